@@ -1,0 +1,115 @@
+# voidfit — one non-recursive Makefile. Outputs go to $(BUILD)/.
+#   make [all]      build $(BUILD)/voidfit
+#   make check      unit tests, end-to-end tests, man page lint
+#   make demo       import a bundled trace, replay it under every policy, compare
+#   make bench      the benchmarks (figures as ratios against reference runs)
+#   make DEV=1      warnings are errors;  make SANITIZE=address,undefined
+.SUFFIXES:
+.DEFAULT_GOAL := all
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2 -g
+PKGS     = ncursesw libzstd sqlite3 zlib
+
+WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
+       -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
+ifeq ($(DEV),1)
+WARN += -Werror
+endif
+ifneq ($(SANITIZE),)
+OPT  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDSAN = -fsanitize=$(SANITIZE)
+endif
+
+# Package flags are found once, after scripts/deps.sh has installed what is missing.
+NODEPS_GOALS = clean format lint-format
+ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+else
+-include $(BUILD)/config.mk
+endif
+$(BUILD)/config.mk: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@scripts/deps.sh
+	@{ echo "PKG_CFLAGS = $$(pkg-config --cflags $(PKGS))"; \
+	   echo "PKG_LIBS = $$(pkg-config --libs $(PKGS)) -lcsv -lm"; \
+	   echo "CMOCKA_CFLAGS = $$(pkg-config --cflags cmocka)"; \
+	   echo "CMOCKA_LIBS = $$(pkg-config --libs cmocka)"; } > $@.tmp && mv $@.tmp $@
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+ALL_CFLAGS = $(WARN) $(OPT) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
+             -DVOIDFIT_VERSION='"$(VERSION)"' $(CFLAGS)
+ALL_LDFLAGS = $(LDSAN) $(LDFLAGS)
+
+SRC      = $(wildcard src/*.c)
+LIB_SRC  = $(filter-out src/main.c,$(SRC))
+LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/embed.o
+EMBED_IN = $(sort $(wildcard schemas/*.sql schemas/*.csv schemas/*.profile schemas/*.map))
+UNIT_SRC = $(wildcard tests/unit/test-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: $(BUILD)/voidfit
+
+$(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/libvoidfit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk | $(BUILD)/gen/embed.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# schemas/ files (migrations, GPU model table, profiles, mappings) are compiled in.
+$(BUILD)/gen/embed.c $(BUILD)/gen/embed.h: scripts/embed.sh $(EMBED_IN)
+	@mkdir -p $(BUILD)/gen
+	scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
+$(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+check: $(BUILD)/voidfit $(UNIT_BIN)
+	@tests/run.sh $(BUILD)
+
+demo: $(BUILD)/voidfit
+	@scripts/demo.sh $(BUILD)
+
+bench: $(BUILD)/voidfit
+	@scripts/bench.sh $(BUILD)
+
+install: $(BUILD)/voidfit
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 755 $(BUILD)/voidfit $(DESTDIR)$(PREFIX)/bin/voidfit
+	install -m 644 man/voidfit.1 $(DESTDIR)$(PREFIX)/share/man/man1/voidfit.1
+	install -m 644 man/voidfit.5 $(DESTDIR)$(PREFIX)/share/man/man5/voidfit.5
+	install -m 644 man/voidfit.7 $(DESTDIR)$(PREFIX)/share/man/man7/voidfit.7
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/voidfit $(DESTDIR)$(PREFIX)/share/man/man1/voidfit.1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5/voidfit.5 $(DESTDIR)$(PREFIX)/share/man/man7/voidfit.7
+
+format:
+	clang-format -i src/*.c include/*.h tests/unit/*.c
+
+lint-format:
+	clang-format --dry-run --Werror src/*.c include/*.h tests/unit/*.c
+
+lint: $(BUILD)/config.mk lint-format
+	mandoc -Tlint -Wwarning man/voidfit.1 man/voidfit.5 man/voidfit.7
+	scripts/check-layers.sh
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all check demo bench install uninstall format lint lint-format clean
+
+-include $(wildcard $(BUILD)/obj/*.d)

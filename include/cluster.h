@@ -1,0 +1,79 @@
+/*
+ * cluster.h — the live state of a cluster during a replay: what each node has free, per GPU,
+ * and which placements it holds.
+ *
+ * Invariants (checked by asserts in cluster_place / cluster_remove):
+ *   - on hard dims, used[d] <= cap[d] always; per GPU, 0 <= gpu_free <= 1000 and
+ *     0 <= hbm_free <= the GPU's HBM;
+ *   - shared dims (net, sto, iocpu) may have used[d] > cap[d]: that is contention;
+ *   - used[] is the sum of the dem[] of the placements on the node.
+ * The cluster knows nothing of time, queues or policies; the simulator drives it.
+ */
+#ifndef VOIDFIT_CLUSTER_H
+#define VOIDFIT_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job.h"
+
+#define CLUSTER_MAX_GPUS 32 /* GPUs on one node; placements use a uint32_t mask */
+
+/* Where a job sits: a node, and which of its GPUs, and how much of each. */
+struct placement {
+	int32_t node;       /* node index */
+	uint32_t gpus;      /* bit i set: the job uses GPU i of the node */
+	int32_t milli;      /* GPU-milli taken on each GPU in gpus (1000 for whole GPUs) */
+	int64_t hbm;        /* HBM MiB taken on each GPU in gpus */
+	int64_t dem[DIM_N]; /* what the job takes of each node dim (gpu, hbm: totals) */
+};
+
+struct node_state {
+	int64_t cap[DIM_N];                 /* capacity now: the spec, lowered by faults */
+	int64_t used[DIM_N];                /* sum of the placements' dem[] */
+	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* free GPU-milli of each GPU */
+	int64_t hbm_free[CLUSTER_MAX_GPUS]; /* free HBM MiB of each GPU */
+	int32_t njobs;                      /* placements on the node */
+	int32_t *jobs;                      /* the jobs' indices (njobs of them, owned) */
+	int32_t jobcap;                     /* allocated length of jobs */
+};
+
+struct cluster {
+	const struct node *spec; /* n nodes (not owned: the job set's) */
+	size_t n;
+	struct node_state *st;  /* n states (owned) */
+	int64_t total[DIM_N];   /* sum of the spec capacities */
+	int64_t free_gpu_milli; /* free GPU-milli over the whole cluster */
+};
+
+/* Set up c for nodes (not copied; must outlive c), everything free. */
+void cluster_init(struct cluster *c, const struct node *nodes, size_t n);
+/* Free what c owns; c may be NULL. */
+void cluster_release(struct cluster *c);
+/* Make dst an independent copy of src (for forking a simulation). */
+void cluster_clone(struct cluster *dst, const struct cluster *src);
+
+/* Per-GPU HBM job j takes on node n: the trace's value, or its GPU share of the model's HBM. */
+int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j);
+
+/*
+ * The distinct ways j can be placed on node n without overcommitting a hard dim and within
+ * j's allowed GPU models. Writes at most max placements to out and returns how many there
+ * are (0: j does not fit on n). A whole-GPU job has one way (the lowest-numbered free GPUs);
+ * a shared job one per distinct (free milli, free HBM) among the GPUs it fits on, the
+ * lowest-numbered GPU of each. Shared dims are not checked here: policies see them.
+ */
+int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,
+		    int max);
+
+/* Take p for job index jobidx. p must come from cluster_choices on the current state. */
+void cluster_place(struct cluster *c, const struct placement *p, int32_t jobidx);
+/* Give back p of job index jobidx. */
+void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx);
+
+/* Set node n's capacity on dim d to cap (a fault or its end). On a hard dim the caller must
+ * not lower it below what is used. */
+void cluster_set_cap(struct cluster *c, size_t n, enum dim d, int64_t cap);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * frag.h — GPU fragmentation as the FGD paper measures it (Weng et al., ATC 2023), and its
+ * multi-dimensional extension (DESIGN.md section 7).
+ *
+ * The target workload M is the set of the most frequent job shapes covering a share
+ * (default 95 %) of the jobs, each with its popularity p_m. For node n and shape m:
+ * if m fits on n, F_n(m) is the free GPU capacity on GPUs too small for m; otherwise all of
+ * n's free GPU capacity. F_n = sum_m p_m F_n(m), in GPU-milli.
+ */
+#ifndef VOIDFIT_FRAG_H
+#define VOIDFIT_FRAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "job.h"
+
+struct frag_shape {
+	int64_t dem[DIM_N]; /* the shape's demand (hbm per job as in struct job) */
+	int32_t num_gpu;    /* GPUs */
+	int32_t gpu_milli;  /* share of each GPU */
+	uint32_t gpu_spec;  /* allowed models, 0 = any */
+	double p;           /* popularity: share of the jobs with this shape */
+};
+
+struct frag_workload {
+	struct frag_shape *shapes; /* most popular first */
+	size_t n;
+	double price_share[DIM_N]; /* weight of each dim in the multi-dim measure, sums to 1 */
+};
+
+/* Build the target workload of jobs: the most frequent shapes covering coverage (0..1] of
+ * them. Jobs that never ran count too (they are demand). Returns 0; never fails. */
+int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t n, double coverage);
+/* Free w's arrays; w may be NULL. */
+void frag_workload_release(struct frag_workload *w);
+
+/* F_n of node n in its current state, in GPU-milli. */
+double frag_node(const struct cluster *c, size_t n, const struct frag_workload *w);
+/* F_n of node p->node as it would be after placing j at p. */
+double frag_node_after(const struct cluster *c, const struct placement *p, const struct job *j,
+		       const struct frag_workload *w);
+/* The multi-dimensional measure of node n: free capacity of the dims in mask that the target
+ * workload cannot use, each as a share of the node's capacity, weighted by price_share. */
+double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w,
+		    uint32_t mask);
+
+#endif

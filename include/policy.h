@@ -1,0 +1,52 @@
+/*
+ * policy.h — placement policies. Each policy is one file pol-NAME.c exporting one
+ * const struct policy_ops, listed in the NULL-terminated table policy_table.
+ *
+ * The simulator asks cluster_choices() for every feasible placement on every node, asks the
+ * policy to score each, and takes the lowest score; ties go to the lowest node index, then to
+ * the first choice. A policy may instead implement pick() to search faster; it must choose
+ * exactly what the score loop would.
+ */
+#ifndef VOIDFIT_POLICY_H
+#define VOIDFIT_POLICY_H
+
+#include <stdint.h>
+
+#include "cluster.h"
+#include "frag.h"
+#include "job.h"
+#include "rng.h"
+
+/* What a policy may look at when it scores. */
+struct policy_ctx {
+	const struct cluster *c;        /* the cluster now */
+	const struct frag_workload *wl; /* the target workload (fgd, ragp) */
+	const double *node_frag;        /* F_n of every node now (frag_node), kept by the sim */
+	uint32_t dims;                  /* DIM_BIT()s the policy sees (its own, or --dims) */
+	double lambda;                  /* RAGP: weight of residual-shape irregularity */
+	double mu;                      /* RAGP: weight of bandwidth congestion */
+	struct rng *rng;                /* the simulation's PRNG */
+};
+
+struct policy_ops {
+	const char *name;    /* "ragp7" */
+	const char *summary; /* one line for 'voidfit policies' */
+	uint32_t dims;       /* DIM_BIT()s it sees by default */
+	/* Score placing j at p (feasible on the hard dims). Lower is better. */
+	double (*score)(const struct policy_ctx *ctx, const struct job *j,
+			const struct placement *p);
+	/* Optional: choose the placement for j directly; returns 1 and fills *out, or 0 if j
+	 * fits nowhere. NULL: the simulator runs the score loop. */
+	int (*pick)(const struct policy_ctx *ctx, const struct job *j, struct placement *out);
+};
+
+extern const struct policy_ops *const policy_table[]; /* NULL-terminated */
+
+/* The policy named name, or NULL. */
+const struct policy_ops *policy_find(const char *name);
+
+/* Defaults of the RAGP weights. */
+#define POLICY_LAMBDA 0.5
+#define POLICY_MU     0.25
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * store.h — the voidfit store: one SQLite file holding imported traces (lossless raw files,
+ * provenance, quarantined rows, nodes, jobs in compressed column blocks) and replay runs.
+ *
+ * Summary tables (traces, files, nodes, runs, run_metrics, quarantine) are plain SQL so a
+ * planner can query them with sqlite3; bulk data is in zstd column blocks (zblk.h), each
+ * with its codec, lengths and checksum. PRAGMA application_id marks the file as a voidfit
+ * store and user_version is its schema version; migrations are schemas/NNN-*.sql.
+ *
+ * Writes happen inside store_begin()/store_commit(): an interrupted import leaves the store
+ * exactly as it was. Every function returns 0 or a VF_E* code with e filled.
+ */
+#ifndef VOIDFIT_STORE_H
+#define VOIDFIT_STORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "job.h"
+#include "util.h"
+
+struct store;
+
+enum {
+	STORE_CREATE = 1, /* create the file if it does not exist */
+	STORE_RDONLY = 2, /* open read-only */
+};
+
+/* Open (and migrate, unless read-only) the store at path. A file that is not a voidfit
+ * store, or of a newer schema, is VF_ESTORE. */
+int store_open(const char *path, int flags, struct store **out, struct err *e);
+/* Close s; s may be NULL. Rolls back an open transaction. */
+void store_close(struct store *s);
+
+/* One write transaction (BEGIN IMMEDIATE ... COMMIT). */
+int store_begin(struct store *s, struct err *e);
+int store_commit(struct store *s, struct err *e);
+void store_rollback(struct store *s);
+
+/* ---- traces: one import makes one trace (jobs and nodes imported together) ---- */
+int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *e);
+/* Find a trace by name or id (as text); NULL or "" means the newest. */
+int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struct err *e);
+
+/* ---- files: provenance of each imported file, and its bytes, losslessly ---- */
+struct store_file {
+	int64_t id; /* set by store_file_add */
+	int64_t trace_id;
+	const char *name;   /* base name, as imported */
+	const char *format; /* detected or given format name */
+	int64_t size;       /* bytes of the file as imported (compressed if it was) */
+	uint8_t sha256[32]; /* of those bytes */
+	int64_t rows_read, rows_accepted, rows_quarantined;
+	int64_t imported_at; /* seconds since the epoch */
+};
+/* Add f (counts may be 0 now); sets f->id. */
+int store_file_add(struct store *s, struct store_file *f, struct err *e);
+/* Record f's final counts (read = accepted + quarantined is asserted). */
+int store_file_finish(struct store *s, const struct store_file *f, struct err *e);
+/* Is a file with this sha256 already in the store? Returns 1 (and its trace's name in
+ * trace_name, if not NULL, at most len bytes) or 0; negative never (errors go to e). */
+int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name, size_t len,
+		    struct err *e);
+
+/* Raw bytes of a file, kept so 'export --raw' gives it back byte for byte. Text CSV is
+ * kept as compressed column blocks (with the odd lines kept verbatim); a compressed input
+ * (.gz, .zst) is kept as it came. Write the file's bytes in order, in any chunks. */
+struct store_raw;
+int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_raw **out,
+		    struct err *e);
+int store_raw_write(struct store_raw *w, const void *buf, size_t n, struct err *e);
+/* Flush and free w. */
+int store_raw_end(struct store_raw *w, struct err *e);
+/* Free w without writing the rest; w may be NULL. */
+void store_raw_abort(struct store_raw *w);
+/* Write the file's original bytes to out. */
+int store_raw_export(struct store *s, int64_t file_id, FILE *out, struct err *e);
+
+/* A bad row: where (file id, 1-based line), why, and its raw text. */
+int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const char *reason,
+			 const char *raw, size_t rawlen, struct err *e);
+
+/* ---- nodes and jobs of a trace ---- */
+int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes, size_t n,
+		    struct err *e);
+/* Jobs are appended through a writer that fills column blocks of STORE_BLOCK_ROWS rows, so
+ * memory stays bounded by the block size, not the trace. */
+#define STORE_BLOCK_ROWS 4096
+struct store_jobs;
+int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out, struct err *e);
+int store_jobs_add(struct store_jobs *w, const struct job *j, struct err *e);
+int store_jobs_end(struct store_jobs *w, struct err *e);
+void store_jobs_abort(struct store_jobs *w);
+/* Load a trace's jobs (sorted by arrival, then id) and nodes into out (emptied first). */
+int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
+
+/* ---- replay runs ---- */
+struct store_metric {
+	const char *key; /* "mean_fragmentation", "stalled_gpu_hours", ... */
+	double value;
+};
+struct store_run {
+	int64_t id; /* set by store_run_add */
+	int64_t trace_id;
+	const char *policy; /* policy name */
+	const char *mode;   /* "timed" or "inflate" */
+	uint64_t seed;
+	const char *params_json;  /* every parameter of the run, as a JSON object */
+	const char *summary_json; /* the run's summary, as a JSON object */
+	const void *series;       /* time series, any bytes (compressed by the store) */
+	size_t series_len;
+	const void *jobs; /* per-job results, any bytes (compressed by the store) */
+	size_t jobs_len;
+};
+/* Store run r and its metrics (one row each in run_metrics); sets r->id. */
+int store_run_add(struct store *s, struct store_run *r, const struct store_metric *m, size_t nm,
+		  struct err *e);
+
+#endif

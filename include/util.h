@@ -1,0 +1,54 @@
+/*
+ * util.h — errors, allocation and small helpers shared by every module.
+ *
+ * Three kinds of failure, never mixed: a bug is an assert; out of memory dies in xmalloc
+ * (after running the fatal hook, so the dashboard can restore the terminal); everything
+ * else returns an error code and fills a caller's struct err.
+ */
+#ifndef VOIDFIT_UTIL_H
+#define VOIDFIT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Return codes of every fallible function: 0 on success, one of these otherwise. */
+enum {
+	VF_OK = 0,
+	VF_EINPUT = 1, /* bad input: file, row, value, flag */
+	VF_EIO = 2,    /* reading or writing failed */
+	VF_ESTORE = 3, /* the store is busy, corrupt, or of another version */
+	VF_EDUP = 4,   /* already there (a file imported twice) */
+};
+
+/* An error message filled by the function that failed. Messages are lowercase, with no
+ * final period, the failed thing first ("trace.csv:12: ..."), then the cause. */
+struct err {
+	int code;       /* VF_E* of the failure, 0 when none */
+	char msg[1024]; /* the message, "" when none */
+};
+
+/* Set e (if not NULL) to code and a printf-style message; returns code. */
+int err_set(struct err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prefix e's message with a printf-style context ("import: "); returns e->code. */
+int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Allocation that never returns NULL: on failure, runs the fatal hook, prints and exits 1. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *p (an array of *cap elements of size sz) so it holds at least need elements. */
+void xgrow(void *pp, size_t *cap, size_t need, size_t sz);
+/* A function run before a fatal exit (the dashboard restores the terminal); NULL clears. */
+void util_set_fatal_hook(void (*hook)(void));
+
+/* Parse a whole decimal integer / number; 0 on success, -1 if s is not one (or overflows). */
+int parse_i64(const char *s, int64_t *out);
+int parse_double(const char *s, double *out);
+
+/* Seconds since the epoch, as an integer, and a monotonic clock in seconds. */
+int64_t util_now(void);
+double util_mono(void);
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Install the Debian packages voidfit needs to build, test and benchmark, and only those that
+# are missing. Runs apt-get as root; as another user it names what is missing and stops.
+set -eu
+
+pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
+libcmocka-dev zlib1g-dev mandoc tmux sqlite3 zstd xz-utils gzip time"
+
+missing=""
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing Debian packages:$missing" >&2
+	echo "deps.sh: run 'sudo scripts/deps.sh' or install them with apt-get" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,149 @@
+/*
+ * cmd.c — what every command shares: help and error printing, and an option parser that
+ * takes long options (--name, --name=value, --name value), short clusters (-xvf, -o FILE)
+ * and operands in any order, without getopt's global state.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "util.h"
+
+void cmd_print_help(const struct cmd_entry *ce, FILE *f)
+{
+	fprintf(f, "usage: voidfit %s %s\n", ce->name, ce->usage);
+	if (ce->summary)
+		fprintf(f, "\n%s\n", ce->summary);
+	if (ce->help && *ce->help)
+		fprintf(f, "\n%s", ce->help);
+}
+
+static void vsay(const struct cmd_entry *ce, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "voidfit %s: ", ce->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cmd_usage_error(const struct cmd_entry *ce, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(ce, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "usage: voidfit %s %s\n", ce->name, ce->usage);
+	return CMD_USAGE;
+}
+
+int cmd_fail(const struct cmd_entry *ce, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(ce, fmt, ap);
+	va_end(ap);
+	return CMD_FAIL;
+}
+
+int cmd_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+void cmd_parser_init(struct cmd_parser *p, int argc, char **argv)
+{
+	memset(p, 0, sizeof *p);
+	p->argc = argc;
+	p->argv = argv;
+	p->ind = 1;
+	p->operands = xcalloc((size_t)argc + 1, sizeof *p->operands);
+}
+
+void cmd_parser_release(struct cmd_parser *p)
+{
+	free(p->operands);
+	p->operands = NULL;
+	p->nops = 0;
+}
+
+static const struct cmd_opt *find_short(const struct cmd_opt *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->key == c && c < 128)
+			return opts;
+	return NULL;
+}
+
+/* The argument of option o: the rest of the word, or the next word. */
+static int take_arg(struct cmd_parser *p, const struct cmd_opt *o, const char *rest,
+		    const char *word)
+{
+	if (rest && *rest)
+		p->arg = rest;
+	else if (p->ind < p->argc)
+		p->arg = p->argv[p->ind++];
+	else {
+		p->bad = word;
+		return '?';
+	}
+	return o->key;
+}
+
+int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts)
+{
+	p->arg = NULL;
+	p->bad = NULL;
+	if (p->pending && *p->pending) {
+		const struct cmd_opt *o = find_short(opts, (unsigned char)*p->pending);
+		if (!o) {
+			p->shortbad[0] = '-';
+			p->shortbad[1] = *p->pending;
+			p->bad = p->shortbad;
+			p->pending = NULL;
+			return '?';
+		}
+		const char *rest = ++p->pending;
+		if (!o->has_arg)
+			return o->key;
+		p->pending = NULL;
+		return take_arg(p, o, rest, o->name);
+	}
+	p->pending = NULL;
+	while (p->ind < p->argc) {
+		char *w = p->argv[p->ind++];
+		if (p->dashdash || w[0] != '-' || w[1] == '\0') { /* an operand; "-" is stdin */
+			p->operands[p->nops++] = w;
+			continue;
+		}
+		if (!strcmp(w, "--")) {
+			p->dashdash = 1;
+			continue;
+		}
+		if (w[1] != '-') {
+			p->pending = w + 1;
+			return cmd_getopt(p, opts);
+		}
+		const char *name = w + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		for (const struct cmd_opt *o = opts; o->name; o++) {
+			if (strlen(o->name) != len || strncmp(o->name, name, len))
+				continue;
+			if (o->has_arg)
+				return take_arg(p, o, eq ? eq + 1 : NULL, w);
+			if (eq) {
+				p->bad = w;
+				return '?';
+			}
+			return o->key;
+		}
+		p->bad = w;
+		return '?';
+	}
+	return -1;
+}

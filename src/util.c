@@ -1,0 +1,145 @@
+/*
+ * util.c — errors, allocation that dies cleanly, number parsing, clocks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+static void (*fatal_hook)(void);
+
+void util_set_fatal_hook(void (*hook)(void))
+{
+	fatal_hook = hook;
+}
+
+static void die_oom(size_t n)
+{
+	if (fatal_hook)
+		fatal_hook();
+	fprintf(stderr, "voidfit: out of memory (asked for %zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die_oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void xgrow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	void **p = pp;
+	if (need <= *cap)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	*p = xrealloc(*p, c * sz);
+	*cap = c;
+}
+
+int err_set(struct err *e, int code, const char *fmt, ...)
+{
+	if (!e)
+		return code;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	e->code = code;
+	return code;
+}
+
+int err_prefix(struct err *e, const char *fmt, ...)
+{
+	if (!e)
+		return 0;
+	char head[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(head, sizeof head, fmt, ap);
+	va_end(ap);
+	size_t hl = n < 0 ? 0 : (size_t)n >= sizeof head ? sizeof head - 1 : (size_t)n;
+	size_t ol = strlen(e->msg);
+	if (hl + ol >= sizeof e->msg)
+		ol = sizeof e->msg - 1 - hl;
+	memmove(e->msg + hl, e->msg, ol);
+	memcpy(e->msg, head, hl);
+	e->msg[hl + ol] = '\0';
+	return e->code;
+}
+
+int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end || end == s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int64_t util_now(void)
+{
+	return (int64_t)time(NULL);
+}
+
+double util_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
