@@ -28,10 +28,18 @@ struct policy_ctx {
 	struct rng *rng;                /* the simulation's PRNG */
 };
 
+enum {
+	/* The score depends only on the node's spec, its free state and the job — not on the
+	 * node's index or on which jobs it runs — so the simulator may score one node of each
+	 * class of identical nodes and take that class's lowest index. */
+	POLICY_F_BY_STATE = 1,
+};
+
 struct policy_ops {
 	const char *name;    /* "ragp7" */
 	const char *summary; /* one line for 'voidfit policies' */
 	uint32_t dims;       /* DIM_BIT()s it sees by default */
+	unsigned flags;      /* POLICY_F_* */
 	/* Score placing j at p (feasible on the hard dims). Lower is better. */
 	double (*score)(const struct policy_ctx *ctx, const struct job *j,
 			const struct placement *p);
