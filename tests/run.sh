@@ -76,6 +76,14 @@ for m in "$top"/man/voidfit.[157]; do
 	fi
 done
 
+# Layering and house rules.
+if out=$("$top/scripts/check-layers.sh" 2>&1); then
+	result lint/layers 0
+else
+	result lint/layers 1
+	printf '%s\n' "$out" | head -20 | sed 's/^/    /'
+fi
+
 echo
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
