@@ -1,0 +1,155 @@
+/*
+ * json.c — the JSON writer.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+void json_init(struct json *j, struct sbuf *out, int pretty)
+{
+	memset(j, 0, sizeof *j);
+	j->out = out;
+	j->pretty = pretty;
+}
+
+static void indent(struct json *j)
+{
+	sbuf_addc(j->out, '\n');
+	for (int i = 0; i < j->depth; i++)
+		sbuf_adds(j->out, "  ");
+}
+
+/* Before any value or key: a comma and a line break where needed. */
+static void before_value(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = 0;
+		return;
+	}
+	if (j->depth > 0) {
+		if (j->count[j->depth - 1]++)
+			sbuf_addc(j->out, ',');
+		if (j->pretty)
+			indent(j);
+	}
+}
+
+static void open_(struct json *j, char open, char close)
+{
+	before_value(j);
+	assert(j->depth < JSON_MAX_DEPTH);
+	sbuf_addc(j->out, open);
+	j->close[j->depth] = close;
+	j->count[j->depth++] = 0;
+}
+
+void json_obj(struct json *j)
+{
+	open_(j, '{', '}');
+}
+
+void json_arr(struct json *j)
+{
+	open_(j, '[', ']');
+}
+
+void json_end(struct json *j)
+{
+	assert(j->depth > 0 && !j->after_key);
+	j->depth--;
+	if (j->pretty && j->count[j->depth])
+		indent(j);
+	sbuf_addc(j->out, j->close[j->depth]);
+	if (j->pretty && j->depth == 0)
+		sbuf_addc(j->out, '\n');
+}
+
+void json_escape(struct sbuf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			sbuf_adds(b, "\\\"");
+			break;
+		case '\\':
+			sbuf_adds(b, "\\\\");
+			break;
+		case '\n':
+			sbuf_adds(b, "\\n");
+			break;
+		case '\r':
+			sbuf_adds(b, "\\r");
+			break;
+		case '\t':
+			sbuf_adds(b, "\\t");
+			break;
+		default:
+			if (*p < 0x20)
+				sbuf_printf(b, "\\u%04x", *p);
+			else
+				sbuf_addc(b, (char)*p);
+		}
+	}
+}
+
+void json_key(struct json *j, const char *k)
+{
+	assert(j->depth > 0 && j->close[j->depth - 1] == '}' && !j->after_key);
+	before_value(j);
+	sbuf_addc(j->out, '"');
+	json_escape(j->out, k);
+	sbuf_adds(j->out, j->pretty ? "\": " : "\":");
+	j->after_key = 1;
+}
+
+void json_str(struct json *j, const char *s)
+{
+	if (!s) {
+		json_null(j);
+		return;
+	}
+	before_value(j);
+	sbuf_addc(j->out, '"');
+	json_escape(j->out, s);
+	sbuf_addc(j->out, '"');
+}
+
+void json_num(struct json *j, double v)
+{
+	if (!isfinite(v)) {
+		json_null(j);
+		return;
+	}
+	before_value(j);
+	char buf[32];
+	/* the shortest %.Ng that reads back exactly */
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	sbuf_adds(j->out, buf);
+}
+
+void json_int(struct json *j, int64_t v)
+{
+	before_value(j);
+	sbuf_printf(j->out, "%" PRId64, v);
+}
+
+void json_bool(struct json *j, int v)
+{
+	before_value(j);
+	sbuf_adds(j->out, v ? "true" : "false");
+}
+
+void json_null(struct json *j)
+{
+	before_value(j);
+	sbuf_adds(j->out, "null");
+}
