@@ -1,19 +1,114 @@
-/* cmd-gen.c — 'voidfit gen' (not yet written). */
+/* cmd-gen.c — 'voidfit gen': write a synthetic trace of a standard scenario. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+#include "gen.h"
 
 static int exec_gen(int argc, char **argv);
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
-	.usage = "",
-	.summary = "(not yet written)",
-	.help = "",
+	.usage = "[-s scenario] [-j jobs] [-n nodes] [--seed seed] -o dir",
+	.summary = "generate a synthetic trace of a standard scenario",
+	.help = "  -s, --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
+		"  -j, --jobs N         jobs to generate (default 2000; at most 100000000)\n"
+		"  -n, --nodes N        nodes of the cluster (default 64; at most 1000000)\n"
+		"      --seed S         seed, 0..9223372036854775807 (default 1): the same\n"
+		"                       arguments write the same bytes\n"
+		"  -o, --output DIR     write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
+		"                       DIR/faults.txt (DIR is created if missing; a\n"
+		"                       faults.txt there is removed for other scenarios)\n"
+		"\n"
+		"Scenarios:\n"
+		"  balanced        60% A100x8, 30% T4x4, 10% CPU nodes; jobs 30% infer, 35% "
+		"train,\n"
+		"                  20% batch, 15% cpu; offered GPU load 0.85; storage sized for "
+		"the\n"
+		"                  demand\n"
+		"  irregular       ten node groups shaped after Alibaba gpu-v2023 (V100M16, "
+		"V100M32,\n"
+		"                  P100, T4, A10, G2, G3, H100; 1-8 GPUs; CPU nodes); jobs 40% "
+		"infer,\n"
+		"                  25% train, 22% batch, 13% cpu; load 0.85\n"
+		"  storage-stress  balanced's cluster with half the storage bandwidth and jobs "
+		"with\n"
+		"                  4x the storage demand\n"
+		"  hard            storage-stress at load 0.90 plus faults.txt: storage halved for "
+		"6h\n"
+		"                  on 10% of GPU nodes, NICs at a quarter for 30m on 5% of nodes, "
+		"one\n"
+		"                  group's storage halved for 2h\n",
 	.exec = exec_gen,
+};
+
+static const struct cmd_opt opts[] = {
+	{"scenario", 's', 1}, {"jobs", 'j', 1},   {"nodes", 'n', 1},
+	{"seed", 1000, 1},    {"output", 'o', 1}, {NULL, 0, 0},
 };
 
 static int exec_gen(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cmd_fail(&cmd_gen_entry, "not yet written");
+	const struct cmd_entry *ce = &cmd_gen_entry;
+	struct gen_params p = {.scenario = GEN_BALANCED, .njobs = 2000, .nnodes = 64, .seed = 1};
+	const char *dir = NULL;
+	struct cmd_parser ps;
+	struct err e = {0};
+	int64_t v;
+	int c, rc = CMD_OK;
+
+	if (cmd_wants_help(argc, argv)) {
+		cmd_print_help(ce, stdout);
+		return CMD_OK;
+	}
+	cmd_parser_init(&ps, argc, argv);
+	while ((c = cmd_getopt(&ps, opts)) != -1) {
+		switch (c) {
+		case 's':
+			p.scenario = gen_scenario_find(ps.arg);
+			if (p.scenario < 0)
+				rc = cmd_usage_error(ce,
+						     "scenario '%s': want balanced, irregular, "
+						     "storage-stress or hard",
+						     ps.arg);
+			break;
+		case 'j':
+			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_JOBS)
+				rc = cmd_usage_error(ce, "jobs '%s': want an integer in 1..%d",
+						     ps.arg, GEN_MAX_JOBS);
+			p.njobs = v;
+			break;
+		case 'n':
+			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_NODES)
+				rc = cmd_usage_error(ce, "nodes '%s': want an integer in 1..%d",
+						     ps.arg, GEN_MAX_NODES);
+			p.nnodes = v;
+			break;
+		case 1000:
+			if (parse_i64(ps.arg, &v) || v < 0)
+				rc = cmd_usage_error(ce, "seed '%s': want an integer >= 0", ps.arg);
+			p.seed = (uint64_t)v;
+			break;
+		case 'o':
+			dir = ps.arg;
+			break;
+		default:
+			rc = cmd_usage_error(ce, "%s: unknown option or missing argument", ps.bad);
+		}
+		if (rc)
+			goto out;
+	}
+	if (ps.nops > 0) {
+		rc = cmd_usage_error(ce, "'%s': unexpected operand", ps.operands[0]);
+		goto out;
+	}
+	if (!dir || !*dir) {
+		rc = cmd_usage_error(ce, "-o DIR is required");
+		goto out;
+	}
+	if (gen_write(&p, dir, &e))
+		rc = cmd_fail(ce, "%s", e.msg);
+out:
+	cmd_parser_release(&ps);
+	return rc;
 }

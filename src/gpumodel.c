@@ -1,0 +1,238 @@
+/*
+ * gpumodel.c — the GPU model table, parsed once (lazily, under pthread_once) from the
+ * compiled-in schemas/gpu-models.csv into a static array that is read-only afterwards.
+ *
+ * Invariants after loading: 1 <= count <= GPUMODEL_MAX; exactly one row has is_default = 1;
+ * every hbm_mib > 0 and usd_per_hour > 0; no two names or aliases match case-insensitively.
+ * The table ships with the binary, so a malformed one is a bug: it fails an assert (aborts
+ * when asserts are compiled out), leaving the reason in table_error.
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "embed.h"
+#include "gpumodel.h"
+
+#define TABLE_FILE "gpu-models.csv"
+
+struct row {
+	struct gpumodel m; /* what gpumodel_get hands out */
+	char *aliases;     /* '|'-separated other spellings, "" when none (owned) */
+};
+
+static struct row rows[GPUMODEL_MAX];
+static int nrows;
+static int default_id = -1;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* What was wrong with the table, for a debugger or core dump: library code does not print. */
+static char table_error[128];
+
+static void table_bug(int line, const char *what)
+{
+	snprintf(table_error, sizeof table_error, "schemas/" TABLE_FILE ":%d: %s", line, what);
+	assert(!"schemas/gpu-models.csv is malformed: see table_error");
+	abort();
+}
+
+/* Split one CSV line into at most max fields (double quotes allowed); returns the count.
+ * Writes NUL-terminated copies into the caller's freshly allocated fields. */
+static int split_csv(const char *s, size_t len, char **f, int max)
+{
+	int n = 0;
+	size_t i = 0;
+	for (;;) {
+		char *out = xmalloc(len + 1);
+		size_t o = 0;
+		if (i < len && s[i] == '"') {
+			for (i++; i < len; i++) {
+				if (s[i] == '"' && i + 1 < len && s[i + 1] == '"')
+					out[o++] = s[i++];
+				else if (s[i] == '"') {
+					i++;
+					break;
+				} else
+					out[o++] = s[i];
+			}
+		}
+		while (i < len && s[i] != ',')
+			out[o++] = s[i++];
+		out[o] = '\0';
+		if (n == max) {
+			free(out);
+			return max + 1;
+		}
+		f[n++] = out;
+		if (i >= len)
+			return n;
+		i++; /* the comma */
+	}
+}
+
+enum { C_NAME, C_ALIASES, C_HBM, C_PRICE, C_DEFAULT, C_SOURCE, C_N };
+static const char *const colnames[C_N] = {"name",         "aliases",    "hbm_mib",
+					  "usd_per_hour", "is_default", "price_source"};
+
+static int name_matches(const struct row *r, const char *s);
+
+static void load_table(void)
+{
+	const struct embed_file *ef = NULL;
+	for (const struct embed_file *p = embed_files; p->name; p++)
+		if (!strcmp(p->name, TABLE_FILE))
+			ef = p;
+	if (!ef)
+		table_bug(0, "not compiled in");
+	int col[C_N], header = 0, lineno = 0;
+	const char *s = ef->data, *end = ef->data + ef->len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		const char *line = s;
+		s = nl ? nl + 1 : end;
+		lineno++;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		char *f[16];
+		int nf = split_csv(line, len, f, 16);
+		if (nf > 16)
+			table_bug(lineno, "too many fields");
+		if (!header) {
+			for (int c = 0; c < C_N; c++) {
+				col[c] = -1;
+				for (int k = 0; k < nf; k++)
+					if (!strcmp(f[k], colnames[c]))
+						col[c] = k;
+				if (col[c] < 0)
+					table_bug(lineno, "a column is missing from the header");
+			}
+			header = 1;
+		} else {
+			if (nrows == GPUMODEL_MAX)
+				table_bug(lineno, "more than GPUMODEL_MAX models");
+			struct row *r = &rows[nrows];
+			int64_t hbm, dflt;
+			double price;
+			for (int c = 0; c < C_N; c++)
+				if (col[c] >= nf)
+					table_bug(lineno, "too few fields");
+			if (parse_i64(f[col[C_HBM]], &hbm) || hbm <= 0)
+				table_bug(lineno, "hbm_mib is not a positive integer");
+			if (parse_double(f[col[C_PRICE]], &price) || !(price > 0))
+				table_bug(lineno, "usd_per_hour is not a positive number");
+			if (parse_i64(f[col[C_DEFAULT]], &dflt) || (dflt != 0 && dflt != 1))
+				table_bug(lineno, "is_default is not 0 or 1");
+			if (!*f[col[C_NAME]] || !*f[col[C_SOURCE]])
+				table_bug(lineno, "empty name or price_source");
+			for (int k = 0; k < nrows; k++)
+				if (name_matches(&rows[k], f[col[C_NAME]]))
+					table_bug(lineno, "duplicate model name");
+			r->m.name = xstrdup(f[col[C_NAME]]);
+			r->aliases = xstrdup(f[col[C_ALIASES]]);
+			r->m.hbm_mib = hbm;
+			r->m.usd_per_hour = price;
+			r->m.price_source = xstrdup(f[col[C_SOURCE]]);
+			r->m.is_default = (int)dflt;
+			if (dflt) {
+				if (default_id >= 0)
+					table_bug(lineno, "a second is_default row");
+				default_id = nrows;
+			}
+			nrows++;
+		}
+		for (int k = 0; k < nf; k++)
+			free(f[k]);
+	}
+	if (nrows == 0 || default_id < 0)
+		table_bug(lineno, "no models, or no is_default row");
+}
+
+static void ensure_loaded(void)
+{
+	int rc = pthread_once(&once, load_table);
+	assert(rc == 0);
+	(void)rc;
+}
+
+/* 1 if s is r's name or one of its aliases, case-insensitively. */
+static int name_matches(const struct row *r, const char *s)
+{
+	if (!strcasecmp(r->m.name, s))
+		return 1;
+	size_t n = strlen(s);
+	for (const char *a = r->aliases; *a;) {
+		const char *bar = strchr(a, '|');
+		size_t len = bar ? (size_t)(bar - a) : strlen(a);
+		if (len == n && n && !strncasecmp(a, s, n))
+			return 1;
+		a += len + (bar != NULL);
+	}
+	return 0;
+}
+
+int gpumodel_count(void)
+{
+	ensure_loaded();
+	return nrows;
+}
+
+const struct gpumodel *gpumodel_get(int id)
+{
+	ensure_loaded();
+	assert(id >= 0 && id < nrows);
+	return &rows[id].m;
+}
+
+int gpumodel_find(const char *s)
+{
+	ensure_loaded();
+	if (!s || !*s)
+		return -1;
+	for (int i = 0; i < nrows; i++)
+		if (name_matches(&rows[i], s))
+			return i;
+	return -1;
+}
+
+int gpumodel_unknown(void)
+{
+	ensure_loaded();
+	return default_id;
+}
+
+int gpumodel_mask(const char *spec, uint32_t *mask, struct err *e)
+{
+	uint32_t m = 0;
+	const char *p = spec ? spec : "";
+	static_assert(GPUMODEL_MAX <= 32, "a mask of model ids must fit in a uint32_t");
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		char name[64];
+		if (len == 0 || len >= sizeof name)
+			return err_set(e, VF_EINPUT,
+				       "gpu spec '%s': '%.*s' is not a GPU model name", spec,
+				       (int)len, p);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		int id = gpumodel_find(name);
+		if (id < 0)
+			return err_set(e, VF_EINPUT, "gpu spec '%s': unknown GPU model '%s'", spec,
+				       name);
+		m |= 1u << id;
+		p += len;
+		if (bar) {
+			p++;
+			if (!*p)
+				return err_set(e, VF_EINPUT, "gpu spec '%s': ends with '|'", spec);
+		}
+	}
+	*mask = m;
+	return VF_OK;
+}

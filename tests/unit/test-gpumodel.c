@@ -1,0 +1,126 @@
+/* test-gpumodel.c — the compiled-in GPU model table: lookups, aliases, masks, the default. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpumodel.h"
+
+static void test_required_rows_present(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"T4",  "P100", "V100M16", "V100M32", "V100",
+					    "A10", "A100", "H100",    "G1",      "G2",
+					    "G3",  "MISC", "UNKNOWN"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		int id = gpumodel_find(names[i]);
+		assert_true(id >= 0);
+		assert_string_equal(gpumodel_get(id)->name, names[i]);
+	}
+	assert_true(gpumodel_count() >= 13);
+	assert_true(gpumodel_count() <= GPUMODEL_MAX);
+}
+
+static void test_vendor_hbm(void **state)
+{
+	(void)state;
+	/* Vendor datasheets: T4 16 GB, V100 32 GB variant, A10 24 GB, A100 40 GB, H100 80 GB. */
+	assert_int_equal(gpumodel_get(gpumodel_find("T4"))->hbm_mib, 16 * 1024);
+	assert_int_equal(gpumodel_get(gpumodel_find("V100M16"))->hbm_mib, 16 * 1024);
+	assert_int_equal(gpumodel_get(gpumodel_find("V100M32"))->hbm_mib, 32 * 1024);
+	assert_int_equal(gpumodel_get(gpumodel_find("A10"))->hbm_mib, 24 * 1024);
+	assert_int_equal(gpumodel_get(gpumodel_find("A100"))->hbm_mib, 40 * 1024);
+	assert_int_equal(gpumodel_get(gpumodel_find("H100"))->hbm_mib, 80 * 1024);
+}
+
+static void test_every_row_priced_and_sourced(void **state)
+{
+	(void)state;
+	int ndefault = 0;
+	for (int i = 0; i < gpumodel_count(); i++) {
+		const struct gpumodel *m = gpumodel_get(i);
+		assert_true(m->usd_per_hour > 0);
+		assert_true(m->hbm_mib > 0);
+		assert_non_null(m->price_source);
+		assert_true(strlen(m->price_source) > 10);
+		/* Each source is either a named listing ("as listed in") or says "assumed". */
+		assert_true(strstr(m->price_source, "as listed in") ||
+			    strstr(m->price_source, "assumed"));
+		ndefault += m->is_default;
+	}
+	assert_int_equal(ndefault, 1);
+	const struct gpumodel *u = gpumodel_get(gpumodel_unknown());
+	assert_string_equal(u->name, "UNKNOWN");
+	assert_int_equal(u->is_default, 1);
+	assert_non_null(strstr(u->price_source, "assumed"));
+}
+
+static void test_case_and_aliases(void **state)
+{
+	(void)state;
+	assert_int_equal(gpumodel_find("t4"), gpumodel_find("T4"));
+	assert_int_equal(gpumodel_find("v100m32"), gpumodel_find("V100M32"));
+	assert_int_equal(gpumodel_find("A10G"), gpumodel_find("A10"));
+	assert_int_equal(gpumodel_find("a100-40g"), gpumodel_find("A100"));
+	assert_int_equal(gpumodel_find("H100"), gpumodel_find("h100-80g"));
+	assert_int_equal(gpumodel_find("V100"), gpumodel_find("Tesla-V100"));
+	assert_int_not_equal(gpumodel_find("V100"), gpumodel_find("V100M32"));
+}
+
+static void test_unknown_names(void **state)
+{
+	(void)state;
+	assert_int_equal(gpumodel_find("B200"), -1);
+	assert_int_equal(gpumodel_find(""), -1);
+	assert_int_equal(gpumodel_find(NULL), -1);
+	assert_int_equal(gpumodel_find("T"), -1);   /* a prefix is not a name */
+	assert_int_equal(gpumodel_find("T4|"), -1); /* nor is a spec */
+	assert_int_equal(gpumodel_find("CPU"), -1); /* PAI's CPU machines have no GPU model */
+}
+
+static void test_mask(void **state)
+{
+	(void)state;
+	uint32_t m = 0xdead;
+	struct err e = {0};
+	assert_int_equal(gpumodel_mask("", &m, &e), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(gpumodel_mask(NULL, &m, &e), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(gpumodel_mask("V100M16|v100m32", &m, &e), 0);
+	assert_int_equal(m, (1u << gpumodel_find("V100M16")) | (1u << gpumodel_find("V100M32")));
+	assert_int_equal(gpumodel_mask("G2", &m, &e), 0);
+	assert_int_equal(m, 1u << gpumodel_find("G2"));
+}
+
+static void test_mask_errors(void **state)
+{
+	(void)state;
+	uint32_t m = 7;
+	struct err e = {0};
+	assert_int_equal(gpumodel_mask("T4|B200", &m, &e), VF_EINPUT);
+	assert_int_equal(e.code, VF_EINPUT);
+	assert_string_equal(e.msg, "gpu spec 'T4|B200': unknown GPU model 'B200'");
+	assert_int_equal(m, 7); /* untouched on failure */
+	assert_int_equal(gpumodel_mask("T4||A10", &m, &e), VF_EINPUT);
+	assert_int_equal(gpumodel_mask("T4|", &m, &e), VF_EINPUT);
+	assert_int_equal(gpumodel_mask("|T4", &m, &e), VF_EINPUT);
+	assert_int_equal(gpumodel_mask("T4|B200", &m, NULL), VF_EINPUT); /* e may be NULL */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_required_rows_present),
+		cmocka_unit_test(test_vendor_hbm),
+		cmocka_unit_test(test_every_row_priced_and_sourced),
+		cmocka_unit_test(test_case_and_aliases),
+		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_mask),
+		cmocka_unit_test(test_mask_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
