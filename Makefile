@@ -64,7 +64,7 @@ $(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk | $(BUILD)/gen/embed.h
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # schemas/ files (migrations, GPU model table, profiles, mappings) are compiled in.
-$(BUILD)/gen/embed.c $(BUILD)/gen/embed.h: scripts/embed.sh $(EMBED_IN)
+$(BUILD)/gen/embed.c $(BUILD)/gen/embed.h &: scripts/embed.sh $(EMBED_IN)
 	@mkdir -p $(BUILD)/gen
 	scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
 $(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk
