@@ -45,16 +45,24 @@ struct cluster {
 	struct node_state *st;  /* n states (owned) */
 	int64_t total[DIM_N];   /* sum of the spec capacities */
 	int64_t free_gpu_milli; /* free GPU-milli over the whole cluster */
+	/* A max-tree over the nodes of (free cpu, free mem, free gpu, largest free share of one
+	 * GPU), kept by place/remove/set_cap, for cluster_next_fit. tree[1] is the root and
+	 * node i's leaf is tree[tsize + i]. */
+	int64_t (*tree)[4];
+	size_t tsize;
 };
 
-/* Set up c for nodes (not copied; must outlive c), everything free. */
+/* Set up c for nodes (not copied; must outlive c), everything free. Every spec capacity
+ * must be known (>= 0: enrichment runs first; asserted). A GPU's HBM is cap[hbm] / ngpu. */
 void cluster_init(struct cluster *c, const struct node *nodes, size_t n);
 /* Free what c owns; c may be NULL. */
 void cluster_release(struct cluster *c);
 /* Make dst an independent copy of src (for forking a simulation). */
 void cluster_clone(struct cluster *dst, const struct cluster *src);
 
-/* Per-GPU HBM job j takes on node n: the trace's value, or its GPU share of the model's HBM. */
+/* Per-GPU HBM job j takes on node n: the trace's value (dem[hbm] / num_gpu) when known, else
+ * its GPU share of one of the node's GPUs (gpu_milli / 1000 of cap[hbm] / ngpu); 0 for a
+ * CPU-only job. */
 int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j);
 
 /*
@@ -63,9 +71,16 @@ int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j);
  * are (0: j does not fit on n). A whole-GPU job has one way (the lowest-numbered free GPUs);
  * a shared job one per distinct (free milli, free HBM) among the GPUs it fits on, the
  * lowest-numbered GPU of each. Shared dims are not checked here: policies see them.
+ * Choices come in order of their lowest GPU index. A demand of -1 counts as 0; a placement's
+ * dem[gpu] is num_gpu * gpu_milli and dem[hbm] num_gpu * cluster_job_hbm().
  */
 int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,
 		    int max);
+
+/* The first node index >= from that may hold j: its free cpu, mem and GPU and its largest
+ * free share of one GPU are enough (necessary, not sufficient: check with cluster_choices).
+ * c->n if there is none. O(log n) per node skipped over in bulk. */
+size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j);
 
 /* Take p for job index jobidx. p must come from cluster_choices on the current state. */
 void cluster_place(struct cluster *c, const struct placement *p, int32_t jobidx);
@@ -73,7 +88,7 @@ void cluster_place(struct cluster *c, const struct placement *p, int32_t jobidx)
 void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx);
 
 /* Set node n's capacity on dim d to cap (a fault or its end). On a hard dim the caller must
- * not lower it below what is used. */
+ * not lower it below what is used; gpu and hbm (per-GPU state) cannot change (asserted). */
 void cluster_set_cap(struct cluster *c, size_t n, enum dim d, int64_t cap);
 
 #endif

@@ -22,12 +22,25 @@ struct frag_shape {
 	int32_t gpu_milli;  /* share of each GPU */
 	uint32_t gpu_spec;  /* allowed models, 0 = any */
 	double p;           /* popularity: share of the jobs with this shape */
+	int32_t need;       /* index in the workload's need[] (set by frag_workload_build) */
+};
+
+/* A distinct per-GPU need of the shapes: GPU-milli and HBM MiB per GPU (-1: the GPU's
+ * share of its model's HBM). Shapes share few of them, so frag.c counts the GPUs that meet
+ * each need once per node, not once per shape. */
+struct frag_need {
+	int32_t milli; /* GPU-milli on each GPU */
+	int64_t hbm;   /* HBM MiB on each GPU, -1 for the model's share */
 };
 
 struct frag_workload {
 	struct frag_shape *shapes; /* most popular first */
 	size_t n;
 	double price_share[DIM_N]; /* weight of each dim in the multi-dim measure, sums to 1 */
+	/* Speed-ups filled by frag_workload_build; a workload built by hand leaves need NULL
+	 * (every shape is then evaluated on its own). */
+	struct frag_need *need; /* distinct needs of the GPU shapes (owned) */
+	size_t nneed;
 };
 
 /* Build the target workload of jobs: the most frequent shapes covering coverage (0..1] of
@@ -45,5 +58,13 @@ double frag_node_after(const struct cluster *c, const struct placement *p, const
  * workload cannot use, each as a share of the node's capacity, weighted by price_share. */
 double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w,
 		    uint32_t mask);
+/* frag_node_md of node p->node as it would be after placing j at p; if gpu_frag is not NULL
+ * it also receives frag_node_after (one pass over the workload for both). */
+double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,
+			  const struct frag_workload *w, uint32_t mask, double *gpu_frag);
+
+/* Default price_share (frag_workload_build sets it): gpu 0.70, cpu 0.10, mem 0.07, hbm 0.05,
+ * net 0.03, sto 0.03, iocpu 0.02. */
+extern const double frag_default_price_share[DIM_N];
 
 #endif

@@ -26,6 +26,13 @@ struct policy_ctx {
 	double lambda;                  /* RAGP: weight of residual-shape irregularity */
 	double mu;                      /* RAGP: weight of bandwidth congestion */
 	struct rng *rng;                /* the simulation's PRNG */
+	/* The job behind an index in node_state.jobs (clustering); NULL: clustering infers job
+	 * types from the GPU state. job_of_u is passed back to it. */
+	const struct job *(*job_of)(const void *job_of_u, int32_t jobidx);
+	const void *job_of_u;
+	/* frag_node_md(c, n, wl, dims) of every node now, kept by the sim (ragp); NULL: the
+	 * policy computes it. */
+	const double *node_md;
 };
 
 enum {

@@ -84,7 +84,9 @@ int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const c
 int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes, size_t n,
 		    struct err *e);
 /* Jobs are appended through a writer that fills column blocks of STORE_BLOCK_ROWS rows, so
- * memory stays bounded by the block size, not the trace. */
+ * memory stays bounded by the block size, not the trace. The blocks are staged until
+ * store_commit, which codes them against the trace's raw file (a job costs little more than
+ * its line did): store_trace_load sees jobs once they are committed. */
 #define STORE_BLOCK_ROWS 4096
 struct store_jobs;
 int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out, struct err *e);
@@ -115,5 +117,53 @@ struct store_run {
 /* Store run r and its metrics (one row each in run_metrics); sets r->id. */
 int store_run_add(struct store *s, struct store_run *r, const struct store_metric *m, size_t nm,
 		  struct err *e);
+
+/* ---- reading back: listings for info, check, compare (added by the store owner) ---- */
+
+/* Callbacks return 0 to go on, non-zero to stop (that value is then returned). */
+struct store_trace_info {
+	int64_t id;
+	const char *name;
+	int64_t created_at; /* seconds since the epoch */
+	int64_t njobs, nnodes;
+};
+/* Every trace, oldest first. */
+int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_trace_info *t),
+		     void *ctx, struct err *e);
+/* Every file of trace_id (-1: of all traces), in import order; strings valid during cb. */
+int store_file_list(struct store *s, int64_t trace_id,
+		    int (*cb)(void *ctx, const struct store_file *f), void *ctx, struct err *e);
+
+/* Every run of trace_id (-1: all), in id order. series/jobs are NULL in r (see
+ * store_run_data); strings valid during cb. */
+int store_run_list(struct store *s, int64_t trace_id,
+		   int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e);
+/* The metrics of run run_id, in the order they were added. */
+int store_run_metrics(struct store *s, int64_t run_id,
+		      int (*cb)(void *ctx, const struct store_metric *m), void *ctx, struct err *e);
+/* A run's series (which = 0) or per-job bytes (which = 1), inflated into *out (malloc'd,
+ * the caller frees; NULL with *n = 0 when the run has none). */
+int store_run_data(struct store *s, int64_t run_id, int which, void **out, size_t *n,
+		   struct err *e);
+
+/* Sizes: the file (page_count * page_size) and the bytes of every imported file. */
+struct store_sizes {
+	int64_t store_bytes; /* the SQLite file */
+	int64_t raw_bytes;   /* sum of the imported files' sizes */
+	int64_t free_bytes;  /* free pages */
+};
+int store_sizes(struct store *s, struct store_sizes *out, struct err *e);
+
+/* Verify the store: SQLite integrity, application_id and user_version, every block's
+ * checksum and decoding, every file's bytes against its size and sha256, job and node row
+ * counts against their traces. Calls report once per thing checked (ok = 1 if fine, what
+ * names it, and the problem when not ok). Returns 0 and sets *nbad to the number of
+ * problems found; an error only if checking could not go on (then also counted in nbad). */
+int store_check(struct store *s, void (*report)(void *ctx, int ok, const char *what), void *ctx,
+		int *nbad, struct err *e);
+
+/* The sha256 and length of the bytes store_raw_export would write for file_id. */
+int store_raw_digest(struct store *s, int64_t file_id, uint8_t sha256[32], int64_t *len,
+		     struct err *e);
 
 #endif

@@ -1,19 +1,147 @@
-/* cmd-import.c — 'voidfit import' (not yet written). */
+/*
+ * cmd-import.c — 'voidfit import': read trace files into a store (import.h does the work;
+ * this file parses options and prints).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+#include "import.h"
+#include "trace.h"
+
+/* Bad rows printed as "file:line: reason" before the counts. */
+#define IMPORT_SHOW_BAD 10
 
 static int exec_import(int argc, char **argv);
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "",
-	.summary = "(not yet written)",
-	.help = "",
+	.usage = "[-q] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
+		 "[--nodes NODEFILE]... [--strict] FILE...",
+	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
+	.help = "  -o, --output STORE  the store to write (default voidfit.db; created if absent)\n"
+		"  --format FMT        the format of every FILE, instead of detecting it;\n"
+		"                      'generic:NAME' maps columns with schemas/NAME.map or a\n"
+		"                      .map file; 'voidfit import --format list' lists formats\n"
+		"  --nodes NODEFILE    a node list (its format is detected); may be repeated\n"
+		"  --cluster FILE      add the nodes of a cluster-spec file\n"
+		"  --name NAME         the new trace's name (default: the first file's base name)\n"
+		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
+		"  -q, --quiet         print nothing but errors\n",
 	.exec = exec_import,
 };
 
+static const struct cmd_opt opts[] = {
+	{"output", 'o', 1}, {"format", 'F', 1}, {"nodes", 'N', 1}, {"cluster", 'C', 1},
+	{"name", 'n', 1},   {"strict", 's', 0}, {"quiet", 'q', 0}, {NULL, 0, 0},
+};
+
+static void list_formats(void)
+{
+	for (const struct trace_format *const *f = trace_formats; *f; f++)
+		printf("%-16s %s\n", (*f)->name, (*f)->summary);
+}
+
 static int exec_import(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cmd_fail(&cmd_import_entry, "not yet written");
+	struct import_opts o = {.store = "voidfit.db", .max_bad = IMPORT_SHOW_BAD};
+	struct cmd_parser p;
+	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
+	size_t n = 0, nnodes = 0;
+	int quiet = 0, c, rc = CMD_OK;
+
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, opts)) != -1) {
+		switch (c) {
+		case 'o':
+			o.store = p.arg;
+			break;
+		case 'F':
+			o.format = p.arg;
+			break;
+		case 'N': /* after the operands, so the trace is named after a job file */
+			in[argc - 1 - nnodes++] = (struct import_input){p.arg, 1};
+			break;
+		case 'C':
+			o.cluster = p.arg;
+			break;
+		case 'n':
+			o.name = p.arg;
+			break;
+		case 's':
+			o.strict = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			rc = cmd_usage_error(&cmd_import_entry, "%s: %s", p.bad,
+					     "unknown option or missing argument");
+			goto out;
+		}
+	}
+	if (o.format && !strcmp(o.format, "list")) {
+		list_formats();
+		goto out;
+	}
+	if (o.format && strncmp(o.format, "generic:", 8) && !trace_format_find(o.format)) {
+		rc = cmd_usage_error(&cmd_import_entry,
+				     "format '%s' is not known ('--format list' lists them)",
+				     o.format);
+		goto out;
+	}
+	for (int i = 0; i < p.nops; i++)
+		in[n++] = (struct import_input){p.operands[i], 0};
+	for (size_t i = 0; i < nnodes; i++) /* the --nodes files, in their order */
+		in[n++] = in[argc - 1 - i];
+	if (!n && !o.cluster) {
+		rc = cmd_usage_error(&cmd_import_entry, "no file to import");
+		goto out;
+	}
+
+	struct import_result res;
+	struct err e = {0};
+	int irc = import_run(&o, in, n, &res, &e);
+	if (!quiet || irc) {
+		for (size_t i = 0; i < res.nbad; i++)
+			fprintf(stderr, "%s\n", res.bad[i]);
+		if (res.quarantined > (int64_t)res.nbad)
+			fprintf(stderr,
+				"... and %lld more bad rows (all in the quarantine table)\n",
+				(long long)(res.quarantined - (int64_t)res.nbad));
+	}
+	if (irc) {
+		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
+		fprintf(stderr, "voidfit import: nothing imported; %s is unchanged\n", o.store);
+		import_result_release(&res);
+		goto out;
+	}
+	for (size_t i = 0; i < res.nfiles; i++) {
+		const struct import_file *f = &res.files[i];
+		if (f->skipped)
+			fprintf(stderr, "%s: %s, skipped\n", f->name, f->skipped);
+		else if (f->dup_of)
+			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", f->name,
+				f->dup_of);
+		else if (!quiet)
+			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", f->name,
+			       f->format, (long long)f->read, (long long)f->accepted,
+			       (long long)f->quarantined);
+	}
+	if (!res.trace_id) {
+		rc = cmd_fail(&cmd_import_entry,
+			      "nothing new: every file is already in %s (or skipped)", o.store);
+	} else if (!quiet) {
+		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
+		       "%lld quarantined; %lld jobs, %lld nodes\n",
+		       res.trace, (long long)res.trace_id, o.store, res.nnew,
+		       res.nnew == 1 ? "" : "s", (long long)res.read, (long long)res.accepted,
+		       (long long)res.quarantined, (long long)res.jobs, (long long)res.nodes);
+	}
+	import_result_release(&res);
+out:
+	cmd_parser_release(&p);
+	free(in);
+	return rc;
 }

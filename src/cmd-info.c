@@ -1,19 +1,345 @@
-/* cmd-info.c — 'voidfit info' (not yet written). */
+/*
+ * cmd-info.c — 'voidfit info': what a store holds: its traces, their files (with import
+ * counts), nodes and GPUs by model, jobs by class, runs, and the store's size against the
+ * bytes imported. Plain text, or JSON with --json.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "cmd.h"
+#include "gpumodel.h"
+#include "json.h"
+#include "sbuf.h"
+#include "sha256.h"
+#include "store.h"
 
 static int exec_info(int argc, char **argv);
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
-	.usage = "",
-	.summary = "(not yet written)",
-	.help = "",
+	.usage = "[--json] STORE",
+	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
+	.help = "  --json      write one JSON object (keys: store, traces, files, nodes, gpus,\n"
+		"              gpus_by_model, jobs, jobs_by_class, runs, store_bytes, raw_bytes,\n"
+		"              ratio)\n",
 	.exec = exec_info,
 };
 
+/* What one trace holds, as counted for the report. */
+struct trace_sum {
+	int64_t id;
+	char *name;
+	int64_t created_at;
+	size_t nfiles;
+	struct store_file *files; /* names and formats owned */
+	int64_t nodes, gpus, jobs;
+	int64_t gpus_by_model[GPUMODEL_MAX];
+	int64_t jobs_by_class[JOB_NCLASS];
+	int64_t runs;
+};
+
+struct info {
+	struct store *s;
+	struct trace_sum *t;
+	size_t n, cap;
+	struct err e;
+};
+
+static int add_trace(void *ctx, const struct store_trace_info *ti)
+{
+	struct info *in = ctx;
+	xgrow(&in->t, &in->cap, in->n + 1, sizeof *in->t);
+	struct trace_sum *t = &in->t[in->n++];
+	memset(t, 0, sizeof *t);
+	t->id = ti->id;
+	t->name = xstrdup(ti->name);
+	t->created_at = ti->created_at;
+	return 0;
+}
+
+static int add_file(void *ctx, const struct store_file *f)
+{
+	struct trace_sum *t = ctx;
+	t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof *t->files);
+	struct store_file *c = &t->files[t->nfiles++];
+	*c = *f;
+	c->name = xstrdup(f->name);
+	c->format = xstrdup(f->format ? f->format : "");
+	return 0;
+}
+
+static int count_run(void *ctx, const struct store_run *r)
+{
+	(void)r;
+	((struct trace_sum *)ctx)->runs++;
+	return 0;
+}
+
+/* Count t's files, nodes, GPUs, jobs and runs. */
+static int sum_trace(struct store *s, struct trace_sum *t, struct err *e)
+{
+	struct job_set js = {0};
+	int rc;
+	if ((rc = store_file_list(s, t->id, add_file, t, e)) ||
+	    (rc = store_run_list(s, t->id, count_run, t, e)) ||
+	    (rc = store_trace_load(s, t->id, &js, e)))
+		return rc;
+	t->nodes = (int64_t)js.nnodes;
+	t->jobs = (int64_t)js.njobs;
+	for (size_t i = 0; i < js.nnodes; i++) {
+		const struct node *n = &js.nodes[i];
+		t->gpus += n->ngpu;
+		if (n->ngpu > 0 && n->model >= 0 && n->model < GPUMODEL_MAX)
+			t->gpus_by_model[n->model] += n->ngpu;
+	}
+	for (size_t i = 0; i < js.njobs; i++)
+		if (js.jobs[i].cls < JOB_NCLASS)
+			t->jobs_by_class[js.jobs[i].cls]++;
+	job_set_release(&js);
+	return 0;
+}
+
+static void free_info(struct info *in)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		for (size_t j = 0; j < in->t[i].nfiles; j++) {
+			free((char *)in->t[i].files[j].name);
+			free((char *)in->t[i].files[j].format);
+		}
+		free(in->t[i].files);
+		free(in->t[i].name);
+	}
+	free(in->t);
+}
+
+static void gpu_text(struct sbuf *b, const int64_t *by_model)
+{
+	int first = 1;
+	for (int m = 0; m < gpumodel_count() && m < GPUMODEL_MAX; m++) {
+		if (!by_model[m])
+			continue;
+		sbuf_printf(b, "%s%s %lld", first ? "" : ", ", gpumodel_get(m)->name,
+			    (long long)by_model[m]);
+		first = 0;
+	}
+}
+
+static void print_text(const char *path, const struct info *in, const struct store_sizes *z)
+{
+	printf("store %s: %lld bytes, %lld bytes imported", path, (long long)z->store_bytes,
+	       (long long)z->raw_bytes);
+	if (z->store_bytes > 0 && z->raw_bytes > 0)
+		printf(" (ratio %.2f)", (double)z->raw_bytes / (double)z->store_bytes);
+	printf("\n%zu trace%s\n", in->n, in->n == 1 ? "" : "s");
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct trace_sum *t = &in->t[i];
+		char when[32] = "";
+		time_t tt = (time_t)t->created_at;
+		struct tm tm;
+		if (gmtime_r(&tt, &tm))
+			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", &tm);
+		printf("\ntrace %lld '%s' (imported %s)\n", (long long)t->id, t->name, when);
+		for (size_t j = 0; j < t->nfiles; j++) {
+			const struct store_file *f = &t->files[j];
+			char hex[65];
+			sha256_hex(f->sha256, hex);
+			printf("  file %s: format %s, %lld bytes, rows read %lld, accepted %lld, "
+			       "quarantined %lld, sha256 %.12s\n",
+			       f->name, f->format, (long long)f->size, (long long)f->rows_read,
+			       (long long)f->rows_accepted, (long long)f->rows_quarantined, hex);
+		}
+		sbuf_reset(&b);
+		gpu_text(&b, t->gpus_by_model);
+		printf("  nodes %lld, GPUs %lld%s%s%s\n", (long long)t->nodes, (long long)t->gpus,
+		       b.len ? " (" : "", b.s, b.len ? ")" : "");
+		printf("  jobs %lld:", (long long)t->jobs);
+		for (int c = 0; c < JOB_NCLASS; c++)
+			printf(" %s %lld%s", job_class_name((enum job_class)c),
+			       (long long)t->jobs_by_class[c], c + 1 < JOB_NCLASS ? "," : "");
+		printf("\n  runs %lld\n", (long long)t->runs);
+	}
+	sbuf_release(&b);
+}
+
+static void json_models(struct json *j, const int64_t *by_model)
+{
+	json_obj(j);
+	for (int m = 0; m < gpumodel_count() && m < GPUMODEL_MAX; m++)
+		if (by_model[m]) {
+			json_key(j, gpumodel_get(m)->name);
+			json_int(j, by_model[m]);
+		}
+	json_end(j);
+}
+
+static void json_classes(struct json *j, const int64_t *by_class)
+{
+	json_obj(j);
+	for (int c = 0; c < JOB_NCLASS; c++) {
+		json_key(j, job_class_name((enum job_class)c));
+		json_int(j, by_class[c]);
+	}
+	json_end(j);
+}
+
+static void json_file(struct json *j, const struct store_file *f)
+{
+	char hex[65];
+	sha256_hex(f->sha256, hex);
+	json_obj(j);
+	json_key(j, "name");
+	json_str(j, f->name);
+	json_key(j, "trace");
+	json_int(j, f->trace_id);
+	json_key(j, "format");
+	json_str(j, f->format);
+	json_key(j, "size");
+	json_int(j, f->size);
+	json_key(j, "sha256");
+	json_str(j, hex);
+	json_key(j, "rows_read");
+	json_int(j, f->rows_read);
+	json_key(j, "rows_accepted");
+	json_int(j, f->rows_accepted);
+	json_key(j, "rows_quarantined");
+	json_int(j, f->rows_quarantined);
+	json_key(j, "imported_at");
+	json_int(j, f->imported_at);
+	json_end(j);
+}
+
+static void print_json(const char *path, const struct info *in, const struct store_sizes *z)
+{
+	struct sbuf b = SBUF_INIT;
+	struct json j;
+	int64_t nodes = 0, gpus = 0, jobs = 0, runs = 0;
+	int64_t by_model[GPUMODEL_MAX] = {0}, by_class[JOB_NCLASS] = {0};
+	sbuf_init(&b);
+	json_init(&j, &b, 1);
+	json_obj(&j);
+	json_key(&j, "store");
+	json_str(&j, path);
+	json_key(&j, "traces");
+	json_arr(&j);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct trace_sum *t = &in->t[i];
+		json_obj(&j);
+		json_key(&j, "id");
+		json_int(&j, t->id);
+		json_key(&j, "name");
+		json_str(&j, t->name);
+		json_key(&j, "created_at");
+		json_int(&j, t->created_at);
+		json_key(&j, "files");
+		json_arr(&j);
+		for (size_t k = 0; k < t->nfiles; k++)
+			json_file(&j, &t->files[k]);
+		json_end(&j);
+		json_key(&j, "nodes");
+		json_int(&j, t->nodes);
+		json_key(&j, "gpus");
+		json_int(&j, t->gpus);
+		json_key(&j, "gpus_by_model");
+		json_models(&j, t->gpus_by_model);
+		json_key(&j, "jobs");
+		json_int(&j, t->jobs);
+		json_key(&j, "jobs_by_class");
+		json_classes(&j, t->jobs_by_class);
+		json_key(&j, "runs");
+		json_int(&j, t->runs);
+		json_end(&j);
+		nodes += t->nodes;
+		gpus += t->gpus;
+		jobs += t->jobs;
+		runs += t->runs;
+		for (int m = 0; m < GPUMODEL_MAX; m++)
+			by_model[m] += t->gpus_by_model[m];
+		for (int c = 0; c < JOB_NCLASS; c++)
+			by_class[c] += t->jobs_by_class[c];
+	}
+	json_end(&j);
+	json_key(&j, "files");
+	json_arr(&j);
+	for (size_t i = 0; i < in->n; i++)
+		for (size_t k = 0; k < in->t[i].nfiles; k++)
+			json_file(&j, &in->t[i].files[k]);
+	json_end(&j);
+	json_key(&j, "nodes");
+	json_int(&j, nodes);
+	json_key(&j, "gpus");
+	json_int(&j, gpus);
+	json_key(&j, "gpus_by_model");
+	json_models(&j, by_model);
+	json_key(&j, "jobs");
+	json_int(&j, jobs);
+	json_key(&j, "jobs_by_class");
+	json_classes(&j, by_class);
+	json_key(&j, "runs");
+	json_int(&j, runs);
+	json_key(&j, "store_bytes");
+	json_int(&j, z->store_bytes);
+	json_key(&j, "raw_bytes");
+	json_int(&j, z->raw_bytes);
+	json_key(&j, "ratio");
+	if (z->store_bytes > 0)
+		json_num(&j, (double)(int64_t)((double)z->raw_bytes / (double)z->store_bytes * 100 +
+					       0.5) /
+				     100);
+	else
+		json_null(&j);
+	json_end(&j);
+	fputs(b.s, stdout);
+	fputc('\n', stdout);
+	sbuf_release(&b);
+}
+
 static int exec_info(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cmd_fail(&cmd_info_entry, "not yet written");
+	static const struct cmd_opt opts[] = {{"json", 'j', 0}, {NULL, 0, 0}};
+	struct cmd_parser p;
+	int asjson = 0, c, rc = CMD_OK;
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, opts)) != -1) {
+		if (c == 'j') {
+			asjson = 1;
+		} else {
+			rc = cmd_usage_error(&cmd_info_entry, "unknown option '%s'", p.bad);
+			goto out;
+		}
+	}
+	if (p.nops != 1) {
+		rc = cmd_usage_error(&cmd_info_entry,
+				     p.nops ? "one store at a time" : "no store given");
+		goto out;
+	}
+	struct info in = {0};
+	struct store_sizes z;
+	if (store_open(p.operands[0], STORE_RDONLY, &in.s, &in.e) ||
+	    store_trace_list(in.s, add_trace, &in, &in.e)) {
+		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
+		goto done;
+	}
+	for (size_t i = 0; i < in.n; i++)
+		if (sum_trace(in.s, &in.t[i], &in.e)) {
+			rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
+			goto done;
+		}
+	if (store_sizes(in.s, &z, &in.e)) {
+		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
+		goto done;
+	}
+	if (asjson)
+		print_json(p.operands[0], &in, &z);
+	else
+		print_text(p.operands[0], &in, &z);
+done:
+	free_info(&in);
+	store_close(in.s);
+out:
+	cmd_parser_release(&p);
+	return rc;
 }

@@ -1,0 +1,63 @@
+/*
+ * import.h — the import driver: trace files in, one new trace in the store out.
+ *
+ * One import is one store transaction: every file of the invocation goes into one new
+ * trace (jobs and nodes together), with provenance and the raw bytes of each file, and bad
+ * rows in quarantine. On any failure the transaction is rolled back and the store is as it
+ * was. The driver never prints: it returns counts and the first bad-row messages.
+ */
+#ifndef VOIDFIT_IMPORT_H
+#define VOIDFIT_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct import_opts {
+	const char *store;   /* store path (created if absent) */
+	const char *format;  /* format name or "generic:NAME|PATH"; NULL = detect per file */
+	const char *name;    /* trace name; NULL = the first new file's base name */
+	const char *cluster; /* a cluster-spec file adding nodes, or NULL */
+	int strict;          /* the first bad row fails the import */
+	size_t max_bad;      /* bad-row messages to keep in the result */
+};
+
+/* One input file: its path ("-" = stdin) and whether --nodes named it. */
+struct import_input {
+	const char *path;
+	int nodes;
+};
+
+struct import_file {
+	char *name;   /* path as given ("stdin" for "-") */
+	char *format; /* format used, "" for a duplicate */
+	int64_t read, accepted, quarantined;
+	char *dup_of;  /* a duplicate: the trace already holding the same bytes, else NULL */
+	char *skipped; /* not a trace but a file voidfit knows (a fault file): why, else NULL */
+};
+
+struct import_result {
+	int64_t trace_id; /* the new trace, 0 if nothing was imported */
+	char *trace;      /* its name, or NULL */
+	struct import_file *files;
+	size_t nfiles;
+	char **bad; /* the first max_bad "file:line: reason" messages */
+	size_t nbad;
+	int64_t read, accepted, quarantined; /* totals over the files */
+	int64_t jobs, nodes;                 /* what went into the trace */
+	size_t nnew;                         /* files imported (not duplicates) */
+};
+
+/*
+ * Import the inputs into o->store. Returns 0 (res filled; res->nnew may be 0 if every file
+ * was a duplicate: nothing was written then), or a VF_E* code with e filled ("FILE:LINE:
+ * cause" for input errors), and then the store is unchanged. res is filled as far as the
+ * import went either way; release it with import_result_release.
+ */
+int import_run(const struct import_opts *o, const struct import_input *in, size_t n,
+	       struct import_result *res, struct err *e);
+/* Free what res holds; res may be NULL. */
+void import_result_release(struct import_result *res);
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * sim.h — the discrete-event replay engine (DESIGN.md section 5).
+ *
+ * A struct sim replays the jobs of a job set on its nodes under one placement policy, in
+ * one of two modes:
+ *   SIM_TIMED    jobs arrive at their trace time, queue if nothing fits (fifo, backfill or
+ *                priority classes with optional preemption), run for their trace duration
+ *                stretched by contention on shared dims, and leave;
+ *   SIM_INFLATE  jobs drawn with replacement from the whole trace (never-ran jobs included,
+ *                as the FGD paper does), one a second, no departures and no queue, until
+ *                the requested GPU reaches target x capacity; a job that does not fit when
+ *                it arrives fails (counted, not queued).
+ * The clock is an integer (seconds). Events at equal times go by (time, priority, sequence);
+ * the one PRNG lives in the sim, so the same job set, options and seed give the same run.
+ *
+ * The sim includes neither sqlite3 nor curses: its input is a job set in memory (not owned,
+ * read-only, shared by forks: a fork needs random access to the same jobs, which a one-pass
+ * iterator cannot give; only the next arrival is ever in the event queue), its output goes
+ * through observer hooks, counters, per-job results and snapshots. It can be stepped, run
+ * to a time, and forked (what-if).
+ * Every function that can fail on input returns 0 or VF_EINPUT with e filled; misuse asserts.
+ */
+#ifndef VOIDFIT_SIM_H
+#define VOIDFIT_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "fault.h"
+#include "gpumodel.h"
+#include "job.h"
+#include "policy.h"
+#include "util.h"
+
+struct sim;
+
+enum sim_mode { SIM_TIMED, SIM_INFLATE };
+/* Queue disciplines of timed replay. */
+enum sim_queue {
+	SIM_FIFO,     /* strict arrival order: nothing passes a job that waits */
+	SIM_BACKFILL, /* arrival order, but any waiting job that fits now starts */
+	SIM_PRIORITY, /* by class (infer, train, batch, cpu), then arrival; backfills */
+};
+
+struct sim_opts {
+	enum sim_mode mode;   /* SIM_TIMED (default) */
+	enum sim_queue queue; /* SIM_FIFO (default) */
+	int preempt;          /* SIM_PRIORITY: a waiting job may evict lower classes (0) */
+	uint64_t seed;        /* the PRNG seed (1) */
+	double target;        /* SIM_INFLATE: stop at requested GPU = target x capacity (1.3) */
+	uint32_t dims;        /* DIM_BIT()s the policy sees; 0 = the policy's own (0) */
+	double lambda, mu;    /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
+	double coverage;      /* for callers building wl: shapes covering this share (0.95) */
+	int contention;       /* 1: shared dims slow jobs down (1) */
+	int series_points;    /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
+	const struct fault *faults; /* faults of the run (copied by sim_new) */
+	size_t nfaults;
+};
+/* The defaults shown above. */
+void sim_opts_init(struct sim_opts *o);
+/* "fifo", "backfill", "priority" -> *q; 0, or -1 if s names none. */
+int sim_queue_parse(const char *s, enum sim_queue *q);
+const char *sim_queue_name(enum sim_queue q);
+const char *sim_mode_name(enum sim_mode m);
+
+/* A job's life (see the diagram at the top of sim.c). */
+enum sim_job_state {
+	SIM_JOB_PENDING,     /* not arrived yet */
+	SIM_JOB_QUEUED,      /* arrived, waiting for room */
+	SIM_JOB_RUNNING,     /* placed; progressing at its rate (stalled when rate < 1) */
+	SIM_JOB_FINISHED,    /* ran to the end of its work */
+	SIM_JOB_UNPLACEABLE, /* can never run here (why says so), or failed in inflation */
+	SIM_JOB_SKIPPED,     /* the trace says it never ran (JOB_F_NOTRAN): not replayed */
+};
+/* Why a job is unplaceable. */
+enum sim_why {
+	SIM_WHY_NONE,
+	SIM_WHY_MODEL,   /* no node has an allowed GPU model with enough GPUs */
+	SIM_WHY_TOO_BIG, /* no node could hold it even empty (why_dim says on which dim) */
+	SIM_WHY_NO_ROOM, /* inflation: it did not fit when it arrived */
+};
+const char *sim_job_state_name(enum sim_job_state st);
+/* "gpu model", "too big", "no room". */
+const char *sim_why_name(enum sim_why w);
+
+/* What one job (one sampled instance in inflation) did. Times in seconds. */
+struct sim_job_result {
+	int64_t job_id;       /* the trace job's id */
+	int32_t src;          /* index of the job in the job set */
+	uint8_t state;        /* enum sim_job_state */
+	uint8_t why;          /* enum sim_why, when unplaceable */
+	int8_t why_dim;       /* the dim that is too big (SIM_WHY_TOO_BIG), else -1 */
+	uint8_t cls;          /* enum job_class */
+	int32_t node;         /* node of the current or last run, -1 if never placed */
+	int32_t npreempt;     /* times it was preempted */
+	int64_t submit;       /* arrival */
+	int64_t start, end;   /* of the last run; -1 when not started / not ended */
+	int64_t t_alone;      /* trace duration (work to do) */
+	double work_left;     /* seconds of work left (running; 0 when finished, and always
+			       * in inflation, which has no durations) */
+	double rate;          /* progress rate now (running), in [0, 1] */
+	double slowdown;      /* finished: (end - start) / t_alone; else 0 */
+	int64_t gpu_milli;    /* GPU-milli it holds while running */
+	double stalled_gpu_s; /* GPU-seconds stalled: g (T_actual - T_alone) / 1000, so far */
+	double lost_gpu_s;    /* GPU-seconds of runs undone by preemption */
+};
+
+/* One time-series sample (timed: at a fixed cadence; inflation: at each percent of load). */
+struct sim_sample {
+	int64_t t;              /* clock */
+	double load;            /* inflation: requested GPU so far / GPU capacity; timed: 0 */
+	double alloc_share;     /* allocated GPU / GPU capacity */
+	double frag;            /* sum of F_n / GPU capacity (FGD fragmentation) */
+	double frag_md;         /* multi-dimensional fragmentation over all 7 dims (whatever
+				 * the policy sees, so runs compare), mean over nodes */
+	double stall_share;     /* GPU-milli stalled now / GPU capacity */
+	double stranded[DIM_N]; /* stranded capacity of each dim / its capacity */
+	int64_t queued, running, finished, failed;
+};
+
+/* Observer hooks; any may be NULL. They see the sim read-only, at the time of the event. */
+struct sim_observer {
+	void *u; /* passed back to every hook */
+	void (*on_place)(void *u, const struct sim *s, int64_t t, int32_t job,
+			 const struct placement *p);
+	void (*on_finish)(void *u, const struct sim *s, int64_t t, int32_t job);
+	/* job was evicted so that by could run. */
+	void (*on_preempt)(void *u, const struct sim *s, int64_t t, int32_t job, int32_t by);
+	void (*on_unplaceable)(void *u, const struct sim *s, int64_t t, int32_t job);
+	/* fault number fault of sim_faults() begins (begin = 1) or ends (0). */
+	void (*on_fault)(void *u, const struct sim *s, int64_t t, size_t fault, int begin);
+	void (*on_sample)(void *u, const struct sim *s, const struct sim_sample *smp);
+};
+
+/* Time integrals and counts, accumulated as events happen. GPU amounts in GPU-milli;
+ * integrals in GPU-milli-seconds (or unit-seconds) over [t0, now]. Per model arrays are
+ * indexed by gpumodel id. */
+struct sim_counters {
+	int64_t t0;     /* first event's time (first arrival) */
+	int64_t now;    /* the clock */
+	int64_t events; /* events handled (stale ones not counted) */
+	int64_t arrived, placed, finished, unplaceable, skipped, preemptions, failed;
+	int64_t gpu_cap[GPUMODEL_MAX];  /* GPU-milli of each model in the cluster */
+	int64_t alloc_ms[GPUMODEL_MAX]; /* integral of allocated GPU-milli */
+	int64_t prod_ms[GPUMODEL_MAX];  /* productive GPU-milli-s of finished / ended runs */
+	int64_t lost_ms[GPUMODEL_MAX];  /* GPU-milli-s of preempted runs */
+	double frag_ms[GPUMODEL_MAX];   /* integral of sum F_n */
+	double frag_md_s;               /* integral of the multi-dim fragmentation */
+	double stall_ms;                /* integral of stalled GPU-milli (rate < 1) */
+	double stranded_s[DIM_N];       /* integral of stranded capacity (dim units) */
+	int64_t requested_gpu;          /* inflation: GPU-milli requested by arrivals */
+};
+
+/*
+ * A new simulation of js (not copied: js must outlive the sim and its forks) under ops.
+ * wl is the target workload for fragmentation (fgd, ragp, metrics), built by the caller
+ * with frag_workload_build (not owned, must outlive the sim); NULL: fragmentation is 0.
+ * Every demand and capacity must be known (enrichment ran; asserted), except hbm = -1 which
+ * means "the job's GPU share of the GPU's HBM". Fails (VF_EINPUT) on a fault whose target
+ * names no node. *out is NULL on failure.
+ */
+int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
+	    const struct sim_opts *o, struct sim **out, struct err *e);
+/* Free s; s may be NULL. */
+void sim_free(struct sim *s);
+/* Add an observer (at most SIM_MAX_OBSERVERS, asserted). Forks do not inherit observers. */
+#define SIM_MAX_OBSERVERS 4
+void sim_observe(struct sim *s, const struct sim_observer *obs);
+
+/* Handle the next event. Returns 1 if one was handled, 0 when the run is over. */
+int sim_step(struct sim *s);
+/* Handle every event at time <= t, then move the clock to t (if later and not over).
+ * Returns 1 if events remain, 0 when the run is over. */
+int sim_run_until(struct sim *s, int64_t t);
+/* Run to the end: every job finished, unplaceable, skipped, or (inflation) the target met.
+ * With faults that never end or rate-0 jobs, running jobs may remain (reported as such). */
+void sim_run(struct sim *s);
+/* 1 when no event is left. */
+int sim_done(const struct sim *s);
+/* The time of the next event, or -1 when none. */
+int64_t sim_next_time(const struct sim *s);
+
+/* Copy of s that continues independently from s's current state: same clock, queue, running
+ * jobs, counters and PRNG state. ops (or NULL: s's policy) places every job from now on;
+ * fault (or NULL) is added (effective from now if it already began). Observers are not
+ * copied. Fails like sim_new on a bad fault. */
+int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
+	     struct sim **out, struct err *e);
+
+/* Read access. */
+const struct sim_counters *sim_counters(const struct sim *s);
+const struct cluster *sim_cluster(const struct sim *s);
+const struct job_set *sim_jobs(const struct sim *s);
+const struct policy_ops *sim_policy(const struct sim *s);
+const struct sim_opts *sim_options(const struct sim *s); /* faults: the sim's copy */
+const struct fault *sim_faults(const struct sim *s, size_t *n);
+/* F_n of every node now (frag_node), c->n of them. */
+const double *sim_node_frag(const struct sim *s);
+/* Number of job instances so far (timed: the job set's jobs; inflation: jobs drawn). */
+size_t sim_njobs(const struct sim *s);
+/* Result of job instance i (< sim_njobs) now. */
+void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r);
+/* A sample of the state now (what on_sample gets). */
+void sim_sample_now(const struct sim *s, struct sim_sample *smp);
+
+/* A copy of the state now, for a dashboard or a test. Owns its arrays. */
+struct sim_snapshot {
+	int64_t now;
+	size_t nnodes;
+	int64_t (*free)[DIM_N]; /* per node: cap - used (negative on a contended shared dim) */
+	int64_t (*cap)[DIM_N];  /* per node: capacity now (faults applied) */
+	double *frag;           /* per node: F_n */
+	size_t nqueued;
+	int32_t *queue; /* job instances waiting, in the order they will be tried */
+	size_t nrunning;
+	int32_t *running; /* job instances running, by increasing index */
+	struct sim_counters counters;
+};
+void sim_snapshot(const struct sim *s, struct sim_snapshot *out);
+/* Free what snap owns; snap may be NULL. */
+void sim_snapshot_release(struct sim_snapshot *snap);
+
+#endif

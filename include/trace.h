@@ -1,0 +1,156 @@
+/*
+ * trace.h — trace formats: how the rows of one kind of trace file become jobs and nodes.
+ *
+ * Each format is one const struct trace_format in a src/trace-*.c file, listed in the
+ * NULL-terminated trace_formats[] table (trace.c). A format names its columns; formats
+ * with a header are recognised by their column names, header-less ones by their column
+ * count and a look at the first row (sniff).
+ *
+ * A reader (struct trace_reader) holds one format's state for a whole import, across all
+ * of that import's files, so a stateful format (Google task_events, whose tasks span part
+ * files) sees every row in order and emits its last jobs at trace_reader_finish.
+ * Formats never print: a row they cannot use is TRACE_BAD with a reason; the import driver
+ * quarantines it.
+ */
+#ifndef VOIDFIT_TRACE_H
+#define VOIDFIT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csvin.h"
+#include "job.h"
+#include "util.h"
+
+enum trace_kind {
+	TRACE_JOBS,  /* rows are (or make) jobs */
+	TRACE_NODES, /* rows are nodes */
+	TRACE_AUX,   /* rows are kept raw and counted, nothing more (PAI job, instance tables) */
+};
+
+/* A row's result besides 0 (accepted) and VF_E* (fatal): the row is bad and goes to
+ * quarantine; the reason is in the reader's why[]. */
+#define TRACE_BAD (-1)
+
+/* Where a reader sends what it makes. */
+struct trace_sink {
+	void *ctx;
+	int (*job)(void *ctx, const struct job *j, struct err *e);
+	int (*node)(void *ctx, const struct node *n, struct err *e);
+};
+
+struct trace_map; /* a generic format's column mapping (trace-generic.c) */
+struct trace_reader;
+
+struct trace_format {
+	const char *name;    /* "openb-pods", used by --format */
+	const char *summary; /* one line: what files it reads */
+	enum trace_kind kind;
+	int has_header; /* 1: the first record names the columns; 2: it may (optional header) */
+	const char *const *columns; /* known column names, NULL-terminated */
+	int nrequired;              /* the first nrequired columns must all be present */
+	/* Header-less formats: does this first record look like ours (its n already equals
+	 * the column count)? NULL: the count is enough. */
+	int (*sniff)(const struct csvin_rec *r);
+	/* Map the file's columns (header, or NULL) itself; NULL: by fmt->columns. */
+	int (*start)(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
+	/* Set up rd->state (may be NULL); 0 or VF_E*. */
+	int (*open)(struct trace_reader *rd, struct err *e);
+	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
+	 * rd->why), or VF_E* (the import fails). */
+	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+	/* Emit what the state still holds, at the end of the import; may be NULL. */
+	int (*finish)(struct trace_reader *rd, struct err *e);
+	/* Free rd->state; may be NULL. */
+	void (*close)(struct trace_reader *rd);
+};
+
+/* One format's reading state for one import. */
+struct trace_reader {
+	const struct trace_format *fmt;
+	struct trace_sink sink;
+	struct trace_map *map; /* generic format's mapping, or NULL */
+	int *col;    /* col[k]: file column of fmt->columns[k] (or map column), -1 absent */
+	size_t ncol; /* entries in col */
+	const char *const *colname; /* colname[k]: the name of column k, for messages */
+	size_t nfields;             /* fields a data record must have */
+	void *state;                /* the format's own */
+	int64_t rows;               /* data rows seen */
+	char why[256];              /* reason of the last TRACE_BAD */
+};
+
+/* The formats, NULL-terminated. */
+extern const struct trace_format *const trace_formats[];
+
+/* The format named name, or NULL. */
+const struct trace_format *trace_format_find(const char *name);
+/* Detect the format of a file from its first record: returns the format and sets
+ * *header to 1 if that record is a header. NULL if no format matches. */
+const struct trace_format *trace_detect(const struct csvin_rec *first, int *header);
+
+/* Does r name fmt's columns (all the required ones)? */
+int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r);
+/* Make a reader of fmt sending to sink; map is for the generic format (owned by the reader
+ * from then on, else NULL). Returns 0 or VF_E*. */
+int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
+		     const struct trace_sink *sink, struct trace_reader **out, struct err *e);
+/* Start a file: header is its header record (NULL for a header-less file). Maps the
+ * format's columns to the file's; a missing required column is VF_EINPUT. */
+int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
+/* One data record: 0, TRACE_BAD (reason in rd->why) or VF_E*. Checks the field count. */
+int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+/* End of the import: emit what the format still holds. */
+int trace_reader_finish(struct trace_reader *rd, struct err *e);
+/* Free rd; may be NULL. */
+void trace_reader_free(struct trace_reader *rd);
+
+/* ---- helpers for trace-*.c ---- */
+
+/* Field k (the format's column k, through rd->col) of r, or NULL when absent or empty. */
+const char *trace_field(const struct trace_reader *rd, const struct csvin_rec *r, int k);
+/* Column k as a number: 0 (set *v), 1 when absent or empty (v untouched), TRACE_BAD when
+ * not a number (why: "column 'cpu_milli': 'abc' is not a number"). */
+int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double *v);
+/* Column k as an amount times scale, rounded: 0 (set *out), or TRACE_BAD when not a number
+ * or negative. Absent or empty gives -1 (not recorded). */
+int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
+		 int64_t *out);
+/* 1 if s is a whole number or a decimal one (for sniffing header-less files), else 0;
+ * empty_ok: NULL or "" counts as one. */
+int trace_is_number(const char *s, int empty_ok);
+/* A set of names (nodes seen), to keep the first of repeated node rows. */
+struct trace_nameset;
+/* Add name: 1 if it was new, 0 if already there. *set may be NULL (created). */
+int trace_nameset_add(struct trace_nameset **set, const char *name);
+void trace_nameset_free(struct trace_nameset *set);
+/* Set rd->why; returns TRACE_BAD. */
+int trace_bad(struct trace_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Round a number of the trace's unit to an int64 (half away from zero). */
+int64_t trace_round(double v);
+/* Send a job / node to the sink. */
+int trace_emit_job(struct trace_reader *rd, const struct job *j, struct err *e);
+int trace_emit_node(struct trace_reader *rd, const struct node *n, struct err *e);
+/* Fill n's GPU fields from a model name (empty or "CPU": no GPUs) and a GPU count:
+ * model id (unknown names map to the UNKNOWN row), cap gpu = ngpu*1000, cap hbm =
+ * ngpu * model HBM, or hbm_per_gpu MiB each if >= 0. */
+void trace_node_gpus(struct node *n, const char *model, int64_t ngpu, int64_t hbm_per_gpu);
+/* A job's GPU request from a GPU count and a per-GPU share; TRACE_BAD (why set) if it
+ * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
+int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
+
+/* ---- the generic format's mappings (trace-generic.c) ---- */
+
+/* Load a mapping: spec is the name of a built-in mapping (schemas/NAME.map) or a path to a
+ * .map file. Returns 0 or VF_EINPUT / VF_EIO. */
+int trace_map_load(const char *spec, struct trace_map **out, struct err *e);
+/* The built-in mapping whose header line matches this first record, or NULL (a new
+ * mapping the caller owns). */
+struct trace_map *trace_map_detect(const struct csvin_rec *first);
+/* The mapping's name (for provenance: "generic:NAME"). */
+const char *trace_map_name(const struct trace_map *m);
+/* 1 if the mapping's rows are nodes, 0 if jobs. */
+int trace_map_is_nodes(const struct trace_map *m);
+void trace_map_free(struct trace_map *m);
+extern const struct trace_format trace_generic;
+
+#endif

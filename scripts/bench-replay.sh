@@ -1,0 +1,140 @@
+#!/bin/sh
+# Replay benchmarks (make bench). Figures are wall seconds and peak memory of whole
+# 'voidfit replay' runs (loading the trace from the store included), with ratios against a
+# reference run made here, since machines are noisy.
+#   1. one inflation run of openb default to 130 % under fgd (goal < 0.5 s), vs first-fit
+#   2. placements per second of every policy in inflation on the openb cluster
+#   3. timed replay events per second on a synthetic trace of BENCH_JOBS jobs on BENCH_NODES
+#      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd and ragp7), and peak memory
+#   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios)
+# Parts 1-2 need the traces ($VOIDFIT_TRACES, default ../shared/traces) and are skipped
+# without them.
+#
+# Usage: scripts/bench-replay.sh BUILD_DIR
+# Environment: BENCH_JOBS (default 1000000), BENCH_NODES (6000), BENCH_SCALE_JOBS (100000),
+# BENCH_SCALE_NODES (1500), BENCH_SCENARIO (balanced), BENCH_TIMEOUT (300: seconds a timed
+# run may take before it is stopped and reported as a lower bound).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+vf="$(cd "${1:-build}" && pwd)/voidfit"
+traces=${VOIDFIT_TRACES:-$top/../shared/traces}
+csv=$traces/clusterdata/cluster-trace-gpu-v2023/csv
+jobs=${BENCH_JOBS:-1000000}
+nodes=${BENCH_NODES:-6000}
+sjobs=${BENCH_SCALE_JOBS:-100000}
+snodes=${BENCH_SCALE_NODES:-1500}
+scen=${BENCH_SCENARIO:-balanced}
+limit=${BENCH_TIMEOUT:-300}
+work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# measure OUT CMD...: run CMD with stdout to OUT; sets wall (s) and rss (KiB); returns CMD's
+# exit status.
+if [ -x /usr/bin/time ]; then
+	measure() {
+		out=$1
+		shift
+		st=0
+		/usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$out" || st=$?
+		# the last line: a failed command adds a line before it
+		wall=$(tail -n 1 "$work/time" | cut -d' ' -f1)
+		rss=$(tail -n 1 "$work/time" | cut -d' ' -f2)
+		return $st
+	}
+else
+	measure() {
+		out=$1
+		shift
+		st=0
+		t0=$(date +%s.%N)
+		"$@" >"$out" || st=$?
+		wall=$(echo "$(date +%s.%N) $t0" | awk '{printf "%.2f", $1 - $2}')
+		rss=0
+		return $st
+	}
+fi
+# column NAME FILE: the value of column NAME in the first data row of a replay CSV.
+column() {
+	awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		NR == 2 { print $k; exit }' "$2"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+per_s() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
+
+if [ -f "$csv/openb_pod_list_default.csv" ]; then
+	"$vf" import -o "$work/openb.db" "$csv/openb_pod_list_default.csv" \
+		"$csv/openb_node_list_all_node.csv" >/dev/null
+	set -- --mode inflate --target 1.3 --seed 42 --no-store --format csv
+	measure "$work/ff.csv" "$vf" replay "$work/openb.db" --policy first-fit "$@"
+	ffwall=$wall
+	measure "$work/fgd.csv" "$vf" replay "$work/openb.db" --policy fgd "$@"
+	echo "1. openb default, inflation to 130 %, seed 42, fgd: $wall s" \
+		"(goal 0.5 s: x$(ratio "$wall" 0.5)); first-fit $ffwall s;" \
+		"fgd/first-fit x$(ratio "$wall" "$ffwall")"
+	echo "2. placements per second, inflation on openb (1,523 nodes), seed 42:"
+	printf '   %-11s %8s %10s %12s %10s\n' policy wall_s placed placed_per_s vs_first-fit
+	ffrate=$(per_s "$(column placed_jobs "$work/ff.csv")" "$ffwall")
+	for p in $("$vf" policies | awk 'NR > 1 && NF { print $1 }'); do
+		measure "$work/p.csv" "$vf" replay "$work/openb.db" --policy "$p" "$@" || continue
+		placed=$(column placed_jobs "$work/p.csv")
+		rate=$(per_s "$placed" "$wall")
+		printf '   %-11s %8s %10s %12s %10s\n' "$p" "$wall" "$placed" "$rate" \
+			"$(ratio "$rate" "$ffrate")"
+	done
+else
+	echo "1-2. skipped: no traces in $traces"
+fi
+
+# prepare NAME JOBS NODES: a generated trace imported into $work/NAME.db
+prepare() {
+	"$vf" gen --scenario "$scen" --jobs "$2" --nodes "$3" --seed 1 -o "$work/$1" >/dev/null
+	"$vf" import -o "$work/$1.db" "$work/$1/jobs.csv" "$work/$1/nodes.csv" >/dev/null
+	rm -rf "${work:?}/$1"
+}
+# timed NAME POLICY JOBS: one timed replay, stopped after $limit s; sets wall, rss, events,
+# evs (events per second). A stopped run counts 2 events a job (arrival, end) done in $limit s:
+# its figures are bounds, marked '>' or '<'.
+timed() {
+	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/$1.db" --policy "$2" \
+		--seed 1 --no-store --format csv; then
+		events=$(column events "$work/t.csv")
+		evs=$(per_s "$events" "$wall")
+	else
+		wall=">$limit"
+		events=$(($3 * 2))
+		evs="<$(per_s "$events" "$limit")"
+		rss=0
+	fi
+}
+
+prepare big "$jobs" "$nodes"
+echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO):"
+printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
+for p in first-fit fgd ragp7; do
+	timed big "$p" "$jobs"
+	goal=100000
+	[ "$p" = first-fit ] && goal=1000000
+	printf '   %-10s %8s %10s %12s %8s %10s\n' "$p" "$wall" "$events" "$evs" \
+		"x$(ratio "${evs#<}" "$goal")" "$((rss / 1024))"
+done
+rm -f "$work/big.db"
+
+prepare s1 "$sjobs" "$snodes"
+prepare s2 "$((sjobs * 2))" "$snodes"
+prepare s3 "$sjobs" "$((snodes * 2))"
+echo "4. growth: base $sjobs jobs on $snodes nodes; wall-time ratios to the base run:"
+printf '   %-10s %8s %12s %12s\n' policy base_s 2x_jobs 2x_nodes
+for p in first-fit fgd ragp7; do
+	timed s1 "$p" "$sjobs"
+	w1=$wall
+	r1=$rss
+	timed s2 "$p" "$((sjobs * 2))"
+	w2=$wall
+	r2=$rss
+	timed s3 "$p" "$sjobs"
+	printf '   %-10s %8s %12s %12s\n' "$p" "$w1" "x$(ratio "$w2" "$w1")" "x$(ratio "$wall" "$w1")"
+	[ "$p" = first-fit ] && mem="$r1 $r2"
+done
+set -- $mem
+echo "   peak memory per million jobs (first-fit, from the 2x-jobs run minus the base):" \
+	"$(awk -v a="$1" -v b="$2" -v j="$sjobs" 'BEGIN { printf "%.0f", (b - a) / 1024 * 1e6 / j }') MiB"

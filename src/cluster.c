@@ -1,0 +1,294 @@
+/*
+ * cluster.c — the live state of a cluster during a replay (cluster.h).
+ *
+ * Invariants (asserted on every change):
+ *   - hard dims: 0 <= used[d] <= cap[d]; per GPU 0 <= gpu_free[i] <= 1000 and
+ *     0 <= hbm_free[i] <= the GPU's HBM (cap[hbm] / ngpu of the spec);
+ *   - used[d] == sum of the placements' dem[d] on the node, njobs == their number;
+ *   - free_gpu_milli == sum over nodes of (spec gpu cap - used gpu);
+ *   - each inner node of the max-tree holds the maxima of its two children.
+ * Shared dims may have used > cap (contention): nothing here refuses it.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "util.h"
+
+/* HBM of one GPU of node n (the spec's total HBM split evenly over its GPUs). */
+static int64_t gpu_hbm(const struct node *n)
+{
+	return n->ngpu > 0 ? n->cap[DIM_HBM] / n->ngpu : 0;
+}
+
+/* Recompute node n's leaf of the max-tree and its ancestors. */
+static void tree_update(struct cluster *c, size_t n)
+{
+	const struct node_state *s = &c->st[n];
+	size_t i = c->tsize + n;
+	int64_t best = 0;
+	for (int g = 0; g < c->spec[n].ngpu; g++)
+		best = s->gpu_free[g] > best ? s->gpu_free[g] : best;
+	c->tree[i][0] = s->cap[DIM_CPU] - s->used[DIM_CPU];
+	c->tree[i][1] = s->cap[DIM_MEM] - s->used[DIM_MEM];
+	c->tree[i][2] = s->cap[DIM_GPU] - s->used[DIM_GPU];
+	c->tree[i][3] = best;
+	for (i /= 2; i >= 1; i /= 2)
+		for (int k = 0; k < 4; k++) {
+			int64_t a = c->tree[2 * i][k], b = c->tree[2 * i + 1][k];
+			c->tree[i][k] = a > b ? a : b;
+		}
+}
+
+static void tree_init(struct cluster *c)
+{
+	c->tsize = 1;
+	while (c->tsize < c->n)
+		c->tsize *= 2;
+	c->tree = xcalloc(2 * c->tsize, sizeof *c->tree);
+	for (size_t i = 0; i < 2 * c->tsize; i++)
+		for (int k = 0; k < 4; k++)
+			c->tree[i][k] = -1; /* empty leaves never fit */
+	for (size_t n = 0; n < c->n; n++)
+		tree_update(c, n);
+}
+
+static int tree_may_fit(const int64_t t[4], const int64_t need[4])
+{
+	return t[0] >= need[0] && t[1] >= need[1] && t[2] >= need[2] && t[3] >= need[3];
+}
+
+size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j)
+{
+	int64_t need[4] = {j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
+			   j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0,
+			   j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0,
+			   j->num_gpu > 0 ? j->gpu_milli : 0};
+	if (from >= c->n)
+		return c->n;
+	/* Walk up from the leaf of 'from'; at each step, look into the right siblings. */
+	size_t i = c->tsize + from;
+	if (tree_may_fit(c->tree[i], need))
+		return from;
+	for (;;) {
+		while (i & 1) { /* a right child: go up until we are a left child */
+			i /= 2;
+			if (i <= 1)
+				return c->n;
+		}
+		i++; /* the right sibling */
+		if (tree_may_fit(c->tree[i], need))
+			break;
+	}
+	while (i < c->tsize) /* descend to the leftmost fitting leaf */
+		i = tree_may_fit(c->tree[2 * i], need) ? 2 * i : 2 * i + 1;
+	return i - c->tsize < c->n ? i - c->tsize : c->n;
+}
+
+void cluster_init(struct cluster *c, const struct node *nodes, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	c->spec = nodes;
+	c->n = n;
+	c->st = xcalloc(n ? n : 1, sizeof *c->st);
+	for (size_t i = 0; i < n; i++) {
+		const struct node *sp = &nodes[i];
+		struct node_state *s = &c->st[i];
+		assert(sp->ngpu >= 0 && sp->ngpu <= CLUSTER_MAX_GPUS);
+		for (int d = 0; d < DIM_N; d++) {
+			assert(sp->cap[d] >= 0 &&
+			       "enrichment fills every capacity before a replay");
+			s->cap[d] = sp->cap[d];
+			c->total[d] += sp->cap[d];
+		}
+		for (int g = 0; g < sp->ngpu; g++) {
+			s->gpu_free[g] = 1000;
+			s->hbm_free[g] = gpu_hbm(sp);
+		}
+		c->free_gpu_milli += sp->cap[DIM_GPU];
+	}
+	tree_init(c);
+}
+
+void cluster_release(struct cluster *c)
+{
+	if (!c)
+		return;
+	if (c->st)
+		for (size_t i = 0; i < c->n; i++)
+			free(c->st[i].jobs);
+	free(c->st);
+	free(c->tree);
+	memset(c, 0, sizeof *c);
+}
+
+void cluster_clone(struct cluster *dst, const struct cluster *src)
+{
+	*dst = *src;
+	dst->st = xmalloc((src->n ? src->n : 1) * sizeof *dst->st);
+	memcpy(dst->st, src->st, src->n * sizeof *dst->st);
+	for (size_t i = 0; i < src->n; i++) {
+		struct node_state *s = &dst->st[i];
+		if (!src->st[i].jobs)
+			continue;
+		s->jobs = xmalloc((size_t)s->jobcap * sizeof *s->jobs);
+		memcpy(s->jobs, src->st[i].jobs, (size_t)s->njobs * sizeof *s->jobs);
+	}
+	dst->tree = xmalloc(2 * src->tsize * sizeof *dst->tree);
+	memcpy(dst->tree, src->tree, 2 * src->tsize * sizeof *dst->tree);
+}
+
+int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j)
+{
+	assert(n < c->n);
+	if (j->num_gpu <= 0)
+		return 0;
+	if (j->dem[DIM_HBM] >= 0)
+		return j->dem[DIM_HBM] / j->num_gpu;
+	return gpu_hbm(&c->spec[n]) * j->gpu_milli / 1000;
+}
+
+/* Does j fit on node n's cpu and mem, and is the node's GPU model allowed? */
+static bool fits_node(const struct cluster *c, size_t n, const struct job *j)
+{
+	const struct node_state *s = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	for (int d = DIM_CPU; d <= DIM_MEM; d++) {
+		int64_t dem = j->dem[d] > 0 ? j->dem[d] : 0;
+		if (s->used[d] + dem > s->cap[d])
+			return false;
+	}
+	if (j->num_gpu > 0) {
+		if (j->num_gpu > sp->ngpu)
+			return false;
+		if (j->gpu_spec && (sp->model < 0 || !(j->gpu_spec & (1u << sp->model))))
+			return false;
+	}
+	return true;
+}
+
+static void fill(const struct cluster *c, size_t n, const struct job *j, uint32_t gpus, int64_t hbm,
+		 struct placement *p)
+{
+	(void)c;
+	memset(p, 0, sizeof *p);
+	p->node = (int32_t)n;
+	p->gpus = gpus;
+	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	p->hbm = hbm;
+	for (int d = 0; d < DIM_N; d++)
+		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
+	p->dem[DIM_GPU] = (int64_t)j->num_gpu * p->milli;
+	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
+}
+
+int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,
+		    int max)
+{
+	assert(n < c->n);
+	if (!fits_node(c, n, j))
+		return 0;
+	const struct node_state *s = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	if (j->num_gpu <= 0) {
+		if (max > 0)
+			fill(c, n, j, 0, 0, &out[0]);
+		return 1;
+	}
+	assert(j->gpu_milli >= 1 && j->gpu_milli <= 1000);
+	if (s->cap[DIM_GPU] - s->used[DIM_GPU] < (int64_t)j->num_gpu * j->gpu_milli)
+		return 0; /* not enough free GPU on the whole node: no need to look per GPU */
+	int64_t hbm = cluster_job_hbm(c, n, j);
+	if (j->num_gpu > 1 || j->gpu_milli == 1000) {
+		/* Several GPUs (or a whole one): the lowest-numbered GPUs that fit. */
+		uint32_t gpus = 0;
+		int got = 0;
+		for (int g = 0; g < sp->ngpu && got < j->num_gpu; g++)
+			if (s->gpu_free[g] >= j->gpu_milli && s->hbm_free[g] >= hbm) {
+				gpus |= 1u << g;
+				got++;
+			}
+		if (got < j->num_gpu)
+			return 0;
+		if (max > 0)
+			fill(c, n, j, gpus, hbm, &out[0]);
+		return 1;
+	}
+	/* A share of one GPU: one choice per distinct (free milli, free HBM). */
+	int k = 0;
+	for (int g = 0; g < sp->ngpu; g++) {
+		if (s->gpu_free[g] < j->gpu_milli || s->hbm_free[g] < hbm)
+			continue;
+		bool seen = false;
+		for (int h = 0; h < g && !seen; h++)
+			seen = s->gpu_free[h] == s->gpu_free[g] && s->hbm_free[h] == s->hbm_free[g];
+		if (seen)
+			continue;
+		if (k < max)
+			fill(c, n, j, 1u << g, hbm, &out[k]);
+		k++;
+	}
+	return k;
+}
+
+void cluster_place(struct cluster *c, const struct placement *p, int32_t jobidx)
+{
+	assert(p->node >= 0 && (size_t)p->node < c->n);
+	struct node_state *s = &c->st[p->node];
+	for (int d = 0; d < DIM_N; d++) {
+		s->used[d] += p->dem[d];
+		assert(!(DIMS_HARD & DIM_BIT(d)) || s->used[d] <= s->cap[d]);
+	}
+	for (int g = 0; g < CLUSTER_MAX_GPUS; g++) {
+		if (!(p->gpus & (1u << g)))
+			continue;
+		assert(g < c->spec[p->node].ngpu);
+		s->gpu_free[g] -= p->milli;
+		s->hbm_free[g] -= p->hbm;
+		assert(s->gpu_free[g] >= 0 && s->hbm_free[g] >= 0);
+	}
+	c->free_gpu_milli -= p->dem[DIM_GPU];
+	if (s->njobs == s->jobcap) {
+		s->jobcap = s->jobcap ? 2 * s->jobcap : 4;
+		s->jobs = xrealloc(s->jobs, (size_t)s->jobcap * sizeof *s->jobs);
+	}
+	s->jobs[s->njobs++] = jobidx;
+	tree_update(c, (size_t)p->node);
+}
+
+void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx)
+{
+	assert(p->node >= 0 && (size_t)p->node < c->n);
+	struct node_state *s = &c->st[p->node];
+	int32_t i = 0;
+	while (i < s->njobs && s->jobs[i] != jobidx)
+		i++;
+	assert(i < s->njobs && "job not on this node");
+	/* Keep the order of the others: observers list a node's jobs in placement order. */
+	memmove(&s->jobs[i], &s->jobs[i + 1], (size_t)(s->njobs - i - 1) * sizeof *s->jobs);
+	s->njobs--;
+	for (int d = 0; d < DIM_N; d++) {
+		s->used[d] -= p->dem[d];
+		assert(s->used[d] >= 0);
+	}
+	int64_t hbm_max = gpu_hbm(&c->spec[p->node]);
+	for (int g = 0; g < CLUSTER_MAX_GPUS; g++) {
+		if (!(p->gpus & (1u << g)))
+			continue;
+		s->gpu_free[g] += p->milli;
+		s->hbm_free[g] += p->hbm;
+		assert(s->gpu_free[g] <= 1000 && s->hbm_free[g] <= hbm_max);
+	}
+	c->free_gpu_milli += p->dem[DIM_GPU];
+	tree_update(c, (size_t)p->node);
+}
+
+void cluster_set_cap(struct cluster *c, size_t n, enum dim d, int64_t cap)
+{
+	assert(n < c->n && d < DIM_N && cap >= 0);
+	assert(!(DIMS_HARD & DIM_BIT(d)) || cap >= c->st[n].used[d]);
+	assert(d != DIM_GPU && d != DIM_HBM && "per-GPU dims cannot change capacity");
+	c->st[n].cap[d] = cap;
+	tree_update(c, n);
+}

@@ -1,0 +1,113 @@
+/*
+ * evq.c — the event queue (evq.h): a binary min-heap on (time, prio, seq).
+ *
+ * Invariant: for every i > 0, h[(i - 1) / 2] comes before h[i]; seq grows by one per push,
+ * so no two events compare equal and the order of equal (time, prio) is insertion order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evq.h"
+#include "util.h"
+
+static int before(const struct evq_event *a, const struct evq_event *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
+	return a->seq < b->seq;
+}
+
+void evq_init(struct evq *q)
+{
+	memset(q, 0, sizeof *q);
+}
+
+void evq_release(struct evq *q)
+{
+	if (!q)
+		return;
+	free(q->h);
+	memset(q, 0, sizeof *q);
+}
+
+void evq_clone(struct evq *dst, const struct evq *src)
+{
+	*dst = *src;
+	dst->h = xmalloc((src->cap ? src->cap : 1) * sizeof *dst->h);
+	memcpy(dst->h, src->h, src->n * sizeof *dst->h);
+}
+
+void evq_push(struct evq *q, const struct evq_event *ev)
+{
+	xgrow(&q->h, &q->cap, q->n + 1, sizeof *q->h);
+	struct evq_event e = *ev;
+	e.seq = q->seq++;
+	size_t i = q->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!before(&e, &q->h[p]))
+			break;
+		q->h[i] = q->h[p];
+		i = p;
+	}
+	q->h[i] = e;
+}
+
+int evq_pop(struct evq *q, struct evq_event *out)
+{
+	if (!q->n)
+		return 0;
+	*out = q->h[0];
+	struct evq_event last = q->h[--q->n];
+	size_t i = 0, n = q->n;
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= n)
+			break;
+		if (l + 1 < n && before(&q->h[l + 1], &q->h[l]))
+			m = l + 1;
+		if (!before(&q->h[m], &last))
+			break;
+		q->h[i] = q->h[m];
+		i = m;
+	}
+	if (n)
+		q->h[i] = last;
+	return 1;
+}
+
+const struct evq_event *evq_peek(const struct evq *q)
+{
+	return q->n ? &q->h[0] : NULL;
+}
+
+static void sift_down(struct evq *q, size_t i)
+{
+	struct evq_event e = q->h[i];
+	size_t n = q->n;
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= n)
+			break;
+		if (l + 1 < n && before(&q->h[l + 1], &q->h[l]))
+			m = l + 1;
+		if (!before(&q->h[m], &e))
+			break;
+		q->h[i] = q->h[m];
+		i = m;
+	}
+	q->h[i] = e;
+}
+
+void evq_filter(struct evq *q, int (*keep)(const struct evq_event *ev, void *u), void *u)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < q->n; i++)
+		if (keep(&q->h[i], u))
+			q->h[w++] = q->h[i];
+	q->n = w;
+	for (size_t i = w / 2; i-- > 0;)
+		sift_down(q, i);
+}

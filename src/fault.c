@@ -1,0 +1,133 @@
+/*
+ * fault.c — parsing capacity faults: "TARGET:DIM=FRACTION@START+DURATION" on the command
+ * line, one a line in a fault file (fault.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault.h"
+
+int fault_parse_duration(const char *s, int64_t *out)
+{
+	static const struct {
+		char suffix;
+		int64_t mult;
+	} units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
+	char buf[32];
+	size_t n = strlen(s);
+	int64_t mult = 1, v;
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n + 1);
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (buf[n - 1] == units[i].suffix) {
+			mult = units[i].mult;
+			buf[--n] = '\0';
+			break;
+		}
+	if (n == 0 || buf[0] == '+' || buf[0] == '-' || parse_i64(buf, &v) || v < 0 ||
+	    v > INT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+int fault_parse(const char *s, struct fault *f, struct err *e)
+{
+	const char *colon = strrchr(s, ':');
+	const char *eq = colon ? strchr(colon, '=') : NULL;
+	const char *at = eq ? strchr(eq, '@') : NULL;
+	const char *plus = at ? strchr(at, '+') : NULL;
+	char dim[16], num[64];
+	memset(f, 0, sizeof *f);
+	if (!plus)
+		return err_set(e, VF_EINPUT, "'%s': not TARGET:DIM=FRACTION@START+DURATION", s);
+	size_t tl = (size_t)(colon - s);
+	if (tl == 0 || tl >= sizeof f->target)
+		return err_set(e, VF_EINPUT, "'%s': the target must have 1 to %d characters", s,
+			       (int)sizeof f->target - 1);
+	memcpy(f->target, s, tl);
+	size_t dl = (size_t)(eq - colon - 1);
+	if (dl >= sizeof dim)
+		return err_set(e, VF_EINPUT, "'%s': unknown dim", s);
+	memcpy(dim, colon + 1, dl);
+	dim[dl] = '\0';
+	int d = job_dim_find(dim);
+	if (d < 0)
+		return err_set(e, VF_EINPUT, "'%s': unknown dim '%s'", s, dim);
+	if (!(DIMS_SHARED & DIM_BIT(d)))
+		return err_set(e, VF_EINPUT,
+			       "'%s': dim '%s' is hard: only net, sto and iocpu can fault", s, dim);
+	f->dim = (enum dim)d;
+	size_t nl = (size_t)(at - eq - 1);
+	if (nl >= sizeof num)
+		return err_set(e, VF_EINPUT, "'%s': bad fraction", s);
+	memcpy(num, eq + 1, nl);
+	num[nl] = '\0';
+	if (parse_double(num, &f->fraction) || f->fraction < 0 || f->fraction > 1)
+		return err_set(e, VF_EINPUT, "'%s': fraction '%s' is not a number in [0, 1]", s,
+			       num);
+	nl = (size_t)(plus - at - 1);
+	if (nl >= sizeof num)
+		return err_set(e, VF_EINPUT, "'%s': bad start", s);
+	memcpy(num, at + 1, nl);
+	num[nl] = '\0';
+	if (fault_parse_duration(num, &f->start))
+		return err_set(e, VF_EINPUT, "'%s': start '%s' is not a time (90, 15m, 6h, 2d)", s,
+			       num);
+	if (fault_parse_duration(plus + 1, &f->duration) || f->duration == 0)
+		return err_set(e, VF_EINPUT,
+			       "'%s': duration '%s' is not a positive time (90, 15m, 6h, 2d)", s,
+			       plus + 1);
+	if (f->start > INT64_MAX - f->duration)
+		return err_set(e, VF_EINPUT, "'%s': the fault ends too late", s);
+	return VF_OK;
+}
+
+int fault_parse_file(const char *path, struct fault **faults, size_t *n, struct err *e)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t linecap = 0, cap = *n;
+	int64_t lineno = 0;
+	int rc = VF_OK;
+	if (!fp)
+		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	while (getline(&line, &linecap, fp) >= 0) {
+		lineno++;
+		char *p = line, *end;
+		char *hash = strchr(p, '#');
+		if (hash)
+			*hash = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = p + strlen(p);
+		while (end > p &&
+		       (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (!*p)
+			continue;
+		struct fault f;
+		if ((rc = fault_parse(p, &f, e))) {
+			err_prefix(e, "%s:%" PRId64 ": ", path, lineno);
+			goto out;
+		}
+		xgrow(faults, &cap, *n + 1, sizeof **faults);
+		(*faults)[(*n)++] = f;
+	}
+	if (ferror(fp))
+		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+out:
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+int fault_format(const struct fault *f, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s:%s=%g@%" PRId64 "+%" PRId64, f->target, job_dim_name(f->dim),
+			f->fraction, f->start, f->duration);
+}

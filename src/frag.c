@@ -1,0 +1,459 @@
+/*
+ * frag.c — GPU fragmentation as the FGD paper measures it (Weng et al., ATC 2023) and its
+ * multi-dimensional extension (frag.h, DESIGN.md section 7).
+ *
+ * The target workload. A shape is (num_gpu, gpu_milli, cpu, gpu_spec), as the FGD simulator
+ * keys its "typical pods": memory and the bandwidth dims vary almost per job in real traces
+ * and would split one request type into hundreds of one-job shapes. A shape's other demands
+ * (mem, hbm, net, sto, iocpu) are the rounded mean of its jobs' known values (-1 if none is
+ * known; hbm also -1 unless every job of the shape records it, so the GPU model's share
+ * applies as in cluster_job_hbm). Shapes are kept most popular first (ties: smaller
+ * num_gpu, gpu_milli, cpu, gpu_spec first) until they cover `coverage` of the jobs;
+ * p_m = count_m / (jobs in kept shapes).
+ *
+ * F_n(m) for node n and shape m, in GPU-milli:
+ *   - m fits on n (hard dims: cpu and mem free, allowed GPU model, num_gpu GPUs each with
+ *     gpu_milli and the per-GPU HBM free): the free milli of the GPUs that cannot host one
+ *     of m's GPUs (free milli < gpu_milli or free HBM < m's per-GPU HBM);
+ *   - otherwise, and for CPU-only shapes (they use no GPU, as the FGD paper's x-axis
+ *     cases): all of n's free GPU milli.
+ * F_n = sum_m p_m F_n(m).
+ *
+ * The multi-dimensional measure over a dim mask: m "fits" as above and also on the shared
+ * dims of the mask (free >= demand). Stranded S_d(m) is, for gpu and hbm, the free amount
+ * on GPUs that cannot host one of m's GPUs (all of it if m does not fit); for the other
+ * dims 0 if m fits, else all the free amount. md_n = sum_{d in mask, cap_d > 0}
+ * price_share_d * (sum_m p_m S_d(m)) / cap_d, in [0, sum of the mask's price shares].
+ *
+ * Speed (the policies call this for every candidate placement): shapes share few per-GPU
+ * needs (milli, HBM), so one evaluation counts the node's GPUs once per distinct need
+ * (w->need, built with the workload), then makes one O(1) pass over the shapes; nothing is
+ * allocated. frag_node_after copies the node's free state on the stack and applies the
+ * placement, so the cluster is never touched.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frag.h"
+#include "util.h"
+
+/* Documented in frag.h; GPU dominant, from the list prices of a cloud 8-GPU node (GPUs about
+ * four fifths of the price, cpu and mem most of the rest), bandwidth small but nonzero so
+ * stranded I/O still counts. */
+const double frag_default_price_share[DIM_N] = {
+	[DIM_CPU] = 0.10, [DIM_MEM] = 0.07, [DIM_GPU] = 0.70,   [DIM_HBM] = 0.05,
+	[DIM_NET] = 0.03, [DIM_STO] = 0.03, [DIM_IOCPU] = 0.02,
+};
+
+/* A node's free state, as frag sees it (a copy, so a placement can be applied to it). */
+struct fstate {
+	const struct node *spec;
+	int64_t cap[DIM_N];
+	int64_t used[DIM_N];
+	int32_t gfree[CLUSTER_MAX_GPUS];
+	int64_t hfree[CLUSTER_MAX_GPUS];
+	int ngpu;
+};
+
+static void fstate_load(struct fstate *f, const struct cluster *c, size_t n)
+{
+	const struct node_state *s = &c->st[n];
+	f->spec = &c->spec[n];
+	f->ngpu = f->spec->ngpu;
+	memcpy(f->cap, s->cap, sizeof f->cap);
+	memcpy(f->used, s->used, sizeof f->used);
+	memcpy(f->gfree, s->gpu_free, (size_t)f->ngpu * sizeof *f->gfree);
+	memcpy(f->hfree, s->hbm_free, (size_t)f->ngpu * sizeof *f->hfree);
+}
+
+static void fstate_apply(struct fstate *f, const struct placement *p)
+{
+	for (int d = 0; d < DIM_N; d++)
+		f->used[d] += p->dem[d];
+	for (int g = 0; g < f->ngpu; g++)
+		if (p->gpus & (1u << g)) {
+			f->gfree[g] -= p->milli;
+			f->hfree[g] -= p->hbm;
+		}
+}
+
+#define NEED_MAX 64 /* needs counted once per node; shapes past it are counted alone */
+
+/* GPUs of f meeting a per-GPU need (milli, HBM), and the free milli / HBM of the others. */
+struct count {
+	int ok;
+	int64_t gsmall, hsmall;
+};
+
+static void count_need(const struct fstate *f, int32_t milli, int64_t hbm, struct count *c)
+{
+	c->ok = 0;
+	c->gsmall = c->hsmall = 0;
+	for (int g = 0; g < f->ngpu; g++) {
+		if (f->gfree[g] >= milli && f->hfree[g] >= hbm) {
+			c->ok++;
+		} else {
+			c->gsmall += f->gfree[g];
+			c->hsmall += f->hfree[g];
+		}
+	}
+}
+
+/* Per-GPU HBM a need takes on f's node (as cluster_job_hbm). */
+static int64_t need_hbm(const struct fstate *f, int32_t milli, int64_t hbm)
+{
+	if (hbm >= 0)
+		return hbm;
+	const struct node *sp = f->spec;
+	return (sp->ngpu > 0 ? sp->cap[DIM_HBM] / sp->ngpu : 0) * milli / 1000;
+}
+
+/*
+ * Count the n needs on f into cnt. When every need takes its model's share of HBM and every
+ * GPU has at least its free milli's share of HBM free (always so unless jobs state their own
+ * HBM), meeting the milli implies meeting the HBM: then the GPUs sorted by free milli answer
+ * all needs (sorted by milli, as frag_workload_build leaves them) in one merge. Otherwise
+ * each need scans the GPUs.
+ */
+static void count_needs(const struct fstate *f, const struct frag_need *need, size_t n,
+			struct count *cnt)
+{
+	const struct node *sp = f->spec;
+	int64_t ghbm = sp->ngpu > 0 ? sp->cap[DIM_HBM] / sp->ngpu : 0;
+	int prop = 1;
+	for (size_t t = 0; t < n && prop; t++)
+		prop = need[t].hbm < 0;
+	int32_t v[CLUSTER_MAX_GPUS];
+	int64_t h[CLUSTER_MAX_GPUS];
+	for (int g = 0; g < f->ngpu && prop; g++) {
+		int32_t gf = f->gfree[g];
+		int64_t hf = f->hfree[g];
+		prop = 1000 * hf >= ghbm * gf;
+		int k = g;
+		for (; k > 0 && v[k - 1] > gf; k--) {
+			v[k] = v[k - 1];
+			h[k] = h[k - 1];
+		}
+		v[k] = gf;
+		h[k] = hf;
+	}
+	if (!prop) {
+		for (size_t t = 0; t < n; t++)
+			count_need(f, need[t].milli, need_hbm(f, need[t].milli, need[t].hbm),
+				   &cnt[t]);
+		return;
+	}
+	int k = 0;
+	int64_t pg = 0, ph = 0;
+	for (size_t t = 0; t < n; t++) {
+		if (t > 0 && need[t].milli < need[t - 1].milli)
+			k = 0, pg = ph = 0; /* not sorted: start over (never from the builder) */
+		while (k < f->ngpu && v[k] < need[t].milli) {
+			pg += v[k];
+			ph += h[k];
+			k++;
+		}
+		cnt[t].ok = f->ngpu - k;
+		cnt[t].gsmall = pg;
+		cnt[t].hsmall = ph;
+	}
+}
+
+/*
+ * Evaluate the workload on f: returns F_n; if mask is not 0, *md receives the
+ * multi-dimensional measure over mask. For the dims other than gpu and hbm a shape strands
+ * all or nothing, so they only need the summed popularity of the shapes that do not fit.
+ */
+static double fstate_eval(const struct fstate *f, const struct frag_workload *w, uint32_t mask,
+			  double *md)
+{
+	int64_t gtot = 0, htot = 0;
+	for (int g = 0; g < f->ngpu; g++) {
+		gtot += f->gfree[g];
+		htot += f->hfree[g];
+	}
+	const struct node *sp = f->spec;
+	size_t nneed = w->need ? (w->nneed < NEED_MAX ? w->nneed : NEED_MAX) : 0;
+	struct count cnt[NEED_MAX];
+	count_needs(f, w->need, nneed, cnt);
+	uint32_t shared = mask & DIMS_SHARED;
+	double F = 0, sg = 0, sh = 0, pn = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct frag_shape *m = &w->shapes[i];
+		int fit = 1;
+		for (int d = DIM_CPU; d <= DIM_MEM; d++)
+			if (m->dem[d] > 0 && f->used[d] + m->dem[d] > f->cap[d])
+				fit = 0;
+		int64_t gsmall = gtot, hsmall = htot;
+		if (m->num_gpu > 0) {
+			if (m->num_gpu > f->ngpu ||
+			    (m->gpu_spec && (sp->model < 0 || !(m->gpu_spec & (1u << sp->model)))))
+				fit = 0;
+			if (fit) {
+				struct count one;
+				const struct count *c = &one;
+				if (m->need >= 0 && (size_t)m->need < nneed)
+					c = &cnt[m->need];
+				else
+					count_need(f, m->gpu_milli,
+						   need_hbm(f, m->gpu_milli,
+							    m->dem[DIM_HBM] >= 0
+								    ? m->dem[DIM_HBM] / m->num_gpu
+								    : -1),
+						   &one);
+				if (c->ok >= m->num_gpu) {
+					gsmall = c->gsmall;
+					hsmall = c->hsmall;
+				} else {
+					fit = 0;
+				}
+			}
+		}
+		F += m->p * (double)gsmall;
+		if (!mask)
+			continue;
+		for (int d = DIM_NET; d < DIM_N && fit; d++)
+			if ((shared & DIM_BIT(d)) && m->dem[d] > 0 &&
+			    f->used[d] + m->dem[d] > f->cap[d])
+				fit = 0;
+		if (fit) {
+			sg += m->p * (double)gsmall;
+			sh += m->p * (double)hsmall;
+		} else {
+			pn += m->p;
+		}
+	}
+	if (mask) {
+		double sum = 0;
+		for (int d = 0; d < DIM_N; d++) {
+			if (!(mask & DIM_BIT(d)) || f->cap[d] <= 0)
+				continue;
+			double s;
+			if (d == DIM_GPU)
+				s = sg + pn * (double)gtot;
+			else if (d == DIM_HBM)
+				s = sh + pn * (double)htot;
+			else
+				s = f->cap[d] > f->used[d] ? pn * (double)(f->cap[d] - f->used[d])
+							   : 0;
+			sum += w->price_share[d] * s / (double)f->cap[d];
+		}
+		*md = sum;
+	}
+	return F;
+}
+
+double frag_node(const struct cluster *c, size_t n, const struct frag_workload *w)
+{
+	assert(n < c->n);
+	struct fstate f;
+	fstate_load(&f, c, n);
+	return fstate_eval(&f, w, 0, NULL);
+}
+
+double frag_node_after(const struct cluster *c, const struct placement *p, const struct job *j,
+		       const struct frag_workload *w)
+{
+	(void)j; /* p carries everything the job takes */
+	assert(p->node >= 0 && (size_t)p->node < c->n);
+	struct fstate f;
+	fstate_load(&f, c, (size_t)p->node);
+	fstate_apply(&f, p);
+	return fstate_eval(&f, w, 0, NULL);
+}
+
+double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w, uint32_t mask)
+{
+	assert(n < c->n);
+	if (!(mask & DIMS_ALL))
+		return 0;
+	struct fstate f;
+	double md = 0;
+	fstate_load(&f, c, n);
+	fstate_eval(&f, w, mask & DIMS_ALL, &md);
+	return md;
+}
+
+double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,
+			  const struct frag_workload *w, uint32_t mask, double *gpu_frag)
+{
+	(void)j;
+	assert(p->node >= 0 && (size_t)p->node < c->n);
+	struct fstate f;
+	double md = 0, F;
+	fstate_load(&f, c, (size_t)p->node);
+	fstate_apply(&f, p);
+	mask &= DIMS_ALL;
+	if (mask) {
+		F = fstate_eval(&f, w, mask, &md);
+	} else {
+		F = gpu_frag ? fstate_eval(&f, w, 0, NULL) : 0;
+	}
+	if (gpu_frag)
+		*gpu_frag = F;
+	return md;
+}
+
+/* ---- building the target workload ---- */
+
+/* One job's key and index, sorted to group equal shapes. */
+struct keyed {
+	int32_t num_gpu, milli;
+	int64_t cpu;
+	uint32_t spec;
+	size_t job;
+};
+
+static int cmp_key(const struct keyed *a, const struct keyed *b)
+{
+	if (a->num_gpu != b->num_gpu)
+		return a->num_gpu < b->num_gpu ? -1 : 1;
+	if (a->milli != b->milli)
+		return a->milli < b->milli ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	if (a->spec != b->spec)
+		return a->spec < b->spec ? -1 : 1;
+	return 0;
+}
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int r = cmp_key(a, b);
+	if (r)
+		return r;
+	return a->job < b->job ? -1 : a->job > b->job;
+}
+
+/* A group of equal keys: where it starts in the sorted array and how many. */
+struct group {
+	size_t first, count;
+};
+
+int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t n, double coverage)
+{
+	memset(w, 0, sizeof *w);
+	memcpy(w->price_share, frag_default_price_share, sizeof w->price_share);
+	if (n == 0)
+		return 0;
+	if (!(coverage > 0) || coverage > 1)
+		coverage = 1;
+	struct keyed *k = xmalloc(n * sizeof *k);
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &jobs[i];
+		int ng = j->num_gpu > 0 ? j->num_gpu : 0;
+		k[i].num_gpu = ng;
+		k[i].milli = ng ? j->gpu_milli : 0;
+		k[i].cpu = j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0;
+		k[i].spec = ng ? j->gpu_spec : 0;
+		k[i].job = i;
+	}
+	qsort(k, n, sizeof *k, cmp_keyed);
+	size_t ng = 0, gcap = 0;
+	struct group *g = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || cmp_key(&k[i - 1], &k[i])) {
+			xgrow(&g, &gcap, ng + 1, sizeof *g);
+			g[ng].first = i;
+			g[ng].count = 0;
+			ng++;
+		}
+		g[ng - 1].count++;
+	}
+	/* Most popular first; equal counts keep key order (the array is in key order, and an
+	 * insertion sort is stable). ng is small next to n. */
+	for (size_t i = 1; i < ng; i++) {
+		struct group t = g[i];
+		size_t q = i;
+		while (q > 0 && g[q - 1].count < t.count) {
+			g[q] = g[q - 1];
+			q--;
+		}
+		g[q] = t;
+	}
+	size_t keep = 0, covered = 0;
+	while (keep < ng && (double)covered < coverage * (double)n) {
+		covered += g[keep].count;
+		keep++;
+	}
+	w->shapes = xcalloc(keep, sizeof *w->shapes);
+	w->n = keep;
+	for (size_t i = 0; i < keep; i++) {
+		struct frag_shape *m = &w->shapes[i];
+		const struct keyed *first = &k[g[i].first];
+		m->num_gpu = first->num_gpu;
+		m->gpu_milli = first->milli;
+		m->gpu_spec = first->spec;
+		m->p = (double)g[i].count / (double)covered;
+		for (int d = 0; d < DIM_N; d++) {
+			double sum = 0;
+			size_t known = 0;
+			for (size_t q = g[i].first; q < g[i].first + g[i].count; q++) {
+				int64_t v = jobs[k[q].job].dem[d];
+				if (v >= 0) {
+					sum += (double)v;
+					known++;
+				}
+			}
+			m->dem[d] = known ? (int64_t)(sum / (double)known + 0.5) : -1;
+			if (d == DIM_HBM && known < g[i].count)
+				m->dem[d] = -1;
+		}
+		m->dem[DIM_CPU] = first->cpu;
+		m->dem[DIM_GPU] = (int64_t)m->num_gpu * m->gpu_milli;
+		m->need = -1;
+		if (m->num_gpu > 0) {
+			struct frag_need nd = {m->gpu_milli, m->dem[DIM_HBM] >= 0
+								     ? m->dem[DIM_HBM] / m->num_gpu
+								     : -1};
+			size_t t = 0;
+			while (t < w->nneed &&
+			       (w->need[t].milli != nd.milli || w->need[t].hbm != nd.hbm))
+				t++;
+			if (t == w->nneed && t < NEED_MAX) {
+				w->need = xrealloc(w->need, (t + 1) * sizeof *w->need);
+				w->need[w->nneed++] = nd;
+			}
+			if (t < w->nneed)
+				m->need = (int32_t)t;
+		}
+	}
+	/* Needs by milli, then HBM (count_needs merges them with the GPUs in that order). */
+	int32_t remap[NEED_MAX];
+	size_t order[NEED_MAX];
+	for (size_t t = 0; t < w->nneed; t++) {
+		size_t q = t;
+		for (; q > 0 && (w->need[order[q - 1]].milli > w->need[t].milli ||
+				 (w->need[order[q - 1]].milli == w->need[t].milli &&
+				  w->need[order[q - 1]].hbm > w->need[t].hbm));
+		     q--)
+			order[q] = order[q - 1];
+		order[q] = t;
+	}
+	struct frag_need sorted[NEED_MAX];
+	for (size_t t = 0; t < w->nneed; t++) {
+		sorted[t] = w->need[order[t]];
+		remap[order[t]] = (int32_t)t;
+	}
+	if (w->nneed)
+		memcpy(w->need, sorted, w->nneed * sizeof *w->need);
+	for (size_t i = 0; i < w->n; i++)
+		if (w->shapes[i].need >= 0)
+			w->shapes[i].need = remap[w->shapes[i].need];
+	free(g);
+	free(k);
+	return 0;
+}
+
+void frag_workload_release(struct frag_workload *w)
+{
+	if (!w)
+		return;
+	free(w->shapes);
+	free(w->need);
+	w->shapes = NULL;
+	w->need = NULL;
+	w->n = w->nneed = 0;
+}

@@ -1,0 +1,529 @@
+/*
+ * import.c — the import driver: for each file, hash it (duplicates are skipped), read its
+ * records through csvin, detect or take its format, map rows through one trace_reader per
+ * format, and write provenance, raw bytes, jobs, nodes and quarantined rows, all inside one
+ * store transaction.
+ *
+ * Per file:  hash ─▶ seen? ─yes─▶ reported, skipped
+ *                      │no
+ *                      ▼
+ *            first record ─▶ format (forced / detected) ─▶ store_file_add, store_raw_begin
+ *                      ▼
+ *            records ─▶ trace_reader_row ─▶ accepted (jobs, nodes) | quarantined
+ *                      ▼
+ *            store_raw_end, store_file_finish
+ * After the files: trace_reader_finish (stateful formats emit the rest), cluster spec
+ * nodes, store_nodes_add, store_jobs_end, store_commit. Any error: store_rollback.
+ *
+ * Invariants: the raw bytes a csvin reads before the file's store row exists wait in
+ * pend[] (at most the first record plus a block); afterwards they go straight to the
+ * store. read = accepted + quarantined for every file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clusterspec.h"
+#include "csvin.h"
+#include "fault.h"
+#include "import.h"
+#include "sha256.h"
+#include "store.h"
+#include "trace.h"
+
+struct slot {
+	const struct trace_format *fmt;
+	char *map; /* generic mapping name, or NULL */
+	struct trace_reader *rd;
+};
+
+struct imp {
+	const struct import_opts *o;
+	struct store *s;
+	struct import_result *res;
+	int64_t trace_id;
+	struct store_jobs *jw;
+	struct job_set nodes;
+	struct slot *slot;
+	size_t nslot, slotcap;
+	struct store_raw *raw; /* the current file's raw writer, once it exists */
+	unsigned char *pend;   /* raw bytes read before it existed */
+	size_t npend, pendcap;
+};
+
+static int sink_job(void *ctx, const struct job *j, struct err *e)
+{
+	struct imp *im = ctx;
+	struct job c = *j;
+	c.id = im->res->jobs++;
+	return store_jobs_add(im->jw, &c, e);
+}
+
+static int sink_node(void *ctx, const struct node *n, struct err *e)
+{
+	struct imp *im = ctx;
+	(void)e;
+	job_set_add_node(&im->nodes, n);
+	im->res->nodes++;
+	return 0;
+}
+
+static int sink_raw(void *ctx, const void *buf, size_t n, struct err *e)
+{
+	struct imp *im = ctx;
+	if (im->raw)
+		return store_raw_write(im->raw, buf, n, e);
+	xgrow(&im->pend, &im->pendcap, im->npend + n, 1);
+	memcpy(im->pend + im->npend, buf, n);
+	im->npend += n;
+	return 0;
+}
+
+/* The trace name for a file: its base name without .gz / .zst and .csv. */
+static char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *s = xstrdup(b ? b + 1 : path);
+	static const char *const ext[] = {".gz", ".zst", ".csv"};
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(s), k = strlen(ext[i]);
+		if (n > k && !strcmp(s + n - k, ext[i]))
+			s[n - k] = '\0';
+	}
+	return s;
+}
+
+/* Make the trace (at the first new file): o->name, or the base name made unique. */
+static int ensure_trace(struct imp *im, const char *path, struct err *e)
+{
+	if (im->trace_id)
+		return 0;
+	int rc;
+	if (im->o->name) {
+		rc = store_trace_new(im->s, im->o->name, &im->trace_id, e);
+		if (rc)
+			return rc;
+		im->res->trace = xstrdup(im->o->name);
+	} else {
+		char *base = base_name(path);
+		char name[300];
+		snprintf(name, sizeof name, "%s", base);
+		for (int i = 2;; i++) {
+			struct err de = {0};
+			rc = store_trace_new(im->s, name, &im->trace_id, &de);
+			if (rc != VF_EDUP)
+				break;
+			snprintf(name, sizeof name, "%s-%d", base, i);
+		}
+		free(base);
+		if (rc)
+			return err_set(e, rc, "cannot add the trace to the store");
+		im->res->trace = xstrdup(name);
+	}
+	im->res->trace_id = im->trace_id;
+	return store_jobs_begin(im->s, im->trace_id, &im->jw, e);
+}
+
+/* The reader of fmt (and mapping map, owned from here on) for this import. */
+static int get_reader(struct imp *im, const struct trace_format *fmt, struct trace_map *map,
+		      struct trace_reader **out, struct err *e)
+{
+	const char *mname = map ? trace_map_name(map) : NULL;
+	for (size_t i = 0; i < im->nslot; i++) {
+		struct slot *sl = &im->slot[i];
+		if (sl->fmt == fmt && (!mname || (sl->map && !strcmp(sl->map, mname)))) {
+			trace_map_free(map);
+			*out = sl->rd;
+			return 0;
+		}
+	}
+	struct trace_sink sink = {im, sink_job, sink_node};
+	struct trace_reader *rd = NULL;
+	int rc = trace_reader_new(fmt, map, &sink, &rd, e);
+	if (rc)
+		return rc;
+	xgrow(&im->slot, &im->slotcap, im->nslot + 1, sizeof *im->slot);
+	im->slot[im->nslot++] = (struct slot){fmt, mname ? xstrdup(mname) : NULL, rd};
+	*out = rd;
+	return 0;
+}
+
+/* The file's format: forced (--format) or detected from the first record. */
+static int pick_format(struct imp *im, const struct import_input *in, const char *name,
+		       const struct csvin_rec *first, struct trace_reader **rd, int *header,
+		       char *fmtname, size_t fmtlen, struct err *e)
+{
+	const char *force = in->nodes ? NULL : im->o->format;
+	const struct trace_format *fmt = NULL;
+	struct trace_map *map = NULL;
+	int rc;
+	*header = 0;
+	if (force && !strncmp(force, "generic:", 8)) {
+		if ((rc = trace_map_load(force + 8, &map, e)))
+			return rc;
+		fmt = &trace_generic;
+		*header = 1;
+	} else if (force) {
+		fmt = trace_format_find(force);
+		if (!fmt)
+			return err_set(e, VF_EINPUT, "format '%s' is not known", force);
+		if (fmt == &trace_generic)
+			return err_set(e, VF_EINPUT,
+				       "format generic needs a mapping: generic:NAME");
+		*header = fmt->has_header == 1 ||
+			  (fmt->has_header == 2 && trace_header_matches(fmt, first));
+	} else {
+		fmt = trace_detect(first, header);
+		if (!fmt) {
+			map = trace_map_detect(first);
+			if (map) {
+				fmt = &trace_generic;
+				*header = 1;
+			}
+		}
+		if (!fmt) {
+			char head[120];
+			snprintf(head, sizeof head, "%.*s",
+				 (int)(first->rawlen < 80 ? first->rawlen : 80), first->raw);
+			for (char *q = head; *q; q++) /* keep the message printable */
+				if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+					*q = '?';
+			return err_set(
+				e, VF_EINPUT,
+				"%s:%lld: not a trace format voidfit knows (first line '%s', "
+				"%zu fields); give --format",
+				name, (long long)first->line, head, first->n);
+		}
+	}
+	int nodes = map ? trace_map_is_nodes(map) : fmt->kind == TRACE_NODES;
+	if (in->nodes && !nodes) {
+		trace_map_free(map);
+		return err_set(e, VF_EINPUT, "%s: --nodes names it, but it is a %s file", name,
+			       fmt->name);
+	}
+	if (map)
+		snprintf(fmtname, fmtlen, "generic:%s", trace_map_name(map));
+	else
+		snprintf(fmtname, fmtlen, "%s", fmt->name);
+	return get_reader(im, fmt, map, rd, e);
+}
+
+/* Open the input: a file, or stdin spooled to a temporary file (it is read twice). */
+static int open_input(const char *path, FILE **out, uint8_t sha[32], int64_t *size, struct err *e)
+{
+	FILE *f;
+	int rc;
+	*out = NULL;
+	if (!strcmp(path, "-")) {
+		f = tmpfile();
+		if (!f)
+			return err_set(e, VF_EIO, "stdin: cannot make a temporary file: %s",
+				       strerror(errno));
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+			if (fwrite(buf, 1, n, f) != n) {
+				fclose(f);
+				return err_set(e, VF_EIO, "stdin: cannot spool: %s",
+					       strerror(errno));
+			}
+		if (ferror(stdin) || fflush(f)) {
+			fclose(f);
+			return err_set(e, VF_EIO, "stdin: read error: %s", strerror(errno));
+		}
+		rewind(f);
+	} else {
+		f = fopen(path, "rb");
+		if (!f)
+			return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	if ((rc = csvin_hash_stream(f, path, sha, size, e))) {
+		fclose(f);
+		return rc;
+	}
+	rewind(f);
+	*out = f;
+	return 0;
+}
+
+/* A fault file ('voidfit gen -s hard' writes one beside its trace, so importing all of DIR meets
+ * it): its first line is gen's comment or a fault. */
+static int is_fault_file(const struct csvin_rec *first)
+{
+	struct fault f;
+	char line[256];
+	if (first->rawlen >= sizeof line)
+		return 0;
+	memcpy(line, first->raw, first->rawlen);
+	line[first->rawlen] = '\0';
+	return !strncmp(line, "# faults", 8) || fault_parse(line, &f, NULL) == 0;
+}
+
+static void keep_bad(struct imp *im, const char *name, int64_t line, const char *why)
+{
+	struct import_result *r = im->res;
+	if (r->nbad >= im->o->max_bad)
+		return;
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s:%lld: %s", name, (long long)line, why);
+	r->bad = xrealloc(r->bad, (r->nbad + 1) * sizeof *r->bad);
+	r->bad[r->nbad++] = xstrdup(msg);
+}
+
+static int import_one(struct imp *im, const struct import_input *in, struct err *e)
+{
+	const char *name = strcmp(in->path, "-") ? in->path : "stdin";
+	struct import_result *res = im->res;
+	struct store_file sf = {0};
+	struct csvin *c = NULL;
+	struct csvin_rec *r;
+	struct trace_reader *rd = NULL;
+	FILE *f = NULL;
+	char fmtname[160], dup[256];
+	int header, rc;
+
+	res->files = xrealloc(res->files, (res->nfiles + 1) * sizeof *res->files);
+	struct import_file *fr = &res->files[res->nfiles++];
+	memset(fr, 0, sizeof *fr);
+	fr->name = xstrdup(name);
+	fr->format = xstrdup("");
+
+	if ((rc = open_input(in->path, &f, sf.sha256, &sf.size, e)))
+		goto out;
+	e->code = 0;
+	if (store_file_seen(im->s, sf.sha256, dup, sizeof dup, e) == 1) {
+		fr->dup_of = xstrdup(dup);
+		goto out;
+	}
+	if (e->code) {
+		rc = e->code;
+		goto out;
+	}
+	im->npend = 0;
+	if ((rc = csvin_open(name, f, &c, e)))
+		goto out;
+	csvin_set_raw(c, sink_raw, im);
+	if ((rc = csvin_next(c, &r, e)))
+		goto out;
+	if (!r) {
+		rc = err_set(e, VF_EINPUT, "%s: empty file (no header, no rows)", name);
+		goto out;
+	}
+	if (is_fault_file(r)) {
+		fr->skipped = xstrdup("a fault file (for 'replay --faults'), not a trace");
+		goto out;
+	}
+	if ((rc = pick_format(im, in, name, r, &rd, &header, fmtname, sizeof fmtname, e)))
+		goto out;
+	free(fr->format);
+	fr->format = xstrdup(fmtname);
+	if ((rc = trace_reader_start(rd, header ? r : NULL, e))) {
+		err_prefix(e, "%s:%lld: ", name, (long long)r->line);
+		goto out;
+	}
+	if ((rc = ensure_trace(im, in->path, e)))
+		goto out;
+	const char *slash = strrchr(name, '/');
+	sf.trace_id = im->trace_id;
+	sf.name = slash ? slash + 1 : name;
+	sf.format = fmtname;
+	sf.imported_at = util_now();
+	if ((rc = store_file_add(im->s, &sf, e)))
+		goto out;
+	if ((rc = store_raw_begin(im->s, sf.id, csvin_compression(c) != CSVIN_PLAIN, &im->raw, e)))
+		goto out;
+	if (im->npend && (rc = store_raw_write(im->raw, im->pend, im->npend, e)))
+		goto out;
+	im->npend = 0;
+	if (header && (rc = csvin_next(c, &r, e)))
+		goto out;
+	if (!r) {
+		rc = err_set(e, VF_EINPUT, "%s: a header and no rows", name);
+		goto out;
+	}
+	while (r) {
+		sf.rows_read++;
+		int rr = trace_reader_row(rd, r, e);
+		if (rr == TRACE_BAD) {
+			if (im->o->strict) {
+				rc = err_set(e, VF_EINPUT,
+					     "%s:%lld: %s (--strict: nothing imported)", name,
+					     (long long)r->line, rd->why);
+				goto out;
+			}
+			sf.rows_quarantined++;
+			keep_bad(im, name, r->line, rd->why);
+			if ((rc = store_quarantine_add(im->s, sf.id, r->line, rd->why, r->raw,
+						       r->rawlen, e)))
+				goto out;
+		} else if (rr) {
+			err_prefix(e, "%s:%lld: ", name, (long long)r->line);
+			rc = rr;
+			goto out;
+		} else {
+			sf.rows_accepted++;
+		}
+		if ((rc = csvin_next(c, &r, e)))
+			goto out;
+	}
+	rc = store_raw_end(im->raw, e);
+	im->raw = NULL;
+	if (rc)
+		goto out;
+	if ((rc = store_file_finish(im->s, &sf, e)))
+		goto out;
+	res->nnew++;
+out:
+	fr->read = sf.rows_read;
+	fr->accepted = sf.rows_accepted;
+	fr->quarantined = sf.rows_quarantined;
+	res->read += sf.rows_read;
+	res->accepted += sf.rows_accepted;
+	res->quarantined += sf.rows_quarantined;
+	store_raw_abort(im->raw);
+	im->raw = NULL;
+	csvin_close(c);
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* The nodes of a cluster-spec file, and the file itself (provenance, raw bytes; its rows
+ * are the nodes it made). Specs are not deduplicated: one what-if may serve many traces. */
+static int add_cluster(struct imp *im, const char *path, struct err *e)
+{
+	struct store_file sf = {0};
+	struct store_raw *w = NULL;
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	char buf[65536];
+	int rc = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0 && len <= CSVIN_RECORD_MAX * 16) {
+		xgrow(&text, &cap, len + n, 1);
+		memcpy(text + len, buf, n);
+		len += n;
+	}
+	if (ferror(f))
+		rc = err_set(e, VF_EIO, "%s: read error: %s", path, strerror(errno));
+	else if (len > CSVIN_RECORD_MAX * 16)
+		rc = err_set(e, VF_EINPUT, "%s: a cluster spec over 16 MiB", path);
+	fclose(f);
+	size_t before = im->nodes.nnodes;
+	if (rc || (rc = clusterspec_parse(text ? text : "", len, path, &im->nodes, e)))
+		goto out;
+	const char *slash = strrchr(path, '/');
+	sf.trace_id = im->trace_id;
+	sf.name = slash ? slash + 1 : path;
+	sf.format = "cluster-spec";
+	sf.size = (int64_t)len;
+	sha256_buf(text ? text : "", len, sf.sha256);
+	sf.rows_read = sf.rows_accepted = (int64_t)(im->nodes.nnodes - before);
+	sf.imported_at = util_now();
+	im->res->nodes += sf.rows_read;
+	if ((rc = store_file_add(im->s, &sf, e)) ||
+	    (rc = store_raw_begin(im->s, sf.id, 0, &w, e)) ||
+	    (len && (rc = store_raw_write(w, text, len, e))))
+		goto out;
+	rc = store_raw_end(w, e);
+	w = NULL;
+	if (rc || (rc = store_file_finish(im->s, &sf, e)))
+		goto out;
+	struct import_result *res = im->res;
+	res->files = xrealloc(res->files, (res->nfiles + 1) * sizeof *res->files);
+	res->files[res->nfiles++] = (struct import_file){.name = xstrdup(path),
+							 .format = xstrdup(sf.format),
+							 .read = sf.rows_read,
+							 .accepted = sf.rows_read};
+	res->read += sf.rows_read;
+	res->accepted += sf.rows_read;
+	res->nnew++;
+out:
+	store_raw_abort(w);
+	free(text);
+	return rc;
+}
+
+int import_run(const struct import_opts *o, const struct import_input *in, size_t n,
+	       struct import_result *res, struct err *e)
+{
+	struct imp im = {0};
+	int rc, began = 0;
+	memset(res, 0, sizeof *res);
+	im.o = o;
+	im.res = res;
+	if (o->format && !strncmp(o->format, "generic:", 8)) { /* a bad mapping fails first */
+		struct trace_map *m;
+		if ((rc = trace_map_load(o->format + 8, &m, e)))
+			goto out;
+		trace_map_free(m);
+	}
+	if ((rc = store_open(o->store, STORE_CREATE, &im.s, e)))
+		goto out;
+	if ((rc = store_begin(im.s, e)))
+		goto out;
+	began = 1;
+	for (size_t i = 0; i < n; i++)
+		if ((rc = import_one(&im, &in[i], e)))
+			goto out;
+	for (size_t i = 0; i < im.nslot; i++)
+		if ((rc = trace_reader_finish(im.slot[i].rd, e)))
+			goto out;
+	if (o->cluster) {
+		if ((rc = ensure_trace(&im, o->cluster, e)) ||
+		    (rc = add_cluster(&im, o->cluster, e)))
+			goto out;
+	}
+	if (!im.trace_id) { /* every file was a duplicate: write nothing */
+		store_rollback(im.s);
+		began = 0;
+		goto out;
+	}
+	if (im.nodes.nnodes &&
+	    (rc = store_nodes_add(im.s, im.trace_id, im.nodes.nodes, im.nodes.nnodes, e)))
+		goto out;
+	rc = store_jobs_end(im.jw, e);
+	im.jw = NULL;
+	if (rc)
+		goto out;
+	rc = store_commit(im.s, e);
+	began = 0;
+out:
+	store_jobs_abort(im.jw);
+	if (rc && began)
+		store_rollback(im.s);
+	if (rc) {
+		res->trace_id = 0;
+		res->nnew = 0;
+	}
+	store_close(im.s);
+	for (size_t i = 0; i < im.nslot; i++) {
+		trace_reader_free(im.slot[i].rd);
+		free(im.slot[i].map);
+	}
+	free(im.slot);
+	free(im.pend);
+	job_set_release(&im.nodes);
+	return rc;
+}
+
+void import_result_release(struct import_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i].name);
+		free(res->files[i].format);
+		free(res->files[i].dup_of);
+		free(res->files[i].skipped);
+	}
+	free(res->files);
+	for (size_t i = 0; i < res->nbad; i++)
+		free(res->bad[i]);
+	free(res->bad);
+	free(res->trace);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,284 @@
+/*
+ * metrics.c — turning a replay's counters and job results into the numbers of DESIGN.md
+ * section 7 (metrics.h). Buckets are computed per GPU model in integer GPU-milli-seconds,
+ * so provisioned = productive + stalled + idle_frag + idle_usable holds exactly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+#define MS_PER_HOUR 3.6e6 /* GPU-milli-seconds in one GPU-hour */
+
+void metrics_opts_init(struct metrics_opts *o)
+{
+	for (int m = 0; m < GPUMODEL_MAX; m++)
+		o->price[m] = -1;
+}
+
+int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e)
+{
+	const char *eq = strchr(s, '=');
+	char name[64];
+	double usd;
+	if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+		return err_set(e, VF_EINPUT, "'%s': not MODEL=USD", s);
+	memcpy(name, s, (size_t)(eq - s));
+	name[eq - s] = '\0';
+	int m = gpumodel_find(name);
+	if (m < 0)
+		return err_set(e, VF_EINPUT, "'%s': unknown GPU model '%s'", s, name);
+	if (parse_double(eq + 1, &usd) || usd < 0)
+		return err_set(e, VF_EINPUT, "'%s': price '%s' is not a number >= 0", s, eq + 1);
+	o->price[m] = usd;
+	return VF_OK;
+}
+
+double metrics_price(const struct metrics_opts *o, int model)
+{
+	if (o && model >= 0 && model < GPUMODEL_MAX && o->price[model] >= 0)
+		return o->price[model];
+	const struct gpumodel *g =
+		model >= 0 && model < gpumodel_count() ? gpumodel_get(model) : NULL;
+	if (!g)
+		g = gpumodel_get(gpumodel_unknown());
+	return g->usd_per_hour;
+}
+
+const char *metrics_bucket_name(enum metrics_bucket b)
+{
+	static const char *const n[MB_N] = {"productive", "stalled", "idle_frag", "idle_usable"};
+	return (unsigned)b < MB_N ? n[b] : "?";
+}
+
+double metrics_per_year(double usd, double hours)
+{
+	return hours > 0 ? usd * 8760.0 / hours : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile q (0..1] of v[0..n), sorted in place; 0 when n is 0. */
+static double pct(double *v, size_t n, double q)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_double);
+	size_t k = (size_t)ceil(q * (double)n);
+	return v[k ? k - 1 : 0];
+}
+
+/* Per-class value arrays for percentiles. */
+struct acc {
+	double *wait, *jct, *slow;
+	size_t nwait, njct, nslow;
+	double swait, sjct, sslow;
+};
+
+static void jobs_finish(struct metrics_jobs *mj, struct acc *a, double hours)
+{
+	mj->wait_mean = a->nwait ? a->swait / (double)a->nwait : 0;
+	mj->jct_mean = a->njct ? a->sjct / (double)a->njct : 0;
+	mj->slowdown_mean = a->nslow ? a->sslow / (double)a->nslow : 0;
+	mj->wait_p95 = pct(a->wait, a->nwait, 0.95);
+	mj->jct_p95 = pct(a->jct, a->njct, 0.95);
+	mj->slowdown_p95 = pct(a->slow, a->nslow, 0.95);
+	mj->throughput_per_hour = hours > 0 ? (double)mj->finished / hours : 0;
+}
+
+static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_job_result *r)
+{
+	mj->jobs++;
+	switch (r->state) {
+	case SIM_JOB_FINISHED:
+		mj->finished++;
+		break;
+	case SIM_JOB_RUNNING:
+		mj->running++;
+		break;
+	case SIM_JOB_QUEUED:
+		mj->queued++;
+		break;
+	case SIM_JOB_UNPLACEABLE:
+		mj->unplaceable++;
+		break;
+	case SIM_JOB_SKIPPED:
+		mj->skipped++;
+		break;
+	default:
+		break;
+	}
+	if (r->npreempt)
+		mj->preempted++;
+	mj->stalled_gpu_hours += r->stalled_gpu_s / 3600;
+	mj->lost_gpu_hours += r->lost_gpu_s / 3600;
+	if (r->start >= 0) {
+		a->wait[a->nwait++] = (double)(r->start - r->submit);
+		a->swait += (double)(r->start - r->submit);
+	}
+	if (r->state == SIM_JOB_FINISHED) {
+		a->jct[a->njct++] = (double)(r->end - r->submit);
+		a->sjct += (double)(r->end - r->submit);
+		if (r->t_alone > 0) {
+			a->slow[a->nslow++] = r->slowdown;
+			a->sslow += r->slowdown;
+		}
+	}
+}
+
+void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct metrics *m)
+{
+	const struct sim_counters *k = sim_counters(s);
+	const struct cluster *c = sim_cluster(s);
+	const struct sim_opts *so = sim_options(s);
+	size_t nj = sim_njobs(s);
+	int64_t span = k->now - k->t0;
+	int64_t prod_run[GPUMODEL_MAX] = {0};
+	struct sim_job_result r;
+	struct sim_sample now;
+
+	memset(m, 0, sizeof *m);
+	m->mode = so->mode;
+	m->t0 = k->t0;
+	m->t1 = k->now;
+	m->makespan_s = (double)span;
+	m->hours = (double)span / 3600;
+	for (size_t n = 0; n < c->n; n++)
+		m->gpus += c->spec[n].ngpu;
+
+	/* Jobs: per class and overall; work done by running jobs counts as productive. */
+	struct acc acc[JOB_NCLASS + 1];
+	for (int i = 0; i <= JOB_NCLASS; i++) {
+		memset(&acc[i], 0, sizeof acc[i]);
+		acc[i].wait = xmalloc((nj ? nj : 1) * sizeof(double));
+		acc[i].jct = xmalloc((nj ? nj : 1) * sizeof(double));
+		acc[i].slow = xmalloc((nj ? nj : 1) * sizeof(double));
+	}
+	for (size_t i = 0; i < nj; i++) {
+		sim_job_result(s, i, &r);
+		int cls = r.cls < JOB_NCLASS ? r.cls : JOB_BATCH;
+		jobs_add(&m->all, &acc[JOB_NCLASS], &r);
+		jobs_add(&m->cls[cls], &acc[cls], &r);
+		if (r.state == SIM_JOB_RUNNING && r.node >= 0) {
+			int model = c->spec[r.node].model;
+			double elapsed = (double)(k->now - r.start);
+			double done = (double)r.t_alone - r.work_left;
+			if (done > elapsed)
+				done = elapsed;
+			if (model >= 0 && model < GPUMODEL_MAX && done > 0)
+				prod_run[model] += llround((double)r.gpu_milli * done);
+		}
+	}
+	jobs_finish(&m->all, &acc[JOB_NCLASS], m->hours);
+	for (int i = 0; i < JOB_NCLASS; i++)
+		jobs_finish(&m->cls[i], &acc[i], m->hours);
+	for (int i = 0; i <= JOB_NCLASS; i++) {
+		free(acc[i].wait);
+		free(acc[i].jct);
+		free(acc[i].slow);
+	}
+
+	/* Buckets, per GPU model, exact in GPU-milli-seconds. */
+	double frag_all = 0;
+	int64_t alloc_all = 0, cap_all = 0;
+	for (int g = 0; g < GPUMODEL_MAX; g++) {
+		if (!k->gpu_cap[g])
+			continue;
+		int64_t prov = k->gpu_cap[g] * span;
+		int64_t alloc = k->alloc_ms[g];
+		int64_t prod = k->prod_ms[g] + prod_run[g];
+		if (so->mode == SIM_INFLATE) /* no durations: what is allocated is the product */
+			prod = alloc;
+		if (prod > alloc)
+			prod = alloc;
+		int64_t idle = prov - alloc;
+		int64_t ifrag = llround(k->frag_ms[g]);
+		if (ifrag > idle)
+			ifrag = idle;
+		if (ifrag < 0)
+			ifrag = 0;
+		int64_t b[MB_N] = {prod, alloc - prod, ifrag, idle - ifrag};
+		double price = metrics_price(o, g) / MS_PER_HOUR;
+		for (int i = 0; i < MB_N; i++) {
+			m->bucket_ms[i] += b[i];
+			m->usd[i] += (double)b[i] * price;
+		}
+		m->provisioned_ms += prov;
+		m->usd_provisioned += (double)prov * price;
+		frag_all += k->frag_ms[g];
+		alloc_all += alloc;
+		cap_all += k->gpu_cap[g];
+	}
+	for (int i = 0; i < MB_N; i++) {
+		m->gpu_hours[i] = (double)m->bucket_ms[i] / MS_PER_HOUR;
+		m->usd_year[i] = metrics_per_year(m->usd[i], m->hours);
+	}
+	m->provisioned_gpu_hours = (double)m->provisioned_ms / MS_PER_HOUR;
+	m->usd_year_provisioned = metrics_per_year(m->usd_provisioned, m->hours);
+
+	/* Time-weighted means; a replay of zero length reports the state now. */
+	sim_sample_now(s, &now);
+	if (span > 0 && cap_all > 0) {
+		double den = (double)cap_all * (double)span;
+		m->frag_mean = frag_all / den;
+		m->alloc_mean = (double)alloc_all / den;
+	} else {
+		m->frag_mean = now.frag;
+		m->alloc_mean = now.alloc_share;
+	}
+	m->frag_md_mean =
+		span > 0 && c->n ? k->frag_md_s / ((double)c->n * (double)span) : now.frag_md;
+	for (int d = 0; d < DIM_N; d++)
+		m->stranded_mean[d] =
+			span > 0 && c->total[d] > 0
+				? k->stranded_s[d] / ((double)c->total[d] * (double)span)
+				: now.stranded[d];
+	m->load = now.load;
+	m->unalloc_share = 1 - now.alloc_share;
+	m->failed = k->failed;
+}
+
+static void series_sample(void *u, const struct sim *s, const struct sim_sample *smp)
+{
+	struct metrics_series *ser = u;
+	(void)s;
+	xgrow(&ser->pts, &ser->cap, ser->n + 1, sizeof *ser->pts);
+	ser->pts[ser->n++] = *smp;
+}
+
+struct sim_observer metrics_series_observer(struct metrics_series *ser)
+{
+	struct sim_observer o = {.u = ser, .on_sample = series_sample};
+	return o;
+}
+
+void metrics_series_release(struct metrics_series *ser)
+{
+	if (!ser)
+		return;
+	free(ser->pts);
+	memset(ser, 0, sizeof *ser);
+}
+
+size_t metrics_unalloc_curve(const struct metrics_series *ser, double target, double *out,
+			     size_t max)
+{
+	size_t n = (size_t)floor(target * 100 + 1e-9) + 1, i = 0;
+	double last = 1;
+	for (size_t p = 0; p < n; p++) {
+		while (i < ser->n && ser->pts[i].load * 100 < (double)p - 1e-9)
+			i++;
+		if (i < ser->n)
+			last = 1 - ser->pts[i].alloc_share;
+		else if (ser->n)
+			last = 1 - ser->pts[ser->n - 1].alloc_share;
+		if (p < max)
+			out[p] = last;
+	}
+	return n;
+}

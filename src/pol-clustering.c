@@ -1,0 +1,71 @@
+/*
+ * pol-clustering.c — GPU-type affinity (Gandiva; the FGD paper's Clustering baseline):
+ * put a job with jobs of the same GPU request type, keep types apart.
+ *
+ * A job's type is (num_gpu, gpu_milli): CPU-only, each GPU share, each whole-GPU count.
+ * With same / other = the node's jobs of the job's type / of other types:
+ *   score = tier + 0.5 * (free GPU share of the node after placement)   (pack inside a tier)
+ *         + POL_TIE * (GPU-milli left on the chosen GPU / 1000)        (pack the shared GPU)
+ *         + pol_oversub
+ *   tier 0: same > 0, other = 0; 1: same > 0, other > 0; 2: the node is idle; 3: only other
+ *   types (the order of the FGD simulator's Clustering baseline).
+ * The node's jobs come from ctx->job_of; when it is NULL the types are guessed from the GPU
+ * state: a partly used GPU means share jobs, a fully used GPU whole-GPU jobs, something
+ * allocated but no GPU CPU-only jobs (same / other are then 0 or 1).
+ * Not POLICY_F_BY_STATE: the score depends on which jobs a node runs. Default dims gpu.
+ */
+#include "pol-common.h"
+#include "policy.h"
+
+static int same_type(const struct job *a, const struct job *b)
+{
+	int na = a->num_gpu > 0 ? a->num_gpu : 0, nb = b->num_gpu > 0 ? b->num_gpu : 0;
+	if (na != nb)
+		return 0;
+	return na == 0 || a->gpu_milli == b->gpu_milli;
+}
+
+static double clustering_score(const struct policy_ctx *ctx, const struct job *j,
+			       const struct placement *p)
+{
+	const struct node_state *s = pol_st(ctx, p);
+	const struct node *sp = &ctx->c->spec[p->node];
+	int same = 0, other = 0;
+	if (ctx->job_of) {
+		for (int32_t i = 0; i < s->njobs; i++) {
+			if (same_type(ctx->job_of(ctx->job_of_u, s->jobs[i]), j))
+				same++;
+			else
+				other++;
+		}
+	} else {
+		int share = 0, whole = 0;
+		for (int g = 0; g < sp->ngpu; g++) {
+			share |= s->gpu_free[g] > 0 && s->gpu_free[g] < 1000;
+			whole |= s->gpu_free[g] == 0;
+		}
+		if (j->num_gpu <= 0) {
+			same = s->used[DIM_GPU] == 0 && pol_node_used(s);
+			other = s->used[DIM_GPU] > 0;
+		} else if (j->gpu_milli < 1000) {
+			same = share;
+			other = whole;
+		} else {
+			same = whole;
+			other = share;
+		}
+	}
+	int tier = same > 0 ? (other > 0) : !other && !pol_node_used(s) ? 2 : 3;
+	double fr = s->cap[DIM_GPU] > 0 ? pol_free_after(s, p, DIM_GPU) : 0;
+	double score = tier + 0.5 * fr;
+	return score + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
+}
+
+const struct policy_ops pol_clustering_ops = {
+	.name = "clustering",
+	.summary = "GPU-type affinity: nodes running jobs of the same GPU request type",
+	.dims = DIM_BIT(DIM_GPU),
+	.flags = 0,
+	.score = clustering_score,
+	.pick = NULL,
+};

@@ -1,0 +1,96 @@
+/*
+ * pol-common.h — small helpers the pol-*.c policies share (private to them, not a module).
+ *
+ * Every policy normalises a dim by the node's capacity now (faults included) and skips a dim
+ * whose capacity is 0. A shared dim (net, sto, iocpu) that a policy sees is a soft limit:
+ * a placement that would push it past capacity gets pol_oversub() added to its score, which
+ * puts it behind every placement that does not (POL_OVER is larger than any score a policy
+ * gives otherwise), and among oversubscribing ones the smaller overshoot wins.
+ */
+#ifndef VOIDFIT_POL_COMMON_H
+#define VOIDFIT_POL_COMMON_H
+
+#include <assert.h>
+#include <math.h>
+
+#include "policy.h"
+
+#define POL_OVER 1e9   /* base penalty of oversubscribing a seen shared dim */
+#define POL_TIE  1e-12 /* weight of a GPU-choice tie-break inside one node */
+
+static inline const struct node_state *pol_st(const struct policy_ctx *ctx,
+					      const struct placement *p)
+{
+	assert(p->node >= 0 && (size_t)p->node < ctx->c->n);
+	return &ctx->c->st[p->node];
+}
+
+/* Share of dim d free on the node now (before p); 0 when the capacity is 0. */
+static inline double pol_free_now(const struct node_state *s, int d)
+{
+	return s->cap[d] > 0 ? (double)(s->cap[d] - s->used[d]) / (double)s->cap[d] : 0;
+}
+
+/* Share of dim d free after placing p; may be negative on a shared dim. */
+static inline double pol_free_after(const struct node_state *s, const struct placement *p, int d)
+{
+	return s->cap[d] > 0 ? (double)(s->cap[d] - s->used[d] - p->dem[d]) / (double)s->cap[d] : 0;
+}
+
+/* Share of dim d the job takes. */
+static inline double pol_dem(const struct node_state *s, const struct placement *p, int d)
+{
+	return s->cap[d] > 0 ? (double)p->dem[d] / (double)s->cap[d] : 0;
+}
+
+/* GPU-milli left on the first GPU of p after placing it, / 1000 (0 for CPU-only jobs). */
+static inline double pol_gpu_left(const struct node_state *s, const struct placement *p)
+{
+	for (int g = 0; g < CLUSTER_MAX_GPUS; g++)
+		if (p->gpus & (1u << g))
+			return (double)(s->gpu_free[g] - p->milli) / 1000.0;
+	return 0;
+}
+
+/* 0, or POL_OVER + the summed overshoot (as shares of capacity) when p would push a seen
+ * shared dim the job uses past the node's capacity. */
+static inline double pol_oversub(const struct policy_ctx *ctx, const struct placement *p)
+{
+	const struct node_state *s = pol_st(ctx, p);
+	double over = 0;
+	int any = 0;
+	for (int d = DIM_NET; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || p->dem[d] <= 0)
+			continue;
+		int64_t after = s->used[d] + p->dem[d];
+		if (after > s->cap[d]) {
+			any = 1;
+			over += (double)(after - s->cap[d]) /
+				(double)(s->cap[d] > 0 ? s->cap[d] : 1);
+		}
+	}
+	return any ? POL_OVER + over : 0;
+}
+
+/* Could j fit on a node in state s, judging by node totals only? A cheap test before
+ * cluster_choices: 0 means it surely does not fit. */
+static inline int pol_may_fit(const struct node_state *s, const struct job *j)
+{
+	int64_t cpu = j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0;
+	int64_t mem = j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0;
+	int64_t gpu = j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0;
+	return s->cap[DIM_CPU] - s->used[DIM_CPU] >= cpu &&
+	       s->cap[DIM_MEM] - s->used[DIM_MEM] >= mem &&
+	       s->cap[DIM_GPU] - s->used[DIM_GPU] >= gpu;
+}
+
+/* Is anything allocated on the node (any dim used)? */
+static inline int pol_node_used(const struct node_state *s)
+{
+	for (int d = 0; d < DIM_N; d++)
+		if (s->used[d] > 0)
+			return 1;
+	return 0;
+}
+
+#endif

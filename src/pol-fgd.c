@@ -1,0 +1,30 @@
+/*
+ * pol-fgd.c — Fragmentation Gradient Descent (Weng et al., ATC 2023): the placement that
+ * raises the node's expected fragmentation F_n least.
+ *
+ * score = frag_node_after(p) - F_n   (GPU-milli; F_n from ctx->node_frag, else frag_node)
+ *       + pol_oversub
+ * Shared jobs: each GPU choice gives its own F_n after, so the GPU that raises it least
+ * wins. Default dims gpu.
+ */
+#include "frag.h"
+#include "pol-common.h"
+#include "policy.h"
+
+static double fgd_score(const struct policy_ctx *ctx, const struct job *j,
+			const struct placement *p)
+{
+	assert(ctx->wl);
+	double before = ctx->node_frag ? ctx->node_frag[p->node]
+				       : frag_node(ctx->c, (size_t)p->node, ctx->wl);
+	return frag_node_after(ctx->c, p, j, ctx->wl) - before + pol_oversub(ctx, p);
+}
+
+const struct policy_ops pol_fgd_ops = {
+	.name = "fgd",
+	.summary = "fragmentation gradient descent: least increase of expected fragmentation",
+	.dims = DIM_BIT(DIM_GPU),
+	.flags = POLICY_F_BY_STATE,
+	.score = fgd_score,
+	.pick = NULL,
+};

@@ -1,0 +1,55 @@
+/*
+ * pol-random.c — random: a uniformly random feasible node.
+ *
+ * score(n) = U(key, job id, n) + pol_oversub, where U is a uniform draw in [0, 1) from
+ * rng_hash and key is read from the simulation's PRNG state without advancing it. Every
+ * node gets an independent draw, so the lowest is a uniformly random feasible node; all
+ * choices on one node share its draw, so the first choice wins. Reading the PRNG instead of
+ * drawing from it makes pick() and the score loop choose the same node, whatever order
+ * the simulator scores in; the simulator's own draws (sampling, enrichment) move the key.
+ */
+#include "cluster.h"
+#include "pol-common.h"
+#include "policy.h"
+
+static double draw(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	assert(ctx->rng);
+	const uint64_t *s = ctx->rng->s;
+	uint64_t h = rng_hash(s[0] ^ s[1], s[2] ^ s[3] ^ (uint64_t)j->id, (uint64_t)n);
+	return (double)(h >> 11) * 0x1.0p-53;
+}
+
+static double random_score(const struct policy_ctx *ctx, const struct job *j,
+			   const struct placement *p)
+{
+	return draw(ctx, j, (size_t)p->node) + pol_oversub(ctx, p);
+}
+
+static int random_pick(const struct policy_ctx *ctx, const struct job *j, struct placement *out)
+{
+	const struct cluster *c = ctx->c;
+	double best = 0;
+	int found = 0;
+	struct placement p;
+	for (size_t n = 0; n < c->n; n++) {
+		if (!pol_may_fit(&c->st[n], j) || cluster_choices(c, n, j, &p, 1) == 0)
+			continue;
+		double s = random_score(ctx, j, &p);
+		if (!found || s < best) {
+			*out = p;
+			best = s;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+const struct policy_ops pol_random_ops = {
+	.name = "random",
+	.summary = "a uniformly random feasible node",
+	.dims = DIMS_HARD,
+	.flags = 0,
+	.score = random_score,
+	.pick = random_pick,
+};

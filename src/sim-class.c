@@ -1,0 +1,515 @@
+/*
+ * sim-class.c — classes of identical nodes for the simulator's placement search
+ * (sim-class.h).
+ *
+ * Invariants: node_cls[n] is the live class whose key equals node n's spec class and state;
+ * a live class's count is its number of member nodes (> 0) and its heap holds every member
+ * (plus stale or duplicate entries, dropped lazily: an entry is stale when its node's class
+ * is no longer this one). Dead records are off the hash table and the live list.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-class.h"
+#include "util.h"
+
+struct sim_class {
+	uint32_t gen; /* bumped each time the record is (re)used for a new class */
+	uint64_t hash;
+	int32_t spec;    /* spec class */
+	int32_t count;   /* member nodes */
+	int32_t livepos; /* position in the live list */
+	int32_t *heap;   /* min-heap of member node indices (lazy) */
+	size_t nheap, heapcap;
+	int64_t cap[DIM_N], used[DIM_N];
+	int32_t gpu_free[CLUSTER_MAX_GPUS];
+	int64_t hbm_free[CLUSTER_MAX_GPUS];
+};
+
+#define SIM_KEYS 128 /* shapes indexed at once (the least recently used goes) */
+
+/* A class's best score for one shape, with the class's lowest node when it was scored. */
+struct kent {
+	double score;
+	int32_t rep;
+	int32_t id;
+	uint32_t gen;
+};
+
+struct sim_kidx {
+	struct sim_key key;
+	struct kent *h; /* min-heap on (score, rep); entries of dead classes dropped lazily */
+	size_t n, cap;
+	size_t logpos; /* log entries before this one are in h */
+	uint64_t used; /* tick of the last query */
+};
+
+static void log_class(struct sim_classes *k, int32_t id);
+static void kidx_release(struct sim_kidx *x);
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t node_hash(const struct sim_classes *k, size_t n)
+{
+	const struct node_state *s = &k->c->st[n];
+	uint64_t h = mix(0, (uint64_t)k->spec_cls[n]);
+	for (int d = 0; d < DIM_N; d++)
+		h = mix(mix(h, (uint64_t)s->cap[d]), (uint64_t)s->used[d]);
+	for (int g = 0; g < k->c->spec[n].ngpu; g++)
+		h = mix(mix(h, (uint64_t)s->gpu_free[g]), (uint64_t)s->hbm_free[g]);
+	return h;
+}
+
+static int same(const struct sim_classes *k, const struct sim_class *x, size_t n)
+{
+	const struct node_state *s = &k->c->st[n];
+	int ng = k->c->spec[n].ngpu;
+	return x->spec == k->spec_cls[n] && !memcmp(x->cap, s->cap, sizeof x->cap) &&
+	       !memcmp(x->used, s->used, sizeof x->used) &&
+	       !memcmp(x->gpu_free, s->gpu_free, (size_t)ng * sizeof *s->gpu_free) &&
+	       !memcmp(x->hbm_free, s->hbm_free, (size_t)ng * sizeof *s->hbm_free);
+}
+
+static void heap_push(struct sim_class *x, int32_t v)
+{
+	xgrow(&x->heap, &x->heapcap, x->nheap + 1, sizeof *x->heap);
+	size_t i = x->nheap++;
+	while (i > 0 && x->heap[(i - 1) / 2] > v) {
+		x->heap[i] = x->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	x->heap[i] = v;
+}
+
+static void heap_pop(struct sim_class *x)
+{
+	int32_t last = x->heap[--x->nheap];
+	size_t i = 0, n = x->nheap;
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= n)
+			break;
+		if (l + 1 < n && x->heap[l + 1] < x->heap[l])
+			m = l + 1;
+		if (x->heap[m] >= last)
+			break;
+		x->heap[i] = x->heap[m];
+		i = m;
+	}
+	if (n)
+		x->heap[i] = last;
+}
+
+static void tab_grow(struct sim_classes *k)
+{
+	size_t cap = k->tabcap ? k->tabcap * 2 : 64;
+	while (cap < 4 * (k->nlive + 1))
+		cap *= 2;
+	free(k->tab);
+	k->tab = xmalloc(cap * sizeof *k->tab);
+	for (size_t i = 0; i < cap; i++)
+		k->tab[i] = -1;
+	k->tabcap = cap;
+	k->tabused = 0;
+	for (size_t i = 0; i < k->nlive; i++) {
+		int32_t id = k->live[i];
+		size_t p = k->cls[id].hash & (cap - 1);
+		while (k->tab[p] != -1)
+			p = (p + 1) & (cap - 1);
+		k->tab[p] = id;
+		k->tabused++;
+	}
+}
+
+/* The live class of node n's state, created if none. */
+static int32_t find_or_add(struct sim_classes *k, size_t n)
+{
+	uint64_t h = node_hash(k, n);
+	if (2 * (k->tabused + 1) > k->tabcap)
+		tab_grow(k);
+	size_t mask = k->tabcap - 1, p = h & mask;
+	ptrdiff_t slot = -1;
+	for (; k->tab[p] != -1; p = (p + 1) & mask) {
+		int32_t id = k->tab[p];
+		if (id == -2) {
+			if (slot < 0)
+				slot = (ptrdiff_t)p;
+			continue;
+		}
+		if (k->cls[id].hash == h && same(k, &k->cls[id], n))
+			return id;
+	}
+	if (slot < 0) {
+		slot = (ptrdiff_t)p;
+		k->tabused++;
+	}
+	int32_t id;
+	if (k->nfree)
+		id = k->freeids[--k->nfree];
+	else {
+		xgrow(&k->cls, &k->clscap, k->ncls + 1, sizeof *k->cls);
+		id = (int32_t)k->ncls++;
+		memset(&k->cls[id], 0, sizeof k->cls[id]);
+	}
+	struct sim_class *x = &k->cls[id];
+	const struct node_state *s = &k->c->st[n];
+	x->hash = h;
+	x->spec = k->spec_cls[n];
+	x->count = 0;
+	x->nheap = 0;
+	x->gen++;
+	memcpy(x->cap, s->cap, sizeof x->cap);
+	memcpy(x->used, s->used, sizeof x->used);
+	memcpy(x->gpu_free, s->gpu_free, sizeof x->gpu_free);
+	memcpy(x->hbm_free, s->hbm_free, sizeof x->hbm_free);
+	size_t lc = k->livecap;
+	xgrow(&k->live, &k->livecap, k->nlive + 1, sizeof *k->live);
+	lc = k->livecap > lc ? k->livecap : lc;
+	k->lrep = xrealloc(k->lrep, lc * sizeof *k->lrep);
+	k->lfree = xrealloc(k->lfree, lc * sizeof *k->lfree);
+	x->livepos = (int32_t)k->nlive;
+	xgrow(&k->hot, &k->hotcap, k->ncls, sizeof *k->hot);
+	k->hot[id].gen = x->gen;
+	k->hot[id].livepos = x->livepos;
+	k->lrep[k->nlive] = INT32_MAX;
+	k->lfree[k->nlive][0] = s->cap[DIM_CPU] - s->used[DIM_CPU];
+	k->lfree[k->nlive][1] = s->cap[DIM_MEM] - s->used[DIM_MEM];
+	k->lfree[k->nlive][2] = s->cap[DIM_GPU] - s->used[DIM_GPU];
+	k->live[k->nlive++] = id;
+	k->tab[slot] = id;
+	log_class(k, id);
+	return id;
+}
+
+static void log_class(struct sim_classes *k, int32_t id)
+{
+	xgrow(&k->log, &k->logcap, k->nlog + 1, sizeof *k->log);
+	k->log[k->nlog].id = id;
+	k->log[k->nlog].gen = k->cls[id].gen;
+	k->nlog++;
+}
+
+static void drop_class(struct sim_classes *k, int32_t id)
+{
+	struct sim_class *x = &k->cls[id];
+	size_t mask = k->tabcap - 1, p = x->hash & mask;
+	while (k->tab[p] != id)
+		p = (p + 1) & mask;
+	k->tab[p] = -2;
+	int32_t moved = k->live[--k->nlive];
+	k->live[x->livepos] = moved;
+	k->lrep[x->livepos] = k->lrep[k->nlive];
+	memcpy(k->lfree[x->livepos], k->lfree[k->nlive], sizeof k->lfree[0]);
+	k->cls[moved].livepos = x->livepos;
+	k->hot[moved].livepos = x->livepos;
+	k->hot[id].livepos = -1;
+	xgrow(&k->freeids, &k->freecap, k->nfree + 1, sizeof *k->freeids);
+	k->freeids[k->nfree++] = id;
+}
+
+static void join(struct sim_classes *k, size_t n)
+{
+	int32_t id = find_or_add(k, n);
+	struct sim_class *x = &k->cls[id];
+	k->node_cls[n] = id;
+	x->count++;
+	/* Rebuild a heap that is mostly stale entries, so memory stays bounded. */
+	if (x->nheap > 2 * (size_t)x->count + 16) {
+		size_t w = 0;
+		k->gen++;
+		for (size_t i = 0; i < x->nheap; i++) {
+			int32_t v = x->heap[i];
+			if (k->node_cls[v] == id && k->mark[v] != k->gen) {
+				k->mark[v] = k->gen;
+				x->heap[w++] = v;
+			}
+		}
+		int32_t *tmp = x->heap;
+		size_t cnt = w;
+		x->heap = NULL;
+		x->nheap = x->heapcap = 0;
+		for (size_t i = 0; i < cnt; i++)
+			heap_push(x, tmp[i]);
+		free(tmp);
+	}
+	heap_push(x, (int32_t)n);
+	if ((int32_t)n < k->lrep[x->livepos]) {
+		/* A lower tie-break: the indexes must see this class again (unless new). */
+		if (k->lrep[x->livepos] != INT32_MAX)
+			log_class(k, id);
+		k->lrep[x->livepos] = (int32_t)n;
+	}
+}
+
+void sim_classes_init(struct sim_classes *k, const struct cluster *c)
+{
+	size_t nn = c->n ? c->n : 1;
+	memset(k, 0, sizeof *k);
+	k->c = c;
+	k->node_cls = xmalloc(nn * sizeof *k->node_cls);
+	k->spec_cls = xmalloc(nn * sizeof *k->spec_cls);
+	k->mark = xcalloc(nn, sizeof *k->mark);
+	for (size_t n = 0; n < c->n; n++) {
+		const struct node *a = &c->spec[n];
+		int32_t sc = (int32_t)n;
+		/* Spec class: the first node with the same spec (few distinct specs in practice).
+		 */
+		for (size_t m = 0; m < n; m++) {
+			const struct node *b = &c->spec[m];
+			if (k->spec_cls[m] == (int32_t)m && a->ngpu == b->ngpu &&
+			    a->model == b->model && !memcmp(a->cap, b->cap, sizeof a->cap)) {
+				sc = (int32_t)m;
+				break;
+			}
+		}
+		k->spec_cls[n] = sc;
+	}
+	for (size_t n = 0; n < c->n; n++)
+		join(k, n);
+}
+
+void sim_classes_release(struct sim_classes *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->ncls; i++)
+		free(k->cls[i].heap);
+	free(k->cls);
+	free(k->node_cls);
+	free(k->spec_cls);
+	free(k->freeids);
+	free(k->live);
+	free(k->lrep);
+	free(k->lfree);
+	free(k->tab);
+	free(k->mark);
+	free(k->log);
+	free(k->hot);
+	for (size_t i = 0; i < k->nkeys; i++)
+		kidx_release(&k->keys[i]);
+	free(k->keys);
+	memset(k, 0, sizeof *k);
+}
+
+void sim_classes_update(struct sim_classes *k, size_t n)
+{
+	int32_t old = k->node_cls[n];
+	struct sim_class *x = &k->cls[old];
+	if (same(k, x, n))
+		return;
+	k->node_cls[n] = -1;
+	if (--x->count == 0)
+		drop_class(k, old);
+	else if (k->lrep[x->livepos] == (int32_t)n) {
+		while (k->node_cls[x->heap[0]] != old)
+			heap_pop(x);
+		k->lrep[x->livepos] = x->heap[0];
+	}
+	join(k, n);
+}
+
+size_t sim_classes_count(const struct sim_classes *k)
+{
+	return k->nlive;
+}
+
+void sim_key_make(struct sim_key *key, const struct job *j, uint32_t mask)
+{
+	memset(key, 0, sizeof *key);
+	mask |= DIMS_HARD;
+	uint64_t h = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		key->dem[d] = (mask & DIM_BIT(d)) ? j->dem[d] : -2;
+		h = mix(h, (uint64_t)key->dem[d]);
+	}
+	key->num_gpu = j->num_gpu;
+	key->gpu_milli = j->gpu_milli;
+	key->gpu_spec = j->gpu_spec;
+	key->cls = j->cls;
+	h = mix(mix(h, (uint64_t)key->num_gpu), (uint64_t)key->gpu_milli);
+	key->hash = mix(mix(h, key->gpu_spec), key->cls);
+}
+
+static int key_eq(const struct sim_key *a, const struct sim_key *b)
+{
+	return a->hash == b->hash && a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
+	       a->gpu_spec == b->gpu_spec && a->cls == b->cls &&
+	       !memcmp(a->dem, b->dem, sizeof a->dem);
+}
+
+/* ---- per-shape indexes ---- */
+
+static int kent_before(const struct kent *a, const struct kent *b)
+{
+	return a->score < b->score || (a->score == b->score && a->rep < b->rep);
+}
+
+static void kent_sift_down(struct sim_kidx *x, size_t i)
+{
+	struct kent e = x->h[i];
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= x->n)
+			break;
+		if (l + 1 < x->n && kent_before(&x->h[l + 1], &x->h[l]))
+			m = l + 1;
+		if (!kent_before(&x->h[m], &e))
+			break;
+		x->h[i] = x->h[m];
+		i = m;
+	}
+	x->h[i] = e;
+}
+
+static void kent_push(struct sim_kidx *x, const struct kent *e)
+{
+	xgrow(&x->h, &x->cap, x->n + 1, sizeof *x->h);
+	size_t i = x->n++;
+	while (i > 0 && kent_before(e, &x->h[(i - 1) / 2])) {
+		x->h[i] = x->h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	x->h[i] = *e;
+}
+
+static void kent_pop(struct sim_kidx *x)
+{
+	x->h[0] = x->h[--x->n];
+	if (x->n)
+		kent_sift_down(x, 0);
+}
+
+static void kidx_release(struct sim_kidx *x)
+{
+	free(x->h);
+	memset(x, 0, sizeof *x);
+}
+
+static int class_live(const struct sim_classes *k, int32_t id, uint32_t gen)
+{
+	return k->hot[id].gen == gen && k->hot[id].livepos >= 0;
+}
+
+static int may_fit(const struct sim_classes *k, size_t pos, const int64_t need[3])
+{
+	const int64_t *fr = k->lfree[pos];
+	return fr[0] >= need[0] && fr[1] >= need[1] && fr[2] >= need[2];
+}
+
+/* Score live class id for x (if it may fit) and push its entry. */
+static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, const int64_t need[3],
+		      sim_class_eval ev, void *u)
+{
+	size_t pos = (size_t)k->hot[id].livepos;
+	double sc;
+	if (!may_fit(k, pos, need) || !ev(u, k->lrep[pos], &sc))
+		return; /* the class's state never changes: it will never fit */
+	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen};
+	kent_push(x, &e);
+}
+
+/* Drop the log entries every index has seen (keeps the log from growing with the run). */
+static void log_trim(struct sim_classes *k)
+{
+	size_t lo = k->nlog;
+	for (size_t i = 0; i < k->nkeys; i++)
+		lo = k->keys[i].logpos < lo ? k->keys[i].logpos : lo;
+	if (lo < k->nlog / 2 || lo == 0)
+		return;
+	memmove(k->log, k->log + lo, (k->nlog - lo) * sizeof *k->log);
+	k->nlog -= lo;
+	for (size_t i = 0; i < k->nkeys; i++)
+		k->keys[i].logpos -= lo;
+}
+
+int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+		     sim_class_eval ev, void *u, int32_t *node, double *score)
+{
+	struct sim_kidx *x = NULL;
+	k->queries++;
+	for (size_t i = 0; i < k->nkeys && !x; i++)
+		if (key_eq(&k->keys[i].key, key))
+			x = &k->keys[i];
+	if (x)
+		k->reuses++;
+	uint8_t *seen = &k->seen[key->hash & (sizeof k->seen - 1)];
+	int first = !x && *seen == 0;
+	if (*seen < 255)
+		(*seen)++;
+	if (!x && (first || (k->queries > 4096 && k->reuses * 20 < k->queries))) {
+		/* A shape not seen before, or shapes hardly repeat: score every class. */
+		int found = 0;
+		for (size_t i = 0; i < k->nlive; i++) {
+			double sc;
+			int32_t rep = k->lrep[i];
+			if (!may_fit(k, i, need) || !ev(u, rep, &sc))
+				continue;
+			if (!found || sc < *score || (sc == *score && rep < *node)) {
+				*score = sc;
+				*node = rep;
+				found = 1;
+			}
+		}
+		return found;
+	}
+	if (!x) {
+		if (!k->keys)
+			k->keys = xcalloc(SIM_KEYS, sizeof *k->keys);
+		if (k->nkeys < SIM_KEYS)
+			x = &k->keys[k->nkeys++];
+		else {
+			x = &k->keys[0];
+			for (size_t i = 1; i < SIM_KEYS; i++)
+				if (k->keys[i].used < x->used)
+					x = &k->keys[i];
+			kidx_release(x);
+		}
+		x->key = *key;
+		x->logpos = k->nlog;
+		for (size_t i = 0; i < k->nlive; i++)
+			kidx_eval(k, x, k->live[i], need, ev, u);
+	} else {
+		for (size_t p = x->logpos; p < k->nlog; p++)
+			if (class_live(k, k->log[p].id, k->log[p].gen))
+				kidx_eval(k, x, k->log[p].id, need, ev, u);
+		x->logpos = k->nlog;
+	}
+	x->used = ++k->tick;
+	if (x->n > 2 * k->nlive + 64) { /* mostly dead classes: rebuild */
+		size_t w = 0;
+		for (size_t i = 0; i < x->n; i++)
+			if (class_live(k, x->h[i].id, x->h[i].gen))
+				x->h[w++] = x->h[i];
+		x->n = w;
+		for (size_t i = w / 2; i-- > 0;)
+			kent_sift_down(x, i);
+	}
+	log_trim(k);
+	while (x->n) {
+		struct kent e = x->h[0];
+		if (!class_live(k, e.id, e.gen)) {
+			kent_pop(x);
+			continue;
+		}
+		int32_t cur = k->lrep[k->hot[e.id].livepos];
+		if (cur != e.rep) {
+			/* The class's lowest node moved. Up: same score, later tie-break, so push
+			 * it again. Down: the log had it scored again with the new node already. */
+			kent_pop(x);
+			if (cur > e.rep) {
+				e.rep = cur;
+				kent_push(x, &e);
+			}
+			continue;
+		}
+		*node = e.rep;
+		*score = e.score;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,104 @@
+/*
+ * sim-class.h — classes of identical nodes, and per job shape an index of their scores;
+ * private to the simulator (sim.c).
+ *
+ * Two nodes are in one class when they have the same spec (capacities, GPUs, model) and the
+ * same state (capacity now, used, free milli and HBM of each GPU). A policy flagged
+ * POLICY_F_BY_STATE scores every node of a class alike, so the simulator scores one node of
+ * each class — the lowest-indexed, which is the one the score loop's tie-break would take —
+ * and picks exactly what the full loop picks.
+ *
+ * A class's state never changes while it lives (a node that changes moves to another
+ * class), so its best score for a job shape never changes either. For each recent job shape
+ * (struct sim_key) a heap of (score, lowest node) over the classes answers "which class is
+ * best" by evaluating only the classes created since the shape was last asked (and those
+ * whose lowest node went down, which changes the tie-break).
+ */
+#ifndef VOIDFIT_SIM_CLASS_H
+#define VOIDFIT_SIM_CLASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster.h"
+
+struct sim_class;
+struct sim_kidx;
+
+/*
+ * What a BY_STATE policy's choice on a class can depend on besides the class: the job's
+ * demand on the dims the policy sees and on the hard dims (feasibility), its GPU count,
+ * share, allowed models and class. (Not its id, arrival or duration: a BY_STATE policy must
+ * not look at those.)
+ */
+struct sim_key {
+	int64_t dem[DIM_N]; /* -2 on dims outside the mask */
+	int32_t num_gpu, gpu_milli;
+	uint32_t gpu_spec;
+	uint32_t cls;
+	uint64_t hash;
+};
+/* The key of j for a policy seeing the dims in mask. */
+void sim_key_make(struct sim_key *key, const struct job *j, uint32_t mask);
+
+struct sim_classes {
+	const struct cluster *c;
+	int32_t *node_cls;     /* class of each node */
+	int32_t *spec_cls;     /* spec class of each node (static) */
+	struct sim_class *cls; /* class records, live and free */
+	size_t ncls, clscap;
+	struct {
+		uint32_t gen;    /* = cls[id].gen */
+		int32_t livepos; /* = cls[id].livepos, -1 when dead */
+	} * hot;                 /* per record, dense: what the indexes look at most */
+	size_t hotcap;
+	int32_t *freeids; /* ids of dead records, for reuse */
+	size_t nfree, freecap;
+	int32_t *live;       /* ids of the live classes (any order) */
+	int32_t *lrep;       /* per live position: the class's lowest-indexed node */
+	int64_t (*lfree)[3]; /* per live position: free cpu, mem, gpu of its nodes */
+	size_t nlive, livecap;
+	int32_t *tab;           /* open-addressing hash of live classes: -1 empty, -2 deleted */
+	size_t tabcap, tabused; /* tabused counts deleted slots too */
+	uint32_t *mark;         /* per node, for de-duplicating a heap (compaction) */
+	uint32_t gen;
+	/* Classes to (re)evaluate for every key: created, or their lowest node went down. */
+	struct {
+		int32_t id;
+		uint32_t gen;
+	} * log;
+	size_t nlog, logcap;
+	struct sim_kidx *keys; /* the per-shape indexes (SIM_KEYS of them at most) */
+	size_t nkeys;
+	uint64_t tick;            /* for evicting the least recently used index */
+	uint64_t queries, reuses; /* when shapes never repeat, indexes are pure cost */
+	uint8_t seen[4096];       /* shapes asked before, by hash: a shape gets an index on its
+				   * second query, so one-off shapes cost no index */
+};
+
+/* Build the classes of c's nodes in their current state. */
+void sim_classes_init(struct sim_classes *k, const struct cluster *c);
+/* Free what k owns; k may be NULL. */
+void sim_classes_release(struct sim_classes *k);
+/* Node n's state changed: move it to the class of its new state. */
+void sim_classes_update(struct sim_classes *k, size_t n);
+/* Number of live classes, and the lowest-indexed node of live class i (< that number). */
+size_t sim_classes_count(const struct sim_classes *k);
+static inline int32_t sim_classes_rep(const struct sim_classes *k, size_t i)
+{
+	return k->lrep[i];
+}
+
+/* The best score of the job being placed on node n: 1 and *score, or 0 if it fits there in
+ * no way. */
+typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
+/*
+ * The class whose lowest-indexed node has the lowest (score, node index) for a job of key,
+ * scoring with ev: returns 1 and that node (and its score), or 0 if the job fits on no
+ * class. A class whose free cpu, mem or GPU is below need (cpu, mem, gpu) is skipped
+ * without scoring.
+ */
+int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+		     sim_class_eval ev, void *u, int32_t *node, double *score);
+
+#endif

@@ -1,0 +1,1408 @@
+/*
+ * sim.c — the discrete-event replay engine (sim.h).
+ *
+ * A job instance's life; the function behind each transition in brackets:
+ *
+ *   PENDING --arrive [on_arrive]--> QUEUED --fits [start_job]--> RUNNING
+ *                                     ^  |                        |  ^ rate < 1: stalled,
+ *                                     |  | never fits             |  | rate = 1 again
+ *                                     |  v [never_fits]           |  | [node_refresh]
+ *                                     | UNPLACEABLE               |--+
+ *                                     |                           |
+ *                                     +-- preempted [preempt] ----+
+ *                                                                 | work done [on_finish]
+ *                                                                 v
+ *                                                              FINISHED
+ *   A trace job that never ran (JOB_F_NOTRAN) goes PENDING -> SKIPPED in timed mode.
+ *   Inflation: QUEUED is skipped: a drawn job either starts or fails (UNPLACEABLE, no room),
+ *   and never finishes.
+ *
+ * Time and events: the clock is an integer second. Events are (time, prio, seq): finishes
+ * first (they free room), then fault ends, fault starts, arrivals, samples. The queue of
+ * waiting jobs is tried once the last event of a second is handled (schedule), so all
+ * departures and arrivals of a second are seen together. Only the next arrival is in the
+ * event queue, so it stays as small as the running set.
+ *
+ * Contention: on a node whose summed demand on a shared dim exceeds its capacity, every job
+ * with a demand there runs at r = min over such dims of C / sum(d) (= a/d with a = d C/sum).
+ * Work left is kept in seconds (double) with the time it was last brought up to date; when
+ * a rate changes the work is brought up to date and the completion moves to
+ * now + ceil(work / r) (1e-9 s slack for rounding) through a new event: the job's version
+ * stamp goes up, so the old event is recognised as stale and dropped. Rates change only at
+ * events on that node (node_refresh), never by a sweep of the cluster.
+ *
+ * Placement search: a policy with pick() chooses itself. Otherwise every feasible node (from
+ * cluster_next_fit, which skips nodes without enough free cpu, mem or GPU in O(log n)) and
+ * each of its choices (cluster_choices) is scored; the lowest score wins, ties to the lowest
+ * node, then its first choice. For a POLICY_F_BY_STATE policy only the lowest-indexed node
+ * of each class of identical nodes is scored, and per job shape the classes' scores are
+ * kept in an index, so a placement scores only the classes that changed (sim-class.h); the
+ * choice is the same as the full loop's (tests check it against the full loop).
+ *
+ * Decisions:
+ *   - fifo: the queue head must start before anything behind it; backfill: every waiting
+ *     job is tried in arrival order and starts if it fits (no reservation for the head);
+ *     priority: tried by class (infer, train, batch, cpu), then arrival, backfilling.
+ *   - preemption (priority only, optional): a waiting job that fits nowhere evicts, on the
+ *     lowest-indexed node where evicting all lower-class jobs would let it fit, the lower
+ *     classes lowest class first, latest start first, until it fits. The evicted jobs go
+ *     back to the queue and restart from scratch: their GPU time so far is lost (counted in
+ *     lost_ms, and in the stalled bucket).
+ *   - a job is unplaceable when it fits no node of the cluster even empty (checked once,
+ *     the first time it cannot start); it leaves the queue, so it never blocks fifo.
+ *   - trace jobs that never ran (JOB_F_NOTRAN or duration < 0) are skipped in timed mode
+ *     (counted), but are part of the inflation pool: the FGD paper samples from all pods,
+ *     and they are demand the cluster had to face.
+ *   - faults lower a shared dim's capacity only (fault.h); the capacity is
+ *     floor(spec x lowest active fraction).
+ *   - the time series is sampled every (last arrival - first arrival) / series_points
+ *     seconds in timed mode, and at each whole percent of arrived load in inflation.
+ *
+ * Invariants: every RUNNING instance is in its node's job list and holds its placement; the
+ * cluster's hard dims are never overcommitted (cluster.c asserts); counters' integrals run
+ * over [t0, now]; node_frag[n] is frag_node() of node n's current state.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evq.h"
+#include "frag.h"
+#include "sim-class.h"
+#include "sim.h"
+
+enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
+
+/* One job instance (timed: one per trace job; inflation: one per draw). */
+struct sjob {
+	int32_t src;      /* index in the job set */
+	uint8_t state;    /* enum sim_job_state */
+	uint8_t why;      /* enum sim_why */
+	int8_t why_dim;   /* too-big dim, or -1 */
+	uint8_t checked;  /* never_fits() has been asked */
+	uint32_t ver;     /* bumped whenever a pushed finish event becomes stale */
+	int32_t node;     /* node of the current or last run, -1 */
+	uint32_t gpus;    /* GPUs held on it */
+	int32_t npreempt; /* times preempted */
+	int64_t submit;   /* arrival */
+	int64_t start;    /* start of the current or last run, -1 */
+	int64_t end;      /* end of the run, -1 */
+	int64_t t_upd;    /* time work was last brought up to date */
+	double work;      /* seconds of work left at t_upd */
+	double rate;      /* progress rate now */
+	int64_t lost_ms;  /* GPU-milli-s of runs undone by preemption */
+};
+
+/* A fault and the nodes it hits. */
+struct sfault {
+	struct fault f;
+	int32_t *nodes;
+	size_t nnodes;
+	int active;
+};
+
+struct sim {
+	const struct job_set *js;
+	const struct policy_ops *ops;
+	const struct frag_workload *wl;
+	struct sim_opts o;
+	struct policy_ctx ctx;
+	struct rng rng;
+	struct cluster c;
+	struct node *reps; /* one node of each spec class (owned) */
+	size_t nreps;
+	struct cluster empty; /* reps, empty: "could it ever fit?" (never_fits) */
+	struct evq q;
+	struct sim_classes cls; /* classes of identical nodes, when use_cls */
+	int use_cls;            /* the policy is POLICY_F_BY_STATE and has no pick() */
+	struct sjob *jobs;      /* instances */
+	size_t njobs, jobcap;
+	int32_t *wait; /* waiting instances, in the order they are tried */
+	size_t nwait, waitcap;
+	int32_t *requeue; /* preempted during a schedule() pass, queued after it */
+	size_t nrequeue, requeuecap;
+	size_t next_arrival; /* timed: next job-set index to arrive */
+	struct sfault *faults;
+	size_t nfaults;
+	double *nfrag;          /* F_n per node */
+	double *nmd;            /* multi-dim fragmentation per node */
+	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
+	uint8_t *contended;     /* node had a rate < 1 at its last refresh */
+	double sum_frag[GPUMODEL_MAX];
+	double sum_md;
+	int64_t sum_str[DIM_N];
+	int64_t alloc_now[GPUMODEL_MAX];
+	double stall_now;       /* sum over running jobs of g (1 - r) */
+	int64_t min_dem[DIM_N]; /* smallest demand of the target workload per hard dim */
+	int64_t running, queued;
+	int dirty;      /* something may start at the next schedule */
+	int freed;      /* room was freed since the last full schedule pass */
+	int32_t *fresh; /* arrived since the last schedule pass */
+	size_t nfresh, freshcap;
+	int over;
+	int64_t sample_iv; /* timed sampling cadence, 0 = none */
+	int next_pct;      /* inflation: next percent of load to sample */
+	struct sim_counters k;
+	struct sim_observer obs[SIM_MAX_OBSERVERS];
+	int nobs;
+};
+
+void sim_opts_init(struct sim_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->mode = SIM_TIMED;
+	o->queue = SIM_FIFO;
+	o->seed = 1;
+	o->target = 1.3;
+	o->lambda = POLICY_LAMBDA;
+	o->mu = POLICY_MU;
+	o->coverage = 0.95;
+	o->contention = 1;
+	o->series_points = 200;
+}
+
+static const char *const queue_names[] = {"fifo", "backfill", "priority"};
+
+int sim_queue_parse(const char *s, enum sim_queue *q)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, queue_names[i])) {
+			*q = (enum sim_queue)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *sim_queue_name(enum sim_queue q)
+{
+	return (unsigned)q < 3 ? queue_names[q] : "?";
+}
+
+const char *sim_mode_name(enum sim_mode m)
+{
+	return m == SIM_INFLATE ? "inflate" : "timed";
+}
+
+const char *sim_job_state_name(enum sim_job_state st)
+{
+	static const char *const n[] = {"pending",  "queued",      "running",
+					"finished", "unplaceable", "skipped"};
+	return (unsigned)st < 6 ? n[st] : "?";
+}
+
+const char *sim_why_name(enum sim_why w)
+{
+	static const char *const n[] = {"", "gpu model", "too big", "no room"};
+	return (unsigned)w < 4 ? n[w] : "?";
+}
+
+/* ---- small helpers ---- */
+
+static const struct job *src_job(const struct sim *s, const struct sjob *sj)
+{
+	return &s->js->jobs[sj->src];
+}
+
+static int node_model(const struct sim *s, size_t n)
+{
+	int m = s->c.spec[n].model;
+	assert(m < GPUMODEL_MAX);
+	return m >= 0 && s->c.spec[n].ngpu > 0 ? m : -1;
+}
+
+static int64_t job_gpu(const struct job *j)
+{
+	return j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0;
+}
+
+/* Rebuild j's placement on its node from the job and the GPUs it holds. */
+static void job_placement(const struct sim *s, const struct sjob *sj, struct placement *p)
+{
+	const struct job *j = src_job(s, sj);
+	memset(p, 0, sizeof *p);
+	p->node = sj->node;
+	p->gpus = sj->gpus;
+	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	p->hbm = cluster_job_hbm(&s->c, (size_t)sj->node, j);
+	for (int d = 0; d < DIM_N; d++)
+		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
+	p->dem[DIM_GPU] = job_gpu(j);
+	p->dem[DIM_HBM] = j->num_gpu > 0 ? (int64_t)j->num_gpu * p->hbm : 0;
+}
+
+/* Work left by sj now. */
+static double work_now(const struct sim *s, const struct sjob *sj)
+{
+	double w = sj->work - sj->rate * (double)(s->k.now - sj->t_upd);
+	return w > 0 ? w : 0;
+}
+
+/* ---- time integrals ---- */
+
+static void advance(struct sim *s, int64_t t)
+{
+	if (t <= s->k.now)
+		return;
+	int64_t dt = t - s->k.now;
+	for (int m = 0; m < GPUMODEL_MAX; m++) {
+		s->k.alloc_ms[m] += s->alloc_now[m] * dt;
+		s->k.frag_ms[m] += s->sum_frag[m] * (double)dt;
+	}
+	s->k.frag_md_s += s->sum_md * (double)dt;
+	s->k.stall_ms += s->stall_now * (double)dt;
+	for (int d = 0; d < DIM_N; d++)
+		s->k.stranded_s[d] += (double)s->sum_str[d] * (double)dt;
+	s->k.now = t;
+}
+
+/* ---- per-node derived state ---- */
+
+/* Stranded capacity of node n: a dim's free capacity when another hard dim is exhausted
+ * (has less free than the smallest demand of the target workload on it). */
+static void node_stranded(const struct sim *s, size_t n, int64_t out[DIM_N])
+{
+	const struct node_state *st = &s->c.st[n];
+	uint32_t full = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(DIMS_HARD & DIM_BIT(d)) || st->cap[d] == 0)
+			continue;
+		int64_t fr = st->cap[d] - st->used[d];
+		if (d == DIM_GPU || d == DIM_HBM) { /* what one GPU can still give */
+			fr = 0;
+			for (int g = 0; g < s->c.spec[n].ngpu; g++) {
+				int64_t v = d == DIM_GPU ? st->gpu_free[g] : st->hbm_free[g];
+				fr = v > fr ? v : fr;
+			}
+		}
+		if (fr < s->min_dem[d])
+			full |= DIM_BIT(d);
+	}
+	for (int d = 0; d < DIM_N; d++) {
+		int64_t fr = st->cap[d] - st->used[d];
+		out[d] = (full & ~DIM_BIT(d)) && fr > 0 ? fr : 0;
+	}
+}
+
+static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
+{
+	if (r == sj->rate)
+		return;
+	const struct job *j = src_job(s, sj);
+	double g = (double)job_gpu(j);
+	sj->work = work_now(s, sj);
+	sj->t_upd = s->k.now;
+	s->stall_now += g * (sj->rate - r);
+	sj->rate = r;
+	sj->ver++;
+	if (r > 0) {
+		double x = ceil(sj->work / r - 1e-9);
+		struct evq_event ev = {.time = s->k.now + (int64_t)(x > 0 ? x : 0),
+				       .prio = EV_FINISH,
+				       .kind = EV_FINISH,
+				       .ver = sj->ver,
+				       .arg = idx};
+		evq_push(&s->q, &ev);
+	}
+}
+
+/* Node n changed (a placement came or went, a fault): bring its F_n, multi-dim measure,
+ * stranded capacity and (when contention is on) its jobs' rates up to date. */
+static void node_refresh(struct sim *s, size_t n)
+{
+	int m = node_model(s, n);
+	if (s->wl) {
+		double f = frag_node(&s->c, n, s->wl);
+		if (m >= 0)
+			s->sum_frag[m] += f - s->nfrag[n];
+		s->nfrag[n] = f;
+		double md = frag_node_md(&s->c, n, s->wl, DIMS_ALL);
+		s->sum_md += md - s->nmd[n];
+		s->nmd[n] = md;
+	}
+	if (s->use_cls)
+		sim_classes_update(&s->cls, n);
+	int64_t str[DIM_N];
+	node_stranded(s, n, str);
+	for (int d = 0; d < DIM_N; d++) {
+		s->sum_str[d] += str[d] - s->nstr[n][d];
+		s->nstr[n][d] = str[d];
+	}
+	if (!s->o.contention || s->o.mode == SIM_INFLATE)
+		return;
+	const struct node_state *st = &s->c.st[n];
+	double ratio[DIM_N];
+	int any = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		ratio[d] = 1;
+		if ((DIMS_SHARED & DIM_BIT(d)) && st->used[d] > st->cap[d]) {
+			ratio[d] = (double)st->cap[d] / (double)st->used[d];
+			any = 1;
+		}
+	}
+	if (!any && !s->contended[n])
+		return;
+	for (int32_t i = 0; i < st->njobs; i++) {
+		int32_t idx = st->jobs[i];
+		struct sjob *sj = &s->jobs[idx];
+		const struct job *j = src_job(s, sj);
+		double r = 1;
+		for (int d = 0; d < DIM_N; d++)
+			if (ratio[d] < r && j->dem[d] > 0)
+				r = ratio[d];
+		set_rate(s, sj, idx, r);
+	}
+	s->contended[n] = (uint8_t)any;
+}
+
+/* ---- observers ---- */
+
+#define NOTIFY(s, hook, ...)                                                                       \
+	do {                                                                                       \
+		for (int oi_ = 0; oi_ < (s)->nobs; oi_++)                                          \
+			if ((s)->obs[oi_].hook)                                                    \
+				(s)->obs[oi_].hook((s)->obs[oi_].u, (s), __VA_ARGS__);             \
+	} while (0)
+
+void sim_sample_now(const struct sim *s, struct sim_sample *smp)
+{
+	memset(smp, 0, sizeof *smp);
+	double gcap = (double)s->c.total[DIM_GPU];
+	smp->t = s->k.now;
+	if (s->o.mode == SIM_INFLATE && gcap > 0)
+		smp->load = (double)s->k.requested_gpu / gcap;
+	double alloc = 0, frag = 0;
+	for (int m = 0; m < GPUMODEL_MAX; m++) {
+		alloc += (double)s->alloc_now[m];
+		frag += s->sum_frag[m];
+	}
+	if (gcap > 0) {
+		smp->alloc_share = alloc / gcap;
+		smp->frag = frag / gcap;
+		smp->stall_share = s->stall_now / gcap;
+	}
+	smp->frag_md = s->c.n ? s->sum_md / (double)s->c.n : 0;
+	for (int d = 0; d < DIM_N; d++)
+		smp->stranded[d] =
+			s->c.total[d] > 0 ? (double)s->sum_str[d] / (double)s->c.total[d] : 0;
+	smp->queued = s->queued;
+	smp->running = s->running;
+	smp->finished = s->k.finished;
+	smp->failed = s->k.failed;
+}
+
+static void emit_sample(struct sim *s)
+{
+	struct sim_sample smp;
+	if (!s->nobs)
+		return;
+	sim_sample_now(s, &smp);
+	NOTIFY(s, on_sample, &smp);
+}
+
+/* ---- placement ---- */
+
+/* The best choice of j on node n: its score and placement (first of equal scores). */
+static int best_on_node(struct sim *s, const struct job *j, size_t n, double *score,
+			struct placement *out)
+{
+	struct placement buf[CLUSTER_MAX_GPUS];
+	int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS), found = 0;
+	assert(k <= CLUSTER_MAX_GPUS);
+	for (int c = 0; c < k; c++) {
+		double sc = s->ops->score(&s->ctx, j, &buf[c]);
+		if (!found || sc < *score) {
+			*score = sc;
+			if (out)
+				*out = buf[c];
+			found = 1;
+		}
+	}
+	return found;
+}
+
+struct eval_ctx {
+	struct sim *s;
+	const struct job *j;
+};
+
+static int eval_node(void *u, int32_t n, double *score)
+{
+	struct eval_ctx *x = u;
+	return best_on_node(x->s, x->j, (size_t)n, score, NULL);
+}
+
+/* find_place for a POLICY_F_BY_STATE policy: the lowest (score, node) over the lowest-indexed
+ * node of each class of identical nodes (sim-class.h), which is exactly what the loop over
+ * every node chooses; then that node's best choice. */
+static int find_by_class(struct sim *s, const struct job *j, struct placement *out)
+{
+	struct sim_key key;
+	struct eval_ctx x = {s, j};
+	int64_t need[3] = {j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
+			   j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0, job_gpu(j)};
+	int32_t n;
+	double sc, again;
+	sim_key_make(&key, j, s->ctx.dims);
+	if (!sim_classes_best(&s->cls, &key, need, eval_node, &x, &n, &sc))
+		return 0;
+	int ok = best_on_node(s, j, (size_t)n, &again, out);
+	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
+	(void)ok;
+	return 1;
+}
+
+/* The placement the policy picks for j, or 0 if j fits nowhere now. */
+static int find_place(struct sim *s, const struct job *j, struct placement *out)
+{
+	if (s->ops->pick)
+		return s->ops->pick(&s->ctx, j, out);
+	struct placement buf[CLUSTER_MAX_GPUS];
+	double best = 0;
+	int found = 0;
+	if (job_gpu(j) > s->c.free_gpu_milli)
+		return 0;
+	if (s->use_cls)
+		return find_by_class(s, j, out);
+	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
+	     n = cluster_next_fit(&s->c, n + 1, j)) {
+		int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS);
+		assert(k <= CLUSTER_MAX_GPUS);
+		for (int c = 0; c < k; c++) {
+			double sc = s->ops->score(&s->ctx, j, &buf[c]);
+			if (!found ||
+			    sc < best) { /* ties: the lowest node, then its first choice */
+				best = sc;
+				*out = buf[c];
+				found = 1;
+			}
+		}
+	}
+	return found;
+}
+
+static void start_job(struct sim *s, int32_t idx, const struct placement *p)
+{
+	struct sjob *sj = &s->jobs[idx];
+	const struct job *j = src_job(s, sj);
+	cluster_place(&s->c, p, idx);
+	sj->state = SIM_JOB_RUNNING;
+	sj->node = p->node;
+	sj->gpus = p->gpus;
+	sj->start = s->k.now;
+	sj->end = -1;
+	sj->t_upd = s->k.now;
+	sj->work = (double)(j->duration > 0 ? j->duration : 0);
+	sj->rate = 1;
+	sj->ver++;
+	int m = node_model(s, (size_t)p->node);
+	if (m >= 0)
+		s->alloc_now[m] += p->dem[DIM_GPU];
+	s->running++;
+	s->k.placed++;
+	if (s->o.mode == SIM_TIMED) {
+		struct evq_event ev = {.time = s->k.now + (j->duration > 0 ? j->duration : 0),
+				       .prio = EV_FINISH,
+				       .kind = EV_FINISH,
+				       .ver = sj->ver,
+				       .arg = idx};
+		evq_push(&s->q, &ev);
+	}
+	node_refresh(s, (size_t)p->node);
+	NOTIFY(s, on_place, s->k.now, idx, p);
+}
+
+/* Take sj off its node (finish or preemption); returns the GPU-milli it held. */
+static int64_t stop_job(struct sim *s, int32_t idx)
+{
+	struct sjob *sj = &s->jobs[idx];
+	struct placement p;
+	job_placement(s, sj, &p);
+	sj->work = work_now(s, sj);
+	sj->t_upd = s->k.now;
+	s->stall_now -= (double)p.dem[DIM_GPU] * (1 - sj->rate);
+	sj->rate = 0;
+	sj->ver++;
+	cluster_remove(&s->c, &p, idx);
+	int m = node_model(s, (size_t)p.node);
+	if (m >= 0)
+		s->alloc_now[m] -= p.dem[DIM_GPU];
+	s->running--;
+	node_refresh(s, (size_t)p.node);
+	s->dirty = 1;
+	s->freed = 1;
+	return p.dem[DIM_GPU];
+}
+
+/* Can j never run on this cluster, even empty? Sets sj's why. */
+static int never_fits(struct sim *s, struct sjob *sj)
+{
+	const struct job *j = src_job(s, sj);
+	struct placement p;
+	sj->checked = 1;
+	for (size_t k = 0; k < s->empty.n; k++)
+		if (cluster_choices(&s->empty, k, j, &p, 1))
+			return 0;
+	sj->why = SIM_WHY_TOO_BIG;
+	sj->why_dim = -1;
+	if (j->num_gpu > 0) {
+		int model_ok = 0;
+		for (size_t k = 0; k < s->empty.n && !model_ok; k++) {
+			const struct node *sp = &s->empty.spec[k];
+			model_ok = sp->ngpu >= j->num_gpu &&
+				   (!j->gpu_spec ||
+				    (sp->model >= 0 && (j->gpu_spec >> sp->model) & 1));
+		}
+		if (!model_ok) {
+			sj->why = SIM_WHY_MODEL;
+			return 1;
+		}
+	}
+	/* The first hard dim no allowed node has enough of. */
+	for (int d = 0; d < DIM_N && sj->why_dim < 0; d++) {
+		if (!(DIMS_HARD & DIM_BIT(d)))
+			continue;
+		int ok = 0;
+		for (size_t k = 0; k < s->empty.n && !ok; k++) {
+			const struct node *sp = &s->empty.spec[k];
+			if (j->num_gpu > 0 && (sp->ngpu < j->num_gpu || sp->model < 0 ||
+					       (j->gpu_spec && !((j->gpu_spec >> sp->model) & 1))))
+				continue;
+			int64_t need = d == DIM_GPU   ? job_gpu(j)
+				       : d == DIM_HBM ? (int64_t)j->num_gpu *
+								cluster_job_hbm(&s->empty, k, j)
+						      : (j->dem[d] > 0 ? j->dem[d] : 0);
+			ok = need <= sp->cap[d];
+		}
+		if (!ok)
+			sj->why_dim = (int8_t)d;
+	}
+	return 1;
+}
+
+static void mark_unplaceable(struct sim *s, int32_t idx)
+{
+	s->jobs[idx].state = SIM_JOB_UNPLACEABLE;
+	s->k.unplaceable++;
+	NOTIFY(s, on_unplaceable, s->k.now, idx);
+}
+
+/* ---- the waiting queue ---- */
+
+/* Order of trial: arrival (instance index), or class then arrival for SIM_PRIORITY. */
+static int wait_before(const struct sim *s, int32_t a, int32_t b)
+{
+	if (s->o.queue == SIM_PRIORITY) {
+		uint8_t ca = src_job(s, &s->jobs[a])->cls, cb = src_job(s, &s->jobs[b])->cls;
+		if (ca != cb)
+			return ca < cb;
+	}
+	return a < b;
+}
+
+static void wait_add(struct sim *s, int32_t idx)
+{
+	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
+	size_t lo = 0, hi = s->nwait;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (wait_before(s, s->wait[mid], idx))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&s->wait[lo + 1], &s->wait[lo], (s->nwait - lo) * sizeof *s->wait);
+	s->wait[lo] = idx;
+	s->nwait++;
+	s->jobs[idx].state = SIM_JOB_QUEUED;
+	s->queued++;
+	s->dirty = 1;
+}
+
+/* Try to make room for job idx by evicting lower classes: on the lowest-indexed node where
+ * evicting them (lowest class first, then the latest started) lets it fit, evict just
+ * enough. Returns 1 if it did. */
+static int preempt_for(struct sim *s, int32_t idx)
+{
+	const struct job *j = src_job(s, &s->jobs[idx]);
+	struct placement p;
+	if (j->cls + 1 >= JOB_NCLASS)
+		return 0; /* no lower class to evict */
+	for (size_t n = 0; n < s->c.n; n++) {
+		struct node_state *st = &s->c.st[n];
+		int32_t victims[256];
+		int nv = 0;
+		for (int32_t i = 0; i < st->njobs && nv < 256; i++)
+			if (src_job(s, &s->jobs[st->jobs[i]])->cls > j->cls)
+				victims[nv++] = st->jobs[i];
+		if (!nv)
+			continue;
+		/* Order: lowest class (highest cls) first, then latest start, then highest index.
+		 */
+		for (int a = 1; a < nv; a++)
+			for (int b = a; b > 0; b--) {
+				const struct sjob *x = &s->jobs[victims[b - 1]],
+						  *y = &s->jobs[victims[b]];
+				int xc = src_job(s, x)->cls, yc = src_job(s, y)->cls;
+				int swap = yc > xc || (yc == xc && (y->start > x->start ||
+								    (y->start == x->start &&
+								     victims[b] > victims[b - 1])));
+				if (!swap)
+					break;
+				int32_t t = victims[b];
+				victims[b] = victims[b - 1];
+				victims[b - 1] = t;
+			}
+		/* Would evicting them all do? Try it on the node's state, then put it back. */
+		struct node_state saved = *st;
+		for (int v = 0; v < nv; v++) {
+			struct placement vp;
+			job_placement(s, &s->jobs[victims[v]], &vp);
+			for (int d = 0; d < DIM_N; d++)
+				st->used[d] -= vp.dem[d];
+			for (int g = 0; g < CLUSTER_MAX_GPUS; g++)
+				if (vp.gpus & (1u << g)) {
+					st->gpu_free[g] += vp.milli;
+					st->hbm_free[g] += vp.hbm;
+				}
+		}
+		int could = cluster_choices(&s->c, n, j, &p, 1) > 0;
+		*st = saved;
+		if (!could)
+			continue;
+		for (int v = 0; v < nv && !cluster_choices(&s->c, n, j, &p, 1); v++) {
+			int32_t vi = victims[v];
+			struct sjob *vj = &s->jobs[vi];
+			int m = node_model(s, n);
+			int64_t g = stop_job(s, vi);
+			int64_t lost = g * (s->k.now - vj->start);
+			vj->lost_ms += lost;
+			if (m >= 0)
+				s->k.lost_ms[m] += lost;
+			vj->npreempt++;
+			vj->end = -1;
+			s->k.preemptions++;
+			vj->state = SIM_JOB_QUEUED;
+			NOTIFY(s, on_preempt, s->k.now, vi, idx);
+			/* s->wait is being compacted by schedule(): queue it after the pass. */
+			xgrow(&s->requeue, &s->requeuecap, s->nrequeue + 1, sizeof *s->requeue);
+			s->requeue[s->nrequeue++] = vi;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Start what can start, in the discipline's order. A shape that failed in this pass fails
+ * again (placements in a pass only take room), so it is not searched twice. (This assumes
+ * a policy's pick() fails only when no node is feasible on the hard dims, as policy.h
+ * says; a preemption frees room, and then the next pass tries everything again.) */
+/* Whether a job fits anywhere depends on its hard dims and GPU shape only. */
+static uint64_t fit_hash(const struct job *j)
+{
+	uint64_t h = rng_hash((uint64_t)j->num_gpu << 32 | (uint32_t)j->gpu_milli, j->gpu_spec,
+			      (uint64_t)j->dem[DIM_CPU]);
+	return rng_hash(h, (uint64_t)j->dem[DIM_MEM], (uint64_t)j->dem[DIM_HBM]);
+}
+
+static int same_fit(const struct job *a, const struct job *b)
+{
+	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
+	       a->gpu_spec == b->gpu_spec && a->dem[DIM_CPU] == b->dem[DIM_CPU] &&
+	       a->dem[DIM_MEM] == b->dem[DIM_MEM] && a->dem[DIM_HBM] == b->dem[DIM_HBM];
+}
+
+/* Where job idx is in s->wait (it must be there). */
+static size_t wait_find(const struct sim *s, int32_t idx)
+{
+	size_t lo = 0, hi = s->nwait;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (wait_before(s, s->wait[mid], idx))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	assert(lo < s->nwait && s->wait[lo] == idx);
+	return lo;
+}
+
+/*
+ * schedule() when no room was freed since the last pass: every job that waited then failed
+ * then and fails now (the cluster only got fuller), so only the jobs that arrived since are
+ * tried, in the queue's order: the same outcome as a full pass, without walking the queue.
+ */
+static void schedule_fresh(struct sim *s)
+{
+	struct placement p;
+	s->dirty = 0;
+	for (size_t a = 1; a < s->nfresh; a++) /* in queue order (class first for priority) */
+		for (size_t b = a; b > 0 && wait_before(s, s->fresh[b], s->fresh[b - 1]); b--) {
+			int32_t t = s->fresh[b];
+			s->fresh[b] = s->fresh[b - 1];
+			s->fresh[b - 1] = t;
+		}
+	for (size_t f = 0; f < s->nfresh; f++) {
+		int32_t idx = s->fresh[f];
+		struct sjob *sj = &s->jobs[idx];
+		if (sj->state != SIM_JOB_QUEUED)
+			continue;
+		size_t pos = wait_find(s, idx);
+		if (s->o.queue == SIM_FIFO && pos > 0)
+			continue; /* behind the head */
+		const struct job *j = src_job(s, sj);
+		int gone = 0;
+		if (!sj->checked && never_fits(s, sj)) {
+			mark_unplaceable(s, idx);
+			gone = 1;
+		} else if (find_place(s, j, &p)) {
+			start_job(s, idx, &p);
+			gone = 1;
+		}
+		if (gone) {
+			memmove(&s->wait[pos], &s->wait[pos + 1],
+				(s->nwait - pos - 1) * sizeof *s->wait);
+			s->nwait--;
+			s->queued--;
+		}
+	}
+	s->nfresh = 0;
+}
+
+static void schedule(struct sim *s)
+{
+	if (!s->freed && !(s->o.queue == SIM_PRIORITY && s->o.preempt)) {
+		schedule_fresh(s);
+		return;
+	}
+	s->freed = 0;
+	s->nfresh = 0;
+	enum { NFAILED = 256 }; /* shapes remembered per pass (a table of twice that) */
+	const struct job *failed[2 * NFAILED];
+	int nfailed = 0;
+	size_t w = 0;
+	memset(failed, 0, sizeof failed);
+	s->dirty = 0;
+	for (size_t r = 0; r < s->nwait; r++) {
+		int32_t idx = s->wait[r];
+		struct sjob *sj = &s->jobs[idx];
+		const struct job *j = src_job(s, sj);
+		struct placement p;
+		int blocked = s->o.queue == SIM_FIFO && w > 0;
+		int known = 0;
+		size_t slot = 0;
+		if (!blocked) {
+			slot = fit_hash(j) & (2 * NFAILED - 1);
+			while (failed[slot] && !(known = same_fit(failed[slot], j)))
+				slot = (slot + 1) & (2 * NFAILED - 1);
+		}
+		if (!blocked && !known && !sj->checked && never_fits(s, sj)) {
+			s->queued--;
+			mark_unplaceable(s, idx);
+			continue;
+		}
+		if (!blocked && !known && find_place(s, j, &p)) {
+			s->queued--;
+			start_job(s, idx, &p);
+			continue;
+		}
+		if (!blocked && s->o.queue == SIM_PRIORITY && s->o.preempt && preempt_for(s, idx) &&
+		    find_place(s, j, &p)) {
+			/* The evicted jobs join the queue after this pass (s->requeue). */
+			s->queued--;
+			start_job(s, idx, &p);
+			continue;
+		}
+		if (!blocked && !known && nfailed < NFAILED) {
+			failed[slot] = j;
+			nfailed++;
+		}
+		s->wait[w++] = idx;
+	}
+	s->nwait = w;
+	for (size_t i = 0; i < s->nrequeue; i++)
+		wait_add(s, s->requeue[i]);
+	s->nrequeue = 0;
+}
+
+/* ---- events ---- */
+
+static void push_arrival(struct sim *s)
+{
+	struct evq_event ev = {.prio = EV_ARRIVE, .kind = EV_ARRIVE};
+	if (s->o.mode == SIM_INFLATE) {
+		double cap = (double)s->c.total[DIM_GPU];
+		if ((double)s->k.requested_gpu >= s->o.target * cap || !s->js->njobs)
+			return;
+		ev.time = (int64_t)s->njobs + 1;
+	} else {
+		if (s->next_arrival >= s->js->njobs)
+			return;
+		ev.time = s->js->jobs[s->next_arrival].arrival;
+	}
+	evq_push(&s->q, &ev);
+}
+
+static int32_t new_instance(struct sim *s, int32_t src)
+{
+	xgrow(&s->jobs, &s->jobcap, s->njobs + 1, sizeof *s->jobs);
+	struct sjob *sj = &s->jobs[s->njobs];
+	memset(sj, 0, sizeof *sj);
+	sj->src = src;
+	sj->why_dim = -1;
+	sj->node = -1;
+	sj->submit = s->k.now;
+	sj->start = sj->end = -1;
+	return (int32_t)s->njobs++;
+}
+
+static void on_arrive(struct sim *s)
+{
+	s->k.arrived++;
+	if (s->o.mode == SIM_INFLATE) {
+		int32_t src = (int32_t)rng_below(&s->rng, s->js->njobs);
+		int32_t idx = new_instance(s, src);
+		const struct job *j = &s->js->jobs[src];
+		struct placement p;
+		s->k.requested_gpu += job_gpu(j);
+		if (find_place(s, j, &p)) {
+			start_job(s, idx, &p);
+		} else {
+			s->jobs[idx].why = SIM_WHY_NO_ROOM;
+			s->k.failed++;
+			mark_unplaceable(s, idx);
+		}
+		double cap = (double)s->c.total[DIM_GPU];
+		while (cap > 0 && s->next_pct <= (int)floor(s->o.target * 100 + 1e-9) &&
+		       (double)s->k.requested_gpu * 100 >= (double)s->next_pct * cap) {
+			emit_sample(s);
+			s->next_pct++;
+		}
+	} else {
+		int32_t idx = (int32_t)s->next_arrival++;
+		const struct job *j = &s->js->jobs[idx];
+		if ((j->flags & JOB_F_NOTRAN) || j->duration < 0) {
+			s->jobs[idx].state = SIM_JOB_SKIPPED;
+			s->k.skipped++;
+		} else {
+			s->jobs[idx].submit = s->k.now;
+			wait_add(s, idx);
+			xgrow(&s->fresh, &s->freshcap, s->nfresh + 1, sizeof *s->fresh);
+			s->fresh[s->nfresh++] = idx;
+		}
+	}
+	push_arrival(s);
+}
+
+static void on_finish(struct sim *s, int32_t idx)
+{
+	struct sjob *sj = &s->jobs[idx];
+	const struct job *j = src_job(s, sj);
+	int m = node_model(s, (size_t)sj->node);
+	int64_t g = stop_job(s, idx);
+	sj->state = SIM_JOB_FINISHED;
+	sj->end = s->k.now;
+	sj->work = 0;
+	int64_t ran = sj->end - sj->start;
+	if (m >= 0)
+		s->k.prod_ms[m] += g * (j->duration < ran ? j->duration : ran);
+	s->k.finished++;
+	NOTIFY(s, on_finish, s->k.now, idx);
+}
+
+/* Capacity of node n on dim d now: the spec times the lowest active fault fraction. */
+static void fault_apply(struct sim *s, size_t n, enum dim d)
+{
+	double frac = 1;
+	for (size_t i = 0; i < s->nfaults; i++) {
+		const struct sfault *f = &s->faults[i];
+		if (!f->active || f->f.dim != d)
+			continue;
+		for (size_t k = 0; k < f->nnodes; k++)
+			if ((size_t)f->nodes[k] == n && f->f.fraction < frac)
+				frac = f->f.fraction;
+	}
+	cluster_set_cap(&s->c, n, d, (int64_t)floor((double)s->c.spec[n].cap[d] * frac));
+	node_refresh(s, n);
+}
+
+static void fault_switch(struct sim *s, size_t i, int begin)
+{
+	struct sfault *f = &s->faults[i];
+	f->active = begin;
+	for (size_t k = 0; k < f->nnodes; k++)
+		fault_apply(s, (size_t)f->nodes[k], f->f.dim);
+	NOTIFY(s, on_fault, s->k.now, i, begin);
+}
+
+/* Resolve fault f's target (node name, group, or GPU model) and push its events. */
+static int fault_add(struct sim *s, const struct fault *f, struct err *e)
+{
+	struct sfault sf = {.f = *f};
+	int model = gpumodel_find(f->target);
+	for (size_t n = 0; n < s->c.n; n++) {
+		const struct node *sp = &s->c.spec[n];
+		if (!strcmp(sp->name, f->target) ||
+		    (sp->group[0] && !strcmp(sp->group, f->target)) ||
+		    (model >= 0 && sp->model == model && sp->ngpu > 0)) {
+			sf.nodes = xrealloc(sf.nodes, (sf.nnodes + 1) * sizeof *sf.nodes);
+			sf.nodes[sf.nnodes++] = (int32_t)n;
+		}
+	}
+	if (!sf.nnodes) {
+		char buf[160];
+		fault_format(f, buf, sizeof buf);
+		return err_set(e, VF_EINPUT,
+			       "fault '%s': '%s' names no node, group or GPU model here", buf,
+			       f->target);
+	}
+	s->faults = xrealloc(s->faults, (s->nfaults + 1) * sizeof *s->faults);
+	size_t i = s->nfaults++;
+	s->faults[i] = sf;
+	int64_t end = f->start + f->duration;
+	if (end <= s->k.now)
+		return VF_OK; /* already over */
+	if (f->start <= s->k.now)
+		fault_switch(s, i, 1);
+	else {
+		struct evq_event ev = {.time = f->start,
+				       .prio = EV_FAULT_START,
+				       .kind = EV_FAULT_START,
+				       .arg = (int32_t)i};
+		evq_push(&s->q, &ev);
+	}
+	struct evq_event ev = {
+		.time = end, .prio = EV_FAULT_END, .kind = EV_FAULT_END, .arg = (int32_t)i};
+	evq_push(&s->q, &ev);
+	return VF_OK;
+}
+
+/* ---- life cycle ---- */
+
+static int same_spec(const struct node *a, const struct node *b)
+{
+	return a->ngpu == b->ngpu && a->model == b->model && !memcmp(a->cap, b->cap, sizeof a->cap);
+}
+
+static void setup_derived(struct sim *s)
+{
+	s->ctx.c = &s->c;
+	s->ctx.wl = s->wl;
+	s->ctx.node_frag = s->nfrag;
+	s->ctx.dims = s->o.dims ? s->o.dims : s->ops->dims;
+	s->ctx.lambda = s->o.lambda;
+	s->ctx.mu = s->o.mu;
+	s->ctx.rng = &s->rng;
+	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick;
+}
+
+int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
+	    const struct sim_opts *o, struct sim **out, struct err *e)
+{
+	struct sim *s = xcalloc(1, sizeof *s);
+	int rc = VF_OK;
+	*out = NULL;
+	assert(ops && ops->score);
+	s->js = js;
+	s->ops = ops;
+	s->wl = wl;
+	s->o = *o;
+	s->o.faults = NULL;
+	s->o.nfaults = 0;
+	rng_seed(&s->rng, o->seed);
+	cluster_init(&s->c, js->nodes, js->nnodes);
+	evq_init(&s->q);
+	size_t nn = js->nnodes ? js->nnodes : 1;
+	s->nfrag = xcalloc(nn, sizeof *s->nfrag);
+	s->nmd = xcalloc(nn, sizeof *s->nmd);
+	s->nstr = xcalloc(nn, sizeof *s->nstr);
+	s->contended = xcalloc(nn, 1);
+	setup_derived(s);
+	if (s->use_cls)
+		sim_classes_init(&s->cls, &s->c);
+	/* One empty node per spec class answers "could it ever fit?". */
+	for (size_t n = 0; n < js->nnodes; n++) {
+		size_t r = 0;
+		while (r < s->nreps && !same_spec(&s->reps[r], &js->nodes[n]))
+			r++;
+		if (r == s->nreps) {
+			s->reps = xrealloc(s->reps, (s->nreps + 1) * sizeof *s->reps);
+			s->reps[s->nreps++] = js->nodes[n];
+		}
+		int m = node_model(s, n);
+		if (m >= 0)
+			s->k.gpu_cap[m] += js->nodes[n].cap[DIM_GPU];
+	}
+	cluster_init(&s->empty, s->reps, s->nreps);
+	/* The smallest demand of the target workload on each hard dim ("exhausted" below). */
+	for (int d = 0; d < DIM_N; d++)
+		s->min_dem[d] = 1;
+	if (wl) {
+		int64_t mn[DIM_N];
+		for (int d = 0; d < DIM_N; d++)
+			mn[d] = INT64_MAX;
+		for (size_t i = 0; i < wl->n; i++) {
+			const struct frag_shape *sh = &wl->shapes[i];
+			for (int d = 0; d < DIM_N; d++) {
+				int64_t v = sh->dem[d];
+				if (d == DIM_GPU)
+					v = sh->num_gpu > 0 ? sh->gpu_milli : 0;
+				else if (d == DIM_HBM)
+					v = sh->num_gpu > 0 && v > 0 ? v / sh->num_gpu : 0;
+				if (v > 0 && v < mn[d])
+					mn[d] = v;
+			}
+		}
+		for (int d = 0; d < DIM_N; d++)
+			if (mn[d] != INT64_MAX)
+				s->min_dem[d] = mn[d];
+	}
+	for (size_t n = 0; n < js->nnodes; n++)
+		node_refresh(s, n);
+	for (size_t i = 0; i < js->njobs; i++)
+		for (int d = 0; d < DIM_N; d++)
+			assert((js->jobs[i].dem[d] >= 0 || d == DIM_HBM) &&
+			       "enrichment fills every demand before a replay");
+	if (o->mode == SIM_TIMED) {
+		s->jobcap = js->njobs;
+		s->njobs = 0;
+		s->jobs = xcalloc(js->njobs ? js->njobs : 1, sizeof *s->jobs);
+		for (size_t i = 0; i < js->njobs; i++) {
+			int64_t t = js->jobs[i].arrival;
+			assert(i == 0 || t >= js->jobs[i - 1].arrival);
+			new_instance(s, (int32_t)i);
+			s->jobs[i].submit = t;
+		}
+		s->k.now = js->njobs ? js->jobs[0].arrival : 0;
+		if (o->series_points > 0 && js->njobs) {
+			int64_t span = js->jobs[js->njobs - 1].arrival - js->jobs[0].arrival;
+			s->sample_iv = span / o->series_points;
+			if (s->sample_iv < 1)
+				s->sample_iv = 1;
+			struct evq_event ev = {
+				.time = s->k.now, .prio = EV_SAMPLE, .kind = EV_SAMPLE};
+			evq_push(&s->q, &ev);
+		}
+	}
+	s->k.t0 = s->k.now;
+	for (size_t i = 0; i < o->nfaults && !rc; i++)
+		rc = fault_add(s, &o->faults[i], e);
+	if (rc)
+		goto fail;
+	push_arrival(s);
+	*out = s;
+	return VF_OK;
+fail:
+	sim_free(s);
+	return rc;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	cluster_release(&s->c);
+	cluster_release(&s->empty);
+	sim_classes_release(&s->cls);
+	evq_release(&s->q);
+	for (size_t i = 0; i < s->nfaults; i++)
+		free(s->faults[i].nodes);
+	free(s->faults);
+	free(s->reps);
+	free(s->jobs);
+	free(s->wait);
+	free(s->requeue);
+	free(s->fresh);
+	free(s->nfrag);
+	free(s->nmd);
+	free(s->nstr);
+	free(s->contended);
+	free(s);
+}
+
+void sim_observe(struct sim *s, const struct sim_observer *obs)
+{
+	assert(s->nobs < SIM_MAX_OBSERVERS);
+	s->obs[s->nobs++] = *obs;
+}
+
+/* Is there anything left to replay? */
+static int work_left(const struct sim *s)
+{
+	if (s->o.mode == SIM_INFLATE)
+		return evq_len(&s->q) > 0;
+	return s->next_arrival < s->js->njobs || s->running > 0 || s->queued > 0;
+}
+
+static void maybe_schedule(struct sim *s)
+{
+	const struct evq_event *nx = evq_peek(&s->q);
+	if (s->dirty && (!nx || nx->time > s->k.now))
+		schedule(s);
+}
+
+static int event_live(const struct evq_event *ev, void *u)
+{
+	const struct sim *s = u;
+	return ev->kind != EV_FINISH ||
+	       (s->jobs[ev->arg].ver == ev->ver && s->jobs[ev->arg].state == SIM_JOB_RUNNING);
+}
+
+int sim_step(struct sim *s)
+{
+	/* Contention moves completions; the old events stay in the queue until popped. When
+	 * they outnumber the live ones (at most one per running job, the next arrival, the
+	 * next sample, two per fault), purge them so the queue stays small. */
+	size_t live = (size_t)s->running + 2 + 2 * s->nfaults;
+	if (evq_len(&s->q) > 2 * live + 1024)
+		evq_filter(&s->q, event_live, s);
+
+	for (;;) {
+		if (s->over)
+			return 0;
+		if (s->o.mode == SIM_INFLATE && s->next_pct == 0) {
+			emit_sample(s); /* load 0 */
+			s->next_pct = 1;
+		}
+		maybe_schedule(s);
+		struct evq_event ev;
+		if (!work_left(s) || !evq_pop(&s->q, &ev)) {
+			s->over = 1;
+			return 0;
+		}
+		if (ev.kind == EV_FINISH &&
+		    (s->jobs[ev.arg].ver != ev.ver || s->jobs[ev.arg].state != SIM_JOB_RUNNING))
+			continue; /* stale: the job's completion moved */
+		advance(s, ev.time);
+		switch (ev.kind) {
+		case EV_FINISH:
+			on_finish(s, ev.arg);
+			break;
+		case EV_FAULT_END:
+		case EV_FAULT_START:
+			fault_switch(s, (size_t)ev.arg, ev.kind == EV_FAULT_START);
+			break;
+		case EV_ARRIVE:
+			on_arrive(s);
+			break;
+		case EV_SAMPLE:
+			emit_sample(s);
+			if (work_left(s)) {
+				struct evq_event nx = {.time = s->k.now + s->sample_iv,
+						       .prio = EV_SAMPLE,
+						       .kind = EV_SAMPLE};
+				evq_push(&s->q, &nx);
+			}
+			break;
+		default:
+			assert(!"unknown event");
+		}
+		if (ev.kind != EV_SAMPLE)
+			s->k.events++;
+		maybe_schedule(s);
+		return 1;
+	}
+}
+
+int64_t sim_next_time(const struct sim *s)
+{
+	const struct evq_event *nx = evq_peek(&s->q);
+	return s->over || !nx || !work_left(s) ? -1 : nx->time;
+}
+
+int sim_run_until(struct sim *s, int64_t t)
+{
+	for (;;) {
+		int64_t nt = sim_next_time(s);
+		if (nt < 0 || nt > t)
+			break;
+		if (!sim_step(s))
+			break;
+	}
+	if (!s->over && work_left(s)) {
+		if (s->dirty)
+			schedule(s);
+		advance(s, t);
+	}
+	return !sim_done(s);
+}
+
+void sim_run(struct sim *s)
+{
+	while (sim_step(s))
+		;
+}
+
+int sim_done(const struct sim *s)
+{
+	return s->over || !work_left(s);
+}
+
+int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
+	     struct sim **out, struct err *e)
+{
+	struct sim *f = xmalloc(sizeof *f);
+	int rc = VF_OK;
+	size_t nn = s->c.n ? s->c.n : 1;
+	*f = *s;
+	f->nobs = 0;
+	cluster_clone(&f->c, &s->c);
+	f->reps = xmalloc((s->nreps ? s->nreps : 1) * sizeof *f->reps);
+	memcpy(f->reps, s->reps, s->nreps * sizeof *f->reps);
+	cluster_clone(&f->empty, &s->empty);
+	f->empty.spec = f->reps;
+	evq_clone(&f->q, &s->q);
+	f->jobs = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jobs);
+	memcpy(f->jobs, s->jobs, s->njobs * sizeof *f->jobs);
+	f->wait = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wait);
+	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
+	f->requeue = NULL;
+	f->nrequeue = f->requeuecap = 0;
+	f->fresh = xmalloc((s->freshcap ? s->freshcap : 1) * sizeof *f->fresh);
+	memcpy(f->fresh, s->fresh, s->nfresh * sizeof *f->fresh);
+	f->faults = xmalloc((s->nfaults ? s->nfaults : 1) * sizeof *f->faults);
+	for (size_t i = 0; i < s->nfaults; i++) {
+		f->faults[i] = s->faults[i];
+		f->faults[i].nodes = xmalloc(s->faults[i].nnodes * sizeof(int32_t));
+		memcpy(f->faults[i].nodes, s->faults[i].nodes,
+		       s->faults[i].nnodes * sizeof(int32_t));
+	}
+	f->nfrag = xmalloc(nn * sizeof *f->nfrag);
+	memcpy(f->nfrag, s->nfrag, s->c.n * sizeof *f->nfrag);
+	f->nmd = xmalloc(nn * sizeof *f->nmd);
+	memcpy(f->nmd, s->nmd, s->c.n * sizeof *f->nmd);
+	f->nstr = xmalloc(nn * sizeof *f->nstr);
+	memcpy(f->nstr, s->nstr, s->c.n * sizeof *f->nstr);
+	f->contended = xmalloc(nn);
+	memcpy(f->contended, s->contended, s->c.n);
+	if (ops)
+		f->ops = ops;
+	setup_derived(f);
+	memset(&f->cls, 0, sizeof f->cls);
+	if (f->use_cls)
+		sim_classes_init(&f->cls, &f->c);
+	if (fault && (rc = fault_add(f, fault, e))) {
+		sim_free(f);
+		f = NULL;
+	}
+	*out = f;
+	return rc;
+}
+
+/* ---- read access ---- */
+
+const struct sim_counters *sim_counters(const struct sim *s)
+{
+	return &s->k;
+}
+
+const struct cluster *sim_cluster(const struct sim *s)
+{
+	return &s->c;
+}
+
+const struct job_set *sim_jobs(const struct sim *s)
+{
+	return s->js;
+}
+
+const struct policy_ops *sim_policy(const struct sim *s)
+{
+	return s->ops;
+}
+
+const struct sim_opts *sim_options(const struct sim *s)
+{
+	return &s->o;
+}
+
+const struct fault *sim_faults(const struct sim *s, size_t *n)
+{
+	*n = s->nfaults;
+	return s->nfaults ? &s->faults[0].f : NULL;
+}
+
+const double *sim_node_frag(const struct sim *s)
+{
+	return s->nfrag;
+}
+
+size_t sim_njobs(const struct sim *s)
+{
+	return s->njobs;
+}
+
+void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
+{
+	assert(i < s->njobs);
+	const struct sjob *sj = &s->jobs[i];
+	const struct job *j = src_job(s, sj);
+	memset(r, 0, sizeof *r);
+	r->job_id = j->id;
+	r->src = sj->src;
+	r->state = sj->state;
+	r->why = sj->why;
+	r->why_dim = sj->why_dim;
+	r->cls = j->cls;
+	r->node = sj->node;
+	r->npreempt = sj->npreempt;
+	r->submit = sj->submit;
+	r->start = sj->start;
+	r->end = sj->end;
+	r->t_alone = j->duration;
+	r->gpu_milli = job_gpu(j);
+	r->lost_gpu_s = (double)sj->lost_ms / 1000;
+	double g = (double)r->gpu_milli;
+	if (sj->state == SIM_JOB_RUNNING && s->o.mode == SIM_INFLATE) {
+		r->rate = 1; /* inflation has no durations: nothing progresses or stalls */
+	} else if (sj->state == SIM_JOB_RUNNING) {
+		r->work_left = work_now(s, sj);
+		r->rate = sj->rate;
+		double elapsed = (double)(s->k.now - sj->start);
+		double done = (double)j->duration - r->work_left;
+		r->stalled_gpu_s = elapsed > done ? g * (elapsed - done) / 1000 : 0;
+	} else if (sj->state == SIM_JOB_FINISHED) {
+		int64_t ran = sj->end - sj->start;
+		r->slowdown = j->duration > 0 ? (double)ran / (double)j->duration : 1;
+		r->stalled_gpu_s = ran > j->duration ? g * (double)(ran - j->duration) / 1000 : 0;
+	}
+}
+
+void sim_snapshot(const struct sim *s, struct sim_snapshot *out)
+{
+	size_t nn = s->c.n ? s->c.n : 1;
+	memset(out, 0, sizeof *out);
+	out->now = s->k.now;
+	out->nnodes = s->c.n;
+	out->free = xmalloc(nn * sizeof *out->free);
+	out->cap = xmalloc(nn * sizeof *out->cap);
+	out->frag = xmalloc(nn * sizeof *out->frag);
+	for (size_t n = 0; n < s->c.n; n++) {
+		for (int d = 0; d < DIM_N; d++) {
+			out->cap[n][d] = s->c.st[n].cap[d];
+			out->free[n][d] = s->c.st[n].cap[d] - s->c.st[n].used[d];
+		}
+		out->frag[n] = s->nfrag[n];
+	}
+	out->nqueued = s->nwait;
+	out->queue = xmalloc((s->nwait ? s->nwait : 1) * sizeof *out->queue);
+	memcpy(out->queue, s->wait, s->nwait * sizeof *out->queue);
+	out->running = xmalloc((size_t)(s->running ? s->running : 1) * sizeof *out->running);
+	for (size_t i = 0; i < s->njobs; i++)
+		if (s->jobs[i].state == SIM_JOB_RUNNING)
+			out->running[out->nrunning++] = (int32_t)i;
+	assert(out->nrunning == (size_t)s->running);
+	out->counters = s->k;
+}
+
+void sim_snapshot_release(struct sim_snapshot *snap)
+{
+	if (!snap)
+		return;
+	free(snap->free);
+	free(snap->cap);
+	free(snap->frag);
+	free(snap->queue);
+	free(snap->running);
+	memset(snap, 0, sizeof *snap);
+}

@@ -1,0 +1,729 @@
+/*
+ * store-raw.c — imported files kept losslessly, so 'export --raw' gives them back byte for
+ * byte.
+ *
+ * Opaque mode (a .gz or .zst input): the bytes as given, in sealed ZBLK_BYTES blocks of
+ * RAW_CHUNK bytes.
+ *
+ * Text mode: the file is cut into physical lines at '\n'. A line's terminator is "\n",
+ * "\r\n" or none (the last line of a file without a final newline, or a fragment of a line
+ * longer than RAW_LONG_LINE). The first block decides the file's usual line ending (the
+ * more frequent one) and its field count (the most frequent comma count + 1 among lines
+ * without a quote character). A line is "simple" when it has the usual ending, no '"' and
+ * that many fields; simple lines are stored as columns, every other line verbatim (with its
+ * terminator) as an exception at its line index. Each field is split into a text prefix, a
+ * number (the first run of digits, with a '-' before it when that re-renders the same, and
+ * its zero-padded width when it has leading zeros) and a text suffix, so "openb-pod-0042",
+ * "120.0" and "2057225.0000000002" all become small integers plus constant-ish text; the
+ * numbers of a column may be coded against an earlier column's (scheduled vs created).
+ *
+ * Text block layout (ZBLK_RAWTEXT, rows = lines): lines, ncols, exceptions (varints); their line
+ * indices (integer column); exception bytes (string column); then for each of ncols
+ * columns over the simple lines: prefix (string), number (integer, NULL = none), width
+ * (integer, 0 = canonical), suffix (string).
+ *
+ * Invariant of a writer: blk holds the bytes of the nln complete lines of the current block
+ * followed by the partial line [cur, blk.len); memory is bounded by RAW_BLOCK_BYTES +
+ * RAW_LONG_LINE plus the caller's chunk, whatever the file size.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sha256.h"
+#include "store-int.h"
+
+#define RAW_CHUNK       (1 << 20) /* opaque bytes per block */
+#define RAW_BLOCK_LINES 8192      /* lines per text block */
+#define RAW_BLOCK_BYTES (4 << 20) /* bytes of lines per text block */
+#define RAW_LONG_LINE   (1 << 20) /* a longer partial line is cut into fragments */
+#define RAW_MAX_COLS    1024      /* lines with more fields are exceptions */
+#define RAW_REFS        8         /* a column's numbers may refer to the 8 before it */
+
+enum { TERM_NONE, TERM_LF, TERM_CRLF };
+
+struct line {
+	size_t off, len; /* content in blk, terminator excluded */
+	uint8_t term;    /* TERM_* */
+};
+
+struct store_raw {
+	struct store *s;
+	int64_t file_id;
+	int opaque;
+	int64_t seq;               /* next block number */
+	int64_t bytes;             /* bytes written so far */
+	int64_t lines, exceptions; /* text: totals so far */
+	struct zblk_buf blk;       /* see the invariant above */
+	size_t cur;                /* start of the partial line in blk */
+	struct line *ln;           /* complete lines of the block */
+	size_t nln, lncap;
+	int decided;                 /* eol and ncols chosen (after the first block) */
+	int eol;                     /* TERM_LF or TERM_CRLF */
+	int ncols;                   /* fields of a simple line; 0 = none are simple */
+	int last_nl;                 /* the last byte written was '\n' */
+	int level;                   /* zstd level of this file's blocks */
+	struct zblk_buf raw, sealed; /* scratch for encoding */
+};
+
+int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_raw **out,
+		    struct err *e)
+{
+	sqlite3_stmt *st;
+	int64_t size = -1;
+	int rc = store_prep(s, "SELECT size FROM files WHERE id = ?", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, file_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		size = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	struct store_raw *w = xcalloc(1, sizeof *w);
+	w->s = s;
+	w->file_id = file_id;
+	w->opaque = !!opaque;
+	w->eol = TERM_LF;
+	/* Compressed input gains nothing from a hard level. */
+	w->level = opaque ? STORE_ZLEVEL : store_zlevel(size);
+	*out = w;
+	return 0;
+}
+
+void store_raw_abort(struct store_raw *w)
+{
+	if (!w)
+		return;
+	zblk_buf_release(&w->blk);
+	zblk_buf_release(&w->raw);
+	zblk_buf_release(&w->sealed);
+	free(w->ln);
+	free(w);
+}
+
+static int insert_block(struct store_raw *w, int kind, uint64_t rows, struct err *e)
+{
+	zblk_buf_reset(&w->sealed);
+	zblk_ctx_set_level(w->s->z, w->level);
+	int rc = zblk_seal(w->s->z, kind, rows, w->raw.p, w->raw.len, &w->sealed, e);
+	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
+	if (rc)
+		return rc;
+	sqlite3_stmt *st;
+	if ((rc = store_prep(w->s, "INSERT INTO raw_blocks(file_id, seq, data) VALUES (?,?,?)", &st,
+			     e)))
+		return rc;
+	sqlite3_bind_int64(st, 1, w->file_id);
+	sqlite3_bind_int64(st, 2, w->seq++);
+	sqlite3_bind_blob64(st, 3, w->sealed.p, w->sealed.len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(w->s, e, "add raw block");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Number of commas in a line, or -1 if it has a quote character. */
+static int commas(const uint8_t *p, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == ',')
+			c++;
+		else if (p[i] == '"')
+			return -1;
+	}
+	return c;
+}
+
+static void decide(struct store_raw *w)
+{
+	size_t lf = 0, crlf = 0;
+	size_t *hist = xcalloc(RAW_MAX_COLS, sizeof *hist);
+	for (size_t i = 0; i < w->nln; i++) {
+		lf += w->ln[i].term == TERM_LF;
+		crlf += w->ln[i].term == TERM_CRLF;
+	}
+	w->eol = crlf > lf ? TERM_CRLF : TERM_LF;
+	for (size_t i = 0; i < w->nln; i++) {
+		if (w->ln[i].term != w->eol)
+			continue;
+		int c = commas(w->blk.p + w->ln[i].off, w->ln[i].len);
+		if (c >= 0 && c < RAW_MAX_COLS)
+			hist[c]++;
+	}
+	size_t best = 0;
+	w->ncols = 0;
+	for (int c = 0; c < RAW_MAX_COLS; c++)
+		if (hist[c] > best) {
+			best = hist[c];
+			w->ncols = c + 1;
+		}
+	free(hist);
+	w->decided = 1;
+}
+
+/* Split a field into prefix, number and suffix (see the top of the file). */
+static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *num, uint8_t *nul,
+		     int64_t *width, struct zblk_str *suf)
+{
+	size_t a = 0;
+	while (a < n && (p[a] < '0' || p[a] > '9'))
+		a++;
+	size_t b = a;
+	while (b < n && p[b] >= '0' && p[b] <= '9')
+		b++;
+	if (a == n || b - a > 18) {
+		*pre = (struct zblk_str){p, n};
+		*num = 0;
+		*nul = 1;
+		*width = 0;
+		*suf = (struct zblk_str){p + n, 0};
+		return;
+	}
+	int64_t v = 0;
+	for (size_t i = a; i < b; i++)
+		v = v * 10 + (p[i] - '0');
+	int canonical = b - a == 1 || p[a] != '0';
+	if (canonical && v != 0 && a > 0 && p[a - 1] == '-') {
+		a--;
+		v = -v;
+	}
+	*pre = (struct zblk_str){p, a};
+	*num = v;
+	*nul = 0;
+	*width = canonical ? 0 : (int64_t)(b - a);
+	*suf = (struct zblk_str){p + b, n - b};
+}
+
+static int flush_text(struct store_raw *w, struct err *e)
+{
+	if (!w->nln)
+		return 0;
+	if (!w->decided)
+		decide(w);
+	size_t n = w->nln, ncols = (size_t)w->ncols, nexc = 0, ns = 0;
+	uint8_t *simple = xmalloc(n);
+	for (size_t i = 0; i < n; i++) {
+		const struct line *l = &w->ln[i];
+		simple[i] = ncols && l->term == w->eol &&
+			    commas(w->blk.p + l->off, l->len) == (int)ncols - 1;
+		ns += simple[i];
+	}
+	nexc = n - ns;
+	int64_t *excidx = xmalloc((nexc + 1) * sizeof *excidx);
+	struct zblk_str *exc = xmalloc((nexc + 1) * sizeof *exc);
+	struct zblk_str *field = xmalloc((ns * ncols + 1) * sizeof *field);
+	for (size_t i = 0, j = 0, k = 0; i < n; i++) {
+		const struct line *l = &w->ln[i];
+		const uint8_t *p = w->blk.p + l->off;
+		if (!simple[i]) {
+			excidx[j] = (int64_t)i;
+			/* The terminator follows the content in blk (a fragment has none). */
+			exc[j++] =
+				(struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
+			continue;
+		}
+		size_t start = 0, c = 0;
+		for (size_t q = 0; q <= l->len; q++)
+			if (q == l->len || p[q] == ',') {
+				field[c++ * ns + k] = (struct zblk_str){p + start, q - start};
+				start = q + 1;
+			}
+		assert(c == ncols);
+		k++;
+	}
+	zblk_buf_reset(&w->raw);
+	zblk_put_varint(&w->raw, n);
+	zblk_put_varint(&w->raw, ncols);
+	zblk_put_varint(&w->raw, nexc);
+	zblk_put_i64(&w->raw, excidx, NULL, nexc, NULL, NULL, 0);
+	zblk_put_str(&w->raw, exc, nexc);
+	int64_t *num = xmalloc((ns * ncols + 1) * sizeof *num), *width = xmalloc((ns + 1) * 8);
+	uint8_t *nul = xmalloc(ns * ncols + 1);
+	struct zblk_str *pre = xmalloc((ns + 1) * sizeof *pre),
+			*suf = xmalloc((ns + 1) * sizeof *suf);
+	const int64_t *refs[RAW_REFS];
+	const uint8_t *refnul[RAW_REFS];
+	for (size_t c = 0; c < ncols; c++) {
+		int64_t *cn = num + c * ns;
+		uint8_t *cnul = nul + c * ns;
+		for (size_t k = 0; k < ns; k++) {
+			const struct zblk_str *f = &field[c * ns + k];
+			numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
+		}
+		int nref = 0;
+		for (size_t r = c; r-- > 0 && nref < RAW_REFS;) {
+			refs[nref] = num + r * ns;
+			refnul[nref++] = nul + r * ns;
+		}
+		zblk_put_str(&w->raw, pre, ns);
+		zblk_put_i64(&w->raw, cn, cnul, ns, refs, refnul, nref);
+		zblk_put_i64(&w->raw, width, NULL, ns, NULL, NULL, 0);
+		zblk_put_str(&w->raw, suf, ns);
+	}
+	free(num);
+	free(width);
+	free(nul);
+	free(pre);
+	free(suf);
+	free(field);
+	free(exc);
+	free(excidx);
+	free(simple);
+	w->lines += (int64_t)n;
+	w->exceptions += (int64_t)nexc;
+	int rc = insert_block(w, ZBLK_RAWTEXT, n, e);
+	/* Keep the partial line, now at the start of blk. */
+	size_t part = w->blk.len - w->cur;
+	memmove(w->blk.p, w->blk.p + w->cur, part);
+	w->blk.len = part;
+	w->cur = 0;
+	w->nln = 0;
+	return rc;
+}
+
+static void push_line(struct store_raw *w, size_t end, uint8_t term)
+{
+	xgrow(&w->ln, &w->lncap, w->nln + 1, sizeof *w->ln);
+	size_t len = end - w->cur - (term == TERM_CRLF ? 2 : term);
+	w->ln[w->nln++] = (struct line){w->cur, len, term};
+	w->cur = end;
+}
+
+static int write_text(struct store_raw *w, const uint8_t *p, size_t n, struct err *e)
+{
+	while (n) {
+		const uint8_t *nl = memchr(p, '\n', n);
+		size_t k = nl ? (size_t)(nl - p) + 1 : n;
+		if (!nl && w->blk.len - w->cur + k > RAW_LONG_LINE)
+			k = RAW_LONG_LINE - (w->blk.len - w->cur);
+		zblk_buf_add(&w->blk, p, k);
+		p += k;
+		n -= k;
+		if (nl && k && p[-1] == '\n') {
+			size_t len = w->blk.len - w->cur;
+			int cr = len >= 2 && w->blk.p[w->blk.len - 2] == '\r';
+			push_line(w, w->blk.len, cr ? TERM_CRLF : TERM_LF);
+		} else if (w->blk.len - w->cur >= RAW_LONG_LINE) {
+			push_line(w, w->blk.len, TERM_NONE);
+		}
+		if (w->nln >= RAW_BLOCK_LINES || w->cur >= RAW_BLOCK_BYTES) {
+			int rc = flush_text(w, e);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int write_opaque(struct store_raw *w, const uint8_t *p, size_t n, struct err *e)
+{
+	while (n) {
+		size_t k = RAW_CHUNK - w->blk.len < n ? RAW_CHUNK - w->blk.len : n;
+		zblk_buf_add(&w->blk, p, k);
+		p += k;
+		n -= k;
+		if (w->blk.len == RAW_CHUNK) {
+			zblk_buf_reset(&w->raw);
+			zblk_buf_add(&w->raw, w->blk.p, w->blk.len);
+			int rc = insert_block(w, ZBLK_BYTES, w->blk.len, e);
+			if (rc)
+				return rc;
+			w->blk.len = 0;
+		}
+	}
+	return 0;
+}
+
+int store_raw_write(struct store_raw *w, const void *buf, size_t n, struct err *e)
+{
+	if (!n)
+		return 0;
+	w->bytes += (int64_t)n;
+	w->last_nl = ((const uint8_t *)buf)[n - 1] == '\n';
+	return w->opaque ? write_opaque(w, buf, n, e) : write_text(w, buf, n, e);
+}
+
+int store_raw_end(struct store_raw *w, struct err *e)
+{
+	int rc = 0;
+	if (w->opaque && w->blk.len) {
+		zblk_buf_reset(&w->raw);
+		zblk_buf_add(&w->raw, w->blk.p, w->blk.len);
+		rc = insert_block(w, ZBLK_BYTES, w->blk.len, e);
+	} else if (!w->opaque) {
+		if (w->blk.len > w->cur)
+			push_line(w, w->blk.len, TERM_NONE);
+		rc = flush_text(w, e);
+	}
+	sqlite3_stmt *st = NULL;
+	if (!rc)
+		rc = store_prep(
+			w->s,
+			"UPDATE files SET raw_mode = ?, raw_eol = ?, raw_final_newline = ?, "
+			"raw_lines = ?, raw_exceptions = ?, raw_ncols = ?, raw_bytes = ? "
+			"WHERE id = ?",
+			&st, e);
+	if (!rc) {
+		sqlite3_bind_text(st, 1, w->opaque ? "opaque" : "text", -1, SQLITE_STATIC);
+		if (w->opaque) {
+			for (int i = 2; i <= 6; i++)
+				sqlite3_bind_null(st, i);
+		} else {
+			sqlite3_bind_text(st, 2, w->eol == TERM_CRLF ? "crlf" : "lf", -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int(st, 3, w->bytes == 0 || w->last_nl);
+			sqlite3_bind_int64(st, 4, w->lines);
+			sqlite3_bind_int64(st, 5, w->exceptions);
+			sqlite3_bind_int(st, 6, w->ncols);
+		}
+		sqlite3_bind_int64(st, 7, w->bytes);
+		sqlite3_bind_int64(st, 8, w->file_id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(w->s, e, "record raw file");
+	}
+	sqlite3_finalize(st);
+	store_raw_abort(w);
+	return rc;
+}
+
+/* ---- reading back ---- */
+
+/* Where decoded bytes go. */
+struct sink {
+	int (*put)(void *ctx, const void *p, size_t n, struct err *e);
+	void *ctx;
+	struct zblk_buf buf; /* output batched into ~64 KiB writes */
+};
+
+static int sink_flush(struct sink *k, struct err *e)
+{
+	int rc = k->buf.len ? k->put(k->ctx, k->buf.p, k->buf.len, e) : 0;
+	k->buf.len = 0;
+	return rc;
+}
+
+static int sink_add(struct sink *k, const void *p, size_t n, struct err *e)
+{
+	zblk_buf_add(&k->buf, p, n);
+	return k->buf.len >= (64 << 10) ? sink_flush(k, e) : 0;
+}
+
+/* A text block, decoded. */
+struct text_block {
+	size_t n, ncols, nexc, ns;  /* lines, fields, exceptions, simple lines */
+	int64_t *excidx;            /* nexc line indices, increasing */
+	struct zblk_str *exc;       /* nexc verbatim lines (pointing into the raw buffer) */
+	int64_t *num, *width;       /* ncols x ns, column-major */
+	uint8_t *nul;               /* ncols x ns: 1 = no number */
+	struct zblk_str *pre, *suf; /* ncols x ns */
+};
+
+static void text_block_free(struct text_block *b)
+{
+	free(b->excidx);
+	free(b->exc);
+	free(b->num);
+	free(b->width);
+	free(b->nul);
+	free(b->pre);
+	free(b->suf);
+	memset(b, 0, sizeof *b);
+}
+
+static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_block *b,
+			    struct err *e)
+{
+	uint64_t n, ncols, ne;
+	memset(b, 0, sizeof *b);
+	if (zblk_get_varint(r, &n) || zblk_get_varint(r, &ncols) || zblk_get_varint(r, &ne) ||
+	    n != rows || ncols > RAW_MAX_COLS || n > RAW_BLOCK_LINES || ne > n)
+		return err_set(e, VF_ESTORE, "text block: bad header");
+	b->n = (size_t)n;
+	b->ncols = (size_t)ncols;
+	b->nexc = (size_t)ne;
+	b->ns = b->n - b->nexc;
+	size_t ns = b->ns, cells = ns * b->ncols + 1;
+	b->excidx = xmalloc((b->nexc + 1) * sizeof *b->excidx);
+	b->exc = xmalloc((b->nexc + 1) * sizeof *b->exc);
+	b->num = xmalloc(cells * sizeof *b->num);
+	b->width = xmalloc(cells * sizeof *b->width);
+	b->nul = xmalloc(cells);
+	b->pre = xmalloc(cells * sizeof *b->pre);
+	b->suf = xmalloc(cells * sizeof *b->suf);
+	if (zblk_get_i64(r, b->excidx, NULL, b->nexc, NULL, NULL, 0) ||
+	    zblk_get_str(r, b->exc, b->nexc))
+		return err_set(e, VF_ESTORE, "text block: bad exceptions");
+	for (size_t j = 0; j < b->nexc; j++)
+		if (b->excidx[j] < 0 || (uint64_t)b->excidx[j] >= n ||
+		    (j && b->excidx[j] <= b->excidx[j - 1]))
+			return err_set(e, VF_ESTORE, "text block: bad exception index");
+	const int64_t *refs[RAW_REFS];
+	const uint8_t *refnul[RAW_REFS];
+	for (size_t c = 0; c < b->ncols; c++) {
+		int nref = 0;
+		for (size_t q = c; q-- > 0 && nref < RAW_REFS;) {
+			refs[nref] = b->num + q * ns;
+			refnul[nref++] = b->nul + q * ns;
+		}
+		if (zblk_get_str(r, b->pre + c * ns, ns) ||
+		    zblk_get_i64(r, b->num + c * ns, b->nul + c * ns, ns, refs, refnul, nref) ||
+		    zblk_get_i64(r, b->width + c * ns, NULL, ns, NULL, NULL, 0) ||
+		    zblk_get_str(r, b->suf + c * ns, ns))
+			return err_set(e, VF_ESTORE, "text block: column %zu is damaged", c + 1);
+		for (size_t k = 0; k < ns; k++)
+			if (b->width[c * ns + k] < 0 || b->width[c * ns + k] > 20)
+				return err_set(e, VF_ESTORE, "text block: bad number width");
+	}
+	if (r->pos != r->len)
+		return err_set(e, VF_ESTORE, "text block: %zu bytes left over", r->len - r->pos);
+	return 0;
+}
+
+static int decode_text(struct zblk_reader *r, uint64_t rows, int eol, struct sink *k, struct err *e)
+{
+	struct text_block b;
+	int rc = text_block_parse(r, rows, &b, e);
+	const char *eolstr = eol == TERM_CRLF ? "\r\n" : "\n";
+	for (size_t i = 0, j = 0, s = 0; i < b.n && !rc; i++) {
+		if (j < b.nexc && (uint64_t)b.excidx[j] == i) {
+			rc = sink_add(k, b.exc[j].p, b.exc[j].len, e);
+			j++;
+			continue;
+		}
+		for (size_t c = 0; c < b.ncols && !rc; c++) {
+			size_t x = c * b.ns + s;
+			char t[32];
+			int tl = 0;
+			if (!b.nul[x])
+				tl = snprintf(t, sizeof t, "%0*" PRId64, (int)b.width[x], b.num[x]);
+			if ((c && (rc = sink_add(k, ",", 1, e))) ||
+			    (rc = sink_add(k, b.pre[x].p, b.pre[x].len, e)) ||
+			    (rc = sink_add(k, t, (size_t)tl, e)) ||
+			    (rc = sink_add(k, b.suf[x].p, b.suf[x].len, e)))
+				break;
+		}
+		s++;
+		if (!rc)
+			rc = sink_add(k, eolstr, strlen(eolstr), e);
+	}
+	text_block_free(&b);
+	return rc;
+}
+
+/* ---- the numbers of a text file's simple lines, for job blocks coded against them ---- */
+
+struct raw_cursor {
+	struct store *s;
+	sqlite3_stmt *st;     /* the file's blocks in order */
+	size_t ncols;         /* fields of a simple line */
+	struct zblk_buf raw;  /* the current block, inflated */
+	struct text_block tb; /* the current block, decoded (tb.ns = 0 before the first) */
+	int64_t base;         /* simple-line index of tb's first simple line */
+	int done;             /* no block after tb */
+};
+
+int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, struct err *e)
+{
+	sqlite3_stmt *st;
+	*out = NULL;
+	int rc = store_prep(s, "SELECT raw_ncols FROM files WHERE id = ? AND raw_mode = 'text'",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, file_id);
+	int64_t ncols = -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ncols = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (ncols < 0 || ncols > RAW_MAX_COLS)
+		return err_set(e, VF_ESTORE, "file %lld: no text lines to refer to",
+			       (long long)file_id);
+	struct raw_cursor *c = xcalloc(1, sizeof *c);
+	c->s = s;
+	c->ncols = (size_t)ncols;
+	if ((rc = store_prep(s, "SELECT data FROM raw_blocks WHERE file_id = ? ORDER BY seq",
+			     &c->st, e))) {
+		free(c);
+		return rc;
+	}
+	sqlite3_bind_int64(c->st, 1, file_id);
+	*out = c;
+	return 0;
+}
+
+size_t raw_cursor_ncols(const struct raw_cursor *c)
+{
+	return c->ncols;
+}
+
+void raw_cursor_close(struct raw_cursor *c)
+{
+	if (!c)
+		return;
+	sqlite3_finalize(c->st);
+	text_block_free(&c->tb);
+	zblk_buf_release(&c->raw);
+	free(c);
+}
+
+/* Move to the next block; sets done at the end. */
+static int cursor_next(struct raw_cursor *c, struct err *e)
+{
+	c->base += (int64_t)c->tb.ns;
+	text_block_free(&c->tb);
+	int step = sqlite3_step(c->st);
+	if (step == SQLITE_DONE) {
+		c->done = 1;
+		return 0;
+	}
+	if (step != SQLITE_ROW)
+		return store_sqlerr(c->s, e, "read raw blocks");
+	struct zblk_info info;
+	int rc = zblk_open(c->s->z, sqlite3_column_blob(c->st, 0),
+			   (size_t)sqlite3_column_bytes(c->st, 0), &info, &c->raw, e);
+	if (!rc && info.kind != ZBLK_RAWTEXT)
+		rc = err_set(e, VF_ESTORE, "raw block of kind %d in a text file", info.kind);
+	if (!rc) {
+		struct zblk_reader r;
+		zblk_reader_init(&r, c->raw.p, c->raw.len);
+		rc = text_block_parse(&r, info.rows, &c->tb, e);
+	}
+	if (!rc && c->tb.ncols != c->ncols && c->tb.ns)
+		rc = err_set(e, VF_ESTORE, "raw block has %zu fields, the file %zu", c->tb.ncols,
+			     c->ncols);
+	return rc;
+}
+
+int raw_cursor_numbers(struct raw_cursor *c, int64_t row0, size_t n, int64_t *num, uint8_t *nul,
+		       struct err *e)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int64_t row = row0 + (int64_t)i;
+		while (!c->done && row >= c->base + (int64_t)c->tb.ns && !rc)
+			rc = cursor_next(c, e);
+		if (rc)
+			break;
+		if (row < c->base) {
+			assert(!"raw_cursor_numbers: rows must not go back");
+			return err_set(e, VF_ESTORE, "raw cursor went back");
+		}
+		for (size_t col = 0; col < c->ncols; col++) {
+			size_t o = col * n + i;
+			if (c->done) {
+				num[o] = 0;
+				nul[o] = 1;
+			} else {
+				size_t x = col * c->tb.ns + (size_t)(row - c->base);
+				num[o] = c->tb.nul[x] ? 0 : c->tb.num[x];
+				nul[o] = c->tb.nul[x];
+			}
+		}
+	}
+	return rc;
+}
+
+static int raw_decode(struct store *s, int64_t file_id, struct sink *k, struct err *e)
+{
+	sqlite3_stmt *st;
+	int64_t eol = TERM_LF;
+	int rc = store_prep(s, "SELECT raw_eol, raw_mode FROM files WHERE id = ?", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, file_id);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *m = (const char *)sqlite3_column_text(st, 0);
+		eol = m && !strcmp(m, "crlf") ? TERM_CRLF : TERM_LF;
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+			rc = err_set(e, VF_ESTORE, "file %lld: its bytes were not stored",
+				     (long long)file_id);
+	} else {
+		rc = step == SQLITE_DONE ? err_set(e, VF_EINPUT, "file %lld: not in the store",
+						   (long long)file_id)
+					 : store_sqlerr(s, e, "find file");
+	}
+	sqlite3_finalize(st);
+	if (rc ||
+	    (rc = store_prep(s, "SELECT seq, data FROM raw_blocks WHERE file_id = ? ORDER BY seq",
+			     &st, e)))
+		return rc;
+	sqlite3_bind_int64(st, 1, file_id);
+	struct zblk_buf raw = {0};
+	int64_t want = 0;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct zblk_info info;
+		const void *blob = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		if (sqlite3_column_int64(st, 0) != want++) {
+			rc = err_set(e, VF_ESTORE, "block %lld is missing", (long long)want - 1);
+			break;
+		}
+		if ((rc = zblk_open(s->z, blob, len, &info, &raw, e)))
+			break;
+		if (info.kind == ZBLK_BYTES && info.rows == raw.len) {
+			rc = sink_add(k, raw.p, raw.len, e);
+		} else if (info.kind == ZBLK_RAWTEXT) {
+			struct zblk_reader r;
+			zblk_reader_init(&r, raw.p, raw.len);
+			rc = decode_text(&r, info.rows, (int)eol, k, e);
+		} else {
+			rc = err_set(e, VF_ESTORE, "block of kind %d in a raw file", info.kind);
+		}
+		if (rc)
+			err_prefix(e, "block %lld: ", (long long)want - 1);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "read raw blocks");
+	if (!rc)
+		rc = sink_flush(k, e);
+	if (rc)
+		err_prefix(e, "file %lld: ", (long long)file_id);
+	sqlite3_finalize(st);
+	zblk_buf_release(&raw);
+	return rc;
+}
+
+static int put_file(void *ctx, const void *p, size_t n, struct err *e)
+{
+	if (fwrite(p, 1, n, ctx) != n)
+		return err_set(e, VF_EIO, "write failed");
+	return 0;
+}
+
+int store_raw_export(struct store *s, int64_t file_id, FILE *out, struct err *e)
+{
+	struct sink k = {put_file, out, {0}};
+	int rc = raw_decode(s, file_id, &k, e);
+	zblk_buf_release(&k.buf);
+	return rc;
+}
+
+struct digest {
+	struct sha256 h;
+	int64_t len;
+};
+
+static int put_digest(void *ctx, const void *p, size_t n, struct err *e)
+{
+	(void)e;
+	struct digest *d = ctx;
+	sha256_update(&d->h, p, n);
+	d->len += (int64_t)n;
+	return 0;
+}
+
+int store_raw_digest(struct store *s, int64_t file_id, uint8_t sha256[32], int64_t *len,
+		     struct err *e)
+{
+	struct digest d;
+	sha256_init(&d.h);
+	d.len = 0;
+	struct sink k = {put_digest, &d, {0}};
+	int rc = raw_decode(s, file_id, &k, e);
+	zblk_buf_release(&k.buf);
+	sha256_final(&d.h, sha256);
+	*len = d.len;
+	return rc;
+}

@@ -1,0 +1,148 @@
+/*
+ * store-run.c — replay runs: a row in runs (parameters and summary as JSON, the series and
+ * per-job results as sealed ZBLK_BYTES blocks) and one run_metrics row per metric.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store-int.h"
+
+/* Bind a sealed block of p[0..n) to parameter i (NULL when n is 0). */
+static int bind_bytes(struct store *s, sqlite3_stmt *st, int i, const void *p, size_t n,
+		      struct zblk_buf *tmp, struct err *e)
+{
+	if (!n)
+		return sqlite3_bind_null(st, i), 0;
+	zblk_buf_reset(tmp);
+	int rc = zblk_seal(s->z, ZBLK_BYTES, n, p, n, tmp, e);
+	if (!rc)
+		sqlite3_bind_blob64(st, i, tmp->p, tmp->len, SQLITE_TRANSIENT);
+	return rc;
+}
+
+int store_run_add(struct store *s, struct store_run *r, const struct store_metric *m, size_t nm,
+		  struct err *e)
+{
+	sqlite3_stmt *st;
+	struct zblk_buf tmp = {0};
+	int rc = store_prep(s,
+			    "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
+			    "summary_json, created_at, series, jobs) VALUES (?,?,?,?,?,?,?,?,?)",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, r->trace_id);
+	sqlite3_bind_text(st, 2, r->policy, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, r->mode, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)r->seed);
+	sqlite3_bind_text(st, 5, r->params_json ? r->params_json : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, r->summary_json ? r->summary_json : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, util_now());
+	if (!(rc = bind_bytes(s, st, 8, r->series, r->series_len, &tmp, e)) &&
+	    !(rc = bind_bytes(s, st, 9, r->jobs, r->jobs_len, &tmp, e))) {
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "add run");
+		else
+			r->id = sqlite3_last_insert_rowid(s->db);
+	}
+	sqlite3_finalize(st);
+	zblk_buf_release(&tmp);
+	if (rc || (rc = store_prep(s, "INSERT INTO run_metrics(run_id, key, value) VALUES (?,?,?)",
+				   &st, e)))
+		return rc;
+	for (size_t i = 0; i < nm && !rc; i++) {
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_text(st, 2, m[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 3, m[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "add run metric");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_run_list(struct store *s, int64_t trace_id,
+		   int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s,
+			    "SELECT id, trace_id, policy, mode, seed, params_json, summary_json "
+			    "FROM runs WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
+			    &st, e);
+	int step;
+	if (!rc)
+		sqlite3_bind_int64(st, 1, trace_id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_run r = {
+			.id = sqlite3_column_int64(st, 0),
+			.trace_id = sqlite3_column_int64(st, 1),
+			.policy = (const char *)sqlite3_column_text(st, 2),
+			.mode = (const char *)sqlite3_column_text(st, 3),
+			.seed = (uint64_t)sqlite3_column_int64(st, 4),
+			.params_json = (const char *)sqlite3_column_text(st, 5),
+			.summary_json = (const char *)sqlite3_column_text(st, 6),
+		};
+		rc = cb(ctx, &r);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list runs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_run_metrics(struct store *s, int64_t run_id,
+		      int (*cb)(void *ctx, const struct store_metric *m), void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY rowid",
+			    &st, e);
+	int step;
+	if (!rc)
+		sqlite3_bind_int64(st, 1, run_id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_metric m = {(const char *)sqlite3_column_text(st, 0),
+					 sqlite3_column_double(st, 1)};
+		rc = cb(ctx, &m);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list run metrics");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_run_data(struct store *s, int64_t run_id, int which, void **out, size_t *n, struct err *e)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	int rc = store_prep(s,
+			    which ? "SELECT jobs FROM runs WHERE id = ?"
+				  : "SELECT series FROM runs WHERE id = ?",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		struct zblk_buf raw = {0};
+		struct zblk_info info;
+		rc = zblk_open(s->z, sqlite3_column_blob(st, 0),
+			       (size_t)sqlite3_column_bytes(st, 0), &info, &raw, e);
+		if (!rc && info.kind != ZBLK_BYTES)
+			rc = err_set(e, VF_ESTORE, "block of kind %d", info.kind);
+		if (rc) {
+			err_prefix(e, "%s: run %lld: ", s->path, (long long)run_id);
+			zblk_buf_release(&raw);
+		} else {
+			*out = raw.p;
+			*n = raw.len;
+		}
+	} else if (step == SQLITE_DONE) {
+		rc = err_set(e, VF_EINPUT, "run %lld: not in %s", (long long)run_id, s->path);
+	} else if (step != SQLITE_ROW) {
+		rc = store_sqlerr(s, e, "read run");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

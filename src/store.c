@@ -1,0 +1,545 @@
+/*
+ * store.c — the store file: opening, schema migrations, transactions, and the plain SQL
+ * tables (traces, files, quarantine, nodes). Raw bytes are in store-raw.c, jobs in
+ * store-jobs.c, runs in store-run.c, verification in store-check.c.
+ *
+ * A store is an SQLite file with PRAGMA application_id = STORE_APP_ID and user_version = the
+ * number of the last migration applied. Opening:
+ *
+ *   missing file --(STORE_CREATE)--> empty db --page_size, migrate()--> current
+ *   empty db (no tables, app id 0) ---------------migrate()-----------> current
+ *   app id ours, user_version < ours -------------migrate()-----------> current
+ *   app id not ours, or not SQLite, or user_version > ours ---> VF_ESTORE
+ *
+ * Each migration runs in the transaction that bumps user_version, so a store is always at
+ * a version some migration produced. Pages are 1 KiB (most data is in a few large blobs;
+ * small pages keep the many small tables of a small store small) and the journal is the
+ * default rollback journal: an import writes to fresh pages, so the journal stays small,
+ * and a killed import is rolled back on the next open. Job blocks are staged in a TEMP
+ * table (pending_jobs, created at open) until commit (store-jobs.c).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "embed.h"
+#include "gpumodel.h"
+#include "sha256.h"
+#include "store-int.h"
+
+#define BUSY_MS 1000 /* how long to wait for another writer before giving up */
+
+int store_zlevel(int64_t size)
+{
+	return size >= 0 && size <= STORE_SMALL_FILE ? STORE_ZLEVEL_SMALL : STORE_ZLEVEL;
+}
+
+int store_sqlerr(struct store *s, struct err *e, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return err_set(e, VF_ESTORE, "%s: store is busy (another voidfit is writing it)",
+			       s->path);
+	if (code == SQLITE_NOTADB)
+		return err_set(e, VF_ESTORE, "%s: not a voidfit store", s->path);
+	return err_set(e, VF_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return store_sqlerr(s, e, "prepare");
+	}
+	return 0;
+}
+
+int store_exec(struct store *s, const char *sql, struct err *e)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "exec");
+	return 0;
+}
+
+/* A single integer from sql (a PRAGMA or a count). */
+static int query_int(struct store *s, const char *sql, int64_t *out, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, sql, &st, e);
+	if (rc)
+		return rc;
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		rc = store_sqlerr(s, e, "query");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Number of a migration file "NNN-name.sql", or -1 if f is not one. */
+static int migration_number(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 8 || strcmp(name + n - 4, ".sql") || name[3] != '-')
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+	return (name[0] - '0') * 100 + (name[1] - '0') * 10 + (name[2] - '0');
+}
+
+static int latest_version(void)
+{
+	int v = 0;
+	for (const struct embed_file *f = embed_files; f->name; f++)
+		if (migration_number(f->name) > v)
+			v = migration_number(f->name);
+	return v;
+}
+
+/* Apply the migrations after version from, in order, each in its own transaction. */
+static int migrate(struct store *s, int from, struct err *e)
+{
+	for (int v = from + 1; v <= latest_version(); v++) {
+		const struct embed_file *f = embed_files;
+		while (f->name && migration_number(f->name) != v)
+			f++;
+		if (!f->name)
+			return err_set(e, VF_ESTORE, "%s: no migration to schema version %d",
+				       s->path, v);
+		char pragma[96];
+		snprintf(pragma, sizeof pragma,
+			 "PRAGMA user_version = %d; PRAGMA application_id = %d;", v, STORE_APP_ID);
+		int rc = store_exec(s, "BEGIN IMMEDIATE", e);
+		if (rc)
+			return rc;
+		if ((rc = store_exec(s, f->data, e)) || (rc = store_exec(s, pragma, e))) {
+			err_prefix(e, "migration %s: ", f->name);
+			store_exec(s, "ROLLBACK", NULL);
+			return rc;
+		}
+		if ((rc = store_exec(s, "COMMIT", e))) {
+			store_exec(s, "ROLLBACK", NULL);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int store_open(const char *path, int flags, struct store **out, struct err *e)
+{
+	*out = NULL;
+	struct stat sb;
+	int exists = stat(path, &sb) == 0;
+	if (!exists && (!(flags & STORE_CREATE) || (flags & STORE_RDONLY)))
+		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	struct store *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->rdonly = !!(flags & STORE_RDONLY);
+	/* A read-only store is still opened for writing when the file allows it, so a hot
+	 * journal left by a killed import is rolled back instead of making the store
+	 * unreadable; PRAGMA query_only then keeps the connection from writing. */
+	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (s->rdonly)
+		oflags = access(path, W_OK) == 0 ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+	int rc = 0;
+	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+		rc = store_sqlerr(s, e, "open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, BUSY_MS);
+	sqlite3_extended_result_codes(s->db, 0);
+	int64_t app, ver, ntables;
+	if ((rc = query_int(s, "PRAGMA application_id", &app, e)))
+		goto fail;
+	if ((rc = query_int(s, "PRAGMA user_version", &ver, e)) ||
+	    (rc = query_int(s, "SELECT count(*) FROM sqlite_master", &ntables, e)))
+		goto fail;
+	int fresh = app == 0 && ver == 0 && ntables == 0;
+	if (!fresh && app != STORE_APP_ID) {
+		rc = err_set(e, VF_ESTORE, "%s: not a voidfit store", path);
+		goto fail;
+	}
+	if (ver > latest_version()) {
+		rc = err_set(e, VF_ESTORE,
+			     "%s: schema version %lld is newer than this voidfit knows (%d)", path,
+			     (long long)ver, latest_version());
+		goto fail;
+	}
+	if (fresh && s->rdonly) {
+		rc = err_set(e, VF_ESTORE, "%s: not a voidfit store (empty)", path);
+		goto fail;
+	}
+	if (fresh && (rc = store_exec(s, "PRAGMA page_size = 1024", e)))
+		goto fail;
+	if (!s->rdonly && ver < latest_version() && (rc = migrate(s, (int)ver, e)))
+		goto fail;
+	if (s->rdonly && ver < latest_version()) {
+		rc = err_set(e, VF_ESTORE,
+			     "%s: schema version %lld needs an upgrade (open it writable)", path,
+			     (long long)ver);
+		goto fail;
+	}
+	if (s->rdonly && (rc = store_exec(s, "PRAGMA query_only = 1", e)))
+		goto fail;
+	if (!s->rdonly && (rc = store_exec(s,
+					   "CREATE TEMP TABLE pending_jobs (trace_id INTEGER, "
+					   "seq INTEGER, nrows INTEGER, data BLOB)",
+					   e)))
+		goto fail;
+	s->z = zblk_ctx_new(STORE_ZLEVEL);
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return rc;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->intx)
+		store_rollback(s);
+	sqlite3_finalize(s->qins);
+	sqlite3_close_v2(s->db);
+	zblk_ctx_free(s->z);
+	free(s->path);
+	free(s);
+}
+
+int store_begin(struct store *s, struct err *e)
+{
+	assert(!s->intx);
+	if (s->rdonly)
+		return err_set(e, VF_ESTORE, "%s: opened read-only", s->path);
+	int rc = store_exec(s, "BEGIN IMMEDIATE", e);
+	if (!rc)
+		s->intx = 1;
+	return rc;
+}
+
+int store_commit(struct store *s, struct err *e)
+{
+	assert(s->intx);
+	int rc = store_jobs_settle(s, e);
+	if (!rc)
+		rc = store_exec(s, "COMMIT", e);
+	if (rc) {
+		store_rollback(s);
+		return rc;
+	}
+	s->intx = 0;
+	return 0;
+}
+
+void store_rollback(struct store *s)
+{
+	if (!s || !s->intx)
+		return;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->intx = 0;
+}
+
+/* ---- traces ---- */
+
+int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, "INSERT INTO traces(name, created_at) VALUES (?, ?)", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, util_now());
+	int step = sqlite3_step(st);
+	if (step == SQLITE_CONSTRAINT)
+		rc = err_set(e, VF_EDUP, "trace '%s': already in %s", name, s->path);
+	else if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add trace");
+	else
+		*id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struct err *e)
+{
+	sqlite3_stmt *st;
+	int newest = !name_or_id || !*name_or_id;
+	int rc = store_prep(s,
+			    newest ? "SELECT id FROM traces ORDER BY id DESC LIMIT 1"
+				   : "SELECT id FROM traces WHERE name = ?1 UNION ALL "
+				     "SELECT id FROM traces WHERE CAST(id AS TEXT) = ?1 LIMIT 1",
+			    &st, e);
+	if (rc)
+		return rc;
+	if (!newest)
+		sqlite3_bind_text(st, 1, name_or_id, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	else if (step == SQLITE_DONE && newest)
+		rc = err_set(e, VF_EINPUT, "%s: no trace in the store", s->path);
+	else if (step == SQLITE_DONE)
+		rc = err_set(e, VF_EINPUT, "trace '%s': not in %s", name_or_id, s->path);
+	else
+		rc = store_sqlerr(s, e, "find trace");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_trace_info *t),
+		     void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, "SELECT id, name, created_at, njobs, nnodes FROM traces ORDER BY id",
+			    &st, e);
+	int step;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_trace_info t = {
+			.id = sqlite3_column_int64(st, 0),
+			.name = (const char *)sqlite3_column_text(st, 1),
+			.created_at = sqlite3_column_int64(st, 2),
+			.njobs = sqlite3_column_int64(st, 3),
+			.nnodes = sqlite3_column_int64(st, 4),
+		};
+		rc = cb(ctx, &t);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list traces");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- files ---- */
+
+int store_file_add(struct store *s, struct store_file *f, struct err *e)
+{
+	char hex[65];
+	sha256_hex(f->sha256, hex);
+	sqlite3_stmt *st;
+	int rc = store_prep(s,
+			    "INSERT INTO files(trace_id, name, format, size, sha256, rows_read, "
+			    "rows_accepted, rows_quarantined, imported_at, voidfit_version) "
+			    "VALUES (?,?,?,?,?,?,?,?,?,?)",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, f->trace_id);
+	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, f->format ? f->format : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, f->size);
+	sqlite3_bind_text(st, 5, hex, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, f->rows_read);
+	sqlite3_bind_int64(st, 7, f->rows_accepted);
+	sqlite3_bind_int64(st, 8, f->rows_quarantined);
+	sqlite3_bind_int64(st, 9, f->imported_at);
+	sqlite3_bind_text(st, 10, VOIDFIT_VERSION, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add file");
+	else
+		f->id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_file_finish(struct store *s, const struct store_file *f, struct err *e)
+{
+	assert(f->rows_read == f->rows_accepted + f->rows_quarantined);
+	sqlite3_stmt *st;
+	int rc = store_prep(s,
+			    "UPDATE files SET rows_read = ?, rows_accepted = ?, "
+			    "rows_quarantined = ? WHERE id = ?",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, f->rows_read);
+	sqlite3_bind_int64(st, 2, f->rows_accepted);
+	sqlite3_bind_int64(st, 3, f->rows_quarantined);
+	sqlite3_bind_int64(st, 4, f->id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "update file");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name, size_t len,
+		    struct err *e)
+{
+	char hex[65];
+	sha256_hex(sha256, hex);
+	sqlite3_stmt *st;
+	if (store_prep(s,
+		       "SELECT t.name FROM files f JOIN traces t ON t.id = f.trace_id "
+		       "WHERE f.sha256 = ? LIMIT 1",
+		       &st, e))
+		return 0;
+	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st), seen = step == SQLITE_ROW;
+	if (seen && trace_name && len) {
+		snprintf(trace_name, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	} else if (!seen && step != SQLITE_DONE) {
+		store_sqlerr(s, e, "find file");
+	}
+	sqlite3_finalize(st);
+	return seen;
+}
+
+int store_file_list(struct store *s, int64_t trace_id,
+		    int (*cb)(void *ctx, const struct store_file *f), void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s,
+			    "SELECT id, trace_id, name, format, size, sha256, rows_read, "
+			    "rows_accepted, rows_quarantined, imported_at FROM files "
+			    "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
+			    &st, e);
+	int step;
+	if (!rc)
+		sqlite3_bind_int64(st, 1, trace_id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_file f = {
+			.id = sqlite3_column_int64(st, 0),
+			.trace_id = sqlite3_column_int64(st, 1),
+			.name = (const char *)sqlite3_column_text(st, 2),
+			.format = (const char *)sqlite3_column_text(st, 3),
+			.size = sqlite3_column_int64(st, 4),
+			.rows_read = sqlite3_column_int64(st, 6),
+			.rows_accepted = sqlite3_column_int64(st, 7),
+			.rows_quarantined = sqlite3_column_int64(st, 8),
+			.imported_at = sqlite3_column_int64(st, 9),
+		};
+		const char *hex = (const char *)sqlite3_column_text(st, 5);
+		for (int i = 0; hex && i < 32 && hex[2 * i] && hex[2 * i + 1]; i++) {
+			char t[3] = {hex[2 * i], hex[2 * i + 1], 0};
+			f.sha256[i] = (uint8_t)strtoul(t, NULL, 16);
+		}
+		rc = cb(ctx, &f);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list files");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- quarantine ---- */
+
+int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const char *reason,
+			 const char *raw, size_t rawlen, struct err *e)
+{
+	int rc = 0;
+	if (!s->qins && (rc = store_prep(s,
+					 "INSERT INTO quarantine(file_id, line, reason, raw) "
+					 "VALUES (?,?,?,?)",
+					 &s->qins, e)))
+		return rc;
+	sqlite3_stmt *st = s->qins;
+	sqlite3_bind_int64(st, 1, file_id);
+	sqlite3_bind_int64(st, 2, line);
+	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 4, rawlen ? raw : "", (int)rawlen, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add quarantined row");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+/* ---- nodes ---- */
+
+int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes, size_t n,
+		    struct err *e)
+{
+	sqlite3_stmt *st;
+	int64_t base = 0;
+	char sql[96];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM nodes WHERE trace_id = %lld",
+		 (long long)trace_id);
+	int rc = query_int(s, sql, &base, e);
+	if (rc || (rc = store_prep(s,
+				   "INSERT INTO nodes(trace_id, idx, name, grp, model, ngpu, "
+				   "cpu_milli, mem_mib, gpu_milli, hbm_mib, net_mbps, sto_mbps, "
+				   "iocpu_milli, enriched) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				   &st, e)))
+		return rc;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct node *nd = &nodes[i];
+		const struct gpumodel *gm = nd->model >= 0 ? gpumodel_get(nd->model) : NULL;
+		sqlite3_bind_int64(st, 1, trace_id);
+		sqlite3_bind_int64(st, 2, base + (int64_t)i);
+		sqlite3_bind_text(st, 3, nd->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, nd->group, -1, SQLITE_STATIC);
+		if (gm)
+			sqlite3_bind_text(st, 5, gm->name, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 5);
+		sqlite3_bind_int64(st, 6, nd->ngpu);
+		for (int d = 0; d < DIM_N; d++)
+			sqlite3_bind_int64(st, 7 + d, nd->cap[d]);
+		sqlite3_bind_int64(st, 14, nd->enriched);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "add node");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (!rc) {
+		snprintf(sql, sizeof sql, "UPDATE traces SET nnodes = nnodes + %zu WHERE id = %lld",
+			 n, (long long)trace_id);
+		rc = store_exec(s, sql, e);
+	}
+	return rc;
+}
+
+int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc =
+		store_prep(s,
+			   "SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
+			   "net_mbps, sto_mbps, iocpu_milli, enriched FROM nodes "
+			   "WHERE trace_id = ? ORDER BY idx",
+			   &st, e);
+	int step;
+	if (!rc)
+		sqlite3_bind_int64(st, 1, trace_id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct node nd;
+		node_init(&nd);
+		snprintf(nd.name, sizeof nd.name, "%s", (const char *)sqlite3_column_text(st, 0));
+		snprintf(nd.group, sizeof nd.group, "%s", (const char *)sqlite3_column_text(st, 1));
+		const char *model = (const char *)sqlite3_column_text(st, 2);
+		nd.model = (int16_t)(model ? gpumodel_find(model) : -1);
+		if (model && nd.model < 0)
+			nd.model = (int16_t)gpumodel_unknown();
+		nd.ngpu = (int32_t)sqlite3_column_int64(st, 3);
+		for (int d = 0; d < DIM_N; d++)
+			nd.cap[d] = sqlite3_column_int64(st, 4 + d);
+		nd.enriched = (uint8_t)sqlite3_column_int64(st, 11);
+		job_set_add_node(out, &nd);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "load nodes");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- sizes ---- */
+
+int store_sizes(struct store *s, struct store_sizes *out, struct err *e)
+{
+	int64_t pages, psize, freep, raw;
+	int rc;
+	if ((rc = query_int(s, "PRAGMA page_count", &pages, e)) ||
+	    (rc = query_int(s, "PRAGMA page_size", &psize, e)) ||
+	    (rc = query_int(s, "PRAGMA freelist_count", &freep, e)) ||
+	    (rc = query_int(s, "SELECT coalesce(sum(size), 0) FROM files", &raw, e)))
+		return rc;
+	out->store_bytes = pages * psize;
+	out->free_bytes = freep * psize;
+	out->raw_bytes = raw;
+	return 0;
+}

@@ -1,0 +1,234 @@
+/*
+ * trace-ali.c — Alibaba cluster-trace-v2017 and v2018: batch tasks and machine tables
+ * (CPU clusters, no GPUs). Header-less as published; a v2017 batch_task with the header
+ * some copies add is read too.
+ *
+ * Batch tasks make one voidfit job per task with the per-instance request (instances of
+ * one task are alike; number_of_instances / instance_num is kept raw only, because a
+ * 4 MB sample holds 12 million instances):
+ *   cpu = plan * 10 millicores (100 = one core); mem = normalised memory * machine size
+ *   (v2017: 1.0 = ALI2017_MEM_MIB; v2018: 100 = ALI2018_MEM_MIB);
+ *   arrival = create / start time (s; before the window, i.e. negative: 0; a task that
+ *   also ended before the window is quarantined, it cannot be replayed); duration =
+ *   end - start; status Waiting or an end of 0 = did not run to an end in the window
+ *   (duration -1, JOB_F_NOTRAN); class cpu.
+ * Machines: v2017 server_event "add" rows, v2018 machine_meta rows; a machine's first row
+ * makes its node (later rows of the same machine are counted, not repeated).
+ */
+#include <string.h>
+
+#include "trace.h"
+
+/* Normalised memory of 1.0 (v2017) / 100 (v2018): assumed machine sizes, documented in the
+ * man page; the raw values are kept. */
+#define ALI2017_MEM_MIB 262144 /* 256 GiB */
+#define ALI2018_MEM_MIB 524288 /* 512 GiB */
+
+static int is_word(const char *s)
+{
+	return s && *s && !trace_is_number(s, 0);
+}
+
+/* One batch task: create/end times, cpu in plan units, normalised mem times mem_scale. */
+static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_start, int k_end,
+		     int k_status, int k_cpu, int k_mem, double mem_scale, struct err *e)
+{
+	struct job j;
+	int64_t start = -1, end, cpu, mem;
+	double t;
+	int rc;
+	job_init(&j);
+	/* v2017 has tasks created before the window (negative times): they arrive at 0 and
+	 * keep their real run time */
+	if ((rc = trace_num(rd, r, k_start, &t)) == TRACE_BAD)
+		return rc;
+	int have_start = rc == 0;
+	if (have_start)
+		start = trace_round(t);
+	if (trace_num(rd, r, k_end, &t) == 0 && t < 0)
+		return trace_bad(rd, "ended before the trace window (end time %g s)", t);
+	if ((rc = trace_amount(rd, r, k_end, 1, &end)) ||
+	    (rc = trace_amount(rd, r, k_cpu, 10, &cpu)) ||
+	    (rc = trace_amount(rd, r, k_mem, mem_scale, &mem)))
+		return rc;
+	j.dem[DIM_CPU] = cpu;
+	j.dem[DIM_MEM] = mem;
+	j.num_gpu = 0;
+	j.gpu_milli = 0;
+	j.dem[DIM_GPU] = 0;
+	j.dem[DIM_HBM] = 0;
+	j.cls = JOB_CPU;
+	const char *status = trace_field(rd, r, k_status);
+	j.arrival = start < 0 ? 0 : start;
+	if (!have_start || end <= 0 || (status && !strcmp(status, "Waiting")))
+		j.flags |= JOB_F_NOTRAN;
+	else if (end < start)
+		return trace_bad(rd, "end time %lld before start time %lld", (long long)end,
+				 (long long)start);
+	else
+		j.duration = end - start;
+	return trace_emit_job(rd, &j, e);
+}
+
+/* ---- v2017 batch_task ---- */
+
+static const char *const t17_cols[] = {"task_create_time",
+				       "task_end_time",
+				       "job_id",
+				       "task_id",
+				       "number_of_instances",
+				       "status",
+				       "number_of_cpus_requested_per_instance_in_the_task",
+				       "normalized_memory_requested_per_instance_in_the_task",
+				       NULL};
+
+static int t17_sniff(const struct csvin_rec *r)
+{
+	for (int k = 0; k < 8; k++)
+		if (k != 5 && !trace_is_number(r->field[k], k >= 6))
+			return 0;
+	return is_word(r->field[5]);
+}
+
+static int t17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	return batch_job(rd, r, 0, 1, 5, 6, 7, ALI2017_MEM_MIB, e);
+}
+
+const struct trace_format trace_ali2017_task = {
+	.name = "ali2017-task",
+	.summary = "Alibaba cluster-trace-v2017 batch_task.csv (header optional)",
+	.kind = TRACE_JOBS,
+	.has_header = 2,
+	.columns = t17_cols,
+	.nrequired = 8,
+	.sniff = t17_sniff,
+	.row = t17_row,
+};
+
+/* ---- machines: first row of each machine makes its node ---- */
+
+static void names_close(struct trace_reader *rd)
+{
+	trace_nameset_free(rd->state);
+}
+
+static int machine_node(struct trace_reader *rd, const char *name, int64_t cpu, int64_t mem,
+			struct err *e)
+{
+	struct node n;
+	node_init(&n);
+	if (!name)
+		return trace_bad(rd, "no machine id");
+	if (strlen(name) >= sizeof n.name)
+		return trace_bad(rd, "machine id longer than %zu bytes", sizeof n.name - 1);
+	if (!trace_nameset_add((struct trace_nameset **)&rd->state, name))
+		return 0;
+	strcpy(n.name, name);
+	n.cap[DIM_CPU] = cpu;
+	n.cap[DIM_MEM] = mem;
+	n.cap[DIM_GPU] = 0;
+	n.cap[DIM_HBM] = 0;
+	return trace_emit_node(rd, &n, e);
+}
+
+/* v2017 server_event: timestamp,machine_id,event_type,event_detail,cpus,mem,disk */
+static const char *const s17_cols[] = {"timestamp",
+				       "machine_id",
+				       "event_type",
+				       "event_detail",
+				       "number_of_cpus",
+				       "normalized_memory",
+				       "normalized_disk_space",
+				       NULL};
+
+static int s17_sniff(const struct csvin_rec *r)
+{
+	const char *t = r->field[2];
+	return trace_is_number(r->field[0], 0) && t &&
+	       (!strcmp(t, "add") || !strcmp(t, "remove") || !strcmp(t, "softerror") ||
+		!strcmp(t, "harderror"));
+}
+
+static int s17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	int64_t cpu, mem;
+	int rc;
+	const char *type = trace_field(rd, r, 2);
+	if (!type)
+		return trace_bad(rd, "column 'event_type' is empty");
+	if ((rc = trace_amount(rd, r, 4, 1000, &cpu)) ||
+	    (rc = trace_amount(rd, r, 5, ALI2017_MEM_MIB, &mem)))
+		return rc;
+	if (strcmp(type, "add"))
+		return 0;
+	return machine_node(rd, trace_field(rd, r, 1), cpu, mem, e);
+}
+
+const struct trace_format trace_ali2017_server = {
+	.name = "ali2017-server",
+	.summary = "Alibaba cluster-trace-v2017 server_event.csv (no header): the nodes",
+	.kind = TRACE_NODES,
+	.columns = s17_cols,
+	.sniff = s17_sniff,
+	.row = s17_row,
+	.close = names_close,
+};
+
+/* ---- v2018 ---- */
+
+static const char *const t18_cols[] = {
+	"task_name",  "instance_num", "job_name", "task_type", "status",
+	"start_time", "end_time",     "plan_cpu", "plan_mem",  NULL};
+
+static int t18_sniff(const struct csvin_rec *r)
+{
+	return trace_is_number(r->field[1], 0) && is_word(r->field[4]) &&
+	       trace_is_number(r->field[5], 1) && trace_is_number(r->field[6], 1) &&
+	       trace_is_number(r->field[7], 1) && trace_is_number(r->field[8], 1);
+}
+
+static int t18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	return batch_job(rd, r, 5, 6, 4, 7, 8, ALI2018_MEM_MIB / 100.0, e);
+}
+
+const struct trace_format trace_ali2018_task = {
+	.name = "ali2018-task",
+	.summary = "Alibaba cluster-trace-v2018 batch_task.csv (no header)",
+	.kind = TRACE_JOBS,
+	.columns = t18_cols,
+	.sniff = t18_sniff,
+	.row = t18_row,
+};
+
+static const char *const m18_cols[] = {"machine_id",       "time_stamp", "failure_domain_1",
+				       "failure_domain_2", "cpu_num",    "mem_size",
+				       "status",           NULL};
+
+static int m18_sniff(const struct csvin_rec *r)
+{
+	return is_word(r->field[0]) && trace_is_number(r->field[1], 0) &&
+	       trace_is_number(r->field[4], 0) && trace_is_number(r->field[5], 0) &&
+	       is_word(r->field[6]);
+}
+
+static int m18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	int64_t cpu, mem;
+	int rc;
+	if ((rc = trace_amount(rd, r, 4, 1000, &cpu)) ||
+	    (rc = trace_amount(rd, r, 5, ALI2018_MEM_MIB / 100.0, &mem)))
+		return rc;
+	return machine_node(rd, trace_field(rd, r, 0), cpu, mem, e);
+}
+
+const struct trace_format trace_ali2018_machine = {
+	.name = "ali2018-machine",
+	.summary = "Alibaba cluster-trace-v2018 machine_meta.csv (no header): the nodes",
+	.kind = TRACE_NODES,
+	.columns = m18_cols,
+	.sniff = m18_sniff,
+	.row = m18_row,
+	.close = names_close,
+};

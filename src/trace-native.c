@@ -1,0 +1,140 @@
+/*
+ * trace-native.c — voidfit's own CSV formats (what 'voidfit gen' writes), which carry all
+ * seven dimensions in voidfit's units. An empty cell means "not recorded" (-1).
+ *
+ * jobs:  job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,
+ *        sto_mbps,iocpu_milli,gpu_spec
+ *        arrival, duration: integer s (empty duration = never ran); class: infer|train|
+ *        batch|cpu; hbm_mib: per GPU; gpu_spec: model names joined by '|'.
+ * nodes: node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli
+ *        gpu: GPU count; hbm_mib per GPU (empty = the model's, from the GPU table).
+ */
+#include <string.h>
+
+#include "gpumodel.h"
+#include "trace.h"
+
+enum {
+	J_NAME,
+	J_ARR,
+	J_DUR,
+	J_CLASS,
+	J_CPU,
+	J_MEM,
+	J_NGPU,
+	J_MILLI,
+	J_HBM,
+	J_NET,
+	J_STO,
+	J_IOCPU,
+	J_SPEC
+};
+
+static const char *const job_cols[] = {
+	"job",       "arrival", "duration", "class",    "cpu_milli",   "mem_mib",  "num_gpu",
+	"gpu_milli", "hbm_mib", "net_mbps", "sto_mbps", "iocpu_milli", "gpu_spec", NULL};
+
+static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct job j;
+	int64_t v[J_SPEC];
+	int rc;
+	job_init(&j);
+	if (!trace_field(rd, r, J_NAME))
+		return trace_bad(rd, "column 'job' is empty");
+	for (int k = J_ARR; k < J_SPEC; k++) {
+		if (k == J_CLASS)
+			continue;
+		if ((rc = trace_amount(rd, r, k, 1, &v[k])))
+			return rc;
+	}
+	if (v[J_ARR] < 0)
+		return trace_bad(rd, "column 'arrival' is empty");
+	j.arrival = v[J_ARR];
+	j.duration = v[J_DUR];
+	if (j.duration < 0)
+		j.flags |= JOB_F_NOTRAN;
+	const char *cls = trace_field(rd, r, J_CLASS);
+	int c = JOB_NCLASS;
+	for (int i = 0; cls && i < JOB_NCLASS; i++)
+		if (!strcmp(cls, job_class_name((enum job_class)i)))
+			c = i;
+	if (c == JOB_NCLASS)
+		return trace_bad(rd, "column 'class': '%.40s' is not infer, train, batch or cpu",
+				 cls ? cls : "");
+	j.cls = (uint8_t)c;
+	j.dem[DIM_CPU] = v[J_CPU];
+	j.dem[DIM_MEM] = v[J_MEM];
+	int64_t ngpu = v[J_NGPU] < 0 ? 0 : v[J_NGPU];
+	int64_t milli = v[J_MILLI] < 0 ? (ngpu ? 1000 : 0) : v[J_MILLI];
+	if ((rc = trace_job_gpus(rd, &j, ngpu, milli)))
+		return rc;
+	j.dem[DIM_HBM] = v[J_HBM] < 0 ? -1 : v[J_HBM] * (ngpu ? ngpu : 1);
+	j.dem[DIM_NET] = v[J_NET];
+	j.dem[DIM_STO] = v[J_STO];
+	j.dem[DIM_IOCPU] = v[J_IOCPU];
+	const char *spec = trace_field(rd, r, J_SPEC);
+	if (spec) {
+		struct err me = {0};
+		if (gpumodel_mask(spec, &j.gpu_spec, &me))
+			return trace_bad(rd, "column 'gpu_spec': %s", me.msg);
+	}
+	return trace_emit_job(rd, &j, e);
+}
+
+const struct trace_format trace_native_jobs = {
+	.name = "native-jobs",
+	.summary = "voidfit's own job CSV (voidfit gen), all seven dimensions",
+	.kind = TRACE_JOBS,
+	.has_header = 1,
+	.columns = job_cols,
+	.nrequired = 13,
+	.row = jobs_row,
+};
+
+enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU };
+
+static const char *const node_cols[] = {"node",     "group",       "model",   "cpu_milli",
+					"mem_mib",  "gpu",         "hbm_mib", "net_mbps",
+					"sto_mbps", "iocpu_milli", NULL};
+
+static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct node n;
+	int64_t v[N_IOCPU + 1];
+	int rc;
+	node_init(&n);
+	const char *name = trace_field(rd, r, N_NAME);
+	if (!name)
+		return trace_bad(rd, "column 'node' is empty");
+	if (strlen(name) >= sizeof n.name)
+		return trace_bad(rd, "column 'node': name longer than %zu bytes",
+				 sizeof n.name - 1);
+	strcpy(n.name, name);
+	const char *group = trace_field(rd, r, N_GROUP);
+	if (group && strlen(group) >= sizeof n.group)
+		return trace_bad(rd, "column 'group': name longer than %zu bytes",
+				 sizeof n.group - 1);
+	if (group)
+		strcpy(n.group, group);
+	for (int k = N_CPU; k <= N_IOCPU; k++)
+		if ((rc = trace_amount(rd, r, k, 1, &v[k])))
+			return rc;
+	n.cap[DIM_CPU] = v[N_CPU];
+	n.cap[DIM_MEM] = v[N_MEM];
+	trace_node_gpus(&n, trace_field(rd, r, N_MODEL), v[N_GPU] < 0 ? 0 : v[N_GPU], v[N_HBM]);
+	n.cap[DIM_NET] = v[N_NET];
+	n.cap[DIM_STO] = v[N_STO];
+	n.cap[DIM_IOCPU] = v[N_IOCPU];
+	return trace_emit_node(rd, &n, e);
+}
+
+const struct trace_format trace_native_nodes = {
+	.name = "native-nodes",
+	.summary = "voidfit's own node CSV (voidfit gen), all seven dimensions",
+	.kind = TRACE_NODES,
+	.has_header = 1,
+	.columns = node_cols,
+	.nrequired = 10,
+	.row = nodes_row,
+};

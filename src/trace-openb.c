@@ -1,0 +1,125 @@
+/*
+ * trace-openb.c — Alibaba gpu-v2023 ("openb"): pod lists and node lists.
+ *
+ * Pods: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
+ * deletion_time,scheduled_time (times in s). Some pod lists lack the three time columns.
+ *   arrival  = creation_time (0 when the file has no times)
+ *   duration = deletion_time - scheduled_time; empty scheduled_time = never ran
+ *              (-1, JOB_F_NOTRAN); no time columns: -1 (unknown, not flagged)
+ *   demand   = cpu_milli, memory_mib, gpu = num_gpu * gpu_milli; gpu_spec = allowed models
+ *   class    = no GPU: cpu; LS: infer; BE: batch; Guaranteed, Burstable, other: train
+ * Nodes: sn,cpu_milli,memory_mib,gpu,model (gpu = GPU count; HBM from the model table).
+ */
+#include <string.h>
+
+#include "gpumodel.h"
+#include "trace.h"
+
+enum { P_NAME, P_CPU, P_MEM, P_NGPU, P_MILLI, P_SPEC, P_QOS, P_PHASE, P_CREATE, P_DELETE, P_SCHED };
+
+static const char *const pod_cols[] = {
+	"name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",      "gpu_spec",
+	"qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time", NULL};
+
+static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct job j;
+	int64_t cpu, mem, ngpu, milli, create, del, sched;
+	int rc;
+	job_init(&j);
+	if ((rc = trace_amount(rd, r, P_CPU, 1, &cpu)) ||
+	    (rc = trace_amount(rd, r, P_MEM, 1, &mem)) ||
+	    (rc = trace_amount(rd, r, P_NGPU, 1, &ngpu)) ||
+	    (rc = trace_amount(rd, r, P_MILLI, 1, &milli)) ||
+	    (rc = trace_amount(rd, r, P_CREATE, 1, &create)) ||
+	    (rc = trace_amount(rd, r, P_DELETE, 1, &del)) ||
+	    (rc = trace_amount(rd, r, P_SCHED, 1, &sched)))
+		return rc;
+	j.dem[DIM_CPU] = cpu;
+	j.dem[DIM_MEM] = mem;
+	if (ngpu < 0)
+		ngpu = 0;
+	if ((rc = trace_job_gpus(rd, &j, ngpu, ngpu ? milli : 0)))
+		return rc;
+	const char *spec = trace_field(rd, r, P_SPEC);
+	if (spec) {
+		struct err me = {0};
+		if (gpumodel_mask(spec, &j.gpu_spec, &me))
+			return trace_bad(rd, "column 'gpu_spec': %s", me.msg);
+	}
+	const char *qos = trace_field(rd, r, P_QOS);
+	if (!ngpu)
+		j.cls = JOB_CPU;
+	else if (qos && !strcmp(qos, "LS"))
+		j.cls = JOB_INFER;
+	else if (qos && !strcmp(qos, "BE"))
+		j.cls = JOB_BATCH;
+	else
+		j.cls = JOB_TRAIN;
+	if (rd->col[P_CREATE] < 0) { /* a pod list without times */
+		j.arrival = 0;
+		return trace_emit_job(rd, &j, e);
+	}
+	if (create < 0)
+		return trace_bad(rd, "column 'creation_time' is empty");
+	j.arrival = create;
+	if (sched < 0) {
+		j.flags |= JOB_F_NOTRAN;
+	} else if (del < 0) {
+		return trace_bad(rd, "scheduled but no deletion_time");
+	} else if (del < sched) {
+		return trace_bad(rd, "deletion_time %lld before scheduled_time %lld",
+				 (long long)del, (long long)sched);
+	} else {
+		j.duration = del - sched;
+	}
+	return trace_emit_job(rd, &j, e);
+}
+
+const struct trace_format trace_openb_pods = {
+	.name = "openb-pods",
+	.summary = "Alibaba gpu-v2023 pod list (openb_pod_list_*.csv)",
+	.kind = TRACE_JOBS,
+	.has_header = 1,
+	.columns = pod_cols,
+	.nrequired = 7,
+	.row = pods_row,
+};
+
+enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL };
+
+static const char *const node_cols[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model", NULL};
+
+static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct node n;
+	int64_t cpu, mem, ngpu;
+	int rc;
+	node_init(&n);
+	const char *sn = trace_field(rd, r, N_SN);
+	if (!sn)
+		return trace_bad(rd, "column 'sn' is empty");
+	if (strlen(sn) >= sizeof n.name)
+		return trace_bad(rd, "column 'sn': name longer than %zu bytes", sizeof n.name - 1);
+	strcpy(n.name, sn);
+	if ((rc = trace_amount(rd, r, N_CPU, 1, &cpu)) ||
+	    (rc = trace_amount(rd, r, N_MEM, 1, &mem)) ||
+	    (rc = trace_amount(rd, r, N_GPU, 1, &ngpu)))
+		return rc;
+	if (ngpu > 32) /* CLUSTER_MAX_GPUS */
+		return trace_bad(rd, "%lld GPUs on one node", (long long)ngpu);
+	n.cap[DIM_CPU] = cpu;
+	n.cap[DIM_MEM] = mem;
+	trace_node_gpus(&n, trace_field(rd, r, N_MODEL), ngpu < 0 ? 0 : ngpu, -1);
+	return trace_emit_node(rd, &n, e);
+}
+
+const struct trace_format trace_openb_nodes = {
+	.name = "openb-nodes",
+	.summary = "Alibaba gpu-v2023 node list (openb_node_list_*.csv)",
+	.kind = TRACE_NODES,
+	.has_header = 1,
+	.columns = node_cols,
+	.nrequired = 5,
+	.row = nodes_row,
+};

@@ -1,0 +1,194 @@
+/*
+ * trace-pai.c — Alibaba gpu-v2020 (PAI): header-less job, task and instance tables and
+ * pai_machine_spec.csv. Column names are those of the published pai_*.header files.
+ *
+ * Tasks (pai_task_table) make the jobs, one voidfit job per instance (an instance is what
+ * the scheduler places), each with the task's per-instance plan:
+ *   cpu = plan_cpu * 10 millicores (100 = one core), mem = plan_mem GB * 1024 MiB,
+ *   GPUs from plan_gpu (100 = one GPU): <= 100 is one GPU at share plan_gpu * 10; more is
+ *   ceil(plan_gpu / 100) whole GPUs; empty = none. gpu_type names the allowed model
+ *   (a name the GPU table does not know allows any).
+ *   arrival = start_time; duration = end_time - start_time (s); 0 or empty = missing:
+ *   no start = never ran (arrival 0, JOB_F_NOTRAN); no end = no end in the window
+ *   (duration -1, JOB_F_NOTRAN).
+ *   class = GPU: train; no GPU: cpu.
+ * Job and instance tables are kept raw and counted (field count checked), not mapped.
+ * Machines: machine,gpu_type,cap_cpu (cores),cap_mem (GB),cap_gpu (count); gpu_type CPU
+ * means no GPUs.
+ */
+#include <string.h>
+
+#include "gpumodel.h"
+#include "trace.h"
+
+/* An instance count beyond this is a corrupt row, not a task. */
+#define PAI_MAX_INST 100000
+
+enum { T_JOB, T_TASK, T_INST, T_STATUS, T_START, T_END, T_CPU, T_MEM, T_GPU, T_TYPE };
+
+static const char *const task_cols[] = {"job_name",   "task_name", "inst_num", "status",
+					"start_time", "end_time",  "plan_cpu", "plan_mem",
+					"plan_gpu",   "gpu_type",  NULL};
+
+static int is_word(const char *s)
+{
+	return s && *s && !trace_is_number(s, 0);
+}
+
+static int task_sniff(const struct csvin_rec *r)
+{
+	return trace_is_number(r->field[2], 1) && is_word(r->field[3]) &&
+	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1) &&
+	       trace_is_number(r->field[6], 1);
+}
+
+static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct job j;
+	int64_t inst, start, end, cpu, mem, gpu;
+	int rc;
+	job_init(&j);
+	if ((rc = trace_amount(rd, r, T_INST, 1, &inst)) ||
+	    (rc = trace_amount(rd, r, T_START, 1, &start)) ||
+	    (rc = trace_amount(rd, r, T_END, 1, &end)) ||
+	    (rc = trace_amount(rd, r, T_CPU, 10, &cpu)) ||
+	    (rc = trace_amount(rd, r, T_MEM, 1024, &mem)) ||
+	    (rc = trace_amount(rd, r, T_GPU, 10, &gpu)))
+		return rc;
+	if (inst < 1)
+		return trace_bad(rd, "column 'inst_num': no instances");
+	if (inst > PAI_MAX_INST)
+		return trace_bad(rd, "column 'inst_num': %lld instances", (long long)inst);
+	j.dem[DIM_CPU] = cpu;
+	j.dem[DIM_MEM] = mem;
+	if (gpu <= 0)
+		rc = trace_job_gpus(rd, &j, 0, 0);
+	else if (gpu <= 1000)
+		rc = trace_job_gpus(rd, &j, 1, gpu);
+	else
+		rc = trace_job_gpus(rd, &j, (gpu + 999) / 1000, 1000);
+	if (rc)
+		return rc;
+	j.cls = j.num_gpu ? JOB_TRAIN : JOB_CPU;
+	const char *type = trace_field(rd, r, T_TYPE);
+	int id = type ? gpumodel_find(type) : -1;
+	if (id >= 0 && id < 32 && !gpumodel_get(id)->is_default)
+		j.gpu_spec = 1u << id;
+	if (start <= 0) {
+		j.arrival = 0;
+		j.flags |= JOB_F_NOTRAN;
+	} else {
+		j.arrival = start;
+		if (end <= 0)
+			j.flags |= JOB_F_NOTRAN;
+		else if (end < start)
+			return trace_bad(rd, "end_time %lld before start_time %lld", (long long)end,
+					 (long long)start);
+		else
+			j.duration = end - start;
+	}
+	for (int64_t i = 0; i < inst; i++)
+		if ((rc = trace_emit_job(rd, &j, e)))
+			return rc;
+	return 0;
+}
+
+const struct trace_format trace_pai_task = {
+	.name = "pai-task",
+	.summary = "Alibaba gpu-v2020 pai_task_table (no header): the jobs",
+	.kind = TRACE_JOBS,
+	.columns = task_cols,
+	.sniff = task_sniff,
+	.row = task_row,
+};
+
+/* Tables kept raw: their rows are counted once their field count is right. */
+static int aux_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	(void)rd;
+	(void)r;
+	(void)e;
+	return 0;
+}
+
+static const char *const job_cols[] = {"job_name",   "inst_id",  "user", "status",
+				       "start_time", "end_time", NULL};
+
+static int job_sniff(const struct csvin_rec *r)
+{
+	return !trace_is_number(r->field[0], 0) && is_word(r->field[3]) &&
+	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1);
+}
+
+const struct trace_format trace_pai_job = {
+	.name = "pai-job",
+	.summary = "Alibaba gpu-v2020 pai_job_table (no header): kept raw",
+	.kind = TRACE_AUX,
+	.columns = job_cols,
+	.sniff = job_sniff,
+	.row = aux_row,
+};
+
+static const char *const inst_cols[] = {"job_name", "task_name", "inst_name",  "worker_name",
+					"inst_id",  "status",    "start_time", "end_time",
+					"machine",  NULL};
+
+static int inst_sniff(const struct csvin_rec *r)
+{
+	return !trace_is_number(r->field[1], 0) && is_word(r->field[5]) &&
+	       trace_is_number(r->field[6], 1) && trace_is_number(r->field[7], 1);
+}
+
+const struct trace_format trace_pai_instance = {
+	.name = "pai-instance",
+	.summary = "Alibaba gpu-v2020 pai_instance_table (no header): kept raw",
+	.kind = TRACE_AUX,
+	.columns = inst_cols,
+	.sniff = inst_sniff,
+	.row = aux_row,
+};
+
+enum { M_NAME, M_TYPE, M_CPU, M_MEM, M_GPU };
+
+static const char *const machine_cols[] = {"machine", "gpu_type", "cap_cpu",
+					   "cap_mem", "cap_gpu",  NULL};
+
+static int machine_sniff(const struct csvin_rec *r)
+{
+	return is_word(r->field[1]) && trace_is_number(r->field[2], 0) &&
+	       trace_is_number(r->field[3], 0) && trace_is_number(r->field[4], 0);
+}
+
+static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	struct node n;
+	int64_t cpu, mem, gpu;
+	int rc;
+	node_init(&n);
+	const char *name = trace_field(rd, r, M_NAME);
+	if (!name)
+		return trace_bad(rd, "column 'machine' is empty");
+	if (strlen(name) >= sizeof n.name)
+		return trace_bad(rd, "column 'machine': name longer than %zu bytes",
+				 sizeof n.name - 1);
+	strcpy(n.name, name);
+	if ((rc = trace_amount(rd, r, M_CPU, 1000, &cpu)) ||
+	    (rc = trace_amount(rd, r, M_MEM, 1024, &mem)) ||
+	    (rc = trace_amount(rd, r, M_GPU, 1, &gpu)))
+		return rc;
+	if (gpu > 32) /* CLUSTER_MAX_GPUS */
+		return trace_bad(rd, "%lld GPUs on one node", (long long)gpu);
+	n.cap[DIM_CPU] = cpu;
+	n.cap[DIM_MEM] = mem;
+	trace_node_gpus(&n, trace_field(rd, r, M_TYPE), gpu < 0 ? 0 : gpu, -1);
+	return trace_emit_node(rd, &n, e);
+}
+
+const struct trace_format trace_pai_machine = {
+	.name = "pai-machine",
+	.summary = "Alibaba gpu-v2020 pai_machine_spec.csv (no header): the nodes",
+	.kind = TRACE_NODES,
+	.columns = machine_cols,
+	.sniff = machine_sniff,
+	.row = machine_row,
+};

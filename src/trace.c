@@ -1,0 +1,380 @@
+/*
+ * trace.c — the table of trace formats, format detection, the reader every format runs in,
+ * and the field helpers the trace-*.c files share.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpumodel.h"
+#include "trace.h"
+
+extern const struct trace_format trace_native_jobs, trace_native_nodes, trace_openb_pods,
+	trace_openb_nodes, trace_dlrm, trace_pai_task, trace_pai_job, trace_pai_instance,
+	trace_pai_machine, trace_ali2017_task, trace_ali2017_server, trace_ali2018_task,
+	trace_ali2018_machine, trace_google_task, trace_google_machine;
+
+/* Header-less formats are tried in this order: a later one only sees what the earlier
+ * ones' sniffs refused. */
+const struct trace_format *const trace_formats[] = {
+	&trace_native_jobs,
+	&trace_native_nodes,
+	&trace_openb_pods,
+	&trace_openb_nodes,
+	&trace_dlrm,
+	&trace_pai_task,
+	&trace_pai_job,
+	&trace_pai_instance,
+	&trace_pai_machine,
+	&trace_ali2017_task,
+	&trace_ali2017_server,
+	&trace_ali2018_task,
+	&trace_ali2018_machine,
+	&trace_google_task,
+	&trace_google_machine,
+	&trace_generic,
+	NULL,
+};
+
+const struct trace_format *trace_format_find(const char *name)
+{
+	for (const struct trace_format *const *f = trace_formats; *f; f++)
+		if (!strcmp((*f)->name, name))
+			return *f;
+	return NULL;
+}
+
+static size_t ncolumns(const struct trace_format *f)
+{
+	size_t n = 0;
+	while (f->columns && f->columns[n])
+		n++;
+	return n;
+}
+
+static int has_field(const struct csvin_rec *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->field[i] && !strcmp(r->field[i], name))
+			return 1;
+	return 0;
+}
+
+int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r)
+{
+	size_t hits = 0, n = ncolumns(fmt);
+	if (r->bad || !n)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		int h = has_field(r, fmt->columns[k]);
+		hits += (size_t)h;
+		if (!h && (int)k < fmt->nrequired)
+			return 0;
+	}
+	return (int)hits;
+}
+
+const struct trace_format *trace_detect(const struct csvin_rec *first, int *header)
+{
+	const struct trace_format *best = NULL;
+	int best_hits = 0;
+	*header = 0;
+	if (first->bad)
+		return NULL;
+	for (const struct trace_format *const *f = trace_formats; *f; f++) {
+		if (!(*f)->has_header || !(*f)->columns)
+			continue;
+		int hits = trace_header_matches(*f, first);
+		if (hits > best_hits) {
+			best = *f;
+			best_hits = hits;
+		}
+	}
+	if (best) {
+		*header = 1;
+		return best;
+	}
+	for (const struct trace_format *const *f = trace_formats; *f; f++) {
+		if ((*f)->has_header == 1 || !(*f)->columns)
+			continue;
+		if (first->n == ncolumns(*f) && (!(*f)->sniff || (*f)->sniff(first)))
+			return *f;
+	}
+	return NULL;
+}
+
+int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
+		     const struct trace_sink *sink, struct trace_reader **out, struct err *e)
+{
+	struct trace_reader *rd = xcalloc(1, sizeof *rd);
+	rd->fmt = fmt;
+	rd->sink = *sink;
+	rd->map = map;
+	*out = NULL;
+	if (fmt->open) {
+		int rc = fmt->open(rd, e);
+		if (rc) {
+			trace_reader_free(rd);
+			return rc;
+		}
+	}
+	*out = rd;
+	return 0;
+}
+
+int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e)
+{
+	const struct trace_format *f = rd->fmt;
+	if (f->start)
+		return f->start(rd, header, e);
+	size_t n = ncolumns(f);
+	rd->colname = f->columns;
+	free(rd->col);
+	rd->col = xcalloc(n, sizeof *rd->col);
+	rd->ncol = n;
+	if (!header) {
+		for (size_t k = 0; k < n; k++)
+			rd->col[k] = (int)k;
+		rd->nfields = n;
+		return 0;
+	}
+	rd->nfields = header->n;
+	for (size_t k = 0; k < n; k++) {
+		rd->col[k] = -1;
+		for (size_t i = 0; i < header->n; i++)
+			if (header->field[i] && !strcmp(header->field[i], f->columns[k])) {
+				rd->col[k] = (int)i;
+				break;
+			}
+		if (rd->col[k] < 0 && (int)k < f->nrequired)
+			return err_set(e, VF_EINPUT, "header lacks column '%s' of format %s",
+				       f->columns[k], f->name);
+	}
+	return 0;
+}
+
+int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	rd->rows++;
+	rd->why[0] = '\0';
+	if (r->bad)
+		return trace_bad(rd, "%s", r->bad);
+	if (r->n != rd->nfields)
+		return trace_bad(rd, "%zu columns, expected %zu", r->n, rd->nfields);
+	return rd->fmt->row(rd, r, e);
+}
+
+int trace_reader_finish(struct trace_reader *rd, struct err *e)
+{
+	return rd->fmt->finish ? rd->fmt->finish(rd, e) : 0;
+}
+
+void trace_reader_free(struct trace_reader *rd)
+{
+	if (!rd)
+		return;
+	if (rd->fmt->close)
+		rd->fmt->close(rd);
+	trace_map_free(rd->map);
+	free(rd->col);
+	free(rd);
+}
+
+const char *trace_field(const struct trace_reader *rd, const struct csvin_rec *r, int k)
+{
+	if (k < 0 || (size_t)k >= rd->ncol || rd->col[k] < 0 || (size_t)rd->col[k] >= r->n)
+		return NULL;
+	const char *s = r->field[rd->col[k]];
+	return s && *s ? s : NULL;
+}
+
+static const char *col_name(const struct trace_reader *rd, int k)
+{
+	return rd->colname ? rd->colname[k] : "?";
+}
+
+int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double *v)
+{
+	const char *s = trace_field(rd, r, k);
+	if (!s)
+		return 1;
+	double d;
+	if (parse_double(s, &d)) {
+		/* a very long cell makes a short reason */
+		return trace_bad(rd, "column '%s': '%.40s' is not a number", col_name(rd, k), s);
+	}
+	*v = d;
+	return 0;
+}
+
+/* A plain decimal integer of at most 15 digits (so exact in a double too): 0 and *v, or
+ * -1 for anything else (then parse_double decides). The common case of trace numbers,
+ * about five times faster than strtod. */
+static int small_int(const char *s, int64_t *v)
+{
+	int neg = *s == '-';
+	const char *p = s + neg;
+	int64_t x = 0;
+	int n = 0;
+	for (; *p >= '0' && *p <= '9' && n < 16; p++, n++)
+		x = x * 10 + (*p - '0');
+	if (*p || !n || n > 15)
+		return -1;
+	*v = neg ? -x : x;
+	return 0;
+}
+
+int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
+		 int64_t *out)
+{
+	const char *s = trace_field(rd, r, k);
+	int64_t iv;
+	if (s && scale == 1 && !small_int(s, &iv)) {
+		if (iv < 0)
+			return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k), s);
+		*out = iv;
+		return 0;
+	}
+	double v;
+	int rc = trace_num(rd, r, k, &v);
+	if (rc == TRACE_BAD)
+		return rc;
+	if (rc == 1) {
+		*out = -1;
+		return 0;
+	}
+	if (v < 0)
+		return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k),
+				 trace_field(rd, r, k));
+	if (v * scale > 9e15)
+		return trace_bad(rd, "column '%s': %s is out of range", col_name(rd, k),
+				 trace_field(rd, r, k));
+	*out = trace_round(v * scale);
+	return 0;
+}
+
+int trace_is_number(const char *s, int empty_ok)
+{
+	double d;
+	if (!s || !*s)
+		return empty_ok;
+	return parse_double(s, &d) == 0;
+}
+
+struct trace_nameset {
+	char **slot; /* open addressing, linear probing; NULL = empty */
+	size_t cap, n;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+int trace_nameset_add(struct trace_nameset **setp, const char *name)
+{
+	struct trace_nameset *s = *setp;
+	if (!s)
+		s = *setp = xcalloc(1, sizeof *s);
+	if (2 * (s->n + 1) > s->cap) { /* keep the load under one half */
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		char **slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < s->cap; i++) {
+			if (!s->slot[i])
+				continue;
+			size_t j = name_hash(s->slot[i]) & (cap - 1);
+			while (slot[j])
+				j = (j + 1) & (cap - 1);
+			slot[j] = s->slot[i];
+		}
+		free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
+	}
+	size_t j = name_hash(name) & (s->cap - 1);
+	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+		if (!strcmp(s->slot[j], name))
+			return 0;
+	s->slot[j] = xstrdup(name);
+	s->n++;
+	return 1;
+}
+
+void trace_nameset_free(struct trace_nameset *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->slot[i]);
+	free(s->slot);
+	free(s);
+}
+
+int trace_bad(struct trace_reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rd->why, sizeof rd->why, fmt, ap);
+	va_end(ap);
+	return TRACE_BAD;
+}
+
+int64_t trace_round(double v)
+{
+	return (int64_t)llround(v);
+}
+
+int trace_emit_job(struct trace_reader *rd, const struct job *j, struct err *e)
+{
+	return rd->sink.job ? rd->sink.job(rd->sink.ctx, j, e) : 0;
+}
+
+int trace_emit_node(struct trace_reader *rd, const struct node *n, struct err *e)
+{
+	return rd->sink.node ? rd->sink.node(rd->sink.ctx, n, e) : 0;
+}
+
+void trace_node_gpus(struct node *n, const char *model, int64_t ngpu, int64_t hbm_per_gpu)
+{
+	n->ngpu = (int32_t)ngpu;
+	n->cap[DIM_GPU] = ngpu * 1000;
+	if (!model || !*model || !strcmp(model, "CPU") || ngpu == 0) {
+		n->model = -1;
+		n->cap[DIM_HBM] = 0;
+		return;
+	}
+	int id = gpumodel_find(model);
+	if (id < 0)
+		id = gpumodel_unknown();
+	n->model = (int16_t)id;
+	n->cap[DIM_HBM] = ngpu * (hbm_per_gpu >= 0 ? hbm_per_gpu : gpumodel_get(id)->hbm_mib);
+}
+
+int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli)
+{
+	if (num_gpu < 0)
+		return trace_bad(rd, "negative GPU count %lld", (long long)num_gpu);
+	if (num_gpu == 0) {
+		j->num_gpu = 0;
+		j->gpu_milli = 0;
+		j->dem[DIM_GPU] = 0;
+		return 0;
+	}
+	if (num_gpu > 32) /* CLUSTER_MAX_GPUS */
+		return trace_bad(rd, "%lld GPUs in one job (more than a node holds)",
+				 (long long)num_gpu);
+	if (gpu_milli <= 0 || gpu_milli > 1000)
+		return trace_bad(rd, "GPU share %lld outside 1..1000", (long long)gpu_milli);
+	if (num_gpu > 1 && gpu_milli != 1000)
+		return trace_bad(rd, "%lld GPUs at share %lld: a multi-GPU job takes whole GPUs",
+				 (long long)num_gpu, (long long)gpu_milli);
+	j->num_gpu = (int32_t)num_gpu;
+	j->gpu_milli = (int32_t)gpu_milli;
+	j->dem[DIM_GPU] = num_gpu * gpu_milli;
+	return 0;
+}

@@ -1,0 +1,861 @@
+/*
+ * zblk.c — column encodings and sealed (zstd + checksum) blocks; see zblk.h.
+ *
+ * Integer column, uncompressed layout:
+ *   u8 tag      codec (low 3 bits: ZC_*) | 8 if a NULL bitmap follows | 16 if ref2
+ *   u8 ref      0, or 1 + the index of the reference column the values are relative to
+ *   [mult]      if ref: zz(multiplier) varint; values are coded as v - mult * ref
+ *   [ref2,mult2] if tag & 16: u8 (1 + index) and zz varint of a second reference, used on
+ *               the rows where the first one is NULL
+ *   [bitmap]    (n + 7) / 8 bytes, bit i set = row i is NULL
+ *   payload     over the m non-NULL rows' values x (x = v - mult * ref where the ref
+ *               row is not NULL, else v - mult2 * ref2 where that is not NULL, else v):
+ *               CONST  zz(x0) | PLAIN  zz(x_i)... | DELTA  zz(x0), zz(x_i - x_i-1)...
+ *               DICT   k, zz(d_j)..., then m indices (u8 when k <= 256, else u16 LE)
+ *               NONE   nothing (m = 0)
+ * zz is the zigzag map (0, -1, 1, -2 ... -> 0, 1, 2, 3 ...), all arithmetic wraps mod 2^64.
+ *
+ * String column: u8 tag, then CONST: len, bytes | DICT: k, k lengths (an integer column),
+ * the k strings' bytes, n indices (u8 / u16 LE) | RAW: n lengths (integer column), bytes.
+ *
+ * Sealed block: u8 magic 0xB7, u8 kind, u8 flags (1 = zstd), varints rows, raw_len,
+ * comp_len, then the u64 LE checksum (FNV-1a 64 of every header byte before it and of the
+ * payload), then comp_len payload bytes.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "zblk.h"
+
+enum { ZC_CONST, ZC_PLAIN, ZC_DELTA, ZC_DICT, ZC_NONE, ZC_N };
+enum { ZS_CONST, ZS_DICT, ZS_RAW };
+#define DICT_MAX  4096 /* beyond this many distinct values a dictionary does not pay */
+#define SAMPLE    256  /* rows (spread out) that rank the references of a long column */
+#define KEEP      2    /* references then costed on every row */
+#define BLK_MAGIC 0xB7
+
+/* ---- buffers and varints ---- */
+
+void zblk_buf_add(struct zblk_buf *b, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	xgrow(&b->p, &b->cap, b->len + n, 1);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void zblk_buf_reset(struct zblk_buf *b)
+{
+	b->len = 0;
+}
+
+void zblk_buf_release(struct zblk_buf *b)
+{
+	if (!b)
+		return;
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void zblk_put_varint(struct zblk_buf *b, uint64_t v)
+{
+	uint8_t t[10];
+	size_t n = 0;
+	while (v >= 0x80) {
+		t[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	t[n++] = (uint8_t)v;
+	zblk_buf_add(b, t, n);
+}
+
+static size_t varlen(uint64_t v)
+{
+	return ((size_t)(64 - __builtin_clzll(v | 1)) + 6) / 7;
+}
+
+static uint64_t zz(uint64_t x)
+{
+	return (x << 1) ^ (uint64_t) - (int64_t)(x >> 63);
+}
+
+static uint64_t unzz(uint64_t u)
+{
+	return (u >> 1) ^ (uint64_t) - (int64_t)(u & 1);
+}
+
+void zblk_reader_init(struct zblk_reader *r, const void *p, size_t len)
+{
+	r->p = p;
+	r->len = len;
+	r->pos = 0;
+	r->bad = 0;
+}
+
+int zblk_get_varint(struct zblk_reader *r, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (int shift = 0; !r->bad && r->pos < r->len && shift < 64; shift += 7) {
+		uint8_t c = r->p[r->pos++];
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	r->bad = 1;
+	return -1;
+}
+
+int zblk_get_bytes(struct zblk_reader *r, size_t n, const uint8_t **out)
+{
+	if (r->bad || r->len - r->pos < n) {
+		r->bad = 1;
+		return -1;
+	}
+	*out = r->p + r->pos;
+	r->pos += n;
+	return 0;
+}
+
+static int get_u8(struct zblk_reader *r, unsigned *v)
+{
+	const uint8_t *p;
+	if (zblk_get_bytes(r, 1, &p))
+		return -1;
+	*v = p[0];
+	return 0;
+}
+
+/* ---- a small open-addressing set of uint64, for dictionaries ---- */
+
+struct u64set {
+	uint64_t *key;
+	uint32_t *idx; /* dictionary index + 1; 0 = empty slot */
+	size_t mask;
+};
+
+static void u64set_init(struct u64set *h, size_t want)
+{
+	size_t cap = 16;
+	while (cap < 2 * want)
+		cap *= 2;
+	h->key = xmalloc(cap * sizeof *h->key);
+	h->idx = xcalloc(cap, sizeof *h->idx);
+	h->mask = cap - 1;
+}
+
+static void u64set_release(struct u64set *h)
+{
+	free(h->key);
+	free(h->idx);
+}
+
+/* Index of x, adding it as index *k if new (then ++*k). */
+static uint32_t u64set_put(struct u64set *h, uint64_t x, uint32_t *k)
+{
+	size_t i = (size_t)((x * 0x9E3779B97F4A7C15ull) >> 32) & h->mask;
+	while (h->idx[i]) {
+		if (h->key[i] == x)
+			return h->idx[i] - 1;
+		i = (i + 1) & h->mask;
+	}
+	h->key[i] = x;
+	h->idx[i] = ++*k;
+	return *k - 1;
+}
+
+/* ---- integer columns ---- */
+
+/* Bytes each codec needs for x[0..m); SIZE_MAX when it cannot be used. */
+static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int with_dict)
+{
+	for (int c = 0; c < ZC_N; c++)
+		cost[c] = SIZE_MAX;
+	if (m == 0) {
+		cost[ZC_NONE] = 0;
+		return;
+	}
+	size_t plain = varlen(zz(x[0])), delta = plain, same = 1;
+	if (with_dict) {
+		for (size_t i = 1; i < m; i++) {
+			plain += varlen(zz(x[i]));
+			delta += varlen(zz(x[i] - x[i - 1]));
+			same &= x[i] == x[0];
+		}
+	} else { /* against a reference: plain and constant only, the common outcomes */
+		for (size_t i = 1; i < m; i++) {
+			plain += varlen(zz(x[i]));
+			same &= x[i] == x[0];
+		}
+		delta = SIZE_MAX;
+	}
+	if (same) {
+		cost[ZC_CONST] = varlen(zz(x[0]));
+		return;
+	}
+	cost[ZC_PLAIN] = plain;
+	cost[ZC_DELTA] = delta;
+	if (!with_dict)
+		return;
+	struct u64set h;
+	uint32_t k = 0;
+	size_t dsz = 0;
+	if (m > 4 * SAMPLE) { /* many distinct values early on: no dictionary */
+		u64set_init(&h, SAMPLE);
+		for (size_t i = 0; i < SAMPLE; i++)
+			u64set_put(&h, x[i], &k);
+		u64set_release(&h);
+		if (k > SAMPLE / 2)
+			return;
+		k = 0;
+	}
+	u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
+	for (size_t i = 0; i < m && k <= DICT_MAX; i++) {
+		uint32_t before = k;
+		u64set_put(&h, x[i], &k);
+		if (k != before)
+			dsz += varlen(zz(x[i]));
+		if (k == DICT_MAX && i + 1 < m) { /* the set is full: stop before it overflows */
+			k = DICT_MAX + 1;
+			break;
+		}
+	}
+	u64set_release(&h);
+	if (k <= DICT_MAX)
+		cost[ZC_DICT] = varlen(k) + dsz + m * (k <= 256 ? 1 : 2);
+}
+
+static int best_codec(const size_t cost[ZC_N], size_t *sz)
+{
+	int best = ZC_PLAIN;
+	for (int c = 0; c < ZC_N; c++)
+		if (cost[c] < cost[best])
+			best = c;
+	*sz = cost[best];
+	return best;
+}
+
+/* What the values of a column are coded against: mult1 * ref1 where ref1's row is not NULL,
+ * else mult2 * ref2 where that one is not NULL, else nothing. */
+struct refsel {
+	const int64_t *r1, *r2; /* NULL: none */
+	const uint8_t *n1, *n2; /* NULL rows of r1 / r2 (NULL: none) */
+	uint64_t m1, m2;
+};
+
+static uint64_t refval(const struct refsel *s, size_t i)
+{
+	if (s->r1 && !(s->n1 && s->n1[i]))
+		return (uint64_t)s->r1[i] * s->m1;
+	if (s->r2 && !(s->n2 && s->n2[i]))
+		return (uint64_t)s->r2[i] * s->m2;
+	return 0;
+}
+
+/* The values of the non-NULL rows relative to s (wrapping); returns m. */
+static size_t residuals(const int64_t *v, const uint8_t *nul, size_t n, const struct refsel *s,
+			uint64_t *x)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (nul && nul[i])
+			continue;
+		x[m++] = (uint64_t)v[i] - refval(s, i);
+	}
+	return m;
+}
+
+/* The multiplier a that best fits v = a * ref + b, guessed from the first two rows (where
+ * only[] marks the row, if given) with different ref values: the slope if it is a whole
+ * number (1 for a copy or an offset, 1000 for seconds to ms, -1 for "end - start"), else 1;
+ * when ref looks constant over the first rows, the first row's ratio v / ref if whole. */
+static uint64_t guess_mult(const int64_t *v, const uint8_t *nul, size_t n, const int64_t *ref,
+			   const uint8_t *refnul, const uint8_t *only)
+{
+	const int64_t big = INT64_C(1) << 61;
+	int64_t v0 = 0, r0 = 0;
+	int have = 0, tries = 0;
+	for (size_t i = 0; i < n && tries < 64; i++) { /* a constant ref: give up soon */
+		if ((nul && nul[i]) || (refnul && refnul[i]) || (only && !only[i]))
+			continue;
+		tries++;
+		if (v[i] >= big || v[i] <= -big || ref[i] >= big || ref[i] <= -big)
+			return 1;
+		if (!have) {
+			v0 = v[i];
+			r0 = ref[i];
+			have = 1;
+		} else if (ref[i] != r0) {
+			int64_t dv = v[i] - v0, dr = ref[i] - r0;
+			return dv % dr == 0 && dv != 0 ? (uint64_t)(dv / dr) : 1;
+		}
+	}
+	/* ref looked constant: the ratio of the first row, if whole. */
+	return have && r0 != 0 && v0 != 0 && v0 % r0 == 0 ? (uint64_t)(v0 / r0) : 1;
+}
+
+/* Bytes of the plain (or constant) coding of v against s, without building the residuals,
+ * over every step-th row; gives up (SIZE_MAX) once past limit. */
+static size_t ref_cost(const int64_t *v, const uint8_t *nul, size_t n, size_t step,
+		       const struct refsel *s, size_t limit)
+{
+	size_t plain = 0, first = 1, same = 1;
+	uint64_t x0 = 0;
+	for (size_t i = 0; i < n; i += step) {
+		if (nul && nul[i])
+			continue;
+		uint64_t x = (uint64_t)v[i] - refval(s, i);
+		if (first) {
+			x0 = x;
+			first = 0;
+		}
+		same &= x == x0;
+		plain += varlen(zz(x));
+		if (!same && plain >= limit)
+			return SIZE_MAX;
+	}
+	return same ? varlen(zz(x0)) : plain;
+}
+
+static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t m)
+{
+	switch (codec) {
+	case ZC_NONE:
+		break;
+	case ZC_CONST:
+		zblk_put_varint(b, zz(x[0]));
+		break;
+	case ZC_PLAIN:
+		for (size_t i = 0; i < m; i++)
+			zblk_put_varint(b, zz(x[i]));
+		break;
+	case ZC_DELTA:
+		zblk_put_varint(b, zz(x[0]));
+		for (size_t i = 1; i < m; i++)
+			zblk_put_varint(b, zz(x[i] - x[i - 1]));
+		break;
+	case ZC_DICT: {
+		struct u64set h;
+		u64set_init(&h, DICT_MAX);
+		uint32_t k = 0, *ix = xmalloc(m * sizeof *ix);
+		uint64_t *d = xmalloc((DICT_MAX + 1) * sizeof *d);
+		for (size_t i = 0; i < m; i++) {
+			uint32_t before = k;
+			ix[i] = u64set_put(&h, x[i], &k);
+			if (k != before)
+				d[k - 1] = x[i];
+		}
+		assert(k <= DICT_MAX);
+		zblk_put_varint(b, k);
+		for (uint32_t j = 0; j < k; j++)
+			zblk_put_varint(b, zz(d[j]));
+		for (size_t i = 0; i < m; i++) {
+			uint8_t t[2] = {(uint8_t)ix[i], (uint8_t)(ix[i] >> 8)};
+			zblk_buf_add(b, t, k <= 256 ? 1 : 2);
+		}
+		free(d);
+		free(ix);
+		u64set_release(&h);
+		break;
+	}
+	default:
+		assert(0);
+	}
+}
+
+void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
+		  const int64_t *const *refs, const uint8_t *const *refnul, int nref)
+{
+	assert(nref >= 0 && nref < 256); /* the reference is stored in a byte */
+	uint64_t *x = xmalloc((n ? n : 1) * sizeof *x);
+	struct refsel sel = {0}, none = {0};
+	size_t cost[ZC_N], bestsz, sz, m = residuals(v, nul, n, &none, x);
+	int codec = best_codec((int_costs(x, m, cost, 1), cost), &bestsz), ref = -1, ref2 = -1;
+	/* References are compared without the (costly) dictionary estimate; the one chosen
+	 * gets it afterwards. With many references and rows, they are ranked on SAMPLE rows
+	 * spread over the column and only the best few are costed on all of them. */
+	int order[256], nord = nref;
+	for (int k = 0; k < nord; k++)
+		order[k] = k;
+	if (n > 4 * SAMPLE && nord > KEEP) {
+		size_t sc[256];
+		for (int k = 0; k < nord; k++) {
+			const uint8_t *rn = refnul ? refnul[k] : NULL;
+			struct refsel t = {.r1 = refs[k], .n1 = rn};
+			t.m1 = guess_mult(v, nul, n, refs[k], rn, NULL);
+			sc[k] = ref_cost(v, nul, n, n / SAMPLE, &t, SIZE_MAX);
+		}
+		for (int i = 0; i < KEEP; i++) /* partial selection sort: the KEEP cheapest */
+			for (int j = i + 1; j < nord; j++)
+				if (sc[order[j]] < sc[order[i]]) {
+					int t = order[i];
+					order[i] = order[j];
+					order[j] = t;
+				}
+		nord = KEEP;
+	}
+	for (int i = 0; i < nord && bestsz > m / 8 + 1; i++) {
+		int k = order[i];
+		const uint8_t *rn = refnul ? refnul[k] : NULL;
+		struct refsel t = {
+			refs[k], NULL, rn, NULL, guess_mult(v, nul, n, refs[k], rn, NULL), 0};
+		sz = ref_cost(v, nul, n, 1, &t, bestsz);
+		if (sz != SIZE_MAX && sz + varlen(zz(t.m1)) < bestsz) {
+			bestsz = sz + varlen(zz(t.m1));
+			ref = k;
+			sel = t;
+		}
+	}
+	/* Where the chosen reference has NULL rows, a second one may cover them (a duration
+	 * is end - start, or window - start when the end is missing). */
+	size_t holes = 0;
+	for (size_t i = 0; ref >= 0 && sel.n1 && i < n; i++)
+		holes += !(nul && nul[i]) && sel.n1[i];
+	if (holes >= 16 && holes > m / 32) {
+		/* Only the hole rows differ between candidates: cost them there. */
+		size_t *hix = xmalloc(holes * sizeof *hix), nh = 0, best = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!(nul && nul[i]) && sel.n1[i]) {
+				hix[nh++] = i;
+				best += varlen(zz((uint64_t)v[i]));
+			}
+		for (int k = 0; k < nref; k++) {
+			if (k == ref)
+				continue;
+			const int64_t *r2 = refs[k];
+			const uint8_t *n2 = refnul ? refnul[k] : NULL;
+			uint64_t m2 = guess_mult(v, nul, n, r2, n2, sel.n1);
+			size_t c = 1 + varlen(zz(m2));
+			for (size_t h = 0; h < nh && c < best; h++) {
+				size_t i = hix[h];
+				uint64_t r = n2 && n2[i] ? 0 : (uint64_t)r2[i] * m2;
+				c += varlen(zz((uint64_t)v[i] - r));
+			}
+			if (c < best) {
+				best = c;
+				ref2 = k;
+				sel.r2 = r2;
+				sel.n2 = n2;
+				sel.m2 = m2;
+			}
+		}
+		free(hix);
+	}
+	if (ref >= 0) {
+		residuals(v, nul, n, &sel, x);
+		codec = best_codec((int_costs(x, m, cost, 1), cost), &sz);
+	}
+	uint8_t hdr[2] = {(uint8_t)(codec | (m < n ? 8 : 0) | (ref2 >= 0 ? 16 : 0)),
+			  (uint8_t)(ref + 1)};
+	zblk_buf_add(b, hdr, 2);
+	if (ref >= 0)
+		zblk_put_varint(b, zz(sel.m1));
+	if (ref2 >= 0) {
+		uint8_t r2 = (uint8_t)(ref2 + 1);
+		zblk_buf_add(b, &r2, 1);
+		zblk_put_varint(b, zz(sel.m2));
+	}
+	if (m < n) {
+		size_t nb = (n + 7) / 8;
+		xgrow(&b->p, &b->cap, b->len + nb, 1);
+		uint8_t *bm = b->p + b->len;
+		memset(bm, 0, nb);
+		for (size_t i = 0; i < n; i++)
+			if (nul[i])
+				bm[i / 8] |= (uint8_t)(1u << (i % 8));
+		b->len += nb;
+	}
+	residuals(v, nul, n, ref >= 0 ? &sel : &none, x);
+	put_payload(b, codec, x, m);
+	free(x);
+}
+
+static int bad(struct zblk_reader *r)
+{
+	r->bad = 1;
+	return -1;
+}
+
+int zblk_get_i64(struct zblk_reader *r, int64_t *v, uint8_t *nul, size_t n,
+		 const int64_t *const *refs, const uint8_t *const *refnul, int nref)
+{
+	unsigned tag, ref;
+	if (get_u8(r, &tag) || get_u8(r, &ref))
+		return -1;
+	int codec = (int)(tag & 7);
+	if (codec >= ZC_N || (tag & ~31u) || (int)ref > nref || ((tag & 16) && !ref))
+		return bad(r);
+	uint64_t mult = 1, mult2 = 1;
+	unsigned ref2 = 0;
+	if (ref && zblk_get_varint(r, &mult))
+		return -1;
+	mult = unzz(mult);
+	if ((tag & 16) &&
+	    (get_u8(r, &ref2) || !ref2 || (int)ref2 > nref || zblk_get_varint(r, &mult2)))
+		return bad(r);
+	mult2 = unzz(mult2);
+	const uint8_t *bm = NULL;
+	if ((tag & 8) && zblk_get_bytes(r, (n + 7) / 8, &bm))
+		return -1;
+	if (bm && !nul)
+		return bad(r);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		int isnul = bm && (bm[i / 8] >> (i % 8) & 1);
+		if (nul)
+			nul[i] = (uint8_t)isnul;
+		m += !isnul;
+	}
+	if ((codec == ZC_NONE) != (m == 0))
+		return bad(r);
+	/* Decode the m values into the first m slots of v, then spread them to their rows. */
+	uint64_t u = 0, prev = 0, k = 0;
+	const uint8_t *ix = NULL;
+	uint64_t *d = NULL;
+	int rc = -1;
+	if (codec == ZC_CONST && zblk_get_varint(r, &u))
+		return -1;
+	if (codec == ZC_DICT) {
+		if (zblk_get_varint(r, &k) || k == 0 || k > 65536)
+			return bad(r);
+		d = xmalloc(k * sizeof *d);
+		for (uint64_t j = 0; j < k; j++) {
+			if (zblk_get_varint(r, &u))
+				goto out;
+			d[j] = unzz(u);
+		}
+		if (zblk_get_bytes(r, m * (k <= 256 ? 1 : 2), &ix))
+			goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		uint64_t x;
+		switch (codec) {
+		case ZC_CONST:
+			x = unzz(u);
+			break;
+		case ZC_PLAIN:
+		case ZC_DELTA:
+			if (zblk_get_varint(r, &u))
+				goto out;
+			x = unzz(u) + (codec == ZC_DELTA && i ? prev : 0);
+			prev = x;
+			break;
+		default: { /* ZC_DICT */
+			uint64_t j = k <= 256 ? ix[i]
+					      : (uint64_t)ix[2 * i] | (uint64_t)ix[2 * i + 1] << 8;
+			if (j >= k) {
+				bad(r);
+				goto out;
+			}
+			x = d[j];
+		}
+		}
+		v[i] = (int64_t)x;
+	}
+	for (size_t i = n, j = m; i-- > 0;) {
+		if (nul && nul[i]) {
+			v[i] = 0;
+			continue;
+		}
+		uint64_t x = (uint64_t)v[--j];
+		if (ref) {
+			struct refsel sel = {refs[ref - 1],
+					     ref2 ? refs[ref2 - 1] : NULL,
+					     refnul ? refnul[ref - 1] : NULL,
+					     ref2 && refnul ? refnul[ref2 - 1] : NULL,
+					     mult,
+					     mult2};
+			x += refval(&sel, i);
+		}
+		v[i] = (int64_t)x;
+	}
+	rc = 0;
+out:
+	free(d);
+	return rc;
+}
+
+/* ---- string columns ---- */
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+#define FNV_INIT 0xcbf29ce484222325ull
+
+static void put_lengths(struct zblk_buf *b, const struct zblk_str *s, size_t n)
+{
+	int64_t *len = xmalloc((n ? n : 1) * sizeof *len);
+	for (size_t i = 0; i < n; i++)
+		len[i] = (int64_t)s[i].len;
+	zblk_put_i64(b, len, NULL, n, NULL, NULL, 0);
+	free(len);
+}
+
+void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
+{
+	size_t same = n > 0;
+	for (size_t i = 1; i < n && same; i++) /* the common case, without hashing */
+		same = s[i].len == s[0].len && !memcmp(s[i].p, s[0].p, s[0].len);
+	if (same) {
+		uint8_t tag = ZS_CONST;
+		zblk_buf_add(b, &tag, 1);
+		zblk_put_varint(b, s[0].len);
+		zblk_buf_add(b, s[0].p, s[0].len);
+		return;
+	}
+	/* Distinct strings by hash, confirmed by comparison (a hash collision just makes a
+	 * second entry with the same hash impossible to find: fall back to raw then). */
+	uint64_t *hash = xmalloc((n ? n : 1) * sizeof *hash);
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		hash[i] = fnv1a(FNV_INIT, s[i].p, s[i].len);
+		total += s[i].len;
+	}
+	struct u64set h;
+	u64set_init(&h, n < DICT_MAX ? n : DICT_MAX);
+	uint32_t k = 0, *ix = xmalloc((n ? n : 1) * sizeof *ix);
+	size_t *first = xmalloc((DICT_MAX + 1) * sizeof *first), dictbytes = 0;
+	int dict_ok = n > 0;
+	for (size_t i = 0; i < n && dict_ok; i++) {
+		uint32_t before = k;
+		ix[i] = u64set_put(&h, hash[i], &k);
+		if (k != before) {
+			first[k - 1] = i;
+			dictbytes += s[i].len + 1;
+		} else if (s[first[ix[i]]].len != s[i].len ||
+			   memcmp(s[first[ix[i]]].p, s[i].p, s[i].len)) {
+			dict_ok = 0;
+		}
+		if (k >= DICT_MAX)
+			dict_ok = 0;
+	}
+	if (dict_ok && k == 1) {
+		uint8_t tag = ZS_CONST;
+		zblk_buf_add(b, &tag, 1);
+		zblk_put_varint(b, s[0].len);
+		zblk_buf_add(b, s[0].p, s[0].len);
+	} else if (dict_ok && dictbytes + n * (k <= 256 ? 1 : 2) < total + n) {
+		uint8_t tag = ZS_DICT;
+		zblk_buf_add(b, &tag, 1);
+		zblk_put_varint(b, k);
+		struct zblk_str *d = xmalloc(k * sizeof *d);
+		for (uint32_t j = 0; j < k; j++)
+			d[j] = s[first[j]];
+		put_lengths(b, d, k);
+		for (uint32_t j = 0; j < k; j++)
+			zblk_buf_add(b, d[j].p, d[j].len);
+		for (size_t i = 0; i < n; i++) {
+			uint8_t t[2] = {(uint8_t)ix[i], (uint8_t)(ix[i] >> 8)};
+			zblk_buf_add(b, t, k <= 256 ? 1 : 2);
+		}
+		free(d);
+	} else {
+		uint8_t tag = ZS_RAW;
+		zblk_buf_add(b, &tag, 1);
+		put_lengths(b, s, n);
+		for (size_t i = 0; i < n; i++)
+			zblk_buf_add(b, s[i].p, s[i].len);
+	}
+	free(first);
+	free(ix);
+	u64set_release(&h);
+	free(hash);
+}
+
+/* Read n lengths and then their bytes into s. */
+static int get_strings(struct zblk_reader *r, struct zblk_str *s, size_t n)
+{
+	int64_t *len = xmalloc((n ? n : 1) * sizeof *len);
+	int rc = zblk_get_i64(r, len, NULL, n, NULL, NULL, 0);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (len[i] < 0 || (uint64_t)len[i] > r->len - r->pos)
+			rc = bad(r);
+		else
+			rc = zblk_get_bytes(r, (size_t)len[i], &s[i].p);
+		s[i].len = (size_t)len[i];
+	}
+	free(len);
+	return rc;
+}
+
+int zblk_get_str(struct zblk_reader *r, struct zblk_str *s, size_t n)
+{
+	unsigned tag;
+	uint64_t k;
+	if (get_u8(r, &tag))
+		return -1;
+	if (tag == ZS_CONST) {
+		const uint8_t *p;
+		if (zblk_get_varint(r, &k) || k > r->len - r->pos || zblk_get_bytes(r, k, &p))
+			return bad(r);
+		for (size_t i = 0; i < n; i++) {
+			s[i].p = p;
+			s[i].len = k;
+		}
+		return 0;
+	}
+	if (tag == ZS_RAW)
+		return get_strings(r, s, n);
+	if (tag != ZS_DICT || zblk_get_varint(r, &k) || k == 0 || k > 65536)
+		return bad(r);
+	struct zblk_str *d = xmalloc(k * sizeof *d);
+	const uint8_t *ix;
+	int rc = get_strings(r, d, k);
+	if (!rc)
+		rc = zblk_get_bytes(r, n * (k <= 256 ? 1 : 2), &ix);
+	for (size_t i = 0; i < n && !rc; i++) {
+		uint64_t j = k <= 256 ? ix[i] : (uint64_t)ix[2 * i] | (uint64_t)ix[2 * i + 1] << 8;
+		if (j >= k)
+			rc = bad(r);
+		else
+			s[i] = d[j];
+	}
+	free(d);
+	return rc;
+}
+
+/* ---- sealed blocks ---- */
+
+struct zblk_ctx {
+	ZSTD_CCtx *cctx; /* reused for every block */
+	ZSTD_DCtx *dctx;
+	int level;
+};
+
+struct zblk_ctx *zblk_ctx_new(int level)
+{
+	struct zblk_ctx *z = xcalloc(1, sizeof *z);
+	z->cctx = ZSTD_createCCtx();
+	z->dctx = ZSTD_createDCtx();
+	if (!z->cctx || !z->dctx)
+		xmalloc(SIZE_MAX); /* dies with the out-of-memory message */
+	z->level = level;
+	return z;
+}
+
+void zblk_ctx_set_level(struct zblk_ctx *z, int level)
+{
+	assert(level >= 1 && level <= 22);
+	z->level = level;
+}
+
+void zblk_ctx_free(struct zblk_ctx *z)
+{
+	if (!z)
+		return;
+	ZSTD_freeCCtx(z->cctx);
+	ZSTD_freeDCtx(z->dctx);
+	free(z);
+}
+
+static void put_u64le(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+int zblk_seal(struct zblk_ctx *z, int kind, uint64_t rows, const void *raw, size_t rawlen,
+	      struct zblk_buf *out, struct err *e)
+{
+	assert(kind >= 1 && kind <= ZBLK_KIND_MAX);
+	size_t start = out->len, bound = ZSTD_compressBound(rawlen);
+	if (ZSTD_isError(bound))
+		return err_set(e, VF_EIO, "block of %zu bytes: too large to compress", rawlen);
+	uint8_t *tmp = xmalloc(bound);
+	size_t clen = ZSTD_compressCCtx(z->cctx, tmp, bound, raw, rawlen, z->level);
+	if (ZSTD_isError(clen)) {
+		free(tmp);
+		return err_set(e, VF_EIO, "zstd: %s", ZSTD_getErrorName(clen));
+	}
+	int use = clen < rawlen;
+	uint8_t h[3] = {BLK_MAGIC, (uint8_t)kind, (uint8_t)use};
+	zblk_buf_add(out, h, 3);
+	zblk_put_varint(out, rows);
+	zblk_put_varint(out, rawlen);
+	zblk_put_varint(out, use ? clen : rawlen);
+	uint64_t sum = fnv1a(FNV_INIT, out->p + start, out->len - start);
+	const void *pay = use ? (const void *)tmp : raw;
+	size_t plen = use ? clen : rawlen;
+	sum = fnv1a(sum, pay, plen);
+	uint8_t cs[8];
+	put_u64le(cs, sum);
+	zblk_buf_add(out, cs, 8);
+	zblk_buf_add(out, pay, plen);
+	free(tmp);
+	return 0;
+}
+
+/* Parse the header; returns the header length (payload offset) or 0 if malformed. */
+static size_t parse_header(const void *blob, size_t n, struct zblk_info *info)
+{
+	struct zblk_reader r;
+	const uint8_t *h;
+	zblk_reader_init(&r, blob, n);
+	if (zblk_get_bytes(&r, 3, &h) || h[0] != BLK_MAGIC || h[1] < 1 || h[1] > ZBLK_KIND_MAX ||
+	    h[2] > 1)
+		return 0;
+	info->kind = h[1];
+	info->zstd = h[2];
+	if (zblk_get_varint(&r, &info->rows) || zblk_get_varint(&r, &info->raw_len) ||
+	    zblk_get_varint(&r, &info->comp_len) || zblk_get_bytes(&r, 8, &h))
+		return 0;
+	info->checksum = 0;
+	for (int i = 0; i < 8; i++)
+		info->checksum |= (uint64_t)h[i] << (8 * i);
+	if (info->comp_len != n - r.pos || (!info->zstd && info->raw_len != info->comp_len))
+		return 0;
+	return r.pos;
+}
+
+int zblk_peek(const void *blob, size_t n, struct zblk_info *info)
+{
+	return parse_header(blob, n, info) ? 0 : -1;
+}
+
+int zblk_open(struct zblk_ctx *z, const void *blob, size_t n, struct zblk_info *info,
+	      struct zblk_buf *raw, struct err *e)
+{
+	struct zblk_info tmp;
+	if (!info)
+		info = &tmp;
+	size_t off = parse_header(blob, n, info);
+	if (!off)
+		return err_set(e, VF_ESTORE, "block header is damaged");
+	const uint8_t *p = blob;
+	uint64_t sum = fnv1a(FNV_INIT, p, off - 8);
+	sum = fnv1a(sum, p + off, n - off);
+	if (sum != info->checksum)
+		return err_set(e, VF_ESTORE, "block checksum mismatch (%016llx, expected %016llx)",
+			       (unsigned long long)sum, (unsigned long long)info->checksum);
+	zblk_buf_reset(raw);
+	if (info->raw_len > (uint64_t)1 << 40)
+		return err_set(e, VF_ESTORE, "block claims %llu bytes",
+			       (unsigned long long)info->raw_len);
+	xgrow(&raw->p, &raw->cap, (size_t)info->raw_len + 1, 1);
+	if (!info->zstd) {
+		zblk_buf_add(raw, p + off, n - off);
+		return 0;
+	}
+	unsigned long long fcs = ZSTD_getFrameContentSize(p + off, n - off);
+	if (fcs != info->raw_len)
+		return err_set(e, VF_ESTORE, "block frame size %llu, expected %llu", fcs,
+			       (unsigned long long)info->raw_len);
+	size_t got = ZSTD_decompressDCtx(z->dctx, raw->p, raw->cap, p + off, n - off);
+	if (ZSTD_isError(got))
+		return err_set(e, VF_ESTORE, "block: zstd: %s", ZSTD_getErrorName(got));
+	if (got != info->raw_len)
+		return err_set(e, VF_ESTORE, "block inflated to %zu bytes, expected %llu", got,
+			       (unsigned long long)info->raw_len);
+	raw->len = got;
+	return 0;
+}

@@ -1,0 +1,85 @@
+# replay and compare on the bundled 'balanced' trace: the table, JSON, seeds and their mean,
+# runs stored and read back by compare, --no-store, inflation, faults, a cluster spec,
+# enrichment notes, and no progress bar when stderr is not a terminal.
+. "$VOIDFIT_TOP/tests/lib.sh"
+tr=$VOIDFIT_TOP/traces
+vf import -o t.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>&1 ||
+	die "import failed"
+
+# a timed run: table header with units, one row per policy, stored
+expect_rc 0 vf replay t.db --policy first-fit,fgd --seed 3
+contains out "policy"
+contains out "GPU-h"
+contains out '$/yr'
+[ "$(grep -c '^first-fit  *3 ' out)" -eq 1 ] || die "no first-fit row"
+[ "$(grep -c '^fgd  *3 ' out)" -eq 1 ] || die "no fgd row"
+contains out "enriched values:"
+contains err "stored 2 runs in t.db"
+if grep -q "$(printf '\r')" err; then die "progress bar on a non-terminal stderr"; fi
+
+# JSON: one object per run with the promised keys; numbers are numbers
+expect_rc 0 vf replay t.db --policy scalar,fgd --seeds 1-2 --json --no-store
+for k in policy seed mode unallocated_gpu_share mean_fragmentation stalled_gpu_hours \
+	productive_gpu_hours provisioned_gpu_hours usd_per_year_wasted; do
+	contains out "\"$k\":"
+done
+[ "$(grep -c '"aggregate": true' out)" -eq 2 ] || die "want 2 mean rows"
+contains out '"seed": 2,'
+contains out '"seed": "mean",'
+contains out '"mode": "timed"'
+if command -v jq >/dev/null 2>&1; then
+	[ "$(jq '.rows | length' out)" -eq 6 ] || die "want 6 rows"
+	jq -e '.rows[0].productive_gpu_hours > 0 and .rows[0].provisioned_gpu_hours >=
+		.rows[0].productive_gpu_hours + .rows[0].stalled_gpu_hours - 1e-6' out >/dev/null ||
+		die "GPU-hour buckets do not add up"
+	# the mean row is the mean of the two seeds
+	jq -e '((.rows[0].stalled_gpu_hours + .rows[1].stalled_gpu_hours) / 2 -
+		.rows[4].stalled_gpu_hours | fabs) < 1e-9' out >/dev/null || die "mean row is not the mean"
+fi
+
+# text with seeds: rows, a rule, then the means
+expect_rc 0 vf replay t.db --policy scalar,fgd --seeds 1-2 --no-store
+[ "$(grep -cE '^[a-z0-9-]+ +mean ' out)" -eq 2 ] || die "want 2 mean rows"
+grep -q '^-----' out || die "no rule above the means"
+if grep -q stored err; then die "--no-store stored runs"; fi
+
+# compare reads the stored runs (first-fit and fgd at seed 3): best marked, saving column
+expect_rc 0 vf compare t.db
+contains out "saving vs scalar"
+contains out "* best in its column"
+contains out "no scalar run"
+contains err "2 stored runs"
+grep -q '^first-fit ' out || die "compare lacks first-fit"
+# with scalar stored, savings against it
+expect_rc 0 vf replay t.db --policy scalar --seed 3
+expect_rc 0 vf compare t.db --json
+contains out '"saving_vs_scalar_usd_per_year": 0'
+contains out '"best": ['
+
+# inflation: unallocated share in [0, 1], load reaches the target
+expect_rc 0 vf replay t.db --policy packing --mode inflate --target 1.1 --seed 1 --format csv \
+	--no-store
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ u = $(c["unallocated_gpu_share"]); l = $(c["arrived_load"])
+	  if (u < 0 || u > 1 || l < 1.1) exit 1 }' out || die "bad inflation figures: $(cat out)"
+
+# faults (hard scenario) change the outcome; a cluster spec replaces the nodes
+vf import -o h.db "$tr/hard/jobs.csv" "$tr/hard/nodes.csv" >/dev/null 2>&1
+expect_rc 0 vf replay h.db --policy first-fit --seed 1 --no-store --format csv
+cp out nofault.csv
+expect_rc 0 vf replay h.db --policy first-fit --seed 1 --no-store --format csv \
+	--fault-file "$tr/hard/faults.txt"
+cmp -s out nofault.csv && die "faults changed nothing"
+expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store --format csv \
+	--cluster "$tr/cluster-example.spec"
+cmp -s out nofault.csv && die "cluster spec changed nothing"
+expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store \
+	--cluster "$tr/cluster-example.spec"
+contains out "nodes: net 48/104"
+
+# io pressure: more storage demand, not less stall
+expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store --json
+s1=$(grep '"stalled_gpu_hours"' out | head -1 | tr -dc '0-9.')
+expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store --json --io-pressure 4
+s4=$(grep '"stalled_gpu_hours"' out | head -1 | tr -dc '0-9.')
+awk -v a="$s1" -v b="$s4" 'BEGIN { exit !(b > a) }' || die "io pressure 4: stalled $s4 <= $s1"

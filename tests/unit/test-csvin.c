@@ -1,0 +1,261 @@
+/* test-csvin.c — the CSV byte source: compression, BOM, line numbers, raw text, bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "csvin.h"
+
+struct sink {
+	char *buf;
+	size_t len, cap;
+};
+
+static int sink_write(void *ctx, const void *p, size_t n, struct err *e)
+{
+	(void)e;
+	struct sink *s = ctx;
+	xgrow(&s->buf, &s->cap, s->len + n, 1);
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+	return 0;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+/* Read every record of path; returns csvin_next's final code; *nrec counts records. */
+static int read_all(const char *path, struct sink *raw, int *nrec, struct err *e)
+{
+	struct csvin *c;
+	int rc = csvin_open(path, NULL, &c, e);
+	if (rc)
+		return rc;
+	if (raw)
+		csvin_set_raw(c, sink_write, raw);
+	struct csvin_rec *r;
+	*nrec = 0;
+	while (!(rc = csvin_next(c, &r, e)) && r)
+		(*nrec)++;
+	csvin_close(c);
+	return rc;
+}
+
+static const char sample[] = "a,b,c\r\n"
+			     "1,,\"\"\r\n"
+			     "\r\n"
+			     "\"multi\nline\",x,y\r\n"
+			     "4,\"q\"\"uote\",z";
+
+static void check_sample(const char *path)
+{
+	struct err e = {0};
+	struct csvin *c;
+	struct csvin_rec *r;
+	struct sink raw = {0};
+	assert_int_equal(csvin_open(path, NULL, &c, &e), 0);
+	csvin_set_raw(c, sink_write, &raw);
+
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_int_equal(r->n, 3);
+	assert_string_equal(r->field[0], "a");
+	assert_int_equal(r->line, 1);
+	assert_string_equal(r->raw, "a,b,c");
+
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_int_equal(r->line, 2);
+	assert_int_equal(r->n, 3);
+	assert_string_equal(r->field[0], "1");
+	assert_null(r->field[1]);     /* empty unquoted: not recorded */
+	assert_non_null(r->field[2]); /* "" quoted: an empty string */
+	assert_int_equal(r->len[2], 0);
+
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r); /* the blank line 3 is no record */
+	assert_int_equal(r->line, 4);
+	assert_string_equal(r->field[0], "multi\nline");
+	assert_string_equal(r->raw, "\"multi\nline\",x,y");
+
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r); /* last line, no line end */
+	assert_int_equal(r->line, 6);
+	assert_string_equal(r->field[1], "q\"uote");
+	assert_null(r->bad);
+
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	csvin_close(c);
+	/* the raw sink got every original byte */
+	FILE *f = fopen(path, "rb");
+	char orig[4096];
+	size_t n = fread(orig, 1, sizeof orig, f);
+	fclose(f);
+	assert_int_equal(raw.len, n);
+	assert_memory_equal(raw.buf, orig, n);
+	free(raw.buf);
+}
+
+static void test_plain_records(void **state)
+{
+	(void)state;
+	write_file("plain.csv", sample, sizeof sample - 1);
+	check_sample("plain.csv");
+}
+
+static void test_gzip_and_truncated_gzip(void **state)
+{
+	(void)state;
+	gzFile g = gzopen("s.csv.gz", "wb");
+	assert_non_null(g);
+	gzwrite(g, sample, sizeof sample - 1);
+	gzclose(g);
+	check_sample("s.csv.gz");
+
+	/* the same bytes without their last 10: truncated */
+	FILE *f = fopen("s.csv.gz", "rb");
+	char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	write_file("t.csv.gz", buf, n - 10);
+	struct err e = {0};
+	int nrec;
+	assert_int_equal(read_all("t.csv.gz", NULL, &nrec, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "t.csv.gz: truncated gzip"));
+}
+
+static void test_zstd_and_truncated_zstd(void **state)
+{
+	(void)state;
+	char z[4096];
+	size_t n = ZSTD_compress(z, sizeof z, sample, sizeof sample - 1, 3);
+	assert_false(ZSTD_isError(n));
+	write_file("s.zst", z, n); /* no .zst suffix needed: magic bytes decide */
+	check_sample("s.zst");
+	write_file("t.zst", z, n - 4);
+	struct err e = {0};
+	int nrec;
+	assert_int_equal(read_all("t.zst", NULL, &nrec, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "truncated zstd"));
+}
+
+static void test_bom_is_stripped(void **state)
+{
+	(void)state;
+	const char text[] = "\xef\xbb\xbfname,x\n1,2\n";
+	write_file("bom.csv", text, sizeof text - 1);
+	struct err e = {0};
+	struct csvin *c;
+	struct csvin_rec *r;
+	assert_int_equal(csvin_open("bom.csv", NULL, &c, &e), 0);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_string_equal(r->field[0], "name");
+	assert_true(csvin_had_bom(c));
+	csvin_close(c);
+}
+
+static void test_nul_byte_fails_with_line(void **state)
+{
+	(void)state;
+	const char text[] = "a,b\n1,2\n3,\0\n";
+	write_file("nul.csv", text, sizeof text - 1);
+	struct err e = {0};
+	int nrec;
+	assert_int_equal(read_all("nul.csv", NULL, &nrec, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "nul.csv:3: NUL byte (not a text CSV file)");
+}
+
+static void test_unterminated_quote_at_end(void **state)
+{
+	(void)state;
+	const char text[] = "a,b\n1,2\n3,\"open\n";
+	write_file("open.csv", text, sizeof text - 1);
+	struct err e = {0};
+	int nrec;
+	assert_int_equal(read_all("open.csv", NULL, &nrec, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "open.csv:3: unterminated quoted field at the end of the file");
+}
+
+static void test_huge_field_fails(void **state)
+{
+	(void)state;
+	size_t n = 10u << 20; /* a 10 MB field */
+	char *big = malloc(n + 8);
+	memcpy(big, "a,b\n1,", 6);
+	memset(big + 6, 'x', n);
+	big[n + 6] = '\n';
+	write_file("big.csv", big, n + 7);
+	free(big);
+	struct err e = {0};
+	int nrec;
+	assert_int_equal(read_all("big.csv", NULL, &nrec, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "big.csv:2: record longer than 1048576 bytes"));
+}
+
+static void test_bad_quoting_is_a_bad_row(void **state)
+{
+	(void)state;
+	const char text[] = "a,b\n1,x\"y\n2,3\n";
+	write_file("q.csv", text, sizeof text - 1);
+	struct err e = {0};
+	struct csvin *c;
+	struct csvin_rec *r;
+	assert_int_equal(csvin_open("q.csv", NULL, &c, &e), 0);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_non_null(r->bad);
+	assert_int_equal(r->line, 2);
+	assert_string_equal(r->raw, "1,x\"y");
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r); /* reading resumes on the next line */
+	assert_null(r->bad);
+	assert_int_equal(r->line, 3);
+	assert_string_equal(r->field[1], "3");
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	csvin_close(c);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	struct err e = {0};
+	struct csvin *c;
+	assert_int_equal(csvin_open("no-such.csv", NULL, &c, &e), VF_EIO);
+	assert_non_null(strstr(e.msg, "no-such.csv: cannot open"));
+	csvin_close(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_records),
+		cmocka_unit_test(test_gzip_and_truncated_gzip),
+		cmocka_unit_test(test_zstd_and_truncated_zstd),
+		cmocka_unit_test(test_bom_is_stripped),
+		cmocka_unit_test(test_nul_byte_fails_with_line),
+		cmocka_unit_test(test_unterminated_quote_at_end),
+		cmocka_unit_test(test_huge_field_fails),
+		cmocka_unit_test(test_bad_quoting_is_a_bad_row),
+		cmocka_unit_test(test_missing_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

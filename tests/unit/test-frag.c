@@ -1,0 +1,351 @@
+/* test-frag.c — the FGD fragmentation measure, its multi-dim extension, the target workload. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* cmocka's assert_float_equal compares floats; these checks need doubles. */
+#define assert_near(a, b, eps) assert_near_((a), (b), (eps), __FILE__, __LINE__)
+static void assert_near_(double a, double b, double eps, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		print_error("%.17g != %.17g (within %g)\n", a, b, eps);
+		_fail(file, line);
+	}
+}
+
+#include "cluster.h"
+#include "frag.h"
+#include "rng.h"
+
+#define HBM_GPU 16000 /* MiB per GPU of the test nodes */
+
+/* Node 0: 4 GPUs of model 1; node 1: CPU only. */
+struct fx {
+	struct node nodes[2];
+	struct cluster c;
+	struct frag_workload w;
+};
+
+static void mknode(struct node *n, int ngpu, int model)
+{
+	node_init(n);
+	n->ngpu = ngpu;
+	n->model = (int16_t)model;
+	int64_t cap[DIM_N] = {32000, 256000, ngpu * 1000, (int64_t)ngpu * HBM_GPU,
+			      1000,  1000,   1000};
+	memcpy(n->cap, cap, sizeof cap);
+}
+
+static void mkjob(struct job *j, int64_t cpu, int ngpu, int milli)
+{
+	job_init(j);
+	j->num_gpu = ngpu;
+	j->gpu_milli = milli;
+	j->dem[DIM_CPU] = cpu;
+	j->dem[DIM_MEM] = 1000;
+	j->dem[DIM_GPU] = (int64_t)ngpu * milli;
+	j->dem[DIM_NET] = j->dem[DIM_STO] = j->dem[DIM_IOCPU] = 0;
+}
+
+/* A placement of milli on GPU gpu of node n (gpu < 0: none), with cpu and net taken. */
+static struct placement put(struct cluster *c, int n, int gpu, int milli, int64_t cpu, int64_t net)
+{
+	struct placement p;
+	memset(&p, 0, sizeof p);
+	p.node = n;
+	if (gpu >= 0) {
+		p.gpus = 1u << gpu;
+		p.milli = milli;
+		p.hbm = (int64_t)HBM_GPU * milli / 1000;
+	}
+	p.dem[DIM_CPU] = cpu;
+	p.dem[DIM_GPU] = gpu >= 0 ? milli : 0;
+	p.dem[DIM_HBM] = p.hbm;
+	p.dem[DIM_NET] = net;
+	(void)c;
+	return p;
+}
+
+/* Workload: 3 jobs of shape A (1 GPU x 500, cpu 1000), 1 of shape B (1 x 1000, cpu 2000).
+ * State of node 0: GPU free = {1000, 300, 600, 0}, cpu used 4000. */
+static int setup(void **state)
+{
+	static struct fx f;
+	memset(&f, 0, sizeof f);
+	mknode(&f.nodes[0], 4, 1);
+	mknode(&f.nodes[1], 0, -1);
+	cluster_init(&f.c, f.nodes, 2);
+	struct job jobs[4];
+	mkjob(&jobs[0], 1000, 1, 500);
+	mkjob(&jobs[1], 2000, 1, 1000);
+	mkjob(&jobs[2], 1000, 1, 500);
+	mkjob(&jobs[3], 1000, 1, 500);
+	frag_workload_build(&f.w, jobs, 4, 1.0);
+	struct placement p;
+	p = put(&f.c, 0, 1, 700, 0, 0);
+	cluster_place(&f.c, &p, 0);
+	p = put(&f.c, 0, 2, 400, 0, 0);
+	cluster_place(&f.c, &p, 1);
+	p = put(&f.c, 0, 3, 1000, 0, 0);
+	cluster_place(&f.c, &p, 2);
+	p = put(&f.c, 0, -1, 0, 4000, 0);
+	cluster_place(&f.c, &p, 3);
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	cluster_release(&f->c);
+	frag_workload_release(&f->w);
+	frag_workload_release(NULL);
+	return 0;
+}
+
+static void test_workload_shapes(void **state)
+{
+	struct fx *f = *state;
+	assert_int_equal(f->w.n, 2);
+	assert_int_equal(f->w.shapes[0].gpu_milli, 500);
+	assert_int_equal(f->w.shapes[0].dem[DIM_CPU], 1000);
+	assert_true(f->w.shapes[0].p == 0.75);
+	assert_int_equal(f->w.shapes[1].gpu_milli, 1000);
+	assert_true(f->w.shapes[1].p == 0.25);
+	assert_int_equal(f->w.shapes[1].dem[DIM_GPU], 1000);
+	double s = 0;
+	for (int d = 0; d < DIM_N; d++)
+		s += f->w.price_share[d];
+	assert_true(s > 0.999999 && s < 1.000001);
+	assert_true(f->w.price_share[DIM_GPU] == 0.70);
+}
+
+static void test_workload_coverage_and_ties(void **state)
+{
+	(void)state;
+	struct job jobs[7];
+	/* Shapes: X (1 x 250) x3, Y (2 x 1000) x2, Z (0 GPU, cpu 4000) x2, mem 100/200/301. */
+	mkjob(&jobs[0], 1000, 1, 250);
+	mkjob(&jobs[1], 4000, 0, 0);
+	mkjob(&jobs[2], 1000, 1, 250);
+	mkjob(&jobs[3], 8000, 2, 1000);
+	mkjob(&jobs[4], 4000, 0, 0);
+	mkjob(&jobs[5], 8000, 2, 1000);
+	mkjob(&jobs[6], 1000, 1, 250);
+	jobs[0].dem[DIM_MEM] = 100;
+	jobs[2].dem[DIM_MEM] = 200;
+	jobs[6].dem[DIM_MEM] = 301;
+	jobs[3].dem[DIM_HBM] = 64000; /* only one Y records HBM: the shape's stays derived */
+	struct frag_workload w;
+	/* 3/7 < 0.5, so X alone does not cover half; X + the first of the tied Z, Y. */
+	frag_workload_build(&w, jobs, 7, 0.5);
+	assert_int_equal(w.n, 2);
+	assert_int_equal(w.shapes[0].gpu_milli, 250);
+	assert_int_equal(w.shapes[0].dem[DIM_MEM], 200); /* (100 + 200 + 301) / 3 = 200.3 */
+	assert_int_equal(w.shapes[1].num_gpu, 0);        /* tie 2 vs 2: fewer GPUs first */
+	assert_true(w.shapes[0].p == 0.6 && w.shapes[1].p == 0.4);
+	frag_workload_release(&w);
+	frag_workload_build(&w, jobs, 7, 1.0);
+	assert_int_equal(w.n, 3);
+	assert_int_equal(w.shapes[2].num_gpu, 2);
+	assert_int_equal(w.shapes[2].dem[DIM_HBM], -1);
+	frag_workload_release(&w);
+	frag_workload_build(&w, jobs, 0, 0.95);
+	assert_int_equal(w.n, 0);
+	assert_null(w.shapes);
+	frag_workload_release(&w);
+}
+
+static void test_frag_node_by_hand(void **state)
+{
+	struct fx *f = *state;
+	/* Free {1000, 300, 600, 0}, total 1900.
+	 * A (500): fits on GPU0/GPU2; too small: GPU1 300 + GPU3 0 = 300.
+	 * B (1000): fits on GPU0; too small: 300 + 600 + 0 = 900.
+	 * F = 0.75 * 300 + 0.25 * 900 = 450. */
+	assert_near(frag_node(&f->c, 0, &f->w), 450.0, 1e-9);
+	/* No GPUs, nothing to strand. */
+	assert_near(frag_node(&f->c, 1, &f->w), 0.0, 1e-9);
+}
+
+static void test_frag_after_gpu_choice(void **state)
+{
+	struct fx *f = *state;
+	struct placement p2 = put(&f->c, 0, 2, 500, 0, 0), p0 = put(&f->c, 0, 0, 500, 0, 0);
+	struct job j;
+	mkjob(&j, 0, 1, 500);
+	/* On GPU2: free {1000, 300, 100, 0}: A small 300+100 = 400, B small 400: F = 400. */
+	assert_near(frag_node_after(&f->c, &p2, &j, &f->w), 400.0, 1e-9);
+	/* On GPU0: free {500, 300, 600, 0}: A small 300; B fits nowhere: all 1400.
+	 * F = 0.75 * 300 + 0.25 * 1400 = 575. */
+	assert_near(frag_node_after(&f->c, &p0, &j, &f->w), 575.0, 1e-9);
+	/* The cluster itself is untouched. */
+	assert_near(frag_node(&f->c, 0, &f->w), 450.0, 1e-9);
+}
+
+static void test_frag_cpu_blocks_everything(void **state)
+{
+	struct fx *f = *state;
+	/* Take the cpu down to 1500 free: B (2000) no longer fits: all 1900 for it.
+	 * F = 0.75 * 300 + 0.25 * 1900 = 700. Then to 500 free: nothing fits: 1900. */
+	struct placement p = put(&f->c, 0, -1, 0, 26500, 0);
+	struct job j;
+	mkjob(&j, 26500, 0, 0);
+	assert_near(frag_node_after(&f->c, &p, &j, &f->w), 700.0, 1e-9);
+	p = put(&f->c, 0, -1, 0, 27500, 0);
+	assert_near(frag_node_after(&f->c, &p, &j, &f->w), 1900.0, 1e-9);
+}
+
+static void test_frag_model_multi_gpu_cpu_only_hbm(void **state)
+{
+	struct fx *f = *state;
+	struct frag_shape s;
+	struct frag_workload w = {.shapes = &s, .n = 1};
+	memset(&s, 0, sizeof s);
+	for (int d = 0; d < DIM_N; d++)
+		s.dem[d] = 0;
+	s.p = 1;
+	/* A share of model 2 only: node 0 has model 1: all free counts. */
+	s.num_gpu = 1, s.gpu_milli = 100, s.gpu_spec = 1u << 2, s.dem[DIM_HBM] = -1;
+	assert_near(frag_node(&f->c, 0, &w), 1900.0, 1e-9);
+	/* Allowed model: GPUs under 100 free are too small: GPU3 only (0). */
+	s.gpu_spec = (1u << 1) | (1u << 2);
+	assert_near(frag_node(&f->c, 0, &w), 0.0, 1e-9);
+	/* Two whole GPUs: only GPU0 is whole: does not fit: 1900. */
+	s.num_gpu = 2, s.gpu_milli = 1000;
+	assert_near(frag_node(&f->c, 0, &w), 1900.0, 1e-9);
+	/* CPU only: every free GPU is stranded for it. */
+	s.num_gpu = 0, s.gpu_milli = 0;
+	assert_near(frag_node(&f->c, 0, &w), 1900.0, 1e-9);
+	/* 200 milli but 10000 MiB of HBM per GPU: GPU1 has 300 milli but 16000*300/1000 =
+	 * 4800 MiB: too small, as GPU3; fits on GPU0 and GPU2 (9600 MiB free: too small too).
+	 * GPU0 hosts it, so F = 300 + 600 + 0 = 900. */
+	s.num_gpu = 1, s.gpu_milli = 200, s.gpu_spec = 0, s.dem[DIM_HBM] = 10000;
+	assert_near(frag_node(&f->c, 0, &w), 900.0, 1e-9);
+}
+
+static void test_frag_md_by_hand(void **state)
+{
+	struct fx *f = *state;
+	/* mask cpu|gpu: both shapes fit, so no cpu is stranded; gpu: F / cap = 450 / 4000.
+	 * md = 0.70 * 450 / 4000 = 0.07875. */
+	uint32_t m = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
+	assert_near(frag_node_md(&f->c, 0, &f->w, m), 0.07875, 1e-12);
+	/* After a 500 share on GPU0: gpu stranded 575 (as F); B does not fit, so its share of
+	 * the free cpu (32000 - 4000 = 28000) is stranded: 0.25 * 28000.
+	 * md = 0.70 * 575 / 4000 + 0.10 * 7000 / 32000 = 0.100625 + 0.021875 = 0.1225. */
+	struct placement p0 = put(&f->c, 0, 0, 500, 0, 0);
+	struct job j;
+	mkjob(&j, 0, 1, 500);
+	double F = 0;
+	assert_near(frag_node_md_after(&f->c, &p0, &j, &f->w, m, &F), 0.1225, 1e-12);
+	assert_near(F, 575.0, 1e-9);
+	assert_near(frag_node_md(&f->c, 0, &f->w, 0), 0.0, 0);
+}
+
+static void test_frag_md_shared_dim(void **state)
+{
+	struct fx *f = *state;
+	/* Shape A wants net 100 (its jobs' mean); the node has 950 of 1000 net used. Seen net:
+	 * A does not fit: all 1900 GPU milli and the 50 free net are stranded for it; B (net 0)
+	 * fits: 900 stranded.
+	 * md = 0.70 * (0.75 * 1900 + 0.25 * 900) / 4000 + 0.03 * 0.75 * 50 / 1000
+	 *    = 0.28875 + 0.001125 = 0.289875. Net unseen: the gpu part is F / 4000 = 0.07875. */
+	f->w.shapes[0].dem[DIM_NET] = 100;
+	struct placement p = put(&f->c, 0, -1, 0, 0, 950);
+	cluster_place(&f->c, &p, 9);
+	uint32_t m = DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET);
+	assert_near(frag_node_md(&f->c, 0, &f->w, m), 0.289875, 1e-12);
+	assert_near(frag_node_md(&f->c, 0, &f->w, DIM_BIT(DIM_GPU)), 0.07875, 1e-12);
+	/* FGD's F looks at hard dims only. */
+	assert_near(frag_node(&f->c, 0, &f->w), 450.0, 1e-9);
+	cluster_remove(&f->c, &p, 9);
+	f->w.shapes[0].dem[DIM_NET] = 0;
+}
+
+/* The per-need counting (sorted merge, or a scan when jobs state their own HBM) must give
+ * what a shape-by-shape evaluation gives (a workload without need[]), on random states. */
+static void test_fast_path_matches_shape_by_shape(void **state)
+{
+	(void)state;
+	struct node nodes[3];
+	for (int i = 0; i < 3; i++)
+		mknode(&nodes[i], 8, 1);
+	struct job jobs[40];
+	struct rng r;
+	rng_seed(&r, 5);
+	static const int milli[] = {100, 250, 300, 500, 700, 1000};
+	for (int i = 0; i < 40; i++) {
+		int whole = rng_below(&r, 3) == 0;
+		mkjob(&jobs[i], 1000 * (int64_t)(1 + rng_below(&r, 4)),
+		      whole ? 1 + (int)rng_below(&r, 3) : 1,
+		      whole ? 1000 : milli[rng_below(&r, 5)]);
+		if (i % 7 == 0)
+			jobs[i].dem[DIM_HBM] = 3000 * jobs[i].num_gpu; /* a stated HBM */
+	}
+	/* Workload 0: no shape states HBM (the sorted merge); 1: some do (the scan). Placements
+	 * in round 1 state HBM too, so GPUs can have less than their share of HBM free. */
+	for (int wv = 0; wv < 2; wv++) {
+		struct job wj[40];
+		memcpy(wj, jobs, sizeof wj);
+		for (int i = 0; i < 40 && wv == 0; i++)
+			wj[i].dem[DIM_HBM] = -1;
+		struct frag_workload fast, slow;
+		frag_workload_build(&fast, wj, 40, 1.0);
+		frag_workload_build(&slow, wj, 40, 1.0);
+		assert_non_null(fast.need);
+		int stated = 0;
+		for (size_t t = 0; t < fast.nneed; t++)
+			stated |= fast.need[t].hbm >= 0;
+		assert_int_equal(stated, wv);
+		free(slow.need);
+		slow.need = NULL;
+		slow.nneed = 0;
+		for (int round = 0; round < 2; round++) {
+			struct cluster c;
+			cluster_init(&c, nodes, 3);
+			for (int step = 0; step < 60; step++) {
+				struct job j = jobs[rng_below(&r, 40)];
+				if (round == 0)
+					j.dem[DIM_HBM] = -1;
+				size_t n = rng_below(&r, 3);
+				struct placement ch[CLUSTER_MAX_GPUS];
+				int k = cluster_choices(&c, n, &j, ch, CLUSTER_MAX_GPUS);
+				if (k > 0)
+					cluster_place(&c, &ch[rng_below(&r, (uint64_t)k)], step);
+				for (size_t m = 0; m < 3; m++) {
+					assert_near(frag_node(&c, m, &fast),
+						    frag_node(&c, m, &slow), 1e-6);
+					assert_near(frag_node_md(&c, m, &fast, DIMS_ALL),
+						    frag_node_md(&c, m, &slow, DIMS_ALL), 1e-12);
+				}
+			}
+			cluster_release(&c);
+		}
+		frag_workload_release(&fast);
+		frag_workload_release(&slow);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_workload_shapes, setup, teardown),
+		cmocka_unit_test(test_workload_coverage_and_ties),
+		cmocka_unit_test_setup_teardown(test_frag_node_by_hand, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_after_gpu_choice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_cpu_blocks_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_model_multi_gpu_cpu_only_hbm, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_frag_md_by_hand, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_md_shared_dim, setup, teardown),
+		cmocka_unit_test(test_fast_path_matches_shape_by_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,685 @@
+/*
+ * test-policy.c — every placement policy on small hand-made clusters where the rule's choice
+ * is known, run through the simulator's score loop (and pick() where a policy has one).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* cmocka's assert_float_equal compares floats; these checks need doubles. */
+#define assert_near(a, b, eps) assert_near_((a), (b), (eps), __FILE__, __LINE__)
+static void assert_near_(double a, double b, double eps, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps)) {
+		print_error("%.17g != %.17g (within %g)\n", a, b, eps);
+		_fail(file, line);
+	}
+}
+
+#include "cluster.h"
+#include "frag.h"
+#include "policy.h"
+
+#define HBM_GPU 16000
+
+/* A test cluster of up to 4 nodes, the jobs placed on it, and a policy context. */
+struct tc {
+	struct node nodes[4];
+	struct cluster c;
+	struct job jobs[32]; /* jobs[i] was placed as job index i */
+	int njobs;
+	struct frag_workload wl;
+	double nf[4];
+	struct rng rng;
+	struct policy_ctx ctx;
+};
+
+static void mkjob(struct job *j, int64_t cpu, int ngpu, int milli, int64_t net)
+{
+	job_init(j);
+	j->id = 7;
+	j->num_gpu = ngpu;
+	j->gpu_milli = ngpu ? milli : 0;
+	j->dem[DIM_CPU] = cpu;
+	j->dem[DIM_MEM] = 1000;
+	j->dem[DIM_GPU] = (int64_t)ngpu * milli;
+	j->dem[DIM_NET] = net;
+	j->dem[DIM_STO] = j->dem[DIM_IOCPU] = 0;
+}
+
+static const struct job *job_of(const void *u, int32_t idx)
+{
+	const struct tc *t = u;
+	assert_true(idx >= 0 && idx < t->njobs);
+	return &t->jobs[idx];
+}
+
+/* n nodes, node i with ngpu[i] GPUs of model 1, cpu cap cpu[i] (0: 32000). */
+static void tc_init(struct tc *t, int n, const int *ngpu, const int64_t *cpu)
+{
+	memset(t, 0, sizeof *t);
+	for (int i = 0; i < n; i++) {
+		struct node *nd = &t->nodes[i];
+		node_init(nd);
+		nd->ngpu = ngpu[i];
+		nd->model = ngpu[i] ? 1 : -1;
+		int64_t cap[DIM_N] = {cpu && cpu[i] ? cpu[i] : 32000,
+				      256000,
+				      ngpu[i] * 1000,
+				      (int64_t)ngpu[i] * HBM_GPU,
+				      1000,
+				      1000,
+				      1000};
+		memcpy(nd->cap, cap, sizeof cap);
+	}
+	cluster_init(&t->c, t->nodes, (size_t)n);
+	rng_seed(&t->rng, 42);
+	/* Default workload: the FGD test's A (1 x 500, cpu 1000) x3 and B (1 x 1000, cpu 2000). */
+	struct job w[4];
+	mkjob(&w[0], 1000, 1, 500, 0);
+	mkjob(&w[1], 2000, 1, 1000, 0);
+	mkjob(&w[2], 1000, 1, 500, 0);
+	mkjob(&w[3], 1000, 1, 500, 0);
+	frag_workload_build(&t->wl, w, 4, 1.0);
+	t->ctx.c = &t->c;
+	t->ctx.wl = &t->wl;
+	t->ctx.node_frag = t->nf;
+	t->ctx.lambda = POLICY_LAMBDA;
+	t->ctx.mu = POLICY_MU;
+	t->ctx.rng = &t->rng;
+	t->ctx.job_of = job_of;
+	t->ctx.job_of_u = t;
+}
+
+static void tc_release(struct tc *t)
+{
+	cluster_release(&t->c);
+	frag_workload_release(&t->wl);
+}
+
+/* Place a job of milli on each GPU in gpus of node n (gpus 0: CPU only), with cpu and net. */
+static void tc_put(struct tc *t, int n, uint32_t gpus, int milli, int64_t cpu, int64_t net)
+{
+	struct placement p;
+	memset(&p, 0, sizeof p);
+	int k = __builtin_popcount(gpus);
+	struct job *j = &t->jobs[t->njobs];
+	mkjob(j, cpu, k, k ? milli : 0, net);
+	p.node = n;
+	p.gpus = gpus;
+	p.milli = k ? milli : 0;
+	p.hbm = k ? (int64_t)HBM_GPU * milli / 1000 : 0;
+	p.dem[DIM_CPU] = cpu;
+	p.dem[DIM_MEM] = 1000;
+	p.dem[DIM_GPU] = (int64_t)k * p.milli;
+	p.dem[DIM_HBM] = (int64_t)k * p.hbm;
+	p.dem[DIM_NET] = net;
+	cluster_place(&t->c, &p, t->njobs++);
+}
+
+/* The simulator's loop: the lowest score wins, ties to the lowest node, then the first
+ * choice. Refreshes node_frag first. Returns the node, or -1 if j fits nowhere. */
+static int decide(struct tc *t, const struct policy_ops *ops, const struct job *j,
+		  struct placement *out)
+{
+	for (size_t n = 0; n < t->c.n; n++)
+		t->nf[n] = frag_node(&t->c, n, &t->wl);
+	struct placement ch[CLUSTER_MAX_GPUS];
+	double best = 0;
+	int node = -1;
+	for (size_t n = 0; n < t->c.n; n++) {
+		int k = cluster_choices(&t->c, n, j, ch, CLUSTER_MAX_GPUS);
+		for (int i = 0; i < k; i++) {
+			double s = ops->score(&t->ctx, j, &ch[i]);
+			if (node < 0 || s < best) {
+				best = s;
+				node = (int)n;
+				*out = ch[i];
+			}
+		}
+	}
+	return node;
+}
+
+/* decide() under policy name with its own dims. */
+static int run(struct tc *t, const char *name, const struct job *j, struct placement *out)
+{
+	const struct policy_ops *ops = policy_find(name);
+	assert_non_null(ops);
+	t->ctx.dims = ops->dims;
+	return decide(t, ops, j, out);
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"random",  "first-fit",  "best-fit", "scalar",
+					    "packing", "clustering", "dotprod",  "tetris",
+					    "fgd",     "ragp5",      "ragp7"};
+	int n = 0;
+	for (const struct policy_ops *const *p = policy_table; *p; p++, n++) {
+		assert_true(n < 11);
+		assert_string_equal((*p)->name, names[n]);
+		assert_ptr_equal(policy_find(names[n]), *p);
+		assert_non_null((*p)->score);
+		assert_true((*p)->summary && *(*p)->summary);
+		assert_true((*p)->dims && !((*p)->dims & ~DIMS_ALL));
+	}
+	assert_int_equal(n, 11);
+	assert_null(policy_find("nope"));
+	assert_null(policy_find(NULL));
+	assert_int_equal(policy_find("ragp7")->dims, DIMS_ALL);
+	assert_int_equal(policy_find("ragp5")->dims, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM) |
+							     DIM_BIT(DIM_GPU) | DIM_BIT(DIM_HBM) |
+							     DIM_BIT(DIM_NET));
+	assert_int_equal(policy_find("tetris")->dims,
+			 DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM) | DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET));
+	assert_non_null(policy_find("first-fit")->pick);
+	assert_non_null(policy_find("random")->pick);
+	assert_false(policy_find("random")->flags & POLICY_F_BY_STATE);
+	assert_false(policy_find("clustering")->flags & POLICY_F_BY_STATE);
+	assert_true(policy_find("fgd")->flags & POLICY_F_BY_STATE);
+}
+
+static void test_first_fit(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {2, 2, 2};
+	tc_init(&t, 3, g, NULL);
+	tc_put(&t, 0, 3, 1000, 0, 0); /* node 0 full */
+	struct job j;
+	struct placement p, q;
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "first-fit", &j, &p), 1);
+	assert_int_equal(policy_find("first-fit")->pick(&t.ctx, &j, &q), 1);
+	assert_int_equal(q.node, 1);
+	assert_int_equal(q.gpus, p.gpus);
+	/* Seeing net: node 1 would be oversubscribed, node 2 not. */
+	tc_put(&t, 1, 0, 0, 0, 950);
+	mkjob(&j, 1000, 1, 1000, 100);
+	t.ctx.dims = DIMS_HARD | DIM_BIT(DIM_NET);
+	assert_int_equal(policy_find("first-fit")->pick(&t.ctx, &j, &q), 1);
+	assert_int_equal(q.node, 2);
+	/* Nothing fits: 3 GPUs on 2-GPU nodes. */
+	mkjob(&j, 1000, 3, 1000, 0);
+	assert_int_equal(policy_find("first-fit")->pick(&t.ctx, &j, &q), 0);
+	assert_int_equal(run(&t, "first-fit", &j, &p), -1);
+	tc_release(&t);
+}
+
+static void test_random(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[4] = {1, 1, 1, 1};
+	tc_init(&t, 4, g, NULL);
+	tc_put(&t, 2, 1, 1000, 0, 0); /* node 2 cannot host a GPU job */
+	const struct policy_ops *ops = policy_find("random");
+	t.ctx.dims = ops->dims;
+	int count[4] = {0};
+	struct job j;
+	mkjob(&j, 1000, 1, 1000, 0);
+	struct rng before = t.rng;
+	for (int id = 0; id < 3000; id++) {
+		struct placement p, q;
+		j.id = id;
+		int n = decide(&t, ops, &j, &p);
+		assert_int_equal(ops->pick(&t.ctx, &j, &q), 1);
+		assert_int_equal(q.node, n); /* pick agrees with the score loop */
+		count[n]++;
+	}
+	assert_memory_equal(&before, &t.rng, sizeof before); /* read, never advanced */
+	assert_int_equal(count[2], 0);
+	/* Uniform over the 3 feasible nodes: 1000 each, sd about 26. */
+	for (int n = 0; n < 4; n++)
+		if (n != 2)
+			assert_true(count[n] > 880 && count[n] < 1120);
+	/* Another PRNG state gives other draws. */
+	int differ = 0;
+	for (int id = 0; id < 50; id++) {
+		struct placement p;
+		j.id = id;
+		t.rng = before;
+		int a = decide(&t, ops, &j, &p);
+		rng_next(&t.rng);
+		differ += decide(&t, ops, &j, &p) != a;
+	}
+	assert_true(differ > 10);
+	tc_release(&t);
+}
+
+static void test_best_fit(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {2, 2};
+	tc_init(&t, 2, g, NULL);
+	tc_put(&t, 0, 2, 600, 0, 0); /* node 0: GPU free {1000, 400} */
+	struct job j;
+	struct placement p;
+	/* cpu leftover equal; gpu leftover (1400 - 300) / 2000 < (2000 - 300) / 2000; on node 0
+	 * GPU1 leaves 100, GPU0 700: the tightest GPU. */
+	mkjob(&j, 1000, 1, 300, 0);
+	assert_int_equal(run(&t, "best-fit", &j, &p), 0);
+	assert_int_equal(p.gpus, 2u);
+	/* 500 does not fit GPU1: node 0 still has less left. */
+	mkjob(&j, 1000, 1, 500, 0);
+	assert_int_equal(run(&t, "best-fit", &j, &p), 0);
+	assert_int_equal(p.gpus, 1u);
+	/* A whole GPU, with node 0's cpu at 30000 of 32000 and the job asking 1000: leftover
+	 * 1/32 + 400/2000 at node 0, 31/32 + 1000/2000 at node 1: node 0. */
+	tc_put(&t, 0, 0, 0, 30000, 0);
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "best-fit", &j, &p), 0);
+	tc_release(&t);
+}
+
+static void test_scalar(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {2, 2, 2};
+	tc_init(&t, 3, g, NULL);
+	tc_put(&t, 0, 1, 600, 0, 0);  /* node 0: GPU free {400, 1000}, share 0.3 */
+	tc_put(&t, 1, 1, 1000, 0, 0); /* node 1: GPU free {0, 1000}, share 0.5 */
+	tc_put(&t, 2, 3, 1000, 0, 0); /* node 2: full */
+	struct job j;
+	struct placement p;
+	/* After a 300 share: node 0 at 0.45, node 1 at 0.65: node 0, on its emptiest GPU. */
+	mkjob(&j, 1000, 1, 300, 0);
+	assert_int_equal(run(&t, "scalar", &j, &p), 0);
+	assert_int_equal(p.gpus, 2u);
+	/* Equal GPU share: the cpu decides. */
+	struct tc u;
+	tc_init(&u, 2, g, NULL);
+	tc_put(&u, 0, 0, 0, 8000, 0);
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&u, "scalar", &j, &p), 1);
+	tc_release(&u);
+	tc_release(&t);
+}
+
+static void test_packing(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {2, 2, 2};
+	tc_init(&t, 3, g, NULL);
+	tc_put(&t, 1, 1, 1000, 0, 0); /* node 1: GPU0 whole-used */
+	tc_put(&t, 2, 1, 600, 0, 0);  /* node 2: GPU0 partly used, 400 free */
+	struct job j;
+	struct placement p;
+	/* A 300 share: the partly used GPU (tier 0). */
+	mkjob(&j, 1000, 1, 300, 0);
+	assert_int_equal(run(&t, "packing", &j, &p), 2);
+	assert_int_equal(p.gpus, 1u);
+	/* A whole GPU: used nodes (tier 1); node 1 is left fuller (0 vs 400 of 2000 free). */
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "packing", &j, &p), 1);
+	/* A 500 share fits no partly used GPU: a free GPU on a used node, the fuller node 1
+	 * (1.3125 vs 1.3625), never the idle node 0. */
+	mkjob(&j, 1000, 1, 500, 0);
+	assert_int_equal(run(&t, "packing", &j, &p), 1);
+	/* Two GPUs: only the idle node. */
+	mkjob(&j, 1000, 2, 1000, 0);
+	assert_int_equal(run(&t, "packing", &j, &p), 0);
+	tc_release(&t);
+}
+
+static void test_clustering(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[4] = {2, 2, 2, 2};
+	tc_init(&t, 4, g, NULL);
+	tc_put(&t, 0, 1, 1000, 0, 0); /* node 0: a whole-GPU job */
+	tc_put(&t, 1, 1, 500, 0, 0);  /* node 1: a 500 share */
+	tc_put(&t, 3, 1, 1000, 0, 0); /* node 3: both types */
+	tc_put(&t, 3, 2, 500, 0, 0);
+	struct job j;
+	struct placement p;
+	mkjob(&j, 1000, 1, 500, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 1); /* same type only, not mixed 3 */
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
+	mkjob(&j, 1000, 2, 1000, 0); /* a type nobody runs: the idle node, not a mixed one */
+	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	mkjob(&j, 1000, 1, 250, 0); /* another share size is another type */
+	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	/* A CPU-only job: no node runs CPU jobs: the idle node. */
+	mkjob(&j, 1000, 0, 0, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	tc_put(&t, 1, 0, 0, 1000, 0); /* now node 1 runs a CPU job too: mixed beats idle */
+	assert_int_equal(run(&t, "clustering", &j, &p), 1);
+	mkjob(&j, 1000, 1, 250, 0);
+	/* Without the job list, types come from the GPU state: any share goes with shares
+	 * (node 1, not mixed node 3), a CPU job to the idle node (node 1 now looks mixed). */
+	t.ctx.job_of = NULL;
+	assert_int_equal(run(&t, "clustering", &j, &p), 1);
+	mkjob(&j, 1000, 0, 0, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
+	tc_release(&t);
+}
+
+static void test_dotprod_and_tetris(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {2, 2};
+	tc_init(&t, 2, g, NULL);
+	tc_put(&t, 1, 1, 1000, 16000, 0); /* node 1: half its cpu and GPUs used */
+	struct job j;
+	struct placement p;
+	/* Dot products (cpu, gpu): node 0: 4000/32000 * 1 + 1000/2000 * 1 = 0.625;
+	 * node 1: 0.125 * 0.5 + 0.5 * 0.5 = 0.3125. DotProd takes the smallest, Tetris the
+	 * largest. */
+	mkjob(&j, 4000, 1, 1000, 100);
+	assert_int_equal(run(&t, "dotprod", &j, &p), 1);
+	assert_near(policy_find("dotprod")->score(&t.ctx, &j, &p), 0.3125, 1e-9);
+	assert_int_equal(cluster_choices(&t.c, 0, &j, &p, 1), 1);
+	assert_near(policy_find("dotprod")->score(&t.ctx, &j, &p), 0.625, 1e-9);
+	assert_int_equal(run(&t, "tetris", &j, &p), 0);
+	/* Tetris sees net: node 0's net is nearly full, so the job would oversubscribe it. */
+	tc_put(&t, 0, 0, 0, 0, 950);
+	assert_int_equal(run(&t, "tetris", &j, &p), 1);
+	/* --dims cpu,gpu: net unseen, alignment wins again. */
+	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
+	assert_int_equal(decide(&t, policy_find("tetris"), &j, &p), 0);
+	tc_release(&t);
+}
+
+/* Node 0 as in test-frag: GPU free {1000, 300, 600, 0}, cpu 4000 used; node 1 idle. */
+static void fgd_cluster(struct tc *t)
+{
+	int g[2] = {4, 4};
+	tc_init(t, 2, g, NULL);
+	tc_put(t, 0, 2, 700, 0, 0);
+	tc_put(t, 0, 4, 400, 0, 0);
+	tc_put(t, 0, 8, 1000, 0, 0);
+	tc_put(t, 0, 0, 0, 4000, 0);
+}
+
+static void test_fgd(void **state)
+{
+	(void)state;
+	struct tc t;
+	fgd_cluster(&t);
+	struct job j;
+	struct placement p;
+	/* A 500 share: node 0 GPU2 takes F from 450 to 400 (-50); node 0 GPU0 to 575 (+125);
+	 * node 1 from 0 to 0.25 * 500 = 125 (+125). GPU2 wins. */
+	mkjob(&j, 0, 1, 500, 0);
+	assert_int_equal(run(&t, "fgd", &j, &p), 0);
+	assert_int_equal(p.gpus, 4u);
+	assert_near(policy_find("fgd")->score(&t.ctx, &j, &p), -50.0, 1e-9);
+	/* Without the cached F_n the same. */
+	t.ctx.node_frag = NULL;
+	assert_int_equal(decide(&t, policy_find("fgd"), &j, &p), 0);
+	assert_int_equal(p.gpus, 4u);
+	/* A whole GPU: node 0 goes 450 -> 450 (B no longer fits, A still does: 0.75 * 300 +
+	 * 0.25 * 900), node 1 0 -> 0: a tie, the lowest index. */
+	mkjob(&j, 0, 1, 1000, 0);
+	assert_int_equal(run(&t, "fgd", &j, &p), 0);
+	tc_release(&t);
+}
+
+static void test_ragp_fgd_limit_and_choice(void **state)
+{
+	(void)state;
+	struct tc t;
+	fgd_cluster(&t);
+	struct job j;
+	struct placement p;
+	mkjob(&j, 0, 1, 500, 0);
+	/* lambda = mu = 0, gpu only: plain FGD scaled by the node's GPU capacity. */
+	t.ctx.lambda = t.ctx.mu = 0;
+	t.ctx.dims = DIM_BIT(DIM_GPU);
+	assert_int_equal(decide(&t, policy_find("ragp5"), &j, &p), 0);
+	assert_int_equal(p.gpus, 4u);
+	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), -50.0 / 4000, 1e-12);
+	/* The same with the multi-dim measure cached as the simulator keeps it. */
+	double md[2] = {frag_node_md(&t.c, 0, &t.wl, t.ctx.dims),
+			frag_node_md(&t.c, 1, &t.wl, t.ctx.dims)};
+	t.ctx.node_md = md;
+	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), -50.0 / 4000, 1e-12);
+	t.ctx.node_md = NULL;
+	/* With its defaults, ragp5 still leaves the residual with the least stranded GPU. */
+	t.ctx.lambda = POLICY_LAMBDA;
+	t.ctx.mu = POLICY_MU;
+	assert_int_equal(run(&t, "ragp5", &j, &p), 0);
+	assert_int_equal(p.gpus, 4u);
+	tc_release(&t);
+}
+
+static void test_ragp_residual_shape(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {2, 2};
+	int64_t cpu[2] = {32000, 8000};
+	tc_init(&t, 2, g, cpu);
+	/* Workload = the job's own shape, which fits both nodes before and after: dF = 0.
+	 * Residual (cpu, gpu): node 0 (28/32, 1/2): std 0.1875; node 1 (1/2, 1/2): 0. */
+	struct job j;
+	mkjob(&j, 4000, 1, 1000, 0);
+	frag_workload_release(&t.wl);
+	frag_workload_build(&t.wl, &j, 1, 1.0);
+	t.ctx.lambda = 1;
+	t.ctx.mu = 0;
+	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
+	struct placement p;
+	assert_int_equal(decide(&t, policy_find("ragp5"), &j, &p), 1);
+	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), 0.0, 1e-12);
+	assert_int_equal(cluster_choices(&t.c, 0, &j, &p, 1), 1);
+	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), 0.1875, 1e-12);
+	tc_release(&t);
+}
+
+static void test_ragp_counts_the_irregularity_it_adds(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[1] = {2};
+	tc_init(&t, 1, g, NULL);
+	tc_put(&t, 0, 1, 1000, 0, 0); /* free shares: cpu 1, gpu 0.5: std 0.25 */
+	/* Workload: CPU-only jobs of 1000 millicores: F_n = all free GPU, before and after a
+	 * CPU job; nothing else strands while cpu is left. A CPU job of 16000 evens the residual
+	 * to (0.5, 0.5): std 0, so the score is lambda * (0 - 0.25) = -0.25. */
+	struct job w, j;
+	mkjob(&w, 1000, 0, 0, 0);
+	frag_workload_release(&t.wl);
+	frag_workload_build(&t.wl, &w, 1, 1.0);
+	t.ctx.lambda = 1;
+	t.ctx.mu = 0;
+	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
+	t.nf[0] = frag_node(&t.c, 0, &t.wl);
+	assert_near(t.nf[0], 1000, 1e-9);
+	struct placement p;
+	mkjob(&j, 16000, 0, 0, 0);
+	assert_int_equal(cluster_choices(&t.c, 0, &j, &p, 1), 1);
+	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), -0.25, 1e-12);
+	tc_release(&t);
+}
+
+static void test_ragp_congestion_by_hand(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[1] = {0};
+	tc_init(&t, 1, g, NULL);
+	/* CPU-only node, net only seen, lambda 0, mu 1: score = g(u'), g(u) = u^2 / (1 - u). */
+	struct job w;
+	mkjob(&w, 0, 0, 0, 0);
+	frag_workload_release(&t.wl);
+	frag_workload_build(&t.wl, &w, 1, 1.0);
+	t.ctx.dims = DIM_BIT(DIM_NET);
+	t.ctx.lambda = 0;
+	t.ctx.mu = 1;
+	t.nf[0] = 0;
+	const struct policy_ops *r = policy_find("ragp7");
+	struct job j;
+	struct placement p;
+	mkjob(&j, 0, 0, 0, 500);
+	assert_int_equal(cluster_choices(&t.c, 0, &j, &p, 1), 1);
+	assert_near(r->score(&t.ctx, &j, &p), 0.5, 1e-12); /* 0.25 / 0.5 */
+	tc_put(&t, 0, 0, 0, 0, 490);                       /* u' = 0.99: 98.01 */
+	assert_near(r->score(&t.ctx, &j, &p), 98.01, 1e-9);
+	tc_put(&t, 0, 0, 0, 0, 10); /* u' = 1: the tangent: 98.01 + 9999 * 0.01 = 198 */
+	assert_near(r->score(&t.ctx, &j, &p), 198.0, 1e-9);
+	/* u' = 1.1: finite, above every non-oversubscribing score: 1e9 + 0.1 + 198.0. */
+	tc_put(&t, 0, 0, 0, 0, 100);
+	double s = r->score(&t.ctx, &j, &p);
+	assert_true(s > 1e9 && s < 1e9 + 1000);
+	assert_near(s - 1e9, 0.1 + 198.0, 1e-6);
+	tc_release(&t);
+}
+
+static void test_ragp_prefers_quiet_network(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {2, 2};
+	tc_init(&t, 2, g, NULL);
+	tc_put(&t, 0, 0, 0, 0, 800); /* node 0's net at 0.8 */
+	tc_put(&t, 1, 0, 0, 0, 0);
+	struct job j;
+	struct placement p;
+	mkjob(&j, 1000, 1, 1000, 100);
+	assert_int_equal(run(&t, "ragp5", &j, &p), 1);
+	assert_int_equal(run(&t, "ragp7", &j, &p), 1);
+	/* Without net in view the nodes are equal: the lowest index. */
+	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
+	assert_int_equal(decide(&t, policy_find("ragp5"), &j, &p), 0);
+	tc_release(&t);
+}
+
+/* Every policy, made to see net, keeps off a node the job would oversubscribe. */
+static void test_every_policy_respects_seen_shared_dims(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {2, 2};
+	tc_init(&t, 2, g, NULL);
+	tc_put(&t, 0, 0, 0, 0, 990);
+	struct job j;
+	mkjob(&j, 1000, 1, 1000, 100);
+	for (const struct policy_ops *const *o = policy_table; *o; o++) {
+		struct placement p, q;
+		t.ctx.dims = (*o)->dims | DIM_BIT(DIM_NET);
+		for (int id = 0; id < 20; id++) {
+			j.id = id;
+			assert_int_equal(decide(&t, *o, &j, &p), 1);
+			if ((*o)->pick) {
+				assert_int_equal((*o)->pick(&t.ctx, &j, &q), 1);
+				assert_int_equal(q.node, 1);
+			}
+		}
+	}
+	tc_release(&t);
+}
+
+/* Ties go to the lowest node index: on identical idle nodes every deterministic policy
+ * picks node 0, and a job restricted to a GPU model goes where that model is. */
+static void test_ties_and_model_constraints(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {4, 4, 4};
+	tc_init(&t, 3, g, NULL);
+	struct job js[3];
+	mkjob(&js[0], 1000, 1, 500, 10);
+	mkjob(&js[1], 1000, 2, 1000, 10);
+	mkjob(&js[2], 1000, 0, 0, 10);
+	for (const struct policy_ops *const *o = policy_table; *o; o++) {
+		if (!strcmp((*o)->name, "random"))
+			continue;
+		for (int k = 0; k < 3; k++) {
+			struct placement p;
+			assert_int_equal(run(&t, (*o)->name, &js[k], &p), 0);
+			if (js[k].num_gpu == 1)
+				assert_int_equal(p.gpus, 1u); /* and the lowest GPU */
+		}
+	}
+	tc_release(&t);
+	/* Node 1 has model 2; a job allowed only model 2 must land there under every policy. */
+	tc_init(&t, 3, g, NULL);
+	t.nodes[1].model = 2;
+	struct job j;
+	mkjob(&j, 1000, 1, 500, 10);
+	j.gpu_spec = 1u << 2;
+	for (const struct policy_ops *const *o = policy_table; *o; o++) {
+		struct placement p;
+		assert_int_equal(run(&t, (*o)->name, &j, &p), 1);
+		if ((*o)->pick) {
+			assert_int_equal((*o)->pick(&t.ctx, &j, &p), 1);
+			assert_int_equal(p.node, 1);
+		}
+	}
+	tc_release(&t);
+}
+
+/* POLICY_F_BY_STATE: two identical nodes in the same state score the same. */
+static void test_by_state_flag_holds(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {4, 4, 4};
+	tc_init(&t, 3, g, NULL);
+	tc_put(&t, 1, 1, 300, 2000, 50);
+	tc_put(&t, 2, 1, 300, 2000, 50);
+	tc_put(&t, 0, 3, 1000, 0, 0);
+	struct job js[4];
+	mkjob(&js[0], 1000, 1, 500, 10);
+	mkjob(&js[1], 1000, 2, 1000, 10);
+	mkjob(&js[2], 1000, 0, 0, 10);
+	mkjob(&js[3], 1000, 1, 200, 10);
+	for (int n = 0; n < 3; n++)
+		t.nf[n] = frag_node(&t.c, (size_t)n, &t.wl);
+	for (const struct policy_ops *const *o = policy_table; *o; o++) {
+		if (!((*o)->flags & POLICY_F_BY_STATE))
+			continue;
+		t.ctx.dims = (*o)->dims;
+		for (int k = 0; k < 4; k++) {
+			struct placement a[CLUSTER_MAX_GPUS], b[CLUSTER_MAX_GPUS];
+			int na = cluster_choices(&t.c, 1, &js[k], a, CLUSTER_MAX_GPUS);
+			int nb = cluster_choices(&t.c, 2, &js[k], b, CLUSTER_MAX_GPUS);
+			assert_int_equal(na, nb);
+			for (int i = 0; i < na; i++)
+				assert_true((*o)->score(&t.ctx, &js[k], &a[i]) ==
+					    (*o)->score(&t.ctx, &js[k], &b[i]));
+		}
+	}
+	tc_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_first_fit),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_best_fit),
+		cmocka_unit_test(test_scalar),
+		cmocka_unit_test(test_packing),
+		cmocka_unit_test(test_clustering),
+		cmocka_unit_test(test_dotprod_and_tetris),
+		cmocka_unit_test(test_fgd),
+		cmocka_unit_test(test_ragp_fgd_limit_and_choice),
+		cmocka_unit_test(test_ragp_residual_shape),
+		cmocka_unit_test(test_ragp_counts_the_irregularity_it_adds),
+		cmocka_unit_test(test_ragp_congestion_by_hand),
+		cmocka_unit_test(test_ragp_prefers_quiet_network),
+		cmocka_unit_test(test_every_policy_respects_seen_shared_dims),
+		cmocka_unit_test(test_by_state_flag_holds),
+		cmocka_unit_test(test_ties_and_model_constraints),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

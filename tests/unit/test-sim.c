@@ -1,0 +1,816 @@
+/* test-sim.c — the replay engine: timing, queue disciplines, contention, faults,
+ * preemption, unplaceable jobs, invariants, determinism, stepping, snapshots and forks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpumodel.h"
+#include "metrics.h"
+#include "rng.h"
+#include "sim.h"
+
+/* ---- test policies ---- */
+
+static double zero_score(const struct policy_ctx *ctx, const struct job *j,
+			 const struct placement *p)
+{
+	(void)ctx, (void)j, (void)p;
+	return 0;
+}
+static double last_score(const struct policy_ctx *ctx, const struct job *j,
+			 const struct placement *p)
+{
+	(void)ctx, (void)j;
+	return -(double)p->node;
+}
+/* Best fit on GPU then cpu: depends only on the node's state and the job. */
+static double fit_score(const struct policy_ctx *ctx, const struct job *j,
+			const struct placement *p)
+{
+	const struct node_state *st = &ctx->c->st[p->node];
+	(void)j;
+	double g = 0;
+	for (int i = 0; i < CLUSTER_MAX_GPUS; i++)
+		if (p->gpus & (1u << i))
+			g += st->gpu_free[i] - p->milli;
+	return g * 1e6 + (double)(st->cap[DIM_CPU] - st->used[DIM_CPU] - p->dem[DIM_CPU]);
+}
+/* Few distinct values: many ties, so the tie-break (lowest node) decides often. */
+static double tie_score(const struct policy_ctx *ctx, const struct job *j,
+			const struct placement *p)
+{
+	(void)j;
+	return (double)(ctx->c->st[p->node].njobs > 0);
+}
+static const struct policy_ops tie_ops = {"t-tie",           "",        DIMS_HARD,
+					  POLICY_F_BY_STATE, tie_score, NULL};
+static const struct policy_ops tie_ops_slow = {"t-tie-slow", "", DIMS_HARD, 0, tie_score, NULL};
+static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL};
+static const struct policy_ops last_ops = {"t-last", "", DIMS_HARD, 0, last_score, NULL};
+static const struct policy_ops fit_ops = {"t-fit",           "",        DIMS_HARD,
+					  POLICY_F_BY_STATE, fit_score, NULL};
+static const struct policy_ops fit_ops_slow = {"t-fit-slow", "", DIMS_HARD, 0, fit_score, NULL};
+
+/* ---- building job sets ---- */
+
+static void add_node(struct job_set *js, const char *name, const char *model, int ngpu, int64_t cpu,
+		     int64_t net, int64_t sto)
+{
+	struct node n;
+	node_init(&n);
+	snprintf(n.name, sizeof n.name, "%s", name);
+	snprintf(n.group, sizeof n.group, "grp");
+	n.ngpu = ngpu;
+	n.model = (int16_t)(model ? gpumodel_find(model) : -1);
+	int64_t cap[DIM_N] = {cpu, 1 << 20, ngpu * 1000, ngpu * 16384, net, sto, 8000};
+	memcpy(n.cap, cap, sizeof cap);
+	job_set_add_node(js, &n);
+}
+
+static struct job *add_job(struct job_set *js, int64_t arrival, int64_t dur, int64_t cpu, int ngpu,
+			   int milli, int cls)
+{
+	struct job j;
+	job_init(&j);
+	j.id = (int64_t)js->njobs;
+	j.arrival = arrival;
+	j.duration = dur;
+	j.num_gpu = ngpu;
+	j.gpu_milli = ngpu ? milli : 0;
+	int64_t dem[DIM_N] = {cpu, 1024, (int64_t)ngpu * j.gpu_milli, -1, 0, 0, 0};
+	memcpy(j.dem, dem, sizeof dem);
+	j.cls = (uint8_t)cls;
+	job_set_add_job(js, &j);
+	return &js->jobs[js->njobs - 1];
+}
+
+static struct sim *run(const struct job_set *js, const struct policy_ops *ops,
+		       const struct sim_opts *o)
+{
+	struct sim *s;
+	struct err e = {0};
+	assert_int_equal(sim_new(js, ops, NULL, o, &s, &e), 0);
+	sim_run(s);
+	return s;
+}
+
+static struct sim_job_result res(const struct sim *s, size_t i)
+{
+	struct sim_job_result r;
+	sim_job_result(s, i, &r);
+	return r;
+}
+
+static void expect_run(const struct sim *s, size_t i, int64_t start, int64_t end, int node)
+{
+	struct sim_job_result r = res(s, i);
+	if (r.start != start || r.end != end || r.node != node)
+		fail_msg("job %zu: ran [%lld, %lld] on %d, wanted [%lld, %lld] on %d", i,
+			 (long long)r.start, (long long)r.end, r.node, (long long)start,
+			 (long long)end, node);
+}
+
+/* ---- timing and queue disciplines ---- */
+
+static void fifo_set(struct job_set *js)
+{
+	memset(js, 0, sizeof *js);
+	add_node(js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_node(js, "n1", "T4", 1, 4000, 1000, 1000);
+	add_job(js, 0, 100, 1000, 1, 1000, JOB_TRAIN);
+	add_job(js, 10, 50, 1000, 1, 1000, JOB_TRAIN);
+	add_job(js, 20, 30, 1000, 1, 1000, JOB_TRAIN);
+	add_job(js, 25, 10, 1000, 0, 0, JOB_CPU);
+}
+
+static void test_fifo_blocks_behind_the_head(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	fifo_set(&js);
+	sim_opts_init(&o);
+	struct sim *s = run(&js, &ff_ops, &o);
+	expect_run(s, 0, 0, 100, 0);
+	expect_run(s, 1, 10, 60, 1);
+	expect_run(s, 2, 60, 90, 1);
+	expect_run(s, 3, 60, 70, 0); /* fits at 25, but waits behind job 2 */
+	assert_int_equal(res(s, 3).submit, 25);
+	const struct sim_counters *k = sim_counters(s);
+	assert_int_equal(k->finished, 4);
+	assert_int_equal(k->t0, 0);
+	assert_int_equal(k->now, 100);
+	assert_true(sim_done(s));
+	sim_free(s);
+	sim_free(NULL);
+	job_set_release(&js);
+}
+
+static void test_backfill_lets_small_jobs_pass(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	fifo_set(&js);
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	struct sim *s = run(&js, &ff_ops, &o);
+	expect_run(s, 2, 60, 90, 1);
+	expect_run(s, 3, 25, 35, 0);
+	sim_free(s);
+	/* The policy decides among feasible nodes: the last node first. */
+	s = run(&js, &last_ops, &o);
+	expect_run(s, 0, 0, 100, 1);
+	expect_run(s, 1, 10, 60, 0);
+	expect_run(s, 3, 25, 35, 1);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+static void test_priority_classes(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 10, 100, 1, 1000, JOB_TRAIN);
+	add_job(&js, 1, 10, 100, 1, 1000, JOB_BATCH);
+	add_job(&js, 2, 10, 100, 1, 1000, JOB_INFER);
+	sim_opts_init(&o);
+	struct sim *s = run(&js, &ff_ops, &o);
+	expect_run(s, 1, 10, 20, 0);
+	expect_run(s, 2, 20, 30, 0);
+	sim_free(s);
+	o.queue = SIM_PRIORITY;
+	s = run(&js, &ff_ops, &o);
+	expect_run(s, 2, 10, 20, 0); /* inference first */
+	expect_run(s, 1, 20, 30, 0);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+struct hook_log {
+	int place, finish, preempt, unplaceable;
+	int32_t preempted, by;
+};
+static void h_place(void *u, const struct sim *s, int64_t t, int32_t job, const struct placement *p)
+{
+	(void)s, (void)t, (void)job, (void)p;
+	((struct hook_log *)u)->place++;
+}
+static void h_finish(void *u, const struct sim *s, int64_t t, int32_t job)
+{
+	(void)s, (void)t, (void)job;
+	((struct hook_log *)u)->finish++;
+}
+static void h_preempt(void *u, const struct sim *s, int64_t t, int32_t job, int32_t by)
+{
+	struct hook_log *l = u;
+	(void)s;
+	assert_int_equal(t, 10);
+	l->preempt++;
+	l->preempted = job;
+	l->by = by;
+}
+static void h_unplaceable(void *u, const struct sim *s, int64_t t, int32_t job)
+{
+	(void)s, (void)t, (void)job;
+	((struct hook_log *)u)->unplaceable++;
+}
+
+static void test_preemption_loses_work(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 100, 100, 1, 1000, JOB_BATCH);
+	add_job(&js, 10, 20, 100, 1, 1000, JOB_INFER);
+	sim_opts_init(&o);
+	o.queue = SIM_PRIORITY;
+	struct sim *s = run(&js, &ff_ops, &o);
+	expect_run(s, 1, 100, 120, 0); /* no preemption: it waits */
+	sim_free(s);
+	o.preempt = 1;
+	add_job(&js, 11, 5, 100, 1, 1000, JOB_TRAIN)->gpu_spec = 1u << gpumodel_find("A100");
+	struct hook_log log = {0};
+	struct sim_observer ob = {&log, h_place, h_finish, h_preempt, h_unplaceable, NULL, NULL};
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+	sim_observe(s, &ob);
+	sim_observe(s, &ob); /* two observers: every hook runs twice */
+	sim_run(s);
+	assert_int_equal(log.place, 2 * 3);
+	assert_int_equal(log.finish, 2 * 2);
+	assert_int_equal(log.preempt, 2);
+	assert_int_equal(log.preempted, 0);
+	assert_int_equal(log.by, 1);
+	assert_int_equal(log.unplaceable, 2);
+	expect_run(s, 1, 10, 30, 0);
+	expect_run(s, 0, 30, 130, 0); /* restarted from scratch */
+	struct sim_job_result r = res(s, 0);
+	assert_int_equal(r.npreempt, 1);
+	assert_true(r.lost_gpu_s == 10);
+	assert_int_equal(sim_counters(s)->preemptions, 1);
+	assert_int_equal(sim_counters(s)->lost_ms[gpumodel_find("T4")], 10 * 1000);
+	/* Lost work is allocated but not productive: it lands in the stalled bucket. */
+	struct metrics m;
+	metrics_compute(s, NULL, &m);
+	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], (100 + 20) * 1000);
+	assert_int_equal(m.bucket_ms[MB_STALLED], 10 * 1000);
+	assert_true(m.all.lost_gpu_hours * 3600 > 9.999 && m.all.lost_gpu_hours * 3600 < 10.001);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* ---- contention and faults ---- */
+
+static void test_contention_stretches_jobs(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 4, 8000, 1000, 1000);
+	add_job(&js, 0, 100, 100, 1, 1000, JOB_TRAIN)->dem[DIM_NET] = 600;
+	add_job(&js, 0, 40, 100, 1, 1000, JOB_TRAIN)->dem[DIM_NET] = 600;
+	add_job(&js, 0, 50, 100, 1, 1000, JOB_TRAIN); /* no net: never slowed */
+	sim_opts_init(&o);
+	struct sim *s = run(&js, &ff_ops, &o);
+	/* Both at 1000/1200: job 1 needs 40 / (5/6) = 48 s; job 0 has then done 40 and runs
+	 * the other 60 alone. */
+	expect_run(s, 1, 0, 48, 0);
+	expect_run(s, 0, 0, 108, 0);
+	expect_run(s, 2, 0, 50, 0);
+	struct sim_job_result r = res(s, 0);
+	assert_true(r.slowdown == 1.08);
+	assert_true(r.stalled_gpu_s == 8);
+	assert_true(res(s, 1).stalled_gpu_s == 8);
+	assert_true(res(s, 2).stalled_gpu_s == 0);
+	struct metrics m;
+	metrics_compute(s, NULL, &m);
+	assert_int_equal(m.bucket_ms[MB_STALLED], 16 * 1000);
+	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], 190 * 1000);
+	sim_free(s);
+	/* Contention off: trace durations. */
+	o.contention = 0;
+	s = run(&js, &ff_ops, &o);
+	expect_run(s, 0, 0, 100, 0);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+struct fault_log {
+	int n;
+	int64_t t[4];
+	int begin[4];
+};
+static void log_fault(void *u, const struct sim *s, int64_t t, size_t fault, int begin)
+{
+	struct fault_log *l = u;
+	(void)s, (void)fault;
+	if (l->n < 4) {
+		l->t[l->n] = t;
+		l->begin[l->n++] = begin;
+	}
+}
+
+static void test_fault_slows_then_recovers(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct fault f;
+	struct err e = {0};
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_node(&js, "n1", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 100, 100, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 800;
+	assert_int_equal(fault_parse("n0:sto=0.5@20+40", &f, &e), 0);
+	sim_opts_init(&o);
+	o.faults = &f;
+	o.nfaults = 1;
+	struct sim *s;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), 0);
+	struct fault_log log = {0};
+	struct sim_observer ob = {.u = &log, .on_fault = log_fault};
+	sim_observe(s, &ob);
+	assert_int_equal(sim_run_until(s, 30), 1);
+	assert_int_equal(sim_cluster(s)->st[0].cap[DIM_STO], 500);
+	assert_int_equal(sim_cluster(s)->st[1].cap[DIM_STO], 1000);
+	struct sim_job_result r = res(s, 0);
+	assert_true(r.rate == 0.625);
+	sim_run(s);
+	/* 20 s at 1, 40 s at 500/800 (25 s of work), then 55 s at 1. */
+	expect_run(s, 0, 0, 115, 0);
+	assert_int_equal(log.n, 2);
+	assert_int_equal(log.t[0], 20);
+	assert_int_equal(log.begin[0], 1);
+	assert_int_equal(log.t[1], 60);
+	assert_int_equal(log.begin[1], 0);
+	assert_int_equal(sim_cluster(s)->st[0].cap[DIM_STO], 1000);
+	sim_free(s);
+	/* A group or a GPU model names several nodes; an unknown target is an error. */
+	assert_int_equal(fault_parse("grp:sto=0.5@20+40", &f, &e), 0);
+	s = run(&js, &ff_ops, &o);
+	expect_run(s, 0, 0, 115, 0);
+	sim_free(s);
+	assert_int_equal(fault_parse("nowhere:sto=0.5@20+40", &f, &e), 0);
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), VF_EINPUT);
+	assert_null(s);
+	assert_non_null(strstr(e.msg, "'nowhere' names no node"));
+	job_set_release(&js);
+}
+
+/* ---- jobs that cannot run ---- */
+
+static void test_unplaceable_and_skipped(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 2, 4000, 1000, 1000);
+	add_job(&js, 0, 10, 100, 1, 1000, JOB_TRAIN)->gpu_spec = 1u << gpumodel_find("A100");
+	add_job(&js, 1, 10, 999999, 0, 0, JOB_CPU);
+	add_job(&js, 2, 10, 100, 4, 1000, JOB_TRAIN);
+	struct job *nr = add_job(&js, 3, -1, 100, 0, 0, JOB_CPU);
+	nr->flags = JOB_F_NOTRAN;
+	add_job(&js, 4, 10, 100, 1, 500, JOB_TRAIN);
+	sim_opts_init(&o); /* fifo: a job that can never run must not block the queue */
+	struct sim *s = run(&js, &ff_ops, &o);
+	struct sim_job_result r = res(s, 0);
+	assert_int_equal(r.state, SIM_JOB_UNPLACEABLE);
+	assert_int_equal(r.why, SIM_WHY_MODEL);
+	r = res(s, 1);
+	assert_int_equal(r.state, SIM_JOB_UNPLACEABLE);
+	assert_int_equal(r.why, SIM_WHY_TOO_BIG);
+	assert_int_equal(r.why_dim, DIM_CPU);
+	r = res(s, 2);
+	assert_int_equal(r.why, SIM_WHY_MODEL); /* no node with 4 GPUs */
+	assert_int_equal(res(s, 3).state, SIM_JOB_SKIPPED);
+	expect_run(s, 4, 4, 14, 0);
+	const struct sim_counters *k = sim_counters(s);
+	assert_int_equal(k->unplaceable, 3);
+	assert_int_equal(k->skipped, 1);
+	assert_int_equal(k->finished, 1);
+	assert_string_equal(sim_why_name(SIM_WHY_TOO_BIG), "too big");
+	assert_string_equal(sim_job_state_name(SIM_JOB_SKIPPED), "skipped");
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* ---- a random workload: invariants, determinism, classes, forks ---- */
+
+static void random_set(struct job_set *js, uint64_t seed, int njobs)
+{
+	struct rng r;
+	memset(js, 0, sizeof *js);
+	rng_seed(&r, seed);
+	add_node(js, "a0", "T4", 8, 64000, 1000, 800);
+	add_node(js, "a1", "T4", 8, 64000, 1000, 800);
+	add_node(js, "b0", "A100", 2, 32000, 2000, 1000);
+	add_node(js, "b1", "A100", 2, 32000, 2000, 1000);
+	add_node(js, "c0", NULL, 0, 96000, 1000, 1000);
+	add_node(js, "a2", "T4", 8, 64000, 1000, 800);
+	int64_t t = 0;
+	for (int i = 0; i < njobs; i++) {
+		t += (int64_t)rng_below(&r, 20);
+		int kind = (int)rng_below(&r, 10);
+		int ngpu = kind < 4 ? 1 : kind < 6 ? 1 + (int)rng_below(&r, 4) : kind < 7 ? 8 : 0;
+		int milli = kind < 4 ? 100 * (1 + (int)rng_below(&r, 9)) : 1000;
+		struct job *j = add_job(js, t, 1 + (int64_t)rng_below(&r, 400),
+					1000 * (1 + (int64_t)rng_below(&r, 16)), ngpu, milli,
+					(int)rng_below(&r, JOB_NCLASS));
+		j->dem[DIM_NET] = (int64_t)rng_below(&r, 400);
+		j->dem[DIM_STO] = (int64_t)rng_below(&r, 300);
+		if (rng_below(&r, 50) == 0)
+			j->dem[DIM_CPU] = 200000; /* never fits */
+		if (rng_below(&r, 40) == 0) {
+			j->flags = JOB_F_NOTRAN;
+			j->duration = -1;
+		}
+		if (ngpu && rng_below(&r, 10) == 0)
+			j->gpu_spec = 1u << gpumodel_find("A100");
+	}
+}
+
+static int invariant_breaks;
+static void check_hard(void *u, const struct sim *s, int64_t t, int32_t job,
+		       const struct placement *p)
+{
+	(void)u, (void)t, (void)job, (void)p;
+	const struct cluster *c = sim_cluster(s);
+	for (size_t n = 0; n < c->n; n++) {
+		for (int d = 0; d < DIM_N; d++)
+			if ((DIMS_HARD & DIM_BIT(d)) && c->st[n].used[d] > c->st[n].cap[d])
+				invariant_breaks++;
+		for (int g = 0; g < c->spec[n].ngpu; g++)
+			if (c->st[n].gpu_free[g] < 0 || c->st[n].gpu_free[g] > 1000 ||
+			    c->st[n].hbm_free[g] < 0)
+				invariant_breaks++;
+	}
+}
+
+static void test_invariants_every_discipline(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct fault f[2];
+	random_set(&js, 42, 600);
+	assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f[0], NULL), 0);
+	assert_int_equal(fault_parse("A100:sto=0.2@1000+1h", &f[1], NULL), 0);
+	for (int q = 0; q < 4; q++) {
+		struct sim_opts o;
+		struct sim *s;
+		sim_opts_init(&o);
+		o.queue = q == 3 ? SIM_PRIORITY : (enum sim_queue)q;
+		o.preempt = q == 3;
+		o.faults = f;
+		o.nfaults = 2;
+		assert_int_equal(sim_new(&js, q & 1 ? &fit_ops : &ff_ops, NULL, &o, &s, NULL), 0);
+		struct sim_observer ob = {.on_place = check_hard};
+		invariant_breaks = 0;
+		sim_observe(s, &ob);
+		sim_run(s);
+		assert_int_equal(invariant_breaks, 0);
+		int64_t fin = 0, unpl = 0, skip = 0;
+		for (size_t i = 0; i < sim_njobs(s); i++) {
+			struct sim_job_result r = res(s, i);
+			if (r.state == SIM_JOB_FINISHED) {
+				fin++;
+				assert_true(r.end - r.start >= r.t_alone);
+				assert_true(r.start >= r.submit);
+			} else if (r.state == SIM_JOB_UNPLACEABLE) {
+				unpl++;
+				assert_true(r.why == SIM_WHY_MODEL || r.why == SIM_WHY_TOO_BIG);
+			} else {
+				assert_int_equal(r.state, SIM_JOB_SKIPPED);
+				skip++;
+			}
+		}
+		assert_int_equal(fin + unpl + skip, 600);
+		assert_true(unpl > 0 && skip > 0);
+		struct metrics m;
+		metrics_compute(s, NULL, &m);
+		int64_t sum = 0;
+		for (int b = 0; b < MB_N; b++) {
+			assert_true(m.bucket_ms[b] >= 0);
+			sum += m.bucket_ms[b];
+		}
+		assert_int_equal(sum, m.provisioned_ms);
+		assert_int_equal(m.provisioned_ms, (int64_t)(3 * 8 + 2 * 2) * 1000 * (m.t1 - m.t0));
+		assert_true(m.bucket_ms[MB_STALLED] > 0); /* the workload oversubscribes net */
+		if (q == 3)
+			assert_true(sim_counters(s)->preemptions > 0);
+		sim_free(s);
+	}
+	job_set_release(&js);
+}
+
+static void assert_same_results(const struct sim *a, const struct sim *b)
+{
+	assert_int_equal(sim_njobs(a), sim_njobs(b));
+	for (size_t i = 0; i < sim_njobs(a); i++) {
+		struct sim_job_result x = res(a, i), y = res(b, i);
+		if (memcmp(&x, &y, sizeof x))
+			fail_msg("job %zu differs: node %d/%d start %lld/%lld end %lld/%lld", i,
+				 x.node, y.node, (long long)x.start, (long long)y.start,
+				 (long long)x.end, (long long)y.end);
+	}
+	const struct sim_counters *ka = sim_counters(a), *kb = sim_counters(b);
+	assert_memory_equal(ka, kb, sizeof *ka);
+}
+
+static void test_deterministic_and_classes_exact(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	random_set(&js, 7, 500);
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	struct sim *a = run(&js, &fit_ops, &o), *b = run(&js, &fit_ops, &o);
+	assert_same_results(a, b);
+	/* Scoring one node per class of identical nodes picks what scoring all of them does. */
+	struct sim *c = run(&js, &fit_ops_slow, &o);
+	assert_same_results(a, c);
+	sim_free(a);
+	sim_free(b);
+	sim_free(c);
+	job_set_release(&js);
+}
+
+/* Many jobs of few shapes on many identical nodes: the per-shape indexes are reused, classes
+ * gain and lose their lowest node, ties abound. Choices must still be the full loop's. */
+static void test_class_index_exact_under_reuse(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct rng r;
+	struct sim_opts o;
+	rng_seed(&r, 99);
+	for (int i = 0; i < 24; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%02d", i);
+		add_node(&js, name, i < 16 ? "T4" : "A100", i < 16 ? 4 : 8, 32000, 1000, 1000);
+	}
+	static const int shapes[][3] = {{1, 250, 2000},  {1, 500, 4000}, {1, 1000, 4000},
+					{2, 1000, 8000}, {0, 0, 2000},   {4, 1000, 16000}};
+	int64_t t = 0;
+	for (int i = 0; i < 3000; i++) {
+		const int *sh = shapes[rng_below(&r, 6)];
+		t += (int64_t)rng_below(&r, 6);
+		add_job(&js, t, 20 + (int64_t)rng_below(&r, 300), sh[2], sh[0], sh[1], JOB_TRAIN);
+	}
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	const struct policy_ops *fast[] = {&fit_ops, &tie_ops},
+				*slow[] = {&fit_ops_slow, &tie_ops_slow};
+	for (int p = 0; p < 2; p++) {
+		struct sim *a = run(&js, fast[p], &o), *b = run(&js, slow[p], &o);
+		assert_same_results(a, b);
+		assert_true(sim_counters(a)->finished == 3000);
+		sim_free(a);
+		sim_free(b);
+	}
+	job_set_release(&js);
+}
+
+static void test_fork_same_policy_matches(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	struct sim *a, *f, *ref;
+	random_set(&js, 11, 400);
+	sim_opts_init(&o);
+	o.queue = SIM_PRIORITY;
+	o.preempt = 1;
+	ref = run(&js, &fit_ops, &o);
+	assert_int_equal(sim_new(&js, &fit_ops, NULL, &o, &a, NULL), 0);
+	int64_t mid = js.jobs[200].arrival;
+	sim_run_until(a, mid);
+	assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
+	struct sim_snapshot sa, sf;
+	sim_snapshot(a, &sa);
+	sim_snapshot(f, &sf);
+	assert_int_equal(sa.now, mid);
+	assert_int_equal(sf.nnodes, sa.nnodes);
+	assert_memory_equal(sf.free, sa.free, sa.nnodes * sizeof *sa.free);
+	assert_int_equal(sf.nqueued, sa.nqueued);
+	assert_memory_equal(sf.queue, sa.queue, sa.nqueued * sizeof *sa.queue);
+	assert_int_equal(sf.nrunning, sa.nrunning);
+	assert_true(sa.nrunning > 0);
+	assert_memory_equal(sf.running, sa.running, sa.nrunning * sizeof *sa.running);
+	assert_memory_equal(&sf.counters, &sa.counters, sizeof sa.counters);
+	sim_snapshot_release(&sa);
+	sim_snapshot_release(&sf);
+	sim_run(f);
+	sim_run(a);
+	assert_same_results(a, ref); /* forking did not disturb the original */
+	assert_same_results(f, ref);
+	sim_free(a);
+	sim_free(f);
+	sim_free(ref);
+	job_set_release(&js);
+}
+
+static void test_fork_new_policy_diverges_after(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	struct sim *a, *f;
+	random_set(&js, 5, 400);
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &a, NULL), 0);
+	int64_t mid = js.jobs[150].arrival;
+	assert_int_equal(sim_run_until(a, mid), 1);
+	assert_int_equal(sim_counters(a)->now, mid);
+	assert_int_equal(sim_fork(a, &last_ops, NULL, &f, NULL), 0);
+	assert_ptr_equal(sim_policy(f), &last_ops);
+	sim_run(a);
+	sim_run(f);
+	int diverged = 0;
+	for (size_t i = 0; i < sim_njobs(a); i++) {
+		struct sim_job_result x = res(a, i), y = res(f, i);
+		if (x.start >= 0 && x.start < mid) {
+			assert_int_equal(x.node, y.node);
+			assert_int_equal(x.start, y.start);
+		}
+		if (x.node != y.node || x.start != y.start) {
+			diverged++;
+			assert_true(x.start >= mid && y.start >= mid);
+		}
+	}
+	assert_true(diverged > 0);
+	sim_free(a);
+	sim_free(f);
+	job_set_release(&js);
+}
+
+static void test_fork_with_fault(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct sim *a, *f;
+	struct fault ft;
+	struct err e = {0};
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 100, 100, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 800;
+	sim_opts_init(&o);
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &a, NULL), 0);
+	sim_run_until(a, 20);
+	/* Began before the fork: effective from the fork's clock, 20 (10 s at 0.625). */
+	assert_int_equal(fault_parse("n0:sto=0.5@10+40", &ft, NULL), 0);
+	assert_int_equal(sim_fork(a, NULL, &ft, &f, &e), 0);
+	size_t nf;
+	sim_faults(f, &nf);
+	assert_int_equal(nf, 1);
+	sim_faults(a, &nf);
+	assert_int_equal(nf, 0);
+	sim_run(a);
+	sim_run(f);
+	expect_run(a, 0, 0, 100, 0);
+	/* 20 done at 20; 30 s at 0.625 = 18.75 → 38.75 at 50; 61.25 left → ceil → 112. */
+	expect_run(f, 0, 0, 112, 0);
+	sim_free(f);
+	assert_int_equal(fault_parse("zz:sto=0.5@10+40", &ft, NULL), 0);
+	assert_int_equal(sim_fork(a, NULL, &ft, &f, &e), VF_EINPUT);
+	assert_null(f);
+	sim_free(a);
+	job_set_release(&js);
+}
+
+static void test_step_and_snapshot(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	struct sim *s;
+	fifo_set(&js);
+	sim_opts_init(&o);
+	o.series_points = 0;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+	assert_int_equal(sim_next_time(s), 0);
+	assert_int_equal(sim_step(s), 1); /* job 0 arrives and starts */
+	assert_int_equal(sim_next_time(s), 10);
+	sim_run_until(s, 30);
+	struct sim_snapshot snap;
+	sim_snapshot(s, &snap);
+	assert_int_equal(snap.now, 30);
+	assert_int_equal(snap.nrunning, 2);
+	assert_int_equal(snap.running[0], 0);
+	assert_int_equal(snap.running[1], 1);
+	assert_int_equal(snap.nqueued, 2); /* job 2 waits for a GPU, job 3 behind it */
+	assert_int_equal(snap.queue[0], 2);
+	assert_int_equal(snap.queue[1], 3);
+	assert_int_equal(snap.free[0][DIM_GPU], 0);
+	assert_int_equal(snap.free[0][DIM_CPU], 3000);
+	assert_int_equal(snap.cap[1][DIM_NET], 1000);
+	assert_int_equal(snap.counters.arrived, 4);
+	sim_snapshot_release(&snap);
+	sim_snapshot_release(NULL);
+	int steps = 0;
+	while (sim_step(s))
+		steps++;
+	assert_int_equal(steps, 4); /* finishes of 1, 2 (with 3 starting at 60), 3, 0 */
+	assert_int_equal(sim_step(s), 0);
+	assert_int_equal(sim_next_time(s), -1);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* ---- inflation ---- */
+
+static void test_inflation(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	random_set(&js, 3, 300);
+	sim_opts_init(&o);
+	o.mode = SIM_INFLATE;
+	o.target = 1.2;
+	o.seed = 9;
+	struct sim *a, *b;
+	struct metrics_series sa = {0}, sb = {0};
+	assert_int_equal(sim_new(&js, &fit_ops, NULL, &o, &a, NULL), 0);
+	struct sim_observer ob = metrics_series_observer(&sa);
+	sim_observe(a, &ob);
+	sim_run(a);
+	assert_int_equal(sim_new(&js, &fit_ops, NULL, &o, &b, NULL), 0);
+	ob = metrics_series_observer(&sb);
+	sim_observe(b, &ob);
+	sim_run(b);
+	assert_same_results(a, b);
+	assert_int_equal(sa.n, 121); /* 0 % .. 120 % */
+	const struct sim_counters *k = sim_counters(a);
+	double cap = (double)sim_cluster(a)->total[DIM_GPU];
+	assert_true((double)k->requested_gpu >= 1.2 * cap);
+	assert_true(k->failed > 0);
+	assert_int_equal(k->finished, 0);
+	double curve[121];
+	assert_int_equal(metrics_unalloc_curve(&sa, 1.2, curve, 121), 121);
+	assert_true(curve[0] == 1);
+	for (int p = 1; p <= 120; p++)
+		assert_true(curve[p] <= curve[p - 1]);
+	/* Nothing is allocated that was not requested; loads only grow. */
+	for (size_t i = 0; i < sa.n; i++) {
+		assert_true(sa.pts[i].alloc_share <= sa.pts[i].load + 1e-12);
+		assert_true(i == 0 || sa.pts[i].load >= sa.pts[i - 1].load);
+		assert_true(sa.pts[i].load * 100 >= (double)i - 1e-9);
+	}
+	/* Another seed draws other jobs. */
+	o.seed = 10;
+	struct sim *c = run(&js, &fit_ops, &o);
+	int differ = sim_njobs(c) != sim_njobs(a);
+	for (size_t i = 0; !differ && i < sim_njobs(a); i++)
+		differ = res(a, i).src != res(c, i).src;
+	assert_true(differ);
+	sim_free(a);
+	sim_free(b);
+	sim_free(c);
+	metrics_series_release(&sa);
+	metrics_series_release(&sb);
+	job_set_release(&js);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	enum sim_queue q;
+	assert_int_equal(sim_queue_parse("backfill", &q), 0);
+	assert_int_equal(q, SIM_BACKFILL);
+	assert_int_equal(sim_queue_parse("lifo", &q), -1);
+	assert_string_equal(sim_queue_name(SIM_PRIORITY), "priority");
+	assert_string_equal(sim_mode_name(SIM_INFLATE), "inflate");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fifo_blocks_behind_the_head),
+		cmocka_unit_test(test_backfill_lets_small_jobs_pass),
+		cmocka_unit_test(test_priority_classes),
+		cmocka_unit_test(test_preemption_loses_work),
+		cmocka_unit_test(test_contention_stretches_jobs),
+		cmocka_unit_test(test_fault_slows_then_recovers),
+		cmocka_unit_test(test_unplaceable_and_skipped),
+		cmocka_unit_test(test_invariants_every_discipline),
+		cmocka_unit_test(test_deterministic_and_classes_exact),
+		cmocka_unit_test(test_class_index_exact_under_reuse),
+		cmocka_unit_test(test_fork_same_policy_matches),
+		cmocka_unit_test(test_fork_new_policy_diverges_after),
+		cmocka_unit_test(test_fork_with_fault),
+		cmocka_unit_test(test_step_and_snapshot),
+		cmocka_unit_test(test_inflation),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

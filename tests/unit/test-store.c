@@ -1,0 +1,648 @@
+/* test-store.c — the store: create and migrate, refuse what is not a store, keep files
+ * byte for byte (tricky bytes and the real samples), jobs and runs round trips, damage
+ * found by store_check, a killed import leaves no trace, a busy store is an error. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "sha256.h"
+#include "store.h"
+
+struct fx {
+	char dir[64];
+	char path[96];
+	struct store *s;
+	struct err e;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	snprintf(f->dir, sizeof f->dir, "store-test.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	store_close(f->s);
+	char p[128];
+	const char *names[] = {"t.db", "t.db-journal", "x.db", "junk"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", f->dir, names[i]);
+		remove(p);
+	}
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+static void open_new(struct fx *f)
+{
+	assert_int_equal(store_open(f->path, STORE_CREATE, &f->s, &f->e), 0);
+}
+
+static int64_t sql_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t v = -999;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void sql_exec(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void test_create_and_reopen(void **state)
+{
+	struct fx *f = *state;
+	assert_int_not_equal(store_open(f->path, 0, &f->s, &f->e), 0); /* no file, no create */
+	assert_null(f->s);
+	open_new(f);
+	store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sql_int(f->path, "PRAGMA application_id"), 0x56464954);
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 1);
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
+					  "('traces','files','quarantine','nodes','runs',"
+					  "'run_metrics','raw_blocks','job_blocks')"),
+			 8);
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
+	int64_t id;
+	assert_int_equal(store_trace_find(f->s, NULL, &id, &f->e), VF_EINPUT); /* empty store */
+}
+
+static void test_not_a_store(void **state)
+{
+	struct fx *f = *state;
+	char p[128];
+	snprintf(p, sizeof p, "%s/junk", f->dir);
+	FILE *j = fopen(p, "w");
+	fputs("name,cpu\nthis is not sqlite at all, not even close........................\n", j);
+	fclose(j);
+	assert_int_equal(store_open(p, STORE_CREATE, &f->s, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "not a voidfit store"));
+	assert_non_null(strstr(f->e.msg, "junk"));
+	/* Another program's SQLite file. */
+	snprintf(p, sizeof p, "%s/x.db", f->dir);
+	sql_exec(p, "CREATE TABLE t(x)");
+	assert_int_equal(store_open(p, STORE_CREATE, &f->s, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "not a voidfit store"));
+	/* A store from a newer voidfit. */
+	open_new(f);
+	store_close(f->s);
+	f->s = NULL;
+	sql_exec(f->path, "PRAGMA user_version = 999");
+	assert_int_equal(store_open(f->path, 0, &f->s, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "newer"));
+}
+
+static void test_traces_and_files(void **state)
+{
+	struct fx *f = *state;
+	int64_t a, b, id;
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "alpha", &a, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "beta", &b, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "alpha", &id, &f->e), VF_EDUP);
+	struct store_file sf = {.trace_id = a,
+				.name = "x.csv",
+				.format = "openb",
+				.size = 3,
+				.imported_at = 1700000000};
+	sha256_buf("abc", 3, sf.sha256);
+	assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
+	sf.rows_read = 10;
+	sf.rows_accepted = 8;
+	sf.rows_quarantined = 2;
+	assert_int_equal(store_file_finish(f->s, &sf, &f->e), 0);
+	assert_int_equal(store_quarantine_add(f->s, sf.id, 12, "column 'cpu': 'x' is not a number",
+					      "a,x\r", 4, &f->e),
+			 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	assert_int_equal(store_trace_find(f->s, NULL, &id, &f->e), 0);
+	assert_int_equal(id, b);
+	assert_int_equal(store_trace_find(f->s, "alpha", &id, &f->e), 0);
+	assert_int_equal(id, a);
+	char num[16];
+	snprintf(num, sizeof num, "%lld", (long long)b);
+	assert_int_equal(store_trace_find(f->s, num, &id, &f->e), 0);
+	assert_int_equal(id, b);
+	assert_int_equal(store_trace_find(f->s, "gamma", &id, &f->e), VF_EINPUT);
+	assert_non_null(strstr(f->e.msg, "gamma"));
+	char tn[16];
+	uint8_t other[32];
+	sha256_buf("abd", 3, other);
+	assert_int_equal(store_file_seen(f->s, sf.sha256, tn, sizeof tn, &f->e), 1);
+	assert_string_equal(tn, "alpha");
+	assert_int_equal(store_file_seen(f->s, other, tn, sizeof tn, &f->e), 0);
+	store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sql_int(f->path, "SELECT rows_quarantined FROM files"), 2);
+	assert_int_equal(sql_int(f->path, "SELECT line FROM quarantine"), 12);
+	assert_int_equal(sql_int(f->path, "SELECT length(raw) FROM quarantine"), 4);
+}
+
+/* Store bytes p[0..n) as a file of a new trace, written in chunks of `chunk` bytes (0: all at
+ * once), and check export and digest give them back. Returns the file id. */
+static int64_t keep_and_compare(struct fx *f, const char *name, const void *p, size_t n,
+				size_t chunk, int opaque)
+{
+	int64_t tid;
+	struct store_file sf = {.name = name, .format = "csv", .size = (int64_t)n};
+	sha256_buf(p, n, sf.sha256);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	char tname[64];
+	snprintf(tname, sizeof tname, "%s-%zu-%d", name, chunk, opaque);
+	assert_int_equal(store_trace_new(f->s, tname, &tid, &f->e), 0);
+	sf.trace_id = tid;
+	assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
+	struct store_raw *w;
+	assert_int_equal(store_raw_begin(f->s, sf.id, opaque, &w, &f->e), 0);
+	const char *c = p;
+	for (size_t off = 0; off < n;) {
+		size_t k = chunk && chunk < n - off ? chunk : n - off;
+		assert_int_equal(store_raw_write(w, c + off, k, &f->e), 0);
+		off += k;
+	}
+	assert_int_equal(store_raw_end(w, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	assert_int_equal(store_raw_export(f->s, sf.id, mem, &f->e), 0);
+	fclose(mem);
+	assert_int_equal(len, n);
+	if (n)
+		assert_memory_equal(buf, p, n);
+	free(buf);
+	uint8_t d[32];
+	int64_t dl;
+	assert_int_equal(store_raw_digest(f->s, sf.id, d, &dl, &f->e), 0);
+	assert_int_equal(dl, (int64_t)n);
+	assert_memory_equal(d, sf.sha256, 32);
+	return sf.id;
+}
+
+static void test_raw_tricky_bytes(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *name, *text;
+		size_t len; /* 0: strlen */
+	} cases[] = {
+		{"empty", "", 0},
+		{"plain", "a,b,c\n1,2,3\n4,5,6\n", 0},
+		{"crlf", "a,b\r\n1,2\r\n3,4\r\n", 0},
+		{"mixed-endings", "a,b\r\n1,2\n3,4\r\n5,6\n\n\r\n", 0},
+		{"quotes", "a,b\n\"x,y\",2\n\"he said \"\"hi\"\"\",3\n1,\"multi\nline\"\n", 0},
+		{"no-final-newline", "a,b\n1,2\n3,4", 0},
+		{"bom",
+		 "\xef\xbb\xbf"
+		 "a,b\n1,2\n",
+		 0},
+		{"nul-bytes", "a,b\n1,\0\0x\n\0,2\n", 15},
+		{"empty-fields", "a,b,c\n,,\n1,,\n,,3\n,,\n", 0},
+		{"odd-spacing", "a , b\n 1,2 \n  -3 ,  007\n-0,+5\n", 0},
+		{"numbers",
+		 "n,x\n0,00\n-1,-01\n9223372036854775807,99999999999999999999\n"
+		 "2057225.0000000002,1e5\n-9223372036854775808,0x10\n",
+		 0},
+		{"ragged", "a,b,c\n1,2\n1,2,3,4\n5,6,7\n", 0},
+		{"lone-cr", "a,b\r1,2\r3,4\n", 0},
+		{"only-newlines", "\n\n\n", 0},
+		{"cr-at-end", "a,b\n1,2\r", 0},
+	};
+	open_new(f);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t n = cases[i].len ? cases[i].len : strlen(cases[i].text);
+		for (size_t chunk = 0; chunk < 4; chunk++)
+			for (int opaque = 0; opaque < 2; opaque++)
+				keep_and_compare(f, cases[i].name, cases[i].text, n, chunk, opaque);
+	}
+}
+
+static void test_raw_big_and_long(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	/* A 10 MB single field (cut into fragments inside), between ordinary lines. */
+	size_t big = 10u << 20;
+	char *p = malloc(big + 64);
+	size_t n = (size_t)sprintf(p, "a,b\n1,");
+	memset(p + n, 'x', big);
+	n += big;
+	n += (size_t)sprintf(p + n, "\r\n2,3\n");
+	keep_and_compare(f, "long-line", p, n, 1 << 16, 0);
+	free(p);
+	/* Many lines: several blocks, numbers that need references and widths. */
+	size_t cap = 4u << 20;
+	p = malloc(cap);
+	n = (size_t)sprintf(p, "name,created,scheduled,deleted,mem\n");
+	for (int i = 0; n + 100 < cap && i < 50000; i++)
+		n += (size_t)sprintf(p + n, "pod-%05d,%d,%d,%s,%d.0\n", i, i * 37, i * 37 + i % 5,
+				     i % 11 ? "" : "12902960", (i * 7) % 1024);
+	int64_t id = keep_and_compare(f, "many", p, n, 4093, 0);
+	store_close(f->s);
+	f->s = NULL;
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM raw_blocks WHERE file_id = %lld",
+		 (long long)id);
+	assert_true(sql_int(f->path, sql) >= 6); /* 50001 lines: blocks of 8192 */
+	snprintf(sql, sizeof sql, "SELECT sum(length(data)) FROM raw_blocks WHERE file_id = %lld",
+		 (long long)id);
+	assert_true(sql_int(f->path, sql) * 20 < (int64_t)n);
+	free(p);
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *in = fopen(path, "rb");
+	if (!in)
+		return NULL;
+	fseek(in, 0, SEEK_END);
+	long len = ftell(in);
+	rewind(in);
+	char *p = malloc((size_t)len + 1);
+	*n = fread(p, 1, (size_t)len, in);
+	fclose(in);
+	return p;
+}
+
+static void test_raw_real_samples(void **state)
+{
+	struct fx *f = *state;
+	const char *top = getenv("VOIDFIT_TRACES");
+	if (!top || !*top)
+		skip();
+	/* The xz -9e sizes of the two samples the store must beat (measured with xz 5.4). */
+	static const struct {
+		const char *rel;
+		int64_t xz;
+	} files[] = {
+		{"clusterdata/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv", 79788},
+		{"clusterdata/cluster-trace-gpu-v2025/disaggregated_DLRM_trace.csv", 164360},
+		{"clusterdata/cluster-trace-gpu-v2023/csv/openb_node_list_gpu_node.csv", 0},
+		{"clusterdata-cluster-trace-gpu-v2020-data/pai_machine_spec.csv", 0},
+		{"Workload-Prediction-of-Alibaba-Cluster-Dataset/batch_task.csv", 0},
+	};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char path[1024];
+		size_t n = 0;
+		snprintf(path, sizeof path, "%s/%s", top, files[i].rel);
+		char *p = slurp(path, &n);
+		assert_non_null(p);
+		remove(f->path);
+		open_new(f);
+		keep_and_compare(f, strrchr(files[i].rel, '/') + 1, p, n, 65536, 0);
+		struct store_sizes z;
+		assert_int_equal(store_sizes(f->s, &z, &f->e), 0);
+		assert_int_equal(z.raw_bytes, (int64_t)n);
+		if (files[i].xz)
+			assert_true(z.store_bytes < files[i].xz);
+		store_close(f->s);
+		f->s = NULL;
+		free(p);
+	}
+}
+
+static void some_job(struct job *j, int64_t i)
+{
+	job_init(j);
+	j->id = i;
+	uint64_t h = (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull; /* values that cost bytes */
+	j->arrival = (int64_t)(h >> 44);
+	j->duration = i % 13 ? (int64_t)(h >> 20 & 0xfffff) : -1;
+	j->dem[DIM_CPU] = 1000 * (1 + i % 64);
+	j->dem[DIM_MEM] = i % 9 ? 1024 * (i % 100) : -1;
+	j->num_gpu = (int32_t)(i % 9);
+	j->gpu_milli = j->num_gpu ? (i % 3 ? 1000 : 250) : 0;
+	j->dem[DIM_GPU] = (int64_t)j->num_gpu * j->gpu_milli;
+	j->dem[DIM_HBM] = i % 5 ? j->num_gpu * 16384 : -1;
+	j->dem[DIM_NET] = i == 17 ? INT64_MAX : i % 4 ? -1 : i;
+	j->gpu_spec = (uint32_t)(i % 3 ? 0 : 1u << (i % 7));
+	j->cls = (uint8_t)(i % JOB_NCLASS);
+	j->enriched = (uint8_t)(i % 2 ? DIM_BIT(DIM_NET) : 0);
+	j->flags = (uint16_t)(j->duration < 0 ? JOB_F_NOTRAN : 0);
+}
+
+static int job_cmp(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void assert_same_job(const struct job *a, const struct job *b)
+{
+	assert_true(a->id == b->id && a->arrival == b->arrival && a->duration == b->duration);
+	for (int d = 0; d < DIM_N; d++)
+		assert_true(a->dem[d] == b->dem[d]);
+	assert_int_equal(a->num_gpu, b->num_gpu);
+	assert_int_equal(a->gpu_milli, b->gpu_milli);
+	assert_int_equal(a->gpu_spec, b->gpu_spec);
+	assert_int_equal(a->cls, b->cls);
+	assert_int_equal(a->enriched, b->enriched);
+	assert_int_equal(a->flags, b->flags);
+}
+
+/* Write n jobs (from some_job) to a new trace, with a CSV file of the same rows when
+ * with_file (so blocks are re-coded against it at commit), load them back and compare. */
+static void jobs_roundtrip(struct fx *f, size_t n, int with_file)
+{
+	int64_t tid;
+	struct job *mine = calloc(n + 1, sizeof *mine);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, with_file ? "with-file" : "jobs", &tid, &f->e), 0);
+	if (with_file) {
+		struct store_file sf = {.trace_id = tid, .name = "j.csv", .format = "csv"};
+		assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
+		struct store_raw *w;
+		assert_int_equal(store_raw_begin(f->s, sf.id, 0, &w, &f->e), 0);
+		const char *hdr = "id,arrival,duration,cpu,mem\n";
+		assert_int_equal(store_raw_write(w, hdr, strlen(hdr), &f->e), 0);
+		for (size_t i = 0; i < n; i++) {
+			char line[128];
+			struct job j;
+			some_job(&j, (int64_t)i);
+			int l = snprintf(line, sizeof line, "%lld,%lld,%lld,%lld,%lld\n",
+					 (long long)i, (long long)j.arrival, (long long)j.duration,
+					 (long long)j.dem[DIM_CPU] / 1000,
+					 (long long)j.dem[DIM_MEM]);
+			assert_int_equal(store_raw_write(w, line, (size_t)l, &f->e), 0);
+		}
+		assert_int_equal(store_raw_end(w, &f->e), 0);
+	}
+	struct store_jobs *jw;
+	assert_int_equal(store_jobs_begin(f->s, tid, &jw, &f->e), 0);
+	for (size_t i = 0; i < n; i++) {
+		some_job(&mine[i], (int64_t)i);
+		assert_int_equal(store_jobs_add(jw, &mine[i], &f->e), 0);
+	}
+	assert_int_equal(store_jobs_end(jw, &f->e), 0);
+	struct node nd;
+	node_init(&nd);
+	snprintf(nd.name, sizeof nd.name, "node-1");
+	nd.ngpu = 8;
+	nd.model = -1;
+	nd.cap[DIM_CPU] = 96000;
+	assert_int_equal(store_nodes_add(f->s, tid, &nd, 1, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), 0);
+	assert_int_equal(js.njobs, n);
+	assert_int_equal(js.nnodes, 1);
+	assert_string_equal(js.nodes[0].name, "node-1");
+	assert_true(js.nodes[0].cap[DIM_CPU] == 96000 && js.nodes[0].cap[DIM_MEM] == -1);
+	qsort(mine, n, sizeof *mine, job_cmp);
+	for (size_t i = 0; i < n; i++)
+		assert_same_job(&js.jobs[i], &mine[i]);
+	job_set_release(&js);
+	free(mine);
+}
+
+static void test_jobs_roundtrip(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	jobs_roundtrip(f, 0, 0);
+	store_close(f->s);
+	remove(f->path);
+	open_new(f);
+	jobs_roundtrip(f, 3 * STORE_BLOCK_ROWS + 17, 0);
+}
+
+static void test_jobs_against_their_file(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	jobs_roundtrip(f, 2 * STORE_BLOCK_ROWS + 5, 1);
+	store_close(f->s);
+	f->s = NULL;
+	/* Coded against the file, the jobs cost a fraction of what they did alone. */
+	int64_t with = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
+	remove(f->path);
+	open_new(f);
+	jobs_roundtrip(f, 2 * STORE_BLOCK_ROWS + 5, 0);
+	store_close(f->s);
+	f->s = NULL;
+	int64_t without = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
+	assert_true(with * 2 < without);
+	assert_int_equal(sql_int(f->path, "PRAGMA freelist_count"), 0);
+}
+
+struct runs_seen {
+	int n;
+	char policy[4][16];
+	int nm;
+	double sum;
+};
+
+static int on_run(void *ctx, const struct store_run *r)
+{
+	struct runs_seen *rs = ctx;
+	snprintf(rs->policy[rs->n++ % 4], 16, "%s", r->policy);
+	assert_null(r->series);
+	return 0;
+}
+
+static int on_metric(void *ctx, const struct store_metric *m)
+{
+	struct runs_seen *rs = ctx;
+	rs->nm++;
+	rs->sum += m->value;
+	assert_true(!strcmp(m->key, "a") || !strcmp(m->key, "b"));
+	return 0;
+}
+
+static void test_runs(void **state)
+{
+	struct fx *f = *state;
+	int64_t tid;
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "t", &tid, &f->e), 0);
+	char series[5000];
+	for (size_t i = 0; i < sizeof series; i++)
+		series[i] = (char)(i % 251);
+	struct store_run r1 = {.trace_id = tid,
+			       .policy = "fgd",
+			       .mode = "timed",
+			       .seed = UINT64_MAX,
+			       .params_json = "{\"x\":1}",
+			       .summary_json = "{}",
+			       .series = series,
+			       .series_len = sizeof series};
+	struct store_run r2 = {.trace_id = tid, .policy = "ragp7", .mode = "inflate", .seed = 2};
+	struct store_metric m[] = {{"a", 1.5}, {"b", -2.25}};
+	assert_int_equal(store_run_add(f->s, &r1, m, 2, &f->e), 0);
+	assert_int_equal(store_run_add(f->s, &r2, m, 1, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	assert_true(r2.id > r1.id);
+	struct runs_seen rs = {0};
+	assert_int_equal(store_run_list(f->s, tid, on_run, &rs, &f->e), 0);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(rs.policy[0], "fgd");
+	assert_string_equal(rs.policy[1], "ragp7");
+	assert_int_equal(store_run_metrics(f->s, r1.id, on_metric, &rs, &f->e), 0);
+	assert_int_equal(rs.nm, 2);
+	assert_true(rs.sum == -0.75);
+	void *p;
+	size_t n;
+	assert_int_equal(store_run_data(f->s, r1.id, 0, &p, &n, &f->e), 0);
+	assert_int_equal(n, sizeof series);
+	assert_memory_equal(p, series, n);
+	free(p);
+	assert_int_equal(store_run_data(f->s, r2.id, 1, &p, &n, &f->e), 0);
+	assert_null(p);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_run_data(f->s, 999, 0, &p, &n, &f->e), VF_EINPUT);
+}
+
+struct tally {
+	int ok, bad;
+};
+
+static void on_check(void *ctx, int ok, const char *what)
+{
+	struct tally *t = ctx;
+	(void)what;
+	if (ok)
+		t->ok++;
+	else
+		t->bad++;
+}
+
+static void test_check_finds_damage(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	const char *csv = "a,b\n1,2\n3,4\n5,6\n";
+	keep_and_compare(f, "small.csv", csv, strlen(csv), 0, 0);
+	jobs_roundtrip(f, 100, 0);
+	struct tally t = {0};
+	int nbad = -1;
+	assert_int_equal(store_check(f->s, on_check, &t, &nbad, &f->e), 0);
+	assert_int_equal(nbad, 0);
+	assert_true(t.ok >= 4);
+	store_close(f->s);
+	f->s = NULL;
+	/* Flip a byte in the middle of the raw block. */
+	sql_exec(f->path, "UPDATE raw_blocks SET data = substr(data, 1, length(data) / 2) || "
+			  "x'ff' || substr(data, length(data) / 2 + 2)");
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
+	memset(&t, 0, sizeof t);
+	assert_int_equal(store_check(f->s, on_check, &t, &nbad, &f->e), 0);
+	assert_int_equal(nbad, 1);
+	store_close(f->s);
+	f->s = NULL;
+	/* A jobs block gone: the trace's counts no longer match. */
+	sql_exec(f->path, "DELETE FROM job_blocks");
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
+	assert_int_equal(store_check(f->s, on_check, &t, &nbad, &f->e), 0);
+	assert_int_equal(nbad, 2);
+}
+
+static void test_killed_import_leaves_nothing(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	jobs_roundtrip(f, 10, 0);
+	store_close(f->s);
+	f->s = NULL;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *s;
+		struct err e;
+		int64_t tid;
+		if (store_open(f->path, 0, &s, &e) || store_begin(s, &e) ||
+		    store_trace_new(s, "doomed", &tid, &e))
+			_exit(3);
+		struct store_jobs *jw;
+		store_jobs_begin(s, tid, &jw, &e);
+		for (int i = 0; i < 5 * STORE_BLOCK_ROWS; i++) {
+			struct job j;
+			some_job(&j, i);
+			store_jobs_add(jw, &j, &e);
+		}
+		kill(getpid(), SIGKILL);
+		_exit(4);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* A reader comes first: it must see the store as before (the hot journal rolled back). */
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
+	int64_t id;
+	assert_int_equal(store_trace_find(f->s, "doomed", &id, &f->e), VF_EINPUT);
+	struct tally t = {0};
+	int nbad = -1;
+	assert_int_equal(store_check(f->s, on_check, &t, &nbad, &f->e), 0);
+	assert_int_equal(nbad, 0);
+	store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM job_blocks"), 1);
+}
+
+static void test_busy_store(void **state)
+{
+	struct fx *f = *state;
+	struct store *other;
+	open_new(f);
+	assert_int_equal(store_open(f->path, 0, &other, &f->e), 0);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_begin(other, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "busy"));
+	store_rollback(f->s);
+	assert_int_equal(store_begin(other, &f->e), 0);
+	store_rollback(other);
+	store_close(other);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create_and_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_against_their_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_import_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_store, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

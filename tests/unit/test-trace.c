@@ -1,0 +1,361 @@
+/* test-trace.c — trace formats: detection, the units and class rules of each mapping, bad
+ * rows, and the stateful Google reader across part files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpumodel.h"
+#include "trace.h"
+
+/* A record built from "a,b,,c" (no quoting; an empty cell is NULL, as csvin gives it). */
+struct rec {
+	struct csvin_rec r;
+	char *buf;
+	const char *f[64];
+	size_t len[64];
+};
+
+static struct csvin_rec *mk(struct rec *x, const char *text, int64_t line)
+{
+	memset(x, 0, sizeof *x);
+	x->buf = xstrdup(text);
+	size_t n = 0;
+	char *p = x->buf;
+	for (;;) {
+		char *c = strchr(p, ',');
+		if (c)
+			*c = '\0';
+		x->f[n] = *p ? p : NULL;
+		x->len[n] = strlen(p);
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	x->r.n = n;
+	x->r.field = x->f;
+	x->r.len = x->len;
+	x->r.line = line;
+	x->r.raw = text;
+	x->r.rawlen = strlen(text);
+	return &x->r;
+}
+
+struct sink {
+	struct job_set set;
+};
+
+static int on_job(void *ctx, const struct job *j, struct err *e)
+{
+	(void)e;
+	job_set_add_job(&((struct sink *)ctx)->set, j);
+	return 0;
+}
+
+static int on_node(void *ctx, const struct node *n, struct err *e)
+{
+	(void)e;
+	job_set_add_node(&((struct sink *)ctx)->set, n);
+	return 0;
+}
+
+/* A reader of the format named name, started on header (NULL: header-less). */
+static struct trace_reader *reader(const char *name, const char *header, struct sink *s)
+{
+	struct trace_sink ts = {s, on_job, on_node};
+	struct trace_reader *rd;
+	struct err e = {0};
+	const struct trace_format *f = trace_format_find(name);
+	assert_non_null(f);
+	assert_int_equal(trace_reader_new(f, NULL, &ts, &rd, &e), 0);
+	struct rec h;
+	assert_int_equal(trace_reader_start(rd, header ? mk(&h, header, 1) : NULL, &e), 0);
+	if (header)
+		free(h.buf);
+	return rd;
+}
+
+/* Feed one row; returns trace_reader_row's result. */
+static int feed(struct trace_reader *rd, const char *row)
+{
+	struct rec x;
+	struct err e = {0};
+	int rc = trace_reader_row(rd, mk(&x, row, 2), &e);
+	free(x.buf);
+	return rc;
+}
+
+static const char *detect(const char *first, int *header)
+{
+	struct rec x;
+	const struct trace_format *f = trace_detect(mk(&x, first, 1), header);
+	free(x.buf);
+	return f ? f->name : "none";
+}
+
+static const char pods_h[] = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
+			     "pod_phase,creation_time,deletion_time,scheduled_time";
+static const char dlrm_h[] = "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,"
+			     "gpu_limit,rdma_request,rdma_limit,memory_request,memory_limit,"
+			     "disk_request,disk_limit,max_instance_per_node,creation_time,"
+			     "scheduled_time,deletion_time";
+
+static void test_detection(void **state)
+{
+	(void)state;
+	int h;
+	assert_string_equal(detect(pods_h, &h), "openb-pods");
+	assert_int_equal(h, 1);
+	/* pod lists without the time columns are openb pods too */
+	assert_string_equal(detect("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
+				   "pod_phase",
+				   &h),
+			    "openb-pods");
+	assert_string_equal(detect("sn,cpu_milli,memory_mib,gpu,model", &h), "openb-nodes");
+	assert_string_equal(detect(dlrm_h, &h), "dlrm");
+	/* header-less files: by column count and a look at the first row */
+	assert_string_equal(detect("7399a758eb02,CPU,96,512,0", &h), "pai-machine");
+	assert_int_equal(h, 0);
+	assert_string_equal(detect("j1,worker,2,Terminated,1000,1600,600,29.3,50,V100", &h),
+			    "pai-task");
+	assert_string_equal(detect("j1,i1,u1,Terminated,1000,1600", &h), "pai-job");
+	assert_string_equal(detect("600000000,,3418309,0,4155527081,0,u,3,9,,,,", &h),
+			    "google-task");
+	assert_string_equal(detect("0,5,0,p1,0.5,0.2493", &h), "google-machine");
+	assert_string_equal(detect("M1,10,j_1,1,Terminated,157213,157295,100,0.3", &h),
+			    "ali2018-task");
+	assert_string_equal(detect("m_1,0,1,2,96,100,USING", &h), "ali2018-machine");
+	assert_string_equal(detect("6459,6524,3,4,15740,Terminated,50,0.0079", &h), "ali2017-task");
+	assert_string_equal(detect("task_create_time,task_end_time,job_id,task_id,"
+				   "number_of_instances,status,number_of_cpus_requested_per_"
+				   "instance_in_the_task,normalized_memory_requested_per_instance_"
+				   "in_the_task",
+				   &h),
+			    "ali2017-task");
+	assert_int_equal(h, 1);
+	assert_string_equal(detect("hello,world", &h), "none");
+	assert_string_equal(detect("Dear planner", &h), "none");
+}
+
+static void test_openb_pods_units_and_classes(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("openb-pods", pods_h, &s);
+	assert_int_equal(feed(rd, "p0,12000,16384,1,460,,LS,Running,100,1100,200"), 0);
+	assert_int_equal(feed(rd, "p1,6000,8192,2,1000,V100M16|V100M32,Burstable,Running,5,9,5"),
+			 0);
+	assert_int_equal(feed(rd, "p2,1000,1024,1,1000,,BE,Pending,30,40,"), 0);
+	assert_int_equal(feed(rd, "p3,1000,1024,0,0,,LS,Running,1,2,1"), 0);
+	assert_int_equal(s.set.njobs, 4);
+	struct job *j = s.set.jobs;
+	assert_int_equal(j[0].cls, JOB_INFER);
+	assert_int_equal(j[0].arrival, 100);
+	assert_int_equal(j[0].duration, 900); /* deletion - scheduled */
+	assert_int_equal(j[0].dem[DIM_GPU], 460);
+	assert_int_equal(j[0].dem[DIM_HBM], -1); /* the trace does not say */
+	assert_int_equal(j[0].dem[DIM_NET], -1);
+	assert_int_equal(j[1].cls, JOB_TRAIN);
+	assert_int_equal(j[1].dem[DIM_GPU], 2000);
+	uint32_t mask;
+	assert_int_equal(gpumodel_mask("V100M16|V100M32", &mask, NULL), 0);
+	assert_int_equal(j[1].gpu_spec, mask);
+	assert_int_equal(j[2].cls, JOB_BATCH);
+	assert_int_equal(j[2].duration, -1);
+	assert_true(j[2].flags & JOB_F_NOTRAN);
+	assert_int_equal(j[3].cls, JOB_CPU);
+	/* bad rows: reasons name the column */
+	assert_int_equal(feed(rd, "p4,abc,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'cpu_milli': 'abc' is not a number");
+	assert_int_equal(feed(rd, "p5,1,-1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'memory_mib': negative value -1");
+	assert_int_equal(feed(rd, "p6,1,1,0,0,,LS,Running,1,2"), TRACE_BAD);
+	assert_string_equal(rd->why, "10 columns, expected 11");
+	assert_int_equal(feed(rd, "p7,1,1,1,1200,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "GPU share 1200 outside 1..1000");
+	assert_int_equal(feed(rd, "p8,1,1,0,0,,LS,Running,10,5,8"), TRACE_BAD);
+	assert_int_equal(s.set.njobs, 4);
+	/* numbers that are not plain integers go through strtod, rounded */
+	assert_int_equal(feed(rd, "p10,1.5e3,007,0,0,,LS,Running,2.5,4,2.5"), 0);
+	assert_int_equal(s.set.jobs[4].dem[DIM_CPU], 1500);
+	assert_int_equal(s.set.jobs[4].dem[DIM_MEM], 7);
+	assert_int_equal(s.set.jobs[4].arrival, 3);
+	assert_int_equal(s.set.jobs[4].duration, 1); /* 4 - round(2.5) */
+	assert_int_equal(feed(rd, "p11,-0.5,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	s.set.njobs = 4;
+	trace_reader_free(rd);
+
+	/* a pod list without times: arrival 0, duration unknown but not "never ran" */
+	rd = reader("openb-pods",
+		    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase", &s);
+	assert_int_equal(feed(rd, "p9,1000,1024,1,500,,LS,Running"), 0);
+	j = &s.set.jobs[4];
+	assert_int_equal(j->arrival, 0);
+	assert_int_equal(j->duration, -1);
+	assert_false(j->flags & JOB_F_NOTRAN);
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
+static void test_openb_nodes_hbm_from_model(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("openb-nodes", "sn,cpu_milli,memory_mib,gpu,model", &s);
+	assert_int_equal(feed(rd, "n0,96000,393216,8,V100M32"), 0);
+	assert_int_equal(feed(rd, "n1,32000,262144,0,"), 0);
+	assert_int_equal(feed(rd, "n2,32000,262144,2,NOSUCH"), 0);
+	struct node *n = s.set.nodes;
+	assert_int_equal(n[0].cap[DIM_GPU], 8000);
+	assert_int_equal(n[0].cap[DIM_HBM], 8 * 32768);
+	assert_int_equal(n[0].ngpu, 8);
+	assert_int_equal(n[0].cap[DIM_NET], -1);
+	assert_int_equal(n[1].model, -1);
+	assert_int_equal(n[1].cap[DIM_HBM], 0);
+	assert_int_equal(n[2].model, gpumodel_unknown()); /* labelled default, not zero */
+	assert_int_equal(n[2].cap[DIM_HBM], 2 * gpumodel_get(gpumodel_unknown())->hbm_mib);
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
+static void test_dlrm_units_and_window(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
+	assert_int_equal(feed(rd, "i0,HN,app_0,12,12,1,1,25,25,120.0,120.0,640.0,800.0,8,,,"), 0);
+	assert_int_equal(feed(rd, "i1,CN,app_1,96,96,0,0,1,1,480.0,480.0,425.0,500.0,-1,"
+				  "2676636.0,2676679.0,2676700.4"),
+			 0);
+	struct job *j = s.set.jobs;
+	assert_int_equal(j[0].cls, JOB_INFER);
+	assert_int_equal(j[0].dem[DIM_CPU], 12000);
+	assert_int_equal(j[0].dem[DIM_MEM], 120 * 1024);
+	assert_int_equal(j[0].dem[DIM_GPU], 1000);
+	assert_int_equal(j[0].dem[DIM_NET], 25 * 12500 / 100); /* % of a 100 Gb/s NIC */
+	assert_int_equal(j[0].dem[DIM_STO], -1);               /* disk_request is space */
+	assert_int_equal(j[0].arrival, 0);                     /* before the window */
+	assert_int_equal(j[0].duration, 31 * 86400);           /* to its end */
+	assert_int_equal(j[1].cls, JOB_CPU);
+	assert_int_equal(j[1].arrival, 2676636);
+	assert_int_equal(j[1].duration, 2676700 - 2676679);
+	assert_int_equal(feed(rd, "i2,XN,app_1,1,1,0,0,1,1,1,1,1,1,-1,,,"), TRACE_BAD);
+	assert_int_equal(feed(rd, "i3,CN,app_1,1,1,0,0,1,1,1,1,1,1,-1,10,5,20"), TRACE_BAD);
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
+static void test_google_tasks_span_part_files(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("google-task", NULL, &s);
+	/* part 0: task (7,0) submitted and scheduled; (7,1) submitted only */
+	assert_int_equal(feed(rd, "0,,7,0,,0,u,0,0,0.5,0.25,0,0"), 0);
+	assert_int_equal(feed(rd, "1000000,,7,0,1,1,u,0,0,,,,"), 0);
+	assert_int_equal(feed(rd, "2000000,,7,1,,0,u,0,0,0.25,0.25,0,0"), 0);
+	assert_int_equal(s.set.njobs, 0);
+	/* part 1 (a new file for the same reader) */
+	struct err e = {0};
+	assert_int_equal(trace_reader_start(rd, NULL, &e), 0);
+	assert_int_equal(feed(rd, "4000000,,7,0,1,2,u,0,0,,,,"), 0); /* EVICT: ran 3 s */
+	assert_int_equal(feed(rd, "6000000,,7,0,2,1,u,0,0,,,,"), 0); /* SCHEDULE again */
+	assert_int_equal(feed(rd, "9500000,,7,0,2,4,u,0,0,,,,"), 0); /* FINISH: 3.5 s more */
+	assert_int_equal(s.set.njobs, 1);
+	assert_int_equal(s.set.jobs[0].arrival, 0);
+	assert_int_equal(s.set.jobs[0].duration, 7); /* 6.5 s, rounded half away from zero */
+	assert_int_equal(s.set.jobs[0].dem[DIM_CPU], 16000);
+	assert_int_equal(s.set.jobs[0].dem[DIM_MEM], 32768);
+	assert_int_equal(feed(rd, "1,,7,0,2,12,u,0,0,,,,"), TRACE_BAD);
+	assert_int_equal(trace_reader_finish(rd, &e), 0);
+	assert_int_equal(s.set.njobs, 2); /* (7,1) never ran */
+	assert_int_equal(s.set.jobs[1].arrival, 2);
+	assert_true(s.set.jobs[1].flags & JOB_F_NOTRAN);
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
+static void test_pai_task_instances_and_gpus(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("pai-task", NULL, &s);
+	assert_int_equal(feed(rd, "j,t,3,Terminated,10,20,600,2,250,T4"), 0);
+	assert_int_equal(s.set.njobs, 3); /* one job per instance */
+	struct job *j = s.set.jobs;
+	assert_int_equal(j[0].dem[DIM_CPU], 6000);
+	assert_int_equal(j[0].dem[DIM_MEM], 2048);
+	assert_int_equal(j[0].num_gpu, 3); /* 2.5 GPUs: three whole ones */
+	assert_int_equal(j[0].gpu_milli, 1000);
+	assert_int_equal(j[0].cls, JOB_TRAIN);
+	assert_int_equal(j[0].gpu_spec, 1u << gpumodel_find("T4"));
+	assert_int_equal(feed(rd, "j,t,0,Terminated,10,20,600,2,25,T4"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'inst_num': no instances");
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
+static void test_helpers(void **state)
+{
+	(void)state;
+	assert_int_equal(trace_round(2.5), 3);
+	assert_int_equal(trace_round(-2.5), -3);
+	assert_int_equal(trace_round(2.4999), 2);
+	assert_true(trace_is_number("1e3", 0));
+	assert_false(trace_is_number("", 0));
+	assert_true(trace_is_number(NULL, 1));
+	assert_false(trace_is_number("12a", 1));
+	struct trace_nameset *set = NULL;
+	char name[32];
+	for (int i = 0; i < 1000; i++) {
+		snprintf(name, sizeof name, "m%d", i);
+		assert_int_equal(trace_nameset_add(&set, name), 1);
+	}
+	assert_int_equal(trace_nameset_add(&set, "m500"), 0);
+	assert_int_equal(trace_nameset_add(&set, "m1000"), 1);
+	trace_nameset_free(set);
+	trace_nameset_free(NULL);
+	trace_reader_free(NULL);
+	assert_null(trace_format_find("nosuch"));
+}
+
+static void test_generic_mapping_errors(void **state)
+{
+	(void)state;
+	struct trace_map *m;
+	struct err e = {0};
+	assert_int_equal(trace_map_load("simple-jobs", &m, &e), 0);
+	assert_string_equal(trace_map_name(m), "simple-jobs");
+	assert_int_equal(trace_map_is_nodes(m), 0);
+	trace_map_free(m);
+	FILE *f = fopen("bad.map", "w");
+	fputs("kind jobs\ncpu\n", f);
+	fclose(f);
+	assert_int_equal(trace_map_load("./bad.map", &m, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "./bad.map:2: 'cpu' is not a mapping line");
+	f = fopen("bad2.map", "w");
+	fputs("class q a=gpu\n", f);
+	fclose(f);
+	assert_int_equal(trace_map_load("./bad2.map", &m, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "'a=gpu' is not VALUE=CLASS"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_openb_pods_units_and_classes),
+		cmocka_unit_test(test_openb_nodes_hbm_from_model),
+		cmocka_unit_test(test_dlrm_units_and_window),
+		cmocka_unit_test(test_google_tasks_span_part_files),
+		cmocka_unit_test(test_pai_task_instances_and_gpus),
+		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_generic_mapping_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

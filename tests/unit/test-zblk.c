@@ -1,0 +1,284 @@
+/* test-zblk.c — column codecs round trip (every codec, NULLs, empty, extremes, references)
+ * and sealed blocks detect damage. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "zblk.h"
+
+struct fx {
+	struct zblk_buf b, sealed, raw;
+	struct zblk_ctx *z;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->z = zblk_ctx_new(3);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	zblk_buf_release(&f->b);
+	zblk_buf_release(&f->sealed);
+	zblk_buf_release(&f->raw);
+	zblk_ctx_free(f->z);
+	free(f);
+	return 0;
+}
+
+/* Encode v/nul (n rows), decode, compare; returns the encoded size (tag byte first). */
+static size_t roundtrip(struct fx *f, const int64_t *v, const uint8_t *nul, size_t n,
+			const int64_t *const *refs, const uint8_t *const *refnul, int nref)
+{
+	zblk_buf_reset(&f->b);
+	zblk_put_i64(&f->b, v, nul, n, refs, refnul, nref);
+	int64_t *out = calloc(n + 1, sizeof *out);
+	uint8_t *onul = calloc(n + 1, 1);
+	struct zblk_reader r;
+	zblk_reader_init(&r, f->b.p, f->b.len);
+	assert_int_equal(zblk_get_i64(&r, out, onul, n, refs, refnul, nref), 0);
+	assert_int_equal(r.pos, f->b.len);
+	for (size_t i = 0; i < n; i++) {
+		int isnul = nul && nul[i];
+		assert_int_equal(onul[i], isnul);
+		if (!isnul)
+			assert_true(out[i] == v[i]);
+	}
+	free(out);
+	free(onul);
+	return f->b.len;
+}
+
+static int codec_of(const struct fx *f)
+{
+	return f->b.p[0] & 7;
+}
+
+static void test_int_codecs(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 1000 };
+	int64_t v[N];
+	for (int i = 0; i < N; i++) /* constant */
+		v[i] = -42;
+	assert_true(roundtrip(f, v, NULL, N, NULL, NULL, 0) < 8);
+	assert_int_equal(codec_of(f), 0);
+	for (int i = 0; i < N; i++) /* a steady count: delta */
+		v[i] = 1000000000 + 7 * i;
+	roundtrip(f, v, NULL, N, NULL, NULL, 0);
+	assert_int_equal(codec_of(f), 2);
+	for (int i = 0; i < N; i++) /* a few big values: dictionary */
+		v[i] = (int64_t)((i * 7919) % 5) * 1000000007LL;
+	roundtrip(f, v, NULL, N, NULL, NULL, 0);
+	assert_int_equal(codec_of(f), 3);
+	for (int i = 0; i < N; i++) /* small scattered values: plain */
+		v[i] = (i * 7919) % 100 - 50;
+	roundtrip(f, v, NULL, N, NULL, NULL, 0);
+	assert_int_equal(codec_of(f), 1);
+	for (int i = 0; i < N; i++) /* more distinct values than one byte indexes */
+		v[i] = ((int64_t)(i % 300) << 40);
+	roundtrip(f, v, NULL, N, NULL, NULL, 0);
+}
+
+static void test_nulls_and_extremes(void **state)
+{
+	struct fx *f = *state;
+	int64_t v[] = {INT64_MIN, 0, INT64_MAX, 0, -1, 1, INT64_MIN, INT64_MAX, 0};
+	uint8_t nul[] = {0, 1, 0, 0, 0, 1, 0, 0, 1};
+	size_t n = sizeof v / sizeof *v;
+	roundtrip(f, v, NULL, n, NULL, NULL, 0);
+	roundtrip(f, v, nul, n, NULL, NULL, 0); /* NULL stays distinct from 0 */
+	uint8_t all[9];
+	memset(all, 1, sizeof all);
+	roundtrip(f, v, all, n, NULL, NULL, 0);
+	roundtrip(f, v, NULL, 0, NULL, NULL, 0); /* an empty column */
+	/* Deltas that overflow int64 wrap and come back. */
+	int64_t w[] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, 0};
+	roundtrip(f, w, NULL, 5, NULL, NULL, 0);
+}
+
+static void test_nulls_need_a_bitmap_to_read(void **state)
+{
+	struct fx *f = *state;
+	int64_t v[] = {1, 2, 3};
+	uint8_t nul[] = {0, 1, 0};
+	zblk_put_i64(&f->b, v, nul, 3, NULL, NULL, 0);
+	int64_t out[3];
+	struct zblk_reader r;
+	zblk_reader_init(&r, f->b.p, f->b.len);
+	assert_int_equal(zblk_get_i64(&r, out, NULL, 3, NULL, NULL, 0), -1);
+	assert_true(r.bad);
+}
+
+static void test_references(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 2000 };
+	static int64_t created[N], scheduled[N], ms[N];
+	static uint8_t snul[N];
+	uint32_t x = 12345;
+	for (int i = 0; i < N; i++) {
+		x = x * 1103515245 + 12345;
+		created[i] = (int64_t)(x >> 8);
+		scheduled[i] = created[i] + (x >> 28);
+		snul[i] = i % 17 == 0;
+		ms[i] = created[i] * 1000;
+	}
+	size_t alone = roundtrip(f, scheduled, snul, N, NULL, NULL, 0);
+	const int64_t *refs[] = {created};
+	size_t against = roundtrip(f, scheduled, snul, N, refs, NULL, 1);
+	assert_true(against * 2 < alone); /* near copies cost little */
+	assert_int_equal(f->b.p[1], 1);   /* and use the reference */
+	const uint8_t *rn[] = {snul};
+	const int64_t *refs2[] = {scheduled};
+	roundtrip(f, created, NULL, N, refs2, rn, 1); /* NULL reference rows */
+	/* A scaled copy (seconds to ms) is coded as the reference times a multiplier. */
+	assert_true(roundtrip(f, ms, NULL, N, refs, NULL, 1) < 16);
+}
+
+static void test_strings(void **state)
+{
+	struct fx *f = *state;
+	const char *words[] = {"LS", "BE", "", "Running", "a,b\"c\r\n", "BE", "LS", "LS"};
+	enum { N = 8 };
+	struct zblk_str s[N], out[N];
+	for (int i = 0; i < N; i++)
+		s[i] = (struct zblk_str){(const uint8_t *)words[i], strlen(words[i])};
+	for (int variant = 0; variant < 3; variant++) {
+		size_t n = variant == 0 ? N : variant == 1 ? 1 : 0;
+		zblk_buf_reset(&f->b);
+		zblk_put_str(&f->b, s, n);
+		struct zblk_reader r;
+		zblk_reader_init(&r, f->b.p, f->b.len);
+		assert_int_equal(zblk_get_str(&r, out, n), 0);
+		assert_int_equal(r.pos, f->b.len);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(out[i].len, s[i].len);
+			if (s[i].len)
+				assert_memory_equal(out[i].p, s[i].p, s[i].len);
+		}
+	}
+	/* Many distinct long strings: raw; binary bytes (NUL) survive. */
+	enum { M = 5000 };
+	struct zblk_str *many = calloc(M, sizeof *many), *back = calloc(M, sizeof *back);
+	char *text = malloc(M * 16);
+	for (int i = 0; i < M; i++) {
+		int l = snprintf(text + i * 16, 16, "x%d", i * 31);
+		text[i * 16 + 1] = i % 2 ? '\0' : 'y';
+		many[i] = (struct zblk_str){(const uint8_t *)text + i * 16, (size_t)l};
+	}
+	zblk_buf_reset(&f->b);
+	zblk_put_str(&f->b, many, M);
+	assert_int_equal(f->b.p[0], 2); /* raw */
+	struct zblk_reader r;
+	zblk_reader_init(&r, f->b.p, f->b.len);
+	assert_int_equal(zblk_get_str(&r, back, M), 0);
+	for (int i = 0; i < M; i++) {
+		assert_int_equal(back[i].len, many[i].len);
+		assert_memory_equal(back[i].p, many[i].p, many[i].len);
+	}
+	free(many);
+	free(back);
+	free(text);
+}
+
+static void test_seal_open(void **state)
+{
+	struct fx *f = *state;
+	char raw[5000];
+	for (size_t i = 0; i < sizeof raw; i++)
+		raw[i] = (char)("abcabcabd"[i % 9]);
+	struct err e = {0};
+	assert_int_equal(zblk_seal(f->z, ZBLK_BYTES, sizeof raw, raw, sizeof raw, &f->sealed, &e),
+			 0);
+	assert_true(f->sealed.len < sizeof raw / 4);
+	struct zblk_info info;
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, &info, &f->raw, &e), 0);
+	assert_int_equal(info.kind, ZBLK_BYTES);
+	assert_int_equal(info.rows, sizeof raw);
+	assert_int_equal(info.raw_len, sizeof raw);
+	assert_int_equal(info.comp_len + 0, info.comp_len);
+	assert_true(info.zstd);
+	assert_int_equal(f->raw.len, sizeof raw);
+	assert_memory_equal(f->raw.p, raw, sizeof raw);
+	/* Incompressible bytes are stored as they are. */
+	uint8_t noise[300];
+	uint32_t x = 1;
+	for (size_t i = 0; i < sizeof noise; i++)
+		noise[i] = (uint8_t)((x = x * 1664525 + 1013904223) >> 24);
+	zblk_buf_reset(&f->sealed);
+	assert_int_equal(zblk_seal(f->z, ZBLK_BYTES, 300, noise, 300, &f->sealed, &e), 0);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, &info, &f->raw, &e), 0);
+	assert_false(info.zstd);
+	assert_memory_equal(f->raw.p, noise, 300);
+	/* An empty block. */
+	zblk_buf_reset(&f->sealed);
+	assert_int_equal(zblk_seal(f->z, ZBLK_JOBS, 0, "", 0, &f->sealed, &e), 0);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, &info, &f->raw, &e), 0);
+	assert_int_equal(f->raw.len, 0);
+}
+
+static void test_damage_detected(void **state)
+{
+	struct fx *f = *state;
+	char raw[2000];
+	for (size_t i = 0; i < sizeof raw; i++)
+		raw[i] = (char)('a' + i % 13);
+	struct err e = {0};
+	assert_int_equal(zblk_seal(f->z, ZBLK_RAWTEXT, 7, raw, sizeof raw, &f->sealed, &e), 0);
+	/* Flip each byte in turn: the header, the checksum or the payload. */
+	for (size_t i = 0; i < f->sealed.len; i++) {
+		f->sealed.p[i] ^= 0x20;
+		memset(&e, 0, sizeof e);
+		assert_int_not_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e),
+				     0);
+		assert_int_equal(e.code, VF_ESTORE);
+		assert_true(e.msg[0] != '\0');
+		f->sealed.p[i] ^= 0x20;
+	}
+	/* Truncated. */
+	assert_int_not_equal(zblk_open(f->z, f->sealed.p, f->sealed.len - 1, NULL, &f->raw, &e), 0);
+	assert_int_not_equal(zblk_open(f->z, f->sealed.p, 3, NULL, &f->raw, &e), 0);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e), 0);
+	assert_memory_equal(f->raw.p, raw, sizeof raw);
+}
+
+static void test_truncated_columns(void **state)
+{
+	struct fx *f = *state;
+	int64_t v[100];
+	for (int i = 0; i < 100; i++)
+		v[i] = i * i * 1000;
+	zblk_put_i64(&f->b, v, NULL, 100, NULL, NULL, 0);
+	for (size_t cut = 0; cut < f->b.len; cut++) {
+		struct zblk_reader r;
+		int64_t out[100];
+		zblk_reader_init(&r, f->b.p, cut);
+		assert_int_equal(zblk_get_i64(&r, out, NULL, 100, NULL, NULL, 0), -1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_int_codecs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nulls_and_extremes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nulls_need_a_bitmap_to_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_references, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seal_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damage_detected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_columns, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
