@@ -344,6 +344,26 @@ static void make_feasible(const struct cluster_shape *cs, struct gjob *j)
 		j->mem = best->mem;
 }
 
+/* Cut j's bandwidth and I/O CPU demand to the most any suitable group offers: a job alone on
+ * a node runs at full speed, so stalls come from sharing, not from a demand no node meets. */
+static void clamp_io(const struct cluster_shape *cs, struct gjob *j)
+{
+	int64_t net = 0, sto = 0, iocpu = 0;
+	for (int g = 0; g < cs->npresent; g++) {
+		const struct group_def *gd = cs->present[g];
+		if (!group_suits(gd, j->num_gpu, j->spec))
+			continue;
+		net = gd->net > net ? gd->net : net;
+		sto = gd->sto > sto ? gd->sto : sto;
+		iocpu = gd->iocpu > iocpu ? gd->iocpu : iocpu;
+	}
+	if (!net && !sto && !iocpu)
+		return; /* no suitable group: make_feasible said so already */
+	j->net = j->net > net ? net : j->net;
+	j->sto = j->sto > sto ? sto : j->sto;
+	j->iocpu = j->iocpu > iocpu ? iocpu : j->iocpu;
+}
+
 static void draw_job(struct rng *r, const struct scenario_def *sc, const struct cluster_shape *cs,
 		     struct gjob *j)
 {
@@ -393,6 +413,7 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 			present_models(sc->specs[k].spec, cs->models, j->spec, sizeof j->spec);
 	}
 	make_feasible(cs, j);
+	clamp_io(cs, j);
 }
 
 /* GPU-seconds (or core-seconds when the cluster has no GPUs) of all jobs: the first pass. */

@@ -238,11 +238,13 @@ static void test_jobs_and_load(void **state)
 			st[s].gpu_seconds / ((double)cluster_gpus(&p) * (double)st[s].last_arrival);
 		assert_true(offered > load[s] * 0.93 && offered < load[s] * 1.07);
 	}
-	/* Storage-stress: training jobs ask about four times the storage per GPU. */
+	/* Storage-stress: jobs ask four times the storage per GPU at the median; the largest
+	 * demands are cut to the roomiest node's storage (2000 MB/s), so the mean grows less. */
 	double bal = st[GEN_BALANCED].sto_per_gpu_sum / st[GEN_BALANCED].sto_gpus;
 	double str = st[GEN_STORAGE_STRESS].sto_per_gpu_sum / st[GEN_STORAGE_STRESS].sto_gpus;
 	assert_true(bal > 80 && bal < 200);
-	assert_true(str / bal > 3.0 && str / bal < 5.0);
+	print_message("storage per GPU: balanced %.1f, storage-stress %.1f MB/s\n", bal, str);
+	assert_true(str / bal > 2.5 && str / bal < 4.0);
 	/* Class mix of balanced: 30/35/20/15 %. */
 	assert_in_range(st[GEN_BALANCED].cls[JOB_TRAIN], 950, 1150);
 	assert_in_range(st[GEN_BALANCED].cls[JOB_CPU], 380, 520);
