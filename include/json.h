@@ -18,18 +18,18 @@
 #define JSON_MAX_DEPTH 32
 
 struct json {
-	struct sbuf *out;              /* where text goes (not owned) */
-	int pretty;                    /* 1: newlines and two-space indents */
-	int depth;                     /* open objects/arrays */
-	int count[JSON_MAX_DEPTH];     /* values written at each depth */
-	char close[JSON_MAX_DEPTH];    /* the closing bracket of each depth */
-	int after_key;                 /* a key was written; its value comes next */
+	struct sbuf *out;           /* where text goes (not owned) */
+	int pretty;                 /* 1: newlines and two-space indents */
+	int depth;                  /* open objects/arrays */
+	int count[JSON_MAX_DEPTH];  /* values written at each depth */
+	char close[JSON_MAX_DEPTH]; /* the closing bracket of each depth */
+	int after_key;              /* a key was written; its value comes next */
 };
 
 void json_init(struct json *j, struct sbuf *out, int pretty);
-void json_obj(struct json *j);               /* { */
-void json_arr(struct json *j);               /* [ */
-void json_end(struct json *j);               /* } or ] */
+void json_obj(struct json *j);                /* { */
+void json_arr(struct json *j);                /* [ */
+void json_end(struct json *j);                /* } or ] */
 void json_key(struct json *j, const char *k); /* "k": */
 void json_str(struct json *j, const char *s); /* a string, escaped; NULL gives null */
 void json_num(struct json *j, double v);

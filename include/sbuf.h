@@ -12,7 +12,10 @@ struct sbuf {
 	size_t cap; /* allocated bytes */
 };
 
-#define SBUF_INIT {NULL, 0, 0}
+#define SBUF_INIT                                                                                  \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Make b empty and usable. */
 void sbuf_init(struct sbuf *b);

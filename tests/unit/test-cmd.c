@@ -13,18 +13,14 @@
 #define S(lit) ((char *)(lit))
 
 static const struct cmd_opt opts[] = {
-	{"output", 'o', 1},
-	{"strict", 's', 0},
-	{"quiet", 'q', 0},
-	{"format", 'F', 1},
-	{NULL, 0, 0},
+	{"output", 'o', 1}, {"strict", 's', 0}, {"quiet", 'q', 0}, {"format", 'F', 1}, {NULL, 0, 0},
 };
 
 static void test_mixed_operands_and_options(void **state)
 {
 	(void)state;
-	char *argv[] = {S("import"), S("a.csv"), S("-o"), S("x.db"), S("b.csv"), S("--strict"), S("--format=openb"),
-			S("-qs"), S("-"), NULL};
+	char *argv[] = {S("import"),   S("a.csv"),          S("-o"),  S("x.db"), S("b.csv"),
+			S("--strict"), S("--format=openb"), S("-qs"), S("-"),    NULL};
 	struct cmd_parser p;
 	cmd_parser_init(&p, 9, argv);
 	assert_int_equal(cmd_getopt(&p, opts), 'o');
