@@ -120,6 +120,15 @@ struct sim {
 	size_t njobs, jobcap;
 	int32_t *wait; /* waiting instances, in the order they are tried */
 	size_t nwait, waitcap;
+	int32_t *wshape; /* fit shape of each waiting job (parallel to wait) */
+	size_t wshapecap;
+	int32_t *jshape;  /* timed: fit shape of each instance, -1 until asked */
+	int32_t *stab;    /* hash of fit shapes: a job-set index of the shape, -1 empty */
+	int32_t *stab_id; /* the shape's id, parallel to stab */
+	size_t stabcap, nshapes;
+	uint32_t *sfail; /* per shape id: the pass in which it failed */
+	size_t sfailcap;
+	uint32_t pass;    /* full schedule passes so far */
 	int32_t *requeue; /* preempted during a schedule() pass, queued after it */
 	size_t nrequeue, requeuecap;
 	size_t next_arrival; /* timed: next job-set index to arrive */
@@ -600,6 +609,59 @@ static int wait_before(const struct sim *s, int32_t a, int32_t b)
 	return a < b;
 }
 
+/* Whether a job fits anywhere depends on its hard dims and GPU shape only. */
+static uint64_t fit_hash(const struct job *j)
+{
+	uint64_t h = rng_hash((uint64_t)j->num_gpu << 32 | (uint32_t)j->gpu_milli, j->gpu_spec,
+			      (uint64_t)j->dem[DIM_CPU]);
+	return rng_hash(h, (uint64_t)j->dem[DIM_MEM], (uint64_t)j->dem[DIM_HBM]);
+}
+
+static int same_fit(const struct job *a, const struct job *b)
+{
+	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
+	       a->gpu_spec == b->gpu_spec && a->dem[DIM_CPU] == b->dem[DIM_CPU] &&
+	       a->dem[DIM_MEM] == b->dem[DIM_MEM] && a->dem[DIM_HBM] == b->dem[DIM_HBM];
+}
+
+/* The id of job instance idx's fit shape (numbered in order of first appearance). */
+static int32_t shape_of(struct sim *s, int32_t idx)
+{
+	if (s->jshape[idx] >= 0)
+		return s->jshape[idx];
+	const struct job *j = src_job(s, &s->jobs[idx]);
+	if (2 * (s->nshapes + 1) > s->stabcap) { /* grow and rehash */
+		size_t cap = s->stabcap ? 2 * s->stabcap : 256;
+		int32_t *t = xmalloc(cap * sizeof *t), *tid = xmalloc(cap * sizeof *tid);
+		for (size_t i = 0; i < cap; i++)
+			t[i] = -1;
+		for (size_t i = 0; i < s->stabcap; i++) {
+			if (s->stab[i] < 0)
+				continue;
+			size_t p = fit_hash(&s->js->jobs[s->stab[i]]) & (cap - 1);
+			while (t[p] >= 0)
+				p = (p + 1) & (cap - 1);
+			t[p] = s->stab[i];
+			tid[p] = s->stab_id[i];
+		}
+		free(s->stab);
+		free(s->stab_id);
+		s->stab = t;
+		s->stab_id = tid;
+		s->stabcap = cap;
+	}
+	size_t p = fit_hash(j) & (s->stabcap - 1);
+	while (s->stab[p] >= 0 && !same_fit(&s->js->jobs[s->stab[p]], j))
+		p = (p + 1) & (s->stabcap - 1);
+	if (s->stab[p] < 0) {
+		s->stab[p] = s->jobs[idx].src;
+		s->stab_id[p] = (int32_t)s->nshapes++;
+		xgrow(&s->sfail, &s->sfailcap, s->nshapes, sizeof *s->sfail);
+		s->sfail[s->nshapes - 1] = 0;
+	}
+	return s->jshape[idx] = s->stab_id[p];
+}
+
 static void wait_add(struct sim *s, int32_t idx)
 {
 	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
@@ -611,8 +673,11 @@ static void wait_add(struct sim *s, int32_t idx)
 		else
 			hi = mid;
 	}
+	xgrow(&s->wshape, &s->wshapecap, s->nwait + 1, sizeof *s->wshape);
 	memmove(&s->wait[lo + 1], &s->wait[lo], (s->nwait - lo) * sizeof *s->wait);
+	memmove(&s->wshape[lo + 1], &s->wshape[lo], (s->nwait - lo) * sizeof *s->wshape);
 	s->wait[lo] = idx;
+	s->wshape[lo] = shape_of(s, idx);
 	s->nwait++;
 	s->jobs[idx].state = SIM_JOB_QUEUED;
 	s->queued++;
@@ -632,10 +697,21 @@ static int preempt_for(struct sim *s, int32_t idx)
 		struct node_state *st = &s->c.st[n];
 		int32_t victims[256];
 		int nv = 0;
-		for (int32_t i = 0; i < st->njobs && nv < 256; i++)
-			if (src_job(s, &s->jobs[st->jobs[i]])->cls > j->cls)
-				victims[nv++] = st->jobs[i];
-		if (!nv)
+		int64_t cpu = st->cap[DIM_CPU] - st->used[DIM_CPU];
+		int64_t mem = st->cap[DIM_MEM] - st->used[DIM_MEM];
+		int64_t gpu = st->cap[DIM_GPU] - st->used[DIM_GPU];
+		for (int32_t i = 0; i < st->njobs && nv < 256; i++) {
+			const struct job *v = src_job(s, &s->jobs[st->jobs[i]]);
+			if (v->cls <= j->cls)
+				continue;
+			victims[nv++] = st->jobs[i];
+			cpu += v->dem[DIM_CPU] > 0 ? v->dem[DIM_CPU] : 0;
+			mem += v->dem[DIM_MEM] > 0 ? v->dem[DIM_MEM] : 0;
+			gpu += job_gpu(v);
+		}
+		/* Not even the totals would do: no need to look closer. */
+		if (!nv || cpu < (j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0) ||
+		    mem < (j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0) || gpu < job_gpu(j))
 			continue;
 		/* Order: lowest class (highest cls) first, then latest start, then highest index.
 		 */
@@ -697,20 +773,6 @@ static int preempt_for(struct sim *s, int32_t idx)
  * again (placements in a pass only take room), so it is not searched twice. (This assumes
  * a policy's pick() fails only when no node is feasible on the hard dims, as policy.h
  * says; a preemption frees room, and then the next pass tries everything again.) */
-/* Whether a job fits anywhere depends on its hard dims and GPU shape only. */
-static uint64_t fit_hash(const struct job *j)
-{
-	uint64_t h = rng_hash((uint64_t)j->num_gpu << 32 | (uint32_t)j->gpu_milli, j->gpu_spec,
-			      (uint64_t)j->dem[DIM_CPU]);
-	return rng_hash(h, (uint64_t)j->dem[DIM_MEM], (uint64_t)j->dem[DIM_HBM]);
-}
-
-static int same_fit(const struct job *a, const struct job *b)
-{
-	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
-	       a->gpu_spec == b->gpu_spec && a->dem[DIM_CPU] == b->dem[DIM_CPU] &&
-	       a->dem[DIM_MEM] == b->dem[DIM_MEM] && a->dem[DIM_HBM] == b->dem[DIM_HBM];
-}
 
 /* Where job idx is in s->wait (it must be there). */
 static size_t wait_find(const struct sim *s, int32_t idx)
@@ -762,6 +824,8 @@ static void schedule_fresh(struct sim *s)
 		if (gone) {
 			memmove(&s->wait[pos], &s->wait[pos + 1],
 				(s->nwait - pos - 1) * sizeof *s->wait);
+			memmove(&s->wshape[pos], &s->wshape[pos + 1],
+				(s->nwait - pos - 1) * sizeof *s->wshape);
 			s->nwait--;
 			s->queued--;
 		}
@@ -777,47 +841,48 @@ static void schedule(struct sim *s)
 	}
 	s->freed = 0;
 	s->nfresh = 0;
-	enum { NFAILED = 256 }; /* shapes remembered per pass (a table of twice that) */
-	const struct job *failed[2 * NFAILED];
-	int nfailed = 0;
-	size_t w = 0;
-	memset(failed, 0, sizeof failed);
 	s->dirty = 0;
+	s->pass++;
+	size_t w = 0;
 	for (size_t r = 0; r < s->nwait; r++) {
-		int32_t idx = s->wait[r];
+		if (s->o.queue == SIM_FIFO && w > 0) {
+			/* The head waits: so does everything behind it. */
+			memmove(&s->wait[w], &s->wait[r], (s->nwait - r) * sizeof *s->wait);
+			memmove(&s->wshape[w], &s->wshape[r], (s->nwait - r) * sizeof *s->wshape);
+			w += s->nwait - r;
+			break;
+		}
+		int32_t idx = s->wait[r], sh = s->wshape[r];
+		if (s->sfail[sh] == s->pass) { /* its shape failed in this pass already */
+			s->wait[w] = idx;
+			s->wshape[w++] = sh;
+			continue;
+		}
 		struct sjob *sj = &s->jobs[idx];
 		const struct job *j = src_job(s, sj);
 		struct placement p;
-		int blocked = s->o.queue == SIM_FIFO && w > 0;
-		int known = 0;
-		size_t slot = 0;
-		if (!blocked) {
-			slot = fit_hash(j) & (2 * NFAILED - 1);
-			while (failed[slot] && !(known = same_fit(failed[slot], j)))
-				slot = (slot + 1) & (2 * NFAILED - 1);
-		}
-		if (!blocked && !known && !sj->checked && never_fits(s, sj)) {
+		if (!sj->checked && never_fits(s, sj)) {
 			s->queued--;
 			mark_unplaceable(s, idx);
 			continue;
 		}
-		if (!blocked && !known && find_place(s, j, &p)) {
+		if (find_place(s, j, &p)) {
 			s->queued--;
 			start_job(s, idx, &p);
 			continue;
 		}
-		if (!blocked && s->o.queue == SIM_PRIORITY && s->o.preempt && preempt_for(s, idx) &&
+		/* A shape that could not make room cannot later in the pass either: the jobs
+		 * after it are of its class or lower, so they may evict no more than it could. */
+		if (s->o.queue == SIM_PRIORITY && s->o.preempt && preempt_for(s, idx) &&
 		    find_place(s, j, &p)) {
 			/* The evicted jobs join the queue after this pass (s->requeue). */
 			s->queued--;
 			start_job(s, idx, &p);
 			continue;
 		}
-		if (!blocked && !known && nfailed < NFAILED) {
-			failed[slot] = j;
-			nfailed++;
-		}
-		s->wait[w++] = idx;
+		s->sfail[sh] = s->pass;
+		s->wait[w] = idx;
+		s->wshape[w++] = sh;
 	}
 	s->nwait = w;
 	for (size_t i = 0; i < s->nrequeue; i++)
@@ -1067,6 +1132,9 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		s->jobcap = js->njobs;
 		s->njobs = 0;
 		s->jobs = xcalloc(js->njobs ? js->njobs : 1, sizeof *s->jobs);
+		s->jshape = xmalloc((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
+		for (size_t i = 0; i < js->njobs; i++)
+			s->jshape[i] = -1;
 		for (size_t i = 0; i < js->njobs; i++) {
 			int64_t t = js->jobs[i].arrival;
 			assert(i == 0 || t >= js->jobs[i - 1].arrival);
@@ -1111,6 +1179,11 @@ void sim_free(struct sim *s)
 	free(s->reps);
 	free(s->jobs);
 	free(s->wait);
+	free(s->wshape);
+	free(s->jshape);
+	free(s->stab);
+	free(s->stab_id);
+	free(s->sfail);
 	free(s->requeue);
 	free(s->fresh);
 	free(s->nfrag);
@@ -1256,6 +1329,19 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	memcpy(f->jobs, s->jobs, s->njobs * sizeof *f->jobs);
 	f->wait = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wait);
 	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
+	f->wshape = xmalloc((s->wshapecap ? s->wshapecap : 1) * sizeof *f->wshape);
+	memcpy(f->wshape, s->wshape, s->nwait * sizeof *f->wshape);
+	f->jshape = NULL;
+	if (s->jshape) {
+		f->jshape = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jshape);
+		memcpy(f->jshape, s->jshape, s->njobs * sizeof *f->jshape);
+	}
+	f->stab = xmalloc((s->stabcap ? s->stabcap : 1) * sizeof *f->stab);
+	memcpy(f->stab, s->stab, s->stabcap * sizeof *f->stab);
+	f->stab_id = xmalloc((s->stabcap ? s->stabcap : 1) * sizeof *f->stab_id);
+	memcpy(f->stab_id, s->stab_id, s->stabcap * sizeof *f->stab_id);
+	f->sfail = xmalloc((s->sfailcap ? s->sfailcap : 1) * sizeof *f->sfail);
+	memcpy(f->sfail, s->sfail, s->nshapes * sizeof *f->sfail);
 	f->requeue = NULL;
 	f->nrequeue = f->requeuecap = 0;
 	f->fresh = xmalloc((s->freshcap ? s->freshcap : 1) * sizeof *f->fresh);
