@@ -38,6 +38,15 @@ $(BUILD)/config.mk: scripts/deps.sh
 	   echo "CMOCKA_CFLAGS = $$(pkg-config --cflags cmocka)"; \
 	   echo "CMOCKA_LIBS = $$(pkg-config --libs cmocka)"; } > $@.tmp && mv $@.tmp $@
 
+# Quiet build lines; make V=1 shows the commands.
+ifeq ($(V),1)
+Q =
+say = @:
+else
+Q = @
+say = @printf '  %-5s %s\n'
+endif
+
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 ALL_CFLAGS = $(WARN) $(OPT) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DVOIDFIT_VERSION='"$(VERSION)"' $(CFLAGS)
@@ -53,27 +62,33 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 all: $(BUILD)/voidfit
 
 $(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/libvoidfit.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk | $(BUILD)/gen/embed.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # schemas/ files (migrations, GPU model table, profiles, mappings) are compiled in.
 $(BUILD)/gen/embed.c $(BUILD)/gen/embed.h &: scripts/embed.sh $(EMBED_IN)
 	@mkdir -p $(BUILD)/gen
-	scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
+	$(say) GEN $(BUILD)/gen/embed.c
+	$(Q)scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
 $(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \
 	    $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 check: $(BUILD)/voidfit $(UNIT_BIN)

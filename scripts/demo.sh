@@ -9,8 +9,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 db=$work/demo.db
 
-echo "== voidfit import -o demo.db $(basename "$trace")/*"
-"$vf" import -o "$db" "$trace"/*.csv
+name=$(basename "$trace")
+echo "== voidfit import -o demo.db --name $name traces/$name/*.csv"
+"$vf" import -o "$db" --name "$name" "$trace"/*.csv
 echo
 echo "== voidfit info demo.db"
 "$vf" info "$db"
