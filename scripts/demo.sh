@@ -7,17 +7,19 @@ vf="$(cd "${1:-build}" && pwd)/voidfit"
 trace=${DEMO_TRACE:-$top/traces/storage-stress}
 work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-db=$work/demo.db
+db=demo.db
+cd "$work"
 
 name=$(basename "$trace")
-echo "== voidfit import -o demo.db --name $name traces/$name/*.csv"
-"$vf" import -o "$db" --name "$name" "$trace"/*.csv
+ln -s "$trace" "$name"
+echo "== voidfit import -o demo.db --name $name $name/*.csv"
+"$vf" import -o "$db" --name "$name" "$name"/*.csv
 echo
 echo "== voidfit info demo.db"
 "$vf" info "$db"
 echo
 faults=""
-[ -f "$trace/faults.txt" ] && faults="--fault-file $trace/faults.txt"
+[ -f "$trace/faults.txt" ] && faults="--fault-file $name/faults.txt"
 echo "== voidfit replay demo.db --policy all --seed 1 $faults"
 # shellcheck disable=SC2086
 "$vf" replay "$db" --policy all --seed 1 $faults
