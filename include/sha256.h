@@ -12,10 +12,15 @@ struct sha256 {
 	uint64_t len;    /* bytes hashed so far */
 	uint8_t buf[64]; /* a partial block */
 	size_t nbuf;     /* bytes in buf, < 64 */
+	int hw;          /* 1: blocks go through the CPU's SHA instructions */
 };
 
 /* Start a hash. */
 void sha256_init(struct sha256 *c);
+/* Start a hash that never uses the SHA instructions (for tests of the portable code). */
+void sha256_init_portable(struct sha256 *c);
+/* 1 if this CPU has the SHA instructions sha256_init will use, else 0. */
+int sha256_hw(void);
 /* Hash n more bytes of p (p may be NULL when n is 0). */
 void sha256_update(struct sha256 *c, const void *p, size_t n);
 /* Finish and write the 32-byte digest; c must be initialised again before reuse. */

@@ -42,9 +42,9 @@ int store_exec(struct store *s, const char *sql, struct err *e);
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 
-/* Move the job blocks staged in this transaction into job_blocks, each re-coded against
- * the raw file its jobs came from where that is smaller (store-jobs.c); run by
- * store_commit. */
+/* Code the job blocks staged in this transaction into job_blocks, against the raw file
+ * their jobs came from (or alone, if that was smaller for a trace's first block), on two
+ * threads (store-jobs.c); run by store_commit. */
 int store_jobs_settle(struct store *s, struct err *e);
 
 /* A forward-only reader of the numbers in a text file's simple lines (store-raw.c), so job

@@ -10,13 +10,15 @@
  * parsed from a line then costs little more than the line did: the store holds the trace
  * once, not twice.
  *
- * Blocks are first staged in a TEMP table, coded without the raw reference (the file may
- * not be complete yet); at commit, store_jobs_settle re-codes each staged block against the
- * trace's text file whose line count is closest to its job count, and moves the smaller
- * form into job_blocks, so the store file is written once. Jobs therefore become visible
+ * Blocks are first staged in a TEMP table in a cheap form (stage_encode, then zstd's
+ * fastest level: the file may not be complete yet, so they cannot be coded against it);
+ * at commit, store_jobs_settle codes each staged block, once, against the trace's text
+ * file whose line count is closest to its job count (or alone, if that was smaller for the
+ * first block), into job_blocks, so the store file is written once. Jobs therefore become visible
  * to store_trace_load at commit. The writer keeps at most one block of jobs in memory.
  */
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +202,46 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 	free(diffnul);
 }
 
+/* Staged form of n jobs (cols: JOBS_NCOLS x n): per column, the zigzag varints of each
+ * value's difference from the one before it. Cheap both ways, and a few times smaller than
+ * the bare array; the real coding waits for commit. */
+static void stage_encode(struct zblk_buf *out, const int64_t *cols, size_t n)
+{
+	xgrow(&out->p, &out->cap, out->len + (size_t)JOBS_NCOLS * n * 10, 1);
+	uint8_t *q = out->p + out->len;
+	for (size_t c = 0; c < JOBS_NCOLS; c++) {
+		uint64_t prev = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = (uint64_t)cols[c * n + i], d = v - prev;
+			uint64_t z = (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
+			prev = v;
+			while (z >= 0x80) {
+				*q++ = (uint8_t)(z | 0x80);
+				z >>= 7;
+			}
+			*q++ = (uint8_t)z;
+		}
+	}
+	out->len = (size_t)(q - out->p);
+}
+
+/* Inverse of stage_encode into cols; 0, or -1 if p is not n jobs' worth exactly. */
+static int stage_decode(const uint8_t *p, size_t len, int64_t *cols, size_t n)
+{
+	struct zblk_reader r;
+	zblk_reader_init(&r, p, len);
+	for (size_t c = 0; c < JOBS_NCOLS; c++) {
+		uint64_t prev = 0, z;
+		for (size_t i = 0; i < n; i++) {
+			if (zblk_get_varint(&r, &z))
+				return -1;
+			prev += (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
+			cols[c * n + i] = (int64_t)prev;
+		}
+	}
+	return r.pos == r.len ? 0 : -1;
+}
+
 static int flush_jobs(struct store_jobs *w, struct err *e)
 {
 	if (!w->n)
@@ -207,9 +249,13 @@ static int flush_jobs(struct store_jobs *w, struct err *e)
 	for (int c = 0; c < JOBS_NCOLS; c++)
 		for (size_t i = 0; i < w->n; i++)
 			w->cols[(size_t)c * w->n + i] = col_get(&w->jobs[i], c);
-	encode_jobs(&w->raw, w->cols, w->n, 0, 0, NULL, NULL, 0);
+	zblk_buf_reset(&w->raw);
+	stage_encode(&w->raw, w->cols, w->n);
+	/* zstd's fastest level still takes it to a third or less: less temp file I/O */
 	zblk_buf_reset(&w->sealed);
-	int rc = zblk_seal(w->s->z, ZBLK_JOBS, w->n, w->raw.p, w->raw.len, &w->sealed, e);
+	zblk_ctx_set_level(w->s->z, 1);
+	int rc = zblk_seal(w->s->z, ZBLK_BYTES, w->n, w->raw.p, w->raw.len, &w->sealed, e);
+	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
 	sqlite3_stmt *st;
 	if (rc || (rc = store_prep(w->s,
 				   "INSERT INTO temp.pending_jobs(trace_id, seq, nrows, data) "
@@ -389,88 +435,177 @@ static int pick_file(struct store *s, int64_t trace_id, int64_t *file, int64_t *
 	return rc;
 }
 
-/* Re-code one staged block (blob, len) of jobs against raw lines from row cum (offset 0 or
- * 1; *off < 0: try both and set it). *out is blob, or sealed when that is smaller. */
-static int recode_block(struct store *s, const void *blob, size_t len, struct raw_cursor *cur,
-			int64_t file, int64_t cum, int *off, struct zblk_buf *raw,
-			struct zblk_buf *enc, struct zblk_buf *sealed, const void **out,
-			size_t *outlen, struct err *e)
+/* One staged block on its way into job_blocks: its jobs and the raw numbers they may be
+ * coded against (filled by the settling thread), then its coded form (by either thread). */
+struct settle_job {
+	int64_t seq, nrows, cum; /* block number, jobs, simple-line index of its first job */
+	size_t n, all, nraw;     /* jobs; the raw file's columns, of which nraw are used */
+	int64_t *cols;           /* JOBS_NCOLS x n */
+	int64_t *av;             /* all x (n + 1) raw numbers from line cum on (NULL: none) */
+	uint8_t *an;
+	int off; /* in: 0 / 1 offset into av, 2 alone, -1 try all; out: the one chosen */
+	struct zblk_buf enc, sealed;
+	int rc;
+	struct err err;
+};
+
+static void settle_job_free(struct settle_job *j)
+{
+	free(j->cols);
+	free(j->av);
+	free(j->an);
+	zblk_buf_release(&j->enc);
+	zblk_buf_release(&j->sealed);
+	memset(j, 0, sizeof *j);
+}
+
+/* Fill j from the staged block (blob, len: a sealed ZBLK_BYTES block of stage_encode's
+ * form) and, when cur is not NULL and
+ * j->off is not 2, the raw numbers of its lines. */
+static int settle_prepare(struct store *s, const void *blob, size_t len, struct raw_cursor *cur,
+			  struct zblk_buf *raw, struct settle_job *j, struct err *e)
 {
 	struct zblk_info info;
-	struct job_set js = {0};
-	struct raw_cursor *none = NULL;
-	int64_t nonefile = 0;
-	*out = blob;
-	*outlen = len;
 	int rc = zblk_open(s->z, blob, len, &info, raw, e);
-	if (!rc && info.kind != ZBLK_JOBS)
-		rc = err_set(e, VF_ESTORE, "job block of kind %d", info.kind);
-	if (!rc)
-		rc = decode_jobs(s, raw, info.rows, &none, &nonefile, &js, e);
-	raw_cursor_close(none);
-	if (rc || nonefile) { /* already coded against a file: leave it */
-		job_set_release(&js);
+	if (rc)
 		return rc;
-	}
-	size_t n = js.njobs, all = raw_cursor_ncols(cur), nraw = all < MAX_RAW ? all : MAX_RAW;
-	int64_t *cols = xmalloc(JOBS_NCOLS * (n + 1) * sizeof *cols);
-	int64_t *av = xmalloc(all * (n + 1) * sizeof *av), *rv = xmalloc(nraw * (n + 1) * 8);
-	uint8_t *an = xmalloc(all * (n + 1)), *rn = xmalloc(nraw * (n + 1));
-	for (int c = 0; c < JOBS_NCOLS; c++)
-		for (size_t i = 0; i < n; i++)
-			cols[(size_t)c * n + i] = col_get(&js.jobs[i], c);
-	rc = raw_cursor_numbers(cur, cum, n + 1, av, an, e);
-	size_t best = len;
+	if (info.kind != ZBLK_BYTES || j->nrows < 0 || j->nrows > STORE_BLOCK_ROWS ||
+	    (int64_t)info.rows != j->nrows)
+		return err_set(e, VF_ESTORE, "staged job block %lld is damaged", (long long)j->seq);
+	size_t n = j->n = (size_t)j->nrows;
+	j->cols = xmalloc(JOBS_NCOLS * (n + 1) * sizeof *j->cols);
+	if (stage_decode(raw->p, raw->len, j->cols, n))
+		return err_set(e, VF_ESTORE, "staged job block %lld is damaged", (long long)j->seq);
+	j->all = cur ? raw_cursor_ncols(cur) : 0;
+	j->nraw = j->all < MAX_RAW ? j->all : MAX_RAW;
+	if (!cur)
+		j->off = 2;
+	if (j->off == 2)
+		return 0;
+	j->av = xmalloc(j->all * (n + 1) * sizeof *j->av + 1);
+	j->an = xmalloc(j->all * (n + 1) + 1);
+	return raw_cursor_numbers(cur, j->cum, n + 1, j->av, j->an, e);
+}
+
+/* Code j into j->sealed with z (any thread: touches only j and z): against the raw lines
+ * at offset j->off, or alone (2); j->off < 0 (the first block): try both offsets and
+ * alone, keep the smallest and set j->off, which the later blocks then follow, so each
+ * is coded once. */
+static void settle_code(struct settle_job *j, int64_t file, struct zblk_ctx *z)
+{
+	size_t n = j->n, nraw = j->nraw;
+	int64_t *rv = xmalloc(nraw * (n + 1) * 8 + 1);
+	uint8_t *rn = xmalloc(nraw * (n + 1) + 1);
+	size_t best = SIZE_MAX;
 	int bestoff = -1, last = -1;
-	for (int o = 0; o < 2 && !rc; o++) {
-		if (*off >= 0 && o != *off)
+	j->rc = 0;
+	for (int o = 0; o < 4 && !j->rc; o++) {
+		int use = o;
+		if (o == 3) { /* after trying all: code the best again if it was not the last */
+			if (j->off >= 0 || bestoff == last)
+				break;
+			use = bestoff;
+		} else if (j->off >= 0 && o != j->off) {
 			continue;
-		for (size_t c = 0; c < nraw; c++) {
-			memcpy(rv + c * n, av + c * (n + 1) + o, n * sizeof *rv);
-			memcpy(rn + c * n, an + c * (n + 1) + o, n);
 		}
-		encode_jobs(enc, cols, n, file, cum + o, rv, rn, nraw);
-		zblk_buf_reset(sealed);
-		rc = zblk_seal(s->z, ZBLK_JOBS, n, enc->p, enc->len, sealed, e);
-		last = o;
-		if (!rc && sealed->len < best) {
-			best = sealed->len;
-			bestoff = o;
+		for (size_t c = 0; use < 2 && c < nraw; c++) {
+			memcpy(rv + c * n, j->av + c * (n + 1) + use, n * sizeof *rv);
+			memcpy(rn + c * n, j->an + c * (n + 1) + use, n);
+		}
+		if (use < 2)
+			encode_jobs(&j->enc, j->cols, n, file, j->cum + use, rv, rn, nraw);
+		else
+			encode_jobs(&j->enc, j->cols, n, 0, 0, NULL, NULL, 0);
+		zblk_buf_reset(&j->sealed);
+		j->rc = zblk_seal(z, ZBLK_JOBS, n, j->enc.p, j->enc.len, &j->sealed, &j->err);
+		last = use;
+		if (!j->rc && j->sealed.len < best) {
+			best = j->sealed.len;
+			bestoff = use;
 		}
 	}
-	if (*off < 0)
-		*off = bestoff < 0 ? 0 : bestoff;
-	if (!rc && bestoff >= 0 && bestoff != last) { /* the best was not the last one tried */
-		for (size_t c = 0; c < nraw; c++) {
-			memcpy(rv + c * n, av + c * (n + 1) + bestoff, n * sizeof *rv);
-			memcpy(rn + c * n, an + c * (n + 1) + bestoff, n);
-		}
-		encode_jobs(enc, cols, n, file, cum + bestoff, rv, rn, nraw);
-		zblk_buf_reset(sealed);
-		rc = zblk_seal(s->z, ZBLK_JOBS, n, enc->p, enc->len, sealed, e);
-	}
-	if (!rc && bestoff >= 0) {
-		*out = sealed->p;
-		*outlen = sealed->len;
-	}
-	free(cols);
-	free(av);
+	j->off = bestoff;
 	free(rv);
-	free(an);
 	free(rn);
-	job_set_release(&js);
+}
+
+/* The blocks of one round of settle_trace and who codes them: the settling thread makes
+ * jobs [0, navail) available one by one as it reads them; it and the helper thread each
+ * take the next one not yet taken (next) and code it; the round ends when ndone == navail
+ * and no more will come. Who codes a block does not change its bytes. */
+#define SETTLE_ROUND 4
+
+struct settle_helper {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct zblk_ctx *z;
+	struct settle_job *job; /* SETTLE_ROUND jobs */
+	size_t navail, next, ndone;
+	int64_t file;
+	int quit;
+};
+
+/* Take and code available jobs until none is left (mu held on entry and on return). */
+static void settle_take(struct settle_helper *h, struct zblk_ctx *z)
+{
+	while (h->next < h->navail) {
+		size_t i = h->next++;
+		pthread_mutex_unlock(&h->mu);
+		settle_code(&h->job[i], h->file, z);
+		pthread_mutex_lock(&h->mu);
+		h->ndone++;
+		pthread_cond_broadcast(&h->cv);
+	}
+}
+
+static void *settle_helper_main(void *arg)
+{
+	struct settle_helper *h = arg;
+	pthread_mutex_lock(&h->mu);
+	for (;;) {
+		while (h->next >= h->navail && !h->quit)
+			pthread_cond_wait(&h->cv, &h->mu);
+		if (h->next >= h->navail)
+			break;
+		settle_take(h, h->z);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+static int settle_insert(struct store *s, sqlite3_stmt *ins, int64_t trace_id, struct settle_job *j,
+			 struct err *e)
+{
+	if (j->rc) {
+		*e = j->err;
+		return j->rc;
+	}
+	sqlite3_bind_int64(ins, 1, trace_id);
+	sqlite3_bind_int64(ins, 2, j->seq);
+	sqlite3_bind_int64(ins, 3, j->nrows);
+	sqlite3_bind_blob64(ins, 4, j->sealed.p, j->sealed.len, SQLITE_STATIC);
+	int rc = sqlite3_step(ins) != SQLITE_DONE ? store_sqlerr(s, e, "add job block") : 0;
+	sqlite3_reset(ins);
 	return rc;
 }
 
-/* Move trace_id's staged blocks into job_blocks, re-coded where that is smaller. */
+/* Code trace_id's staged blocks into job_blocks. The first block (which picks the offset)
+ * is coded alone; after it, blocks go in rounds of SETTLE_ROUND: this thread reads them
+ * (SQLite and the raw cursor stay on it) while the helper thread starts coding them, then
+ * helps code the rest; all are inserted in order here, so the store's bytes do not depend
+ * on thread timing. */
 static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 {
 	int64_t file, size = -1;
 	int rc = pick_file(s, trace_id, &file, &size, e);
 	sqlite3_stmt *sel = NULL, *ins = NULL;
 	struct raw_cursor *cur = NULL;
-	struct zblk_buf raw = {0}, enc = {0}, sealed = {0};
-	int off = -1, step;
+	struct zblk_buf raw = {0};
+	struct settle_job job[SETTLE_ROUND];
+	struct settle_helper h = {.file = file, .job = job};
+	int off = -1, step = SQLITE_ROW, live = 0;
+	memset(job, 0, sizeof job);
 	if (!rc && file)
 		rc = raw_cursor_open(s, file, &cur, e);
 	if (rc ||
@@ -484,34 +619,80 @@ static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 		goto out;
 	zblk_ctx_set_level(s->z, store_zlevel(size));
 	sqlite3_bind_int64(sel, 1, trace_id);
-	for (int64_t cum = 0; !rc && (step = sqlite3_step(sel)) == SQLITE_ROW;) {
-		int64_t nrows = sqlite3_column_int64(sel, 1);
-		const void *blob = sqlite3_column_blob(sel, 2), *p = blob;
-		size_t len = (size_t)sqlite3_column_bytes(sel, 2), plen = len;
-		if (cur)
-			rc = recode_block(s, blob, len, cur, file, cum, &off, &raw, &enc, &sealed,
-					  &p, &plen, e);
-		cum += nrows;
-		if (rc)
+	int64_t cum = 0;
+	while (!rc && step != SQLITE_DONE) {
+		/* A round: one block while the offset is not chosen, else up to SETTLE_ROUND;
+		 * a statement stepped again after SQLITE_DONE would start over. */
+		size_t nj = 0, want = off < 0 ? 1 : SETTLE_ROUND;
+		if (want > 1 && !live) {
+			h.z = zblk_ctx_new(store_zlevel(size));
+			pthread_mutex_init(&h.mu, NULL);
+			pthread_cond_init(&h.cv, NULL);
+			if (pthread_create(&h.th, NULL, settle_helper_main, &h)) {
+				pthread_cond_destroy(&h.cv);
+				pthread_mutex_destroy(&h.mu);
+				rc = err_set(e, VF_EIO, "cannot start a thread");
+				break;
+			}
+			live = 1;
+		}
+		for (; nj < want && !rc; nj++) {
+			if ((step = sqlite3_step(sel)) != SQLITE_ROW) {
+				if (step != SQLITE_DONE)
+					rc = store_sqlerr(s, e, "read staged job blocks");
+				break;
+			}
+			struct settle_job *j = &job[nj];
+			settle_job_free(j);
+			j->seq = sqlite3_column_int64(sel, 0);
+			j->nrows = sqlite3_column_int64(sel, 1);
+			j->cum = cum;
+			j->off = off;
+			cum += j->nrows;
+			rc = settle_prepare(s, sqlite3_column_blob(sel, 2),
+					    (size_t)sqlite3_column_bytes(sel, 2), cur, &raw, j, e);
+			if (!rc && live) { /* the helper may start on it */
+				pthread_mutex_lock(&h.mu);
+				h.navail = nj + 1;
+				pthread_cond_broadcast(&h.cv);
+				pthread_mutex_unlock(&h.mu);
+			}
+		}
+		if (live) { /* code what is left, wait for the helper, end the round */
+			pthread_mutex_lock(&h.mu);
+			settle_take(&h, s->z);
+			while (h.ndone < h.navail)
+				pthread_cond_wait(&h.cv, &h.mu);
+			h.navail = h.next = h.ndone = 0;
+			pthread_mutex_unlock(&h.mu);
+		} else if (!rc && nj) {
+			settle_code(&job[0], file, s->z);
+		}
+		if (rc || !nj)
 			break;
-		sqlite3_bind_int64(ins, 1, trace_id);
-		sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 0));
-		sqlite3_bind_int64(ins, 3, nrows);
-		sqlite3_bind_blob64(ins, 4, p, plen, SQLITE_STATIC);
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add job block");
-		sqlite3_reset(ins);
+		if (off < 0)
+			off = job[0].off;
+		for (size_t i = 0; i < nj && !rc; i++)
+			rc = settle_insert(s, ins, trace_id, &job[i], e);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "read staged job blocks");
 	zblk_ctx_set_level(s->z, STORE_ZLEVEL);
 out:
+	if (live) {
+		pthread_mutex_lock(&h.mu);
+		h.quit = 1;
+		pthread_cond_broadcast(&h.cv);
+		pthread_mutex_unlock(&h.mu);
+		pthread_join(h.th, NULL);
+		pthread_cond_destroy(&h.cv);
+		pthread_mutex_destroy(&h.mu);
+	}
+	zblk_ctx_free(h.z);
+	for (size_t i = 0; i < SETTLE_ROUND; i++)
+		settle_job_free(&job[i]);
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
 	raw_cursor_close(cur);
 	zblk_buf_release(&raw);
-	zblk_buf_release(&enc);
-	zblk_buf_release(&sealed);
 	return rc;
 }
 

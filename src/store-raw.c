@@ -23,11 +23,19 @@
  * (integer, 0 = canonical), suffix (string).
  *
  * Invariant of a writer: blk holds the bytes of the nln complete lines of the current block
- * followed by the partial line [cur, blk.len); memory is bounded by RAW_BLOCK_BYTES +
+ * followed by the partial line [cur, blk.len); memory is bounded by twice RAW_BLOCK_BYTES +
  * RAW_LONG_LINE plus the caller's chunk, whatever the file size.
+ *
+ * Threads: a text file of more than one block is coded on a second core. A full block is
+ * handed to a worker thread (its own zstd context) that splits, codes and seals it, while
+ * the caller goes on filling the next; the sealed block is inserted by the caller's thread
+ * when it hands over the next block or ends, so SQLite is used from one thread and the
+ * store's bytes do not depend on thread timing. At most one block is with the worker
+ * (busy); the caller waits for it before handing another.
  */
 #include <assert.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +56,18 @@ struct line {
 	uint8_t term;    /* TERM_* */
 };
 
+/* A block being coded (by the worker, or inline for a file's only block). */
+struct text_job {
+	struct zblk_buf blk; /* the lines' bytes */
+	struct line *ln;     /* its lines */
+	size_t nln, lncap;
+	int eol, ncols;              /* the file's usual line end and field count */
+	size_t nexc;                 /* out: exceptions */
+	struct zblk_buf raw, sealed; /* out: sealed holds the block */
+	int rc;                      /* out: 0 or the zblk_seal error (err) */
+	struct err err;
+};
+
 struct store_raw {
 	struct store *s;
 	int64_t file_id;
@@ -65,6 +85,13 @@ struct store_raw {
 	int last_nl;                 /* the last byte written was '\n' */
 	int level;                   /* zstd level of this file's blocks */
 	struct zblk_buf raw, sealed; /* scratch for encoding */
+	/* the worker (thread_live once started) and the job it owns while busy */
+	struct text_job job;
+	struct zblk_ctx *wz;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int thread_live, busy, posted, quit;
 };
 
 int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_raw **out,
@@ -90,15 +117,52 @@ int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_r
 	return 0;
 }
 
+static void stop_worker(struct store_raw *w)
+{
+	if (!w->thread_live)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->thread_live = 0;
+}
+
 void store_raw_abort(struct store_raw *w)
 {
 	if (!w)
 		return;
+	stop_worker(w);
+	zblk_ctx_free(w->wz);
+	zblk_buf_release(&w->job.blk);
+	zblk_buf_release(&w->job.raw);
+	zblk_buf_release(&w->job.sealed);
+	free(w->job.ln);
 	zblk_buf_release(&w->blk);
 	zblk_buf_release(&w->raw);
 	zblk_buf_release(&w->sealed);
 	free(w->ln);
 	free(w);
+}
+
+/* Insert the sealed block (p, n) as the file's next one. */
+static int insert_sealed(struct store_raw *w, const void *p, size_t n, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if ((rc = store_prep(w->s, "INSERT INTO raw_blocks(file_id, seq, data) VALUES (?,?,?)", &st,
+			     e)))
+		return rc;
+	sqlite3_bind_int64(st, 1, w->file_id);
+	sqlite3_bind_int64(st, 2, w->seq++);
+	sqlite3_bind_blob64(st, 3, p, n, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(w->s, e, "add raw block");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 static int insert_block(struct store_raw *w, int kind, uint64_t rows, struct err *e)
@@ -107,19 +171,7 @@ static int insert_block(struct store_raw *w, int kind, uint64_t rows, struct err
 	zblk_ctx_set_level(w->s->z, w->level);
 	int rc = zblk_seal(w->s->z, kind, rows, w->raw.p, w->raw.len, &w->sealed, e);
 	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
-	if (rc)
-		return rc;
-	sqlite3_stmt *st;
-	if ((rc = store_prep(w->s, "INSERT INTO raw_blocks(file_id, seq, data) VALUES (?,?,?)", &st,
-			     e)))
-		return rc;
-	sqlite3_bind_int64(st, 1, w->file_id);
-	sqlite3_bind_int64(st, 2, w->seq++);
-	sqlite3_bind_blob64(st, 3, w->sealed.p, w->sealed.len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(w->s, e, "add raw block");
-	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : insert_sealed(w, w->sealed.p, w->sealed.len, e);
 }
 
 /* Number of commas in a line, or -1 if it has a quote character. */
@@ -195,49 +247,47 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 	*suf = (struct zblk_str){p + b, n - b};
 }
 
-static int flush_text(struct store_raw *w, struct err *e)
+/* Split, code and seal job j's lines with z (any thread: touches only j and z). */
+static void code_text(struct text_job *j, struct zblk_ctx *z)
 {
-	if (!w->nln)
-		return 0;
-	if (!w->decided)
-		decide(w);
-	size_t n = w->nln, ncols = (size_t)w->ncols, nexc = 0, ns = 0;
-	uint8_t *simple = xmalloc(n);
+	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = 0, ns = 0;
+	int64_t *excidx = xmalloc((n + 1) * sizeof *excidx);
+	struct zblk_str *exc = xmalloc((n + 1) * sizeof *exc);
+	/* One pass: a line is split as it is checked. Field c of simple line k goes to
+	 * field[c * n + k] (stride n: ns is not known until the end). */
+	struct zblk_str *field = xmalloc((n * ncols + 1) * sizeof *field);
 	for (size_t i = 0; i < n; i++) {
-		const struct line *l = &w->ln[i];
-		simple[i] = ncols && l->term == w->eol &&
-			    commas(w->blk.p + l->off, l->len) == (int)ncols - 1;
-		ns += simple[i];
-	}
-	nexc = n - ns;
-	int64_t *excidx = xmalloc((nexc + 1) * sizeof *excidx);
-	struct zblk_str *exc = xmalloc((nexc + 1) * sizeof *exc);
-	struct zblk_str *field = xmalloc((ns * ncols + 1) * sizeof *field);
-	for (size_t i = 0, j = 0, k = 0; i < n; i++) {
-		const struct line *l = &w->ln[i];
-		const uint8_t *p = w->blk.p + l->off;
-		if (!simple[i]) {
-			excidx[j] = (int64_t)i;
-			/* The terminator follows the content in blk (a fragment has none). */
-			exc[j++] =
-				(struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
+		const struct line *l = &j->ln[i];
+		const uint8_t *p = j->blk.p + l->off;
+		size_t c = 0, start = 0, q = 0;
+		if (ncols && l->term == j->eol) {
+			for (; q < l->len; q++) {
+				if (p[q] == ',') {
+					if (c + 1 >= ncols)
+						break;
+					field[c++ * n + ns] =
+						(struct zblk_str){p + start, q - start};
+					start = q + 1;
+				} else if (p[q] == '"') {
+					break;
+				}
+			}
+		}
+		if (ncols && l->term == j->eol && q == l->len && c + 1 == ncols) {
+			field[c * n + ns] = (struct zblk_str){p + start, q - start};
+			ns++;
 			continue;
 		}
-		size_t start = 0, c = 0;
-		for (size_t q = 0; q <= l->len; q++)
-			if (q == l->len || p[q] == ',') {
-				field[c++ * ns + k] = (struct zblk_str){p + start, q - start};
-				start = q + 1;
-			}
-		assert(c == ncols);
-		k++;
+		excidx[nexc] = (int64_t)i;
+		/* The terminator follows the content in blk (a fragment has none). */
+		exc[nexc++] = (struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
 	}
-	zblk_buf_reset(&w->raw);
-	zblk_put_varint(&w->raw, n);
-	zblk_put_varint(&w->raw, ncols);
-	zblk_put_varint(&w->raw, nexc);
-	zblk_put_i64(&w->raw, excidx, NULL, nexc, NULL, NULL, 0);
-	zblk_put_str(&w->raw, exc, nexc);
+	zblk_buf_reset(&j->raw);
+	zblk_put_varint(&j->raw, n);
+	zblk_put_varint(&j->raw, ncols);
+	zblk_put_varint(&j->raw, nexc);
+	zblk_put_i64(&j->raw, excidx, NULL, nexc, NULL, NULL, 0);
+	zblk_put_str(&j->raw, exc, nexc);
 	int64_t *num = xmalloc((ns * ncols + 1) * sizeof *num), *width = xmalloc((ns + 1) * 8);
 	uint8_t *nul = xmalloc(ns * ncols + 1);
 	struct zblk_str *pre = xmalloc((ns + 1) * sizeof *pre),
@@ -248,7 +298,7 @@ static int flush_text(struct store_raw *w, struct err *e)
 		int64_t *cn = num + c * ns;
 		uint8_t *cnul = nul + c * ns;
 		for (size_t k = 0; k < ns; k++) {
-			const struct zblk_str *f = &field[c * ns + k];
+			const struct zblk_str *f = &field[c * n + k];
 			numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
 		}
 		int nref = 0;
@@ -256,10 +306,10 @@ static int flush_text(struct store_raw *w, struct err *e)
 			refs[nref] = num + r * ns;
 			refnul[nref++] = nul + r * ns;
 		}
-		zblk_put_str(&w->raw, pre, ns);
-		zblk_put_i64(&w->raw, cn, cnul, ns, refs, refnul, nref);
-		zblk_put_i64(&w->raw, width, NULL, ns, NULL, NULL, 0);
-		zblk_put_str(&w->raw, suf, ns);
+		zblk_put_str(&j->raw, pre, ns);
+		zblk_put_i64(&j->raw, cn, cnul, ns, refs, refnul, nref);
+		zblk_put_i64(&j->raw, width, NULL, ns, NULL, NULL, 0);
+		zblk_put_str(&j->raw, suf, ns);
 	}
 	free(num);
 	free(width);
@@ -269,17 +319,104 @@ static int flush_text(struct store_raw *w, struct err *e)
 	free(field);
 	free(exc);
 	free(excidx);
-	free(simple);
-	w->lines += (int64_t)n;
-	w->exceptions += (int64_t)nexc;
-	int rc = insert_block(w, ZBLK_RAWTEXT, n, e);
-	/* Keep the partial line, now at the start of blk. */
-	size_t part = w->blk.len - w->cur;
-	memmove(w->blk.p, w->blk.p + w->cur, part);
-	w->blk.len = part;
+	j->nexc = nexc;
+	zblk_buf_reset(&j->sealed);
+	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, j->raw.p, j->raw.len, &j->sealed, &j->err);
+}
+
+static void *worker(void *arg)
+{
+	struct store_raw *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->posted && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (!w->posted)
+			break;
+		pthread_mutex_unlock(&w->mu);
+		code_text(&w->job, w->wz);
+		pthread_mutex_lock(&w->mu);
+		w->posted = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* Wait for the block with the worker, if any, and insert it. */
+static int drain(struct store_raw *w, struct err *e)
+{
+	if (!w->busy)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	while (w->posted)
+		pthread_cond_wait(&w->cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+	w->busy = 0;
+	struct text_job *j = &w->job;
+	if (j->rc) {
+		*e = j->err;
+		return j->rc;
+	}
+	w->lines += (int64_t)j->nln;
+	w->exceptions += (int64_t)j->nexc;
+	return insert_sealed(w, j->sealed.p, j->sealed.len, e);
+}
+
+/* Hand the block's complete lines over (to the worker, or coded here when final and no
+ * worker runs: a one-block file needs no thread); keep the partial line in blk. */
+static int flush_text(struct store_raw *w, int final, struct err *e)
+{
+	if (!w->nln)
+		return 0;
+	if (!w->decided)
+		decide(w);
+	int rc = drain(w, e);
+	if (rc)
+		return rc;
+	struct text_job *j = &w->job;
+	/* Swap the buffers: the job takes the lines, blk keeps the partial one. */
+	struct zblk_buf b = j->blk;
+	j->blk = w->blk;
+	w->blk = b;
+	struct line *l = j->ln;
+	size_t lcap = j->lncap;
+	j->ln = w->ln;
+	j->lncap = w->lncap;
+	w->ln = l;
+	w->lncap = lcap;
+	j->nln = w->nln;
+	j->eol = w->eol;
+	j->ncols = w->ncols;
+	zblk_buf_reset(&w->blk);
+	zblk_buf_add(&w->blk, j->blk.p + w->cur, j->blk.len - w->cur);
+	j->blk.len = w->cur;
 	w->cur = 0;
 	w->nln = 0;
-	return rc;
+	if (final && !w->thread_live) {
+		zblk_ctx_set_level(w->s->z, w->level);
+		code_text(j, w->s->z);
+		zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
+		w->busy = 1;
+		return drain(w, e);
+	}
+	if (!w->thread_live) {
+		w->wz = zblk_ctx_new(w->level);
+		pthread_mutex_init(&w->mu, NULL);
+		pthread_cond_init(&w->cv, NULL);
+		if (pthread_create(&w->th, NULL, worker, w)) {
+			pthread_cond_destroy(&w->cv);
+			pthread_mutex_destroy(&w->mu);
+			return err_set(e, VF_EIO, "cannot start a thread");
+		}
+		w->thread_live = 1;
+	}
+	pthread_mutex_lock(&w->mu);
+	w->posted = 1;
+	w->busy = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return final ? drain(w, e) : 0;
 }
 
 static void push_line(struct store_raw *w, size_t end, uint8_t term)
@@ -308,7 +445,7 @@ static int write_text(struct store_raw *w, const uint8_t *p, size_t n, struct er
 			push_line(w, w->blk.len, TERM_NONE);
 		}
 		if (w->nln >= RAW_BLOCK_LINES || w->cur >= RAW_BLOCK_BYTES) {
-			int rc = flush_text(w, e);
+			int rc = flush_text(w, 0, e);
 			if (rc)
 				return rc;
 		}
@@ -354,7 +491,9 @@ int store_raw_end(struct store_raw *w, struct err *e)
 	} else if (!w->opaque) {
 		if (w->blk.len > w->cur)
 			push_line(w, w->blk.len, TERM_NONE);
-		rc = flush_text(w, e);
+		rc = flush_text(w, 1, e);
+		if (!rc)
+			rc = drain(w, e);
 	}
 	sqlite3_stmt *st = NULL;
 	if (!rc)

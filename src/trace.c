@@ -195,13 +195,44 @@ static const char *col_name(const struct trace_reader *rd, int k)
 	return rd->colname ? rd->colname[k] : "?";
 }
 
+/* A plain decimal "-?D+(.D+)?" of at most 15 digits in all: 0 and *v, or -1 for anything
+ * else (then parse_double decides). Its digits as an integer and 10^(fraction digits) are
+ * both exact in a double, so one division gives the correctly rounded value, the same as
+ * strtod's, several times faster (Clinger's fast path). */
+static int small_decimal(const char *s, double *v)
+{
+	static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	int neg = *s == '-';
+	const char *p = s + neg;
+	int64_t x = 0;
+	int n = 0, frac = 0;
+	for (; *p >= '0' && *p <= '9' && n < 16; p++, n++)
+		x = x * 10 + (*p - '0');
+	if (!n)
+		return -1;
+	if (*p == '.') {
+		const char *q = ++p;
+		for (; *p >= '0' && *p <= '9' && n < 16; p++, n++)
+			x = x * 10 + (*p - '0');
+		frac = (int)(p - q);
+		if (!frac)
+			return -1;
+	}
+	if (*p || n > 15)
+		return -1;
+	double d = (double)x / pow10[frac];
+	*v = neg ? -d : d;
+	return 0;
+}
+
 int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double *v)
 {
 	const char *s = trace_field(rd, r, k);
 	if (!s)
 		return 1;
 	double d;
-	if (parse_double(s, &d)) {
+	if (small_decimal(s, &d) && parse_double(s, &d)) {
 		/* a very long cell makes a short reason */
 		return trace_bad(rd, "column '%s': '%.40s' is not a number", col_name(rd, k), s);
 	}

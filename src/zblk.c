@@ -282,7 +282,20 @@ static uint64_t guess_mult(const int64_t *v, const uint8_t *nul, size_t n, const
 	int64_t v0 = 0, r0 = 0;
 	int have = 0, tries = 0;
 	for (size_t i = 0; i < n && tries < 64; i++) { /* a constant ref: give up soon */
-		if ((nul && nul[i]) || (refnul && refnul[i]) || (only && !only[i]))
+		/* Runs of NULL rows (a mostly-empty column) are skipped with memchr. */
+		if (refnul && refnul[i]) {
+			const uint8_t *q = memchr(refnul + i, 0, n - i);
+			if (!q)
+				break;
+			i = (size_t)(q - refnul);
+		}
+		if (nul && nul[i]) {
+			const uint8_t *q = memchr(nul + i, 0, n - i);
+			if (!q)
+				break;
+			i = (size_t)(q - nul);
+		}
+		if ((refnul && refnul[i]) || (only && !only[i]))
 			continue;
 		tries++;
 		if (v[i] >= big || v[i] <= -big || ref[i] >= big || ref[i] <= -big)
@@ -307,6 +320,24 @@ static size_t ref_cost(const int64_t *v, const uint8_t *nul, size_t n, size_t st
 {
 	size_t plain = 0, first = 1, same = 1;
 	uint64_t x0 = 0;
+	if (!s->r2 && !nul) { /* the usual case, as refval without its branches */
+		const int64_t *r1 = s->r1;
+		const uint8_t *n1 = s->n1;
+		uint64_t m1 = s->m1;
+		for (size_t i = 0; i < n; i += step) {
+			uint64_t r = r1 && !(n1 && n1[i]) ? (uint64_t)r1[i] * m1 : 0;
+			uint64_t x = (uint64_t)v[i] - r;
+			if (first) {
+				x0 = x;
+				first = 0;
+			}
+			same &= x == x0;
+			plain += varlen(zz(x));
+			if (!same && plain >= limit)
+				return SIZE_MAX;
+		}
+		return same ? varlen(zz(x0)) : plain;
+	}
 	for (size_t i = 0; i < n; i += step) {
 		if (nul && nul[i])
 			continue;
@@ -447,7 +478,7 @@ void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size
 		}
 		free(hix);
 	}
-	if (ref >= 0) {
+	if (ref >= 0) { /* x then holds the residuals the payload is written from */
 		residuals(v, nul, n, &sel, x);
 		codec = best_codec((int_costs(x, m, cost, 1), cost), &sz);
 	}
@@ -471,8 +502,7 @@ void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size
 				bm[i / 8] |= (uint8_t)(1u << (i % 8));
 		b->len += nb;
 	}
-	residuals(v, nul, n, ref >= 0 ? &sel : &none, x);
-	put_payload(b, codec, x, m);
+	put_payload(b, codec, x, m); /* x: the residuals against sel, or the values (none) */
 	free(x);
 }
 

@@ -244,6 +244,65 @@ static void test_missing_file(void **state)
 	csvin_close(NULL);
 }
 
+/* Plain lines (split without libcsv) and lines libcsv parses give the fields libcsv's rules
+ * give: empty cells NULL, spaces around unquoted cells trimmed, quoted cells kept, "\r\n"
+ * not part of the record; line numbers and raw text stay right across both kinds. */
+static void test_plain_and_libcsv_lines_agree(void **state)
+{
+	(void)state;
+	static const char text[] = "a,b,,c\n"         /* 1 */
+				   ",\n"              /* 2 */
+				   "x,y\r\n"          /* 3 */
+				   "\n"               /* 4: blank, no record */
+				   " a , b \n"        /* 5 */
+				   "a,b,\n"           /* 6 */
+				   "\"q,1\",\"\",z\n" /* 7 */
+				   "1,22,333\n"       /* 8 */
+				   "p,q";             /* 9: no final newline */
+	static const struct {
+		int64_t line;
+		size_t n;
+		const char *f[4]; /* "-" stands for NULL */
+		const char *raw;
+	} want[] = {
+		{1, 4, {"a", "b", "-", "c"}, "a,b,,c"},
+		{2, 2, {"-", "-"}, ","},
+		{3, 2, {"x", "y"}, "x,y"},
+		{5, 2, {"a", "b"}, " a , b "},
+		{6, 3, {"a", "b", "-"}, "a,b,"},
+		{7, 3, {"q,1", "", "z"}, "\"q,1\",\"\",z"},
+		{8, 3, {"1", "22", "333"}, "1,22,333"},
+		{9, 2, {"p", "q"}, "p,q"},
+	};
+	write_file("mix.csv", text, sizeof text - 1);
+	struct csvin *c;
+	struct csvin_rec *r;
+	struct err e = {0};
+	assert_int_equal(csvin_open("mix.csv", NULL, &c, &e), 0);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		assert_int_equal(csvin_next(c, &r, &e), 0);
+		assert_non_null(r);
+		assert_null(r->bad);
+		assert_int_equal(r->line, want[i].line);
+		assert_int_equal(r->n, want[i].n);
+		assert_int_equal(r->rawlen, strlen(want[i].raw));
+		assert_memory_equal(r->raw, want[i].raw, r->rawlen);
+		for (size_t k = 0; k < r->n; k++) {
+			if (!strcmp(want[i].f[k], "-")) {
+				assert_null(r->field[k]);
+				assert_int_equal(r->len[k], 0);
+			} else {
+				assert_non_null(r->field[k]);
+				assert_string_equal(r->field[k], want[i].f[k]);
+				assert_int_equal(r->len[k], strlen(want[i].f[k]));
+			}
+		}
+	}
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	csvin_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_huge_field_fails),
 		cmocka_unit_test(test_bad_quoting_is_a_bad_row),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_plain_and_libcsv_lines_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -324,6 +324,69 @@ static void test_helpers(void **state)
 	assert_null(trace_format_find("nosuch"));
 }
 
+/* trace_num's fast decimal path gives exactly strtod's double, on edge cases and on many
+ * random decimals (the slow path takes what the fast one declines). */
+static void test_num_matches_strtod(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
+	int k = 0;
+	while ((size_t)k < rd->ncol && rd->col[k] < 0)
+		k++;
+	assert_true((size_t)k < rd->ncol);
+	static const char *const edge[] = {"0",
+					   "-0",
+					   "-0.0",
+					   "0.1",
+					   "0.3",
+					   "120.0",
+					   "2057225.0000000002",
+					   "1234567890.12345",
+					   "999999999999999",
+					   "9007199254740993",
+					   "0.000000000000001",
+					   "00012.50",
+					   "1e3",
+					   "5.",
+					   ".5",
+					   "-7.25",
+					   "123456789012.345",
+					   "0.1234567890123456789"};
+	char text[64], row[64 * 17 + 17];
+	uint32_t x = 7;
+	for (size_t t = 0; t < 20000; t++) {
+		if (t < sizeof edge / sizeof *edge) {
+			snprintf(text, sizeof text, "%s", edge[t]);
+		} else { /* digits, maybe a point, maybe a minus: up to 18 digits */
+			size_t n = 0, nd = 1 + (x >> 8) % 18, dot = (x >> 16) % (nd + 1);
+			if ((x >> 4) % 5 == 0)
+				text[n++] = '-';
+			for (size_t i = 0; i < nd; i++) {
+				x = x * 1103515245u + 12345u;
+				if (i == dot && i)
+					text[n++] = '.';
+				text[n++] = (char)('0' + (x >> 16) % 10);
+			}
+			text[n] = '\0';
+		}
+		x = x * 1103515245u + 12345u;
+		row[0] = '\0';
+		for (int f = 0; f < 17; f++) {
+			strcat(row, f ? "," : "");
+			strcat(row, text);
+		}
+		struct rec r;
+		double got = -1, want = strtod(text, NULL);
+		assert_int_equal(trace_num(rd, mk(&r, row, 2), k, &got), 0);
+		free(r.buf);
+		if (memcmp(&got, &want, sizeof got))
+			fail_msg("'%s': %.17g, strtod %.17g", text, got, want);
+	}
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
 static void test_generic_mapping_errors(void **state)
 {
 	(void)state;
@@ -355,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_google_tasks_span_part_files),
 		cmocka_unit_test(test_pai_task_instances_and_gpus),
 		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_num_matches_strtod),
 		cmocka_unit_test(test_generic_mapping_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
