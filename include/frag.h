@@ -58,6 +58,13 @@ double frag_node_after(const struct cluster *c, const struct placement *p, const
  * workload cannot use, each as a share of the node's capacity, weighted by price_share. */
 double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w,
 		    uint32_t mask);
+/* F_n of node n (returned) and its frag_node_md over mask (in *md) in one pass over the
+ * workload: the same values as the two calls. If nofit is not NULL it receives the summed
+ * popularity of the shapes that do not fit on the node now (judged on the hard dims and the
+ * shared dims of mask; 0 when mask is 0). A placement only takes room, so this share never
+ * shrinks with it: node_nofit x free share after bounds each dim's stranded share after. */
+double frag_node_both(const struct cluster *c, size_t n, const struct frag_workload *w,
+		      uint32_t mask, double *md, double *nofit);
 /* frag_node_md of node p->node as it would be after placing j at p; if gpu_frag is not NULL
  * it also receives frag_node_after (one pass over the workload for both). */
 double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,

@@ -30,16 +30,24 @@ struct policy_ctx {
 	 * types from the GPU state. job_of_u is passed back to it. */
 	const struct job *(*job_of)(const void *job_of_u, int32_t jobidx);
 	const void *job_of_u;
-	/* frag_node_md(c, n, wl, dims) of every node now, kept by the sim (ragp); NULL: the
-	 * policy computes it. */
+	/* frag_node_md(c, n, wl, dims) of every node now, kept by the sim for a policy flagged
+	 * POLICY_F_NODE_MD (ragp); NULL: the policy computes it. */
 	const double *node_md;
+	/* With node_md: per node, the summed popularity of the target workload's shapes that do
+	 * not fit on it now over dims (frag_node_both), for ragp's bound; NULL: none. */
+	const double *node_nofit;
 };
 
 enum {
 	/* The score depends only on the node's spec, its free state and the job — not on the
 	 * node's index or on which jobs it runs — so the simulator may score one node of each
-	 * class of identical nodes and take that class's lowest index. */
+	 * class of identical nodes and take that class's lowest index. Nor may it depend on the
+	 * job's id, arrival or duration: jobs alike in everything else share the scores the
+	 * simulator keeps (it asserts that a kept score is what score() returns again). */
 	POLICY_F_BY_STATE = 1,
+	/* The policy reads ctx->node_md and ctx->node_nofit: the simulator keeps them over the
+	 * policy's dims (they are NULL for other policies). */
+	POLICY_F_NODE_MD = 2,
 };
 
 struct policy_ops {
@@ -53,6 +61,12 @@ struct policy_ops {
 	/* Optional: choose the placement for j directly; returns 1 and fills *out, or 0 if j
 	 * fits nowhere. NULL: the simulator runs the score loop. */
 	int (*pick)(const struct policy_ctx *ctx, const struct job *j, struct placement *out);
+	/* Optional, for POLICY_F_BY_STATE policies without pick(): a lower bound of score()
+	 * over every placement of j on node n (j may not fit there), from cheap per-node data.
+	 * It must hold as computed in floating point: never above what score() returns. The
+	 * simulator then scores nodes in bound order and stops once the next bound is past the
+	 * best score so far; the choice is the score loop's. NULL: every node is scored. */
+	double (*bound)(const struct policy_ctx *ctx, const struct job *j, size_t n);
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

@@ -166,7 +166,7 @@ static void count_needs(const struct fstate *f, const struct frag_need *need, si
  * all or nothing, so they only need the summed popularity of the shapes that do not fit.
  */
 static double fstate_eval(const struct fstate *f, const struct frag_workload *w, uint32_t mask,
-			  double *md)
+			  double *md, double *nofit)
 {
 	int64_t gtot = 0, htot = 0;
 	for (int g = 0; g < f->ngpu; g++) {
@@ -240,6 +240,8 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 			sum += w->price_share[d] * s / (double)f->cap[d];
 		}
 		*md = sum;
+		if (nofit)
+			*nofit = pn;
 	}
 	return F;
 }
@@ -249,7 +251,7 @@ double frag_node(const struct cluster *c, size_t n, const struct frag_workload *
 	assert(n < c->n);
 	struct fstate f;
 	fstate_load(&f, c, n);
-	return fstate_eval(&f, w, 0, NULL);
+	return fstate_eval(&f, w, 0, NULL, NULL);
 }
 
 double frag_node_after(const struct cluster *c, const struct placement *p, const struct job *j,
@@ -260,7 +262,7 @@ double frag_node_after(const struct cluster *c, const struct placement *p, const
 	struct fstate f;
 	fstate_load(&f, c, (size_t)p->node);
 	fstate_apply(&f, p);
-	return fstate_eval(&f, w, 0, NULL);
+	return fstate_eval(&f, w, 0, NULL, NULL);
 }
 
 double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w, uint32_t mask)
@@ -271,8 +273,21 @@ double frag_node_md(const struct cluster *c, size_t n, const struct frag_workloa
 	struct fstate f;
 	double md = 0;
 	fstate_load(&f, c, n);
-	fstate_eval(&f, w, mask & DIMS_ALL, &md);
+	fstate_eval(&f, w, mask & DIMS_ALL, &md, NULL);
 	return md;
+}
+
+double frag_node_both(const struct cluster *c, size_t n, const struct frag_workload *w,
+		      uint32_t mask, double *md, double *nofit)
+{
+	assert(n < c->n);
+	struct fstate f;
+	*md = 0;
+	if (nofit)
+		*nofit = 0;
+	fstate_load(&f, c, n);
+	mask &= DIMS_ALL;
+	return fstate_eval(&f, w, mask, mask ? md : NULL, nofit);
 }
 
 double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,
@@ -286,9 +301,9 @@ double frag_node_md_after(const struct cluster *c, const struct placement *p, co
 	fstate_apply(&f, p);
 	mask &= DIMS_ALL;
 	if (mask) {
-		F = fstate_eval(&f, w, mask, &md);
+		F = fstate_eval(&f, w, mask, &md, NULL);
 	} else {
-		F = gpu_frag ? fstate_eval(&f, w, 0, NULL) : 0;
+		F = gpu_frag ? fstate_eval(&f, w, 0, NULL, NULL) : 0;
 	}
 	if (gpu_frag)
 		*gpu_frag = F;
@@ -332,6 +347,15 @@ struct group {
 	size_t first, count;
 };
 
+/* More jobs first, then the earlier group (in key order). */
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
 int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t n, double coverage)
 {
 	memset(w, 0, sizeof *w);
@@ -362,17 +386,9 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 		}
 		g[ng - 1].count++;
 	}
-	/* Most popular first; equal counts keep key order (the array is in key order, and an
-	 * insertion sort is stable). ng is small next to n. */
-	for (size_t i = 1; i < ng; i++) {
-		struct group t = g[i];
-		size_t q = i;
-		while (q > 0 && g[q - 1].count < t.count) {
-			g[q] = g[q - 1];
-			q--;
-		}
-		g[q] = t;
-	}
+	/* Most popular first; equal counts keep key order (groups start in key order). A
+	 * trace with per-job cpu demands has many groups: no quadratic sort. */
+	qsort(g, ng, sizeof *g, cmp_group);
 	size_t keep = 0, covered = 0;
 	while (keep < ng && (double)covered < coverage * (double)n) {
 		covered += g[keep].count;

@@ -57,20 +57,44 @@ double metrics_per_year(double usd, double hours)
 	return hours > 0 ? usd * 8760.0 / hours : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest (0-based) of v[0..n), k < n; v is reordered. Quickselect (Hoare's
+ * partition around the median of three), O(n) expected: a full sort of a million values
+ * took most of metrics_compute. The median of three is never the unique largest value, so
+ * every partition leaves both sides non-empty. */
+static double select_kth(double *v, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+		double piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		size_t i = lo, j = hi;
+		for (;;) {
+			while (v[i] < piv)
+				i++;
+			while (v[j] > piv)
+				j--;
+			if (i >= j)
+				break;
+			double t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		/* now v[lo..j] <= piv <= v[j+1..hi] */
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return v[k];
 }
 
-/* Nearest-rank percentile q (0..1] of v[0..n), sorted in place; 0 when n is 0. */
+/* Nearest-rank percentile q (0..1] of v[0..n), reordered in place; 0 when n is 0. */
 static double pct(double *v, size_t n, double q)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_double);
 	size_t k = (size_t)ceil(q * (double)n);
-	return v[k ? k - 1 : 0];
+	return select_kth(v, n, k ? k - 1 : 0);
 }
 
 /* Per-class value arrays for percentiles. */

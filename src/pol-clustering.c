@@ -2,38 +2,44 @@
  * pol-clustering.c — GPU-type affinity (Gandiva; the FGD paper's Clustering baseline):
  * put a job with jobs of the same GPU request type, keep types apart.
  *
- * A job's type is (num_gpu, gpu_milli): CPU-only, each GPU share, each whole-GPU count.
- * With same / other = the node's jobs of the job's type / of other types:
+ * A GPU job's type is (num_gpu, gpu_milli): each GPU share, each whole-GPU count. CPU-only
+ * jobs have no type: as in the FGD paper's simulator they score the same on every node
+ * (score = pol_oversub, so the lowest feasible node wins), and they count as neither same
+ * nor other on a node (packing them by "type" onto GPU nodes that run CPU jobs stranded
+ * GPUs). For a GPU job, with same / other = the node's GPU jobs of its type / of other types:
  *   score = tier + 0.5 * (free GPU share of the node after placement)   (pack inside a tier)
  *         + POL_TIE * (GPU-milli left on the chosen GPU / 1000)        (pack the shared GPU)
  *         + pol_oversub
- *   tier 0: same > 0, other = 0; 1: same > 0, other > 0; 2: the node is idle; 3: only other
- *   types (the order of the FGD simulator's Clustering baseline).
+ *   tier 0: same > 0, other = 0; 1: same > 0, other > 0; 2: the node runs no GPU job;
+ *   3: only other types (the order of the FGD simulator's Clustering baseline).
  * The node's jobs come from ctx->job_of; when it is NULL the types are guessed from the GPU
- * state: a partly used GPU means share jobs, a fully used GPU whole-GPU jobs, something
- * allocated but no GPU CPU-only jobs (same / other are then 0 or 1).
+ * state: a partly used GPU means share jobs, a fully used GPU whole-GPU jobs (same / other
+ * are then 0 or 1).
  * Not POLICY_F_BY_STATE: the score depends on which jobs a node runs. Default dims gpu.
  */
 #include "pol-common.h"
 #include "policy.h"
 
+/* a and b are GPU jobs of the same request type */
 static int same_type(const struct job *a, const struct job *b)
 {
-	int na = a->num_gpu > 0 ? a->num_gpu : 0, nb = b->num_gpu > 0 ? b->num_gpu : 0;
-	if (na != nb)
-		return 0;
-	return na == 0 || a->gpu_milli == b->gpu_milli;
+	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli;
 }
 
 static double clustering_score(const struct policy_ctx *ctx, const struct job *j,
 			       const struct placement *p)
 {
+	if (j->num_gpu <= 0) /* no type: no affinity */
+		return pol_oversub(ctx, p);
 	const struct node_state *s = pol_st(ctx, p);
 	const struct node *sp = &ctx->c->spec[p->node];
 	int same = 0, other = 0;
 	if (ctx->job_of) {
 		for (int32_t i = 0; i < s->njobs; i++) {
-			if (same_type(ctx->job_of(ctx->job_of_u, s->jobs[i]), j))
+			const struct job *o = ctx->job_of(ctx->job_of_u, s->jobs[i]);
+			if (o->num_gpu <= 0)
+				continue;
+			if (same_type(o, j))
 				same++;
 			else
 				other++;
@@ -44,10 +50,7 @@ static double clustering_score(const struct policy_ctx *ctx, const struct job *j
 			share |= s->gpu_free[g] > 0 && s->gpu_free[g] < 1000;
 			whole |= s->gpu_free[g] == 0;
 		}
-		if (j->num_gpu <= 0) {
-			same = s->used[DIM_GPU] == 0 && pol_node_used(s);
-			other = s->used[DIM_GPU] > 0;
-		} else if (j->gpu_milli < 1000) {
+		if (j->gpu_milli < 1000) {
 			same = share;
 			other = whole;
 		} else {
@@ -55,7 +58,7 @@ static double clustering_score(const struct policy_ctx *ctx, const struct job *j
 			other = share;
 		}
 	}
-	int tier = same > 0 ? (other > 0) : !other && !pol_node_used(s) ? 2 : 3;
+	int tier = same > 0 ? (other > 0) : !other ? 2 : 3;
 	double fr = s->cap[DIM_GPU] > 0 ? pol_free_after(s, p, DIM_GPU) : 0;
 	double score = tier + 0.5 * fr;
 	return score + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);

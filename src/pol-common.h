@@ -84,6 +84,22 @@ static inline int pol_may_fit(const struct node_state *s, const struct job *j)
 	       s->cap[DIM_GPU] - s->used[DIM_GPU] >= gpu;
 }
 
+/* The demands a placement of j on node n carries, as cluster_choices fills them (no GPUs
+ * chosen: gpus is 0). For bounds, which must not depend on the GPU choice. */
+static inline void pol_dem_of(const struct cluster *c, size_t n, const struct job *j,
+			      struct placement *p)
+{
+	int64_t hbm = cluster_job_hbm(c, n, j);
+	p->node = (int32_t)n;
+	p->gpus = 0;
+	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	p->hbm = hbm;
+	for (int d = 0; d < DIM_N; d++)
+		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
+	p->dem[DIM_GPU] = (int64_t)j->num_gpu * p->milli;
+	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
+}
+
 /* Is anything allocated on the node (any dim used)? */
 static inline int pol_node_used(const struct node_state *s)
 {

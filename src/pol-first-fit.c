@@ -2,8 +2,9 @@
  * pol-first-fit.c — first-fit: the first feasible node in node order (its first choice).
  *
  * score = pol_oversub (0 unless --dims adds a shared dim the job would oversubscribe), so
- * ties, i.e. everything, go to the lowest node index. pick() walks the nodes in order and
- * stops at the first one that fits without oversubscribing.
+ * ties, i.e. everything, go to the lowest node index. pick() walks the nodes that may fit in
+ * order (cluster_next_fit skips the others in bulk) and stops at the first one that fits
+ * without oversubscribing.
  */
 #include "cluster.h"
 #include "pol-common.h"
@@ -21,8 +22,8 @@ static int ff_pick(const struct policy_ctx *ctx, const struct job *j, struct pla
 	double best = 0;
 	int found = 0;
 	struct placement p;
-	for (size_t n = 0; n < c->n; n++) {
-		if (!pol_may_fit(&c->st[n], j) || cluster_choices(c, n, j, &p, 1) == 0)
+	for (size_t n = cluster_next_fit(c, 0, j); n < c->n; n = cluster_next_fit(c, n + 1, j)) {
+		if (cluster_choices(c, n, j, &p, 1) == 0)
 			continue;
 		double s = pol_oversub(ctx, &p);
 		if (!found || s < best) {

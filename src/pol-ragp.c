@@ -25,6 +25,9 @@
  *         every non-oversubscribing choice for any lambda, mu below ~1e6.
  * All three terms are dimensionless shares of the node, so lambda and mu (POLICY_LAMBDA,
  * POLICY_MU by default) weigh like against like.
+ * bound: the score with md_after replaced by a lower bound from the share of the workload
+ * that fits the node no more (ctx->node_nofit; 0 without it), cheap since only md_after
+ * evaluates the target workload: the simulator scores nodes in bound order and stops early.
  */
 #include "frag.h"
 #include "pol-common.h"
@@ -62,19 +65,11 @@ static double shape_std(uint32_t mask, const struct node_state *s, const struct 
 	return var > 0 ? sqrt(var) : 0;
 }
 
-static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
-			 const struct placement *p)
+/* dF + lambda dStd + mu cong + pol_oversub: one expression for the score and its bound,
+ * so the shared terms round alike. */
+static double ragp_total(const struct policy_ctx *ctx, const struct node_state *s,
+			 const struct placement *p, double dF)
 {
-	assert(ctx->wl);
-	const struct cluster *c = ctx->c;
-	const struct node_state *s = pol_st(ctx, p);
-	size_t n = (size_t)p->node;
-	double before = ctx->node_md ? ctx->node_md[n] : frag_node_md(c, n, ctx->wl, ctx->dims);
-	double after = frag_node_md_after(c, p, j, ctx->wl, ctx->dims, NULL);
-	double dF = ctx->wl->price_share[DIM_GPU] > 0
-			    ? (after - before) / ctx->wl->price_share[DIM_GPU]
-			    : after - before;
-
 	double cong = 0;
 	for (int d = DIM_NET; d < DIM_N; d++)
 		if ((ctx->dims & DIM_BIT(d)) && s->cap[d] > 0)
@@ -83,21 +78,98 @@ static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
 	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
 }
 
+static double ragp_before(const struct policy_ctx *ctx, size_t n)
+{
+	return ctx->node_md ? ctx->node_md[n] : frag_node_md(ctx->c, n, ctx->wl, ctx->dims);
+}
+
+static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
+			 const struct placement *p)
+{
+	assert(ctx->wl);
+	const struct cluster *c = ctx->c;
+	size_t n = (size_t)p->node;
+	double before = ragp_before(ctx, n);
+	double after = frag_node_md_after(c, p, j, ctx->wl, ctx->dims, NULL);
+	double dF = ctx->wl->price_share[DIM_GPU] > 0
+			    ? (after - before) / ctx->wl->price_share[DIM_GPU]
+			    : after - before;
+	return ragp_total(ctx, pol_st(ctx, p), p, dF);
+}
+
+/*
+ * A lower bound of md after, without evaluating the workload. A placement only takes room,
+ * so (1) the shapes that do not fit now (popularity ctx->node_nofit) still do not after,
+ * and each strands the whole free amount of every dim: md after >= sum_d price_share_d *
+ * nofit * free_d after / cap_d (GPU and HBM frees summed over the GPUs, as frag.c does);
+ * (2) no dim's stranded amount drops by more than the job takes of it times the popularity
+ * of the shapes involved (nofit on the dims stranded all or nothing; on gpu and hbm a GPU
+ * too small for a shape stays too small, so at most 1, the whole workload): md after >=
+ * md before - sum_d price_share_d * that * dem_d / cap_d. The larger of the two, and 0.
+ * Without node_nofit: 0.
+ */
+static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
+			   const struct node_state *s, const struct placement *p, double before)
+{
+	if (!ctx->node_nofit)
+		return 0;
+	double pn = ctx->node_nofit[p->node];
+	int64_t gtot = -p->dem[DIM_GPU], htot = -p->dem[DIM_HBM];
+	for (int g = 0; g < sp->ngpu; g++) {
+		gtot += s->gpu_free[g];
+		htot += s->hbm_free[g];
+	}
+	double low1 = 0, drop = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
+			continue;
+		int64_t fr = d == DIM_GPU   ? gtot
+			     : d == DIM_HBM ? htot
+					    : s->cap[d] - s->used[d] - p->dem[d];
+		double ps = ctx->wl->price_share[d], cap = (double)s->cap[d];
+		if (fr > 0)
+			low1 += ps * (pn * (double)fr) / cap;
+		drop += ps * (d == DIM_GPU || d == DIM_HBM ? 1.0 : pn) * (double)p->dem[d] / cap;
+	}
+	double low2 = before - drop;
+	double low = low1 > low2 ? low1 : low2;
+	return low > 0 ? low : 0;
+}
+
+/* The score with md after replaced by md_after_low (>= 0 if unknown), less a hair for
+ * rounding; the other terms do not depend on the GPU choice. */
+static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	assert(ctx->wl);
+	struct placement p;
+	const struct node_state *s = &ctx->c->st[n];
+	double before = ragp_before(ctx, n);
+	pol_dem_of(ctx->c, n, j, &p);
+	double low = md_after_low(ctx, &ctx->c->spec[n], s, &p, before);
+	double dF = ctx->wl->price_share[DIM_GPU] > 0
+			    ? (low - before) / ctx->wl->price_share[DIM_GPU]
+			    : low - before;
+	double b = ragp_total(ctx, s, &p, dF);
+	return b - 1e-9 * (fabs(b) + 1);
+}
+
 const struct policy_ops pol_ragp5_ops = {
 	.name = "ragp5",
 	.summary = "residual-aware geometric packing over cpu, mem, gpu, hbm, net",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM) | DIM_BIT(DIM_GPU) | DIM_BIT(DIM_HBM) |
 		DIM_BIT(DIM_NET),
-	.flags = POLICY_F_BY_STATE,
+	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD,
 	.score = ragp_score,
 	.pick = NULL,
+	.bound = ragp_bound,
 };
 
 const struct policy_ops pol_ragp7_ops = {
 	.name = "ragp7",
 	.summary = "RAGP-I/O: residual-aware geometric packing over all seven dims",
 	.dims = DIMS_ALL,
-	.flags = POLICY_F_BY_STATE,
+	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD,
 	.score = ragp_score,
 	.pick = NULL,
+	.bound = ragp_bound,
 };

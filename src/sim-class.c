@@ -31,10 +31,11 @@ struct sim_class {
 
 /* A class's best score for one shape, with the class's lowest node when it was scored. */
 struct kent {
-	double score;
+	double score; /* the class's best score, or a lower bound of it when !exact */
 	int32_t rep;
 	int32_t id;
 	uint32_t gen;
+	int32_t exact;
 };
 
 struct sim_kidx {
@@ -293,6 +294,9 @@ void sim_classes_release(struct sim_classes *k)
 	for (size_t i = 0; i < k->nkeys; i++)
 		kidx_release(&k->keys[i]);
 	free(k->keys);
+	if (k->scan)
+		kidx_release(k->scan);
+	free(k->scan);
 	memset(k, 0, sizeof *k);
 }
 
@@ -401,16 +405,63 @@ static int may_fit(const struct sim_classes *k, size_t pos, const int64_t need[3
 	return fr[0] >= need[0] && fr[1] >= need[1] && fr[2] >= need[2];
 }
 
-/* Score live class id for x (if it may fit) and push its entry. */
+/* Push live class id's entry to x if it may fit: its bound when bd is given (scored when
+ * it comes to the top), else its score. */
 static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, const int64_t need[3],
-		      sim_class_eval ev, void *u)
+		      sim_class_eval ev, sim_class_eval bd, void *u)
 {
 	size_t pos = (size_t)k->hot[id].livepos;
 	double sc;
-	if (!may_fit(k, pos, need) || !ev(u, k->lrep[pos], &sc))
+	if (!may_fit(k, pos, need))
+		return;
+	if (bd) {
+		if (!bd(u, k->lrep[pos], &sc))
+			return;
+	} else if (!ev(u, k->lrep[pos], &sc)) {
 		return; /* the class's state never changes: it will never fit */
-	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen};
+	}
+	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen, !bd};
 	kent_push(x, &e);
+}
+
+/*
+ * The top of x: the live class with the lowest (score, lowest node). A bound entry that
+ * comes to the top is scored and pushed back (or dropped if the class does not fit): an
+ * exact entry on top is then no worse than any bound below it, hence than any class.
+ */
+static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev, void *u,
+		    int32_t *node, double *score)
+{
+	while (x->n) {
+		struct kent e = x->h[0];
+		if (!class_live(k, e.id, e.gen)) {
+			kent_pop(x);
+			continue;
+		}
+		int32_t cur = k->lrep[k->hot[e.id].livepos];
+		if (cur != e.rep) {
+			/* The class's lowest node moved. Up: same score, later tie-break, so push
+			 * it again. Down: the log had it scored again with the new node already. */
+			kent_pop(x);
+			if (cur > e.rep) {
+				e.rep = cur;
+				kent_push(x, &e);
+			}
+			continue;
+		}
+		if (!e.exact) {
+			kent_pop(x);
+			if (ev(u, e.rep, &e.score)) {
+				e.exact = 1;
+				kent_push(x, &e);
+			}
+			continue;
+		}
+		*node = e.rep;
+		*score = e.score;
+		return 1;
+	}
+	return 0;
 }
 
 /* Drop the log entries every index has seen (keeps the log from growing with the run). */
@@ -428,7 +479,7 @@ static void log_trim(struct sim_classes *k)
 }
 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, void *u, int32_t *node, double *score)
+		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
 {
 	struct sim_kidx *x = NULL;
 	k->queries++;
@@ -442,7 +493,26 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 	if (*seen < 255)
 		(*seen)++;
 	if (!x && (first || (k->queries > 4096 && k->reuses * 20 < k->queries))) {
-		/* A shape not seen before, or shapes hardly repeat: score every class. */
+		/* A shape not seen before, or shapes hardly repeat: score every class, or with
+		 * bounds, the classes in bound order until the best is known. */
+		if (bd) {
+			if (!k->scan)
+				k->scan = xcalloc(1, sizeof *k->scan);
+			struct sim_kidx *sc = k->scan;
+			xgrow(&sc->h, &sc->cap, k->nlive ? k->nlive : 1, sizeof *sc->h);
+			sc->n = 0;
+			for (size_t i = 0; i < k->nlive; i++) { /* all bounds, then one heapify */
+				double b;
+				if (!may_fit(k, i, need) || !bd(u, k->lrep[i], &b))
+					continue;
+				int32_t id = k->live[i];
+				sc->h[sc->n++] =
+					(struct kent){b, k->lrep[i], id, k->hot[id].gen, 0};
+			}
+			for (size_t i = sc->n / 2; i-- > 0;)
+				kent_sift_down(sc, i);
+			return kidx_top(k, sc, ev, u, node, score);
+		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
 			double sc;
@@ -472,11 +542,11 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		x->key = *key;
 		x->logpos = k->nlog;
 		for (size_t i = 0; i < k->nlive; i++)
-			kidx_eval(k, x, k->live[i], need, ev, u);
+			kidx_eval(k, x, k->live[i], need, ev, bd, u);
 	} else {
 		for (size_t p = x->logpos; p < k->nlog; p++)
 			if (class_live(k, k->log[p].id, k->log[p].gen))
-				kidx_eval(k, x, k->log[p].id, need, ev, u);
+				kidx_eval(k, x, k->log[p].id, need, ev, bd, u);
 		x->logpos = k->nlog;
 	}
 	x->used = ++k->tick;
@@ -490,26 +560,5 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			kent_sift_down(x, i);
 	}
 	log_trim(k);
-	while (x->n) {
-		struct kent e = x->h[0];
-		if (!class_live(k, e.id, e.gen)) {
-			kent_pop(x);
-			continue;
-		}
-		int32_t cur = k->lrep[k->hot[e.id].livepos];
-		if (cur != e.rep) {
-			/* The class's lowest node moved. Up: same score, later tie-break, so push
-			 * it again. Down: the log had it scored again with the new node already. */
-			kent_pop(x);
-			if (cur > e.rep) {
-				e.rep = cur;
-				kent_push(x, &e);
-			}
-			continue;
-		}
-		*node = e.rep;
-		*score = e.score;
-		return 1;
-	}
-	return 0;
+	return kidx_top(k, x, ev, u, node, score);
 }

@@ -69,6 +69,7 @@ struct sim_classes {
 	} * log;
 	size_t nlog, logcap;
 	struct sim_kidx *keys; /* the per-shape indexes (SIM_KEYS of them at most) */
+	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
 	uint64_t tick;            /* for evicting the least recently used index */
 	uint64_t queries, reuses; /* when shapes never repeat, indexes are pure cost */
@@ -96,9 +97,11 @@ typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
  * The class whose lowest-indexed node has the lowest (score, node index) for a job of key,
  * scoring with ev: returns 1 and that node (and its score), or 0 if the job fits on no
  * class. A class whose free cpu, mem or GPU is below need (cpu, mem, gpu) is skipped
- * without scoring.
+ * without scoring. bd, if not NULL, gives a lower bound of ev's score on a node (it must
+ * never exceed it); classes are then scored in bound order, only until no bound left can
+ * beat the best score.
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, void *u, int32_t *node, double *score);
+		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score);
 
 #endif

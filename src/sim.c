@@ -37,7 +37,16 @@
  * node, then its first choice. For a POLICY_F_BY_STATE policy only the lowest-indexed node
  * of each class of identical nodes is scored, and per job shape the classes' scores are
  * kept in an index, so a placement scores only the classes that changed (sim-class.h); the
- * choice is the same as the full loop's (tests check it against the full loop).
+ * choice is the same as the full loop's (tests check it against the full loop). A policy
+ * with a bound() (fgd, ragp) has classes entered in its index by their cheap lower bound and
+ * scored only when one comes to the top, so classes that cannot beat the best are never
+ * scored. The sim keeps per node F_n, the multi-dim measure over all dims and the share of
+ * the target workload that no longer fits (policy_ctx node_frag, node_md, node_nofit).
+ *
+ * The waiting queue: a full pass (after room was freed) walks it in order, but a job whose
+ * fit shape already failed in the pass is not searched again, and under fifo the pass stops
+ * at the blocked head. Without freed room only the newly arrived jobs are tried
+ * (schedule_fresh), with preemption too; a preemption there resumes a full pass.
  *
  * Decisions:
  *   - fifo: the queue head must start before anything behind it; backfill: every waiting
@@ -136,6 +145,9 @@ struct sim {
 	size_t nfaults;
 	double *nfrag;          /* F_n per node */
 	double *nmd;            /* multi-dim fragmentation per node */
+	double *nnofit;         /* share of the target workload that fits no more, per node */
+	double *pmd, *pnofit;   /* the same two over the policy's dims, when they are not all
+				 * and it is POLICY_F_NODE_MD (else NULL) */
 	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;     /* node had a rate < 1 at its last refresh */
 	double sum_frag[GPUMODEL_MAX];
@@ -321,11 +333,12 @@ static void node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
 	if (s->wl) {
-		double f = frag_node(&s->c, n, s->wl);
+		double md, f = frag_node_both(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n]);
+		if (s->pmd)
+			frag_node_both(&s->c, n, s->wl, s->ctx.dims, &s->pmd[n], &s->pnofit[n]);
 		if (m >= 0)
 			s->sum_frag[m] += f - s->nfrag[n];
 		s->nfrag[n] = f;
-		double md = frag_node_md(&s->c, n, s->wl, DIMS_ALL);
 		s->sum_md += md - s->nmd[n];
 		s->nmd[n] = md;
 	}
@@ -441,6 +454,13 @@ static int eval_node(void *u, int32_t n, double *score)
 	return best_on_node(x->s, x->j, (size_t)n, score, NULL);
 }
 
+static int bound_node(void *u, int32_t n, double *score)
+{
+	struct eval_ctx *x = u;
+	*score = x->s->ops->bound(&x->s->ctx, x->j, (size_t)n);
+	return 1;
+}
+
 /* find_place for a POLICY_F_BY_STATE policy: the lowest (score, node) over the lowest-indexed
  * node of each class of identical nodes (sim-class.h), which is exactly what the loop over
  * every node chooses; then that node's best choice. */
@@ -453,7 +473,8 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	int32_t n;
 	double sc, again;
 	sim_key_make(&key, j, s->ctx.dims);
-	if (!sim_classes_best(&s->cls, &key, need, eval_node, &x, &n, &sc))
+	if (!sim_classes_best(&s->cls, &key, need, eval_node, s->ops->bound ? bound_node : NULL, &x,
+			      &n, &sc))
 		return 0;
 	int ok = best_on_node(s, j, (size_t)n, &again, out);
 	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
@@ -769,11 +790,6 @@ static int preempt_for(struct sim *s, int32_t idx)
 	return 0;
 }
 
-/* Start what can start, in the discipline's order. A shape that failed in this pass fails
- * again (placements in a pass only take room), so it is not searched twice. (This assumes
- * a policy's pick() fails only when no node is feasible on the hard dims, as policy.h
- * says; a preemption frees room, and then the next pass tries everything again.) */
-
 /* Where job idx is in s->wait (it must be there). */
 static size_t wait_find(const struct sim *s, int32_t idx)
 {
@@ -789,62 +805,15 @@ static size_t wait_find(const struct sim *s, int32_t idx)
 	return lo;
 }
 
-/*
- * schedule() when no room was freed since the last pass: every job that waited then failed
- * then and fails now (the cluster only got fuller), so only the jobs that arrived since are
- * tried, in the queue's order: the same outcome as a full pass, without walking the queue.
- */
-static void schedule_fresh(struct sim *s)
+/* The rest of a full pass, from queue position start on (the jobs before it stay): start
+ * what can start, in the discipline's order. A shape that failed in this pass fails again
+ * (placements in a pass only take room), so it is not searched twice. (This assumes a
+ * policy's pick() fails only when no node is feasible on the hard dims, as policy.h says; a
+ * preemption frees room, and then the next pass tries everything again.) */
+static void pass_from(struct sim *s, size_t start)
 {
-	struct placement p;
-	s->dirty = 0;
-	for (size_t a = 1; a < s->nfresh; a++) /* in queue order (class first for priority) */
-		for (size_t b = a; b > 0 && wait_before(s, s->fresh[b], s->fresh[b - 1]); b--) {
-			int32_t t = s->fresh[b];
-			s->fresh[b] = s->fresh[b - 1];
-			s->fresh[b - 1] = t;
-		}
-	for (size_t f = 0; f < s->nfresh; f++) {
-		int32_t idx = s->fresh[f];
-		struct sjob *sj = &s->jobs[idx];
-		if (sj->state != SIM_JOB_QUEUED)
-			continue;
-		size_t pos = wait_find(s, idx);
-		if (s->o.queue == SIM_FIFO && pos > 0)
-			continue; /* behind the head */
-		const struct job *j = src_job(s, sj);
-		int gone = 0;
-		if (!sj->checked && never_fits(s, sj)) {
-			mark_unplaceable(s, idx);
-			gone = 1;
-		} else if (find_place(s, j, &p)) {
-			start_job(s, idx, &p);
-			gone = 1;
-		}
-		if (gone) {
-			memmove(&s->wait[pos], &s->wait[pos + 1],
-				(s->nwait - pos - 1) * sizeof *s->wait);
-			memmove(&s->wshape[pos], &s->wshape[pos + 1],
-				(s->nwait - pos - 1) * sizeof *s->wshape);
-			s->nwait--;
-			s->queued--;
-		}
-	}
-	s->nfresh = 0;
-}
-
-static void schedule(struct sim *s)
-{
-	if (!s->freed && !(s->o.queue == SIM_PRIORITY && s->o.preempt)) {
-		schedule_fresh(s);
-		return;
-	}
-	s->freed = 0;
-	s->nfresh = 0;
-	s->dirty = 0;
-	s->pass++;
-	size_t w = 0;
-	for (size_t r = 0; r < s->nwait; r++) {
+	size_t w = start;
+	for (size_t r = start; r < s->nwait; r++) {
 		if (s->o.queue == SIM_FIFO && w > 0) {
 			/* The head waits: so does everything behind it. */
 			memmove(&s->wait[w], &s->wait[r], (s->nwait - r) * sizeof *s->wait);
@@ -888,6 +857,77 @@ static void schedule(struct sim *s)
 	for (size_t i = 0; i < s->nrequeue; i++)
 		wait_add(s, s->requeue[i]);
 	s->nrequeue = 0;
+}
+
+/*
+ * schedule() when no room was freed since the last pass: every job that waited then failed
+ * then and fails now (the cluster only got fuller; with preemption, what it could evict
+ * grew by no more than what was placed), so only the jobs that arrived since are tried, in
+ * the queue's order: the same outcome as a full pass, without walking the queue. When one
+ * of them makes room by preemption, the rest of the queue is tried as the full pass would,
+ * the shapes of the jobs before it counting as failed in this pass.
+ */
+static void schedule_fresh(struct sim *s)
+{
+	struct placement p;
+	int preempt = s->o.queue == SIM_PRIORITY && s->o.preempt;
+	s->dirty = 0;
+	for (size_t a = 1; a < s->nfresh; a++) /* in queue order (class first for priority) */
+		for (size_t b = a; b > 0 && wait_before(s, s->fresh[b], s->fresh[b - 1]); b--) {
+			int32_t t = s->fresh[b];
+			s->fresh[b] = s->fresh[b - 1];
+			s->fresh[b - 1] = t;
+		}
+	for (size_t f = 0; f < s->nfresh; f++) {
+		int32_t idx = s->fresh[f];
+		struct sjob *sj = &s->jobs[idx];
+		if (sj->state != SIM_JOB_QUEUED)
+			continue;
+		size_t pos = wait_find(s, idx);
+		if (s->o.queue == SIM_FIFO && pos > 0)
+			continue; /* behind the head */
+		const struct job *j = src_job(s, sj);
+		int gone = 0, made_room = 0;
+		if (!sj->checked && never_fits(s, sj)) {
+			mark_unplaceable(s, idx);
+			gone = 1;
+		} else if (find_place(s, j, &p)) {
+			start_job(s, idx, &p);
+			gone = 1;
+		} else if (preempt && preempt_for(s, idx) && find_place(s, j, &p)) {
+			start_job(s, idx, &p);
+			gone = made_room = 1;
+		}
+		if (gone) {
+			memmove(&s->wait[pos], &s->wait[pos + 1],
+				(s->nwait - pos - 1) * sizeof *s->wait);
+			memmove(&s->wshape[pos], &s->wshape[pos + 1],
+				(s->nwait - pos - 1) * sizeof *s->wshape);
+			s->nwait--;
+			s->queued--;
+		}
+		if (made_room) {
+			s->pass++;
+			for (size_t i = 0; i < pos; i++)
+				s->sfail[s->wshape[i]] = s->pass;
+			pass_from(s, pos);
+			break;
+		}
+	}
+	s->nfresh = 0;
+}
+
+static void schedule(struct sim *s)
+{
+	if (!s->freed) {
+		schedule_fresh(s);
+		return;
+	}
+	s->freed = 0;
+	s->nfresh = 0;
+	s->dirty = 0;
+	s->pass++;
+	pass_from(s, 0);
 }
 
 /* ---- events ---- */
@@ -1049,15 +1089,32 @@ static int same_spec(const struct node *a, const struct node *b)
 	return a->ngpu == b->ngpu && a->model == b->model && !memcmp(a->cap, b->cap, sizeof a->cap);
 }
 
+/* policy_ctx.job_of: the job behind instance jobidx. */
+static const struct job *ctx_job_of(const void *u, int32_t jobidx)
+{
+	const struct sim *s = u;
+	assert(jobidx >= 0 && (size_t)jobidx < s->njobs);
+	return src_job(s, &s->jobs[jobidx]);
+}
+
 static void setup_derived(struct sim *s)
 {
 	s->ctx.c = &s->c;
 	s->ctx.wl = s->wl;
 	s->ctx.node_frag = s->nfrag;
 	s->ctx.dims = s->o.dims ? s->o.dims : s->ops->dims;
+	s->ctx.node_md = s->ctx.node_nofit = NULL;
+	if (s->wl && (s->ops->flags & POLICY_F_NODE_MD)) {
+		/* nmd is over all dims; other dims have their own arrays */
+		int all = (s->ctx.dims & DIMS_ALL) == DIMS_ALL;
+		s->ctx.node_md = all ? s->nmd : s->pmd;
+		s->ctx.node_nofit = all ? s->nnofit : s->pnofit;
+	}
 	s->ctx.lambda = s->o.lambda;
 	s->ctx.mu = s->o.mu;
 	s->ctx.rng = &s->rng;
+	s->ctx.job_of = ctx_job_of;
+	s->ctx.job_of_u = s;
 	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick;
 }
 
@@ -1080,6 +1137,12 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	size_t nn = js->nnodes ? js->nnodes : 1;
 	s->nfrag = xcalloc(nn, sizeof *s->nfrag);
 	s->nmd = xcalloc(nn, sizeof *s->nmd);
+	s->nnofit = xcalloc(nn, sizeof *s->nnofit);
+	if (wl && (ops->flags & POLICY_F_NODE_MD) &&
+	    ((o->dims ? o->dims : ops->dims) & DIMS_ALL) != DIMS_ALL) {
+		s->pmd = xcalloc(nn, sizeof *s->pmd);
+		s->pnofit = xcalloc(nn, sizeof *s->pnofit);
+	}
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
 	setup_derived(s);
@@ -1188,6 +1251,9 @@ void sim_free(struct sim *s)
 	free(s->fresh);
 	free(s->nfrag);
 	free(s->nmd);
+	free(s->nnofit);
+	free(s->pmd);
+	free(s->pnofit);
 	free(s->nstr);
 	free(s->contended);
 	free(s);
@@ -1357,12 +1423,22 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	memcpy(f->nfrag, s->nfrag, s->c.n * sizeof *f->nfrag);
 	f->nmd = xmalloc(nn * sizeof *f->nmd);
 	memcpy(f->nmd, s->nmd, s->c.n * sizeof *f->nmd);
+	f->nnofit = xmalloc(nn * sizeof *f->nnofit);
+	memcpy(f->nnofit, s->nnofit, s->c.n * sizeof *f->nnofit);
 	f->nstr = xmalloc(nn * sizeof *f->nstr);
 	memcpy(f->nstr, s->nstr, s->c.n * sizeof *f->nstr);
 	f->contended = xmalloc(nn);
 	memcpy(f->contended, s->contended, s->c.n);
 	if (ops)
 		f->ops = ops;
+	f->pmd = f->pnofit = NULL;
+	uint32_t dims = f->o.dims ? f->o.dims : f->ops->dims;
+	if (f->wl && (f->ops->flags & POLICY_F_NODE_MD) && (dims & DIMS_ALL) != DIMS_ALL) {
+		f->pmd = xmalloc(nn * sizeof *f->pmd);
+		f->pnofit = xmalloc(nn * sizeof *f->pnofit);
+		for (size_t n = 0; n < f->c.n; n++)
+			frag_node_both(&f->c, n, f->wl, dims, &f->pmd[n], &f->pnofit[n]);
+	}
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)

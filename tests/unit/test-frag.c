@@ -269,6 +269,28 @@ static void test_frag_md_shared_dim(void **state)
 	f->w.shapes[0].dem[DIM_NET] = 0;
 }
 
+/* frag_node_both: F_n and md in one pass, and the share of the workload that no longer fits
+ * (the same node as test_frag_md_shared_dim). */
+static void test_frag_node_both(void **state)
+{
+	struct fx *f = *state;
+	double md = -1, nofit = -1;
+	f->w.shapes[0].dem[DIM_NET] = 100;
+	struct placement p = put(&f->c, 0, -1, 0, 0, 950);
+	cluster_place(&f->c, &p, 9);
+	uint32_t m = DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET);
+	assert_near(frag_node_both(&f->c, 0, &f->w, m, &md, &nofit), 450.0, 1e-9);
+	assert_near(md, 0.289875, 1e-12);
+	assert_near(nofit, 0.75, 1e-12); /* shape A lacks net */
+	assert_near(frag_node_both(&f->c, 0, &f->w, DIM_BIT(DIM_GPU), &md, &nofit), 450.0, 1e-9);
+	assert_near(md, 0.07875, 1e-12);
+	assert_near(nofit, 0.0, 0); /* net unseen: both fit */
+	assert_near(frag_node_both(&f->c, 0, &f->w, 0, &md, NULL), 450.0, 1e-9);
+	assert_near(md, 0.0, 0);
+	cluster_remove(&f->c, &p, 9);
+	f->w.shapes[0].dem[DIM_NET] = 0;
+}
+
 /* The per-need counting (sorted merge, or a scan when jobs state their own HBM) must give
  * what a shape-by-shape evaluation gives (a workload without need[]), on random states. */
 static void test_fast_path_matches_shape_by_shape(void **state)
@@ -345,6 +367,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_shared_dim, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_node_both, setup, teardown),
 		cmocka_unit_test(test_fast_path_matches_shape_by_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -352,19 +352,39 @@ static void test_clustering(void **state)
 	assert_int_equal(run(&t, "clustering", &j, &p), 2);
 	mkjob(&j, 1000, 1, 250, 0); /* another share size is another type */
 	assert_int_equal(run(&t, "clustering", &j, &p), 2);
-	/* A CPU-only job: no node runs CPU jobs: the idle node. */
+	/* A CPU-only job has no type, so no affinity: the lowest node that fits, whatever
+	 * runs there (it used to go to the idle node, then to one running CPU jobs). */
 	mkjob(&j, 1000, 0, 0, 0);
-	assert_int_equal(run(&t, "clustering", &j, &p), 2);
-	tc_put(&t, 1, 0, 0, 1000, 0); /* now node 1 runs a CPU job too: mixed beats idle */
-	assert_int_equal(run(&t, "clustering", &j, &p), 1);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
+	tc_put(&t, 1, 0, 0, 1000, 0); /* node 1 runs a CPU job too: still node 0 */
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
 	mkjob(&j, 1000, 1, 250, 0);
 	/* Without the job list, types come from the GPU state: any share goes with shares
-	 * (node 1, not mixed node 3), a CPU job to the idle node (node 1 now looks mixed). */
+	 * (node 1, not mixed node 3). */
 	t.ctx.job_of = NULL;
 	assert_int_equal(run(&t, "clustering", &j, &p), 1);
 	mkjob(&j, 1000, 0, 0, 0);
-	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
 	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
+	tc_release(&t);
+}
+
+/* CPU-only jobs on a node are of no type: a GPU job sees a node that runs only them as
+ * idle (tier 2, then the lowest node), not as a node of other types (tier 3). */
+static void test_clustering_cpu_jobs_no_type(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[3] = {2, 2, 2};
+	tc_init(&t, 3, g, NULL);
+	tc_put(&t, 0, 0, 0, 4000, 0); /* node 0: a CPU-only job */
+	tc_put(&t, 1, 1, 1000, 0, 0); /* node 1: a whole-GPU job */
+	struct job j;
+	struct placement p;
+	mkjob(&j, 1000, 1, 250, 0);
+	assert_int_equal(run(&t, "clustering", &j, &p), 0);
+	t.ctx.job_of = NULL; /* the same from the GPU state alone */
 	assert_int_equal(run(&t, "clustering", &j, &p), 0);
 	tc_release(&t);
 }
@@ -670,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_scalar),
 		cmocka_unit_test(test_packing),
 		cmocka_unit_test(test_clustering),
+		cmocka_unit_test(test_clustering_cpu_jobs_no_type),
 		cmocka_unit_test(test_dotprod_and_tetris),
 		cmocka_unit_test(test_fgd),
 		cmocka_unit_test(test_ragp_fgd_limit_and_choice),

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "frag.h"
 #include "gpumodel.h"
 #include "metrics.h"
 #include "rng.h"
@@ -48,14 +49,16 @@ static double tie_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)j;
 	return (double)(ctx->c->st[p->node].njobs > 0);
 }
-static const struct policy_ops tie_ops = {"t-tie",           "",        DIMS_HARD,
-					  POLICY_F_BY_STATE, tie_score, NULL};
-static const struct policy_ops tie_ops_slow = {"t-tie-slow", "", DIMS_HARD, 0, tie_score, NULL};
-static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL};
-static const struct policy_ops last_ops = {"t-last", "", DIMS_HARD, 0, last_score, NULL};
-static const struct policy_ops fit_ops = {"t-fit",           "",        DIMS_HARD,
-					  POLICY_F_BY_STATE, fit_score, NULL};
-static const struct policy_ops fit_ops_slow = {"t-fit-slow", "", DIMS_HARD, 0, fit_score, NULL};
+static const struct policy_ops tie_ops = {"t-tie",   "",   DIMS_HARD, POLICY_F_BY_STATE,
+					  tie_score, NULL, NULL};
+static const struct policy_ops tie_ops_slow = {"t-tie-slow", "",   DIMS_HARD, 0,
+					       tie_score,    NULL, NULL};
+static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL, NULL};
+static const struct policy_ops last_ops = {"t-last", "", DIMS_HARD, 0, last_score, NULL, NULL};
+static const struct policy_ops fit_ops = {"t-fit",   "",   DIMS_HARD, POLICY_F_BY_STATE,
+					  fit_score, NULL, NULL};
+static const struct policy_ops fit_ops_slow = {"t-fit-slow", "",   DIMS_HARD, 0,
+					       fit_score,    NULL, NULL};
 
 /* ---- building job sets ---- */
 
@@ -543,6 +546,159 @@ static void test_deterministic_and_classes_exact(void **state)
 	job_set_release(&js);
 }
 
+/* ---- what the sim hands a policy ---- */
+
+static int probe_calls, probe_bad;
+/* Checks ctx->node_md (the sim's per-node measure over all dims, up to date) and
+ * ctx->job_of (the jobs on a node add up to what it uses); scores like first-fit. */
+static double probe_score(const struct policy_ctx *ctx, const struct job *j,
+			  const struct placement *p)
+{
+	(void)j;
+	const struct node_state *st = &ctx->c->st[p->node];
+	probe_calls++;
+	if (!ctx->node_md || !ctx->node_nofit || !ctx->job_of) {
+		probe_bad++;
+		return 0;
+	}
+	double md, nofit;
+	frag_node_both(ctx->c, (size_t)p->node, ctx->wl, DIMS_ALL, &md, &nofit);
+	if (ctx->node_md[p->node] != frag_node_md(ctx->c, (size_t)p->node, ctx->wl, DIMS_ALL) ||
+	    ctx->node_md[p->node] != md || ctx->node_nofit[p->node] != nofit)
+		probe_bad++;
+	int64_t cpu = 0, gpu = 0;
+	for (int32_t i = 0; i < st->njobs; i++) {
+		const struct job *o = ctx->job_of(ctx->job_of_u, st->jobs[i]);
+		cpu += o->dem[DIM_CPU];
+		gpu += o->num_gpu > 0 ? (int64_t)o->num_gpu * o->gpu_milli : 0;
+	}
+	if (cpu != st->used[DIM_CPU] || gpu != st->used[DIM_GPU])
+		probe_bad++;
+	return 0;
+}
+static const struct policy_ops probe_ops = {"t-probe",   "",   DIMS_ALL, POLICY_F_NODE_MD,
+					    probe_score, NULL, NULL};
+
+static void test_ctx_node_md_and_job_of(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	struct sim_opts o;
+	struct sim *s;
+	random_set(&js, 5, 300);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	assert_int_equal(sim_new(&js, &probe_ops, &wl, &o, &s, NULL), 0);
+	probe_calls = probe_bad = 0;
+	sim_run(s);
+	assert_true(probe_calls > 100);
+	assert_int_equal(probe_bad, 0);
+	sim_free(s);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* Priority with preemption on an overloaded cluster: passes that follow mere arrivals try
+ * only the new jobs (schedule_fresh), and a preemption among them resumes a full pass. The
+ * outcome must be what a full pass at every event gives: the same jobs preempted and run
+ * where the hand-checked rules say, and every job accounted for. */
+static void test_preempt_overload_accounting(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct rng r;
+	struct sim_opts o;
+	rng_seed(&r, 3);
+	add_node(&js, "n0", "T4", 4, 32000, 1000, 1000);
+	add_node(&js, "n1", "T4", 4, 32000, 1000, 1000);
+	int64_t t = 0;
+	for (int i = 0; i < 400; i++) {
+		t += (int64_t)rng_below(&r, 3);
+		add_job(&js, t, 50 + (int64_t)rng_below(&r, 200), 2000, 1 + (int)rng_below(&r, 2),
+			1000, (int)rng_below(&r, JOB_NCLASS));
+	}
+	sim_opts_init(&o);
+	o.queue = SIM_PRIORITY;
+	o.preempt = 1;
+	struct sim *a = run(&js, &fit_ops, &o), *b = run(&js, &fit_ops_slow, &o);
+	assert_same_results(a, b);
+	const struct sim_counters *k = sim_counters(a);
+	assert_true(k->preemptions > 0);
+	assert_int_equal(k->finished, 400);
+	/* a preempted job restarted later than it first started, and never ran alongside more
+	 * GPUs than the cluster has (the invariant observer below) */
+	invariant_breaks = 0;
+	struct sim *c;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &c, NULL), 0);
+	struct sim_observer ob = {.on_place = check_hard};
+	sim_observe(c, &ob);
+	sim_run(c);
+	assert_int_equal(invariant_breaks, 0);
+	assert_int_equal(sim_counters(c)->finished, 400);
+	sim_free(a);
+	sim_free(b);
+	sim_free(c);
+	job_set_release(&js);
+}
+
+/* The bounded class search (fgd's and ragp's bound(): classes scored in bound order until
+ * none can beat the best) picks what the full score loop over every node picks. */
+static void test_bounded_search_matches_full_loop(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"fgd", "ragp7", "ragp5"};
+	struct job_set js;
+	struct frag_workload wl;
+	random_set(&js, 11, 500);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	for (int i = 0; i < 3; i++) {
+		const struct policy_ops *ops = policy_find(names[i]);
+		assert_non_null(ops);
+		assert_non_null(ops->bound);
+		struct policy_ops full = *ops; /* no classes, no bound: every node scored */
+		full.flags = 0;
+		full.bound = NULL;
+		for (int q = 0; q < 2; q++) {
+			struct sim_opts o;
+			struct sim *a, *b;
+			sim_opts_init(&o);
+			o.queue = q ? SIM_BACKFILL : SIM_FIFO;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
+			assert_int_equal(sim_new(&js, &full, &wl, &o, &b, NULL), 0);
+			sim_run(a);
+			sim_run(b);
+			assert_same_results(a, b);
+			assert_true(sim_counters(a)->placed > 300);
+			sim_free(a);
+			sim_free(b);
+		}
+	}
+	/* A fork that switches to ragp5 (its multi-dim measure over its own dims is built for
+	 * the fork) still picks what the full loop picks. */
+	const struct policy_ops *r5 = policy_find("ragp5");
+	struct policy_ops full5 = *r5;
+	full5.flags = 0;
+	full5.bound = NULL;
+	struct sim_opts o;
+	struct sim *a, *f1, *f2;
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	assert_int_equal(sim_new(&js, policy_find("fgd"), &wl, &o, &a, NULL), 0);
+	assert_int_equal(sim_run_until(a, js.jobs[200].arrival), 1);
+	assert_int_equal(sim_fork(a, r5, NULL, &f1, NULL), 0);
+	assert_int_equal(sim_fork(a, &full5, NULL, &f2, NULL), 0);
+	sim_run(f1);
+	sim_run(f2);
+	assert_same_results(f1, f2);
+	sim_free(a);
+	sim_free(f1);
+	sim_free(f2);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
 /* Many jobs of few shapes on many identical nodes: the per-shape indexes are reused, classes
  * gain and lose their lowest node, ties abound. Choices must still be the full loop's. */
 static void test_class_index_exact_under_reuse(void **state)
@@ -811,6 +967,9 @@ int main(void)
 		cmocka_unit_test(test_step_and_snapshot),
 		cmocka_unit_test(test_inflation),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_ctx_node_md_and_job_of),
+		cmocka_unit_test(test_bounded_search_matches_full_loop),
+		cmocka_unit_test(test_preempt_overload_accounting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
