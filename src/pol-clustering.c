@@ -2,7 +2,10 @@
  * pol-clustering.c — GPU-type affinity (Gandiva; the FGD paper's Clustering baseline):
  * put a job with jobs of the same GPU request type, keep types apart.
  *
- * A GPU job's type is (num_gpu, gpu_milli): each GPU share, each whole-GPU count. CPU-only
+ * A GPU job's type is "a share of one GPU" (any gpu_milli < 1000) or "k whole GPUs", one type
+ * per k. Splitting shares by their exact size made types so many that affinity kept few jobs
+ * together (openb GPU nodes, inflation to 130 %, seeds 42-44: 13.8 % of GPUs unallocated at
+ * full load with exact types, 8.9 % with these, against 8.5 % in the FGD paper). CPU-only
  * jobs have no type: as in the FGD paper's simulator they score the same on every node
  * (score = pol_oversub, so the lowest feasible node wins), and they count as neither same
  * nor other on a node (packing them by "type" onto GPU nodes that run CPU jobs stranded
@@ -23,7 +26,9 @@
 /* a and b are GPU jobs of the same request type */
 static int same_type(const struct job *a, const struct job *b)
 {
-	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli;
+	if (a->gpu_milli < 1000 || b->gpu_milli < 1000)
+		return a->gpu_milli < 1000 && b->gpu_milli < 1000;
+	return a->num_gpu == b->num_gpu;
 }
 
 static double clustering_score(const struct policy_ctx *ctx, const struct job *j,

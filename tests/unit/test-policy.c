@@ -350,8 +350,8 @@ static void test_clustering(void **state)
 	assert_int_equal(run(&t, "clustering", &j, &p), 0);
 	mkjob(&j, 1000, 2, 1000, 0); /* a type nobody runs: the idle node, not a mixed one */
 	assert_int_equal(run(&t, "clustering", &j, &p), 2);
-	mkjob(&j, 1000, 1, 250, 0); /* another share size is another type */
-	assert_int_equal(run(&t, "clustering", &j, &p), 2);
+	mkjob(&j, 1000, 1, 250, 0); /* every share is one type: with the 500 share, node 1 */
+	assert_int_equal(run(&t, "clustering", &j, &p), 1);
 	/* A CPU-only job has no type, so no affinity: the lowest node that fits, whatever
 	 * runs there (it used to go to the idle node, then to one running CPU jobs). */
 	mkjob(&j, 1000, 0, 0, 0);
@@ -359,8 +359,7 @@ static void test_clustering(void **state)
 	tc_put(&t, 1, 0, 0, 1000, 0); /* node 1 runs a CPU job too: still node 0 */
 	assert_int_equal(run(&t, "clustering", &j, &p), 0);
 	mkjob(&j, 1000, 1, 250, 0);
-	/* Without the job list, types come from the GPU state: any share goes with shares
-	 * (node 1, not mixed node 3). */
+	/* Without the job list, types come from the GPU state, with the same answers. */
 	t.ctx.job_of = NULL;
 	assert_int_equal(run(&t, "clustering", &j, &p), 1);
 	mkjob(&j, 1000, 0, 0, 0);
