@@ -53,6 +53,33 @@ int zblk_get_bytes(struct zblk_reader *r, size_t n, const uint8_t **out);
  */
 void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
 		  const int64_t *const *refs, const uint8_t *const *refnul, int nref);
+/* A column plan: the choices zblk_put_i64_plan made for a column (references, codec
+ * family) and what they cost, kept from one block to the next of the same column so that
+ * later blocks skip the search. Zero-initialise it (no plan yet). */
+#define ZBLK_PLAN_USES 4 /* a plan is searched again after this many uses */
+struct zblk_plan {
+	int ref, ref2, codec; /* -1: no reference */
+	int uses;             /* blocks coded by it since the search */
+	size_t bytes, rows;   /* the coded size and row count it was found on; rows 0: none */
+};
+/* As zblk_put_i64, guided by *plan when it has one: the planned references and codec
+ * family are used while the block costs at most an eighth more per row than the block
+ * the plan came from and the plan has been used fewer than ZBLK_PLAN_USES times; otherwise
+ * (or with no plan yet) the full search runs and its choices become the plan. plan may be NULL (always search). The output depends only on
+ * the arguments and *plan, so the same sequence of calls gives the same bytes. */
+void zblk_put_i64_plan(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
+		       const int64_t *const *refs, const uint8_t *const *refnul, int nref,
+		       struct zblk_plan *plan);
+/* Whether zblk_put_i64_follow may follow plan (it has one, not used up, whose references
+ * are among the nref offered); plan may be NULL (0). */
+int zblk_plan_usable(const struct zblk_plan *plan, int nref);
+/* The first half of zblk_put_i64_plan: code the column as *plan says if it is usable and
+ * still about as cheap: 0, the column appended to b. Else -1 and b unchanged; only the
+ * planned references (plan->ref, plan->ref2) are read, so a caller may fill just those
+ * before trying, and all of them before falling back to zblk_put_i64_plan. */
+int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
+			const int64_t *const *refs, const uint8_t *const *refnul, int nref,
+			struct zblk_plan *plan);
 /* Read an integer column of n rows into v and nul (nul may be NULL only if the column has
  * no NULL). 0 or -1 (r->bad set). */
 int zblk_get_i64(struct zblk_reader *r, int64_t *v, uint8_t *nul, size_t n,

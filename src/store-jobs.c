@@ -135,22 +135,27 @@ void store_jobs_abort(struct store_jobs *w)
 
 #define MAX_RAW 47 /* raw columns a block may refer to: refs fit in a byte */
 
-/* The differences raw[i] - raw[i-1] and raw[i-1] - raw[i] (NULL if either is), as
- * 2 * (nraw - 1) columns of n into diff and diffnul. */
+/* Difference column d (of 2 * (nraw - 1)): raw[j] - raw[j-1] for even d, raw[j-1] - raw[j]
+ * for odd, j = d / 2 + 1, NULL if either is; n rows into diff and diffnul at column d. */
+static void make_diff(const int64_t *raw, const uint8_t *rawnul, size_t n, size_t d, int64_t *diff,
+		      uint8_t *diffnul)
+{
+	size_t j = d / 2 + 1, sign = d % 2;
+	size_t a = sign ? j - 1 : j, b = sign ? j : j - 1;
+	int64_t *o = diff + d * n;
+	uint8_t *on = diffnul + d * n;
+	for (size_t i = 0; i < n; i++) {
+		on[i] = rawnul[a * n + i] || rawnul[b * n + i];
+		o[i] = (int64_t)((uint64_t)raw[a * n + i] - (uint64_t)raw[b * n + i]);
+	}
+}
+
+/* All 2 * (nraw - 1) difference columns (make_diff). */
 static void make_diffs(const int64_t *raw, const uint8_t *rawnul, size_t nraw, size_t n,
 		       int64_t *diff, uint8_t *diffnul)
 {
-	for (size_t j = 1; j < nraw; j++)
-		for (size_t sign = 0; sign < 2; sign++) {
-			size_t a = sign ? j - 1 : j, b = sign ? j : j - 1;
-			int64_t *d = diff + (2 * (j - 1) + sign) * n;
-			uint8_t *dn = diffnul + (2 * (j - 1) + sign) * n;
-			for (size_t i = 0; i < n; i++) {
-				dn[i] = rawnul[a * n + i] || rawnul[b * n + i];
-				d[i] = (int64_t)((uint64_t)raw[a * n + i] -
-						 (uint64_t)raw[b * n + i]);
-			}
-		}
+	for (size_t d = 0; nraw && d < 2 * (nraw - 1); d++)
+		make_diff(raw, rawnul, n, d, diff, diffnul);
 }
 
 /* The references column c may use: the c earlier job columns, then the nraw raw columns,
@@ -176,17 +181,22 @@ static int make_refs(const int64_t *cols, size_t n, int c, const int64_t *raw,
 }
 
 /* Encode n jobs (cols: JOBS_NCOLS x n) into out, against file rawfile's numbers (raw,
- * rawnul: nraw x n, nraw <= MAX_RAW) when rawfile is not 0. */
+ * rawnul: nraw x n, nraw <= MAX_RAW) when rawfile is not 0, guided by and updating the
+ * column plans plan[JOBS_NCOLS]. */
 static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int64_t rawfile,
-			int64_t row0, const int64_t *raw, const uint8_t *rawnul, size_t nraw)
+			int64_t row0, const int64_t *raw, const uint8_t *rawnul, size_t nraw,
+			struct zblk_plan *plan)
 {
 	const int64_t *refs[JOBS_NCOLS + 3 * MAX_RAW];
 	const uint8_t *refnul[JOBS_NCOLS + 3 * MAX_RAW];
+	uint8_t made[2 * MAX_RAW] = {0}; /* the difference columns filled so far */
 	if (!rawfile)
 		nraw = 0;
-	int64_t *diff = xmalloc(2 * nraw * n * sizeof *diff + 1);
-	uint8_t *diffnul = xmalloc(2 * nraw * n + 1);
-	make_diffs(raw, rawnul, nraw, n, diff, diffnul);
+	size_t ndiff = nraw ? 2 * (nraw - 1) : 0;
+	/* Difference columns are made when first needed: a column that follows its plan
+	 * needs at most two. */
+	int64_t *diff = xmalloc(ndiff * n * sizeof *diff + 1);
+	uint8_t *diffnul = xmalloc(ndiff * n + 1);
 	zblk_buf_reset(out);
 	zblk_put_varint(out, JOBS_NCOLS);
 	zblk_put_varint(out, (uint64_t)rawfile);
@@ -196,7 +206,26 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 	}
 	for (int c = 0; c < JOBS_NCOLS; c++) {
 		int k = make_refs(cols, n, c, raw, rawnul, nraw, diff, diffnul, refs, refnul);
-		zblk_put_i64(out, cols + (size_t)c * n, NULL, n, refs, refnul, k);
+		size_t d0 = (size_t)c + nraw; /* refs[d0 + d] is difference column d */
+		const int64_t *v = cols + (size_t)c * n;
+		if (zblk_plan_usable(&plan[c], k)) {
+			int want[2] = {plan[c].ref, plan[c].ref2};
+			for (int i = 0; i < 2; i++)
+				if (want[i] >= (int)d0 && !made[want[i] - d0]) {
+					make_diff(raw, rawnul, n, (size_t)want[i] - d0, diff,
+						  diffnul);
+					made[want[i] - d0] = 1;
+				}
+			if (!zblk_put_i64_follow(out, v, NULL, n, refs, refnul, k, &plan[c]))
+				continue;
+		}
+		for (size_t d = 0; d < ndiff; d++)
+			if (!made[d]) {
+				make_diff(raw, rawnul, n, d, diff, diffnul);
+				made[d] = 1;
+			}
+		plan[c].rows = 0; /* followed or not, search */
+		zblk_put_i64_plan(out, v, NULL, n, refs, refnul, k, &plan[c]);
 	}
 	free(diff);
 	free(diffnul);
@@ -228,18 +257,24 @@ static void stage_encode(struct zblk_buf *out, const int64_t *cols, size_t n)
 /* Inverse of stage_encode into cols; 0, or -1 if p is not n jobs' worth exactly. */
 static int stage_decode(const uint8_t *p, size_t len, int64_t *cols, size_t n)
 {
-	struct zblk_reader r;
-	zblk_reader_init(&r, p, len);
+	const uint8_t *q = p, *end = p + len;
 	for (size_t c = 0; c < JOBS_NCOLS; c++) {
-		uint64_t prev = 0, z;
+		uint64_t prev = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (zblk_get_varint(&r, &z))
-				return -1;
+			uint64_t z = 0;
+			for (int shift = 0;; shift += 7) { /* a varint, inline: 70,000 a block */
+				if (q == end || shift > 63)
+					return -1;
+				uint8_t b = *q++;
+				z |= (uint64_t)(b & 0x7f) << shift;
+				if (!(b & 0x80))
+					break;
+			}
 			prev += (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
 			cols[c * n + i] = (int64_t)prev;
 		}
 	}
-	return r.pos == r.len ? 0 : -1;
+	return q == end ? 0 : -1;
 }
 
 static int flush_jobs(struct store_jobs *w, struct err *e)
@@ -444,6 +479,7 @@ struct settle_job {
 	int64_t *av;             /* all x (n + 1) raw numbers from line cum on (NULL: none) */
 	uint8_t *an;
 	int off; /* in: 0 / 1 offset into av, 2 alone, -1 try all; out: the one chosen */
+	struct zblk_plan plan[JOBS_NCOLS]; /* in: column plans to follow; out: its own */
 	struct zblk_buf enc, sealed;
 	int rc;
 	struct err err;
@@ -457,6 +493,23 @@ static void settle_job_free(struct settle_job *j)
 	zblk_buf_release(&j->enc);
 	zblk_buf_release(&j->sealed);
 	memset(j, 0, sizeof *j);
+}
+
+/* Make d (freed first) a deep copy of s, without s's coded form. */
+static void settle_job_clone(struct settle_job *d, const struct settle_job *s)
+{
+	settle_job_free(d);
+	*d = *s;
+	d->enc = d->sealed = (struct zblk_buf){0};
+	size_t n1 = s->n + 1;
+	d->cols = xmalloc(JOBS_NCOLS * n1 * sizeof *d->cols);
+	memcpy(d->cols, s->cols, JOBS_NCOLS * n1 * sizeof *d->cols);
+	if (s->av) {
+		d->av = xmalloc(s->all * n1 * sizeof *d->av + 1);
+		memcpy(d->av, s->av, s->all * n1 * sizeof *d->av);
+		d->an = xmalloc(s->all * n1 + 1);
+		memcpy(d->an, s->an, s->all * n1);
+	}
 }
 
 /* Fill j from the staged block (blob, len: a sealed ZBLK_BYTES block of stage_encode's
@@ -512,10 +565,12 @@ static void settle_code(struct settle_job *j, int64_t file, struct zblk_ctx *z)
 			memcpy(rv + c * n, j->av + c * (n + 1) + use, n * sizeof *rv);
 			memcpy(rn + c * n, j->an + c * (n + 1) + use, n);
 		}
+		if (j->off < 0) /* each trial searches afresh; the last one's plans are kept */
+			memset(j->plan, 0, sizeof j->plan);
 		if (use < 2)
-			encode_jobs(&j->enc, j->cols, n, file, j->cum + use, rv, rn, nraw);
+			encode_jobs(&j->enc, j->cols, n, file, j->cum + use, rv, rn, nraw, j->plan);
 		else
-			encode_jobs(&j->enc, j->cols, n, 0, 0, NULL, NULL, 0);
+			encode_jobs(&j->enc, j->cols, n, 0, 0, NULL, NULL, 0, j->plan);
 		zblk_buf_reset(&j->sealed);
 		j->rc = zblk_seal(z, ZBLK_JOBS, n, j->enc.p, j->enc.len, &j->sealed, &j->err);
 		last = use;
@@ -591,7 +646,8 @@ static int settle_insert(struct store *s, sqlite3_stmt *ins, int64_t trace_id, s
 }
 
 /* Code trace_id's staged blocks into job_blocks. The first block (which picks the offset)
- * is coded alone; after it, blocks go in rounds of SETTLE_ROUND: this thread reads them
+ * is a round of its own, its trials coded by both threads; after it, blocks go in rounds
+ * of SETTLE_ROUND: this thread reads them
  * (SQLite and the raw cursor stay on it) while the helper thread starts coding them, then
  * helps code the rest; all are inserted in order here, so the store's bytes do not depend
  * on thread timing. */
@@ -604,8 +660,14 @@ static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 	struct zblk_buf raw = {0};
 	struct settle_job job[SETTLE_ROUND];
 	struct settle_helper h = {.file = file, .job = job};
-	int off = -1, step = SQLITE_ROW, live = 0;
+	int off = -1, step = SQLITE_ROW, live = 0, rounds = 0;
+	/* Column plans: the first block of every other round searches afresh (so plans follow
+	 * the data) and its plans guide the blocks of the rounds until the next search; each
+	 * block gets its own copy, so which thread codes which block does not change the
+	 * bytes. */
+	struct zblk_plan plan[JOBS_NCOLS];
 	memset(job, 0, sizeof job);
+	memset(plan, 0, sizeof plan);
 	if (!rc && file)
 		rc = raw_cursor_open(s, file, &cur, e);
 	if (rc ||
@@ -623,8 +685,8 @@ static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 	while (!rc && step != SQLITE_DONE) {
 		/* A round: one block while the offset is not chosen, else up to SETTLE_ROUND;
 		 * a statement stepped again after SQLITE_DONE would start over. */
-		size_t nj = 0, want = off < 0 ? 1 : SETTLE_ROUND;
-		if (want > 1 && !live) {
+		size_t nj = 0, want = off < 0 ? 1 : SETTLE_ROUND, ntrial = 0;
+		if (!live) {
 			h.z = zblk_ctx_new(store_zlevel(size));
 			pthread_mutex_init(&h.mu, NULL);
 			pthread_cond_init(&h.cv, NULL);
@@ -648,15 +710,33 @@ static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 			j->nrows = sqlite3_column_int64(sel, 1);
 			j->cum = cum;
 			j->off = off;
+			if (nj || (rounds & 1))
+				memcpy(j->plan, plan, sizeof plan);
+			else /* a search */
+				memset(j->plan, 0, sizeof plan);
 			cum += j->nrows;
 			rc = settle_prepare(s, sqlite3_column_blob(sel, 2),
 					    (size_t)sqlite3_column_bytes(sel, 2), cur, &raw, j, e);
-			if (!rc && live) { /* the helper may start on it */
+			if (!rc && off >= 0) { /* the helper may start on it */
 				pthread_mutex_lock(&h.mu);
 				h.navail = nj + 1;
 				pthread_cond_broadcast(&h.cv);
 				pthread_mutex_unlock(&h.mu);
 			}
+		}
+		if (!rc && nj && off < 0) {
+			/* The first block: its three trials (offset 0, 1, alone) as three jobs
+			 * coded on both threads; the smallest is kept, as settle_code would. */
+			if (job[0].off < 0) {
+				for (ntrial = 1; ntrial < 3; ntrial++)
+					settle_job_clone(&job[ntrial], &job[0]);
+				for (size_t t = 0; t < ntrial; t++)
+					job[t].off = (int)t;
+			}
+			pthread_mutex_lock(&h.mu);
+			h.navail = ntrial ? ntrial : 1;
+			pthread_cond_broadcast(&h.cv);
+			pthread_mutex_unlock(&h.mu);
 		}
 		if (live) { /* code what is left, wait for the helper, end the round */
 			pthread_mutex_lock(&h.mu);
@@ -670,8 +750,24 @@ static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
 		}
 		if (rc || !nj)
 			break;
+		if (ntrial) {
+			size_t b = 0;
+			for (size_t t = 0; t < ntrial; t++) {
+				if (job[t].rc) {
+					b = t;
+					break;
+				}
+				if (job[t].sealed.len < job[b].sealed.len)
+					b = t;
+			}
+			struct settle_job tmp = job[0];
+			job[0] = job[b];
+			job[b] = tmp;
+		}
 		if (off < 0)
 			off = job[0].off;
+		if (!(rounds++ & 1))
+			memcpy(plan, job[0].plan, sizeof plan);
 		for (size_t i = 0; i < nj && !rc; i++)
 			rc = settle_insert(s, ins, trace_id, &job[i], e);
 	}

@@ -15,7 +15,9 @@
  * number (the first run of digits, with a '-' before it when that re-renders the same, and
  * its zero-padded width when it has leading zeros) and a text suffix, so "openb-pod-0042",
  * "120.0" and "2057225.0000000002" all become small integers plus constant-ish text; the
- * numbers of a column may be coded against an earlier column's (scheduled vs created).
+ * numbers of a column may be coded against an earlier column's (scheduled vs created). The
+ * coding choices of each number and width column are planned on one block and followed by
+ * the next ones while they stay as cheap (zblk_plan).
  *
  * Text block layout (ZBLK_RAWTEXT, rows = lines): lines, ncols, exceptions (varints); their line
  * indices (integer column); exception bytes (string column); then for each of ncols
@@ -64,7 +66,12 @@ struct text_job {
 	int eol, ncols;              /* the file's usual line end and field count */
 	size_t nexc;                 /* out: exceptions */
 	struct zblk_buf raw, sealed; /* out: sealed holds the block */
-	int rc;                      /* out: 0 or the zblk_seal error (err) */
+	struct zblk_plan *plan;      /* 2 x ncols: number and width plans, kept across blocks */
+	/* scratch of code_text, kept across blocks (allocating megabytes a block costs page
+	 * faults) */
+	void *sc[8];
+	size_t sccap[8];
+	int rc; /* out: 0 or the zblk_seal error (err) */
 	struct err err;
 };
 
@@ -141,6 +148,9 @@ void store_raw_abort(struct store_raw *w)
 	zblk_buf_release(&w->job.raw);
 	zblk_buf_release(&w->job.sealed);
 	free(w->job.ln);
+	free(w->job.plan);
+	for (int i = 0; i < 8; i++)
+		free(w->job.sc[i]);
 	zblk_buf_release(&w->blk);
 	zblk_buf_release(&w->raw);
 	zblk_buf_release(&w->sealed);
@@ -247,15 +257,26 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 	*suf = (struct zblk_str){p + b, n - b};
 }
 
+/* Scratch buffer i of j, at least need bytes (its contents are not kept). */
+static void *scratch(struct text_job *j, int i, size_t need)
+{
+	if (need > j->sccap[i]) {
+		free(j->sc[i]);
+		j->sc[i] = xmalloc(need);
+		j->sccap[i] = need;
+	}
+	return j->sc[i];
+}
+
 /* Split, code and seal job j's lines with z (any thread: touches only j and z). */
 static void code_text(struct text_job *j, struct zblk_ctx *z)
 {
 	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = 0, ns = 0;
-	int64_t *excidx = xmalloc((n + 1) * sizeof *excidx);
-	struct zblk_str *exc = xmalloc((n + 1) * sizeof *exc);
+	int64_t *excidx = scratch(j, 0, (n + 1) * sizeof *excidx);
+	struct zblk_str *exc = scratch(j, 1, (n + 1) * sizeof *exc);
 	/* One pass: a line is split as it is checked. Field c of simple line k goes to
 	 * field[c * n + k] (stride n: ns is not known until the end). */
-	struct zblk_str *field = xmalloc((n * ncols + 1) * sizeof *field);
+	struct zblk_str *field = scratch(j, 2, (n * ncols + 1) * sizeof *field);
 	for (size_t i = 0; i < n; i++) {
 		const struct line *l = &j->ln[i];
 		const uint8_t *p = j->blk.p + l->off;
@@ -288,12 +309,17 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	zblk_put_varint(&j->raw, nexc);
 	zblk_put_i64(&j->raw, excidx, NULL, nexc, NULL, NULL, 0);
 	zblk_put_str(&j->raw, exc, nexc);
-	int64_t *num = xmalloc((ns * ncols + 1) * sizeof *num), *width = xmalloc((ns + 1) * 8);
-	uint8_t *nul = xmalloc(ns * ncols + 1);
-	struct zblk_str *pre = xmalloc((ns + 1) * sizeof *pre),
-			*suf = xmalloc((ns + 1) * sizeof *suf);
+	int64_t *num = scratch(j, 3, (ns * ncols + 1) * sizeof *num),
+		*width = scratch(j, 4, (ns + 1) * sizeof *width);
+	uint8_t *nul = scratch(j, 5, ns * ncols + 1);
+	struct zblk_str *pre = scratch(j, 6, (ns + 1) * sizeof *pre),
+			*suf = scratch(j, 7, (ns + 1) * sizeof *suf);
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
+	/* The blocks of a file are coded in order by one thread, so plans carried from block
+	 * to block give the same bytes whatever the timing. ncols is fixed per file. */
+	if (!j->plan)
+		j->plan = xcalloc(2 * ncols + 1, sizeof *j->plan);
 	for (size_t c = 0; c < ncols; c++) {
 		int64_t *cn = num + c * ns;
 		uint8_t *cnul = nul + c * ns;
@@ -307,18 +333,10 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 			refnul[nref++] = nul + r * ns;
 		}
 		zblk_put_str(&j->raw, pre, ns);
-		zblk_put_i64(&j->raw, cn, cnul, ns, refs, refnul, nref);
-		zblk_put_i64(&j->raw, width, NULL, ns, NULL, NULL, 0);
+		zblk_put_i64_plan(&j->raw, cn, cnul, ns, refs, refnul, nref, &j->plan[2 * c]);
+		zblk_put_i64_plan(&j->raw, width, NULL, ns, NULL, NULL, 0, &j->plan[2 * c + 1]);
 		zblk_put_str(&j->raw, suf, ns);
 	}
-	free(num);
-	free(width);
-	free(nul);
-	free(pre);
-	free(suf);
-	free(field);
-	free(exc);
-	free(excidx);
 	j->nexc = nexc;
 	zblk_buf_reset(&j->sealed);
 	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, j->raw.p, j->raw.len, &j->sealed, &j->err);
@@ -737,30 +755,39 @@ static int cursor_next(struct raw_cursor *c, struct err *e)
 int raw_cursor_numbers(struct raw_cursor *c, int64_t row0, size_t n, int64_t *num, uint8_t *nul,
 		       struct err *e)
 {
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
+	/* Runs of rows inside one decoded block, copied a column at a time. */
+	for (size_t i = 0; i < n;) {
 		int64_t row = row0 + (int64_t)i;
-		while (!c->done && row >= c->base + (int64_t)c->tb.ns && !rc)
-			rc = cursor_next(c, e);
-		if (rc)
-			break;
+		while (!c->done && row >= c->base + (int64_t)c->tb.ns) {
+			int rc = cursor_next(c, e);
+			if (rc)
+				return rc;
+		}
 		if (row < c->base) {
 			assert(!"raw_cursor_numbers: rows must not go back");
 			return err_set(e, VF_ESTORE, "raw cursor went back");
 		}
-		for (size_t col = 0; col < c->ncols; col++) {
-			size_t o = col * n + i;
-			if (c->done) {
-				num[o] = 0;
-				nul[o] = 1;
-			} else {
-				size_t x = col * c->tb.ns + (size_t)(row - c->base);
-				num[o] = c->tb.nul[x] ? 0 : c->tb.num[x];
-				nul[o] = c->tb.nul[x];
+		if (c->done) { /* past the end: NULL */
+			for (size_t col = 0; col < c->ncols; col++) {
+				memset(num + col * n + i, 0, (n - i) * sizeof *num);
+				memset(nul + col * n + i, 1, n - i);
 			}
+			break;
 		}
+		size_t at = (size_t)(row - c->base), run = c->tb.ns - at;
+		if (run > n - i)
+			run = n - i;
+		for (size_t col = 0; col < c->ncols; col++) {
+			const int64_t *sn = c->tb.num + col * c->tb.ns + at;
+			const uint8_t *su = c->tb.nul + col * c->tb.ns + at;
+			int64_t *dn = num + col * n + i;
+			memcpy(nul + col * n + i, su, run);
+			for (size_t k = 0; k < run; k++)
+				dn[k] = su[k] ? 0 : sn[k];
+		}
+		i += run;
 	}
-	return rc;
+	return 0;
 }
 
 static int raw_decode(struct store *s, int64_t file_id, struct sink *k, struct err *e)

@@ -99,17 +99,31 @@ void zblk_reader_init(struct zblk_reader *r, const void *p, size_t len)
 
 int zblk_get_varint(struct zblk_reader *r, uint64_t *v)
 {
+	if (r->bad)
+		return -1;
+	const uint8_t *p = r->p + r->pos, *end = r->p + r->len;
 	uint64_t x = 0;
-	for (int shift = 0; !r->bad && r->pos < r->len && shift < 64; shift += 7) {
-		uint8_t c = r->p[r->pos++];
+	for (int shift = 0; p < end && shift < 64; shift += 7) {
+		uint8_t c = *p++;
 		x |= (uint64_t)(c & 0x7f) << shift;
 		if (!(c & 0x80)) {
+			r->pos = (size_t)(p - r->p);
 			*v = x;
 			return 0;
 		}
 	}
 	r->bad = 1;
 	return -1;
+}
+
+/* zblk_get_varint with the one-byte case inline. */
+static inline int get_varint_fast(struct zblk_reader *r, uint64_t *v)
+{
+	if (r->pos < r->len && r->p[r->pos] < 0x80 && !r->bad) {
+		*v = r->p[r->pos++];
+		return 0;
+	}
+	return zblk_get_varint(r, v);
 }
 
 int zblk_get_bytes(struct zblk_reader *r, size_t n, const uint8_t **out)
@@ -172,8 +186,11 @@ static uint32_t u64set_put(struct u64set *h, uint64_t x, uint32_t *k)
 
 /* ---- integer columns ---- */
 
-/* Bytes each codec needs for x[0..m); SIZE_MAX when it cannot be used. */
-static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int with_dict)
+/* Bytes each codec needs for x[0..m); SIZE_MAX when it cannot be used or is not costed:
+ * mode COST_REF costs plain and constant only, COST_DELTA delta and constant only,
+ * COST_ALL all of them. */
+enum { COST_REF, COST_ALL, COST_DELTA };
+static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int mode)
 {
 	for (int c = 0; c < ZC_N; c++)
 		cost[c] = SIZE_MAX;
@@ -182,7 +199,13 @@ static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int with_d
 		return;
 	}
 	size_t plain = varlen(zz(x[0])), delta = plain, same = 1;
-	if (with_dict) {
+	if (mode == COST_DELTA) {
+		for (size_t i = 1; i < m; i++) {
+			delta += varlen(zz(x[i] - x[i - 1]));
+			same &= x[i] == x[0];
+		}
+		plain = SIZE_MAX;
+	} else if (mode != COST_REF) {
 		for (size_t i = 1; i < m; i++) {
 			plain += varlen(zz(x[i]));
 			delta += varlen(zz(x[i] - x[i - 1]));
@@ -201,7 +224,7 @@ static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int with_d
 	}
 	cost[ZC_PLAIN] = plain;
 	cost[ZC_DELTA] = delta;
-	if (!with_dict)
+	if (mode != COST_ALL)
 		return;
 	struct u64set h;
 	uint32_t k = 0;
@@ -403,11 +426,113 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
 		  const int64_t *const *refs, const uint8_t *const *refnul, int nref)
 {
+	zblk_put_i64_plan(b, v, nul, n, refs, refnul, nref, NULL);
+}
+
+/* Header bytes of a coding against sel beyond the two of every column. */
+static size_t sel_bytes(const struct refsel *s)
+{
+	return (s->r1 ? varlen(zz(s->m1)) : 0) + (s->r2 ? 1 + varlen(zz(s->m2)) : 0);
+}
+
+/* Code v as plan p says (its references, their multipliers guessed again, the codec
+ * family); the residuals into x, the codec into *codec; returns the bytes. */
+static size_t plan_try(const struct zblk_plan *p, const int64_t *v, const uint8_t *nul, size_t n,
+		       const int64_t *const *refs, const uint8_t *const *refnul, struct refsel *sel,
+		       uint64_t *x, size_t *m, int *codec)
+{
+	size_t cost[ZC_N], sz;
+	*sel = (struct refsel){0};
+	if (p->ref >= 0) {
+		sel->r1 = refs[p->ref];
+		sel->n1 = refnul ? refnul[p->ref] : NULL;
+		sel->m1 = guess_mult(v, nul, n, sel->r1, sel->n1, NULL);
+	}
+	if (p->ref2 >= 0) {
+		sel->r2 = refs[p->ref2];
+		sel->n2 = refnul ? refnul[p->ref2] : NULL;
+		sel->m2 = guess_mult(v, nul, n, sel->r2, sel->n2, sel->n1);
+	}
+	*m = residuals(v, nul, n, sel, x);
+	/* Only the planned codec (and constant, which costs nothing to check) is costed. */
+	int mode = p->codec == ZC_DICT ? COST_ALL : p->codec == ZC_DELTA ? COST_DELTA : COST_REF;
+	*codec = best_codec((int_costs(x, *m, cost, mode), cost), &sz);
+	return sz + sel_bytes(sel);
+}
+
+/* Append the column: codec over the m residuals x of v against sel (references ref and
+ * ref2, -1: none), with the NULL bitmap of nul when m < n. */
+static void put_column(struct zblk_buf *b, int codec, int ref, int ref2, const struct refsel *s,
+		       const uint8_t *nul, size_t n, const uint64_t *x, size_t m)
+{
+	uint8_t hdr[2] = {(uint8_t)(codec | (m < n ? 8 : 0) | (ref2 >= 0 ? 16 : 0)),
+			  (uint8_t)(ref + 1)};
+	zblk_buf_add(b, hdr, 2);
+	if (ref >= 0)
+		zblk_put_varint(b, zz(s->m1));
+	if (ref2 >= 0) {
+		uint8_t r2 = (uint8_t)(ref2 + 1);
+		zblk_buf_add(b, &r2, 1);
+		zblk_put_varint(b, zz(s->m2));
+	}
+	if (m < n) {
+		size_t nb = (n + 7) / 8;
+		xgrow(&b->p, &b->cap, b->len + nb, 1);
+		uint8_t *bm = b->p + b->len;
+		memset(bm, 0, nb);
+		for (size_t i = 0; i < n; i++)
+			if (nul[i])
+				bm[i / 8] |= (uint8_t)(1u << (i % 8));
+		b->len += nb;
+	}
+	put_payload(b, codec, x, m); /* x: the residuals against s, or the values (none) */
+}
+
+int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
+			const int64_t *const *refs, const uint8_t *const *refnul, int nref,
+			struct zblk_plan *plan)
+{
+	assert(nref >= 0 && nref < 256);
+	if (!zblk_plan_usable(plan, nref))
+		return -1;
+	uint64_t *x = xmalloc((n ? n : 1) * sizeof *x);
+	struct refsel sel;
+	size_t m;
+	int codec;
+	/* Kept while the block costs at most an eighth more per row than the one the plan
+	 * was searched on. */
+	size_t sz = plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, &codec);
+	int rc = -1;
+	if ((uint64_t)sz * plan->rows <= ((uint64_t)plan->bytes * 9 / 8 + 8) * n) {
+		put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+		plan->uses++;
+		rc = 0;
+	}
+	free(x);
+	return rc;
+}
+
+int zblk_plan_usable(const struct zblk_plan *plan, int nref)
+{
+	return plan && plan->rows && plan->uses < ZBLK_PLAN_USES && plan->ref < nref &&
+	       plan->ref2 < nref;
+}
+
+void zblk_put_i64_plan(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
+		       const int64_t *const *refs, const uint8_t *const *refnul, int nref,
+		       struct zblk_plan *plan)
+{
 	assert(nref >= 0 && nref < 256); /* the reference is stored in a byte */
 	uint64_t *x = xmalloc((n ? n : 1) * sizeof *x);
 	struct refsel sel = {0}, none = {0};
-	size_t cost[ZC_N], bestsz, sz, m = residuals(v, nul, n, &none, x);
-	int codec = best_codec((int_costs(x, m, cost, 1), cost), &bestsz), ref = -1, ref2 = -1;
+	size_t cost[ZC_N], bestsz, sz, m;
+	int codec, ref = -1, ref2 = -1;
+	if (zblk_put_i64_follow(b, v, nul, n, refs, refnul, nref, plan) == 0) {
+		free(x);
+		return;
+	}
+	m = residuals(v, nul, n, &none, x);
+	codec = best_codec((int_costs(x, m, cost, COST_ALL), cost), &bestsz);
 	/* References are compared without the (costly) dictionary estimate; the one chosen
 	 * gets it afterwards. With many references and rows, they are ranked on SAMPLE rows
 	 * spread over the column and only the best few are costed on all of them. */
@@ -480,29 +605,13 @@ void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size
 	}
 	if (ref >= 0) { /* x then holds the residuals the payload is written from */
 		residuals(v, nul, n, &sel, x);
-		codec = best_codec((int_costs(x, m, cost, 1), cost), &sz);
+		codec = best_codec((int_costs(x, m, cost, COST_ALL), cost), &sz);
+	} else {
+		sz = bestsz;
 	}
-	uint8_t hdr[2] = {(uint8_t)(codec | (m < n ? 8 : 0) | (ref2 >= 0 ? 16 : 0)),
-			  (uint8_t)(ref + 1)};
-	zblk_buf_add(b, hdr, 2);
-	if (ref >= 0)
-		zblk_put_varint(b, zz(sel.m1));
-	if (ref2 >= 0) {
-		uint8_t r2 = (uint8_t)(ref2 + 1);
-		zblk_buf_add(b, &r2, 1);
-		zblk_put_varint(b, zz(sel.m2));
-	}
-	if (m < n) {
-		size_t nb = (n + 7) / 8;
-		xgrow(&b->p, &b->cap, b->len + nb, 1);
-		uint8_t *bm = b->p + b->len;
-		memset(bm, 0, nb);
-		for (size_t i = 0; i < n; i++)
-			if (nul[i])
-				bm[i / 8] |= (uint8_t)(1u << (i % 8));
-		b->len += nb;
-	}
-	put_payload(b, codec, x, m); /* x: the residuals against sel, or the values (none) */
+	if (plan)
+		*plan = (struct zblk_plan){ref, ref2, codec, 0, sz + sel_bytes(&sel), n ? n : 1};
+	put_column(b, codec, ref, ref2, &sel, nul, n, x, m);
 	free(x);
 }
 
@@ -563,47 +672,51 @@ int zblk_get_i64(struct zblk_reader *r, int64_t *v, uint8_t *nul, size_t n,
 		if (zblk_get_bytes(r, m * (k <= 256 ? 1 : 2), &ix))
 			goto out;
 	}
-	for (size_t i = 0; i < m; i++) {
-		uint64_t x;
-		switch (codec) {
-		case ZC_CONST:
-			x = unzz(u);
-			break;
-		case ZC_PLAIN:
-		case ZC_DELTA:
-			if (zblk_get_varint(r, &u))
+	/* One loop per codec: this runs for every number of every imported line. */
+	if (codec == ZC_CONST) {
+		for (size_t i = 0; i < m; i++)
+			v[i] = (int64_t)unzz(u);
+	} else if (codec == ZC_PLAIN || codec == ZC_DELTA) {
+		uint64_t add = codec == ZC_DELTA;
+		for (size_t i = 0; i < m; i++) {
+			if (get_varint_fast(r, &u))
 				goto out;
-			x = unzz(u) + (codec == ZC_DELTA && i ? prev : 0);
-			prev = x;
-			break;
-		default: { /* ZC_DICT */
+			prev = unzz(u) + (i ? prev * add : 0);
+			v[i] = (int64_t)prev;
+		}
+	} else if (codec == ZC_DICT) {
+		for (size_t i = 0; i < m; i++) {
 			uint64_t j = k <= 256 ? ix[i]
 					      : (uint64_t)ix[2 * i] | (uint64_t)ix[2 * i + 1] << 8;
 			if (j >= k) {
 				bad(r);
 				goto out;
 			}
-			x = d[j];
+			v[i] = (int64_t)d[j];
 		}
-		}
-		v[i] = (int64_t)x;
 	}
-	for (size_t i = n, j = m; i-- > 0;) {
-		if (nul && nul[i]) {
-			v[i] = 0;
-			continue;
+	struct refsel sel = {0};
+	if (ref)
+		sel = (struct refsel){refs[ref - 1],
+				      ref2 ? refs[ref2 - 1] : NULL,
+				      refnul ? refnul[ref - 1] : NULL,
+				      ref2 && refnul ? refnul[ref2 - 1] : NULL,
+				      mult,
+				      mult2};
+	if (m == n && ref && !sel.n1) { /* the common case: no NULL rows, one full reference */
+		for (size_t i = 0; i < n; i++)
+			v[i] = (int64_t)((uint64_t)v[i] + (uint64_t)sel.r1[i] * mult);
+	} else if (m < n || ref) {
+		for (size_t i = n, j = m; i-- > 0;) {
+			if (nul && nul[i]) {
+				v[i] = 0;
+				continue;
+			}
+			uint64_t x = (uint64_t)v[--j];
+			if (ref)
+				x += refval(&sel, i);
+			v[i] = (int64_t)x;
 		}
-		uint64_t x = (uint64_t)v[--j];
-		if (ref) {
-			struct refsel sel = {refs[ref - 1],
-					     ref2 ? refs[ref2 - 1] : NULL,
-					     refnul ? refnul[ref - 1] : NULL,
-					     ref2 && refnul ? refnul[ref2 - 1] : NULL,
-					     mult,
-					     mult2};
-			x += refval(&sel, i);
-		}
-		v[i] = (int64_t)x;
 	}
 	rc = 0;
 out:

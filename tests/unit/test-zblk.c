@@ -146,6 +146,76 @@ static void test_references(void **state)
 	assert_true(roundtrip(f, ms, NULL, N, refs, NULL, 1) < 16);
 }
 
+/* Encode v (n rows, no NULL) against refs under plan p, decode, compare; returns the size. */
+static size_t plan_roundtrip(struct fx *f, const int64_t *v, size_t n, const int64_t *const *refs,
+			     int nref, struct zblk_plan *p)
+{
+	zblk_buf_reset(&f->b);
+	zblk_put_i64_plan(&f->b, v, NULL, n, refs, NULL, nref, p);
+	int64_t *out = calloc(n + 1, sizeof *out);
+	struct zblk_reader r;
+	zblk_reader_init(&r, f->b.p, f->b.len);
+	assert_int_equal(zblk_get_i64(&r, out, NULL, n, refs, NULL, nref), 0);
+	assert_int_equal(r.pos, f->b.len);
+	for (size_t i = 0; i < n; i++)
+		assert_true(out[i] == v[i]);
+	free(out);
+	return f->b.len;
+}
+
+/* A plan is followed while it stays as cheap, searched again when its block costs much
+ * more, after ZBLK_PLAN_USES uses, or when its reference is not offered. */
+static void test_plans(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 2000 };
+	static int64_t noise[N], ref[N], v[N];
+	uint64_t s = 12345;
+	struct zblk_plan p = {0};
+	const int64_t *refs[2] = {noise, ref};
+	for (int blk = 0; blk < 2; blk++) {
+		for (int i = 0; i < N; i++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			noise[i] = (int64_t)(s >> 40);
+			ref[i] = (int64_t)(s >> 20) % 1000003;
+			v[i] = 3 * ref[i] + 5; /* a multiple of ref plus a constant */
+		}
+		size_t sz = plan_roundtrip(f, v, N, refs, 2, &p);
+		assert_int_equal(p.ref, 1);
+		assert_int_equal(p.uses, blk); /* searched on the first block, then followed */
+		assert_int_equal(p.rows, N);
+		/* followed or searched, the same bytes as a search here */
+		struct zblk_buf b = {0};
+		zblk_put_i64(&b, v, NULL, N, refs, NULL, 2);
+		assert_int_equal(b.len, sz);
+		assert_memory_equal(b.p, f->b.p, sz);
+		zblk_buf_release(&b);
+	}
+	for (int i = 0; i < N; i++) /* now a copy of the other column: the plan costs more */
+		v[i] = noise[i];
+	zblk_buf_reset(&f->b);
+	assert_true(zblk_plan_usable(&p, 2));
+	assert_false(zblk_plan_usable(&p, 1)); /* its reference not offered */
+	assert_false(zblk_plan_usable(NULL, 2));
+	assert_int_equal(zblk_put_i64_follow(&f->b, v, NULL, N, refs, NULL, 2, &p), -1);
+	assert_int_equal(f->b.len, 0); /* nothing written when it does not follow */
+	assert_int_equal(p.uses, 1);
+	assert_true(plan_roundtrip(f, v, N, refs, 2, &p) < 16);
+	assert_int_equal(p.ref, 0);
+	assert_int_equal(p.uses, 0);
+	for (int u = 1; u <= ZBLK_PLAN_USES + 1; u++) { /* followed, then searched again */
+		plan_roundtrip(f, v, N, refs, 2, &p);
+		assert_int_equal(p.uses, u <= ZBLK_PLAN_USES ? u : 0);
+	}
+	p.ref = 1; /* a reference not offered: searched */
+	plan_roundtrip(f, ref, N, refs, 1, &p);
+	assert_int_equal(p.ref, -1);
+	assert_int_equal(p.uses, 0);
+	plan_roundtrip(f, v, 0, refs, 2, &p); /* no rows */
+	struct zblk_plan none = {0};
+	assert_int_equal(zblk_put_i64_follow(&f->b, v, NULL, N, refs, NULL, 2, &none), -1);
+}
+
 static void test_strings(void **state)
 {
 	struct fx *f = *state;
@@ -275,6 +345,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nulls_and_extremes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nulls_need_a_bitmap_to_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_references, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seal_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_detected, setup, teardown),
