@@ -33,6 +33,8 @@
 # - Node NICs 25-100 Gb/s (3,125-12,500 MB/s); node storage (local NVMe or network
 #   storage share) 2-4 GB/s, 8 GB/s on H100 nodes; iocpu a sixth to a quarter of cores.
 # - Node cpu and mem rules apply only where a trace lacks them (cluster specs, DLRM).
+# - A job whose trace leaves cpu or mem empty is assumed to take one core and 4 GiB per GPU
+#   (per job without GPUs): an assumption, so the replay can place it at all.
 
 name default
 version 1
@@ -49,6 +51,8 @@ job batch        iocpu lognormal median=300 sigma=0.5 min=50 max=3000 per=gpu
 job cpu          net   lognormal median=10  sigma=1.0 min=1  max=500
 job cpu          sto   lognormal median=20  sigma=1.0 min=1  max=500
 job cpu          iocpu lognormal median=100 sigma=0.5 min=20 max=1000
+job *            cpu   fixed value=1000 per=gpu
+job *            mem   fixed value=4096 per=gpu
 
 node *           net   fixed value=3125
 node *           sto   fixed value=2000

@@ -9,7 +9,7 @@ static int exec_gen(int argc, char **argv);
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
-	.usage = "[-s scenario] [-j jobs] [-n nodes] [--seed seed] -o dir",
+	.usage = "[-s NAME] [-j N] [-n N] [--seed S] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
 	.help = "  -s, --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
 		"  -j, --jobs N         jobs to generate (default 2000; at most 100000000)\n"

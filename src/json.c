@@ -127,6 +127,11 @@ void json_num(struct json *j, double v)
 	}
 	before_value(j);
 	char buf[32];
+	if (v == (double)(int64_t)v && fabs(v) < 1e15) { /* whole numbers read as such */
+		snprintf(buf, sizeof buf, "%" PRId64, (int64_t)v);
+		sbuf_adds(j->out, buf);
+		return;
+	}
 	/* the shortest %.Ng that reads back exactly */
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*g", prec, v);

@@ -89,11 +89,11 @@ static void test_fills_only_missing(void **state)
 	enrich_apply(p, 1, 1.0, &s);
 	const struct job *o = &s.jobs[0];
 	assert_int_equal(o->dem[DIM_CPU], 4000);
-	assert_int_equal(o->dem[DIM_MEM], -1); /* no rule for job mem in the default */
+	assert_int_equal(o->dem[DIM_MEM], 2 * 4096); /* the default: 4 GiB per GPU, fixed */
 	assert_int_equal(o->dem[DIM_STO], 0);
 	assert_true(o->dem[DIM_NET] > 0);
 	assert_true(o->dem[DIM_IOCPU] > 0);
-	assert_int_equal(o->enriched, DIM_BIT(DIM_NET) | DIM_BIT(DIM_IOCPU));
+	assert_int_equal(o->enriched, DIM_BIT(DIM_MEM) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_IOCPU));
 	const struct node *m = &s.nodes[0];
 	assert_int_equal(m->cap[DIM_CPU], 64000);
 	assert_int_equal(m->cap[DIM_NET], 777);
@@ -358,6 +358,7 @@ static void test_summary(void **state)
 	struct job a = mkjob(0, JOB_TRAIN, 1, 1000), b = mkjob(1, JOB_CPU, 0, 0);
 	a.dem[DIM_NET] = a.dem[DIM_STO] = a.dem[DIM_IOCPU] = 5;
 	b.dem[DIM_NET] = 5;
+	a.dem[DIM_CPU] = a.dem[DIM_MEM] = b.dem[DIM_CPU] = b.dem[DIM_MEM] = 1000;
 	job_set_add_job(&s, &a);
 	job_set_add_job(&s, &b);
 	struct node n = mknode("x", "T4", 1);

@@ -23,6 +23,8 @@ static void test_compact(void **state)
 	json_arr(&j);
 	json_num(&j, 0.1);
 	json_num(&j, 3);
+	json_num(&j, 3000);
+	json_num(&j, -2.5e-7);
 	json_num(&j, NAN);
 	json_int(&j, -7);
 	json_bool(&j, 1);
@@ -32,7 +34,7 @@ static void test_compact(void **state)
 	json_end(&j);
 	json_end(&j);
 	assert_string_equal(
-		b.s, "{\"policy\":\"fgd \\\"x\\\"\\n\",\"v\":[0.1,3,null,-7,true],\"e\":{}}");
+		b.s, "{\"policy\":\"fgd \\\"x\\\"\\n\",\"v\":[0.1,3,3000,-2.5e-07,null,-7,true],\"e\":{}}");
 	sbuf_release(&b);
 }
 
