@@ -113,10 +113,10 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/man/man5/voidfit.5 $(DESTDIR)$(PREFIX)/share/man/man7/voidfit.7
 
 format:
-	clang-format -i src/*.c include/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h include/*.h tests/unit/*.c
 
 lint-format:
-	clang-format --dry-run --Werror src/*.c include/*.h tests/unit/*.c
+	clang-format --dry-run --Werror src/*.c src/*.h include/*.h tests/unit/*.c
 
 lint: $(BUILD)/config.mk lint-format
 	mandoc -Tlint -Wwarning man/voidfit.1 man/voidfit.5 man/voidfit.7

@@ -65,8 +65,9 @@ struct zblk_plan {
 /* As zblk_put_i64, guided by *plan when it has one: the planned references and codec
  * family are used while the block costs at most an eighth more per row than the block
  * the plan came from and the plan has been used fewer than ZBLK_PLAN_USES times; otherwise
- * (or with no plan yet) the full search runs and its choices become the plan. plan may be NULL (always search). The output depends only on
- * the arguments and *plan, so the same sequence of calls gives the same bytes. */
+ * (or with no plan yet) the full search runs and its choices become the plan. plan may be NULL
+ * (always search). The output depends only on the arguments and *plan, so the same sequence of
+ * calls gives the same bytes. */
 void zblk_put_i64_plan(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
 		       const int64_t *const *refs, const uint8_t *const *refnul, int nref,
 		       struct zblk_plan *plan);

@@ -76,6 +76,20 @@ for m in "$top"/man/voidfit.[157]; do
 	fi
 done
 
+# Formatting: the committed .clang-format, where clang-format is installed.
+if command -v clang-format >/dev/null 2>&1; then
+	if out=$(cd "$top" && clang-format --dry-run --Werror src/*.c src/*.h include/*.h \
+		tests/unit/*.c 2>&1); then
+		result lint/format 0
+	else
+		result lint/format 1
+		printf '%s\n' "$out" | head -20 | sed 's/^/    /'
+		echo "    (make format fixes it)"
+	fi
+else
+	result lint/format 77
+fi
+
 # Layering and house rules.
 if out=$("$top/scripts/check-layers.sh" 2>&1); then
 	result lint/layers 0

@@ -33,8 +33,9 @@ static void test_compact(void **state)
 	json_obj(&j);
 	json_end(&j);
 	json_end(&j);
-	assert_string_equal(
-		b.s, "{\"policy\":\"fgd \\\"x\\\"\\n\",\"v\":[0.1,3,3000,-2.5e-07,null,-7,true],\"e\":{}}");
+	assert_string_equal(b.s,
+			    "{\"policy\":\"fgd "
+			    "\\\"x\\\"\\n\",\"v\":[0.1,3,3000,-2.5e-07,null,-7,true],\"e\":{}}");
 	sbuf_release(&b);
 }
 
