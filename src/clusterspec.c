@@ -9,6 +9,7 @@
 #include "cluster.h"
 #include "clusterspec.h"
 #include "gpumodel.h"
+#include "words.h"
 
 #define SPEC_MAX_BYTES  (1 << 20)
 #define GROUP_MAX_NODES 1000000
@@ -97,41 +98,22 @@ static int parse_line(char **w, int nw, const char *fname, int line, struct job_
 int clusterspec_parse(const char *text, size_t len, const char *fname, struct job_set *out,
 		      struct err *e)
 {
-	int rc = VF_OK, lineno = 0, ngroups = 0;
+	int rc, ngroups = 0;
 	size_t first = out->nnodes;
-	char *buf;
-	if (memchr(text, '\0', len))
-		return err_set(e, VF_EINPUT, "%s: not a text file (NUL byte)", fname);
-	buf = xstrndup(text, len);
-	for (char *s = buf, *nl; s; s = nl) {
-		nl = strchr(s, '\n');
-		if (nl)
-			*nl++ = '\0';
-		lineno++;
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = '\0';
-		char *w[16];
-		int nw = 0;
-		for (char *save = NULL, *t = strtok_r(s, " \t\r", &save); t;
-		     t = strtok_r(NULL, " \t\r", &save)) {
-			if (nw == 16) {
-				rc = err_set(e, VF_EINPUT, "%s:%d: too many words", fname, lineno);
-				goto out;
-			}
-			w[nw++] = t;
-		}
-		if (nw == 0)
-			continue;
-		rc = parse_line(w, nw, fname, lineno, out, first, e);
+	struct words r;
+	if ((rc = words_open(&r, text, len, fname, e)))
+		return rc;
+	while ((rc = words_next(&r, e)) > 0) {
+		rc = parse_line(r.w, r.n, fname, r.lineno, out, first, e);
 		if (rc)
-			goto out;
+			break;
 		ngroups++;
 	}
-	if (!ngroups)
+	if (rc < 0)
+		rc = -rc;
+	else if (!rc && !ngroups)
 		rc = err_set(e, VF_EINPUT, "%s: no node groups", fname);
-out:
-	free(buf);
+	words_close(&r);
 	if (rc)
 		out->nnodes = first;
 	return rc;

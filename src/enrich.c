@@ -18,6 +18,7 @@
 #include "enrich.h"
 #include "gpumodel.h"
 #include "rng.h"
+#include "words.h"
 
 #define BUILTIN_FILE "enrich-v1.profile"
 #define PROFILE_MAX  (1 << 20) /* bytes: a profile is a short text */
@@ -250,37 +251,18 @@ static int check_coverage(const struct enrich_profile *p, const char *fname, str
 int enrich_parse(const char *text, size_t len, const char *fname, struct enrich_profile **out,
 		 struct err *e)
 {
-	int rc = VF_OK, lineno = 0;
+	int rc;
 	struct enrich_profile *p = xmalloc(sizeof *p);
-	char *buf = NULL;
+	struct words r;
 	profile_init(p);
 	*out = NULL;
-	if (memchr(text, '\0', len)) {
-		rc = err_set(e, VF_EINPUT, "%s: not a text file (NUL byte)", fname);
+	if ((rc = words_open(&r, text, len, fname, e)))
 		goto out;
-	}
 	p->text = xstrndup(text, len);
-	buf = xstrndup(text, len);
-	for (char *s = buf, *nl; s; s = nl) {
-		nl = strchr(s, '\n');
-		if (nl)
-			*nl++ = '\0';
-		lineno++;
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = '\0';
-		char *w[64];
-		int nw = 0;
-		for (char *save = NULL, *t = strtok_r(s, " \t\r", &save); t;
-		     t = strtok_r(NULL, " \t\r", &save)) {
-			if (nw == 64) {
-				rc = err_set(e, VF_EINPUT, "%s:%d: too many words", fname, lineno);
-				goto out;
-			}
-			w[nw++] = t;
-		}
-		if (nw == 0)
-			continue;
+	while ((rc = words_next(&r, e)) > 0) {
+		char **w = r.w;
+		int nw = r.n, lineno = r.lineno;
+		rc = VF_OK;
 		if (!strcmp(w[0], "name") || !strcmp(w[0], "version")) {
 			int is_name = w[0][0] == 'n';
 			int64_t v = 0;
@@ -311,9 +293,12 @@ int enrich_parse(const char *text, size_t len, const char *fname, struct enrich_
 			goto out;
 		}
 	}
-	rc = check_coverage(p, fname, e);
+	if (rc < 0)
+		rc = -rc;
+	else
+		rc = check_coverage(p, fname, e);
 out:
-	free(buf);
+	words_close(&r);
 	if (rc)
 		enrich_free(p);
 	else
