@@ -52,6 +52,21 @@ static inline double pol_gpu_left(const struct node_state *s, const struct place
 	return 0;
 }
 
+/* Sum over the seen dims k of (d_k / cap_k) * (max(free_k, 0) / cap_k), free before placing
+ * p: the alignment of demand and free vector that dotprod minimises and tetris maximises. */
+static inline double pol_free_dot(const struct policy_ctx *ctx, const struct node_state *s,
+				  const struct placement *p)
+{
+	double dot = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)))
+			continue;
+		double f = pol_free_now(s, d);
+		dot += pol_dem(s, p, d) * (f > 0 ? f : 0);
+	}
+	return dot;
+}
+
 /* 0, or POL_OVER + the summed overshoot (as shares of capacity) when p would push a seen
  * shared dim the job uses past the node's capacity. */
 static inline double pol_oversub(const struct policy_ctx *ctx, const struct placement *p)

@@ -16,14 +16,7 @@ static double tetris_score(const struct policy_ctx *ctx, const struct job *j,
 {
 	(void)j;
 	const struct node_state *s = pol_st(ctx, p);
-	double dot = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)))
-			continue;
-		double f = pol_free_now(s, d);
-		dot += pol_dem(s, p, d) * (f > 0 ? f : 0);
-	}
-	return -dot + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
+	return -pol_free_dot(ctx, s, p) + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
 }
 
 const struct policy_ops pol_tetris_ops = {
