@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "sbuf.h"
 #include "util.h"
 
 #define WORDS_MAX 64 /* words on one line; more is an input error */
@@ -31,6 +32,10 @@ int words_open(struct words *r, const char *text, size_t len, const char *fname,
 /* Move to the next line that has words: 1 and r->w, r->n, r->lineno set; 0 at the end; or
  * VF_EINPUT negated (-VF_EINPUT) with e set ("FNAME:LINE: too many words"). */
 int words_next(struct words *r, struct err *e);
+/* Append the whole file at path to out. A file over max bytes is an input error
+ * ("PATH: larger than MAX bytes: not WHAT"); one that cannot be read, VF_EIO. */
+int words_read_file(const char *path, size_t max, const char *what, struct sbuf *out,
+		    struct err *e);
 /* Free what r owns; r may be NULL. */
 void words_close(struct words *r);
 

@@ -121,20 +121,11 @@ int clusterspec_parse(const char *text, size_t len, const char *fname, struct jo
 
 int clusterspec_load(const char *path, struct job_set *out, struct err *e)
 {
-	int rc;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	char *buf = xmalloc(SPEC_MAX_BYTES + 1);
-	size_t n = fread(buf, 1, SPEC_MAX_BYTES + 1, f);
-	if (ferror(f))
-		rc = err_set(e, VF_EIO, "%s: read failed", path);
-	else if (n > SPEC_MAX_BYTES)
-		rc = err_set(e, VF_EINPUT, "%s: larger than %d bytes: not a cluster spec", path,
-			     SPEC_MAX_BYTES);
-	else
-		rc = clusterspec_parse(buf, n, path, out, e);
-	fclose(f);
-	free(buf);
+	struct sbuf b;
+	sbuf_init(&b);
+	int rc = words_read_file(path, SPEC_MAX_BYTES, "a cluster spec", &b, e);
+	if (!rc)
+		rc = clusterspec_parse(b.s, b.len, path, out, e);
+	sbuf_release(&b);
 	return rc;
 }

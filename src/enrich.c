@@ -316,23 +316,12 @@ int enrich_load(const char *path, struct enrich_profile **out, struct err *e)
 		assert(!"the built-in profile is compiled in");
 		return err_set(e, VF_EIO, "%s: not compiled in", BUILTIN_FILE);
 	}
-	int rc = VF_OK;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	buf = xmalloc(PROFILE_MAX + 1);
-	n = fread(buf, 1, PROFILE_MAX + 1, f);
-	if (ferror(f))
-		rc = err_set(e, VF_EIO, "%s: read failed", path);
-	else if (n > PROFILE_MAX)
-		rc = err_set(e, VF_EINPUT, "%s: larger than %d bytes: not a profile", path,
-			     PROFILE_MAX);
-	else
-		rc = enrich_parse(buf, n, path, out, e);
-	fclose(f);
-	free(buf);
+	struct sbuf b;
+	sbuf_init(&b);
+	int rc = words_read_file(path, PROFILE_MAX, "a profile", &b, e);
+	if (!rc)
+		rc = enrich_parse(b.s, b.len, path, out, e);
+	sbuf_release(&b);
 	return rc;
 }
 

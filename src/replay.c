@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "clusterspec.h"
 #include "json.h"
 #include "replay.h"
+#include "words.h"
 
 #define PROGRESS_EVERY 64 /* sim steps between progress calls */
 
@@ -829,18 +831,7 @@ void replay_scenario_key(const char *params, struct sbuf *out)
 
 int replay_read_file(const char *path, struct sbuf *out, struct err *e)
 {
-	FILE *f = fopen(path, "rb");
-	char buf[8192];
-	size_t n;
-	if (!f)
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sbuf_add(out, buf, n);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return err_set(e, VF_EIO, "%s: read error", path);
-	return 0;
+	return words_read_file(path, SIZE_MAX, "a file to read", out, e);
 }
 
 int replay_use_cluster(struct job_set *js, const char *text, size_t len, const char *fname,

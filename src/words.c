@@ -1,6 +1,8 @@
 /*
  * words.c — directive files, a line at a time.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,4 +49,26 @@ void words_close(struct words *r)
 		return;
 	free(r->buf);
 	r->buf = r->next = NULL;
+}
+
+int words_read_file(const char *path, size_t max, const char *what, struct sbuf *out, struct err *e)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[8192];
+	size_t n, total = 0;
+	int rc = VF_OK;
+	if (!f)
+		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if ((total += n) > max) {
+			rc = err_set(e, VF_EINPUT, "%s: larger than %zu bytes: not %s", path, max,
+				     what);
+			break;
+		}
+		sbuf_add(out, buf, n);
+	}
+	if (!rc && ferror(f))
+		rc = err_set(e, VF_EIO, "%s: read failed", path);
+	fclose(f);
+	return rc;
 }
