@@ -404,6 +404,26 @@ static int by_arrival(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The rows of trace_id's job blocks (what a load will decode), or 0 if unknown; never more
+ * than full blocks hold, so a damaged count cannot ask for absurd memory. */
+static int64_t trace_block_rows(struct store *s, int64_t trace_id)
+{
+	sqlite3_stmt *st;
+	struct err ignored;
+	int64_t n = 0;
+	if (store_prep(s,
+		       "SELECT min(sum(max(nrows, 0)), count(*) * ?2) FROM job_blocks "
+		       "WHERE trace_id = ?1",
+		       &st, &ignored))
+		return 0;
+	sqlite3_bind_int64(st, 1, trace_id);
+	sqlite3_bind_int64(st, 2, STORE_BLOCK_ROWS);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
 	job_set_release(out);
@@ -413,6 +433,9 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, trace_id);
+	int64_t njobs = trace_block_rows(s, trace_id);
+	if (njobs > 0) /* one allocation, not a doubling series of copies */
+		xgrow(&out->jobs, &out->jobcap, (size_t)njobs, sizeof *out->jobs);
 	struct zblk_buf raw = {0};
 	struct raw_cursor *cur = NULL;
 	int64_t curfile = 0;
@@ -440,8 +463,13 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		job_set_release(out);
 		return rc;
 	}
-	if (out->njobs > 1)
-		qsort(out->jobs, out->njobs, sizeof *out->jobs, by_arrival);
+	/* Most traces are stored in arrival order already: sort only when they are not. */
+	for (size_t i = 1; i < out->njobs; i++) {
+		if (by_arrival(&out->jobs[i - 1], &out->jobs[i]) > 0) {
+			qsort(out->jobs, out->njobs, sizeof *out->jobs, by_arrival);
+			break;
+		}
+	}
 	return 0;
 }
 
