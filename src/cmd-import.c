@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "import.h"
@@ -102,6 +103,8 @@ static int exec_import(int argc, char **argv)
 
 	struct import_result res;
 	struct err e = {0};
+	/* A store this import would create must not be left behind, empty, when it fails. */
+	int existed = access(o.store, F_OK) == 0;
 	int irc = import_run(&o, in, n, &res, &e);
 	if (!quiet || irc) {
 		for (size_t i = 0; i < res.nbad; i++)
@@ -113,7 +116,14 @@ static int exec_import(int argc, char **argv)
 	}
 	if (irc) {
 		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
-		fprintf(stderr, "voidfit import: nothing imported; %s is unchanged\n", o.store);
+		if (existed) {
+			fprintf(stderr, "voidfit import: nothing imported; %s is unchanged\n",
+				o.store);
+		} else {
+			unlink(o.store);
+			fprintf(stderr, "voidfit import: nothing imported; %s was not created\n",
+				o.store);
+		}
 		import_result_release(&res);
 		goto out;
 	}

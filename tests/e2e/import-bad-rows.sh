@@ -42,3 +42,7 @@ expect_rc 1 vf import --strict -o q.db pods2.csv
 contains err "pods2.csv:3: 10 columns, expected 11 (--strict: nothing imported)"
 vf info q.db > after
 cmp before after || die "--strict changed the store"
+# ... and a store that --strict would have created is not left behind
+expect_rc 1 vf import --strict -o new.db pods2.csv
+contains err "nothing imported; new.db was not created"
+[ ! -e new.db ] || die "--strict left an empty new.db"
