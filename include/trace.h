@@ -108,6 +108,11 @@ void trace_reader_free(struct trace_reader *rd);
 
 /* Field k (the format's column k, through rd->col) of r, or NULL when absent or empty. */
 const char *trace_field(const struct trace_reader *rd, const struct csvin_rec *r, int k);
+/* Copy column k, a name, into dst (size bytes with the NUL): 0 when copied; when absent or
+ * empty, 1 (dst untouched), or TRACE_BAD if required ("column 'sn' is empty"); TRACE_BAD
+ * when longer than size - 1 ("column 'sn': name longer than 47 bytes"). */
+int trace_name(struct trace_reader *rd, const struct csvin_rec *r, int k, char *dst, size_t size,
+	       int required);
 /* Column k as a number: 0 (set *v), 1 when absent or empty (v untouched), TRACE_BAD when
  * not a number (why: "column 'cpu_milli': 'abc' is not a number"). */
 int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double *v);

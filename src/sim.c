@@ -683,9 +683,9 @@ static int32_t shape_of(struct sim *s, int32_t idx)
 	return s->jshape[idx] = s->stab_id[p];
 }
 
-static void wait_add(struct sim *s, int32_t idx)
+/* The first place in s->wait whose job does not come before job idx. */
+static size_t wait_pos(const struct sim *s, int32_t idx)
 {
-	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
 	size_t lo = 0, hi = s->nwait;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -694,6 +694,13 @@ static void wait_add(struct sim *s, int32_t idx)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static void wait_add(struct sim *s, int32_t idx)
+{
+	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
+	size_t lo = wait_pos(s, idx);
 	xgrow(&s->wshape, &s->wshapecap, s->nwait + 1, sizeof *s->wshape);
 	memmove(&s->wait[lo + 1], &s->wait[lo], (s->nwait - lo) * sizeof *s->wait);
 	memmove(&s->wshape[lo + 1], &s->wshape[lo], (s->nwait - lo) * sizeof *s->wshape);
@@ -793,14 +800,7 @@ static int preempt_for(struct sim *s, int32_t idx)
 /* Where job idx is in s->wait (it must be there). */
 static size_t wait_find(const struct sim *s, int32_t idx)
 {
-	size_t lo = 0, hi = s->nwait;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (wait_before(s, s->wait[mid], idx))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = wait_pos(s, idx);
 	assert(lo < s->nwait && s->wait[lo] == idx);
 	return lo;
 }

@@ -104,19 +104,9 @@ static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 	int64_t v[N_IOCPU + 1];
 	int rc;
 	node_init(&n);
-	const char *name = trace_field(rd, r, N_NAME);
-	if (!name)
-		return trace_bad(rd, "column 'node' is empty");
-	if (strlen(name) >= sizeof n.name)
-		return trace_bad(rd, "column 'node': name longer than %zu bytes",
-				 sizeof n.name - 1);
-	strcpy(n.name, name);
-	const char *group = trace_field(rd, r, N_GROUP);
-	if (group && strlen(group) >= sizeof n.group)
-		return trace_bad(rd, "column 'group': name longer than %zu bytes",
-				 sizeof n.group - 1);
-	if (group)
-		strcpy(n.group, group);
+	if (trace_name(rd, r, N_NAME, n.name, sizeof n.name, 1) == TRACE_BAD ||
+	    trace_name(rd, r, N_GROUP, n.group, sizeof n.group, 0) == TRACE_BAD)
+		return TRACE_BAD;
 	for (int k = N_CPU; k <= N_IOCPU; k++)
 		if ((rc = trace_amount(rd, r, k, 1, &v[k])))
 			return rc;

@@ -96,12 +96,8 @@ static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 	int64_t cpu, mem, ngpu;
 	int rc;
 	node_init(&n);
-	const char *sn = trace_field(rd, r, N_SN);
-	if (!sn)
-		return trace_bad(rd, "column 'sn' is empty");
-	if (strlen(sn) >= sizeof n.name)
-		return trace_bad(rd, "column 'sn': name longer than %zu bytes", sizeof n.name - 1);
-	strcpy(n.name, sn);
+	if (trace_name(rd, r, N_SN, n.name, sizeof n.name, 1))
+		return TRACE_BAD;
 	if ((rc = trace_amount(rd, r, N_CPU, 1, &cpu)) ||
 	    (rc = trace_amount(rd, r, N_MEM, 1, &mem)) ||
 	    (rc = trace_amount(rd, r, N_GPU, 1, &ngpu)))

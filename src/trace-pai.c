@@ -165,13 +165,8 @@ static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struc
 	int64_t cpu, mem, gpu;
 	int rc;
 	node_init(&n);
-	const char *name = trace_field(rd, r, M_NAME);
-	if (!name)
-		return trace_bad(rd, "column 'machine' is empty");
-	if (strlen(name) >= sizeof n.name)
-		return trace_bad(rd, "column 'machine': name longer than %zu bytes",
-				 sizeof n.name - 1);
-	strcpy(n.name, name);
+	if (trace_name(rd, r, M_NAME, n.name, sizeof n.name, 1))
+		return TRACE_BAD;
 	if ((rc = trace_amount(rd, r, M_CPU, 1000, &cpu)) ||
 	    (rc = trace_amount(rd, r, M_MEM, 1024, &mem)) ||
 	    (rc = trace_amount(rd, r, M_GPU, 1, &gpu)))

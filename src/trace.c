@@ -195,6 +195,20 @@ static const char *col_name(const struct trace_reader *rd, int k)
 	return rd->colname ? rd->colname[k] : "?";
 }
 
+int trace_name(struct trace_reader *rd, const struct csvin_rec *r, int k, char *dst, size_t size,
+	       int required)
+{
+	const char *s = trace_field(rd, r, k);
+	if (!s)
+		return required ? trace_bad(rd, "column '%s' is empty", col_name(rd, k)) : 1;
+	size_t len = strlen(s);
+	if (len >= size)
+		return trace_bad(rd, "column '%s': name longer than %zu bytes", col_name(rd, k),
+				 size - 1);
+	memcpy(dst, s, len + 1);
+	return 0;
+}
+
 /* A plain decimal "-?D+(.D+)?" of at most 15 digits in all: 0 and *v, or -1 for anything
  * else (then parse_double decides). Its digits as an integer and 10^(fraction digits) are
  * both exact in a double, so one division gives the correctly rounded value, the same as
