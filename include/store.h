@@ -55,12 +55,15 @@ struct store_file {
 };
 /* Add f (counts may be 0 now); sets f->id. */
 int store_file_add(struct store *s, struct store_file *f, struct err *e);
-/* Record f's final counts (read = accepted + quarantined is asserted). */
+/* Record f's final counts (read = accepted + quarantined is asserted), size and sha256
+ * (known for sure only once the file is read). */
 int store_file_finish(struct store *s, const struct store_file *f, struct err *e);
 /* Is a file with this sha256 already in the store? Returns 1 (and its trace's name in
  * trace_name, if not NULL, at most len bytes) or 0; negative never (errors go to e). */
 int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name, size_t len,
 		    struct err *e);
+/* Is a file of this size already in the store? 1 or 0; errors go to e (then 0). */
+int store_file_size_seen(struct store *s, int64_t size, struct err *e);
 
 /* Raw bytes of a file, kept so 'export --raw' gives it back byte for byte. Text CSV is
  * kept as compressed column blocks (with the odd lines kept verbatim); a compressed input
@@ -71,6 +74,9 @@ int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_r
 int store_raw_write(struct store_raw *w, const void *buf, size_t n, struct err *e);
 /* Flush and free w. */
 int store_raw_end(struct store_raw *w, struct err *e);
+/* As store_raw_end, and give the sha256 and the count of every byte written (either may
+ * be NULL), so a file need not be read twice to be hashed. */
+int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, struct err *e);
 /* Free w without writing the rest; w may be NULL. */
 void store_raw_abort(struct store_raw *w);
 /* Write the file's original bytes to out. */
@@ -83,14 +89,21 @@ int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const c
 /* ---- nodes and jobs of a trace ---- */
 int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes, size_t n,
 		    struct err *e);
-/* Jobs are appended through a writer that fills column blocks of STORE_BLOCK_ROWS rows, so
- * memory stays bounded by the block size, not the trace. The blocks are staged until
- * store_commit, which codes them against the trace's raw file (a job costs little more than
- * its line did): store_trace_load sees jobs once they are committed. */
+/* Jobs are appended through a writer that fills column blocks of at most STORE_BLOCK_ROWS
+ * rows, so memory stays bounded by the block size, not the trace. A block of jobs parsed
+ * from a text file's lines (store_jobs_add_line) is coded against the numbers of those
+ * lines (a job costs little more than its line did); other blocks are coded alone.
+ * store_trace_load sees jobs once they are committed. */
 #define STORE_BLOCK_ROWS 4096
 struct store_jobs;
 int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out, struct err *e);
 int store_jobs_add(struct store_jobs *w, const struct job *j, struct err *e);
+/* As store_jobs_add, for a job parsed from line (1-based) of the text file that src is
+ * writing (src NULL: as store_jobs_add). A change of src ends the block being filled;
+ * store_raw_end(src) ends it too, and inserts the blocks of src's jobs with its own, so
+ * call it before store_jobs_end. */
+int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_raw *src,
+			int64_t line, struct err *e);
 int store_jobs_end(struct store_jobs *w, struct err *e);
 void store_jobs_abort(struct store_jobs *w);
 /* Load a trace's jobs (sorted by arrival, then id) and nodes into out (emptied first). */

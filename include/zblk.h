@@ -56,7 +56,7 @@ void zblk_put_i64(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size
 /* A column plan: the choices zblk_put_i64_plan made for a column (references, codec
  * family) and what they cost, kept from one block to the next of the same column so that
  * later blocks skip the search. Zero-initialise it (no plan yet). */
-#define ZBLK_PLAN_USES 4 /* a plan is searched again after this many uses */
+#define ZBLK_PLAN_USES 16 /* a plan is searched again after this many uses */
 struct zblk_plan {
 	int ref, ref2, codec; /* -1: no reference */
 	int uses;             /* blocks coded by it since the search */
@@ -95,6 +95,9 @@ struct zblk_str {
 void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n);
 /* Read a string column of n rows; s[i].p points into r's buffer. 0 or -1. */
 int zblk_get_str(struct zblk_reader *r, struct zblk_str *s, size_t n);
+/* Move past a string column of n rows without reading its strings (their lengths and
+ * the column's structure are still checked). 0 or -1 (r->bad set). */
+int zblk_skip_str(struct zblk_reader *r, size_t n);
 
 /* Block kinds (what the rows of a block are). */
 enum {

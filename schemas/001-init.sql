@@ -65,7 +65,11 @@ CREATE TABLE raw_blocks (
 	data BLOB NOT NULL
 );
 
--- Jobs of a trace as sealed zblk blocks of at most 4096 jobs, in insertion order.
+-- Jobs of a trace as sealed zblk blocks of at most 4096 jobs, in insertion order (seq).
+-- A block of jobs parsed from a text file's lines is coded against the numbers of those
+-- lines (its header names the file and the 0-based physical line of its first job: see
+-- store-jobs.c); blocks of other jobs are coded alone. Rows may be inserted out of seq
+-- order: read them ORDER BY seq.
 CREATE TABLE job_blocks (
 	trace_id INTEGER NOT NULL REFERENCES traces(id),
 	seq INTEGER NOT NULL,

@@ -1,19 +1,25 @@
 /*
- * import.c — the import driver: for each file, hash it (duplicates are skipped), read its
- * records through csvin, detect or take its format, map rows through one trace_reader per
- * format, and write provenance, raw bytes, jobs, nodes and quarantined rows, all inside one
- * store transaction.
+ * import.c — the import driver: for each file, read its records through csvin, detect or
+ * take its format, map rows through one trace_reader per format, and write provenance, raw
+ * bytes, jobs, nodes and quarantined rows, all inside one store transaction; a file
+ * already in the store (same sha256) is reported and adds nothing.
  *
- * Per file:  hash ─▶ seen? ─yes─▶ reported, skipped
- *                      │no
+ * Per file:  a stored file of its size? ─yes─▶ hash it: seen? ─yes─▶ reported, skipped
+ *                      │no                                 │no
+ *                      ▼◀──────────────────────────────────┘
  *                      ▼
  *            first record ─▶ format (forced / detected) ─▶ store_file_add, store_raw_begin
  *                      ▼
  *            records ─▶ trace_reader_row ─▶ accepted (jobs, nodes) | quarantined
  *                      ▼
- *            store_raw_end, store_file_finish
+ *            store_raw_finish (the file's sha256, hashed as it was stored), store_file_finish
  * After the files: trace_reader_finish (stateful formats emit the rest), cluster spec
  * nodes, store_nodes_add, store_jobs_end, store_commit. Any error: store_rollback.
+ *
+ * Files are hashed while they are stored, not read twice: a file can only duplicate a stored
+ * file of its size, so only then (rare: re-importing a folder) is it hashed first, and
+ * skipped unread if the hash is known. stdin is spooled to a temporary file, to learn its
+ * size.
  *
  * Invariants: the raw bytes a csvin reads before the file's store row exists wait in
  * pend[] (at most the first record plus a block); afterwards they go straight to the
@@ -23,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "clusterspec.h"
 #include "csvin.h"
@@ -48,6 +55,7 @@ struct imp {
 	struct slot *slot;
 	size_t nslot, slotcap;
 	struct store_raw *raw; /* the current file's raw writer, once it exists */
+	int64_t line;          /* the line of the record being mapped (0: none) */
 	unsigned char *pend;   /* raw bytes read before it existed */
 	size_t npend, pendcap;
 };
@@ -57,7 +65,8 @@ static int sink_job(void *ctx, const struct job *j, struct err *e)
 	struct imp *im = ctx;
 	struct job c = *j;
 	c.id = im->res->jobs++;
-	return store_jobs_add(im->jw, &c, e);
+	/* A job of the record being mapped is coded against that record's line. */
+	return store_jobs_add_line(im->jw, &c, im->line ? im->raw : NULL, im->line, e);
 }
 
 static int sink_node(void *ctx, const struct node *n, struct err *e)
@@ -209,12 +218,14 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 	return get_reader(im, fmt, map, rd, e);
 }
 
-/* Open the input: a file, or stdin spooled to a temporary file (it is read twice). */
-static int open_input(const char *path, FILE **out, uint8_t sha[32], int64_t *size, struct err *e)
+/* Open the input: a file, or stdin spooled to a temporary file (so its size is known, and it
+ * can be read twice); *size is its size if known (else -1). */
+static int open_input(const char *path, FILE **out, int64_t *size, struct err *e)
 {
 	FILE *f;
-	int rc;
+	struct stat sb;
 	*out = NULL;
+	*size = -1;
 	if (!strcmp(path, "-")) {
 		f = tmpfile();
 		if (!f)
@@ -238,11 +249,8 @@ static int open_input(const char *path, FILE **out, uint8_t sha[32], int64_t *si
 		if (!f)
 			return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
 	}
-	if ((rc = csvin_hash_stream(f, path, sha, size, e))) {
-		fclose(f);
-		return rc;
-	}
-	rewind(f);
+	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
+		*size = (int64_t)sb.st_size;
 	*out = f;
 	return 0;
 }
@@ -271,6 +279,25 @@ static void keep_bad(struct imp *im, const char *name, int64_t line, const char 
 	r->bad[r->nbad++] = xstrdup(msg);
 }
 
+/* Is f (of size bytes, -1 if unknown) a file the store already holds? Returns 1 (dup set to
+ * the trace holding it, f rewound), 0 or an error. Only a file of a stored file's size is
+ * read to be hashed. */
+static int seen_before(struct imp *im, FILE *f, const char *name, int64_t size, char *dup,
+		       size_t len, struct err *e)
+{
+	uint8_t sha[32];
+	int64_t n;
+	int rc, seen;
+	e->code = 0;
+	if (size >= 0 && !store_file_size_seen(im->s, size, e))
+		return e->code;
+	if ((rc = csvin_hash_stream(f, name, sha, &n, e)))
+		return rc;
+	rewind(f);
+	seen = store_file_seen(im->s, sha, dup, len, e);
+	return e->code ? e->code : seen;
+}
+
 static int import_one(struct imp *im, const struct import_input *in, struct err *e)
 {
 	const char *name = strcmp(in->path, "-") ? in->path : "stdin";
@@ -281,7 +308,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	struct trace_reader *rd = NULL;
 	FILE *f = NULL;
 	char fmtname[160], dup[256];
-	int header, rc;
+	int header, rc = 0;
 
 	res->files = xrealloc(res->files, (res->nfiles + 1) * sizeof *res->files);
 	struct import_file *fr = &res->files[res->nfiles++];
@@ -289,17 +316,15 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	fr->name = xstrdup(name);
 	fr->format = xstrdup("");
 
-	if ((rc = open_input(in->path, &f, sf.sha256, &sf.size, e)))
+	if ((rc = open_input(in->path, &f, &sf.size, e)))
 		goto out;
-	e->code = 0;
-	if (store_file_seen(im->s, sf.sha256, dup, sizeof dup, e) == 1) {
+	if ((rc = seen_before(im, f, name, sf.size, dup, sizeof dup, e)) == 1) {
 		fr->dup_of = xstrdup(dup);
+		rc = 0;
 		goto out;
 	}
-	if (e->code) {
-		rc = e->code;
+	if (rc)
 		goto out;
-	}
 	im->npend = 0;
 	if ((rc = csvin_open(name, f, &c, e)))
 		goto out;
@@ -344,7 +369,9 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	}
 	while (r) {
 		sf.rows_read++;
+		im->line = r->line;
 		int rr = trace_reader_row(rd, r, e);
+		im->line = 0;
 		if (rr == TRACE_BAD) {
 			if (im->o->strict) {
 				rc = err_set(e, VF_EINPUT,
@@ -367,7 +394,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		if ((rc = csvin_next(c, &r, e)))
 			goto out;
 	}
-	rc = store_raw_end(im->raw, e);
+	rc = store_raw_finish(im->raw, sf.sha256, &sf.size, e);
 	im->raw = NULL;
 	if (rc)
 		goto out;

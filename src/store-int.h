@@ -42,21 +42,64 @@ int store_exec(struct store *s, const char *sql, struct err *e);
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 
-/* Code the job blocks staged in this transaction into job_blocks, against the raw file
- * their jobs came from (or alone, if that was smaller for a trace's first block), on two
- * threads (store-jobs.c); run by store_commit. */
-int store_jobs_settle(struct store *s, struct err *e);
+/* ---- job blocks coded against the lines their jobs came from ----
+ *
+ * A block of jobs parsed from lines of a text file (store_jobs_add_line) is handed, once
+ * ended, to that file's raw writer (raw_queue_jobs), which codes it once the text block
+ * holding its lines is coded (so the numbers of its lines are at hand, not decoded again)
+ * and inserts it (store-raw.c). Blocks of jobs from no text file are coded alone by the
+ * jobs writer. */
+#define JOBS_MAX_RAW 47 /* raw columns a block may refer to: refs fit in a byte */
 
-/* A forward-only reader of the numbers in a text file's simple lines (store-raw.c), so job
- * blocks can be coded against the columns they were parsed from. */
+struct jobs_task {
+	int64_t trace_id, seq;       /* where it goes in job_blocks */
+	int64_t line0;               /* 0-based physical line of its first job's line */
+	size_t n;                    /* jobs */
+	int64_t *cols;               /* the jobs' columns, column-major (owned) */
+	struct jobs_task *next;      /* in a raw writer's list */
+	uint64_t upto;               /* the raw writer's last text block it may refer to */
+	struct zblk_buf enc, sealed; /* out: coded, then sealed */
+	int rc;                      /* out: 0 or the zblk_seal error (err) */
+	struct err err;
+};
+/* The choices that carry from one block to the next of one file's jobs: column plans, and
+ * whether the file's blocks are coded against its lines or alone (tried on the first). */
+struct jobs_coder;
+struct jobs_coder *jobs_coder_new(void);
+void jobs_coder_free(struct jobs_coder *c); /* c may be NULL */
+/* Code t into t->sealed with z (any thread: touches only t, c and z): against the numbers
+ * rv, rn (nraw x t->n, column-major: field k of line t->line0 + i at [k * t->n + i], NULL
+ * where rn is set) of text file rawfile, or alone if rawfile is 0 or nraw is 0. */
+void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,
+		    const uint8_t *rn, size_t nraw, struct zblk_ctx *z);
+/* Insert a coded t into job_blocks (t->rc is returned with t->err if coding failed). */
+int jobs_task_insert(struct store *s, struct jobs_task *t, struct err *e);
+void jobs_task_free(struct jobs_task *t); /* t may be NULL */
+
+/* The raw writer side (store-raw.c). Is w a text file (its lines have numbers)? */
+int raw_is_text(const struct store_raw *w);
+/* jw adds jobs from w's lines: w tells it when it ends (store_jobs_src_end) or is
+ * aborted (store_jobs_src_gone); NULL: forget it. */
+void raw_attach_jobs(struct store_raw *w, struct store_jobs *jw);
+/* Take t (owned from here on) to code after the next text block w hands over. */
+void raw_queue_jobs(struct store_raw *w, struct jobs_task *t);
+/* The jobs writer side (store-jobs.c): src is ending: hand it the block of jobs from its
+ * lines that is still being filled, and forget src. */
+int store_jobs_src_end(struct store_jobs *jw, struct store_raw *src, struct err *e);
+/* src is being freed without ending: forget it (its jobs will be coded alone). */
+void store_jobs_src_gone(struct store_jobs *jw, struct store_raw *src);
+
+/* A forward-only reader of the numbers in a text file's lines (store-raw.c), so job blocks
+ * can be coded against the columns they were parsed from. */
 struct raw_cursor;
 int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, struct err *e);
 /* Fields of the file's simple lines. */
 size_t raw_cursor_ncols(const struct raw_cursor *c);
-/* The numbers of simple lines [row0, row0 + n), column-major (ncols x n) into num and nul;
- * lines past the end read as NULL. row0 must not go back between calls. */
-int raw_cursor_numbers(struct raw_cursor *c, int64_t row0, size_t n, int64_t *num, uint8_t *nul,
-		       struct err *e);
+/* The numbers of the first ncols (<= raw_cursor_ncols) fields of physical lines [line0,
+ * line0 + n) (0-based), column-major (ncols x n) into num and nul; lines kept verbatim and
+ * lines past the end read as NULL. line0 must not go back between calls. */
+int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t ncols, int64_t *num,
+		       uint8_t *nul, struct err *e);
 void raw_cursor_close(struct raw_cursor *c);
 
 #endif

@@ -1,24 +1,27 @@
 /*
- * store-jobs.c — the jobs of a trace in column blocks of STORE_BLOCK_ROWS rows.
+ * store-jobs.c — the jobs of a trace in column blocks of at most STORE_BLOCK_ROWS rows.
  *
  * A ZBLK_JOBS block (rows = jobs) holds varints ncols (JOBS_NCOLS) and rawfile, then, if
- * rawfile is not 0, varints row0 and nraw, then one integer column per struct job field, in
- * the order of col_get/col_set below. Each column may be coded against any earlier one (a
- * job's hbm against its gpu, say) and, when rawfile is set, against the numbers of that
- * imported file's simple lines row0 .. row0 + rows (store-raw.c): its first nraw columns
- * and the differences of neighbouring columns (deletion - scheduled = duration). A job
- * parsed from a line then costs little more than the line did: the store holds the trace
- * once, not twice.
+ * rawfile is not 0, varints line0 and nraw, then one integer column per struct job field, in
+ * the order of the COL_ enum below (flush_jobs, col_set). Each column may be coded against any
+ * earlier one (a job's hbm against its gpu, say) and, when rawfile is set, against the numbers of
+ * that imported file's physical lines line0 .. line0 + rows (0-based; store-raw.c; a line kept
+ * verbatim has none): its first nraw fields and the differences of neighbouring fields
+ * (deletion - scheduled = duration). A job parsed from a line then costs little more than
+ * the line did: the store holds the trace once, not twice.
  *
- * Blocks are first staged in a TEMP table in a cheap form (stage_encode, then zstd's
- * fastest level: the file may not be complete yet, so they cannot be coded against it);
- * at commit, store_jobs_settle codes each staged block, once, against the trace's text
- * file whose line count is closest to its job count (or alone, if that was smaller for the
- * first block), into job_blocks, so the store file is written once. Jobs therefore become visible
- * to store_trace_load at commit. The writer keeps at most one block of jobs in memory.
+ * Writing: jobs fill one block. A block whose jobs came from a text file's lines
+ * (store_jobs_add_line) goes, when full or when the file or the source changes, to that
+ * file's raw writer; once the text block holding its lines is coded, it is coded against
+ * the numbers split from those lines (each file's first block tries alone too and keeps
+ * the smaller; its later blocks follow) and inserted with the file's blocks (store-raw.c).
+ * A block of jobs from no text file is coded alone here and inserted at once. Blocks are
+ * numbered (seq) when they are ended, in the order jobs were added, and which text block a
+ * job block waits for depends only on that order, so the bytes do not depend on thread
+ * timing. The writer keeps at most one block of jobs in memory; a raw writer at most the
+ * few that wait for their lines.
  */
 #include <assert.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,32 +40,6 @@ enum {
 	COL_FLAGS,
 	JOBS_NCOLS
 };
-
-static int64_t col_get(const struct job *j, int c)
-{
-	switch (c) {
-	case COL_ID:
-		return j->id;
-	case COL_ARRIVAL:
-		return j->arrival;
-	case COL_DURATION:
-		return j->duration;
-	case COL_NGPU:
-		return j->num_gpu;
-	case COL_GPUMILLI:
-		return j->gpu_milli;
-	case COL_SPEC:
-		return j->gpu_spec;
-	case COL_CLS:
-		return j->cls;
-	case COL_ENRICHED:
-		return j->enriched;
-	case COL_FLAGS:
-		return j->flags;
-	default:
-		return j->dem[c - COL_DEM];
-	}
-}
 
 /* Set field c of j to v; -1 if v does not fit the field. */
 static int col_set(struct job *j, int c, int64_t v)
@@ -107,9 +84,10 @@ struct store_jobs {
 	int64_t seq;   /* next block number */
 	int64_t total; /* jobs written */
 	struct job jobs[STORE_BLOCK_ROWS];
-	size_t n;      /* jobs in the current block */
-	int64_t *cols; /* JOBS_NCOLS x STORE_BLOCK_ROWS scratch */
-	struct zblk_buf raw, sealed;
+	size_t n;               /* jobs in the current block */
+	struct store_raw *src;  /* the text file the block's jobs came from, or NULL */
+	int64_t line0;          /* 0-based line of the block's first job in src */
+	struct jobs_coder *own; /* plans of the blocks coded here (alone) */
 };
 
 int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out, struct err *e)
@@ -118,7 +96,7 @@ int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out,
 	struct store_jobs *w = xcalloc(1, sizeof *w);
 	w->s = s;
 	w->trace_id = trace_id;
-	w->cols = xmalloc((size_t)JOBS_NCOLS * STORE_BLOCK_ROWS * sizeof *w->cols);
+	w->own = jobs_coder_new();
 	*out = w;
 	return 0;
 }
@@ -127,13 +105,13 @@ void store_jobs_abort(struct store_jobs *w)
 {
 	if (!w)
 		return;
-	free(w->cols);
-	zblk_buf_release(&w->raw);
-	zblk_buf_release(&w->sealed);
+	if (w->src)
+		raw_attach_jobs(w->src, NULL);
+	jobs_coder_free(w->own);
 	free(w);
 }
 
-#define MAX_RAW 47 /* raw columns a block may refer to: refs fit in a byte */
+#define MAX_RAW JOBS_MAX_RAW
 
 /* Difference column d (of 2 * (nraw - 1)): raw[j] - raw[j-1] for even d, raw[j-1] - raw[j]
  * for odd, j = d / 2 + 1, NULL if either is; n rows into diff and diffnul at column d. */
@@ -182,10 +160,10 @@ static int make_refs(const int64_t *cols, size_t n, int c, const int64_t *raw,
 
 /* Encode n jobs (cols: JOBS_NCOLS x n) into out, against file rawfile's numbers (raw,
  * rawnul: nraw x n, nraw <= MAX_RAW) when rawfile is not 0, guided by and updating the
- * column plans plan[JOBS_NCOLS]. */
+ * column plans plan[JOBS_NCOLS]; diff and diffnul are scratch of 2 * MAX_RAW x n. */
 static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int64_t rawfile,
 			int64_t row0, const int64_t *raw, const uint8_t *rawnul, size_t nraw,
-			struct zblk_plan *plan)
+			struct zblk_plan *plan, int64_t *diff, uint8_t *diffnul)
 {
 	const int64_t *refs[JOBS_NCOLS + 3 * MAX_RAW];
 	const uint8_t *refnul[JOBS_NCOLS + 3 * MAX_RAW];
@@ -195,8 +173,6 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 	size_t ndiff = nraw ? 2 * (nraw - 1) : 0;
 	/* Difference columns are made when first needed: a column that follows its plan
 	 * needs at most two. */
-	int64_t *diff = xmalloc(ndiff * n * sizeof *diff + 1);
-	uint8_t *diffnul = xmalloc(ndiff * n + 1);
 	zblk_buf_reset(out);
 	zblk_put_varint(out, JOBS_NCOLS);
 	zblk_put_varint(out, (uint64_t)rawfile);
@@ -227,92 +203,187 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 		plan[c].rows = 0; /* followed or not, search */
 		zblk_put_i64_plan(out, v, NULL, n, refs, refnul, k, &plan[c]);
 	}
-	free(diff);
-	free(diffnul);
 }
 
-/* Staged form of n jobs (cols: JOBS_NCOLS x n): per column, the zigzag varints of each
- * value's difference from the one before it. Cheap both ways, and a few times smaller than
- * the bare array; the real coding waits for commit. */
-static void stage_encode(struct zblk_buf *out, const int64_t *cols, size_t n)
+struct jobs_coder {
+	struct zblk_plan plan[JOBS_NCOLS];
+	int mode;      /* 0 not chosen yet, 1 against the file, 2 alone */
+	int64_t *diff; /* encode_jobs' scratch, 2 * MAX_RAW x STORE_BLOCK_ROWS */
+	uint8_t *diffnul;
+};
+
+struct jobs_coder *jobs_coder_new(void)
 {
-	xgrow(&out->p, &out->cap, out->len + (size_t)JOBS_NCOLS * n * 10, 1);
-	uint8_t *q = out->p + out->len;
-	for (size_t c = 0; c < JOBS_NCOLS; c++) {
-		uint64_t prev = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t v = (uint64_t)cols[c * n + i], d = v - prev;
-			uint64_t z = (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
-			prev = v;
-			while (z >= 0x80) {
-				*q++ = (uint8_t)(z | 0x80);
-				z >>= 7;
-			}
-			*q++ = (uint8_t)z;
-		}
-	}
-	out->len = (size_t)(q - out->p);
+	struct jobs_coder *c = xcalloc(1, sizeof *c);
+	c->diff = xmalloc(2 * MAX_RAW * STORE_BLOCK_ROWS * sizeof *c->diff);
+	c->diffnul = xmalloc(2 * MAX_RAW * STORE_BLOCK_ROWS);
+	return c;
 }
 
-/* Inverse of stage_encode into cols; 0, or -1 if p is not n jobs' worth exactly. */
-static int stage_decode(const uint8_t *p, size_t len, int64_t *cols, size_t n)
+void jobs_coder_free(struct jobs_coder *c)
 {
-	const uint8_t *q = p, *end = p + len;
-	for (size_t c = 0; c < JOBS_NCOLS; c++) {
-		uint64_t prev = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t z = 0;
-			for (int shift = 0;; shift += 7) { /* a varint, inline: 70,000 a block */
-				if (q == end || shift > 63)
-					return -1;
-				uint8_t b = *q++;
-				z |= (uint64_t)(b & 0x7f) << shift;
-				if (!(b & 0x80))
-					break;
-			}
-			prev += (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
-			cols[c * n + i] = (int64_t)prev;
-		}
-	}
-	return q == end ? 0 : -1;
+	if (!c)
+		return;
+	free(c->diff);
+	free(c->diffnul);
+	free(c);
 }
 
+void jobs_task_free(struct jobs_task *t)
+{
+	if (!t)
+		return;
+	free(t->cols);
+	zblk_buf_release(&t->enc);
+	zblk_buf_release(&t->sealed);
+	free(t);
+}
+
+void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,
+		    const uint8_t *rn, size_t nraw, struct zblk_ctx *z)
+{
+	if (!rawfile || !nraw)
+		c->mode = 2;
+	if (nraw > MAX_RAW)
+		nraw = MAX_RAW;
+	if (c->mode == 0) {
+		/* The first block: against the file, then alone, each searching afresh; the
+		 * smaller wins and the later blocks follow it (and its plans). */
+		struct zblk_plan aplan[JOBS_NCOLS];
+		memset(aplan, 0, sizeof aplan);
+		encode_jobs(&t->enc, t->cols, t->n, rawfile, t->line0, rv, rn, nraw, aplan, c->diff,
+			    c->diffnul);
+		zblk_buf_reset(&t->sealed);
+		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
+		if (t->rc)
+			return;
+		struct zblk_buf keep = t->sealed;
+		t->sealed = (struct zblk_buf){0};
+		memset(c->plan, 0, sizeof c->plan);
+		encode_jobs(&t->enc, t->cols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
+			    c->diffnul);
+		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
+		c->mode = 2;
+		if (!t->rc && keep.len <= t->sealed.len) {
+			zblk_buf_release(&t->sealed);
+			t->sealed = keep;
+			memcpy(c->plan, aplan, sizeof aplan);
+			c->mode = 1;
+		} else {
+			zblk_buf_release(&keep);
+		}
+		return;
+	}
+	if (c->mode == 2)
+		encode_jobs(&t->enc, t->cols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
+			    c->diffnul);
+	else
+		encode_jobs(&t->enc, t->cols, t->n, rawfile, t->line0, rv, rn, nraw, c->plan,
+			    c->diff, c->diffnul);
+	zblk_buf_reset(&t->sealed);
+	t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
+}
+
+int jobs_task_insert(struct store *s, struct jobs_task *t, struct err *e)
+{
+	if (t->rc) {
+		*e = t->err;
+		return t->rc;
+	}
+	sqlite3_stmt *st;
+	int rc = store_prep(
+		s, "INSERT INTO job_blocks(trace_id, seq, nrows, data) VALUES (?,?,?,?)", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, t->trace_id);
+	sqlite3_bind_int64(st, 2, t->seq);
+	sqlite3_bind_int64(st, 3, (int64_t)t->n);
+	sqlite3_bind_blob64(st, 4, t->sealed.p, t->sealed.len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add job block");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* End the block being filled: to its file's raw writer, or coded alone and inserted. */
 static int flush_jobs(struct store_jobs *w, struct err *e)
 {
 	if (!w->n)
 		return 0;
-	for (int c = 0; c < JOBS_NCOLS; c++)
-		for (size_t i = 0; i < w->n; i++)
-			w->cols[(size_t)c * w->n + i] = col_get(&w->jobs[i], c);
-	zblk_buf_reset(&w->raw);
-	stage_encode(&w->raw, w->cols, w->n);
-	/* zstd's fastest level still takes it to a third or less: less temp file I/O */
-	zblk_buf_reset(&w->sealed);
-	zblk_ctx_set_level(w->s->z, 1);
-	int rc = zblk_seal(w->s->z, ZBLK_BYTES, w->n, w->raw.p, w->raw.len, &w->sealed, e);
-	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
-	sqlite3_stmt *st;
-	if (rc || (rc = store_prep(w->s,
-				   "INSERT INTO temp.pending_jobs(trace_id, seq, nrows, data) "
-				   "VALUES (?,?,?,?)",
-				   &st, e)))
-		return rc;
-	sqlite3_bind_int64(st, 1, w->trace_id);
-	sqlite3_bind_int64(st, 2, w->seq++);
-	sqlite3_bind_int64(st, 3, (int64_t)w->n);
-	sqlite3_bind_blob64(st, 4, w->sealed.p, w->sealed.len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(w->s, e, "add job block");
-	sqlite3_finalize(st);
-	w->total += (int64_t)w->n;
+	struct jobs_task *t = xcalloc(1, sizeof *t);
+	size_t n = w->n;
+	t->trace_id = w->trace_id;
+	t->seq = w->seq++;
+	t->line0 = w->line0;
+	t->n = n;
+	t->cols = xmalloc((size_t)JOBS_NCOLS * n * sizeof *t->cols);
+	for (size_t i = 0; i < n; i++) { /* a job at a time: the inverse of col_set */
+		const struct job *j = &w->jobs[i];
+		int64_t *o = t->cols + i;
+		o[COL_ID * n] = j->id;
+		o[COL_ARRIVAL * n] = j->arrival;
+		o[COL_DURATION * n] = j->duration;
+		for (size_t d = 0; d < DIM_N; d++)
+			o[(COL_DEM + d) * n] = j->dem[d];
+		o[COL_NGPU * n] = j->num_gpu;
+		o[COL_GPUMILLI * n] = j->gpu_milli;
+		o[COL_SPEC * n] = j->gpu_spec;
+		o[COL_CLS * n] = j->cls;
+		o[COL_ENRICHED * n] = j->enriched;
+		o[COL_FLAGS * n] = j->flags;
+	}
+	static_assert(COL_FLAGS + 1 == JOBS_NCOLS, "flush_jobs fills every column");
+	w->total += (int64_t)n;
 	w->n = 0;
+	if (w->src) {
+		raw_queue_jobs(w->src, t);
+		return 0;
+	}
+	jobs_task_code(t, w->own, 0, NULL, NULL, 0, w->s->z);
+	int rc = jobs_task_insert(w->s, t, e);
+	jobs_task_free(t);
 	return rc;
+}
+
+int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_raw *src,
+			int64_t line, struct err *e)
+{
+	int rc;
+	if (src && (!raw_is_text(src) || line < 1))
+		src = NULL;
+	if (src != w->src) {
+		if ((rc = flush_jobs(w, e)))
+			return rc;
+		if (w->src)
+			raw_attach_jobs(w->src, NULL);
+		w->src = src;
+		if (src)
+			raw_attach_jobs(src, w);
+	}
+	if (!w->n)
+		w->line0 = src ? line - 1 : 0;
+	w->jobs[w->n++] = *j;
+	return w->n == STORE_BLOCK_ROWS ? flush_jobs(w, e) : 0;
 }
 
 int store_jobs_add(struct store_jobs *w, const struct job *j, struct err *e)
 {
-	w->jobs[w->n++] = *j;
-	return w->n == STORE_BLOCK_ROWS ? flush_jobs(w, e) : 0;
+	return store_jobs_add_line(w, j, NULL, 0, e);
+}
+
+int store_jobs_src_end(struct store_jobs *w, struct store_raw *src, struct err *e)
+{
+	if (w->src != src)
+		return 0;
+	int rc = flush_jobs(w, e);
+	w->src = NULL;
+	return rc;
+}
+
+void store_jobs_src_gone(struct store_jobs *w, struct store_raw *src)
+{
+	if (w->src == src)
+		w->src = NULL;
 }
 
 int store_jobs_end(struct store_jobs *w, struct err *e)
@@ -328,24 +399,45 @@ int store_jobs_end(struct store_jobs *w, struct err *e)
 	return rc;
 }
 
+/* Scratch of decode_jobs, kept across the blocks of a load. */
+struct load_scratch {
+	int64_t *cols, *rv, *diff; /* JOBS_NCOLS x n, MAX_RAW x n, 2 * MAX_RAW x n */
+	uint8_t *rn, *diffnul;
+};
+
+static void load_scratch_release(struct load_scratch *l)
+{
+	free(l->cols);
+	free(l->rv);
+	free(l->diff);
+	free(l->rn);
+	free(l->diffnul);
+}
+
 /* Decode one jobs block (rows n) and append its jobs to out; *cur is the raw cursor of
  * the file the blocks refer to (opened here on first use, closed by the caller). */
 static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
-		       struct raw_cursor **cur, int64_t *curfile, struct job_set *out,
-		       struct err *e)
+		       struct raw_cursor **cur, int64_t *curfile, struct load_scratch *l,
+		       struct job_set *out, struct err *e)
 {
 	struct zblk_reader r;
-	uint64_t ncols, rawfile, row0 = 0, nraw = 0;
+	uint64_t ncols, rawfile, line0 = 0, nraw = 0;
 	zblk_reader_init(&r, raw->p, raw->len);
 	if (zblk_get_varint(&r, &ncols) || ncols != JOBS_NCOLS || n > STORE_BLOCK_ROWS ||
 	    zblk_get_varint(&r, &rawfile) ||
-	    (rawfile && (zblk_get_varint(&r, &row0) || zblk_get_varint(&r, &nraw))) ||
-	    nraw > MAX_RAW || row0 > INT64_MAX / 2 || rawfile > INT64_MAX)
+	    (rawfile && (zblk_get_varint(&r, &line0) || zblk_get_varint(&r, &nraw))) ||
+	    nraw > MAX_RAW || line0 > INT64_MAX / 2 || rawfile > INT64_MAX)
 		return err_set(e, VF_ESTORE, "jobs block: bad header");
-	size_t nn = (size_t)n + 1;
-	int64_t *cols = xmalloc(JOBS_NCOLS * nn * sizeof *cols);
-	int64_t *rv = xmalloc(nraw * nn * sizeof *rv + 1), *diff = xmalloc(2 * nraw * nn * 8 + 1);
-	uint8_t *rn = xmalloc(nraw * nn + 1), *diffnul = xmalloc(2 * nraw * nn + 1);
+	if (!l->cols) { /* at most a full block of every column */
+		size_t nn = STORE_BLOCK_ROWS + 1;
+		l->cols = xmalloc(JOBS_NCOLS * nn * sizeof *l->cols);
+		l->rv = xmalloc(MAX_RAW * nn * sizeof *l->rv);
+		l->diff = xmalloc(2 * MAX_RAW * nn * sizeof *l->diff);
+		l->rn = xmalloc(MAX_RAW * nn);
+		l->diffnul = xmalloc(2 * MAX_RAW * nn);
+	}
+	int64_t *cols = l->cols, *rv = l->rv, *diff = l->diff;
+	uint8_t *rn = l->rn, *diffnul = l->diffnul;
 	const int64_t *refs[JOBS_NCOLS + 3 * MAX_RAW];
 	const uint8_t *refnul[JOBS_NCOLS + 3 * MAX_RAW];
 	int rc = 0;
@@ -360,15 +452,7 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		rc = err_set(e, VF_ESTORE, "jobs block: refers to %llu fields of a file with %zu",
 			     (unsigned long long)nraw, raw_cursor_ncols(*cur));
 	if (!rc && rawfile) {
-		/* The cursor gives all the file's columns; keep the first nraw. */
-		size_t all = raw_cursor_ncols(*cur);
-		int64_t *av = xmalloc(all * nn * sizeof *av);
-		uint8_t *an = xmalloc(all * nn);
-		rc = raw_cursor_numbers(*cur, (int64_t)row0, (size_t)n, av, an, e);
-		memcpy(rv, av, nraw * (size_t)n * sizeof *rv);
-		memcpy(rn, an, nraw * (size_t)n);
-		free(av);
-		free(an);
+		rc = raw_cursor_numbers(*cur, (int64_t)line0, (size_t)n, (size_t)nraw, rv, rn, e);
 		make_diffs(rv, rn, nraw, (size_t)n, diff, diffnul);
 	}
 	for (int c = 0; c < JOBS_NCOLS && !rc; c++) {
@@ -388,11 +472,6 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		if (!rc)
 			job_set_add_job(out, &j);
 	}
-	free(cols);
-	free(rv);
-	free(rn);
-	free(diff);
-	free(diffnul);
 	return rc;
 }
 
@@ -438,6 +517,7 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		xgrow(&out->jobs, &out->jobcap, (size_t)njobs, sizeof *out->jobs);
 	struct zblk_buf raw = {0};
 	struct raw_cursor *cur = NULL;
+	struct load_scratch scratch = {0};
 	int64_t curfile = 0;
 	int step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -448,7 +528,7 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		    (info.kind != ZBLK_JOBS || (int64_t)info.rows != sqlite3_column_int64(st, 0)))
 			rc = err_set(e, VF_ESTORE, "jobs block: kind or row count does not match");
 		if (!rc)
-			rc = decode_jobs(s, &raw, info.rows, &cur, &curfile, out, e);
+			rc = decode_jobs(s, &raw, info.rows, &cur, &curfile, &scratch, out, e);
 		if (rc)
 			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
 	}
@@ -457,6 +537,7 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	sqlite3_finalize(st);
 	zblk_buf_release(&raw);
 	raw_cursor_close(cur);
+	load_scratch_release(&scratch);
 	if (!rc)
 		rc = store_nodes_load(s, trace_id, out, e);
 	if (rc) {
@@ -471,376 +552,4 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		}
 	}
 	return 0;
-}
-
-/* The file of trace_id whose jobs blocks should refer to, or 0: the text file whose line
- * count is closest to the job count (the one the jobs were parsed from). */
-static int pick_file(struct store *s, int64_t trace_id, int64_t *file, int64_t *size, struct err *e)
-{
-	sqlite3_stmt *st;
-	*file = 0;
-	int rc = store_prep(s,
-			    "SELECT f.id, f.size FROM files f JOIN traces t ON t.id = f.trace_id "
-			    "WHERE f.trace_id = ? AND f.raw_mode = 'text' AND f.raw_ncols > 0 "
-			    "ORDER BY abs(f.raw_lines - t.njobs), f.id LIMIT 1",
-			    &st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
-	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		*file = sqlite3_column_int64(st, 0);
-		*size = sqlite3_column_int64(st, 1);
-	} else if (step != SQLITE_DONE) {
-		rc = store_sqlerr(s, e, "pick raw file");
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-/* One staged block on its way into job_blocks: its jobs and the raw numbers they may be
- * coded against (filled by the settling thread), then its coded form (by either thread). */
-struct settle_job {
-	int64_t seq, nrows, cum; /* block number, jobs, simple-line index of its first job */
-	size_t n, all, nraw;     /* jobs; the raw file's columns, of which nraw are used */
-	int64_t *cols;           /* JOBS_NCOLS x n */
-	int64_t *av;             /* all x (n + 1) raw numbers from line cum on (NULL: none) */
-	uint8_t *an;
-	int off; /* in: 0 / 1 offset into av, 2 alone, -1 try all; out: the one chosen */
-	struct zblk_plan plan[JOBS_NCOLS]; /* in: column plans to follow; out: its own */
-	struct zblk_buf enc, sealed;
-	int rc;
-	struct err err;
-};
-
-static void settle_job_free(struct settle_job *j)
-{
-	free(j->cols);
-	free(j->av);
-	free(j->an);
-	zblk_buf_release(&j->enc);
-	zblk_buf_release(&j->sealed);
-	memset(j, 0, sizeof *j);
-}
-
-/* Make d (freed first) a deep copy of s, without s's coded form. */
-static void settle_job_clone(struct settle_job *d, const struct settle_job *s)
-{
-	settle_job_free(d);
-	*d = *s;
-	d->enc = d->sealed = (struct zblk_buf){0};
-	size_t n1 = s->n + 1;
-	d->cols = xmalloc(JOBS_NCOLS * n1 * sizeof *d->cols);
-	memcpy(d->cols, s->cols, JOBS_NCOLS * n1 * sizeof *d->cols);
-	if (s->av) {
-		d->av = xmalloc(s->all * n1 * sizeof *d->av + 1);
-		memcpy(d->av, s->av, s->all * n1 * sizeof *d->av);
-		d->an = xmalloc(s->all * n1 + 1);
-		memcpy(d->an, s->an, s->all * n1);
-	}
-}
-
-/* Fill j from the staged block (blob, len: a sealed ZBLK_BYTES block of stage_encode's
- * form) and, when cur is not NULL and
- * j->off is not 2, the raw numbers of its lines. */
-static int settle_prepare(struct store *s, const void *blob, size_t len, struct raw_cursor *cur,
-			  struct zblk_buf *raw, struct settle_job *j, struct err *e)
-{
-	struct zblk_info info;
-	int rc = zblk_open(s->z, blob, len, &info, raw, e);
-	if (rc)
-		return rc;
-	if (info.kind != ZBLK_BYTES || j->nrows < 0 || j->nrows > STORE_BLOCK_ROWS ||
-	    (int64_t)info.rows != j->nrows)
-		return err_set(e, VF_ESTORE, "staged job block %lld is damaged", (long long)j->seq);
-	size_t n = j->n = (size_t)j->nrows;
-	j->cols = xmalloc(JOBS_NCOLS * (n + 1) * sizeof *j->cols);
-	if (stage_decode(raw->p, raw->len, j->cols, n))
-		return err_set(e, VF_ESTORE, "staged job block %lld is damaged", (long long)j->seq);
-	j->all = cur ? raw_cursor_ncols(cur) : 0;
-	j->nraw = j->all < MAX_RAW ? j->all : MAX_RAW;
-	if (!cur)
-		j->off = 2;
-	if (j->off == 2)
-		return 0;
-	j->av = xmalloc(j->all * (n + 1) * sizeof *j->av + 1);
-	j->an = xmalloc(j->all * (n + 1) + 1);
-	return raw_cursor_numbers(cur, j->cum, n + 1, j->av, j->an, e);
-}
-
-/* Code j into j->sealed with z (any thread: touches only j and z): against the raw lines
- * at offset j->off, or alone (2); j->off < 0 (the first block): try both offsets and
- * alone, keep the smallest and set j->off, which the later blocks then follow, so each
- * is coded once. */
-static void settle_code(struct settle_job *j, int64_t file, struct zblk_ctx *z)
-{
-	size_t n = j->n, nraw = j->nraw;
-	int64_t *rv = xmalloc(nraw * (n + 1) * 8 + 1);
-	uint8_t *rn = xmalloc(nraw * (n + 1) + 1);
-	size_t best = SIZE_MAX;
-	int bestoff = -1, last = -1;
-	j->rc = 0;
-	for (int o = 0; o < 4 && !j->rc; o++) {
-		int use = o;
-		if (o == 3) { /* after trying all: code the best again if it was not the last */
-			if (j->off >= 0 || bestoff == last)
-				break;
-			use = bestoff;
-		} else if (j->off >= 0 && o != j->off) {
-			continue;
-		}
-		for (size_t c = 0; use < 2 && c < nraw; c++) {
-			memcpy(rv + c * n, j->av + c * (n + 1) + use, n * sizeof *rv);
-			memcpy(rn + c * n, j->an + c * (n + 1) + use, n);
-		}
-		if (j->off < 0) /* each trial searches afresh; the last one's plans are kept */
-			memset(j->plan, 0, sizeof j->plan);
-		if (use < 2)
-			encode_jobs(&j->enc, j->cols, n, file, j->cum + use, rv, rn, nraw, j->plan);
-		else
-			encode_jobs(&j->enc, j->cols, n, 0, 0, NULL, NULL, 0, j->plan);
-		zblk_buf_reset(&j->sealed);
-		j->rc = zblk_seal(z, ZBLK_JOBS, n, j->enc.p, j->enc.len, &j->sealed, &j->err);
-		last = use;
-		if (!j->rc && j->sealed.len < best) {
-			best = j->sealed.len;
-			bestoff = use;
-		}
-	}
-	j->off = bestoff;
-	free(rv);
-	free(rn);
-}
-
-/* The blocks of one round of settle_trace and who codes them: the settling thread makes
- * jobs [0, navail) available one by one as it reads them; it and the helper thread each
- * take the next one not yet taken (next) and code it; the round ends when ndone == navail
- * and no more will come. Who codes a block does not change its bytes. */
-#define SETTLE_ROUND 4
-
-struct settle_helper {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct zblk_ctx *z;
-	struct settle_job *job; /* SETTLE_ROUND jobs */
-	size_t navail, next, ndone;
-	int64_t file;
-	int quit;
-};
-
-/* Take and code available jobs until none is left (mu held on entry and on return). */
-static void settle_take(struct settle_helper *h, struct zblk_ctx *z)
-{
-	while (h->next < h->navail) {
-		size_t i = h->next++;
-		pthread_mutex_unlock(&h->mu);
-		settle_code(&h->job[i], h->file, z);
-		pthread_mutex_lock(&h->mu);
-		h->ndone++;
-		pthread_cond_broadcast(&h->cv);
-	}
-}
-
-static void *settle_helper_main(void *arg)
-{
-	struct settle_helper *h = arg;
-	pthread_mutex_lock(&h->mu);
-	for (;;) {
-		while (h->next >= h->navail && !h->quit)
-			pthread_cond_wait(&h->cv, &h->mu);
-		if (h->next >= h->navail)
-			break;
-		settle_take(h, h->z);
-	}
-	pthread_mutex_unlock(&h->mu);
-	return NULL;
-}
-
-static int settle_insert(struct store *s, sqlite3_stmt *ins, int64_t trace_id, struct settle_job *j,
-			 struct err *e)
-{
-	if (j->rc) {
-		*e = j->err;
-		return j->rc;
-	}
-	sqlite3_bind_int64(ins, 1, trace_id);
-	sqlite3_bind_int64(ins, 2, j->seq);
-	sqlite3_bind_int64(ins, 3, j->nrows);
-	sqlite3_bind_blob64(ins, 4, j->sealed.p, j->sealed.len, SQLITE_STATIC);
-	int rc = sqlite3_step(ins) != SQLITE_DONE ? store_sqlerr(s, e, "add job block") : 0;
-	sqlite3_reset(ins);
-	return rc;
-}
-
-/* Code trace_id's staged blocks into job_blocks. The first block (which picks the offset)
- * is a round of its own, its trials coded by both threads; after it, blocks go in rounds
- * of SETTLE_ROUND: this thread reads them
- * (SQLite and the raw cursor stay on it) while the helper thread starts coding them, then
- * helps code the rest; all are inserted in order here, so the store's bytes do not depend
- * on thread timing. */
-static int settle_trace(struct store *s, int64_t trace_id, struct err *e)
-{
-	int64_t file, size = -1;
-	int rc = pick_file(s, trace_id, &file, &size, e);
-	sqlite3_stmt *sel = NULL, *ins = NULL;
-	struct raw_cursor *cur = NULL;
-	struct zblk_buf raw = {0};
-	struct settle_job job[SETTLE_ROUND];
-	struct settle_helper h = {.file = file, .job = job};
-	int off = -1, step = SQLITE_ROW, live = 0, rounds = 0;
-	/* Column plans: the first block of every other round searches afresh (so plans follow
-	 * the data) and its plans guide the blocks of the rounds until the next search; each
-	 * block gets its own copy, so which thread codes which block does not change the
-	 * bytes. */
-	struct zblk_plan plan[JOBS_NCOLS];
-	memset(job, 0, sizeof job);
-	memset(plan, 0, sizeof plan);
-	if (!rc && file)
-		rc = raw_cursor_open(s, file, &cur, e);
-	if (rc ||
-	    (rc = store_prep(s,
-			     "SELECT seq, nrows, data FROM temp.pending_jobs "
-			     "WHERE trace_id = ? ORDER BY seq",
-			     &sel, e)) ||
-	    (rc = store_prep(s,
-			     "INSERT INTO job_blocks(trace_id, seq, nrows, data) VALUES (?,?,?,?)",
-			     &ins, e)))
-		goto out;
-	zblk_ctx_set_level(s->z, store_zlevel(size));
-	sqlite3_bind_int64(sel, 1, trace_id);
-	int64_t cum = 0;
-	while (!rc && step != SQLITE_DONE) {
-		/* A round: one block while the offset is not chosen, else up to SETTLE_ROUND;
-		 * a statement stepped again after SQLITE_DONE would start over. */
-		size_t nj = 0, want = off < 0 ? 1 : SETTLE_ROUND, ntrial = 0;
-		if (!live) {
-			h.z = zblk_ctx_new(store_zlevel(size));
-			pthread_mutex_init(&h.mu, NULL);
-			pthread_cond_init(&h.cv, NULL);
-			if (pthread_create(&h.th, NULL, settle_helper_main, &h)) {
-				pthread_cond_destroy(&h.cv);
-				pthread_mutex_destroy(&h.mu);
-				rc = err_set(e, VF_EIO, "cannot start a thread");
-				break;
-			}
-			live = 1;
-		}
-		for (; nj < want && !rc; nj++) {
-			if ((step = sqlite3_step(sel)) != SQLITE_ROW) {
-				if (step != SQLITE_DONE)
-					rc = store_sqlerr(s, e, "read staged job blocks");
-				break;
-			}
-			struct settle_job *j = &job[nj];
-			settle_job_free(j);
-			j->seq = sqlite3_column_int64(sel, 0);
-			j->nrows = sqlite3_column_int64(sel, 1);
-			j->cum = cum;
-			j->off = off;
-			if (nj || (rounds & 1))
-				memcpy(j->plan, plan, sizeof plan);
-			else /* a search */
-				memset(j->plan, 0, sizeof plan);
-			cum += j->nrows;
-			rc = settle_prepare(s, sqlite3_column_blob(sel, 2),
-					    (size_t)sqlite3_column_bytes(sel, 2), cur, &raw, j, e);
-			if (!rc && off >= 0) { /* the helper may start on it */
-				pthread_mutex_lock(&h.mu);
-				h.navail = nj + 1;
-				pthread_cond_broadcast(&h.cv);
-				pthread_mutex_unlock(&h.mu);
-			}
-		}
-		if (!rc && nj && off < 0) {
-			/* The first block: its three trials (offset 0, 1, alone) as three jobs
-			 * coded on both threads; the smallest is kept, as settle_code would. */
-			if (job[0].off < 0) {
-				for (ntrial = 1; ntrial < 3; ntrial++)
-					settle_job_clone(&job[ntrial], &job[0]);
-				for (size_t t = 0; t < ntrial; t++)
-					job[t].off = (int)t;
-			}
-			pthread_mutex_lock(&h.mu);
-			h.navail = ntrial ? ntrial : 1;
-			pthread_cond_broadcast(&h.cv);
-			pthread_mutex_unlock(&h.mu);
-		}
-		if (live) { /* code what is left, wait for the helper, end the round */
-			pthread_mutex_lock(&h.mu);
-			settle_take(&h, s->z);
-			while (h.ndone < h.navail)
-				pthread_cond_wait(&h.cv, &h.mu);
-			h.navail = h.next = h.ndone = 0;
-			pthread_mutex_unlock(&h.mu);
-		} else if (!rc && nj) {
-			settle_code(&job[0], file, s->z);
-		}
-		if (rc || !nj)
-			break;
-		if (ntrial) {
-			size_t b = 0;
-			for (size_t t = 0; t < ntrial; t++) {
-				if (job[t].rc) {
-					b = t;
-					break;
-				}
-				if (job[t].sealed.len < job[b].sealed.len)
-					b = t;
-			}
-			struct settle_job tmp = job[0];
-			job[0] = job[b];
-			job[b] = tmp;
-		}
-		if (off < 0)
-			off = job[0].off;
-		if (!(rounds++ & 1))
-			memcpy(plan, job[0].plan, sizeof plan);
-		for (size_t i = 0; i < nj && !rc; i++)
-			rc = settle_insert(s, ins, trace_id, &job[i], e);
-	}
-	zblk_ctx_set_level(s->z, STORE_ZLEVEL);
-out:
-	if (live) {
-		pthread_mutex_lock(&h.mu);
-		h.quit = 1;
-		pthread_cond_broadcast(&h.cv);
-		pthread_mutex_unlock(&h.mu);
-		pthread_join(h.th, NULL);
-		pthread_cond_destroy(&h.cv);
-		pthread_mutex_destroy(&h.mu);
-	}
-	zblk_ctx_free(h.z);
-	for (size_t i = 0; i < SETTLE_ROUND; i++)
-		settle_job_free(&job[i]);
-	sqlite3_finalize(sel);
-	sqlite3_finalize(ins);
-	raw_cursor_close(cur);
-	zblk_buf_release(&raw);
-	return rc;
-}
-
-int store_jobs_settle(struct store *s, struct err *e)
-{
-	sqlite3_stmt *st;
-	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
-	int rc =
-		store_prep(s, "SELECT DISTINCT trace_id FROM temp.pending_jobs ORDER BY 1", &st, e);
-	if (rc)
-		return rc;
-	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		xgrow(&ids, &cap, n + 1, sizeof *ids);
-		ids[n++] = sqlite3_column_int64(st, 0);
-	}
-	if (step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list staged job blocks");
-	sqlite3_finalize(st);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = settle_trace(s, ids[i], e);
-	free(ids);
-	if (!rc && n)
-		rc = store_exec(s, "DELETE FROM temp.pending_jobs", e);
-	return rc;
 }

@@ -29,11 +29,23 @@
  * RAW_LONG_LINE plus the caller's chunk, whatever the file size.
  *
  * Threads: a text file of more than one block is coded on a second core. A full block is
- * handed to a worker thread (its own zstd context) that splits, codes and seals it, while
- * the caller goes on filling the next; the sealed block is inserted by the caller's thread
- * when it hands over the next block or ends, so SQLite is used from one thread and the
- * store's bytes do not depend on thread timing. At most one block is with the worker
+ * handed to a worker thread (its own zstd context) that hashes, splits, codes and seals it,
+ * while the caller goes on filling the next; the sealed block is inserted by the caller's
+ * thread when it hands over the next block or ends, so SQLite is used from one thread and
+ * the store's bytes do not depend on thread timing. At most one block is with the worker
  * (busy); the caller waits for it before handing another.
+ *
+ * Job blocks (store-jobs.c) of jobs parsed from this file's lines wait in tasks until the
+ * next hand-over, go with that block (inflight), and once it is coded (ready) are coded
+ * against the numbers of their lines by the caller's thread while the worker codes the next
+ * block, then inserted. The worker keeps the numbers of the last RAW_WIN text blocks in
+ * win[]: it writes block b's into win[b % RAW_WIN] while the caller reads those of the
+ * blocks a ready job block may refer to (the one it went with and the two before), which
+ * are never the slot being written. Which job block goes with which text block depends only
+ * on the order of writes and jobs, so their bytes too are independent of timing.
+ *
+ * The sha256 of every byte written is kept as the blocks are coded (store_raw_finish), so
+ * an importer need not read a file twice to know it.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -58,15 +70,33 @@ struct line {
 	uint8_t term;    /* TERM_* */
 };
 
-/* A block being coded (by the worker, or inline for a file's only block). */
+/* Text blocks whose numbers are kept: a job block refers to the block it was handed over
+ * with and the two before it, while the worker fills the next one. */
+#define RAW_WIN 4
+
+/* The numbers of one coded text block, kept for the job blocks coded after it. */
+struct numslot {
+	int64_t line0; /* file line (0-based) of the block's first line */
+	size_t n, ns;  /* lines, simple lines; n = 0: empty */
+	int64_t *num;  /* ncols x ns, column-major, 0 where NULL */
+	uint8_t *nul;  /* ncols x ns: 1 = no number */
+	int32_t *sidx; /* n: each line's simple-line index, -1 for an exception */
+	size_t cellcap, lncap;
+};
+
+/* A block being coded (by the worker, or inline for a file's last block). */
 struct text_job {
 	struct zblk_buf blk; /* the lines' bytes */
 	struct line *ln;     /* its lines */
 	size_t nln, lncap;
+	uint64_t blkno;              /* the file's text block number: its numbers go to */
+	struct numslot *win;         /* win[blkno % RAW_WIN] (the writer's) */
+	int64_t line0;               /* file line of its first line */
 	int eol, ncols;              /* the file's usual line end and field count */
 	size_t nexc;                 /* out: exceptions */
 	struct zblk_buf raw, sealed; /* out: sealed holds the block */
 	struct zblk_plan *plan;      /* 2 x ncols: number and width plans, kept across blocks */
+	struct sha256 *h;            /* the file's hash (the writer's): code_text adds the lines */
 	/* scratch of code_text, kept across blocks (allocating megabytes a block costs page
 	 * faults) */
 	void *sc[8];
@@ -86,12 +116,24 @@ struct store_raw {
 	size_t cur;                /* start of the partial line in blk */
 	struct line *ln;           /* complete lines of the block */
 	size_t nln, lncap;
-	int decided;                 /* eol and ncols chosen (after the first block) */
-	int eol;                     /* TERM_LF or TERM_CRLF */
-	int ncols;                   /* fields of a simple line; 0 = none are simple */
-	int last_nl;                 /* the last byte written was '\n' */
-	int level;                   /* zstd level of this file's blocks */
+	int decided;     /* eol and ncols chosen (after the first block) */
+	int eol;         /* TERM_LF or TERM_CRLF */
+	int ncols;       /* fields of a simple line; 0 = none are simple */
+	int last_nl;     /* the last byte written was '\n' */
+	int level;       /* zstd level of this file's blocks */
+	struct sha256 h; /* of every byte written: text blocks' on whichever thread codes them */
 	struct zblk_buf raw, sealed; /* scratch for encoding */
+	int64_t handed;              /* lines handed to code_text so far */
+	uint64_t nblocks;            /* text blocks handed to code_text so far */
+	/* Job blocks from this file's lines, in order: waiting for the next hand-over
+	 * (tasks), handed over with the block the worker has (inflight), or whose lines are
+	 * all coded (ready: coded and inserted on this thread, from the numbers in win). */
+	struct jobs_task *tasks, *inflight, *ready;
+	struct store_jobs *jw;       /* the jobs writer adding jobs from this file's lines */
+	struct jobs_coder *jc;       /* the file's job coding choices, kept across blocks */
+	struct numslot win[RAW_WIN]; /* the numbers of the last RAW_WIN text blocks */
+	int64_t *rv;                 /* JOBS_MAX_RAW x STORE_BLOCK_ROWS: a job block's */
+	uint8_t *rn;                 /* lines' numbers, gathered from win */
 	/* the worker (thread_live once started) and the job it owns while busy */
 	struct text_job job;
 	struct zblk_ctx *wz;
@@ -118,6 +160,7 @@ int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_r
 	w->file_id = file_id;
 	w->opaque = !!opaque;
 	w->eol = TERM_LF;
+	sha256_init(&w->h);
 	/* Compressed input gains nothing from a hard level. */
 	w->level = opaque ? STORE_ZLEVEL : store_zlevel(size);
 	*out = w;
@@ -138,11 +181,33 @@ static void stop_worker(struct store_raw *w)
 	w->thread_live = 0;
 }
 
+static void free_tasks(struct jobs_task *t)
+{
+	while (t) {
+		struct jobs_task *next = t->next;
+		jobs_task_free(t);
+		t = next;
+	}
+}
+
 void store_raw_abort(struct store_raw *w)
 {
 	if (!w)
 		return;
+	if (w->jw)
+		store_jobs_src_gone(w->jw, w);
 	stop_worker(w);
+	free_tasks(w->tasks);
+	free_tasks(w->inflight);
+	free_tasks(w->ready);
+	jobs_coder_free(w->jc);
+	for (int i = 0; i < RAW_WIN; i++) {
+		free(w->win[i].num);
+		free(w->win[i].nul);
+		free(w->win[i].sidx);
+	}
+	free(w->rv);
+	free(w->rn);
 	zblk_ctx_free(w->wz);
 	zblk_buf_release(&w->job.blk);
 	zblk_buf_release(&w->job.raw);
@@ -229,11 +294,12 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 		     int64_t *width, struct zblk_str *suf)
 {
 	size_t a = 0;
-	while (a < n && (p[a] < '0' || p[a] > '9'))
+	while (a < n && (unsigned)(p[a] - '0') > 9)
 		a++;
 	size_t b = a;
-	while (b < n && p[b] >= '0' && p[b] <= '9')
-		b++;
+	uint64_t u = 0; /* the digits' value, read as they are found (wraps past 19 digits) */
+	while (b < n && (unsigned)(p[b] - '0') <= 9)
+		u = u * 10 + (unsigned)(p[b++] - '0');
 	if (a == n || b - a > 18) {
 		*pre = (struct zblk_str){p, n};
 		*num = 0;
@@ -242,9 +308,7 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 		*suf = (struct zblk_str){p + n, 0};
 		return;
 	}
-	int64_t v = 0;
-	for (size_t i = a; i < b; i++)
-		v = v * 10 + (p[i] - '0');
+	int64_t v = (int64_t)u;
 	int canonical = b - a == 1 || p[a] != '0';
 	if (canonical && v != 0 && a > 0 && p[a - 1] == '-') {
 		a--;
@@ -272,16 +336,25 @@ static void *scratch(struct text_job *j, int i, size_t need)
 static void code_text(struct text_job *j, struct zblk_ctx *z)
 {
 	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = 0, ns = 0;
+	sha256_update(j->h, j->blk.p, j->blk.len); /* the block's lines are the file's next bytes */
 	int64_t *excidx = scratch(j, 0, (n + 1) * sizeof *excidx);
 	struct zblk_str *exc = scratch(j, 1, (n + 1) * sizeof *exc);
 	/* One pass: a line is split as it is checked. Field c of simple line k goes to
 	 * field[c * n + k] (stride n: ns is not known until the end). */
 	struct zblk_str *field = scratch(j, 2, (n * ncols + 1) * sizeof *field);
+	struct numslot *slot = &j->win[j->blkno % RAW_WIN];
+	if (n + 1 > slot->lncap) {
+		free(slot->sidx);
+		slot->lncap = n + 1;
+		slot->sidx = xmalloc(slot->lncap * sizeof *slot->sidx);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct line *l = &j->ln[i];
 		const uint8_t *p = j->blk.p + l->off;
 		size_t c = 0, start = 0, q = 0;
-		if (ncols && l->term == j->eol) {
+		/* A line with a quote is an exception: one vectorised look for it, then a
+		 * loop that only looks for commas. */
+		if (ncols && l->term == j->eol && !memchr(p, '"', l->len)) {
 			for (; q < l->len; q++) {
 				if (p[q] == ',') {
 					if (c + 1 >= ncols)
@@ -289,16 +362,15 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 					field[c++ * n + ns] =
 						(struct zblk_str){p + start, q - start};
 					start = q + 1;
-				} else if (p[q] == '"') {
-					break;
 				}
 			}
 		}
 		if (ncols && l->term == j->eol && q == l->len && c + 1 == ncols) {
 			field[c * n + ns] = (struct zblk_str){p + start, q - start};
-			ns++;
+			slot->sidx[i] = (int32_t)ns++;
 			continue;
 		}
+		slot->sidx[i] = -1;
 		excidx[nexc] = (int64_t)i;
 		/* The terminator follows the content in blk (a fragment has none). */
 		exc[nexc++] = (struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
@@ -309,9 +381,18 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	zblk_put_varint(&j->raw, nexc);
 	zblk_put_i64(&j->raw, excidx, NULL, nexc, NULL, NULL, 0);
 	zblk_put_str(&j->raw, exc, nexc);
-	int64_t *num = scratch(j, 3, (ns * ncols + 1) * sizeof *num),
-		*width = scratch(j, 4, (ns + 1) * sizeof *width);
-	uint8_t *nul = scratch(j, 5, ns * ncols + 1);
+	if (ns * ncols + 1 > slot->cellcap) {
+		free(slot->num);
+		free(slot->nul);
+		slot->cellcap = ns * ncols + 1;
+		slot->num = xmalloc(slot->cellcap * sizeof *slot->num);
+		slot->nul = xmalloc(slot->cellcap);
+	}
+	slot->line0 = j->line0;
+	slot->n = n;
+	slot->ns = ns;
+	int64_t *num = slot->num, *width = scratch(j, 4, (ns + 1) * sizeof *width);
+	uint8_t *nul = slot->nul;
 	struct zblk_str *pre = scratch(j, 6, (ns + 1) * sizeof *pre),
 			*suf = scratch(j, 7, (ns + 1) * sizeof *suf);
 	const int64_t *refs[RAW_REFS];
@@ -340,6 +421,70 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	j->nexc = nexc;
 	zblk_buf_reset(&j->sealed);
 	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, j->raw.p, j->raw.len, &j->sealed, &j->err);
+}
+
+/* The numbers of lines [t->line0, t->line0 + t->n) from text blocks t->upto - 2 ..
+ * t->upto (the ones it may refer to; the worker may be filling the next), into w->rv and
+ * w->rn (nraw x t->n); other lines are NULL. */
+static void gather(struct store_raw *w, const struct jobs_task *t, size_t nraw)
+{
+	size_t n = t->n;
+	for (size_t c = 0; c < nraw; c++) {
+		memset(w->rv + c * n, 0, n * sizeof *w->rv);
+		memset(w->rn + c * n, 1, n);
+	}
+	for (uint64_t b = t->upto > 2 ? t->upto - 2 : 0; b <= t->upto && b < w->nblocks; b++) {
+		const struct numslot *sl = &w->win[b % RAW_WIN];
+		int64_t a = t->line0 > sl->line0 ? t->line0 : sl->line0;
+		int64_t z = t->line0 + (int64_t)n, e = sl->line0 + (int64_t)sl->n;
+		if (z > e)
+			z = e;
+		for (size_t c = 0; c < nraw && a < z; c++) {
+			const int64_t *sn = sl->num + c * sl->ns;
+			const uint8_t *su = sl->nul + c * sl->ns;
+			int64_t *dv = w->rv + c * n - t->line0;
+			uint8_t *dn = w->rn + c * n - t->line0;
+			for (int64_t l = a; l < z; l++) {
+				int32_t k = sl->sidx[l - sl->line0];
+				if (k >= 0) {
+					dv[l] = su[k] ? 0 : sn[k];
+					dn[l] = su[k];
+				}
+			}
+		}
+	}
+}
+
+/* Code the ready job blocks against their lines' numbers and insert them, in order. */
+static int code_ready(struct store_raw *w, struct err *e)
+{
+	int rc = 0;
+	size_t nraw = (size_t)w->ncols < JOBS_MAX_RAW ? (size_t)w->ncols : JOBS_MAX_RAW;
+	if (w->ready && !w->jc)
+		w->jc = jobs_coder_new();
+	if (w->ready && nraw && !w->rv) {
+		w->rv = xmalloc(JOBS_MAX_RAW * STORE_BLOCK_ROWS * sizeof *w->rv);
+		w->rn = xmalloc(JOBS_MAX_RAW * STORE_BLOCK_ROWS);
+	}
+	zblk_ctx_set_level(w->s->z, w->level);
+	for (struct jobs_task *t = w->ready; t && !rc; t = t->next) {
+		if (nraw)
+			gather(w, t, nraw);
+		jobs_task_code(t, w->jc, nraw ? w->file_id : 0, w->rv, w->rn, nraw, w->s->z);
+		rc = jobs_task_insert(w->s, t, e);
+	}
+	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
+	free_tasks(w->ready);
+	w->ready = NULL;
+	return rc;
+}
+
+/* Append list b to list *a. */
+static void tasks_append(struct jobs_task **a, struct jobs_task *b)
+{
+	while (*a)
+		a = &(*a)->next;
+	*a = b;
 }
 
 static void *worker(void *arg)
@@ -372,6 +517,9 @@ static int drain(struct store_raw *w, struct err *e)
 	pthread_mutex_unlock(&w->mu);
 	w->busy = 0;
 	struct text_job *j = &w->job;
+	/* Its job blocks' lines are coded now. */
+	tasks_append(&w->ready, w->inflight);
+	w->inflight = NULL;
 	if (j->rc) {
 		*e = j->err;
 		return j->rc;
@@ -382,16 +530,23 @@ static int drain(struct store_raw *w, struct err *e)
 }
 
 /* Hand the block's complete lines over (to the worker, or coded here when final and no
- * worker runs: a one-block file needs no thread); keep the partial line in blk. */
+ * worker runs: a one-block file needs no thread); keep the partial line in blk. The job
+ * blocks waiting for lines go with them; those whose lines are coded are coded here while
+ * the worker codes the next lines. */
 static int flush_text(struct store_raw *w, int final, struct err *e)
 {
-	if (!w->nln)
-		return 0;
-	if (!w->decided)
-		decide(w);
 	int rc = drain(w, e);
 	if (rc)
 		return rc;
+	if (!w->nln) { /* no lines left: the waiting job blocks' lines are all coded */
+		for (struct jobs_task *t = w->tasks; t; t = t->next)
+			t->upto = w->nblocks ? w->nblocks - 1 : 0;
+		tasks_append(&w->ready, w->tasks);
+		w->tasks = NULL;
+		return code_ready(w, e);
+	}
+	if (!w->decided)
+		decide(w);
 	struct text_job *j = &w->job;
 	/* Swap the buffers: the job takes the lines, blk keeps the partial one. */
 	struct zblk_buf b = j->blk;
@@ -404,8 +559,17 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 	w->ln = l;
 	w->lncap = lcap;
 	j->nln = w->nln;
+	j->line0 = w->handed;
+	w->handed += (int64_t)w->nln;
+	j->blkno = w->nblocks++;
+	j->win = w->win;
+	j->h = &w->h;
 	j->eol = w->eol;
 	j->ncols = w->ncols;
+	for (struct jobs_task *t = w->tasks; t; t = t->next)
+		t->upto = j->blkno;
+	w->inflight = w->tasks;
+	w->tasks = NULL;
 	zblk_buf_reset(&w->blk);
 	zblk_buf_add(&w->blk, j->blk.p + w->cur, j->blk.len - w->cur);
 	j->blk.len = w->cur;
@@ -416,7 +580,8 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 		code_text(j, w->s->z);
 		zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
 		w->busy = 1;
-		return drain(w, e);
+		rc = drain(w, e);
+		return rc ? rc : code_ready(w, e);
 	}
 	if (!w->thread_live) {
 		w->wz = zblk_ctx_new(w->level);
@@ -434,7 +599,10 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 	w->busy = 1;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
-	return final ? drain(w, e) : 0;
+	if ((rc = code_ready(w, e)) || !final)
+		return rc;
+	rc = drain(w, e);
+	return rc ? rc : code_ready(w, e);
 }
 
 static void push_line(struct store_raw *w, size_t end, uint8_t term)
@@ -473,6 +641,7 @@ static int write_text(struct store_raw *w, const uint8_t *p, size_t n, struct er
 
 static int write_opaque(struct store_raw *w, const uint8_t *p, size_t n, struct err *e)
 {
+	sha256_update(&w->h, p, n);
 	while (n) {
 		size_t k = RAW_CHUNK - w->blk.len < n ? RAW_CHUNK - w->blk.len : n;
 		zblk_buf_add(&w->blk, p, k);
@@ -499,9 +668,41 @@ int store_raw_write(struct store_raw *w, const void *buf, size_t n, struct err *
 	return w->opaque ? write_opaque(w, buf, n, e) : write_text(w, buf, n, e);
 }
 
+int raw_is_text(const struct store_raw *w)
+{
+	return !w->opaque;
+}
+
+void raw_attach_jobs(struct store_raw *w, struct store_jobs *jw)
+{
+	w->jw = jw;
+}
+
+void raw_queue_jobs(struct store_raw *w, struct jobs_task *t)
+{
+	struct jobs_task **p = &w->tasks;
+	while (*p)
+		p = &(*p)->next;
+	t->next = NULL;
+	*p = t;
+}
+
 int store_raw_end(struct store_raw *w, struct err *e)
 {
+	return store_raw_finish(w, NULL, NULL, e);
+}
+
+int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, struct err *e)
+{
 	int rc = 0;
+	if (w->jw) { /* the jobs block still being filled from these lines comes with them */
+		rc = store_jobs_src_end(w->jw, w, e);
+		w->jw = NULL;
+		if (rc) {
+			store_raw_abort(w);
+			return rc;
+		}
+	}
 	if (w->opaque && w->blk.len) {
 		zblk_buf_reset(&w->raw);
 		zblk_buf_add(&w->raw, w->blk.p, w->blk.len);
@@ -540,6 +741,10 @@ int store_raw_end(struct store_raw *w, struct err *e)
 			rc = store_sqlerr(w->s, e, "record raw file");
 	}
 	sqlite3_finalize(st);
+	if (!rc && sha256) /* every block is coded: the hash has seen every byte */
+		sha256_final(&w->h, sha256);
+	if (!rc && size)
+		*size = w->bytes;
 	store_raw_abort(w);
 	return rc;
 }
@@ -566,14 +771,16 @@ static int sink_add(struct sink *k, const void *p, size_t n, struct err *e)
 	return k->buf.len >= (64 << 10) ? sink_flush(k, e) : 0;
 }
 
-/* A text block, decoded. */
+/* A text block, decoded. Its arrays are kept from one block to the next (a cursor reads
+ * hundreds: allocating megabytes a block costs page faults). */
 struct text_block {
 	size_t n, ncols, nexc, ns;  /* lines, fields, exceptions, simple lines */
 	int64_t *excidx;            /* nexc line indices, increasing */
 	struct zblk_str *exc;       /* nexc verbatim lines (pointing into the raw buffer) */
 	int64_t *num, *width;       /* ncols x ns, column-major */
 	uint8_t *nul;               /* ncols x ns: 1 = no number */
-	struct zblk_str *pre, *suf; /* ncols x ns */
+	struct zblk_str *pre, *suf; /* ncols x ns; NULL after a numbers-only parse */
+	size_t exccap, cellcap;     /* rows allocated for excidx/exc and for the cells */
 };
 
 static void text_block_free(struct text_block *b)
@@ -588,11 +795,12 @@ static void text_block_free(struct text_block *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_block *b,
+/* Parse a text block into b (reusing its memory). numbers: only what the numbers of its
+ * lines need (exception indices, numbers and NULLs); the strings are skipped, not read. */
+static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_block *b, int numbers,
 			    struct err *e)
 {
 	uint64_t n, ncols, ne;
-	memset(b, 0, sizeof *b);
 	if (zblk_get_varint(r, &n) || zblk_get_varint(r, &ncols) || zblk_get_varint(r, &ne) ||
 	    n != rows || ncols > RAW_MAX_COLS || n > RAW_BLOCK_LINES || ne > n)
 		return err_set(e, VF_ESTORE, "text block: bad header");
@@ -601,15 +809,31 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 	b->nexc = (size_t)ne;
 	b->ns = b->n - b->nexc;
 	size_t ns = b->ns, cells = ns * b->ncols + 1;
-	b->excidx = xmalloc((b->nexc + 1) * sizeof *b->excidx);
-	b->exc = xmalloc((b->nexc + 1) * sizeof *b->exc);
-	b->num = xmalloc(cells * sizeof *b->num);
-	b->width = xmalloc(cells * sizeof *b->width);
-	b->nul = xmalloc(cells);
-	b->pre = xmalloc(cells * sizeof *b->pre);
-	b->suf = xmalloc(cells * sizeof *b->suf);
+	if (b->nexc + 1 > b->exccap) {
+		b->exccap = b->nexc + 1;
+		free(b->excidx);
+		free(b->exc);
+		b->excidx = xmalloc(b->exccap * sizeof *b->excidx);
+		b->exc = xmalloc(b->exccap * sizeof *b->exc);
+	}
+	if (cells > b->cellcap) {
+		b->cellcap = cells;
+		free(b->num);
+		free(b->width);
+		free(b->nul);
+		free(b->pre);
+		free(b->suf);
+		b->num = xmalloc(cells * sizeof *b->num);
+		b->width = xmalloc(cells * sizeof *b->width);
+		b->nul = xmalloc(cells);
+		b->pre = b->suf = NULL;
+	}
+	if (!numbers && !b->pre) {
+		b->pre = xmalloc(b->cellcap * sizeof *b->pre);
+		b->suf = xmalloc(b->cellcap * sizeof *b->suf);
+	}
 	if (zblk_get_i64(r, b->excidx, NULL, b->nexc, NULL, NULL, 0) ||
-	    zblk_get_str(r, b->exc, b->nexc))
+	    (numbers ? zblk_skip_str(r, b->nexc) : zblk_get_str(r, b->exc, b->nexc)))
 		return err_set(e, VF_ESTORE, "text block: bad exceptions");
 	for (size_t j = 0; j < b->nexc; j++)
 		if (b->excidx[j] < 0 || (uint64_t)b->excidx[j] >= n ||
@@ -623,10 +847,10 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 			refs[nref] = b->num + q * ns;
 			refnul[nref++] = b->nul + q * ns;
 		}
-		if (zblk_get_str(r, b->pre + c * ns, ns) ||
+		if ((numbers ? zblk_skip_str(r, ns) : zblk_get_str(r, b->pre + c * ns, ns)) ||
 		    zblk_get_i64(r, b->num + c * ns, b->nul + c * ns, ns, refs, refnul, nref) ||
 		    zblk_get_i64(r, b->width + c * ns, NULL, ns, NULL, NULL, 0) ||
-		    zblk_get_str(r, b->suf + c * ns, ns))
+		    (numbers ? zblk_skip_str(r, ns) : zblk_get_str(r, b->suf + c * ns, ns)))
 			return err_set(e, VF_ESTORE, "text block: column %zu is damaged", c + 1);
 		for (size_t k = 0; k < ns; k++)
 			if (b->width[c * ns + k] < 0 || b->width[c * ns + k] > 20)
@@ -639,8 +863,8 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 
 static int decode_text(struct zblk_reader *r, uint64_t rows, int eol, struct sink *k, struct err *e)
 {
-	struct text_block b;
-	int rc = text_block_parse(r, rows, &b, e);
+	struct text_block b = {0};
+	int rc = text_block_parse(r, rows, &b, 0, e);
 	const char *eolstr = eol == TERM_CRLF ? "\r\n" : "\n";
 	for (size_t i = 0, j = 0, s = 0; i < b.n && !rc; i++) {
 		if (j < b.nexc && (uint64_t)b.excidx[j] == i) {
@@ -668,16 +892,18 @@ static int decode_text(struct zblk_reader *r, uint64_t rows, int eol, struct sin
 	return rc;
 }
 
-/* ---- the numbers of a text file's simple lines, for job blocks coded against them ---- */
+/* ---- the numbers of a text file's lines, for job blocks coded against them ---- */
 
 struct raw_cursor {
 	struct store *s;
 	sqlite3_stmt *st;     /* the file's blocks in order */
 	size_t ncols;         /* fields of a simple line */
 	struct zblk_buf raw;  /* the current block, inflated */
-	struct text_block tb; /* the current block, decoded (tb.ns = 0 before the first) */
-	int64_t base;         /* simple-line index of tb's first simple line */
-	int done;             /* no block after tb */
+	struct text_block tb; /* the current block, decoded (tb.n = 0 before the first) */
+	int32_t *sidx;        /* tb.n: each line's simple-line index in tb, -1: exception */
+	size_t sidxcap;
+	int64_t base; /* file line of tb's first line */
+	int done;     /* no block after tb */
 };
 
 int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, struct err *e)
@@ -721,14 +947,15 @@ void raw_cursor_close(struct raw_cursor *c)
 	sqlite3_finalize(c->st);
 	text_block_free(&c->tb);
 	zblk_buf_release(&c->raw);
+	free(c->sidx);
 	free(c);
 }
 
 /* Move to the next block; sets done at the end. */
 static int cursor_next(struct raw_cursor *c, struct err *e)
 {
-	c->base += (int64_t)c->tb.ns;
-	text_block_free(&c->tb);
+	c->base += (int64_t)c->tb.n;
+	c->tb.n = 0;
 	int step = sqlite3_step(c->st);
 	if (step == SQLITE_DONE) {
 		c->done = 1;
@@ -744,46 +971,67 @@ static int cursor_next(struct raw_cursor *c, struct err *e)
 	if (!rc) {
 		struct zblk_reader r;
 		zblk_reader_init(&r, c->raw.p, c->raw.len);
-		rc = text_block_parse(&r, info.rows, &c->tb, e);
+		rc = text_block_parse(&r, info.rows, &c->tb, 1, e);
 	}
 	if (!rc && c->tb.ncols != c->ncols && c->tb.ns)
 		rc = err_set(e, VF_ESTORE, "raw block has %zu fields, the file %zu", c->tb.ncols,
 			     c->ncols);
-	return rc;
+	if (rc) {
+		c->tb.n = 0;
+		return rc;
+	}
+	if (c->tb.n > c->sidxcap) {
+		free(c->sidx);
+		c->sidxcap = RAW_BLOCK_LINES;
+		c->sidx = xmalloc(c->sidxcap * sizeof *c->sidx);
+	}
+	for (size_t i = 0, x = 0, k = 0; i < c->tb.n; i++) {
+		if (x < c->tb.nexc && (uint64_t)c->tb.excidx[x] == i) {
+			c->sidx[i] = -1;
+			x++;
+		} else {
+			c->sidx[i] = (int32_t)k++;
+		}
+	}
+	return 0;
 }
 
-int raw_cursor_numbers(struct raw_cursor *c, int64_t row0, size_t n, int64_t *num, uint8_t *nul,
-		       struct err *e)
+int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t ncols, int64_t *num,
+		       uint8_t *nul, struct err *e)
 {
-	/* Runs of rows inside one decoded block, copied a column at a time. */
+	assert(ncols <= c->ncols);
+	/* Runs of lines inside one decoded block, copied a column at a time. */
 	for (size_t i = 0; i < n;) {
-		int64_t row = row0 + (int64_t)i;
-		while (!c->done && row >= c->base + (int64_t)c->tb.ns) {
+		int64_t line = line0 + (int64_t)i;
+		while (!c->done && line >= c->base + (int64_t)c->tb.n) {
 			int rc = cursor_next(c, e);
 			if (rc)
 				return rc;
 		}
-		if (row < c->base) {
-			assert(!"raw_cursor_numbers: rows must not go back");
+		if (line < c->base) {
+			assert(!"raw_cursor_numbers: lines must not go back");
 			return err_set(e, VF_ESTORE, "raw cursor went back");
 		}
 		if (c->done) { /* past the end: NULL */
-			for (size_t col = 0; col < c->ncols; col++) {
+			for (size_t col = 0; col < ncols; col++) {
 				memset(num + col * n + i, 0, (n - i) * sizeof *num);
 				memset(nul + col * n + i, 1, n - i);
 			}
 			break;
 		}
-		size_t at = (size_t)(row - c->base), run = c->tb.ns - at;
+		size_t at = (size_t)(line - c->base), run = c->tb.n - at;
 		if (run > n - i)
 			run = n - i;
-		for (size_t col = 0; col < c->ncols; col++) {
-			const int64_t *sn = c->tb.num + col * c->tb.ns + at;
-			const uint8_t *su = c->tb.nul + col * c->tb.ns + at;
+		for (size_t col = 0; col < ncols; col++) {
+			const int64_t *sn = c->tb.num + col * c->tb.ns;
+			const uint8_t *su = c->tb.nul + col * c->tb.ns;
 			int64_t *dn = num + col * n + i;
-			memcpy(nul + col * n + i, su, run);
-			for (size_t k = 0; k < run; k++)
-				dn[k] = su[k] ? 0 : sn[k];
+			uint8_t *du = nul + col * n + i;
+			for (size_t k = 0; k < run; k++) {
+				int32_t x = c->sidx[at + k];
+				dn[k] = x < 0 || su[x] ? 0 : sn[x];
+				du[k] = x < 0 || su[x];
+			}
 		}
 		i += run;
 	}

@@ -15,8 +15,8 @@
  * a version some migration produced. Pages are 1 KiB (most data is in a few large blobs;
  * small pages keep the many small tables of a small store small) and the journal is the
  * default rollback journal: an import writes to fresh pages, so the journal stays small,
- * and a killed import is rolled back on the next open. Job blocks are staged in a TEMP
- * table (pending_jobs, created at open) until commit (store-jobs.c).
+ * and a killed import is rolled back on the next open. Job blocks are coded and written
+ * as the import goes (store-jobs.c).
  */
 #include <assert.h>
 #include <errno.h>
@@ -186,11 +186,6 @@ int store_open(const char *path, int flags, struct store **out, struct err *e)
 	}
 	if (s->rdonly && (rc = store_exec(s, "PRAGMA query_only = 1", e)))
 		goto fail;
-	if (!s->rdonly && (rc = store_exec(s,
-					   "CREATE TEMP TABLE pending_jobs (trace_id INTEGER, "
-					   "seq INTEGER, nrows INTEGER, data BLOB)",
-					   e)))
-		goto fail;
 	s->z = zblk_ctx_new(STORE_ZLEVEL);
 	*out = s;
 	return 0;
@@ -226,9 +221,7 @@ int store_begin(struct store *s, struct err *e)
 int store_commit(struct store *s, struct err *e)
 {
 	assert(s->intx);
-	int rc = store_jobs_settle(s, e);
-	if (!rc)
-		rc = store_exec(s, "COMMIT", e);
+	int rc = store_exec(s, "COMMIT", e);
 	if (rc) {
 		store_rollback(s);
 		return rc;
@@ -351,16 +344,20 @@ int store_file_finish(struct store *s, const struct store_file *f, struct err *e
 {
 	assert(f->rows_read == f->rows_accepted + f->rows_quarantined);
 	sqlite3_stmt *st;
+	char hex[65];
+	sha256_hex(f->sha256, hex);
 	int rc = store_prep(s,
 			    "UPDATE files SET rows_read = ?, rows_accepted = ?, "
-			    "rows_quarantined = ? WHERE id = ?",
+			    "rows_quarantined = ?, size = ?, sha256 = ? WHERE id = ?",
 			    &st, e);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, f->rows_read);
 	sqlite3_bind_int64(st, 2, f->rows_accepted);
 	sqlite3_bind_int64(st, 3, f->rows_quarantined);
-	sqlite3_bind_int64(st, 4, f->id);
+	sqlite3_bind_int64(st, 4, f->size);
+	sqlite3_bind_text(st, 5, hex, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 6, f->id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "update file");
 	sqlite3_finalize(st);
@@ -387,6 +384,19 @@ int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name,
 	}
 	sqlite3_finalize(st);
 	return seen;
+}
+
+int store_file_size_seen(struct store *s, int64_t size, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prep(s, "SELECT 1 FROM files WHERE size = ? LIMIT 1", &st, e))
+		return 0;
+	sqlite3_bind_int64(st, 1, size);
+	int step = sqlite3_step(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		store_sqlerr(s, e, "find file");
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW;
 }
 
 int store_file_list(struct store *s, int64_t trace_id,

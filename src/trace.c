@@ -276,19 +276,21 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 {
 	const char *s = trace_field(rd, r, k);
 	int64_t iv;
-	if (s && scale == 1 && !small_int(s, &iv)) {
-		if (iv < 0)
-			return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k), s);
-		*out = iv;
-		return 0;
-	}
 	double v;
-	int rc = trace_num(rd, r, k, &v);
-	if (rc == TRACE_BAD)
-		return rc;
-	if (rc == 1) {
+	if (!s) {
 		*out = -1;
 		return 0;
+	}
+	if (!small_int(s, &iv)) {
+		if (iv < 0)
+			return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k), s);
+		if (scale == 1) {
+			*out = iv;
+			return 0;
+		}
+		v = (double)iv; /* exact: at most 15 digits */
+	} else if (small_decimal(s, &v) && parse_double(s, &v)) {
+		return trace_bad(rd, "column '%s': '%.40s' is not a number", col_name(rd, k), s);
 	}
 	if (v < 0)
 		return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k),
@@ -371,6 +373,12 @@ int trace_bad(struct trace_reader *rd, const char *fmt, ...)
 
 int64_t trace_round(double v)
 {
+	/* Most amounts are whole already: llround only for the rest (and out-of-range). */
+	if (v > -9e15 && v < 9e15) {
+		int64_t t = (int64_t)v;
+		if ((double)t == v)
+			return t;
+	}
 	return (int64_t)llround(v);
 }
 

@@ -62,21 +62,38 @@ void zblk_buf_release(struct zblk_buf *b)
 	b->len = b->cap = 0;
 }
 
-void zblk_put_varint(struct zblk_buf *b, uint64_t v)
+/* Room for n more bytes at the end of b: where they go (b->len is not moved). */
+static uint8_t *buf_room(struct zblk_buf *b, size_t n)
 {
-	uint8_t t[10];
-	size_t n = 0;
+	xgrow(&b->p, &b->cap, b->len + n, 1);
+	return b->p + b->len;
+}
+
+/* Write v as a varint at q (at most 10 bytes); returns the byte after it. */
+static inline uint8_t *varint_at(uint8_t *q, uint64_t v)
+{
 	while (v >= 0x80) {
-		t[n++] = (uint8_t)(v | 0x80);
+		*q++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	t[n++] = (uint8_t)v;
-	zblk_buf_add(b, t, n);
+	*q++ = (uint8_t)v;
+	return q;
+}
+
+void zblk_put_varint(struct zblk_buf *b, uint64_t v)
+{
+	uint8_t *q = varint_at(buf_room(b, 10), v);
+	b->len = (size_t)(q - b->p);
 }
 
 static size_t varlen(uint64_t v)
 {
-	return ((size_t)(64 - __builtin_clzll(v | 1)) + 6) / 7;
+	/* bytes of a varint by the count of leading zero bits: (64 - clz + 6) / 7 */
+	static const uint8_t by_clz[64] = {10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7,
+					   7,  7, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 5, 5, 5,
+					   5,  5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3,
+					   3,  3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1};
+	return by_clz[__builtin_clzll(v | 1)];
 }
 
 static uint64_t zz(uint64_t x)
@@ -151,13 +168,15 @@ static int get_u8(struct zblk_reader *r, unsigned *v)
 struct u64set {
 	uint64_t *key;
 	uint32_t *idx; /* dictionary index + 1; 0 = empty slot */
-	size_t mask;
+	size_t mask;   /* slots - 1; the set doubles before it is half full */
 };
 
+/* A set for up to want values, starting small (most columns have few distinct values:
+ * clearing a table for the most a block could hold would cost more than filling it). */
 static void u64set_init(struct u64set *h, size_t want)
 {
 	size_t cap = 16;
-	while (cap < 2 * want)
+	while (cap < 2 * want && cap < 2048)
 		cap *= 2;
 	h->key = xmalloc(cap * sizeof *h->key);
 	h->idx = xcalloc(cap, sizeof *h->idx);
@@ -170,10 +189,35 @@ static void u64set_release(struct u64set *h)
 	free(h->idx);
 }
 
+static size_t u64set_slot(const struct u64set *h, uint64_t x)
+{
+	return (size_t)((x * 0x9E3779B97F4A7C15ull) >> 32) & h->mask;
+}
+
+/* Twice the slots, the same entries. */
+static void u64set_grow(struct u64set *h)
+{
+	struct u64set o = *h;
+	size_t cap = 2 * (o.mask + 1);
+	h->key = xmalloc(cap * sizeof *h->key);
+	h->idx = xcalloc(cap, sizeof *h->idx);
+	h->mask = cap - 1;
+	for (size_t j = 0; j <= o.mask; j++) {
+		if (!o.idx[j])
+			continue;
+		size_t i = u64set_slot(h, o.key[j]);
+		while (h->idx[i])
+			i = (i + 1) & h->mask;
+		h->key[i] = o.key[j];
+		h->idx[i] = o.idx[j];
+	}
+	u64set_release(&o);
+}
+
 /* Index of x, adding it as index *k if new (then ++*k). */
 static uint32_t u64set_put(struct u64set *h, uint64_t x, uint32_t *k)
 {
-	size_t i = (size_t)((x * 0x9E3779B97F4A7C15ull) >> 32) & h->mask;
+	size_t i = u64set_slot(h, x);
 	while (h->idx[i]) {
 		if (h->key[i] == x)
 			return h->idx[i] - 1;
@@ -181,6 +225,8 @@ static uint32_t u64set_put(struct u64set *h, uint64_t x, uint32_t *k)
 	}
 	h->key[i] = x;
 	h->idx[i] = ++*k;
+	if ((size_t)*k * 2 > h->mask)
+		u64set_grow(h);
 	return *k - 1;
 }
 
@@ -286,6 +332,20 @@ static size_t residuals(const int64_t *v, const uint8_t *nul, size_t n, const st
 			uint64_t *x)
 {
 	size_t m = 0;
+	/* The common shapes first, each a loop the compiler can make tight: no NULLs and no
+	 * reference, or one reference without NULLs. */
+	if (!nul && !s->r1 && !s->r2) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint64_t)v[i];
+		return n;
+	}
+	if (!nul && s->r1 && !s->n1) {
+		const int64_t *r = s->r1;
+		uint64_t k = s->m1;
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint64_t)v[i] - (uint64_t)r[i] * k;
+		return n;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (nul && nul[i])
 			continue;
@@ -385,18 +445,23 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 	case ZC_CONST:
 		zblk_put_varint(b, zz(x[0]));
 		break;
-	case ZC_PLAIN:
+	case ZC_PLAIN: { /* room for them all at once: this runs for every number stored */
+		uint8_t *q = buf_room(b, m * 10);
 		for (size_t i = 0; i < m; i++)
-			zblk_put_varint(b, zz(x[i]));
+			q = varint_at(q, zz(x[i]));
+		b->len = (size_t)(q - b->p);
 		break;
-	case ZC_DELTA:
-		zblk_put_varint(b, zz(x[0]));
+	}
+	case ZC_DELTA: {
+		uint8_t *q = varint_at(buf_room(b, m * 10), zz(x[0]));
 		for (size_t i = 1; i < m; i++)
-			zblk_put_varint(b, zz(x[i] - x[i - 1]));
+			q = varint_at(q, zz(x[i] - x[i - 1]));
+		b->len = (size_t)(q - b->p);
 		break;
+	}
 	case ZC_DICT: {
 		struct u64set h;
-		u64set_init(&h, DICT_MAX);
+		u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
 		uint32_t k = 0, *ix = xmalloc(m * sizeof *ix);
 		uint64_t *d = xmalloc((DICT_MAX + 1) * sizeof *d);
 		for (size_t i = 0; i < m; i++) {
@@ -409,10 +474,13 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 		zblk_put_varint(b, k);
 		for (uint32_t j = 0; j < k; j++)
 			zblk_put_varint(b, zz(d[j]));
+		uint8_t *q = buf_room(b, 2 * m);
 		for (size_t i = 0; i < m; i++) {
-			uint8_t t[2] = {(uint8_t)ix[i], (uint8_t)(ix[i] >> 8)};
-			zblk_buf_add(b, t, k <= 256 ? 1 : 2);
+			*q++ = (uint8_t)ix[i];
+			if (k > 256)
+				*q++ = (uint8_t)(ix[i] >> 8);
 		}
+		b->len = (size_t)(q - b->p);
 		free(d);
 		free(ix);
 		u64set_release(&h);
@@ -436,7 +504,8 @@ static size_t sel_bytes(const struct refsel *s)
 }
 
 /* Code v as plan p says (its references, their multipliers guessed again, the codec
- * family); the residuals into x, the codec into *codec; returns the bytes. */
+ * family); the residuals into x, the codec into *codec; returns the bytes. codec NULL:
+ * only sel, x and m (returns 0). */
 static size_t plan_try(const struct zblk_plan *p, const int64_t *v, const uint8_t *nul, size_t n,
 		       const int64_t *const *refs, const uint8_t *const *refnul, struct refsel *sel,
 		       uint64_t *x, size_t *m, int *codec)
@@ -454,6 +523,8 @@ static size_t plan_try(const struct zblk_plan *p, const int64_t *v, const uint8_
 		sel->m2 = guess_mult(v, nul, n, sel->r2, sel->n2, sel->n1);
 	}
 	*m = residuals(v, nul, n, sel, x);
+	if (!codec) /* the references and residuals only */
+		return 0;
 	/* Only the planned codec (and constant, which costs nothing to check) is costed. */
 	int mode = p->codec == ZC_DICT ? COST_ALL : p->codec == ZC_DELTA ? COST_DELTA : COST_REF;
 	*codec = best_codec((int_costs(x, *m, cost, mode), cost), &sz);
@@ -488,6 +559,13 @@ static void put_column(struct zblk_buf *b, int codec, int ref, int ref2, const s
 	put_payload(b, codec, x, m); /* x: the residuals against s, or the values (none) */
 }
 
+/* Is a plan's cost sz for n rows still about as cheap as the block it was found on? Kept
+ * while the block costs at most an eighth more per row. */
+static int plan_holds(const struct zblk_plan *plan, size_t sz, size_t n)
+{
+	return (uint64_t)sz * plan->rows <= ((uint64_t)plan->bytes * 9 / 8 + 8) * n;
+}
+
 int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
 			const int64_t *const *refs, const uint8_t *const *refnul, int nref,
 			struct zblk_plan *plan)
@@ -498,12 +576,41 @@ int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul
 	uint64_t *x = xmalloc((n ? n : 1) * sizeof *x);
 	struct refsel sel;
 	size_t m;
-	int codec;
-	/* Kept while the block costs at most an eighth more per row than the one the plan
-	 * was searched on. */
+	int codec, rc = -1;
+	if (plan->codec != ZC_DICT) {
+		/* Plain or delta (or constant): code the column, then see what it cost, rather
+		 * than costing it first: the same bytes as plan_try and put_column give, with
+		 * one pass over the values fewer. */
+		size_t start = b->len, sz;
+		plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, NULL);
+		int same = 1;
+		for (size_t i = 1; i < m; i++)
+			same &= x[i] == x[0];
+		if (m && !same) {
+			codec = plan->codec == ZC_DELTA ? ZC_DELTA : ZC_PLAIN;
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+			sz = b->len - start - 2 - (m < n ? (n + 7) / 8 : 0); /* payload + sel */
+			if (plan_holds(plan, sz, n)) {
+				plan->uses++;
+				rc = 0;
+			} else {
+				b->len = start;
+			}
+			free(x);
+			return rc;
+		}
+		codec = m ? ZC_CONST : ZC_NONE;
+		sz = (m ? varlen(zz(x[0])) : 0) + sel_bytes(&sel);
+		if (plan_holds(plan, sz, n)) {
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+			plan->uses++;
+			rc = 0;
+		}
+		free(x);
+		return rc;
+	}
 	size_t sz = plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, &codec);
-	int rc = -1;
-	if ((uint64_t)sz * plan->rows <= ((uint64_t)plan->bytes * 9 / 8 + 8) * n) {
+	if (plan_holds(plan, sz, n)) {
 		put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
 		plan->uses++;
 		rc = 0;
@@ -747,8 +854,18 @@ static void put_lengths(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 {
 	size_t same = n > 0;
-	for (size_t i = 1; i < n && same; i++) /* the common case, without hashing */
-		same = s[i].len == s[0].len && !memcmp(s[i].p, s[0].p, s[0].len);
+	/* The common case, without hashing; most such columns hold short or empty strings,
+	 * so a first byte differing (or none to compare) spares the call to memcmp. */
+	const size_t len0 = n ? s[0].len : 0;
+	const uint8_t *p0 = n ? s[0].p : NULL;
+	if (len0 == 0) {
+		for (size_t i = 1; i < n && same; i++)
+			same = s[i].len == 0;
+	} else {
+		for (size_t i = 1; i < n && same; i++)
+			same = s[i].len == len0 && s[i].p[0] == p0[0] &&
+			       (len0 == 1 || !memcmp(s[i].p + 1, p0 + 1, len0 - 1));
+	}
 	if (same) {
 		uint8_t tag = ZS_CONST;
 		zblk_buf_add(b, &tag, 1);
@@ -797,10 +914,13 @@ void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 		put_lengths(b, d, k);
 		for (uint32_t j = 0; j < k; j++)
 			zblk_buf_add(b, d[j].p, d[j].len);
+		uint8_t *q = buf_room(b, 2 * n);
 		for (size_t i = 0; i < n; i++) {
-			uint8_t t[2] = {(uint8_t)ix[i], (uint8_t)(ix[i] >> 8)};
-			zblk_buf_add(b, t, k <= 256 ? 1 : 2);
+			*q++ = (uint8_t)ix[i];
+			if (k > 256)
+				*q++ = (uint8_t)(ix[i] >> 8);
 		}
+		b->len = (size_t)(q - b->p);
 		free(d);
 	} else {
 		uint8_t tag = ZS_RAW;
@@ -865,6 +985,45 @@ int zblk_get_str(struct zblk_reader *r, struct zblk_str *s, size_t n)
 	}
 	free(d);
 	return rc;
+}
+
+/* Skip the bytes of n strings whose lengths come next (a raw column or a dictionary). */
+static int skip_strings(struct zblk_reader *r, size_t n)
+{
+	int64_t *len = xmalloc((n ? n : 1) * sizeof *len);
+	int rc = zblk_get_i64(r, len, NULL, n, NULL, NULL, 0);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (len[i] < 0 || (uint64_t)len[i] > r->len - r->pos)
+			rc = bad(r);
+		total += (uint64_t)len[i];
+	}
+	free(len);
+	const uint8_t *p;
+	if (!rc && (total > r->len - r->pos || zblk_get_bytes(r, (size_t)total, &p)))
+		rc = bad(r);
+	return rc;
+}
+
+int zblk_skip_str(struct zblk_reader *r, size_t n)
+{
+	unsigned tag;
+	uint64_t k;
+	const uint8_t *p;
+	if (get_u8(r, &tag))
+		return -1;
+	if (tag == ZS_CONST)
+		return zblk_get_varint(r, &k) || k > r->len - r->pos || zblk_get_bytes(r, k, &p)
+			       ? bad(r)
+			       : 0;
+	if (tag == ZS_RAW)
+		return skip_strings(r, n);
+	if (tag != ZS_DICT || zblk_get_varint(r, &k) || k == 0 || k > 65536)
+		return bad(r);
+	/* The indices are not checked against k: nothing reads them. */
+	if (skip_strings(r, (size_t)k) || zblk_get_bytes(r, n * (k <= 256 ? 1 : 2), &p))
+		return bad(r);
+	return 0;
 }
 
 /* ---- sealed blocks ---- */

@@ -338,6 +338,44 @@ static void test_truncated_columns(void **state)
 	}
 }
 
+/* zblk_skip_str ends where zblk_get_str does, for each string codec (followed by another
+ * column, so landing short or long shows), and fails on a truncated column. */
+static void test_skip_strings(void **state)
+{
+	struct fx *f = *state;
+	enum { M = 600 };
+	struct zblk_str s[M], out[M];
+	char text[M][8];
+	for (int codec = 0; codec < 3; codec++) {
+		for (int i = 0; i < M; i++) {
+			int l = codec == 0   ? snprintf(text[i], 8, "same")
+				: codec == 1 ? snprintf(text[i], 8, "d%d", i % 7)
+					     : snprintf(text[i], 8, "r%d", i * 13);
+			s[i] = (struct zblk_str){(const uint8_t *)text[i], (size_t)l};
+		}
+		zblk_buf_reset(&f->b);
+		zblk_put_str(&f->b, s, M);
+		assert_int_equal(f->b.p[0], codec == 0 ? 0 : codec == 1 ? 1 : 2);
+		size_t col = f->b.len;
+		zblk_put_varint(&f->b, 4242);
+		struct zblk_reader r, g;
+		zblk_reader_init(&r, f->b.p, f->b.len);
+		zblk_reader_init(&g, f->b.p, f->b.len);
+		assert_int_equal(zblk_skip_str(&r, M), 0);
+		assert_int_equal(zblk_get_str(&g, out, M), 0);
+		assert_int_equal(r.pos, col);
+		assert_int_equal(g.pos, col);
+		uint64_t v;
+		assert_int_equal(zblk_get_varint(&r, &v), 0);
+		assert_int_equal(v, 4242);
+		for (size_t cut = 0; cut < col; cut++) {
+			zblk_reader_init(&r, f->b.p, cut);
+			assert_int_equal(zblk_skip_str(&r, M), -1);
+			assert_int_equal(r.bad, 1);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +385,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_references, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skip_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seal_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_detected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_columns, setup, teardown),

@@ -1,0 +1,57 @@
+# import-jobs-lines.sh — jobs are coded against the lines they came from as the import goes:
+# a file of several blocks, with a quarantined row and an odd (quoted) line shifting the
+# lines under the jobs, comes back byte for byte and with every job; the store's blocks do
+# not depend on thread timing; files are hashed while they are stored, and a duplicate
+# (hashed first, as only a file of a stored file's size can be one) is skipped, stdin
+# included, while a file of the same size and other bytes is imported.
+. "$VOIDFIT_TOP/tests/lib.sh"
+vf gen -s balanced -j 20000 -n 16 --seed 3 -o g > /dev/null
+# line 5001 becomes a bad row (quarantined), line 12001 a quoted one (kept verbatim, still
+# a job)
+awk -F, -v OFS=, 'NR == 5001 { $2 = "soon" } NR == 12001 { $4 = "\"" $4 "\"" } { print }' \
+	g/jobs.csv > jobs.csv
+expect_rc 0 vf import -o a.db jobs.csv g/nodes.csv
+contains out "jobs.csv: native-jobs, 20000 rows read, 19999 accepted, 1 quarantined"
+vf export --raw -d raw a.db
+cmp jobs.csv raw/jobs.csv || die "jobs.csv does not come back byte for byte"
+# every job but the bad row's, in arrival order, numbered from 0 by import order
+vf export --jobs a.db > jobs.out
+awk -F, -v OFS=, 'NR != 5001 { if (NR > 1) $1 = n++; print }' g/jobs.csv > jobs.want
+cmp jobs.want jobs.out || { diff jobs.want jobs.out | head >&2; die "jobs differ"; }
+vf check a.db > /dev/null || die "check finds problems"
+# the same import again: the same blocks
+vf import -q -o b.db jobs.csv g/nodes.csv
+blocks() {
+	sqlite3 "$1" "SELECT seq, nrows, hex(data) FROM job_blocks ORDER BY rowid;
+		SELECT seq, hex(data) FROM raw_blocks ORDER BY rowid"
+}
+[ "$(blocks a.db)" = "$(blocks b.db)" ] || die "the blocks depend on the run"
+# a duplicate after a new file: the new file alone makes the trace
+vf gen -s balanced -j 9000 -n 16 --seed 4 -o h > /dev/null
+cp h/jobs.csv other.csv
+expect_rc 0 vf import -o a.db other.csv jobs.csv
+contains err "jobs.csv: already imported (trace 'jobs'), skipped"
+contains out "other.csv: native-jobs, 9000 rows read, 9000 accepted, 0 quarantined"
+vf export --jobs --trace other a.db > other.out
+awk -F, -v OFS=, '{ if (NR > 1) $1 = n++; print }' other.csv > other.want
+cmp other.want other.out || die "the trace of other.csv holds other jobs"
+[ "$(sqlite3 a.db 'SELECT count(*) FROM files')" = 3 ] || die "files table holds the duplicate"
+[ "$(sqlite3 a.db "SELECT njobs FROM traces WHERE name = 'other'")" = 9000 ] ||
+	die "trace 'other' does not count 9000 jobs"
+# stdin, spooled, then a duplicate
+head -n 3001 g/jobs.csv > three.csv
+expect_rc 0 vf import -o a.db --name piped - other.csv < three.csv
+contains err "other.csv: already imported (trace 'other'), skipped"
+contains out "stdin: native-jobs, 3000 rows read, 3000 accepted"
+vf export --raw -d raw2 --trace piped a.db
+cmp three.csv raw2/stdin || cmp three.csv raw2/three.csv 2> /dev/null ||
+	{ ls raw2 >&2; die "stdin does not come back"; }
+# the same size, other bytes: not a duplicate (its sha256 is the one of its own bytes)
+sed '2s/^j000001,/j000009,/' other.csv > same-size.csv
+[ "$(wc -c < same-size.csv)" = "$(wc -c < other.csv)" ] || die "same-size.csv has another size"
+expect_rc 0 vf import -o a.db same-size.csv
+contains out "same-size.csv: native-jobs, 9000 rows read, 9000 accepted"
+[ "$(sqlite3 a.db "SELECT sha256 FROM files WHERE name = 'same-size.csv'")" = \
+	"$(sha256sum same-size.csv | cut -d' ' -f1)" ] || die "the sha256 of same-size.csv is wrong"
+[ "$(sqlite3 a.db "SELECT sha256 FROM files WHERE name = 'other.csv'")" = \
+	"$(sha256sum other.csv | cut -d' ' -f1)" ] || die "the sha256 of other.csv is wrong"
