@@ -31,6 +31,7 @@ struct frag_shape {
 struct frag_need {
 	int32_t milli; /* GPU-milli on each GPU */
 	int64_t hbm;   /* HBM MiB on each GPU, -1 for the model's share */
+	double p;      /* summed popularity of the shapes with this need */
 };
 
 struct frag_workload {
@@ -41,6 +42,8 @@ struct frag_workload {
 	 * (every shape is then evaluated on its own). */
 	struct frag_need *need; /* distinct needs of the GPU shapes (owned) */
 	size_t nneed;
+	double p_cpu; /* summed popularity of the CPU-only shapes */
+	int need_all; /* every GPU shape has a need in need[] (their p sum theirs) */
 };
 
 /* Build the target workload of jobs: the most frequent shapes covering coverage (0..1] of
@@ -65,6 +68,24 @@ double frag_node_md(const struct cluster *c, size_t n, const struct frag_workloa
  * shrinks with it: node_nofit x free share after bounds each dim's stranded share after. */
 double frag_node_both(const struct cluster *c, size_t n, const struct frag_workload *w,
 		      uint32_t mask, double *md, double *nofit);
+/* frag_node_both, and if fnofit is not NULL the summed popularity of the shapes m whose
+ * F_n(m) is all of the node's free GPU-milli now: CPU-only shapes, and GPU shapes that do
+ * not fit on the hard dims. A placement that takes g GPU-milli lowers those terms by
+ * g p_m; the others only by what it takes from GPUs too small for m (frag_share_small).
+ * If fits is not NULL, bit i of fits[0] says that shape i (i < 64) fits now on the hard
+ * dims (as F_n judges), and of fits[1] that it fits as nofit judges (0 when mask is 0). */
+double frag_node_eval(const struct cluster *c, size_t n, const struct frag_workload *w,
+		      uint32_t mask, double *md, double *nofit, double *fnofit, uint64_t fits[2]);
+/* The summed popularity of the GPU shapes of w for which a GPU of node n with at least milli
+ * GPU-milli and hbm MiB free may still be too small (they want more milli, or more HBM per
+ * GPU as frag.c reckons it on that node). Placing a shared job on such a GPU lowers the
+ * stranded GPU (and HBM) of no other shape: with (milli, hbm) the least free of the GPUs
+ * the job may take, this bounds how much F_n and the stranded GPU and HBM of frag_node_md
+ * can drop. */
+double frag_share_small(const struct cluster *c, size_t n, const struct frag_workload *w,
+			int32_t milli, int64_t hbm);
+/* The summed popularity of the CPU-only shapes of w. */
+double frag_share_cpu(const struct frag_workload *w);
 /* frag_node_md of node p->node as it would be after placing j at p; if gpu_frag is not NULL
  * it also receives frag_node_after (one pass over the workload for both). */
 double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,

@@ -36,6 +36,15 @@ struct policy_ctx {
 	/* With node_md: per node, the summed popularity of the target workload's shapes that do
 	 * not fit on it now over dims (frag_node_both), for ragp's bound; NULL: none. */
 	const double *node_nofit;
+	/* Per node, the summed popularity of the target workload's shapes whose F_n(m) is all of
+	 * the node's free GPU now (frag_node_eval: CPU-only shapes and GPU shapes that do not
+	 * fit on the hard dims), for fgd's and ragp's bounds; kept by the sim whenever it has a
+	 * workload, NULL otherwise. */
+	const double *node_fnofit;
+	/* Per node, the shapes (bit i: shape i < 64) of the target workload that fit on it now:
+	 * [0] on the hard dims, [1] over dims as node_nofit judges (frag_node_eval), for fgd's
+	 * and ragp's bound2; kept by the sim whenever it has a workload, NULL otherwise. */
+	const uint64_t (*node_fits)[2];
 };
 
 enum {
@@ -67,6 +76,11 @@ struct policy_ops {
 	 * simulator then scores nodes in bound order and stops once the next bound is past the
 	 * best score so far; the choice is the score loop's. NULL: every node is scored. */
 	double (*bound)(const struct policy_ctx *ctx, const struct job *j, size_t n);
+	/* Optional, with bound(): a tighter lower bound of the same kind, dearer than bound()
+	 * and cheaper than score(); bound is what bound() gave for (j, n). A node whose
+	 * bound() comes first in the search gets its bound2() and goes back in order, and is
+	 * scored only if that comes first too. */
+	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

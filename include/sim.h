@@ -150,6 +150,7 @@ struct sim_counters {
 	double stall_ms;                /* integral of stalled GPU-milli (rate < 1) */
 	double stranded_s[DIM_N];       /* integral of stranded capacity (dim units) */
 	int64_t requested_gpu;          /* inflation: GPU-milli requested by arrivals */
+	int64_t scored; /* nodes whose choices the placement search scored (none with pick()) */
 };
 
 /*

@@ -166,8 +166,9 @@ static void count_needs(const struct fstate *f, const struct frag_need *need, si
  * all or nothing, so they only need the summed popularity of the shapes that do not fit.
  */
 static double fstate_eval(const struct fstate *f, const struct frag_workload *w, uint32_t mask,
-			  double *md, double *nofit)
+			  double *md, double *nofit, double *fnofit, uint64_t fits[2])
 {
+	uint64_t fm = 0, hm = 0;
 	int64_t gtot = 0, htot = 0;
 	for (int g = 0; g < f->ngpu; g++) {
 		gtot += f->gfree[g];
@@ -178,7 +179,7 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 	struct count cnt[NEED_MAX];
 	count_needs(f, w->need, nneed, cnt);
 	uint32_t shared = mask & DIMS_SHARED;
-	double F = 0, sg = 0, sh = 0, pn = 0;
+	double F = 0, sg = 0, sh = 0, pn = 0, pf = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		const struct frag_shape *m = &w->shapes[i];
 		int fit = 1;
@@ -211,6 +212,10 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 			}
 		}
 		F += m->p * (double)gsmall;
+		if (!fit || m->num_gpu <= 0)
+			pf += m->p;
+		if (fit && i < 64)
+			hm |= (uint64_t)1 << i;
 		if (!mask)
 			continue;
 		for (int d = DIM_NET; d < DIM_N && fit; d++)
@@ -218,6 +223,8 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 			    f->used[d] + m->dem[d] > f->cap[d])
 				fit = 0;
 		if (fit) {
+			if (i < 64)
+				fm |= (uint64_t)1 << i;
 			sg += m->p * (double)gsmall;
 			sh += m->p * (double)hsmall;
 		} else {
@@ -243,6 +250,12 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 		if (nofit)
 			*nofit = pn;
 	}
+	if (fnofit)
+		*fnofit = pf;
+	if (fits) {
+		fits[0] = hm;
+		fits[1] = fm;
+	}
 	return F;
 }
 
@@ -251,7 +264,7 @@ double frag_node(const struct cluster *c, size_t n, const struct frag_workload *
 	assert(n < c->n);
 	struct fstate f;
 	fstate_load(&f, c, n);
-	return fstate_eval(&f, w, 0, NULL, NULL);
+	return fstate_eval(&f, w, 0, NULL, NULL, NULL, NULL);
 }
 
 double frag_node_after(const struct cluster *c, const struct placement *p, const struct job *j,
@@ -262,7 +275,7 @@ double frag_node_after(const struct cluster *c, const struct placement *p, const
 	struct fstate f;
 	fstate_load(&f, c, (size_t)p->node);
 	fstate_apply(&f, p);
-	return fstate_eval(&f, w, 0, NULL, NULL);
+	return fstate_eval(&f, w, 0, NULL, NULL, NULL, NULL);
 }
 
 double frag_node_md(const struct cluster *c, size_t n, const struct frag_workload *w, uint32_t mask)
@@ -273,21 +286,71 @@ double frag_node_md(const struct cluster *c, size_t n, const struct frag_workloa
 	struct fstate f;
 	double md = 0;
 	fstate_load(&f, c, n);
-	fstate_eval(&f, w, mask & DIMS_ALL, &md, NULL);
+	fstate_eval(&f, w, mask & DIMS_ALL, &md, NULL, NULL, NULL);
 	return md;
 }
 
 double frag_node_both(const struct cluster *c, size_t n, const struct frag_workload *w,
 		      uint32_t mask, double *md, double *nofit)
 {
+	return frag_node_eval(c, n, w, mask, md, nofit, NULL, NULL);
+}
+
+double frag_node_eval(const struct cluster *c, size_t n, const struct frag_workload *w,
+		      uint32_t mask, double *md, double *nofit, double *fnofit, uint64_t fits[2])
+{
 	assert(n < c->n);
 	struct fstate f;
 	*md = 0;
 	if (nofit)
 		*nofit = 0;
+	if (fits)
+		fits[0] = fits[1] = 0;
 	fstate_load(&f, c, n);
 	mask &= DIMS_ALL;
-	return fstate_eval(&f, w, mask, mask ? md : NULL, nofit);
+	return fstate_eval(&f, w, mask, mask ? md : NULL, nofit, fnofit, fits);
+}
+
+double frag_share_small(const struct cluster *c, size_t n, const struct frag_workload *w,
+			int32_t milli, int64_t hbm)
+{
+	assert(n < c->n);
+	struct fstate f = {.spec = &c->spec[n]};
+	double p = 0;
+	if (w->need_all && hbm >= 0) { /* the same sum, over the few distinct needs */
+		const struct node *sp = f.spec;
+		int64_t ghbm = sp->ngpu > 0 ? sp->cap[DIM_HBM] / sp->ngpu : 0;
+		for (size_t t = 0; t < w->nneed; t++) {
+			const struct frag_need *nd = &w->need[t];
+			/* need_hbm > hbm, without its division: floor(x / 1000) > h iff
+			 * x >= 1000 (h + 1) */
+			if (nd->milli > milli ||
+			    (nd->hbm >= 0 ? nd->hbm > hbm : ghbm * nd->milli >= 1000 * (hbm + 1)))
+				p += nd->p;
+		}
+		return p;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		const struct frag_shape *m = &w->shapes[i];
+		if (m->num_gpu <= 0)
+			continue;
+		int64_t mh = need_hbm(&f, m->gpu_milli,
+				      m->dem[DIM_HBM] >= 0 ? m->dem[DIM_HBM] / m->num_gpu : -1);
+		if (m->gpu_milli > milli || mh > hbm)
+			p += m->p;
+	}
+	return p;
+}
+
+double frag_share_cpu(const struct frag_workload *w)
+{
+	if (w->need_all)
+		return w->p_cpu;
+	double p = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->shapes[i].num_gpu <= 0)
+			p += w->shapes[i].p;
+	return p;
 }
 
 double frag_node_md_after(const struct cluster *c, const struct placement *p, const struct job *j,
@@ -301,9 +364,9 @@ double frag_node_md_after(const struct cluster *c, const struct placement *p, co
 	fstate_apply(&f, p);
 	mask &= DIMS_ALL;
 	if (mask) {
-		F = fstate_eval(&f, w, mask, &md, NULL);
+		F = fstate_eval(&f, w, mask, &md, NULL, NULL, NULL);
 	} else {
-		F = gpu_frag ? fstate_eval(&f, w, 0, NULL, NULL) : 0;
+		F = gpu_frag ? fstate_eval(&f, w, 0, NULL, NULL, NULL, NULL) : 0;
 	}
 	if (gpu_frag)
 		*gpu_frag = F;
@@ -421,9 +484,9 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 		m->dem[DIM_GPU] = (int64_t)m->num_gpu * m->gpu_milli;
 		m->need = -1;
 		if (m->num_gpu > 0) {
-			struct frag_need nd = {m->gpu_milli, m->dem[DIM_HBM] >= 0
-								     ? m->dem[DIM_HBM] / m->num_gpu
-								     : -1};
+			struct frag_need nd = {
+				m->gpu_milli,
+				m->dem[DIM_HBM] >= 0 ? m->dem[DIM_HBM] / m->num_gpu : -1, 0};
 			size_t t = 0;
 			while (t < w->nneed &&
 			       (w->need[t].milli != nd.milli || w->need[t].hbm != nd.hbm))
@@ -432,10 +495,17 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 				w->need = xrealloc(w->need, (t + 1) * sizeof *w->need);
 				w->need[w->nneed++] = nd;
 			}
-			if (t < w->nneed)
+			if (t < w->nneed) {
 				m->need = (int32_t)t;
+				w->need[t].p += m->p;
+			} else {
+				w->need_all = -1; /* reset below */
+			}
+		} else {
+			w->p_cpu += m->p;
 		}
 	}
+	w->need_all = w->need_all == 0;
 	/* Needs by milli, then HBM (count_needs merges them with the GPUs in that order). */
 	int32_t remap[NEED_MAX];
 	size_t order[NEED_MAX];

@@ -115,6 +115,26 @@ static inline void pol_dem_of(const struct cluster *c, size_t n, const struct jo
 	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
 }
 
+/* The least free GPU-milli and, separately, HBM among the GPUs of node n where a shared
+ * share of milli GPU-milli and hbm MiB fits (the GPUs a shared job may take): any such GPU
+ * has at least that much of each. Returns 0, leaving them alone, if no GPU has room. */
+static inline int pol_least_room(const struct cluster *c, size_t n, int32_t milli, int64_t hbm,
+				 int32_t *gmin, int64_t *hmin)
+{
+	const struct node_state *s = &c->st[n];
+	int any = 0;
+	for (int g = 0; g < c->spec[n].ngpu; g++) {
+		if (s->gpu_free[g] < milli || s->hbm_free[g] < hbm)
+			continue;
+		if (!any || s->gpu_free[g] < *gmin)
+			*gmin = s->gpu_free[g];
+		if (!any || s->hbm_free[g] < *hmin)
+			*hmin = s->hbm_free[g];
+		any = 1;
+	}
+	return any;
+}
+
 /* Is anything allocated on the node (any dim used)? */
 static inline int pol_node_used(const struct node_state *s)
 {

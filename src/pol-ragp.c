@@ -28,6 +28,9 @@
  * bound: the score with md_after replaced by a lower bound from the share of the workload
  * that fits the node no more (ctx->node_nofit; 0 without it), cheap since only md_after
  * evaluates the target workload: the simulator scores nodes in bound order and stops early.
+ * bound2 adds the shapes that fit now but surely not after (ctx->node_fits: a dim with room
+ * for the job but not for the shape too, or too few idle GPUs left), a few compares per
+ * shape: the node is scored only if that comes first too.
  */
 #include "frag.h"
 #include "pol-common.h"
@@ -44,21 +47,10 @@ static double congestion(double u)
 	return g0 + slope * ((u < 1 ? u : 1) - G_KNEE);
 }
 
-/* Population standard deviation of the free shares, clamped to [0, 1], over the dims in
- * mask with capacity: after placing p, or now if p is NULL; 0 with fewer than two dims. */
-static double shape_std(uint32_t mask, const struct node_state *s, const struct placement *p)
+/* Population standard deviation of k values, from their sum and sum of squares; 0 with
+ * fewer than two. */
+static double std_of(double sum, double sum2, int k)
 {
-	double sum = 0, sum2 = 0;
-	int k = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(mask & DIM_BIT(d)) || s->cap[d] <= 0)
-			continue;
-		double r = p ? pol_free_after(s, p, d) : pol_free_now(s, d);
-		r = r < 0 ? 0 : r > 1 ? 1 : r;
-		sum += r;
-		sum2 += r * r;
-		k++;
-	}
 	if (k < 2)
 		return 0;
 	double mean = sum / k, var = sum2 / k - mean * mean;
@@ -66,16 +58,51 @@ static double shape_std(uint32_t mask, const struct node_state *s, const struct 
 }
 
 /* dF + lambda dStd + mu cong + pol_oversub: one expression for the score and its bound,
- * so the shared terms round alike. */
+ * so the shared terms round alike. dStd is the change of the standard deviation of the
+ * free shares, clamped to [0, 1], over the seen dims with capacity, one pass for both. A
+ * bound (fast) takes the free shares with one division per dim: its hair covers the
+ * rounding this changes. */
+static inline double ragp_terms(const struct policy_ctx *ctx, const struct node_state *s,
+				const struct placement *p, double dF, int fast)
+{
+	double cong = 0, sa = 0, sa2 = 0, sn = 0, sn2 = 0;
+	int k = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
+			continue;
+		double fa, fn;
+		if (fast) {
+			double inv = 1.0 / (double)s->cap[d];
+			fn = (double)(s->cap[d] - s->used[d]) * inv;
+			fa = fn - (double)p->dem[d] * inv;
+		} else {
+			fa = pol_free_after(s, p, d);
+			fn = pol_free_now(s, d);
+		}
+		if (d >= DIM_NET)
+			cong += congestion(1 - fa);
+		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
+		fn = fn < 0 ? 0 : fn > 1 ? 1 : fn;
+		sa += fa;
+		sa2 += fa * fa;
+		sn += fn;
+		sn2 += fn * fn;
+		k++;
+	}
+	double sd = std_of(sa, sa2, k) - std_of(sn, sn2, k);
+	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
+}
+
 static double ragp_total(const struct policy_ctx *ctx, const struct node_state *s,
 			 const struct placement *p, double dF)
 {
-	double cong = 0;
-	for (int d = DIM_NET; d < DIM_N; d++)
-		if ((ctx->dims & DIM_BIT(d)) && s->cap[d] > 0)
-			cong += congestion(1 - pol_free_after(s, p, d));
-	double sd = shape_std(ctx->dims, s, p) - shape_std(ctx->dims, s, NULL);
-	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
+	return ragp_terms(ctx, s, p, dF, 0);
+}
+
+static double ragp_total_fast(const struct policy_ctx *ctx, const struct node_state *s,
+			      const struct placement *p, double dF)
+{
+	return ragp_terms(ctx, s, p, dF, 1);
 }
 
 static double ragp_before(const struct policy_ctx *ctx, size_t n)
@@ -97,42 +124,111 @@ static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
 	return ragp_total(ctx, pol_st(ctx, p), p, dF);
 }
 
+/* The summed popularity of the shapes that fit on the node now (ctx->node_fits) but surely
+ * not after p: one of cpu, mem or a seen shared dim lacks room for them, or (a whole-GPU
+ * job taking idle GPUs) fewer idle GPUs are left than a whole-GPU shape wants. */
+static double share_stopped(const struct policy_ctx *ctx, const struct node_state *s,
+			    const struct placement *p, int idle)
+{
+	const struct frag_workload *w = ctx->wl;
+	uint64_t fits = ctx->node_fits[p->node][1];
+	int taken = p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
+	int64_t room[DIM_N];
+	for (int d = 0; d < DIM_N; d++)
+		room[d] = (d <= DIM_MEM || (d >= DIM_NET && (ctx->dims & DIM_BIT(d))))
+				  ? s->cap[d] - s->used[d] - p->dem[d]
+				  : INT64_MAX;
+	double ps = 0;
+	if (w->n < 64)
+		fits &= ((uint64_t)1 << w->n) - 1;
+	for (; fits; fits &= fits - 1) {
+		const struct frag_shape *m = &w->shapes[__builtin_ctzll(fits)];
+		const int64_t *md = m->dem;
+		int stop = (md[DIM_CPU] > 0) & (md[DIM_CPU] > room[DIM_CPU]);
+		stop |= (md[DIM_MEM] > 0) & (md[DIM_MEM] > room[DIM_MEM]);
+		stop |= (md[DIM_NET] > 0) & (md[DIM_NET] > room[DIM_NET]);
+		stop |= (md[DIM_STO] > 0) & (md[DIM_STO] > room[DIM_STO]);
+		stop |= (md[DIM_IOCPU] > 0) & (md[DIM_IOCPU] > room[DIM_IOCPU]);
+		if (stop ||
+		    (taken && m->num_gpu > 0 && m->gpu_milli == 1000 && idle - taken < m->num_gpu))
+			ps += m->p;
+	}
+	return ps;
+}
+
 /*
  * A lower bound of md after, without evaluating the workload. A placement only takes room,
  * so (1) the shapes that do not fit now (popularity ctx->node_nofit) still do not after,
  * and each strands the whole free amount of every dim: md after >= sum_d price_share_d *
  * nofit * free_d after / cap_d (GPU and HBM frees summed over the GPUs, as frag.c does);
  * (2) no dim's stranded amount drops by more than the job takes of it times the popularity
- * of the shapes involved (nofit on the dims stranded all or nothing; on gpu and hbm a GPU
- * too small for a shape stays too small, so at most 1, the whole workload): md after >=
- * md before - sum_d price_share_d * that * dem_d / cap_d. The larger of the two, and 0.
+ * of the shapes involved: nofit on the dims stranded all or nothing; on gpu and hbm, nofit
+ * plus the CPU-only shapes (they strand all free GPU), plus for a shared job the shapes a
+ * GPU it may take could be too small for (frag_share_small, with the least free milli and
+ * HBM among the GPUs it may take: pol_least_room): a GPU too small for a shape
+ * stays too small, and a whole-GPU job takes idle GPUs, large enough for every shape that
+ * fits. md after >= md before - sum_d price_share_d * that * dem_d / cap_d. The larger of
+ * the two, and 0. If with_stopped is not NULL it receives the same bound with the shapes
+ * that surely stop fitting (share_stopped) added to nofit in (1) and to the stranded
+ * amounts of the dims other than gpu and hbm in (2).
  * Without node_nofit: 0.
  */
 static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
-			   const struct node_state *s, const struct placement *p, double before)
+			   const struct node_state *s, const struct placement *p, double before,
+			   double *with_stopped)
 {
-	if (!ctx->node_nofit)
+	if (!ctx->node_nofit) {
+		if (with_stopped)
+			*with_stopped = 0;
 		return 0;
+	}
+	const struct frag_workload *w = ctx->wl;
 	double pn = ctx->node_nofit[p->node];
 	int64_t gtot = -p->dem[DIM_GPU], htot = -p->dem[DIM_HBM];
+	int idle = 0;
 	for (int g = 0; g < sp->ngpu; g++) {
 		gtot += s->gpu_free[g];
 		htot += s->hbm_free[g];
+		idle += s->gpu_free[g] == 1000;
 	}
-	double low1 = 0, drop = 0;
+	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
+	 * gshare * dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
+	double fall = 0, fother = 0, dother = 0, dgpu = 0;
 	for (int d = 0; d < DIM_N; d++) {
 		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
 			continue;
 		int64_t fr = d == DIM_GPU   ? gtot
 			     : d == DIM_HBM ? htot
 					    : s->cap[d] - s->used[d] - p->dem[d];
-		double ps = ctx->wl->price_share[d], cap = (double)s->cap[d];
-		if (fr > 0)
-			low1 += ps * (pn * (double)fr) / cap;
-		drop += ps * (d == DIM_GPU || d == DIM_HBM ? 1.0 : pn) * (double)p->dem[d] / cap;
+		double wd = w->price_share[d] / (double)s->cap[d]; /* hair covers rounding */
+		double f = fr > 0 ? (double)fr * wd : 0;
+		fall += f;
+		if (d == DIM_GPU || d == DIM_HBM) {
+			dgpu += (double)p->dem[d] * wd;
+		} else {
+			fother += f;
+			dother += pn * (double)p->dem[d] * wd;
+		}
 	}
-	double low2 = before - drop;
+	double low1 = pn * fall;
+	double gshare = pn + frag_share_cpu(w);
+	double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+	int shared = p->dem[DIM_GPU] > 0 && p->milli < 1000;
+	if (shared && (with_stopped || (low2 > low1 && low2 > 0))) {
+		/* a shared job: the shapes its GPU may be too small for lose too */
+		int32_t gmin = p->milli;
+		int64_t hmin = p->hbm;
+		pol_least_room(ctx->c, (size_t)p->node, p->milli, p->hbm, &gmin, &hmin);
+		gshare += frag_share_small(ctx->c, (size_t)p->node, w, gmin, hmin);
+		low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+	}
 	double low = low1 > low2 ? low1 : low2;
+	if (with_stopped) {
+		double pstop = ctx->node_fits ? share_stopped(ctx, s, p, idle) : 0;
+		double l1 = (pn + pstop) * fall, l2 = low2 + pstop * fother;
+		*with_stopped = l1 > l2 ? l1 : l2;
+		*with_stopped = *with_stopped > 0 ? *with_stopped : 0;
+	}
 	return low > 0 ? low : 0;
 }
 
@@ -145,12 +241,29 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	const struct node_state *s = &ctx->c->st[n];
 	double before = ragp_before(ctx, n);
 	pol_dem_of(ctx->c, n, j, &p);
-	double low = md_after_low(ctx, &ctx->c->spec[n], s, &p, before);
+	double low = md_after_low(ctx, &ctx->c->spec[n], s, &p, before, NULL);
 	double dF = ctx->wl->price_share[DIM_GPU] > 0
 			    ? (low - before) / ctx->wl->price_share[DIM_GPU]
 			    : low - before;
-	double b = ragp_total(ctx, s, &p, dF);
+	double b = ragp_total_fast(ctx, s, &p, dF);
 	return b - 1e-9 * (fabs(b) + 1);
+}
+
+/* bound2: bound plus what the shapes that surely stop fitting (share_stopped) add to md
+ * after, over md_after_low without them; dF is the only term that changes, and linearly. */
+static double ragp_bound2(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound)
+{
+	assert(ctx->wl);
+	struct placement p;
+	const struct node_state *s = &ctx->c->st[n];
+	double before = ragp_before(ctx, n), hi;
+	pol_dem_of(ctx->c, n, j, &p);
+	double lo = md_after_low(ctx, &ctx->c->spec[n], s, &p, before, &hi);
+	if (!(hi > lo))
+		return bound;
+	double ps = ctx->wl->price_share[DIM_GPU];
+	double add = ps > 0 ? (hi - lo) / ps : hi - lo;
+	return bound + add - 1e-9 * (fabs(bound) + add + 1);
 }
 
 const struct policy_ops pol_ragp5_ops = {
@@ -162,6 +275,7 @@ const struct policy_ops pol_ragp5_ops = {
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,
+	.bound2 = ragp_bound2,
 };
 
 const struct policy_ops pol_ragp7_ops = {
@@ -172,4 +286,5 @@ const struct policy_ops pol_ragp7_ops = {
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,
+	.bound2 = ragp_bound2,
 };

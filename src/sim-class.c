@@ -31,11 +31,11 @@ struct sim_class {
 
 /* A class's best score for one shape, with the class's lowest node when it was scored. */
 struct kent {
-	double score; /* the class's best score, or a lower bound of it when !exact */
+	double score; /* the class's best score (level 2), or a lower bound of it */
 	int32_t rep;
 	int32_t id;
 	uint32_t gen;
-	int32_t exact;
+	int32_t level; /* 0: bound, 1: bound2, 2: the score */
 };
 
 struct sim_kidx {
@@ -43,6 +43,7 @@ struct sim_kidx {
 	struct kent *h; /* min-heap on (score, rep); entries of dead classes dropped lazily */
 	size_t n, cap;
 	size_t logpos; /* log entries before this one are in h */
+	int stale;     /* the log was trimmed past logpos: rebuild h */
 	uint64_t used; /* tick of the last query */
 };
 
@@ -294,6 +295,7 @@ void sim_classes_release(struct sim_classes *k)
 	for (size_t i = 0; i < k->nkeys; i++)
 		kidx_release(&k->keys[i]);
 	free(k->keys);
+	free(k->khash);
 	if (k->scan)
 		kidx_release(k->scan);
 	free(k->scan);
@@ -420,17 +422,18 @@ static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, con
 	} else if (!ev(u, k->lrep[pos], &sc)) {
 		return; /* the class's state never changes: it will never fit */
 	}
-	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen, !bd};
+	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen, bd ? 0 : 2};
 	kent_push(x, &e);
 }
 
 /*
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
- * comes to the top is scored and pushed back (or dropped if the class does not fit): an
- * exact entry on top is then no worse than any bound below it, hence than any class.
+ * comes to the top gets its tighter bound (bd2, if any) and then its score and is pushed
+ * back (or dropped if the class does not fit): an exact entry on top is then no worse
+ * than any bound below it, hence than any class.
  */
-static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev, void *u,
-		    int32_t *node, double *score)
+static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev,
+		    sim_class_eval bd2, void *u, int32_t *node, double *score)
 {
 	while (x->n) {
 		struct kent e = x->h[0];
@@ -449,10 +452,20 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 			}
 			continue;
 		}
-		if (!e.exact) {
+		if (e.level == 0 && bd2) {
+			double b2 = e.score;
+			kent_pop(x);
+			if (bd2(u, e.rep, &b2)) {
+				e.score = b2 > e.score ? b2 : e.score;
+				e.level = 1;
+				kent_push(x, &e);
+			}
+			continue;
+		}
+		if (e.level < 2) {
 			kent_pop(x);
 			if (ev(u, e.rep, &e.score)) {
-				e.exact = 1;
+				e.level = 2;
 				kent_push(x, &e);
 			}
 			continue;
@@ -465,26 +478,31 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 }
 
 /* Drop the log entries every index has seen (keeps the log from growing with the run). */
+/* Keep the log short: an index that has more than nlive entries to catch up on is rebuilt
+ * from the live classes instead, so older entries serve no one (their indexes go stale). */
 static void log_trim(struct sim_classes *k)
 {
-	size_t lo = k->nlog;
-	for (size_t i = 0; i < k->nkeys; i++)
-		lo = k->keys[i].logpos < lo ? k->keys[i].logpos : lo;
-	if (lo < k->nlog / 2 || lo == 0)
+	size_t keep = k->nlive + 1;
+	if (k->nlog < 2 * keep + 1024)
 		return;
-	memmove(k->log, k->log + lo, (k->nlog - lo) * sizeof *k->log);
-	k->nlog -= lo;
-	for (size_t i = 0; i < k->nkeys; i++)
-		k->keys[i].logpos -= lo;
+	size_t lo = k->nlog - keep;
+	memmove(k->log, k->log + lo, keep * sizeof *k->log);
+	k->nlog = keep;
+	for (size_t i = 0; i < k->nkeys; i++) {
+		struct sim_kidx *x = &k->keys[i];
+		x->stale |= x->logpos < lo;
+		x->logpos = x->logpos < lo ? 0 : x->logpos - lo;
+	}
 }
 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
+		     sim_class_eval ev, sim_class_eval bd, sim_class_eval bd2, void *u,
+		     int32_t *node, double *score)
 {
 	struct sim_kidx *x = NULL;
 	k->queries++;
 	for (size_t i = 0; i < k->nkeys && !x; i++)
-		if (key_eq(&k->keys[i].key, key))
+		if (k->khash[i] == key->hash && key_eq(&k->keys[i].key, key))
 			x = &k->keys[i];
 	if (x)
 		k->reuses++;
@@ -511,7 +529,7 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			}
 			for (size_t i = sc->n / 2; i-- > 0;)
 				kent_sift_down(sc, i);
-			return kidx_top(k, sc, ev, u, node, score);
+			return kidx_top(k, sc, ev, bd2, u, node, score);
 		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
@@ -528,8 +546,10 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		return found;
 	}
 	if (!x) {
-		if (!k->keys)
+		if (!k->keys) {
 			k->keys = xcalloc(SIM_KEYS, sizeof *k->keys);
+			k->khash = xcalloc(SIM_KEYS, sizeof *k->khash);
+		}
 		if (k->nkeys < SIM_KEYS)
 			x = &k->keys[k->nkeys++];
 		else {
@@ -540,9 +560,20 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			kidx_release(x);
 		}
 		x->key = *key;
+		k->khash[x - k->keys] = key->hash;
 		x->logpos = k->nlog;
-		for (size_t i = 0; i < k->nlive; i++)
-			kidx_eval(k, x, k->live[i], need, ev, bd, u);
+		x->stale = 0;
+		for (size_t i = 0; i < k->nlive; i++) /* most fail here: no indirection */
+			if (may_fit(k, i, need))
+				kidx_eval(k, x, k->live[i], need, ev, bd, u);
+	} else if (x->stale || k->nlog - x->logpos > k->nlive) {
+		/* More changes than classes since it was last asked: rebuilding is cheaper. */
+		x->n = 0;
+		x->logpos = k->nlog;
+		x->stale = 0;
+		for (size_t i = 0; i < k->nlive; i++) /* most fail here: no indirection */
+			if (may_fit(k, i, need))
+				kidx_eval(k, x, k->live[i], need, ev, bd, u);
 	} else {
 		for (size_t p = x->logpos; p < k->nlog; p++)
 			if (class_live(k, k->log[p].id, k->log[p].gen))
@@ -560,5 +591,5 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			kent_sift_down(x, i);
 	}
 	log_trim(k);
-	return kidx_top(k, x, ev, u, node, score);
+	return kidx_top(k, x, ev, bd2, u, node, score);
 }

@@ -12,7 +12,8 @@
  * class), so its best score for a job shape never changes either. For each recent job shape
  * (struct sim_key) a heap of (score, lowest node) over the classes answers "which class is
  * best" by evaluating only the classes created since the shape was last asked (and those
- * whose lowest node went down, which changes the tie-break).
+ * whose lowest node went down, which changes the tie-break), or every live class again when
+ * more changed since than there are.
  */
 #ifndef VOIDFIT_SIM_CLASS_H
 #define VOIDFIT_SIM_CLASS_H
@@ -69,6 +70,7 @@ struct sim_classes {
 	} * log;
 	size_t nlog, logcap;
 	struct sim_kidx *keys; /* the per-shape indexes (SIM_KEYS of them at most) */
+	uint64_t *khash;       /* their keys' hashes (parallel to keys: a short scan) */
 	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
 	uint64_t tick;            /* for evicting the least recently used index */
@@ -99,9 +101,12 @@ typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
  * class. A class whose free cpu, mem or GPU is below need (cpu, mem, gpu) is skipped
  * without scoring. bd, if not NULL, gives a lower bound of ev's score on a node (it must
  * never exceed it); classes are then scored in bound order, only until no bound left can
- * beat the best score.
+ * beat the best score. bd2, if not NULL (with bd), is a tighter and dearer lower bound (it
+ * gets the node's bd in *score): a class whose bd comes first gets its bd2 and goes back in
+ * order before it is scored.
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score);
+		     sim_class_eval ev, sim_class_eval bd, sim_class_eval bd2, void *u,
+		     int32_t *node, double *score);
 
 #endif

@@ -39,9 +39,11 @@
  * kept in an index, so a placement scores only the classes that changed (sim-class.h); the
  * choice is the same as the full loop's (tests check it against the full loop). A policy
  * with a bound() (fgd, ragp) has classes entered in its index by their cheap lower bound and
- * scored only when one comes to the top, so classes that cannot beat the best are never
- * scored. The sim keeps per node F_n, the multi-dim measure over all dims and the share of
- * the target workload that no longer fits (policy_ctx node_frag, node_md, node_nofit).
+ * scored only when one comes to the top (after its tighter bound2(), ragp's, came to the
+ * top too), so classes that cannot beat the best are never scored. The sim keeps per node
+ * F_n, the multi-dim measure over all dims, the share of the target workload that no longer
+ * fits, the share whose F_n(m) is all free GPU, and which shapes fit (policy_ctx node_frag,
+ * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data.
  *
  * The waiting queue: a full pass (after room was freed) walks it in order, but a job whose
  * fit shape already failed in the pass is not searched again, and under fifo the pass stops
@@ -146,6 +148,10 @@ struct sim {
 	double *nfrag;          /* F_n per node */
 	double *nmd;            /* multi-dim fragmentation per node */
 	double *nnofit;         /* share of the target workload that fits no more, per node */
+	double *nfnofit;        /* share of the workload whose F_n(m) is all free GPU, per node
+				 * (frag_node_eval) */
+	uint64_t (*nfits)[2];   /* shapes (< 64) of the target workload that fit, per node */
+	uint64_t (*pfits)[2];   /* the same over the policy's dims, with pmd */
 	double *pmd, *pnofit;   /* the same two over the policy's dims, when they are not all
 				 * and it is POLICY_F_NODE_MD (else NULL) */
 	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
@@ -333,9 +339,11 @@ static void node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
 	if (s->wl) {
-		double md, f = frag_node_both(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n]);
+		double md, f = frag_node_eval(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n],
+					      &s->nfnofit[n], s->nfits[n]);
 		if (s->pmd)
-			frag_node_both(&s->c, n, s->wl, s->ctx.dims, &s->pmd[n], &s->pnofit[n]);
+			frag_node_eval(&s->c, n, s->wl, s->ctx.dims, &s->pmd[n], &s->pnofit[n],
+				       NULL, s->pfits[n]);
 		if (m >= 0)
 			s->sum_frag[m] += f - s->nfrag[n];
 		s->nfrag[n] = f;
@@ -451,6 +459,7 @@ struct eval_ctx {
 static int eval_node(void *u, int32_t n, double *score)
 {
 	struct eval_ctx *x = u;
+	x->s->k.scored++;
 	return best_on_node(x->s, x->j, (size_t)n, score, NULL);
 }
 
@@ -458,6 +467,14 @@ static int bound_node(void *u, int32_t n, double *score)
 {
 	struct eval_ctx *x = u;
 	*score = x->s->ops->bound(&x->s->ctx, x->j, (size_t)n);
+	return 1;
+}
+
+/* *score: in, the node's bound; out, its bound2 */
+static int bound2_node(void *u, int32_t n, double *score)
+{
+	struct eval_ctx *x = u;
+	*score = x->s->ops->bound2(&x->s->ctx, x->j, (size_t)n, *score);
 	return 1;
 }
 
@@ -473,8 +490,9 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	int32_t n;
 	double sc, again;
 	sim_key_make(&key, j, s->ctx.dims);
-	if (!sim_classes_best(&s->cls, &key, need, eval_node, s->ops->bound ? bound_node : NULL, &x,
-			      &n, &sc))
+	sim_class_eval bd = s->ops->bound ? bound_node : NULL;
+	sim_class_eval bd2 = s->ops->bound && s->ops->bound2 ? bound2_node : NULL;
+	if (!sim_classes_best(&s->cls, &key, need, eval_node, bd, bd2, &x, &n, &sc))
 		return 0;
 	int ok = best_on_node(s, j, (size_t)n, &again, out);
 	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
@@ -498,6 +516,7 @@ static int find_place(struct sim *s, const struct job *j, struct placement *out)
 	     n = cluster_next_fit(&s->c, n + 1, j)) {
 		int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS);
 		assert(k <= CLUSTER_MAX_GPUS);
+		s->k.scored++;
 		for (int c = 0; c < k; c++) {
 			double sc = s->ops->score(&s->ctx, j, &buf[c]);
 			if (!found ||
@@ -1102,13 +1121,16 @@ static void setup_derived(struct sim *s)
 	s->ctx.c = &s->c;
 	s->ctx.wl = s->wl;
 	s->ctx.node_frag = s->nfrag;
+	s->ctx.node_fnofit = s->wl ? s->nfnofit : NULL;
 	s->ctx.dims = s->o.dims ? s->o.dims : s->ops->dims;
 	s->ctx.node_md = s->ctx.node_nofit = NULL;
+	s->ctx.node_fits = s->wl ? (const uint64_t(*)[2])s->nfits : NULL;
 	if (s->wl && (s->ops->flags & POLICY_F_NODE_MD)) {
 		/* nmd is over all dims; other dims have their own arrays */
 		int all = (s->ctx.dims & DIMS_ALL) == DIMS_ALL;
 		s->ctx.node_md = all ? s->nmd : s->pmd;
 		s->ctx.node_nofit = all ? s->nnofit : s->pnofit;
+		s->ctx.node_fits = (const uint64_t(*)[2])(all ? s->nfits : s->pfits);
 	}
 	s->ctx.lambda = s->o.lambda;
 	s->ctx.mu = s->o.mu;
@@ -1138,10 +1160,13 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	s->nfrag = xcalloc(nn, sizeof *s->nfrag);
 	s->nmd = xcalloc(nn, sizeof *s->nmd);
 	s->nnofit = xcalloc(nn, sizeof *s->nnofit);
+	s->nfnofit = xcalloc(nn, sizeof *s->nfnofit);
+	s->nfits = xcalloc(nn, sizeof *s->nfits);
 	if (wl && (ops->flags & POLICY_F_NODE_MD) &&
 	    ((o->dims ? o->dims : ops->dims) & DIMS_ALL) != DIMS_ALL) {
 		s->pmd = xcalloc(nn, sizeof *s->pmd);
 		s->pnofit = xcalloc(nn, sizeof *s->pnofit);
+		s->pfits = xcalloc(nn, sizeof *s->pfits);
 	}
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
@@ -1252,8 +1277,11 @@ void sim_free(struct sim *s)
 	free(s->nfrag);
 	free(s->nmd);
 	free(s->nnofit);
+	free(s->nfnofit);
 	free(s->pmd);
 	free(s->pnofit);
+	free(s->nfits);
+	free(s->pfits);
 	free(s->nstr);
 	free(s->contended);
 	free(s);
@@ -1425,6 +1453,10 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	memcpy(f->nmd, s->nmd, s->c.n * sizeof *f->nmd);
 	f->nnofit = xmalloc(nn * sizeof *f->nnofit);
 	memcpy(f->nnofit, s->nnofit, s->c.n * sizeof *f->nnofit);
+	f->nfnofit = xmalloc(nn * sizeof *f->nfnofit);
+	memcpy(f->nfnofit, s->nfnofit, s->c.n * sizeof *f->nfnofit);
+	f->nfits = xmalloc(nn * sizeof *f->nfits);
+	memcpy(f->nfits, s->nfits, s->c.n * sizeof *f->nfits);
 	f->nstr = xmalloc(nn * sizeof *f->nstr);
 	memcpy(f->nstr, s->nstr, s->c.n * sizeof *f->nstr);
 	f->contended = xmalloc(nn);
@@ -1432,12 +1464,15 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	if (ops)
 		f->ops = ops;
 	f->pmd = f->pnofit = NULL;
+	f->pfits = NULL;
 	uint32_t dims = f->o.dims ? f->o.dims : f->ops->dims;
 	if (f->wl && (f->ops->flags & POLICY_F_NODE_MD) && (dims & DIMS_ALL) != DIMS_ALL) {
 		f->pmd = xmalloc(nn * sizeof *f->pmd);
 		f->pnofit = xmalloc(nn * sizeof *f->pnofit);
+		f->pfits = xmalloc(nn * sizeof *f->pfits);
 		for (size_t n = 0; n < f->c.n; n++)
-			frag_node_both(&f->c, n, f->wl, dims, &f->pmd[n], &f->pnofit[n]);
+			frag_node_eval(&f->c, n, f->wl, dims, &f->pmd[n], &f->pnofit[n], NULL,
+				       f->pfits[n]);
 	}
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);

@@ -291,6 +291,75 @@ static void test_frag_node_both(void **state)
 	f->w.shapes[0].dem[DIM_NET] = 0;
 }
 
+/* frag_node_eval: the share of the workload whose F_n(m) is all free GPU (CPU-only shapes and
+ * shapes that do not fit on the hard dims), and which shapes fit over the mask. */
+static void test_frag_node_eval_shares(void **state)
+{
+	struct fx *f = *state;
+	double md, nofit, fnofit = -1;
+	uint64_t fits[2] = {7, 7};
+	/* Node 0 (free GPU 1000, 300, 600, 0): A and B fit. */
+	assert_near(frag_node_eval(&f->c, 0, &f->w, 0, &md, &nofit, &fnofit, fits), 450.0, 1e-9);
+	assert_near(fnofit, 0.0, 0);
+	assert_true(fits[0] == 3 && fits[1] == 0); /* no mask: not judged over it */
+	/* A wants net the node lacks: it no longer fits over net, but still on the hard dims. */
+	f->w.shapes[0].dem[DIM_NET] = 100;
+	struct placement p = put(&f->c, 0, -1, 0, 0, 950);
+	cluster_place(&f->c, &p, 9);
+	uint32_t m = DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET);
+	frag_node_eval(&f->c, 0, &f->w, m, &md, &nofit, &fnofit, fits);
+	assert_near(nofit, 0.75, 1e-12);
+	assert_near(fnofit, 0.0, 0);
+	assert_true(fits[0] == 3 && fits[1] == 2); /* over net: shape 1 (B) only */
+	cluster_remove(&f->c, &p, 9);
+	f->w.shapes[0].dem[DIM_NET] = 0;
+	/* B takes the idle GPU: B fits no more, and its F_n(B) is all the free GPU. */
+	p = put(&f->c, 0, 0, 1000, 2000, 0);
+	cluster_place(&f->c, &p, 8);
+	assert_near(frag_node_eval(&f->c, 0, &f->w, DIMS_ALL, &md, &nofit, &fnofit, fits),
+		    0.75 * 300 + 0.25 * 900, 1e-9);
+	assert_near(fnofit, 0.25, 1e-12);
+	assert_true(fits[0] == 1 && fits[1] == 1);
+	cluster_remove(&f->c, &p, 8);
+	/* Node 1 has no GPU: neither shape fits. */
+	frag_node_eval(&f->c, 1, &f->w, DIMS_ALL, &md, &nofit, &fnofit, fits);
+	assert_near(fnofit, 1.0, 1e-12);
+	assert_true(fits[0] == 0 && fits[1] == 0);
+}
+
+/* frag_share_small: the shapes a GPU with at least (milli, hbm) free may be too small for;
+ * frag_share_cpu: the CPU-only shapes. The builder's per-need sums give what a workload
+ * without need[] (shape by shape) gives. */
+static void test_frag_shares(void **state)
+{
+	struct fx *f = *state;
+	struct frag_workload hand = f->w;
+	hand.need = NULL;
+	hand.nneed = 0;
+	hand.need_all = 0;
+	const struct frag_workload *ws[] = {&f->w, &hand};
+	for (int i = 0; i < 2; i++) {
+		/* A: 1 x 500 (HBM 8000 per GPU, the model's share), p 0.75; B: 1 x 1000, p 0.25 */
+		assert_near(frag_share_small(&f->c, 0, ws[i], 300, 4800), 1.0, 1e-12);
+		assert_near(frag_share_small(&f->c, 0, ws[i], 500, 8000), 0.25, 1e-12);
+		assert_near(frag_share_small(&f->c, 0, ws[i], 500, 7999), 1.0, 1e-12);
+		assert_near(frag_share_small(&f->c, 0, ws[i], 1000, 16000), 0.0, 0);
+		assert_near(frag_share_cpu(ws[i]), 0.0, 0);
+	}
+	struct job jobs[4];
+	struct frag_workload w;
+	mkjob(&jobs[0], 1000, 0, 0);
+	for (int i = 1; i < 4; i++)
+		mkjob(&jobs[i], 1000, 1, 500);
+	frag_workload_build(&w, jobs, 4, 1.0);
+	assert_true(w.need_all);
+	assert_near(frag_share_cpu(&w), 0.25, 1e-12);
+	w.need_all = 0;
+	assert_near(frag_share_cpu(&w), 0.25, 1e-12);
+	assert_near(frag_share_small(&f->c, 0, &w, 400, 6400), 0.75, 1e-12);
+	frag_workload_release(&w);
+}
+
 /* The per-need counting (sorted merge, or a scan when jobs state their own HBM) must give
  * what a shape-by-shape evaluation gives (a workload without need[]), on random states. */
 static void test_fast_path_matches_shape_by_shape(void **state)
@@ -368,6 +437,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frag_md_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_shared_dim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_node_both, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_node_eval_shares, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_shares, setup, teardown),
 		cmocka_unit_test(test_fast_path_matches_shape_by_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

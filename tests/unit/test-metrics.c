@@ -20,7 +20,7 @@ static double zero_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)ctx, (void)j, (void)p;
 	return 0;
 }
-static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL, NULL};
+static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL, NULL, NULL};
 
 static void add_node(struct job_set *js, const char *model, int ngpu, int64_t cpu)
 {
