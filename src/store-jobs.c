@@ -317,21 +317,27 @@ static int flush_jobs(struct store_jobs *w, struct err *e)
 	t->line0 = w->line0;
 	t->n = n;
 	t->cols = xmalloc((size_t)JOBS_NCOLS * n * sizeof *t->cols);
-	for (size_t i = 0; i < n; i++) { /* a job at a time: the inverse of col_set */
-		const struct job *j = &w->jobs[i];
-		int64_t *o = t->cols + i;
-		o[COL_ID * n] = j->id;
-		o[COL_ARRIVAL * n] = j->arrival;
-		o[COL_DURATION * n] = j->duration;
-		for (size_t d = 0; d < DIM_N; d++)
-			o[(COL_DEM + d) * n] = j->dem[d];
-		o[COL_NGPU * n] = j->num_gpu;
-		o[COL_GPUMILLI * n] = j->gpu_milli;
-		o[COL_SPEC * n] = j->gpu_spec;
-		o[COL_CLS * n] = j->cls;
-		o[COL_ENRICHED * n] = j->enriched;
-		o[COL_FLAGS * n] = j->flags;
-	}
+	/* The inverse of col_set, a column at a time: the writes run in order (a job at a
+	 * time, they would go to JOBS_NCOLS places STORE_BLOCK_ROWS * 8 bytes apart). */
+	const struct job *jb = w->jobs;
+#define COPY_COL(c, field)                                                                         \
+	do {                                                                                       \
+		int64_t *o_ = t->cols + (size_t)(c)*n;                                             \
+		for (size_t i = 0; i < n; i++)                                                     \
+			o_[i] = jb[i].field;                                                       \
+	} while (0)
+	COPY_COL(COL_ID, id);
+	COPY_COL(COL_ARRIVAL, arrival);
+	COPY_COL(COL_DURATION, duration);
+	for (size_t d = 0; d < DIM_N; d++)
+		COPY_COL(COL_DEM + d, dem[d]);
+	COPY_COL(COL_NGPU, num_gpu);
+	COPY_COL(COL_GPUMILLI, gpu_milli);
+	COPY_COL(COL_SPEC, gpu_spec);
+	COPY_COL(COL_CLS, cls);
+	COPY_COL(COL_ENRICHED, enriched);
+	COPY_COL(COL_FLAGS, flags);
+#undef COPY_COL
 	static_assert(COL_FLAGS + 1 == JOBS_NCOLS, "flush_jobs fills every column");
 	w->total += (int64_t)n;
 	w->n = 0;

@@ -47,11 +47,20 @@
  * The sha256 of every byte written is kept as the blocks are coded (store_raw_finish), so
  * an importer need not read a file twice to know it.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE): see big_alloc */
+#endif
 #include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
 
 #include "sha256.h"
 #include "store-int.h"
@@ -289,7 +298,8 @@ static void decide(struct store_raw *w)
 	w->decided = 1;
 }
 
-/* Split a field into prefix, number and suffix (see the top of the file). */
+/* Split a field into prefix, number and suffix (see the top of the file). The field is
+ * followed by a byte that is not a digit (a comma or the line's terminator in blk). */
 static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *num, uint8_t *nul,
 		     int64_t *width, struct zblk_str *suf)
 {
@@ -298,8 +308,8 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 		a++;
 	size_t b = a;
 	uint64_t u = 0; /* the digits' value, read as they are found (wraps past 19 digits) */
-	while (b < n && (unsigned)(p[b] - '0') <= 9)
-		u = u * 10 + (unsigned)(p[b++] - '0');
+	for (unsigned d; (d = (unsigned)(p[b] - '0')) <= 9; b++)
+		u = u * 10 + d;
 	if (a == n || b - a > 18) {
 		*pre = (struct zblk_str){p, n};
 		*num = 0;
@@ -321,12 +331,71 @@ static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *
 	*suf = (struct zblk_str){p + b, n - b};
 }
 
+/* Split a line of len bytes at its commas into field[0], field[stride], ... if it is
+ * simple (no quote, exactly ncols fields): 1, else 0 (field may have been written). */
+static int split_line(const uint8_t *p, size_t len, size_t ncols, struct zblk_str *field,
+		      size_t stride)
+{
+	size_t c = 0, start = 0, q = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+	/* 16 bytes a step: any quote makes an exception; the commas by their mask */
+	const __m128i quote = _mm_set1_epi8('"'), comma = _mm_set1_epi8(',');
+	for (; q + 16 <= len; q += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + q));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)))
+			return 0;
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma));
+		for (; m; m &= m - 1) {
+			size_t at = q + (size_t)__builtin_ctz(m);
+			if (c + 1 >= ncols)
+				return 0;
+			field[c++ * stride] = (struct zblk_str){p + start, at - start};
+			start = at + 1;
+		}
+	}
+#endif
+	for (; q < len; q++) {
+		if (p[q] == '"')
+			return 0;
+		if (p[q] == ',') {
+			if (c + 1 >= ncols)
+				return 0;
+			field[c++ * stride] = (struct zblk_str){p + start, q - start};
+			start = q + 1;
+		}
+	}
+	if (c + 1 != ncols)
+		return 0;
+	field[c * stride] = (struct zblk_str){p + start, len - start};
+	return 1;
+}
+
+/* n bytes for one of the worker's large arrays (freed with free). Where the system gives
+ * huge pages on request, they are asked for: the first touch of every 4 KiB page is a
+ * fault, and in a virtual machine a dear one (~10 us: the first blocks' megabytes of
+ * numbers and fields cost tens of milliseconds), where a 2 MiB page faults once. */
+static void *big_alloc(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const size_t huge = (size_t)2 << 20;
+	if (n >= huge / 2) {
+		size_t r = (n + huge - 1) & ~(huge - 1);
+		void *p = aligned_alloc(huge, r);
+		if (p) {
+			(void)madvise(p, r, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
+			return p;
+		}
+	}
+#endif
+	return xmalloc(n);
+}
+
 /* Scratch buffer i of j, at least need bytes (its contents are not kept). */
 static void *scratch(struct text_job *j, int i, size_t need)
 {
 	if (need > j->sccap[i]) {
 		free(j->sc[i]);
-		j->sc[i] = xmalloc(need);
+		j->sc[i] = big_alloc(need);
 		j->sccap[i] = need;
 	}
 	return j->sc[i];
@@ -351,22 +420,7 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	for (size_t i = 0; i < n; i++) {
 		const struct line *l = &j->ln[i];
 		const uint8_t *p = j->blk.p + l->off;
-		size_t c = 0, start = 0, q = 0;
-		/* A line with a quote is an exception: one vectorised look for it, then a
-		 * loop that only looks for commas. */
-		if (ncols && l->term == j->eol && !memchr(p, '"', l->len)) {
-			for (; q < l->len; q++) {
-				if (p[q] == ',') {
-					if (c + 1 >= ncols)
-						break;
-					field[c++ * n + ns] =
-						(struct zblk_str){p + start, q - start};
-					start = q + 1;
-				}
-			}
-		}
-		if (ncols && l->term == j->eol && q == l->len && c + 1 == ncols) {
-			field[c * n + ns] = (struct zblk_str){p + start, q - start};
+		if (ncols && l->term == j->eol && split_line(p, l->len, ncols, field + ns, n)) {
 			slot->sidx[i] = (int32_t)ns++;
 			continue;
 		}
@@ -385,7 +439,7 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 		free(slot->num);
 		free(slot->nul);
 		slot->cellcap = ns * ncols + 1;
-		slot->num = xmalloc(slot->cellcap * sizeof *slot->num);
+		slot->num = big_alloc(slot->cellcap * sizeof *slot->num);
 		slot->nul = xmalloc(slot->cellcap);
 	}
 	slot->line0 = j->line0;
@@ -429,27 +483,44 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 static void gather(struct store_raw *w, const struct jobs_task *t, size_t nraw)
 {
 	size_t n = t->n;
-	for (size_t c = 0; c < nraw; c++) {
-		memset(w->rv + c * n, 0, n * sizeof *w->rv);
-		memset(w->rn + c * n, 1, n);
-	}
-	for (uint64_t b = t->upto > 2 ? t->upto - 2 : 0; b <= t->upto && b < w->nblocks; b++) {
+	uint64_t b0 = t->upto > 2 ? t->upto - 2 : 0;
+	/* The slots' blocks are consecutive lines: when they cover all the task's lines (the
+	 * usual case), every row is written below and need not be cleared first. */
+	int64_t at = t->line0, end = t->line0 + (int64_t)n;
+	int whole = 1;
+	for (uint64_t b = b0; b <= t->upto && b < w->nblocks; b++) {
 		const struct numslot *sl = &w->win[b % RAW_WIN];
 		int64_t a = t->line0 > sl->line0 ? t->line0 : sl->line0;
-		int64_t z = t->line0 + (int64_t)n, e = sl->line0 + (int64_t)sl->n;
-		if (z > e)
-			z = e;
+		int64_t z = end < sl->line0 + (int64_t)sl->n ? end : sl->line0 + (int64_t)sl->n;
+		if (a < z) {
+			whole &= a == at;
+			at = z;
+		}
+	}
+	if (!whole || at != end)
+		for (size_t c = 0; c < nraw; c++) {
+			memset(w->rv + c * n, 0, n * sizeof *w->rv);
+			memset(w->rn + c * n, 1, n);
+		}
+	for (uint64_t b = b0; b <= t->upto && b < w->nblocks; b++) {
+		const struct numslot *sl = &w->win[b % RAW_WIN];
+		int64_t a = t->line0 > sl->line0 ? t->line0 : sl->line0;
+		int64_t z = end < sl->line0 + (int64_t)sl->n ? end : sl->line0 + (int64_t)sl->n;
 		for (size_t c = 0; c < nraw && a < z; c++) {
 			const int64_t *sn = sl->num + c * sl->ns;
 			const uint8_t *su = sl->nul + c * sl->ns;
 			int64_t *dv = w->rv + c * n - t->line0;
 			uint8_t *dn = w->rn + c * n - t->line0;
+			if (sl->ns == sl->n) { /* no exception: line l is simple line l - line0 */
+				/* num is 0 where NULL, as a NULL row must read */
+				memcpy(dv + a, sn + (a - sl->line0), (size_t)(z - a) * sizeof *dv);
+				memcpy(dn + a, su + (a - sl->line0), (size_t)(z - a));
+				continue;
+			}
 			for (int64_t l = a; l < z; l++) {
 				int32_t k = sl->sidx[l - sl->line0];
-				if (k >= 0) {
-					dv[l] = su[k] ? 0 : sn[k];
-					dn[l] = su[k];
-				}
+				dv[l] = k < 0 || su[k] ? 0 : sn[k];
+				dn[l] = k < 0 ? 1 : su[k];
 			}
 		}
 	}

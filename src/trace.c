@@ -271,6 +271,62 @@ static int small_int(const char *s, int64_t *v)
 	return 0;
 }
 
+/* The fast path of trace_amount for a plain unsigned "D+" or "D+.D+" with at most 15
+ * integer digits: 0 and *out when it gives the amount (exactly what strtod, the scale and
+ * trace_round give), -1 for anything else. One pass over the digits:
+ *   - at most 15 digits in all: the value is exact (an integer, or Clinger's fast path as
+ *     in small_decimal), scaled and rounded as the slow path does;
+ *   - a longer fraction at scale 1 ("475.00000000000006"): below 1e15 a double's spacing is
+ *     at most 1/8, and strtod rounds monotonically onto doubles, which hold every integer
+ *     there, so a value in [I, I + 0.4) rounds to I and one in [I + 0.6, I + 1) to I + 1
+ *     (by its first fraction digit); a digit 4 or 5 is left to strtod. */
+static int fast_amount(const char *s, double scale, int64_t *out)
+{
+	static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	const char *p = s;
+	int64_t x = 0;
+	int n = 0;
+	for (; (unsigned)(*p - '0') <= 9 && n < 16; p++, n++)
+		x = x * 10 + (*p - '0');
+	if (!n || n > 15)
+		return -1;
+	double v;
+	if (!*p) {
+		if (scale == 1) {
+			*out = x;
+			return 0;
+		}
+		v = (double)x;
+	} else if (*p == '.') {
+		int64_t ip = x;
+		const char *q = ++p;
+		for (; (unsigned)(*p - '0') <= 9 && n < 16; p++, n++)
+			x = x * 10 + (*p - '0');
+		int frac = (int)(p - q);
+		if (!frac)
+			return -1;
+		if (!*p && n <= 15) {
+			v = (double)x / pow10[frac];
+		} else {
+			if (scale != 1 || *q == '4' || *q == '5')
+				return -1;
+			while ((unsigned)(*p - '0') <= 9)
+				p++;
+			if (*p)
+				return -1;
+			*out = *q < '4' ? ip : ip + 1;
+			return 0;
+		}
+	} else {
+		return -1;
+	}
+	if (v * scale > 9e15)
+		return -1;
+	*out = trace_round(v * scale);
+	return 0;
+}
+
 int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
 		 int64_t *out)
 {
@@ -281,6 +337,8 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 		*out = -1;
 		return 0;
 	}
+	if (!fast_amount(s, scale, out))
+		return 0;
 	if (!small_int(s, &iv)) {
 		if (iv < 0)
 			return trace_bad(rd, "column '%s': negative value %s", col_name(rd, k), s);

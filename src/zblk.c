@@ -286,6 +286,8 @@ static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int mode)
 	}
 	u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
 	for (size_t i = 0; i < m && k <= DICT_MAX; i++) {
+		if (i && x[i] == x[i - 1]) /* a run: nothing new (and no lookup) */
+			continue;
 		uint32_t before = k;
 		u64set_put(&h, x[i], &k);
 		if (k != before)
@@ -465,6 +467,10 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 		uint32_t k = 0, *ix = xmalloc(m * sizeof *ix);
 		uint64_t *d = xmalloc((DICT_MAX + 1) * sizeof *d);
 		for (size_t i = 0; i < m; i++) {
+			if (i && x[i] == x[i - 1]) { /* a run: the same index, no lookup */
+				ix[i] = ix[i - 1];
+				continue;
+			}
 			uint32_t before = k;
 			ix[i] = u64set_put(&h, x[i], &k);
 			if (k != before)
@@ -851,6 +857,12 @@ static void put_lengths(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 	free(len);
 }
 
+/* Are a and b the same bytes? */
+static inline int str_eq(const struct zblk_str *a, const struct zblk_str *b)
+{
+	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+}
+
 void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 {
 	size_t same = n > 0;
@@ -859,8 +871,12 @@ void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 	const size_t len0 = n ? s[0].len : 0;
 	const uint8_t *p0 = n ? s[0].p : NULL;
 	if (len0 == 0) {
-		for (size_t i = 1; i < n && same; i++)
-			same = s[i].len == 0;
+		/* no early exit: a loop the compiler can unroll, and most such columns are
+		 * empty throughout */
+		size_t any = 0;
+		for (size_t i = 1; i < n; i++)
+			any |= s[i].len;
+		same = n > 0 && any == 0;
 	} else {
 		for (size_t i = 1; i < n && same; i++)
 			same = s[i].len == len0 && s[i].p[0] == p0[0] &&
@@ -887,13 +903,20 @@ void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 	size_t *first = xmalloc((DICT_MAX + 1) * sizeof *first), dictbytes = 0;
 	int dict_ok = n > 0;
 	for (size_t i = 0; i < n && dict_ok; i++) {
+		if (i && hash[i] == hash[i - 1]) {
+			/* a run: the same index, confirmed against the row before (equal to
+			 * its entry's first row) */
+			ix[i] = ix[i - 1];
+			if (!str_eq(&s[i - 1], &s[i]))
+				dict_ok = 0;
+			continue;
+		}
 		uint32_t before = k;
 		ix[i] = u64set_put(&h, hash[i], &k);
 		if (k != before) {
 			first[k - 1] = i;
 			dictbytes += s[i].len + 1;
-		} else if (s[first[ix[i]]].len != s[i].len ||
-			   memcmp(s[first[ix[i]]].p, s[i].p, s[i].len)) {
+		} else if (!str_eq(&s[first[ix[i]]], &s[i])) {
 			dict_ok = 0;
 		}
 		if (k >= DICT_MAX)

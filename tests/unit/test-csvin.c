@@ -303,6 +303,81 @@ static void test_plain_and_libcsv_lines_agree(void **state)
 	csvin_close(c);
 }
 
+/* Long random lines (the fast path looks at 16 bytes a step): fields split as a plain
+ * splitter does, whether a line goes the fast way or (a space, a tab, a quoted field, a
+ * "\r\n" anywhere) through libcsv, which trims the space and unquotes. */
+static void test_long_lines_fast_and_libcsv_agree(void **state)
+{
+	(void)state;
+	enum { LINES = 2000, MAXF = 70 };
+	static char want[LINES][MAXF][16];
+	static size_t nwant[LINES];
+	size_t cap = 4u << 20, n = 0;
+	char *text = malloc(cap);
+	uint32_t x = 3;
+	for (int i = 0; i < LINES; i++) {
+		x = x * 1103515245u + 12345u;
+		size_t nf = 1 + (x >> 16) % MAXF;
+		x = x * 1103515245u + 12345u;
+		int odd = (int)((x >> 16) % 5); /* 1 a space, 2 a tab, 3 a quoted field, 4 CRLF */
+		size_t where = (x >> 8) % nf;
+		for (size_t k = 0; k < nf; k++) {
+			x = x * 1103515245u + 12345u;
+			size_t len = (x >> 16) % 12 + (k == 0); /* no blank line */
+			char *w = want[i][k];
+			for (size_t j = 0; j < len; j++)
+				w[j] = (char)('0' + (x >> (j % 16)) % 43);
+			w[len] = '\0';
+			if (k == where && len && (odd == 1 || odd == 2))
+				text[n++] = odd == 1 ? ' ' : '\t';
+			if (k == where && odd == 3)
+				text[n++] = '"';
+			memcpy(text + n, w, len);
+			n += len;
+			if (k == where && odd == 3) {
+				text[n++] = '"';
+				if (!len) /* "" is an empty string, not NULL */
+					strcpy(w, "\"\"");
+			}
+			text[n++] = k + 1 < nf ? ',' : '\n';
+		}
+		if (odd == 4) {
+			text[n - 1] = '\r';
+			text[n++] = '\n';
+		}
+		nwant[i] = nf;
+	}
+	write_file("long.csv", text, n);
+	struct csvin *c;
+	struct csvin_rec *r;
+	struct err e = {0};
+	assert_int_equal(csvin_open("long.csv", NULL, &c, &e), 0);
+	for (int i = 0; i < LINES; i++) {
+		assert_int_equal(csvin_next(c, &r, &e), 0);
+		assert_non_null(r);
+		assert_null(r->bad);
+		assert_int_equal(r->line, i + 1);
+		assert_int_equal(r->n, nwant[i]);
+		for (size_t k = 0; k < r->n; k++) {
+			const char *w = want[i][k];
+			if (!*w) {
+				assert_null(r->field[k]);
+				assert_int_equal(r->len[k], 0);
+			} else if (!strcmp(w, "\"\"")) {
+				assert_string_equal(r->field[k], "");
+			} else {
+				assert_non_null(r->field[k]);
+				assert_string_equal(r->field[k], w);
+				assert_int_equal(r->len[k], strlen(w));
+			}
+		}
+	}
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	csvin_close(c);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_bad_quoting_is_a_bad_row),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_plain_and_libcsv_lines_agree),
+		cmocka_unit_test(test_long_lines_fast_and_libcsv_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,6 +282,52 @@ static void test_raw_big_and_long(void **state)
 	free(p);
 }
 
+/* Long lines (the splitter looks at 16 bytes a step) with a quote, a comma too many or one
+ * too few at every position: exactly those lines are kept verbatim, and all come back. */
+static void test_raw_long_lines_split(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	size_t cap = 1u << 20, n = 0, bad = 0;
+	char *p = malloc(cap);
+	const int ncols = 9;
+	uint32_t x = 5;
+	for (int i = 0; i < 3000; i++) {
+		x = x * 1103515245u + 12345u;
+		int kind =
+			(int)((x >> 16) % 8); /* 1 a quote, 2 a comma more, 3 less, else simple */
+		if (kind > 3)
+			kind = 0;
+		size_t start = n;
+		for (int c = 0; c < ncols - (kind == 3); c++) {
+			x = x * 1103515245u + 12345u;
+			size_t len = (x >> 16) % 13;
+			for (size_t k = 0; k < len; k++)
+				p[n++] = (char)('a' + (x >> (k % 16)) % 26);
+			p[n++] = ',';
+		}
+		n--; /* no comma after the last field */
+		size_t at = start + (x >> 8) % (n - start + 1);
+		if (kind == 1 || kind == 2) { /* insert at any position, 16-byte steps included */
+			memmove(p + at + 1, p + at, n - at);
+			p[at] = kind == 1 ? '"' : ',';
+			n++;
+		}
+		bad += kind != 0;
+		p[n++] = '\n';
+	}
+	int64_t id = keep_and_compare(f, "long-lines", p, n, 777, 0);
+	store_close(f->s);
+	f->s = NULL;
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT raw_exceptions FROM files WHERE id = %lld",
+		 (long long)id);
+	assert_int_equal(sql_int(f->path, sql), (int64_t)bad);
+	snprintf(sql, sizeof sql, "SELECT raw_ncols FROM files WHERE id = %lld", (long long)id);
+	assert_int_equal(sql_int(f->path, sql), ncols);
+	free(p);
+}
+
 static char *slurp(const char *path, size_t *n)
 {
 	FILE *in = fopen(path, "rb");
@@ -659,6 +705,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),

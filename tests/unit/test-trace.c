@@ -387,6 +387,95 @@ static void test_num_matches_strtod(void **state)
 	job_set_release(&s.set);
 }
 
+/* trace_amount's fast paths give exactly what strtod, the scale and trace_round give (or
+ * refuse what they refuse), on edge cases and on many random numbers of up to 22 digits,
+ * long fractions around .4 and .5 and .6 among them. */
+static void test_amount_matches_strtod(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
+	int k = 0;
+	while ((size_t)k < rd->ncol && rd->col[k] < 0)
+		k++;
+	assert_true((size_t)k < rd->ncol);
+	static const char *const edge[] = {"0",
+					   "-0",
+					   "-0.0",
+					   "-1",
+					   "-0.5",
+					   "2.5",
+					   "0.5",
+					   "120.0",
+					   "475.00000000000006",
+					   "2057225.0000000002",
+					   "0.49999999999999999",
+					   "0.50000000000000001",
+					   "0.39999999999999999999",
+					   "0.60000000000000000001",
+					   "2.4999999999999999999",
+					   "999999999999999.69999",
+					   "999999999999999.3",
+					   "99999999999999.9999999",
+					   "1234567890123456",
+					   "1234567890123456.7",
+					   "9000000000000001",
+					   "9000000000000.5",
+					   "12.",
+					   ".5",
+					   "1e3",
+					   "00012.50",
+					   "12.34.5",
+					   "12.3x",
+					   "12.7777777777777777x",
+					   "+5",
+					   "abc"};
+	static const double scales[] = {1, 1000, 1024};
+	char text[64], row[64 * 17 + 17];
+	uint32_t x = 11;
+	for (size_t t = 0; t < 30000; t++) {
+		size_t ne = sizeof edge / sizeof *edge;
+		if (t < ne * 3) {
+			snprintf(text, sizeof text, "%s", edge[t / 3]);
+		} else { /* digits, maybe a point, maybe a minus: up to 22 digits */
+			size_t n = 0, nd = 1 + (x >> 8) % 22, dot = (x >> 16) % (nd + 1);
+			if ((x >> 4) % 9 == 0)
+				text[n++] = '-';
+			int run =
+				(x >> 20) % 4; /* a fraction of one repeated digit (4, 5, 9 or 0) */
+			for (size_t i = 0; i < nd; i++) {
+				x = x * 1103515245u + 12345u;
+				if (i == dot && i)
+					text[n++] = '.';
+				char d = (char)('0' + (x >> 16) % 10);
+				if (run && dot && i > dot)
+					d = "0459"[run];
+				text[n++] = d;
+			}
+			text[n] = '\0';
+		}
+		x = x * 1103515245u + 12345u;
+		double scale = scales[t % 3];
+		row[0] = '\0';
+		for (int f = 0; f < 17; f++) {
+			strcat(row, f ? "," : "");
+			strcat(row, text);
+		}
+		char *end;
+		double v = strtod(text, &end);
+		int want_bad = *end || v < 0 || v * scale > 9e15;
+		int64_t want = want_bad ? 0 : trace_round(v * scale), got = -7;
+		struct rec r;
+		int rc = trace_amount(rd, mk(&r, row, 2), k, scale, &got);
+		free(r.buf);
+		if (want_bad ? rc == 0 : rc != 0 || got != want)
+			fail_msg("'%s' x %g: rc %d, %lld; strtod gives %s%lld", text, scale, rc,
+				 (long long)got, want_bad ? "a bad row " : "", (long long)want);
+	}
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
 static void test_generic_mapping_errors(void **state)
 {
 	(void)state;
@@ -400,11 +489,13 @@ static void test_generic_mapping_errors(void **state)
 	fputs("kind jobs\ncpu\n", f);
 	fclose(f);
 	assert_int_equal(trace_map_load("./bad.map", &m, &e), VF_EINPUT);
+	remove("bad.map");
 	assert_string_equal(e.msg, "./bad.map:2: 'cpu' is not a mapping line");
 	f = fopen("bad2.map", "w");
 	fputs("class q a=gpu\n", f);
 	fclose(f);
 	assert_int_equal(trace_map_load("./bad2.map", &m, &e), VF_EINPUT);
+	remove("bad2.map");
 	assert_non_null(strstr(e.msg, "'a=gpu' is not VALUE=CLASS"));
 }
 
@@ -419,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_pai_task_instances_and_gpus),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_num_matches_strtod),
+		cmocka_unit_test(test_amount_matches_strtod),
 		cmocka_unit_test(test_generic_mapping_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -238,6 +238,25 @@ static void test_strings(void **state)
 				assert_memory_equal(out[i].p, s[i].p, s[i].len);
 		}
 	}
+	/* Empty strings: a column of them, one with a last non-empty, and no rows at all
+	 * (s not even read then). */
+	const struct zblk_str e3[3] = {
+		{(const uint8_t *)"", 0}, {(const uint8_t *)"", 0}, {(const uint8_t *)"x", 1}};
+	for (int variant = 0; variant < 3; variant++) {
+		size_t n = variant == 2 ? 0 : variant == 1 ? 3 : 2;
+		zblk_buf_reset(&f->b);
+		zblk_put_str(&f->b, variant == 2 ? NULL : e3, n);
+		if (variant == 0)
+			assert_int_equal(f->b.p[0], 0); /* constant */
+		struct zblk_reader r;
+		zblk_reader_init(&r, f->b.p, f->b.len);
+		assert_int_equal(zblk_get_str(&r, out, n), 0);
+		assert_int_equal(r.pos, f->b.len);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(out[i].len, e3[i].len);
+		if (variant == 1)
+			assert_memory_equal(out[2].p, "x", 1);
+	}
 	/* Many distinct long strings: raw; binary bytes (NUL) survive. */
 	enum { M = 5000 };
 	struct zblk_str *many = calloc(M, sizeof *many), *back = calloc(M, sizeof *back);
