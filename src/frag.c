@@ -375,7 +375,7 @@ double frag_node_md_after(const struct cluster *c, const struct placement *p, co
 
 /* ---- building the target workload ---- */
 
-/* One job's key and index, sorted to group equal shapes. */
+/* One job's shape key (job: scratch, the group id while the groups are sorted). */
 struct keyed {
 	int32_t num_gpu, milli;
 	int64_t cpu;
@@ -396,29 +396,54 @@ static int cmp_key(const struct keyed *a, const struct keyed *b)
 	return 0;
 }
 
-static int cmp_keyed(const void *pa, const void *pb)
-{
-	const struct keyed *a = pa, *b = pb;
-	int r = cmp_key(a, b);
-	if (r)
-		return r;
-	return a->job < b->job ? -1 : a->job > b->job;
-}
-
-/* A group of equal keys: where it starts in the sorted array and how many. */
+/* A distinct key (shape) of the jobs: how many jobs have it, its rank in key order, and,
+ * once kept, the sums of its jobs' known demands. */
 struct group {
-	size_t first, count;
+	struct keyed key;
+	size_t count, rank;
+	int32_t shape; /* index in w->shapes, or -1 when not kept */
 };
 
-/* More jobs first, then the earlier group (in key order). */
+static uint64_t key_hash(const struct keyed *k)
+{
+	uint64_t h = (uint64_t)(uint32_t)k->num_gpu * 0x9e3779b97f4a7c15u;
+	h ^= (uint64_t)(uint32_t)k->milli + (h << 6) + (h >> 2);
+	h ^= (uint64_t)k->cpu * 0xff51afd7ed558ccdu + (h << 6) + (h >> 2);
+	h ^= (uint64_t)k->spec + (h << 6) + (h >> 2);
+	h ^= h >> 29;
+	return h * 0xc4ceb9fe1a85ec53u;
+}
+
+static int cmp_group_key(const void *pa, const void *pb)
+{
+	return cmp_key(&((const struct group *)pa)->key, &((const struct group *)pb)->key);
+}
+
+/* More jobs first, then the earlier group in key order. */
 static int cmp_group(const void *pa, const void *pb)
 {
 	const struct group *a = pa, *b = pb;
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
-	return a->first < b->first ? -1 : a->first > b->first;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
+static void job_key(const struct job *j, struct keyed *k)
+{
+	int ng = j->num_gpu > 0 ? j->num_gpu : 0;
+	k->num_gpu = ng;
+	k->milli = ng ? j->gpu_milli : 0;
+	k->cpu = j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0;
+	k->spec = ng ? j->gpu_spec : 0;
+	k->job = 0;
+}
+
+/*
+ * The jobs are grouped by key through a hash table (no sort of the jobs: a trace has
+ * millions of jobs and few distinct keys), then the groups are ranked in key order and
+ * sorted by popularity. Demands are integers and their sums stay far below 2^53, so the
+ * means do not depend on the order the jobs are summed in.
+ */
 int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t n, double coverage)
 {
 	memset(w, 0, sizeof *w);
@@ -427,57 +452,83 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 		return 0;
 	if (!(coverage > 0) || coverage > 1)
 		coverage = 1;
-	struct keyed *k = xmalloc(n * sizeof *k);
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = &jobs[i];
-		int ng = j->num_gpu > 0 ? j->num_gpu : 0;
-		k[i].num_gpu = ng;
-		k[i].milli = ng ? j->gpu_milli : 0;
-		k[i].cpu = j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0;
-		k[i].spec = ng ? j->gpu_spec : 0;
-		k[i].job = i;
-	}
-	qsort(k, n, sizeof *k, cmp_keyed);
-	size_t ng = 0, gcap = 0;
+	uint32_t *gid = xmalloc(n * sizeof *gid);
+	size_t ng = 0, gcap = 0, tcap = 1024;
 	struct group *g = NULL;
+	uint32_t *tab = xmalloc(tcap * sizeof *tab); /* group index + 1, 0 empty */
+	memset(tab, 0, tcap * sizeof *tab);
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || cmp_key(&k[i - 1], &k[i])) {
+		struct keyed k;
+		job_key(&jobs[i], &k);
+		size_t t = (size_t)key_hash(&k) & (tcap - 1);
+		while (tab[t] && cmp_key(&g[tab[t] - 1].key, &k))
+			t = (t + 1) & (tcap - 1);
+		if (!tab[t]) {
 			xgrow(&g, &gcap, ng + 1, sizeof *g);
-			g[ng].first = i;
-			g[ng].count = 0;
-			ng++;
+			g[ng] = (struct group){.key = k, .count = 0, .shape = -1};
+			tab[t] = (uint32_t)++ng;
+			if (2 * ng > tcap) { /* rehash into twice the slots */
+				tcap *= 2;
+				free(tab);
+				tab = xmalloc(tcap * sizeof *tab);
+				memset(tab, 0, tcap * sizeof *tab);
+				for (size_t q = 0; q < ng; q++) {
+					size_t u = (size_t)key_hash(&g[q].key) & (tcap - 1);
+					while (tab[u])
+						u = (u + 1) & (tcap - 1);
+					tab[u] = (uint32_t)(q + 1);
+				}
+			}
+			gid[i] = (uint32_t)(ng - 1);
+		} else {
+			gid[i] = tab[t] - 1;
 		}
-		g[ng - 1].count++;
+		g[gid[i]].count++;
 	}
-	/* Most popular first; equal counts keep key order (groups start in key order). A
-	 * trace with per-job cpu demands has many groups: no quadratic sort. */
+	free(tab);
+	/* rank in key order; gid must follow the groups as they move */
+	for (size_t q = 0; q < ng; q++)
+		g[q].key.job = q; /* the group's id while sorting */
+	qsort(g, ng, sizeof *g, cmp_group_key);
+	for (size_t q = 0; q < ng; q++)
+		g[q].rank = q;
 	qsort(g, ng, sizeof *g, cmp_group);
+	size_t *pos = xmalloc(ng * sizeof *pos); /* group id -> index in g */
+	for (size_t q = 0; q < ng; q++)
+		pos[g[q].key.job] = q;
 	size_t keep = 0, covered = 0;
 	while (keep < ng && (double)covered < coverage * (double)n) {
 		covered += g[keep].count;
+		g[keep].shape = (int32_t)keep;
 		keep++;
 	}
-	w->shapes = xcalloc(keep, sizeof *w->shapes);
+	double(*sum)[DIM_N] = xcalloc(keep ? keep : 1, sizeof *sum);
+	size_t(*known)[DIM_N] = xcalloc(keep ? keep : 1, sizeof *known);
+	for (size_t i = 0; i < n; i++) {
+		int32_t m = g[pos[gid[i]]].shape;
+		if (m < 0)
+			continue;
+		for (int d = 0; d < DIM_N; d++) {
+			int64_t v = jobs[i].dem[d];
+			if (v >= 0) {
+				sum[m][d] += (double)v;
+				known[m][d]++;
+			}
+		}
+	}
+	w->shapes = xcalloc(keep ? keep : 1, sizeof *w->shapes);
 	w->n = keep;
 	for (size_t i = 0; i < keep; i++) {
 		struct frag_shape *m = &w->shapes[i];
-		const struct keyed *first = &k[g[i].first];
+		const struct keyed *first = &g[i].key;
 		m->num_gpu = first->num_gpu;
 		m->gpu_milli = first->milli;
 		m->gpu_spec = first->spec;
 		m->p = (double)g[i].count / (double)covered;
 		for (int d = 0; d < DIM_N; d++) {
-			double sum = 0;
-			size_t known = 0;
-			for (size_t q = g[i].first; q < g[i].first + g[i].count; q++) {
-				int64_t v = jobs[k[q].job].dem[d];
-				if (v >= 0) {
-					sum += (double)v;
-					known++;
-				}
-			}
-			m->dem[d] = known ? (int64_t)(sum / (double)known + 0.5) : -1;
-			if (d == DIM_HBM && known < g[i].count)
+			m->dem[d] =
+				known[i][d] ? (int64_t)(sum[i][d] / (double)known[i][d] + 0.5) : -1;
+			if (d == DIM_HBM && known[i][d] < g[i].count)
 				m->dem[d] = -1;
 		}
 		m->dem[DIM_CPU] = first->cpu;
@@ -505,6 +556,10 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 			w->p_cpu += m->p;
 		}
 	}
+	free(sum);
+	free(known);
+	free(pos);
+	free(gid);
 	w->need_all = w->need_all == 0;
 	/* Needs by milli, then HBM (count_needs merges them with the GPUs in that order). */
 	int32_t remap[NEED_MAX];
@@ -529,7 +584,6 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 		if (w->shapes[i].need >= 0)
 			w->shapes[i].need = remap[w->shapes[i].need];
 	free(g);
-	free(k);
 	return 0;
 }
 

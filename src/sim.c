@@ -20,8 +20,10 @@
  * Time and events: the clock is an integer second. Events are (time, prio, seq): finishes
  * first (they free room), then fault ends, fault starts, arrivals, samples. The queue of
  * waiting jobs is tried once the last event of a second is handled (schedule), so all
- * departures and arrivals of a second are seen together. Only the next arrival is in the
- * event queue, so it stays as small as the running set.
+ * departures and arrivals of a second are seen together. Timed arrivals are not queued: the
+ * next one is read from the job set (in arrival order) and comes before the queue's top when
+ * (time, prio) says so; in inflation only the next draw is queued. So the queue stays as
+ * small as the running set.
  *
  * Contention: on a node whose summed demand on a shared dim exceeds its capacity, every job
  * with a demand there runs at r = min over such dims of C / sum(d) (= a/d with a = d C/sum).
@@ -951,20 +953,46 @@ static void schedule(struct sim *s)
 
 /* ---- events ---- */
 
+/* Inflation: queue the next draw. Timed arrivals are not queued: they are read in order
+ * from the job set (peek_event), which saves a push and a pop per job. */
 static void push_arrival(struct sim *s)
 {
-	struct evq_event ev = {.prio = EV_ARRIVE, .kind = EV_ARRIVE};
-	if (s->o.mode == SIM_INFLATE) {
-		double cap = (double)s->c.total[DIM_GPU];
-		if ((double)s->k.requested_gpu >= s->o.target * cap || !s->js->njobs)
-			return;
-		ev.time = (int64_t)s->njobs + 1;
-	} else {
-		if (s->next_arrival >= s->js->njobs)
-			return;
-		ev.time = s->js->jobs[s->next_arrival].arrival;
-	}
+	if (s->o.mode != SIM_INFLATE)
+		return;
+	double cap = (double)s->c.total[DIM_GPU];
+	if ((double)s->k.requested_gpu >= s->o.target * cap || !s->js->njobs)
+		return;
+	struct evq_event ev = {.time = (int64_t)s->njobs + 1, .prio = EV_ARRIVE, .kind = EV_ARRIVE};
 	evq_push(&s->q, &ev);
+}
+
+/* The next event into *out: the queue's, or the next timed arrival when it comes first.
+ * Only arrivals have prio EV_ARRIVE and at most one is pending, so (time, prio) orders them
+ * against the queue as the queue would. Returns 0 if there is none, 1 from the queue, 2 the
+ * arrival. */
+static int peek_event(const struct sim *s, struct evq_event *out)
+{
+	const struct evq_event *top = evq_peek(&s->q);
+	if (s->o.mode != SIM_INFLATE && s->next_arrival < s->js->njobs) {
+		int64_t t = s->js->jobs[s->next_arrival].arrival;
+		if (!top || t < top->time || (t == top->time && EV_ARRIVE < top->prio)) {
+			*out = (struct evq_event){.time = t, .prio = EV_ARRIVE, .kind = EV_ARRIVE};
+			return 2;
+		}
+	}
+	if (!top)
+		return 0;
+	*out = *top;
+	return 1;
+}
+
+/* peek_event, and take the event: an arrival is taken by on_arrive. */
+static int pop_event(struct sim *s, struct evq_event *out)
+{
+	int r = peek_event(s, out);
+	if (r == 1)
+		evq_pop(&s->q, out);
+	return r != 0;
 }
 
 static int32_t new_instance(struct sim *s, int32_t src)
@@ -1303,8 +1331,8 @@ static int work_left(const struct sim *s)
 
 static void maybe_schedule(struct sim *s)
 {
-	const struct evq_event *nx = evq_peek(&s->q);
-	if (s->dirty && (!nx || nx->time > s->k.now))
+	struct evq_event nx;
+	if (s->dirty && (!peek_event(s, &nx) || nx.time > s->k.now))
 		schedule(s);
 }
 
@@ -1333,7 +1361,7 @@ int sim_step(struct sim *s)
 		}
 		maybe_schedule(s);
 		struct evq_event ev;
-		if (!work_left(s) || !evq_pop(&s->q, &ev)) {
+		if (!work_left(s) || !pop_event(s, &ev)) {
 			s->over = 1;
 			return 0;
 		}
@@ -1373,8 +1401,8 @@ int sim_step(struct sim *s)
 
 int64_t sim_next_time(const struct sim *s)
 {
-	const struct evq_event *nx = evq_peek(&s->q);
-	return s->over || !nx || !work_left(s) ? -1 : nx->time;
+	struct evq_event nx;
+	return s->over || !work_left(s) || !peek_event(s, &nx) ? -1 : nx.time;
 }
 
 int sim_run_until(struct sim *s, int64_t t)

@@ -162,6 +162,40 @@ static void test_workload_coverage_and_ties(void **state)
 	frag_workload_release(&w);
 }
 
+/* Many distinct shapes, in no key order: grouped through the builder's hash table as it
+ * grows, ranked by popularity, ties in key order, means per shape. */
+static void test_workload_many_shapes(void **state)
+{
+	(void)state;
+	enum { PAIRS = 1500, POP = 10, N = 2 * PAIRS + POP };
+	struct job *jobs = calloc(N, sizeof *jobs);
+	assert_non_null(jobs);
+	for (int i = 0; i < 2 * PAIRS; i++) {
+		int k = 2 * PAIRS - 1 - i; /* cpu falls as the index grows */
+		mkjob(&jobs[i], 1000 + k % PAIRS, 1, 100);
+		jobs[i].dem[DIM_MEM] = k; /* the two jobs of cpu 1000 + x: x and x + PAIRS */
+	}
+	for (int i = 2 * PAIRS; i < N; i++)
+		mkjob(&jobs[i], 5000, 1, 100);
+	struct frag_workload w;
+	frag_workload_build(&w, jobs, N, 1.0);
+	assert_int_equal(w.n, PAIRS + 1);
+	assert_int_equal(w.shapes[0].dem[DIM_CPU], 5000);
+	assert_true(w.shapes[0].p == (double)POP / N);
+	for (int x = 0; x < PAIRS; x++) {
+		assert_int_equal(w.shapes[1 + x].dem[DIM_CPU], 1000 + x);
+		assert_int_equal(w.shapes[1 + x].dem[DIM_MEM], x + PAIRS / 2);
+		assert_true(w.shapes[1 + x].p == 2.0 / N);
+	}
+	frag_workload_release(&w);
+	/* coverage: the popular shape and the smallest cpus, just past half of the jobs */
+	frag_workload_build(&w, jobs, N, 0.5);
+	assert_int_equal(w.n, 1 + (N / 2 - POP + 1) / 2);
+	assert_int_equal(w.shapes[w.n - 1].dem[DIM_CPU], 1000 + (int)w.n - 2);
+	frag_workload_release(&w);
+	free(jobs);
+}
+
 static void test_frag_node_by_hand(void **state)
 {
 	struct fx *f = *state;
@@ -429,6 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_workload_shapes, setup, teardown),
 		cmocka_unit_test(test_workload_coverage_and_ties),
+		cmocka_unit_test(test_workload_many_shapes),
 		cmocka_unit_test_setup_teardown(test_frag_node_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_after_gpu_choice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_cpu_blocks_everything, setup, teardown),
