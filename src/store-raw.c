@@ -25,24 +25,27 @@
  * (integer, 0 = canonical), suffix (string).
  *
  * Invariant of a writer: blk holds the bytes of the nln complete lines of the current block
- * followed by the partial line [cur, blk.len); memory is bounded by twice RAW_BLOCK_BYTES +
- * RAW_LONG_LINE plus the caller's chunk, whatever the file size.
+ * followed by the partial line [cur, blk.len); memory is bounded by RAW_QUEUE + 1 times
+ * RAW_BLOCK_BYTES + RAW_LONG_LINE plus the caller's chunk, whatever the file size.
  *
  * Threads: a text file of more than one block is coded on a second core. A full block is
- * handed to a worker thread (its own zstd context) that hashes, splits, codes and seals it,
- * while the caller goes on filling the next; the sealed block is inserted by the caller's
- * thread when it hands over the next block or ends, so SQLite is used from one thread and
- * the store's bytes do not depend on thread timing. At most one block is with the worker
- * (busy); the caller waits for it before handing another.
+ * handed to a worker thread (its own zstd context) that hashes, splits, codes and seals the
+ * blocks in order, while the caller goes on filling the next. Up to RAW_QUEUE blocks are with the
+ * worker (a ring: block b in q[b % RAW_QUEUE]), so neither thread waits for the other while
+ * their speeds vary; the caller takes block b back (waiting if it is not coded yet) only when
+ * it needs its slot, to hand over block b + RAW_QUEUE, or at the end, and inserts it then,
+ * so SQLite is used from one thread and what is inserted when depends only on the order of
+ * writes: the store's bytes do not depend on thread timing.
  *
  * Job blocks (store-jobs.c) of jobs parsed from this file's lines wait in tasks until the
- * next hand-over, go with that block (inflight), and once it is coded (ready) are coded
+ * next hand-over, go with that block (inflight), and once it is taken back (ready) are coded
  * against the numbers of their lines by the caller's thread while the worker codes the next
- * block, then inserted. The worker keeps the numbers of the last RAW_WIN text blocks in
- * win[]: it writes block b's into win[b % RAW_WIN] while the caller reads those of the
- * blocks a ready job block may refer to (the one it went with and the two before), which
- * are never the slot being written. Which job block goes with which text block depends only
- * on the order of writes and jobs, so their bytes too are independent of timing.
+ * blocks, then inserted after it. The worker keeps the numbers of the last RAW_WIN text
+ * blocks in win[]: it writes block b's into win[b % RAW_WIN] while the caller reads those of
+ * the blocks a ready job block may refer to (the one it went with, b - RAW_QUEUE when b is
+ * handed, and the two before), which are never a slot being written. Which job block goes
+ * with which text block depends only on the order of writes and jobs, so their bytes too are
+ * independent of timing.
  *
  * The sha256 of every byte written is kept as the blocks are coded (store_raw_finish), so
  * an importer need not read a file twice to know it.
@@ -79,9 +82,14 @@ struct line {
 	uint8_t term;    /* TERM_* */
 };
 
+/* Text blocks handed to the worker and not yet taken back: the caller runs up to this many
+ * blocks ahead of it, so neither waits for the other while their speeds vary. */
+#define RAW_QUEUE 3
+
 /* Text blocks whose numbers are kept: a job block refers to the block it was handed over
- * with and the two before it, while the worker fills the next one. */
-#define RAW_WIN 4
+ * with and the two before it, while the worker may be filling any of the RAW_QUEUE after
+ * it. */
+#define RAW_WIN (RAW_QUEUE + 3)
 
 /* The numbers of one coded text block, kept for the job blocks coded after it. */
 struct numslot {
@@ -93,24 +101,31 @@ struct numslot {
 	size_t cellcap, lncap;
 };
 
+/* The coding state of a file's text blocks, used by whichever thread codes them (one at a
+ * time, in block order). */
+struct text_scratch {
+	struct zblk_buf raw;    /* the block before sealing */
+	struct zblk_plan *plan; /* 2 x ncols: number and width plans, kept across blocks */
+	/* scratch of code_text, kept across blocks (allocating megabytes a block costs page
+	 * faults) */
+	void *sc[8];
+	size_t sccap[8];
+};
+
 /* A block being coded (by the worker, or inline for a file's last block). */
 struct text_job {
 	struct zblk_buf blk; /* the lines' bytes */
 	struct line *ln;     /* its lines */
 	size_t nln, lncap;
-	uint64_t blkno;              /* the file's text block number: its numbers go to */
-	struct numslot *win;         /* win[blkno % RAW_WIN] (the writer's) */
-	int64_t line0;               /* file line of its first line */
-	int eol, ncols;              /* the file's usual line end and field count */
-	size_t nexc;                 /* out: exceptions */
-	struct zblk_buf raw, sealed; /* out: sealed holds the block */
-	struct zblk_plan *plan;      /* 2 x ncols: number and width plans, kept across blocks */
-	struct sha256 *h;            /* the file's hash (the writer's): code_text adds the lines */
-	/* scratch of code_text, kept across blocks (allocating megabytes a block costs page
-	 * faults) */
-	void *sc[8];
-	size_t sccap[8];
-	int rc; /* out: 0 or the zblk_seal error (err) */
+	uint64_t blkno;          /* the file's text block number: its numbers go to */
+	struct numslot *win;     /* win[blkno % RAW_WIN] (the writer's) */
+	int64_t line0;           /* file line of its first line */
+	int eol, ncols;          /* the file's usual line end and field count */
+	size_t nexc;             /* out: exceptions */
+	struct zblk_buf sealed;  /* out: the block */
+	struct text_scratch *ts; /* the writer's */
+	struct sha256 *h;        /* the file's hash (the writer's): code_text adds the lines */
+	int rc;                  /* out: 0 or the zblk_seal error (err) */
 	struct err err;
 };
 
@@ -135,21 +150,26 @@ struct store_raw {
 	int64_t handed;              /* lines handed to code_text so far */
 	uint64_t nblocks;            /* text blocks handed to code_text so far */
 	/* Job blocks from this file's lines, in order: waiting for the next hand-over
-	 * (tasks), handed over with the block the worker has (inflight), or whose lines are
+	 * (tasks), handed over with text block b (inflight[b % RAW_QUEUE]), or whose lines are
 	 * all coded (ready: coded and inserted on this thread, from the numbers in win). */
-	struct jobs_task *tasks, *inflight, *ready;
+	struct jobs_task *tasks, *inflight[RAW_QUEUE], *ready;
 	struct store_jobs *jw;       /* the jobs writer adding jobs from this file's lines */
 	struct jobs_coder *jc;       /* the file's job coding choices, kept across blocks */
 	struct numslot win[RAW_WIN]; /* the numbers of the last RAW_WIN text blocks */
 	int64_t *rv;                 /* JOBS_MAX_RAW x STORE_BLOCK_ROWS: a job block's */
 	uint8_t *rn;                 /* lines' numbers, gathered from win */
-	/* the worker (thread_live once started) and the job it owns while busy */
-	struct text_job job;
+	/* The worker (thread_live once started) and the ring of blocks handed to it: block b
+	 * is in q[b % RAW_QUEUE]; blocks [drained, nblocks) are handed and not taken back,
+	 * [drained, coded) of them coded. posted (= nblocks once handed), coded and quit are
+	 * shared (mu). */
+	struct text_job q[RAW_QUEUE];
+	struct text_scratch ts;
+	uint64_t drained, coded, posted;
 	struct zblk_ctx *wz;
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int thread_live, busy, posted, quit;
+	int thread_live, quit;
 };
 
 int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_raw **out,
@@ -207,7 +227,8 @@ void store_raw_abort(struct store_raw *w)
 		store_jobs_src_gone(w->jw, w);
 	stop_worker(w);
 	free_tasks(w->tasks);
-	free_tasks(w->inflight);
+	for (int i = 0; i < RAW_QUEUE; i++)
+		free_tasks(w->inflight[i]);
 	free_tasks(w->ready);
 	jobs_coder_free(w->jc);
 	for (int i = 0; i < RAW_WIN; i++) {
@@ -218,13 +239,15 @@ void store_raw_abort(struct store_raw *w)
 	free(w->rv);
 	free(w->rn);
 	zblk_ctx_free(w->wz);
-	zblk_buf_release(&w->job.blk);
-	zblk_buf_release(&w->job.raw);
-	zblk_buf_release(&w->job.sealed);
-	free(w->job.ln);
-	free(w->job.plan);
+	for (int i = 0; i < RAW_QUEUE; i++) {
+		zblk_buf_release(&w->q[i].blk);
+		zblk_buf_release(&w->q[i].sealed);
+		free(w->q[i].ln);
+	}
+	zblk_buf_release(&w->ts.raw);
+	free(w->ts.plan);
 	for (int i = 0; i < 8; i++)
-		free(w->job.sc[i]);
+		free(w->ts.sc[i]);
 	zblk_buf_release(&w->blk);
 	zblk_buf_release(&w->raw);
 	zblk_buf_release(&w->sealed);
@@ -390,27 +413,29 @@ static void *big_alloc(size_t n)
 	return xmalloc(n);
 }
 
-/* Scratch buffer i of j, at least need bytes (its contents are not kept). */
-static void *scratch(struct text_job *j, int i, size_t need)
+/* Scratch buffer i of ts, at least need bytes (its contents are not kept). */
+static void *scratch(struct text_scratch *ts, int i, size_t need)
 {
-	if (need > j->sccap[i]) {
-		free(j->sc[i]);
-		j->sc[i] = big_alloc(need);
-		j->sccap[i] = need;
+	if (need > ts->sccap[i]) {
+		free(ts->sc[i]);
+		ts->sc[i] = big_alloc(need);
+		ts->sccap[i] = need;
 	}
-	return j->sc[i];
+	return ts->sc[i];
 }
 
-/* Split, code and seal job j's lines with z (any thread: touches only j and z). */
+/* Hash, split, code and seal job j's lines with z (any thread: touches only j, its ts, h
+ * and numbers slot, and z). */
 static void code_text(struct text_job *j, struct zblk_ctx *z)
 {
 	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = 0, ns = 0;
+	struct text_scratch *ts = j->ts;
 	sha256_update(j->h, j->blk.p, j->blk.len); /* the block's lines are the file's next bytes */
-	int64_t *excidx = scratch(j, 0, (n + 1) * sizeof *excidx);
-	struct zblk_str *exc = scratch(j, 1, (n + 1) * sizeof *exc);
+	int64_t *excidx = scratch(ts, 0, (n + 1) * sizeof *excidx);
+	struct zblk_str *exc = scratch(ts, 1, (n + 1) * sizeof *exc);
 	/* One pass: a line is split as it is checked. Field c of simple line k goes to
 	 * field[c * n + k] (stride n: ns is not known until the end). */
-	struct zblk_str *field = scratch(j, 2, (n * ncols + 1) * sizeof *field);
+	struct zblk_str *field = scratch(ts, 2, (n * ncols + 1) * sizeof *field);
 	struct numslot *slot = &j->win[j->blkno % RAW_WIN];
 	if (n + 1 > slot->lncap) {
 		free(slot->sidx);
@@ -429,12 +454,12 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 		/* The terminator follows the content in blk (a fragment has none). */
 		exc[nexc++] = (struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
 	}
-	zblk_buf_reset(&j->raw);
-	zblk_put_varint(&j->raw, n);
-	zblk_put_varint(&j->raw, ncols);
-	zblk_put_varint(&j->raw, nexc);
-	zblk_put_i64(&j->raw, excidx, NULL, nexc, NULL, NULL, 0);
-	zblk_put_str(&j->raw, exc, nexc);
+	zblk_buf_reset(&ts->raw);
+	zblk_put_varint(&ts->raw, n);
+	zblk_put_varint(&ts->raw, ncols);
+	zblk_put_varint(&ts->raw, nexc);
+	zblk_put_i64(&ts->raw, excidx, NULL, nexc, NULL, NULL, 0);
+	zblk_put_str(&ts->raw, exc, nexc);
 	if (ns * ncols + 1 > slot->cellcap) {
 		free(slot->num);
 		free(slot->nul);
@@ -445,16 +470,16 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	slot->line0 = j->line0;
 	slot->n = n;
 	slot->ns = ns;
-	int64_t *num = slot->num, *width = scratch(j, 4, (ns + 1) * sizeof *width);
+	int64_t *num = slot->num, *width = scratch(ts, 4, (ns + 1) * sizeof *width);
 	uint8_t *nul = slot->nul;
-	struct zblk_str *pre = scratch(j, 6, (ns + 1) * sizeof *pre),
-			*suf = scratch(j, 7, (ns + 1) * sizeof *suf);
+	struct zblk_str *pre = scratch(ts, 6, (ns + 1) * sizeof *pre),
+			*suf = scratch(ts, 7, (ns + 1) * sizeof *suf);
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
 	/* The blocks of a file are coded in order by one thread, so plans carried from block
 	 * to block give the same bytes whatever the timing. ncols is fixed per file. */
-	if (!j->plan)
-		j->plan = xcalloc(2 * ncols + 1, sizeof *j->plan);
+	if (!ts->plan)
+		ts->plan = xcalloc(2 * ncols + 1, sizeof *ts->plan);
 	for (size_t c = 0; c < ncols; c++) {
 		int64_t *cn = num + c * ns;
 		uint8_t *cnul = nul + c * ns;
@@ -467,14 +492,14 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 			refs[nref] = num + r * ns;
 			refnul[nref++] = nul + r * ns;
 		}
-		zblk_put_str(&j->raw, pre, ns);
-		zblk_put_i64_plan(&j->raw, cn, cnul, ns, refs, refnul, nref, &j->plan[2 * c]);
-		zblk_put_i64_plan(&j->raw, width, NULL, ns, NULL, NULL, 0, &j->plan[2 * c + 1]);
-		zblk_put_str(&j->raw, suf, ns);
+		zblk_put_str(&ts->raw, pre, ns);
+		zblk_put_i64_plan(&ts->raw, cn, cnul, ns, refs, refnul, nref, &ts->plan[2 * c]);
+		zblk_put_i64_plan(&ts->raw, width, NULL, ns, NULL, NULL, 0, &ts->plan[2 * c + 1]);
+		zblk_put_str(&ts->raw, suf, ns);
 	}
 	j->nexc = nexc;
 	zblk_buf_reset(&j->sealed);
-	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, j->raw.p, j->raw.len, &j->sealed, &j->err);
+	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, ts->raw.p, ts->raw.len, &j->sealed, &j->err);
 }
 
 /* The numbers of lines [t->line0, t->line0 + t->n) from text blocks t->upto - 2 ..
@@ -563,34 +588,36 @@ static void *worker(void *arg)
 	struct store_raw *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->posted && !w->quit)
+		while (w->coded == w->posted && !w->quit)
 			pthread_cond_wait(&w->cv, &w->mu);
-		if (!w->posted)
+		if (w->quit)
 			break;
+		struct text_job *j = &w->q[w->coded % RAW_QUEUE];
 		pthread_mutex_unlock(&w->mu);
-		code_text(&w->job, w->wz);
+		code_text(j, w->wz);
 		pthread_mutex_lock(&w->mu);
-		w->posted = 0;
+		w->coded++;
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-/* Wait for the block with the worker, if any, and insert it. */
-static int drain(struct store_raw *w, struct err *e)
+/* Take back the oldest block handed over (waiting for the worker to code it) and insert
+ * it; the job blocks that went with it become ready. */
+static int drain_one(struct store_raw *w, struct err *e)
 {
-	if (!w->busy)
-		return 0;
-	pthread_mutex_lock(&w->mu);
-	while (w->posted)
-		pthread_cond_wait(&w->cv, &w->mu);
-	pthread_mutex_unlock(&w->mu);
-	w->busy = 0;
-	struct text_job *j = &w->job;
-	/* Its job blocks' lines are coded now. */
-	tasks_append(&w->ready, w->inflight);
-	w->inflight = NULL;
+	assert(w->drained < w->nblocks);
+	if (w->thread_live) {
+		pthread_mutex_lock(&w->mu);
+		while (w->coded <= w->drained)
+			pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
+	}
+	size_t i = w->drained++ % RAW_QUEUE;
+	struct text_job *j = &w->q[i];
+	tasks_append(&w->ready, w->inflight[i]);
+	w->inflight[i] = NULL;
 	if (j->rc) {
 		*e = j->err;
 		return j->rc;
@@ -600,25 +627,41 @@ static int drain(struct store_raw *w, struct err *e)
 	return insert_sealed(w, j->sealed.p, j->sealed.len, e);
 }
 
+/* Take back and insert every block handed over, each followed by its job blocks. */
+static int drain_all(struct store_raw *w, struct err *e)
+{
+	int rc = 0;
+	while (!rc && w->drained < w->nblocks)
+		if (!(rc = drain_one(w, e)))
+			rc = code_ready(w, e);
+	return rc;
+}
+
 /* Hand the block's complete lines over (to the worker, or coded here when final and no
  * worker runs: a one-block file needs no thread); keep the partial line in blk. The job
- * blocks waiting for lines go with them; those whose lines are coded are coded here while
- * the worker codes the next lines. */
+ * blocks waiting for lines go with them. The caller takes a block back only when the ring
+ * is full or at the end, and then inserts it and codes and inserts the job blocks that went
+ * with it (while the worker codes the next blocks): what is inserted when depends only on
+ * the order of writes, not on thread timing. */
 static int flush_text(struct store_raw *w, int final, struct err *e)
 {
-	int rc = drain(w, e);
-	if (rc)
-		return rc;
+	int rc;
 	if (!w->nln) { /* no lines left: the waiting job blocks' lines are all coded */
+		if ((rc = drain_all(w, e)))
+			return rc;
 		for (struct jobs_task *t = w->tasks; t; t = t->next)
 			t->upto = w->nblocks ? w->nblocks - 1 : 0;
 		tasks_append(&w->ready, w->tasks);
 		w->tasks = NULL;
 		return code_ready(w, e);
 	}
+	/* the slot of the block handed RAW_QUEUE blocks ago is needed */
+	if (w->nblocks - w->drained == RAW_QUEUE && (rc = drain_one(w, e)))
+		return rc;
 	if (!w->decided)
 		decide(w);
-	struct text_job *j = &w->job;
+	size_t slot = w->nblocks % RAW_QUEUE;
+	struct text_job *j = &w->q[slot];
 	/* Swap the buffers: the job takes the lines, blk keeps the partial one. */
 	struct zblk_buf b = j->blk;
 	j->blk = w->blk;
@@ -634,12 +677,14 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 	w->handed += (int64_t)w->nln;
 	j->blkno = w->nblocks++;
 	j->win = w->win;
+	j->ts = &w->ts;
 	j->h = &w->h;
 	j->eol = w->eol;
 	j->ncols = w->ncols;
 	for (struct jobs_task *t = w->tasks; t; t = t->next)
 		t->upto = j->blkno;
-	w->inflight = w->tasks;
+	assert(!w->inflight[slot]);
+	w->inflight[slot] = w->tasks;
 	w->tasks = NULL;
 	zblk_buf_reset(&w->blk);
 	zblk_buf_add(&w->blk, j->blk.p + w->cur, j->blk.len - w->cur);
@@ -650,9 +695,7 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 		zblk_ctx_set_level(w->s->z, w->level);
 		code_text(j, w->s->z);
 		zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
-		w->busy = 1;
-		rc = drain(w, e);
-		return rc ? rc : code_ready(w, e);
+		return drain_all(w, e);
 	}
 	if (!w->thread_live) {
 		w->wz = zblk_ctx_new(w->level);
@@ -666,14 +709,13 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 		w->thread_live = 1;
 	}
 	pthread_mutex_lock(&w->mu);
-	w->posted = 1;
-	w->busy = 1;
+	w->posted = w->nblocks;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
+	/* the job blocks of the block taken back above, while the worker codes */
 	if ((rc = code_ready(w, e)) || !final)
 		return rc;
-	rc = drain(w, e);
-	return rc ? rc : code_ready(w, e);
+	return drain_all(w, e);
 }
 
 static void push_line(struct store_raw *w, size_t end, uint8_t term)
@@ -783,7 +825,7 @@ int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, str
 			push_line(w, w->blk.len, TERM_NONE);
 		rc = flush_text(w, 1, e);
 		if (!rc)
-			rc = drain(w, e);
+			rc = drain_all(w, e);
 	}
 	sqlite3_stmt *st = NULL;
 	if (!rc)

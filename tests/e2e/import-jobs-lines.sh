@@ -1,17 +1,17 @@
 # import-jobs-lines.sh — jobs are coded against the lines they came from as the import goes:
-# a file of several blocks, with a quarantined row and an odd (quoted) line shifting the
-# lines under the jobs, comes back byte for byte and with every job; the store's blocks do
-# not depend on thread timing; files are hashed while they are stored, and a duplicate
+# a file of more blocks than the coding thread holds at once, with a quarantined row and odd
+# (quoted) lines shifting the lines under the jobs, comes back byte for byte and with every
+# job; the store's blocks do not depend on thread timing (one core or two); files are hashed while they are stored, and a duplicate
 # (hashed first, as only a file of a stored file's size can be one) is skipped, stdin
 # included, while a file of the same size and other bytes is imported.
 . "$VOIDFIT_TOP/tests/lib.sh"
-vf gen -s balanced -j 20000 -n 16 --seed 3 -o g > /dev/null
-# line 5001 becomes a bad row (quarantined), line 12001 a quoted one (kept verbatim, still
-# a job)
-awk -F, -v OFS=, 'NR == 5001 { $2 = "soon" } NR == 12001 { $4 = "\"" $4 "\"" } { print }' \
-	g/jobs.csv > jobs.csv
+vf gen -s balanced -j 60000 -n 16 --seed 3 -o g > /dev/null
+# line 5001 becomes a bad row (quarantined), lines 12001 and 50001 quoted ones (kept
+# verbatim, still jobs)
+awk -F, -v OFS=, 'NR == 5001 { $2 = "soon" } NR == 12001 || NR == 50001 { $4 = "\"" $4 "\"" }
+	{ print }' g/jobs.csv > jobs.csv
 expect_rc 0 vf import -o a.db jobs.csv g/nodes.csv
-contains out "jobs.csv: native-jobs, 20000 rows read, 19999 accepted, 1 quarantined"
+contains out "jobs.csv: native-jobs, 60000 rows read, 59999 accepted, 1 quarantined"
 vf export --raw -d raw a.db
 cmp jobs.csv raw/jobs.csv || die "jobs.csv does not come back byte for byte"
 # every job but the bad row's, in arrival order, numbered from 0 by import order
@@ -26,6 +26,10 @@ blocks() {
 		SELECT seq, hex(data) FROM raw_blocks ORDER BY rowid"
 }
 [ "$(blocks a.db)" = "$(blocks b.db)" ] || die "the blocks depend on the run"
+if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
+	taskset -c 0 "$VOIDFIT" import -q -o c.db jobs.csv g/nodes.csv > /dev/null
+	[ "$(blocks a.db)" = "$(blocks c.db)" ] || die "the blocks differ on one core"
+fi
 # a duplicate after a new file: the new file alone makes the trace
 vf gen -s balanced -j 9000 -n 16 --seed 4 -o h > /dev/null
 cp h/jobs.csv other.csv
