@@ -348,6 +348,34 @@ static size_t residuals(const int64_t *v, const uint8_t *nul, size_t n, const st
 			x[i] = (uint64_t)v[i] - (uint64_t)r[i] * k;
 		return n;
 	}
+	/* At most one reference, with NULL rows: every row is written at x[m] (m <= i < n)
+	 * and counted only when not NULL, so the loops have no unpredictable branch. */
+	if (!s->r2) {
+		const int64_t *r = s->r1;
+		const uint8_t *n1 = s->n1;
+		uint64_t k = s->m1;
+		if (!r) {
+			for (size_t i = 0; i < n; i++) {
+				x[m] = (uint64_t)v[i];
+				m += !nul[i];
+			}
+		} else if (!n1) {
+			for (size_t i = 0; i < n; i++) {
+				x[m] = (uint64_t)v[i] - (uint64_t)r[i] * k;
+				m += !nul[i];
+			}
+		} else if (!nul) {
+			for (size_t i = 0; i < n; i++)
+				x[i] = (uint64_t)v[i] - (n1[i] ? 0 : (uint64_t)r[i] * k);
+			m = n;
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				x[m] = (uint64_t)v[i] - (n1[i] ? 0 : (uint64_t)r[i] * k);
+				m += !nul[i];
+			}
+		}
+		return m;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (nul && nul[i])
 			continue;
@@ -588,13 +616,20 @@ int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul
 		 * than costing it first: the same bytes as plan_try and put_column give, with
 		 * one pass over the values fewer. */
 		size_t start = b->len, sz;
-		plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, NULL);
-		int same = 1;
-		for (size_t i = 1; i < m; i++)
-			same &= x[i] == x[0];
-		if (m && !same) {
+		const uint64_t *xv = x;
+		if (plan->ref < 0 && plan->ref2 < 0 && !nul) { /* the residuals are v itself */
+			sel = (struct refsel){0};
+			m = n;
+			xv = (const uint64_t *)(const void *)v;
+		} else {
+			plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, NULL);
+		}
+		size_t d = 1; /* the first row unlike the first: most columns have one early */
+		while (d < m && xv[d] == xv[0])
+			d++;
+		if (d < m) {
 			codec = plan->codec == ZC_DELTA ? ZC_DELTA : ZC_PLAIN;
-			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m);
 			sz = b->len - start - 2 - (m < n ? (n + 7) / 8 : 0); /* payload + sel */
 			if (plan_holds(plan, sz, n)) {
 				plan->uses++;
@@ -606,9 +641,9 @@ int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul
 			return rc;
 		}
 		codec = m ? ZC_CONST : ZC_NONE;
-		sz = (m ? varlen(zz(x[0])) : 0) + sel_bytes(&sel);
+		sz = (m ? varlen(zz(xv[0])) : 0) + sel_bytes(&sel);
 		if (plan_holds(plan, sz, n)) {
-			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m);
 			plan->uses++;
 			rc = 0;
 		}

@@ -142,6 +142,13 @@ static void test_references(void **state)
 	const uint8_t *rn[] = {snul};
 	const int64_t *refs2[] = {scheduled};
 	roundtrip(f, created, NULL, N, refs2, rn, 1); /* NULL reference rows */
+	/* NULL rows in both the column and its reference: still coded against it */
+	static uint8_t cnul[N];
+	for (int i = 0; i < N; i++)
+		cnul[i] = i % 5 == 0;
+	size_t both = roundtrip(f, created, cnul, N, refs2, rn, 1);
+	assert_int_equal(f->b.p[1], 1);
+	assert_true(both * 2 < roundtrip(f, created, cnul, N, NULL, NULL, 0));
 	/* A scaled copy (seconds to ms) is coded as the reference times a multiplier. */
 	assert_true(roundtrip(f, ms, NULL, N, refs, NULL, 1) < 16);
 }
@@ -211,6 +218,18 @@ static void test_plans(void **state)
 	plan_roundtrip(f, ref, N, refs, 1, &p);
 	assert_int_equal(p.ref, -1);
 	assert_int_equal(p.uses, 0);
+	/* a plan without a reference, followed: the same bytes as a search */
+	for (int i = 0; i < N; i++)
+		v[i] = i % 3;
+	struct zblk_plan q = {0};
+	plan_roundtrip(f, v, N, refs, 0, &q);
+	size_t sz = plan_roundtrip(f, v, N, refs, 0, &q);
+	assert_int_equal(q.uses, 1);
+	struct zblk_buf b = {0};
+	zblk_put_i64(&b, v, NULL, N, NULL, NULL, 0);
+	assert_int_equal(b.len, sz);
+	assert_memory_equal(b.p, f->b.p, sz);
+	zblk_buf_release(&b);
 	plan_roundtrip(f, v, 0, refs, 2, &p); /* no rows */
 	struct zblk_plan none = {0};
 	assert_int_equal(zblk_put_i64_follow(&f->b, v, NULL, N, refs, NULL, 2, &none), -1);
