@@ -77,6 +77,11 @@ int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j);
 int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,
 		    int max);
 
+/* The first of cluster_choices(c, n, j, ...) in *out, without counting the others: 1 if j
+ * fits on n, else 0 (out untouched). For policies that take the first feasible choice. */
+int cluster_first_choice(const struct cluster *c, size_t n, const struct job *j,
+			 struct placement *out);
+
 /* The first node index >= from that may hold j: its free cpu, mem and GPU and its largest
  * free share of one GPU are enough (necessary, not sufficient: check with cluster_choices).
  * c->n if there is none. O(log n) per node skipped over in bulk. */

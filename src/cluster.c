@@ -34,11 +34,17 @@ static void tree_update(struct cluster *c, size_t n)
 	c->tree[i][1] = s->cap[DIM_MEM] - s->used[DIM_MEM];
 	c->tree[i][2] = s->cap[DIM_GPU] - s->used[DIM_GPU];
 	c->tree[i][3] = best;
-	for (i /= 2; i >= 1; i /= 2)
+	for (i /= 2; i >= 1; i /= 2) {
+		int same = 1;
 		for (int k = 0; k < 4; k++) {
 			int64_t a = c->tree[2 * i][k], b = c->tree[2 * i + 1][k];
-			c->tree[i][k] = a > b ? a : b;
+			int64_t v = a > b ? a : b;
+			same &= c->tree[i][k] == v;
+			c->tree[i][k] = v;
 		}
+		if (same) /* the ancestors hold the maxima already */
+			break;
+	}
 }
 
 static void tree_init(struct cluster *c)
@@ -232,6 +238,37 @@ int cluster_choices(const struct cluster *c, size_t n, const struct job *j, stru
 	return k;
 }
 
+int cluster_first_choice(const struct cluster *c, size_t n, const struct job *j,
+			 struct placement *out)
+{
+	assert(n < c->n);
+	if (!fits_node(c, n, j))
+		return 0;
+	const struct node_state *s = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	if (j->num_gpu <= 0) {
+		fill(c, n, j, 0, 0, out);
+		return 1;
+	}
+	assert(j->gpu_milli >= 1 && j->gpu_milli <= 1000);
+	if (s->cap[DIM_GPU] - s->used[DIM_GPU] < (int64_t)j->num_gpu * j->gpu_milli)
+		return 0;
+	int64_t hbm = cluster_job_hbm(c, n, j);
+	/* Whole GPUs or a share: the lowest-numbered GPUs that fit (for a share, the first
+	 * fitting GPU is the first distinct choice: an equal one before it would fit too). */
+	uint32_t gpus = 0;
+	int got = 0;
+	for (int g = 0; g < sp->ngpu && got < j->num_gpu; g++)
+		if (s->gpu_free[g] >= j->gpu_milli && s->hbm_free[g] >= hbm) {
+			gpus |= 1u << g;
+			got++;
+		}
+	if (got < j->num_gpu)
+		return 0;
+	fill(c, n, j, gpus, hbm, out);
+	return 1;
+}
+
 void cluster_place(struct cluster *c, const struct placement *p, int32_t jobidx)
 {
 	assert(p->node >= 0 && (size_t)p->node < c->n);
@@ -273,6 +310,7 @@ void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx
 		assert(s->used[d] >= 0);
 	}
 	int64_t hbm_max = gpu_hbm(&c->spec[p->node]);
+	(void)hbm_max; /* for the assert */
 	for (int g = 0; g < CLUSTER_MAX_GPUS; g++) {
 		if (!(p->gpus & (1u << g)))
 			continue;

@@ -179,13 +179,18 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 	struct count cnt[NEED_MAX];
 	count_needs(f, w->need, nneed, cnt);
 	uint32_t shared = mask & DIMS_SHARED;
+	/* "dem > 0 && used + dem > cap" is "dem > lim" with lim = max(cap - used, 0); a shared
+	 * dim outside the mask never fails (lim = INT64_MAX) */
+	int64_t lim[DIM_N];
+	for (int d = 0; d < DIM_N; d++) {
+		lim[d] = f->cap[d] > f->used[d] ? f->cap[d] - f->used[d] : 0;
+		if ((DIMS_SHARED & DIM_BIT(d)) && !(shared & DIM_BIT(d)))
+			lim[d] = INT64_MAX;
+	}
 	double F = 0, sg = 0, sh = 0, pn = 0, pf = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		const struct frag_shape *m = &w->shapes[i];
-		int fit = 1;
-		for (int d = DIM_CPU; d <= DIM_MEM; d++)
-			if (m->dem[d] > 0 && f->used[d] + m->dem[d] > f->cap[d])
-				fit = 0;
+		int fit = !((m->dem[DIM_CPU] > lim[DIM_CPU]) | (m->dem[DIM_MEM] > lim[DIM_MEM]));
 		int64_t gsmall = gtot, hsmall = htot;
 		if (m->num_gpu > 0) {
 			if (m->num_gpu > f->ngpu ||
@@ -218,10 +223,10 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 			hm |= (uint64_t)1 << i;
 		if (!mask)
 			continue;
-		for (int d = DIM_NET; d < DIM_N && fit; d++)
-			if ((shared & DIM_BIT(d)) && m->dem[d] > 0 &&
-			    f->used[d] + m->dem[d] > f->cap[d])
-				fit = 0;
+		if (fit)
+			fit = !((m->dem[DIM_NET] > lim[DIM_NET]) |
+				(m->dem[DIM_STO] > lim[DIM_STO]) |
+				(m->dem[DIM_IOCPU] > lim[DIM_IOCPU]));
 		if (fit) {
 			if (i < 64)
 				fm |= (uint64_t)1 << i;

@@ -23,7 +23,7 @@ static int ff_pick(const struct policy_ctx *ctx, const struct job *j, struct pla
 	int found = 0;
 	struct placement p;
 	for (size_t n = cluster_next_fit(c, 0, j); n < c->n; n = cluster_next_fit(c, n + 1, j)) {
-		if (cluster_choices(c, n, j, &p, 1) == 0)
+		if (!cluster_first_choice(c, n, j, &p))
 			continue;
 		double s = pol_oversub(ctx, &p);
 		if (!found || s < best) {

@@ -33,7 +33,7 @@ static int random_pick(const struct policy_ctx *ctx, const struct job *j, struct
 	int found = 0;
 	struct placement p;
 	for (size_t n = 0; n < c->n; n++) {
-		if (!pol_may_fit(&c->st[n], j) || cluster_choices(c, n, j, &p, 1) == 0)
+		if (!pol_may_fit(&c->st[n], j) || !cluster_first_choice(c, n, j, &p))
 			continue;
 		double s = random_score(ctx, j, &p);
 		if (!found || s < best) {

@@ -228,6 +228,14 @@ const char *sim_why_name(enum sim_why w)
 
 /* ---- small helpers ---- */
 
+static void job_assert_enriched(const struct job *j)
+{
+	for (int d = 0; d < DIM_N; d++)
+		assert((j->dem[d] >= 0 || d == DIM_HBM) &&
+		       "enrichment fills every demand before a replay");
+	(void)j;
+}
+
 static const struct job *src_job(const struct sim *s, const struct sjob *sj)
 {
 	return &s->js->jobs[sj->src];
@@ -592,7 +600,7 @@ static int never_fits(struct sim *s, struct sjob *sj)
 	struct placement p;
 	sj->checked = 1;
 	for (size_t k = 0; k < s->empty.n; k++)
-		if (cluster_choices(&s->empty, k, j, &p, 1))
+		if (cluster_first_choice(&s->empty, k, j, &p))
 			return 0;
 	sj->why = SIM_WHY_TOO_BIG;
 	sj->why_dim = -1;
@@ -721,7 +729,9 @@ static size_t wait_pos(const struct sim *s, int32_t idx)
 static void wait_add(struct sim *s, int32_t idx)
 {
 	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
-	size_t lo = wait_pos(s, idx);
+	/* arrivals mostly go last: skip the search then */
+	size_t lo = s->nwait && !wait_before(s, s->wait[s->nwait - 1], idx) ? wait_pos(s, idx)
+									    : s->nwait;
 	xgrow(&s->wshape, &s->wshapecap, s->nwait + 1, sizeof *s->wshape);
 	memmove(&s->wait[lo + 1], &s->wait[lo], (s->nwait - lo) * sizeof *s->wait);
 	memmove(&s->wshape[lo + 1], &s->wshape[lo], (s->nwait - lo) * sizeof *s->wshape);
@@ -791,11 +801,11 @@ static int preempt_for(struct sim *s, int32_t idx)
 					st->hbm_free[g] += vp.hbm;
 				}
 		}
-		int could = cluster_choices(&s->c, n, j, &p, 1) > 0;
+		int could = cluster_first_choice(&s->c, n, j, &p);
 		*st = saved;
 		if (!could)
 			continue;
-		for (int v = 0; v < nv && !cluster_choices(&s->c, n, j, &p, 1); v++) {
+		for (int v = 0; v < nv && !cluster_first_choice(&s->c, n, j, &p); v++) {
 			int32_t vi = victims[v];
 			struct sjob *vj = &s->jobs[vi];
 			int m = node_model(s, n);
@@ -1240,23 +1250,28 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	}
 	for (size_t n = 0; n < js->nnodes; n++)
 		node_refresh(s, n);
-	for (size_t i = 0; i < js->njobs; i++)
-		for (int d = 0; d < DIM_N; d++)
-			assert((js->jobs[i].dem[d] >= 0 || d == DIM_HBM) &&
-			       "enrichment fills every demand before a replay");
+	if (o->mode != SIM_TIMED) /* timed: checked in the pass below */
+		for (size_t i = 0; i < js->njobs; i++)
+			job_assert_enriched(&js->jobs[i]);
 	if (o->mode == SIM_TIMED) {
 		s->jobcap = js->njobs;
 		s->njobs = 0;
 		s->jobs = xcalloc(js->njobs ? js->njobs : 1, sizeof *s->jobs);
 		s->jshape = xmalloc((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
-		for (size_t i = 0; i < js->njobs; i++)
-			s->jshape[i] = -1;
+		/* new_instance() in one pass over the zeroed array, without its growth check */
 		for (size_t i = 0; i < js->njobs; i++) {
 			int64_t t = js->jobs[i].arrival;
 			assert(i == 0 || t >= js->jobs[i - 1].arrival);
-			new_instance(s, (int32_t)i);
-			s->jobs[i].submit = t;
+			job_assert_enriched(&js->jobs[i]);
+			struct sjob *sj = &s->jobs[i];
+			sj->src = (int32_t)i;
+			sj->why_dim = -1;
+			sj->node = -1;
+			sj->submit = t;
+			sj->start = sj->end = -1;
+			s->jshape[i] = -1;
 		}
+		s->njobs = js->njobs;
 		s->k.now = js->njobs ? js->jobs[0].arrival : 0;
 		if (o->series_points > 0 && js->njobs) {
 			int64_t span = js->jobs[js->njobs - 1].arrival - js->jobs[0].arrival;

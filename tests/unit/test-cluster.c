@@ -293,6 +293,69 @@ static void test_next_fit_matches_choices_on_many_nodes(void **state)
 	cluster_release(&c);
 }
 
+/* Random places and removes: every inner node of the max-tree stays the maximum of its
+ * children (tree_update stops early when a level is unchanged), and cluster_first_choice
+ * is cluster_choices' first choice on every node, or 0 where that has none. */
+static void test_tree_and_first_choice_under_churn(void **state)
+{
+	(void)state;
+	enum { N = 29, STEPS = 600 };
+	struct node nodes[N];
+	struct cluster c;
+	struct job jobs[STEPS];
+	struct placement held[STEPS], p[8], q;
+	int live[STEPS] = {0};
+	for (int i = 0; i < N; i++)
+		mknode(&nodes[i], 1 + i % 4, 1, 8000, 64000, 16384);
+	cluster_init(&c, nodes, N);
+	uint32_t x = 777;
+	int firsts = 0, none = 0;
+	for (int step = 0; step < STEPS; step++) {
+		x = x * 1103515245u + 12345u;
+		if ((x >> 28) < 5) { /* remove a pseudo-random live job */
+			int k = (int)((x >> 4) % (uint32_t)(step ? step : 1));
+			if (live[k]) {
+				cluster_remove(&c, &held[k], k);
+				live[k] = 0;
+			}
+		}
+		int ngpu = (int)(x >> 16) % 3;
+		struct job *j = &jobs[step];
+		mkjob(j, 1000 * (1 + (int)((x >> 8) % 3)), 1000, ngpu,
+		      ngpu ? 250 * (1 + (int)(x % 4)) : 0);
+		int placed = 0;
+		for (size_t n = 0; n < N; n++) {
+			int k = cluster_choices(&c, n, j, p, 8);
+			memset(&q, 0xab, sizeof q);
+			int got = cluster_first_choice(&c, n, j, &q);
+			assert_int_equal(got, k > 0);
+			if (!k) {
+				none++;
+				continue;
+			}
+			firsts++;
+			assert_int_equal(q.node, p[0].node);
+			assert_int_equal(q.gpus, p[0].gpus);
+			assert_int_equal(q.milli, p[0].milli);
+			assert_int_equal(q.hbm, p[0].hbm);
+			for (int d = 0; d < DIM_N; d++)
+				assert_int_equal(q.dem[d], p[0].dem[d]);
+			if (!placed) {
+				cluster_place(&c, &q, step);
+				held[step] = q;
+				live[step] = placed = 1;
+			}
+		}
+		for (size_t i = 1; i < c.tsize; i++)
+			for (int k = 0; k < 4; k++) {
+				int64_t a = c.tree[2 * i][k], b = c.tree[2 * i + 1][k];
+				assert_int_equal(c.tree[i][k], a > b ? a : b);
+			}
+	}
+	assert_true(firsts > 100 && none > 100); /* both outcomes were exercised */
+	cluster_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +371,7 @@ int main(void)
 		T(test_set_cap_on_shared_dim),
 		T(test_next_fit_skips_full_nodes),
 		T(test_next_fit_matches_choices_on_many_nodes),
+		T(test_tree_and_first_choice_under_churn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
