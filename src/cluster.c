@@ -192,38 +192,19 @@ static void fill(const struct cluster *c, size_t n, const struct job *j, uint32_
 int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,
 		    int max)
 {
-	assert(n < c->n);
-	if (!fits_node(c, n, j))
+	struct placement first;
+	if (!cluster_first_choice(c, n, j, &first))
 		return 0;
-	const struct node_state *s = &c->st[n];
-	const struct node *sp = &c->spec[n];
-	if (j->num_gpu <= 0) {
+	if (j->num_gpu != 1 || j->gpu_milli == 1000) { /* CPU only, or whole GPUs: one choice */
 		if (max > 0)
-			fill(c, n, j, 0, 0, &out[0]);
-		return 1;
-	}
-	assert(j->gpu_milli >= 1 && j->gpu_milli <= 1000);
-	if (s->cap[DIM_GPU] - s->used[DIM_GPU] < (int64_t)j->num_gpu * j->gpu_milli)
-		return 0; /* not enough free GPU on the whole node: no need to look per GPU */
-	int64_t hbm = cluster_job_hbm(c, n, j);
-	if (j->num_gpu > 1 || j->gpu_milli == 1000) {
-		/* Several GPUs (or a whole one): the lowest-numbered GPUs that fit. */
-		uint32_t gpus = 0;
-		int got = 0;
-		for (int g = 0; g < sp->ngpu && got < j->num_gpu; g++)
-			if (s->gpu_free[g] >= j->gpu_milli && s->hbm_free[g] >= hbm) {
-				gpus |= 1u << g;
-				got++;
-			}
-		if (got < j->num_gpu)
-			return 0;
-		if (max > 0)
-			fill(c, n, j, gpus, hbm, &out[0]);
+			out[0] = first;
 		return 1;
 	}
 	/* A share of one GPU: one choice per distinct (free milli, free HBM). */
+	const struct node_state *s = &c->st[n];
+	int64_t hbm = cluster_job_hbm(c, n, j);
 	int k = 0;
-	for (int g = 0; g < sp->ngpu; g++) {
+	for (int g = 0; g < c->spec[n].ngpu; g++) {
 		if (s->gpu_free[g] < j->gpu_milli || s->hbm_free[g] < hbm)
 			continue;
 		bool seen = false;
