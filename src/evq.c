@@ -60,6 +60,16 @@ void evq_push(struct evq *q, const struct evq_event *ev)
 	q->h[i] = e;
 }
 
+/* The earliest of the children l .. l + ARITY - 1 (those below n). */
+static size_t min_child(const struct evq *q, size_t l, size_t n)
+{
+	size_t m = l, end = l + ARITY < n ? l + ARITY : n;
+	for (size_t c = l + 1; c < end; c++)
+		if (before(&q->h[c], &q->h[m]))
+			m = c;
+	return m;
+}
+
 int evq_pop(struct evq *q, struct evq_event *out)
 {
 	if (!q->n)
@@ -74,10 +84,7 @@ int evq_pop(struct evq *q, struct evq_event *out)
 		size_t l = ARITY * i + 1;
 		if (l >= n)
 			break;
-		size_t m = l, end = l + ARITY < n ? l + ARITY : n;
-		for (size_t c = l + 1; c < end; c++)
-			if (before(&q->h[c], &q->h[m]))
-				m = c;
+		size_t m = min_child(q, l, n);
 		q->h[i] = q->h[m];
 		i = m;
 	}
@@ -106,10 +113,7 @@ static void sift_down(struct evq *q, size_t i)
 		size_t l = ARITY * i + 1;
 		if (l >= n)
 			break;
-		size_t m = l, end = l + ARITY < n ? l + ARITY : n;
-		for (size_t c = l + 1; c < end; c++)
-			if (before(&q->h[c], &q->h[m]))
-				m = c;
+		size_t m = min_child(q, l, n);
 		if (!before(&q->h[m], &e))
 			break;
 		q->h[i] = q->h[m];
