@@ -18,6 +18,7 @@
 
 #include "sha256.h"
 #include "store.h"
+#include "../../src/store-int.h" /* the connection, for its pragmas */
 
 struct fx {
 	char dir[64];
@@ -96,6 +97,24 @@ static void test_create_and_reopen(void **state)
 	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
 	int64_t id;
 	assert_int_equal(store_trace_find(f->s, NULL, &id, &f->e), VF_EINPUT); /* empty store */
+}
+
+/* A fresh store's schema is written without syncs; the connection syncs again after. */
+static void test_fresh_store_syncs_after_schema(void **state)
+{
+	struct fx *f = *state;
+	sqlite3_stmt *st;
+	for (int round = 0; round < 2; round++) { /* a fresh file, then the same one again */
+		open_new(f);
+		assert_int_equal(sqlite3_prepare_v2(f->s->db, "PRAGMA synchronous", -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 2); /* FULL, SQLite's default */
+		sqlite3_finalize(st);
+		store_close(f->s);
+		f->s = NULL;
+	}
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 1);
 }
 
 static void test_not_a_store(void **state)
@@ -702,6 +721,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_create_and_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fresh_store_syncs_after_schema, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
