@@ -37,6 +37,7 @@ void replay_prepare(struct replay_trace *t, const struct job_set *base,
 		    const struct replay_spec *sp, uint64_t seed)
 {
 	memset(t, 0, sizeof *t);
+	job_set_reserve(&t->js, base->njobs);
 	for (size_t i = 0; i < base->njobs; i++)
 		job_set_add_job(&t->js, &base->jobs[i]);
 	for (size_t i = 0; i < base->nnodes; i++)

@@ -1256,19 +1256,19 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	if (o->mode == SIM_TIMED) {
 		s->jobcap = js->njobs;
 		s->njobs = 0;
-		s->jobs = xcalloc(js->njobs ? js->njobs : 1, sizeof *s->jobs);
-		s->jshape = xmalloc((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
-		/* new_instance() in one pass over the zeroed array, without its growth check */
+		s->jobs = job_array_alloc((js->njobs ? js->njobs : 1) * sizeof *s->jobs);
+		s->jshape = job_array_alloc((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
+		/* new_instance() in one pass, without its growth check: every field written */
 		for (size_t i = 0; i < js->njobs; i++) {
 			int64_t t = js->jobs[i].arrival;
 			assert(i == 0 || t >= js->jobs[i - 1].arrival);
 			job_assert_enriched(&js->jobs[i]);
-			struct sjob *sj = &s->jobs[i];
-			sj->src = (int32_t)i;
-			sj->why_dim = -1;
-			sj->node = -1;
-			sj->submit = t;
-			sj->start = sj->end = -1;
+			s->jobs[i] = (struct sjob){.src = (int32_t)i,
+						   .why_dim = -1,
+						   .node = -1,
+						   .submit = t,
+						   .start = -1,
+						   .end = -1};
 			s->jshape[i] = -1;
 		}
 		s->njobs = js->njobs;

@@ -1,0 +1,109 @@
+/* test-job.c — job sets: reserving room keeps the jobs, large per-job arrays, names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "job.h"
+
+static void add(struct job_set *s, int64_t id)
+{
+	struct job j;
+	job_init(&j);
+	j.id = id;
+	j.arrival = 10 * id;
+	job_set_add_job(s, &j);
+}
+
+static void test_reserve_keeps_jobs(void **state)
+{
+	(void)state;
+	struct job_set s = {0};
+	for (int64_t i = 0; i < 5; i++)
+		add(&s, i);
+	job_set_reserve(&s, 3); /* smaller than held: nothing changes */
+	assert_int_equal(s.njobs, 5);
+	assert_true(s.jobcap >= 5);
+	job_set_reserve(&s, 100000);
+	assert_int_equal(s.njobs, 5);
+	assert_true(s.jobcap >= 100000);
+	for (int64_t i = 0; i < 5; i++) {
+		assert_int_equal(s.jobs[i].id, i);
+		assert_int_equal(s.jobs[i].arrival, 10 * i);
+		assert_int_equal(s.jobs[i].dem[DIM_CPU], -1);
+	}
+	/* adding within the reserved room does not move the array */
+	const struct job *before = s.jobs;
+	for (int64_t i = 5; i < 100000; i++)
+		add(&s, i);
+	assert_ptr_equal(s.jobs, before);
+	assert_int_equal(s.jobs[99999].id, 99999);
+	job_set_release(&s);
+	assert_null(s.jobs);
+	assert_int_equal(s.njobs, 0);
+	job_set_release(NULL);
+}
+
+static void test_reserve_empty_set(void **state)
+{
+	(void)state;
+	struct job_set s = {0};
+	job_set_reserve(&s, 0);
+	assert_int_equal(s.njobs, 0);
+	job_set_reserve(&s, 1);
+	assert_true(s.jobcap >= 1);
+	add(&s, 7);
+	assert_int_equal(s.jobs[0].id, 7);
+	job_set_release(&s);
+}
+
+static void test_array_alloc_sizes(void **state)
+{
+	(void)state;
+	/* small (plain malloc), zero, and large (huge-page aligned where offered): all usable
+	 * to their last byte and freed with free */
+	size_t sizes[] = {0, 1, 4096, (size_t)1 << 20, ((size_t)5 << 20) + 3};
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		unsigned char *p = job_array_alloc(sizes[k]);
+		assert_non_null(p);
+		if (sizes[k]) {
+			memset(p, 0xab, sizes[k]);
+			assert_int_equal(p[sizes[k] - 1], 0xab);
+		}
+		free(p);
+	}
+}
+
+static void test_dims_parse(void **state)
+{
+	(void)state;
+	uint32_t m = 0;
+	assert_int_equal(job_dims_parse("cpu,gpu", &m), 0);
+	assert_int_equal(m, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU));
+	assert_int_equal(job_dims_parse("hard,net", &m), 0);
+	assert_int_equal(m, DIMS_HARD | DIM_BIT(DIM_NET));
+	assert_int_equal(job_dims_parse("all", &m), 0);
+	assert_int_equal(m, DIMS_ALL);
+	m = 5;
+	assert_int_equal(job_dims_parse("cpu,disk", &m), -1);
+	assert_int_equal(m, 5); /* untouched on failure */
+	assert_int_equal(job_dims_parse("", &m), -1);
+	assert_int_equal(job_dims_parse(NULL, &m), -1);
+	assert_int_equal(job_dim_find("iocpu"), DIM_IOCPU);
+	assert_int_equal(job_dim_find("gpus"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reserve_keeps_jobs),
+		cmocka_unit_test(test_reserve_empty_set),
+		cmocka_unit_test(test_array_alloc_sizes),
+		cmocka_unit_test(test_dims_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
