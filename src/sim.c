@@ -131,10 +131,12 @@ struct sim {
 	int use_cls;            /* the policy is POLICY_F_BY_STATE and has no pick() */
 	struct sjob *jobs;      /* instances */
 	size_t njobs, jobcap;
-	int32_t *wait; /* waiting instances, in the order they are tried */
-	size_t nwait, waitcap;
-	int32_t *wshape; /* fit shape of each waiting job (parallel to wait) */
-	size_t wshapecap;
+	/* The waiting instances in the order they are tried, and the fit shape of each: wait
+	 * and wshape point at whead in wbuf and wsbuf (owned, waitcap long), so the jobs taken
+	 * off the front of a long queue move whead, not the queue (wait_close). */
+	int32_t *wait, *wshape;
+	int32_t *wbuf, *wsbuf;
+	size_t nwait, whead, waitcap;
 	int32_t *jshape;  /* timed: fit shape of each instance, -1 until asked */
 	int32_t *stab;    /* hash of fit shapes: a job-set index of the shape, -1 empty */
 	int32_t *stab_id; /* the shape's id, parallel to stab */
@@ -726,13 +728,57 @@ static size_t wait_pos(const struct sim *s, int32_t idx)
 	return lo;
 }
 
+/* Room for one more job at the end of s->wait: the queue moves to the front of its arrays
+ * when at least half of them is free there (so each move is paid by as many jobs taken
+ * off), else the arrays grow. */
+static void wait_room(struct sim *s)
+{
+	if (!s->nwait) {
+		s->whead = 0;
+		s->wait = s->wbuf;
+		s->wshape = s->wsbuf;
+	}
+	if (s->whead + s->nwait < s->waitcap)
+		return;
+	if (!s->whead || s->whead < s->nwait) {
+		s->waitcap = s->waitcap ? 2 * s->waitcap : 64;
+		s->wbuf = xrealloc(s->wbuf, s->waitcap * sizeof *s->wbuf);
+		s->wsbuf = xrealloc(s->wsbuf, s->waitcap * sizeof *s->wsbuf);
+	}
+	memmove(s->wbuf, s->wbuf + s->whead, s->nwait * sizeof *s->wbuf);
+	memmove(s->wsbuf, s->wsbuf + s->whead, s->nwait * sizeof *s->wsbuf);
+	s->whead = 0;
+	s->wait = s->wbuf;
+	s->wshape = s->wsbuf;
+}
+
+/* Close the gap left in s->wait by the jobs gone from positions [w, r), keeping the order
+ * of the others: the shorter side moves, so the head of a long fifo queue leaves in O(1). */
+static void wait_close(struct sim *s, size_t w, size_t r)
+{
+	size_t gap = r - w, tail = s->nwait - r;
+	assert(w <= r && r <= s->nwait);
+	if (!gap)
+		return;
+	if (w <= tail) {
+		memmove(&s->wait[gap], &s->wait[0], w * sizeof *s->wait);
+		memmove(&s->wshape[gap], &s->wshape[0], w * sizeof *s->wshape);
+		s->wait += gap;
+		s->wshape += gap;
+		s->whead += gap;
+	} else {
+		memmove(&s->wait[w], &s->wait[r], tail * sizeof *s->wait);
+		memmove(&s->wshape[w], &s->wshape[r], tail * sizeof *s->wshape);
+	}
+	s->nwait -= gap;
+}
+
 static void wait_add(struct sim *s, int32_t idx)
 {
-	xgrow(&s->wait, &s->waitcap, s->nwait + 1, sizeof *s->wait);
+	wait_room(s);
 	/* arrivals mostly go last: skip the search then */
 	size_t lo = s->nwait && !wait_before(s, s->wait[s->nwait - 1], idx) ? wait_pos(s, idx)
 									    : s->nwait;
-	xgrow(&s->wshape, &s->wshapecap, s->nwait + 1, sizeof *s->wshape);
 	memmove(&s->wait[lo + 1], &s->wait[lo], (s->nwait - lo) * sizeof *s->wait);
 	memmove(&s->wshape[lo + 1], &s->wshape[lo], (s->nwait - lo) * sizeof *s->wshape);
 	s->wait[lo] = idx;
@@ -847,9 +893,8 @@ static void pass_from(struct sim *s, size_t start)
 	for (size_t r = start; r < s->nwait; r++) {
 		if (s->o.queue == SIM_FIFO && w > 0) {
 			/* The head waits: so does everything behind it. */
-			memmove(&s->wait[w], &s->wait[r], (s->nwait - r) * sizeof *s->wait);
-			memmove(&s->wshape[w], &s->wshape[r], (s->nwait - r) * sizeof *s->wshape);
-			w += s->nwait - r;
+			wait_close(s, w, r);
+			w = s->nwait;
 			break;
 		}
 		int32_t idx = s->wait[r], sh = s->wshape[r];
@@ -930,11 +975,7 @@ static void schedule_fresh(struct sim *s)
 			gone = made_room = 1;
 		}
 		if (gone) {
-			memmove(&s->wait[pos], &s->wait[pos + 1],
-				(s->nwait - pos - 1) * sizeof *s->wait);
-			memmove(&s->wshape[pos], &s->wshape[pos + 1],
-				(s->nwait - pos - 1) * sizeof *s->wshape);
-			s->nwait--;
+			wait_close(s, pos, pos + 1);
 			s->queued--;
 		}
 		if (made_room) {
@@ -1309,8 +1350,8 @@ void sim_free(struct sim *s)
 	free(s->faults);
 	free(s->reps);
 	free(s->jobs);
-	free(s->wait);
-	free(s->wshape);
+	free(s->wbuf);
+	free(s->wsbuf);
 	free(s->jshape);
 	free(s->stab);
 	free(s->stab_id);
@@ -1464,10 +1505,11 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	evq_clone(&f->q, &s->q);
 	f->jobs = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jobs);
 	memcpy(f->jobs, s->jobs, s->njobs * sizeof *f->jobs);
-	f->wait = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wait);
+	f->wait = f->wbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wbuf);
 	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
-	f->wshape = xmalloc((s->wshapecap ? s->wshapecap : 1) * sizeof *f->wshape);
+	f->wshape = f->wsbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wsbuf);
 	memcpy(f->wshape, s->wshape, s->nwait * sizeof *f->wshape);
+	f->whead = 0;
 	f->jshape = NULL;
 	if (s->jshape) {
 		f->jshape = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jshape);

@@ -996,6 +996,44 @@ static void test_step_and_snapshot(void **state)
 	job_set_release(&js);
 }
 
+/* A long fifo queue whose head leaves while arrivals join it: jobs run one after the
+ * other in arrival order, the queue's order holds at every point, and a fork taken in the
+ * middle ends the same. */
+static void test_long_fifo_queue_keeps_order(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct sim *s, *f;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	for (int i = 0; i < 200; i++) /* a burst: all at 0 */
+		add_job(&js, 0, 1, 1000, 1, 1000, JOB_TRAIN);
+	for (int i = 0; i < 200; i++) /* then one a second, while the burst drains */
+		add_job(&js, 100 + i, 1, 1000, 1, 1000, JOB_TRAIN);
+	sim_opts_init(&o);
+	o.series_points = 0;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+	sim_run_until(s, 150);
+	struct sim_snapshot snap;
+	sim_snapshot(s, &snap);
+	assert_int_equal(snap.nrunning, 1);
+	assert_int_equal(snap.running[0], 150);
+	assert_int_equal(snap.nqueued, 100);
+	for (size_t k = 0; k < snap.nqueued; k++)
+		assert_int_equal(snap.queue[k], 151 + (int32_t)k);
+	sim_snapshot_release(&snap);
+	assert_int_equal(sim_fork(s, NULL, NULL, &f, NULL), 0);
+	sim_run(s);
+	sim_run(f);
+	for (size_t i = 0; i < js.njobs; i++)
+		expect_run(s, i, (int64_t)i, (int64_t)i + 1, 0);
+	assert_same_results(s, f);
+	assert_int_equal(sim_counters(s)->finished, 400);
+	sim_free(s);
+	sim_free(f);
+	job_set_release(&js);
+}
+
 /* ---- inflation ---- */
 
 static void test_inflation(void **state)
@@ -1079,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_fork_new_policy_diverges_after),
 		cmocka_unit_test(test_fork_with_fault),
 		cmocka_unit_test(test_step_and_snapshot),
+		cmocka_unit_test(test_long_fifo_queue_keeps_order),
 		cmocka_unit_test(test_inflation),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ctx_node_md_and_job_of),
