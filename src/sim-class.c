@@ -426,6 +426,24 @@ static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, con
 	kent_push(x, &e);
 }
 
+/* Fill x from every live class that may fit (its bound, or its score without bd), then
+ * heapify once: cheaper than a push per class. */
+static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
+		      sim_class_eval ev, sim_class_eval bd, void *u)
+{
+	xgrow(&x->h, &x->cap, k->nlive ? k->nlive : 1, sizeof *x->h);
+	x->n = 0;
+	for (size_t i = 0; i < k->nlive; i++) { /* most fail may_fit: no indirection */
+		double sc;
+		if (!may_fit(k, i, need) || !(bd ? bd : ev)(u, k->lrep[i], &sc))
+			continue;
+		int32_t id = k->live[i];
+		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, bd ? 0 : 2};
+	}
+	for (size_t i = x->n / 2; i-- > 0;)
+		kent_sift_down(x, i);
+}
+
 /*
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
  * comes to the top gets its tighter bound (bd2, if any) and then its score and is pushed
@@ -516,20 +534,8 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		if (bd) {
 			if (!k->scan)
 				k->scan = xcalloc(1, sizeof *k->scan);
-			struct sim_kidx *sc = k->scan;
-			xgrow(&sc->h, &sc->cap, k->nlive ? k->nlive : 1, sizeof *sc->h);
-			sc->n = 0;
-			for (size_t i = 0; i < k->nlive; i++) { /* all bounds, then one heapify */
-				double b;
-				if (!may_fit(k, i, need) || !bd(u, k->lrep[i], &b))
-					continue;
-				int32_t id = k->live[i];
-				sc->h[sc->n++] =
-					(struct kent){b, k->lrep[i], id, k->hot[id].gen, 0};
-			}
-			for (size_t i = sc->n / 2; i-- > 0;)
-				kent_sift_down(sc, i);
-			return kidx_top(k, sc, ev, bd2, u, node, score);
+			kidx_fill(k, k->scan, need, ev, bd, u);
+			return kidx_top(k, k->scan, ev, bd2, u, node, score);
 		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
@@ -563,17 +569,12 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		k->khash[x - k->keys] = key->hash;
 		x->logpos = k->nlog;
 		x->stale = 0;
-		for (size_t i = 0; i < k->nlive; i++) /* most fail here: no indirection */
-			if (may_fit(k, i, need))
-				kidx_eval(k, x, k->live[i], need, ev, bd, u);
+		kidx_fill(k, x, need, ev, bd, u);
 	} else if (x->stale || k->nlog - x->logpos > k->nlive) {
 		/* More changes than classes since it was last asked: rebuilding is cheaper. */
-		x->n = 0;
 		x->logpos = k->nlog;
 		x->stale = 0;
-		for (size_t i = 0; i < k->nlive; i++) /* most fail here: no indirection */
-			if (may_fit(k, i, need))
-				kidx_eval(k, x, k->live[i], need, ev, bd, u);
+		kidx_fill(k, x, need, ev, bd, u);
 	} else {
 		for (size_t p = x->logpos; p < k->nlog; p++)
 			if (class_live(k, k->log[p].id, k->log[p].gen))
