@@ -84,9 +84,10 @@ static int col_set(struct job *j, int c, int64_t v)
 struct store_jobs {
 	struct store *s;
 	int64_t trace_id;
-	int64_t seq;   /* next block number */
-	int64_t total; /* jobs written */
-	struct job jobs[STORE_BLOCK_ROWS];
+	int64_t seq;            /* next block number */
+	int64_t total;          /* jobs written */
+	int64_t *cols;          /* the current block's jobs, column-major: field c of job i at
+				 * cols[c * STORE_BLOCK_ROWS + i] (COL_ order, as col_set) */
 	size_t n;               /* jobs in the current block */
 	struct store_raw *src;  /* the text file the block's jobs came from, or NULL */
 	int64_t line0;          /* 0-based line of the block's first job in src */
@@ -100,6 +101,7 @@ int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out,
 	w->s = s;
 	w->trace_id = trace_id;
 	w->own = jobs_coder_new();
+	w->cols = xmalloc((size_t)JOBS_NCOLS * STORE_BLOCK_ROWS * sizeof *w->cols);
 	*out = w;
 	return 0;
 }
@@ -111,6 +113,7 @@ void store_jobs_abort(struct store_jobs *w)
 	if (w->src)
 		raw_attach_jobs(w->src, NULL);
 	jobs_coder_free(w->own);
+	free(w->cols);
 	free(w);
 }
 
@@ -347,29 +350,15 @@ static int flush_jobs(struct store_jobs *w, struct err *e)
 	t->seq = w->seq++;
 	t->line0 = w->line0;
 	t->n = n;
-	t->cols = xmalloc((size_t)JOBS_NCOLS * n * sizeof *t->cols);
-	/* The inverse of col_set, a column at a time: the writes run in order (a job at a
-	 * time, they would go to JOBS_NCOLS places STORE_BLOCK_ROWS * 8 bytes apart). */
-	const struct job *jb = w->jobs;
-#define COPY_COL(c, field)                                                                         \
-	do {                                                                                       \
-		int64_t *o_ = t->cols + (size_t)(c)*n;                                             \
-		for (size_t i = 0; i < n; i++)                                                     \
-			o_[i] = jb[i].field;                                                       \
-	} while (0)
-	COPY_COL(COL_ID, id);
-	COPY_COL(COL_ARRIVAL, arrival);
-	COPY_COL(COL_DURATION, duration);
-	for (size_t d = 0; d < DIM_N; d++)
-		COPY_COL(COL_DEM + d, dem[d]);
-	COPY_COL(COL_NGPU, num_gpu);
-	COPY_COL(COL_GPUMILLI, gpu_milli);
-	COPY_COL(COL_SPEC, gpu_spec);
-	COPY_COL(COL_CLS, cls);
-	COPY_COL(COL_ENRICHED, enriched);
-	COPY_COL(COL_FLAGS, flags);
-#undef COPY_COL
-	static_assert(COL_FLAGS + 1 == JOBS_NCOLS, "flush_jobs fills every column");
+	if (n == STORE_BLOCK_ROWS) { /* a full block: its columns as they are */
+		t->cols = w->cols;
+		w->cols = xmalloc((size_t)JOBS_NCOLS * STORE_BLOCK_ROWS * sizeof *w->cols);
+	} else {
+		t->cols = xmalloc((size_t)JOBS_NCOLS * n * sizeof *t->cols);
+		for (size_t c = 0; c < JOBS_NCOLS; c++)
+			memcpy(t->cols + c * n, w->cols + c * STORE_BLOCK_ROWS,
+			       n * sizeof *t->cols);
+	}
 	w->total += (int64_t)n;
 	w->n = 0;
 	if (w->src) {
@@ -399,7 +388,20 @@ int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_
 	}
 	if (!w->n)
 		w->line0 = src ? line - 1 : 0;
-	w->jobs[w->n++] = *j;
+	/* The inverse of col_set, straight into the block's columns */
+	int64_t *o = w->cols + w->n++;
+	o[COL_ID * STORE_BLOCK_ROWS] = j->id;
+	o[COL_ARRIVAL * STORE_BLOCK_ROWS] = j->arrival;
+	o[COL_DURATION * STORE_BLOCK_ROWS] = j->duration;
+	for (size_t d = 0; d < DIM_N; d++)
+		o[(COL_DEM + d) * STORE_BLOCK_ROWS] = j->dem[d];
+	o[COL_NGPU * STORE_BLOCK_ROWS] = j->num_gpu;
+	o[COL_GPUMILLI * STORE_BLOCK_ROWS] = j->gpu_milli;
+	o[COL_SPEC * STORE_BLOCK_ROWS] = j->gpu_spec;
+	o[COL_CLS * STORE_BLOCK_ROWS] = j->cls;
+	o[COL_ENRICHED * STORE_BLOCK_ROWS] = j->enriched;
+	o[COL_FLAGS * STORE_BLOCK_ROWS] = j->flags;
+	static_assert(COL_FLAGS + 1 == JOBS_NCOLS, "store_jobs_add_line fills every column");
 	return w->n == STORE_BLOCK_ROWS ? flush_jobs(w, e) : 0;
 }
 

@@ -892,17 +892,41 @@ static void put_lengths(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 	free(len);
 }
 
+/* Are the n bytes at a and b the same? Up to 16 bytes (most strings of a column: prefixes,
+ * suffixes, names) by two loads each that overlap, not a call to memcmp. */
+static inline int bytes_eq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		uint64_t x0, y0, x1, y1;
+		memcpy(&x0, a, 8);
+		memcpy(&y0, b, 8);
+		memcpy(&x1, a + n - 8, 8);
+		memcpy(&y1, b + n - 8, 8);
+		return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+	}
+	if (n >= 4 && n < 8) {
+		uint32_t x0, y0, x1, y1;
+		memcpy(&x0, a, 4);
+		memcpy(&y0, b, 4);
+		memcpy(&x1, a + n - 4, 4);
+		memcpy(&y1, b + n - 4, 4);
+		return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+	}
+	if (n < 4)
+		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+	return !memcmp(a, b, n);
+}
+
 /* Are a and b the same bytes? */
 static inline int str_eq(const struct zblk_str *a, const struct zblk_str *b)
 {
-	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+	return a->len == b->len && bytes_eq(a->p, b->p, a->len);
 }
 
 void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 {
 	size_t same = n > 0;
-	/* The common case, without hashing; most such columns hold short or empty strings,
-	 * so a first byte differing (or none to compare) spares the call to memcmp. */
+	/* The common case, without hashing; most such columns hold short or empty strings. */
 	const size_t len0 = n ? s[0].len : 0;
 	const uint8_t *p0 = n ? s[0].p : NULL;
 	if (len0 == 0) {
@@ -914,8 +938,7 @@ void zblk_put_str(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 		same = n > 0 && any == 0;
 	} else {
 		for (size_t i = 1; i < n && same; i++)
-			same = s[i].len == len0 && s[i].p[0] == p0[0] &&
-			       (len0 == 1 || !memcmp(s[i].p + 1, p0 + 1, len0 - 1));
+			same = s[i].len == len0 && bytes_eq(s[i].p, p0, len0);
 	}
 	if (same) {
 		uint8_t tag = ZS_CONST;

@@ -300,6 +300,37 @@ static void test_strings(void **state)
 	free(text);
 }
 
+/* Strings of every length up to 24 that differ from the others of their column in one byte
+ * only, at each position (the comparisons of short strings load overlapping words). */
+static void test_strings_one_byte_apart(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 40 };
+	char base[32], odd[32];
+	struct zblk_str s[N], out[N];
+	for (size_t len = 1; len <= 24; len++)
+		for (size_t k = 0; k < len; k++)
+			for (int where = 0; where < 2; where++) { /* the odd row inside, or last */
+				for (size_t i = 0; i < len; i++)
+					base[i] = odd[i] = (char)('a' + i % 26);
+				odd[k] = 'Z';
+				size_t at = where ? N - 1 : N / 2;
+				for (size_t i = 0; i < N; i++)
+					s[i] = (struct zblk_str){
+						(const uint8_t *)(i == at ? odd : base), len};
+				zblk_buf_reset(&f->b);
+				zblk_put_str(&f->b, s, N);
+				assert_int_not_equal(f->b.p[0], 0); /* not constant */
+				struct zblk_reader r;
+				zblk_reader_init(&r, f->b.p, f->b.len);
+				assert_int_equal(zblk_get_str(&r, out, N), 0);
+				for (size_t i = 0; i < N; i++) {
+					assert_int_equal(out[i].len, len);
+					assert_memory_equal(out[i].p, s[i].p, len);
+				}
+			}
+}
+
 static void test_seal_open(void **state)
 {
 	struct fx *f = *state;
@@ -423,6 +454,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_references, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strings_one_byte_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seal_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_detected, setup, teardown),
