@@ -445,6 +445,46 @@ static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t n
 }
 
 /*
+ * Fill the one-off heap x with the bounds of every live class that may fit, like kidx_fill,
+ * but keep only the classes that can still win: the class with the least (bound, node) is
+ * scored first, and a class whose bound is above that score cannot beat it. Most classes
+ * go there, so far fewer are heapified. The scored class goes in exact (level 2).
+ */
+static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
+			  sim_class_eval ev, sim_class_eval bd, void *u)
+{
+	xgrow(&x->h, &x->cap, k->nlive ? k->nlive : 1, sizeof *x->h);
+	x->n = 0;
+	for (size_t i = 0; i < k->nlive; i++) { /* most fail may_fit: no indirection */
+		double sc;
+		if (!may_fit(k, i, need) || !bd(u, k->lrep[i], &sc))
+			continue;
+		int32_t id = k->live[i];
+		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, 0};
+	}
+	for (int tries = 0; tries < 4 && x->n; tries++) {
+		size_t m = 0;
+		for (size_t i = 1; i < x->n; i++)
+			if (kent_before(&x->h[i], &x->h[m]))
+				m = i;
+		struct kent best = x->h[m];
+		x->h[m] = x->h[--x->n];
+		if (!ev(u, best.rep, &best.score))
+			continue; /* it does not fit: try the next least */
+		best.level = 2;
+		size_t w = 0;
+		for (size_t i = 0; i < x->n; i++)
+			if (x->h[i].score <= best.score)
+				x->h[w++] = x->h[i];
+		x->n = w;
+		x->h[x->n++] = best;
+		break;
+	}
+	for (size_t i = x->n / 2; i-- > 0;)
+		kent_sift_down(x, i);
+}
+
+/*
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
  * comes to the top gets its tighter bound (bd2, if any) and then its score and is pushed
  * back (or dropped if the class does not fit): an exact entry on top is then no worse
@@ -534,7 +574,7 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		if (bd) {
 			if (!k->scan)
 				k->scan = xcalloc(1, sizeof *k->scan);
-			kidx_fill(k, k->scan, need, ev, bd, u);
+			kidx_fill_cut(k, k->scan, need, ev, bd, u);
 			return kidx_top(k, k->scan, ev, bd2, u, node, score);
 		}
 		int found = 0;
