@@ -57,28 +57,19 @@ static double std_of(double sum, double sum2, int k)
 	return var > 0 ? sqrt(var) : 0;
 }
 
-/* dF + lambda dStd + mu cong + pol_oversub: one expression for the score and its bound,
- * so the shared terms round alike. dStd is the change of the standard deviation of the
- * free shares, clamped to [0, 1], over the seen dims with capacity, one pass for both. A
- * bound (fast) takes the free shares with one division per dim: its hair covers the
+/* dF + lambda dStd + mu cong + pol_oversub. dStd is the change of the standard deviation
+ * of the free shares, clamped to [0, 1], over the seen dims with capacity, one pass for
+ * both. ragp_bound takes the same terms with one division per dim: its hair covers the
  * rounding this changes. */
-static inline double ragp_terms(const struct policy_ctx *ctx, const struct node_state *s,
-				const struct placement *p, double dF, int fast)
+static double ragp_total(const struct policy_ctx *ctx, const struct node_state *s,
+			 const struct placement *p, double dF)
 {
 	double cong = 0, sa = 0, sa2 = 0, sn = 0, sn2 = 0;
 	int k = 0;
 	for (int d = 0; d < DIM_N; d++) {
 		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
 			continue;
-		double fa, fn;
-		if (fast) {
-			double inv = 1.0 / (double)s->cap[d];
-			fn = (double)(s->cap[d] - s->used[d]) * inv;
-			fa = fn - (double)p->dem[d] * inv;
-		} else {
-			fa = pol_free_after(s, p, d);
-			fn = pol_free_now(s, d);
-		}
+		double fa = pol_free_after(s, p, d), fn = pol_free_now(s, d);
 		if (d >= DIM_NET)
 			cong += congestion(1 - fa);
 		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
@@ -91,18 +82,6 @@ static inline double ragp_terms(const struct policy_ctx *ctx, const struct node_
 	}
 	double sd = std_of(sa, sa2, k) - std_of(sn, sn2, k);
 	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
-}
-
-static double ragp_total(const struct policy_ctx *ctx, const struct node_state *s,
-			 const struct placement *p, double dF)
-{
-	return ragp_terms(ctx, s, p, dF, 0);
-}
-
-static double ragp_total_fast(const struct policy_ctx *ctx, const struct node_state *s,
-			      const struct placement *p, double dF)
-{
-	return ragp_terms(ctx, s, p, dF, 1);
 }
 
 static double ragp_before(const struct policy_ctx *ctx, size_t n)
@@ -233,19 +212,71 @@ static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
 }
 
 /* The score with md after replaced by md_after_low (>= 0 if unknown), less a hair for
- * rounding; the other terms do not depend on the GPU choice. */
+ * rounding; the other terms do not depend on the GPU choice. The simulator asks it for
+ * every class that may fit, so md_after_low's sums (without the stopped shapes) and
+ * ragp_terms' (fast) are taken in one pass over the dims with one division per dim; the
+ * hair covers the rounding this changes. */
 static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
 {
 	assert(ctx->wl);
-	struct placement p;
+	const struct frag_workload *w = ctx->wl;
 	const struct node_state *s = &ctx->c->st[n];
+	const struct node *sp = &ctx->c->spec[n];
+	struct placement p;
 	double before = ragp_before(ctx, n);
 	pol_dem_of(ctx->c, n, j, &p);
-	double low = md_after_low(ctx, &ctx->c->spec[n], s, &p, before, NULL);
-	double dF = ctx->wl->price_share[DIM_GPU] > 0
-			    ? (low - before) / ctx->wl->price_share[DIM_GPU]
-			    : low - before;
-	double b = ragp_total_fast(ctx, s, &p, dF);
+	double pn = ctx->node_nofit ? ctx->node_nofit[n] : 0;
+	int64_t gtot = -p.dem[DIM_GPU], htot = -p.dem[DIM_HBM];
+	for (int g = 0; g < sp->ngpu; g++) {
+		gtot += s->gpu_free[g];
+		htot += s->hbm_free[g];
+	}
+	double fall = 0, dother = 0, dgpu = 0; /* as in md_after_low */
+	double cong = 0, sa = 0, sa2 = 0, sn = 0, sn2 = 0;
+	int k = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
+			continue;
+		double inv = 1.0 / (double)s->cap[d];
+		int64_t fr = d == DIM_GPU   ? gtot
+			     : d == DIM_HBM ? htot
+					    : s->cap[d] - s->used[d] - p.dem[d];
+		double wd = w->price_share[d] * inv;
+		fall += fr > 0 ? (double)fr * wd : 0;
+		if (d == DIM_GPU || d == DIM_HBM)
+			dgpu += (double)p.dem[d] * wd;
+		else
+			dother += pn * (double)p.dem[d] * wd;
+		double fn = (double)(s->cap[d] - s->used[d]) * inv;
+		double fa = fn - (double)p.dem[d] * inv;
+		if (d >= DIM_NET)
+			cong += congestion(1 - fa);
+		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
+		fn = fn < 0 ? 0 : fn > 1 ? 1 : fn;
+		sa += fa;
+		sa2 += fa * fa;
+		sn += fn;
+		sn2 += fn * fn;
+		k++;
+	}
+	double low = 0;
+	if (ctx->node_nofit) {
+		double low1 = pn * fall, gshare = pn + frag_share_cpu(w);
+		double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+		if (p.dem[DIM_GPU] > 0 && p.milli < 1000 && low2 > low1 && low2 > 0) {
+			int32_t gmin = p.milli;
+			int64_t hmin = p.hbm;
+			pol_least_room(ctx->c, n, p.milli, p.hbm, &gmin, &hmin);
+			gshare += frag_share_small(ctx->c, n, w, gmin, hmin);
+			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+		}
+		low = low1 > low2 ? low1 : low2;
+		low = low > 0 ? low : 0;
+	}
+	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
+						: low - before;
+	double sd = std_of(sa, sa2, k) - std_of(sn, sn2, k);
+	double b = dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, &p);
 	return b - 1e-9 * (fabs(b) + 1);
 }
 
