@@ -292,6 +292,7 @@ void sim_classes_release(struct sim_classes *k)
 	free(k->mark);
 	free(k->log);
 	free(k->hot);
+	free(k->fit);
 	for (size_t i = 0; i < k->nkeys; i++)
 		kidx_release(&k->keys[i]);
 	free(k->keys);
@@ -426,16 +427,32 @@ static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, con
 	kent_push(x, &e);
 }
 
+/* The live positions whose classes may fit need, in k->fit; returns their number. Without
+ * a branch per class: whether one fits is a coin toss the CPU would mispredict. */
+static size_t fit_list(struct sim_classes *k, const int64_t need[3])
+{
+	xgrow(&k->fit, &k->fitcap, k->nlive ? k->nlive : 1, sizeof *k->fit);
+	size_t m = 0;
+	for (size_t i = 0; i < k->nlive; i++) {
+		const int64_t *fr = k->lfree[i];
+		k->fit[m] = (int32_t)i;
+		m += (size_t)((fr[0] >= need[0]) & (fr[1] >= need[1]) & (fr[2] >= need[2]));
+	}
+	return m;
+}
+
 /* Fill x from every live class that may fit (its bound, or its score without bd), then
  * heapify once: cheaper than a push per class. */
 static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
 		      sim_class_eval ev, sim_class_eval bd, void *u)
 {
-	xgrow(&x->h, &x->cap, k->nlive ? k->nlive : 1, sizeof *x->h);
+	size_t m = fit_list(k, need);
+	xgrow(&x->h, &x->cap, m ? m : 1, sizeof *x->h);
 	x->n = 0;
-	for (size_t i = 0; i < k->nlive; i++) { /* most fail may_fit: no indirection */
+	for (size_t f = 0; f < m; f++) {
 		double sc;
-		if (!may_fit(k, i, need) || !(bd ? bd : ev)(u, k->lrep[i], &sc))
+		size_t i = (size_t)k->fit[f];
+		if (!(bd ? bd : ev)(u, k->lrep[i], &sc))
 			continue;
 		int32_t id = k->live[i];
 		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, bd ? 0 : 2};
@@ -453,11 +470,13 @@ static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t n
 static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
 			  sim_class_eval ev, sim_class_eval bd, void *u)
 {
-	xgrow(&x->h, &x->cap, k->nlive ? k->nlive : 1, sizeof *x->h);
+	size_t nfit = fit_list(k, need);
+	xgrow(&x->h, &x->cap, nfit ? nfit : 1, sizeof *x->h);
 	x->n = 0;
-	for (size_t i = 0; i < k->nlive; i++) { /* most fail may_fit: no indirection */
+	for (size_t f = 0; f < nfit; f++) {
 		double sc;
-		if (!may_fit(k, i, need) || !bd(u, k->lrep[i], &sc))
+		size_t i = (size_t)k->fit[f];
+		if (!bd(u, k->lrep[i], &sc))
 			continue;
 		int32_t id = k->live[i];
 		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, 0};

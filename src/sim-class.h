@@ -73,6 +73,8 @@ struct sim_classes {
 	uint64_t *khash;       /* their keys' hashes (parallel to keys: a short scan) */
 	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
+	int32_t *fit; /* scratch: live positions that may fit a job (fit_list) */
+	size_t fitcap;
 	uint64_t tick;            /* for evicting the least recently used index */
 	uint64_t queries, reuses; /* when shapes never repeat, indexes are pure cost */
 	uint8_t seen[4096];       /* shapes asked before, by hash: a shape gets an index on its
