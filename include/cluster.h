@@ -50,10 +50,14 @@ struct cluster {
 	 * node i's leaf is tree[tsize + i]. */
 	int64_t (*tree)[4];
 	size_t tsize;
+	/* Parallel to tree: the GPU models (bit gpumodel id) of the nodes below, fixed by the
+	 * specs, so a job limited to some models skips the subtrees of other models. */
+	uint32_t *tmodels;
 };
 
-/* Set up c for nodes (not copied; must outlive c), everything free. Every spec capacity
- * must be known (>= 0: enrichment runs first; asserted). A GPU's HBM is cap[hbm] / ngpu. */
+/* Set up c for nodes (not copied; must outlive c, unchanged), everything free. Every spec
+ * capacity must be known (>= 0: enrichment runs first; asserted). A GPU's HBM is
+ * cap[hbm] / ngpu. */
 void cluster_init(struct cluster *c, const struct node *nodes, size_t n);
 /* Free what c owns; c may be NULL. */
 void cluster_release(struct cluster *c);
@@ -83,8 +87,9 @@ int cluster_first_choice(const struct cluster *c, size_t n, const struct job *j,
 			 struct placement *out);
 
 /* The first node index >= from that may hold j: its free cpu, mem and GPU and its largest
- * free share of one GPU are enough (necessary, not sufficient: check with cluster_choices).
- * c->n if there is none. O(log n) per node skipped over in bulk. */
+ * free share of one GPU are enough, and its GPU model is one j allows (necessary, not
+ * sufficient: check with cluster_choices). c->n if there is none. O(log n) per node
+ * skipped over in bulk. */
 size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j);
 
 /* Take p for job index jobidx. p must come from cluster_choices on the current state. */

@@ -6,7 +6,8 @@
  *     0 <= hbm_free[i] <= the GPU's HBM (cap[hbm] / ngpu of the spec);
  *   - used[d] == sum of the placements' dem[d] on the node, njobs == their number;
  *   - free_gpu_milli == sum over nodes of (spec gpu cap - used gpu);
- *   - each inner node of the max-tree holds the maxima of its two children.
+ *   - each inner node of the max-tree holds the maxima of its two children, and its
+ *     tmodels the union of theirs (set once: a node's model never changes).
  * Shared dims may have used > cap (contention): nothing here refuses it.
  */
 #include <assert.h>
@@ -53,29 +54,49 @@ static void tree_init(struct cluster *c)
 	while (c->tsize < c->n)
 		c->tsize *= 2;
 	c->tree = xcalloc(2 * c->tsize, sizeof *c->tree);
+	c->tmodels = xcalloc(2 * c->tsize, sizeof *c->tmodels);
 	for (size_t i = 0; i < 2 * c->tsize; i++)
 		for (int k = 0; k < 4; k++)
 			c->tree[i][k] = -1; /* empty leaves never fit */
-	for (size_t n = 0; n < c->n; n++)
+	for (size_t n = 0; n < c->n; n++) {
+		int m = c->spec[n].model;
+		assert(m < 32 && "a job's gpu_spec names models by bit");
+		c->tmodels[c->tsize + n] = m >= 0 ? 1u << m : 0;
 		tree_update(c, n);
+	}
+	for (size_t i = c->tsize; i-- > 1;)
+		c->tmodels[i] = c->tmodels[2 * i] | c->tmodels[2 * i + 1];
 }
 
-static int tree_may_fit(const int64_t t[4], const int64_t need[4])
+/* What cluster_next_fit needs of a subtree: the four maxima, and (models != 0) a model. */
+struct tree_need {
+	int64_t v[4];
+	uint32_t models;
+};
+
+static int tree_may_fit(const struct cluster *c, size_t i, const struct tree_need *need)
 {
-	return t[0] >= need[0] && t[1] >= need[1] && t[2] >= need[2] && t[3] >= need[3];
+	const int64_t *t = c->tree[i];
+	return t[0] >= need->v[0] && t[1] >= need->v[1] && t[2] >= need->v[2] &&
+	       t[3] >= need->v[3] && (!need->models || (c->tmodels[i] & need->models));
 }
 
 size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j)
 {
-	int64_t need[4] = {j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
-			   j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0,
-			   j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0,
-			   j->num_gpu > 0 ? j->gpu_milli : 0};
+	/* the model test as fits_node makes it: for GPU jobs naming models */
+	struct tree_need need = {{j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
+				  j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0,
+				  j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0,
+				  j->num_gpu > 0 ? j->gpu_milli : 0},
+				 j->num_gpu > 0 ? j->gpu_spec : 0};
 	if (from >= c->n)
 		return c->n;
-	/* Walk up from the leaf of 'from'; at each step, look into the right siblings. */
+	/* Walk up from the leaf of 'from'; at each step, look into the right siblings. A
+	 * subtree passes when some leaf below meets each need, but maybe no single leaf meets
+	 * them all: then the descent finds neither child passing and the walk goes on. So the
+	 * node returned passes the test itself. */
 	size_t i = c->tsize + from;
-	if (tree_may_fit(c->tree[i], need))
+	if (tree_may_fit(c, i, &need))
 		return from;
 	for (;;) {
 		while (i & 1) { /* a right child: go up until we are a left child */
@@ -84,12 +105,19 @@ size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *
 				return c->n;
 		}
 		i++; /* the right sibling */
-		if (tree_may_fit(c->tree[i], need))
-			break;
+		if (!tree_may_fit(c, i, &need))
+			continue;
+		while (i < c->tsize) { /* descend to the leftmost passing leaf */
+			if (tree_may_fit(c, 2 * i, &need))
+				i = 2 * i;
+			else if (tree_may_fit(c, 2 * i + 1, &need))
+				i = 2 * i + 1;
+			else
+				break;
+		}
+		if (i >= c->tsize)
+			return i - c->tsize < c->n ? i - c->tsize : c->n;
 	}
-	while (i < c->tsize) /* descend to the leftmost fitting leaf */
-		i = tree_may_fit(c->tree[2 * i], need) ? 2 * i : 2 * i + 1;
-	return i - c->tsize < c->n ? i - c->tsize : c->n;
 }
 
 void cluster_init(struct cluster *c, const struct node *nodes, size_t n)
@@ -126,6 +154,7 @@ void cluster_release(struct cluster *c)
 			free(c->st[i].jobs);
 	free(c->st);
 	free(c->tree);
+	free(c->tmodels);
 	memset(c, 0, sizeof *c);
 }
 
@@ -143,6 +172,8 @@ void cluster_clone(struct cluster *dst, const struct cluster *src)
 	}
 	dst->tree = xmalloc(2 * src->tsize * sizeof *dst->tree);
 	memcpy(dst->tree, src->tree, 2 * src->tsize * sizeof *dst->tree);
+	dst->tmodels = xmalloc(2 * src->tsize * sizeof *dst->tmodels);
+	memcpy(dst->tmodels, src->tmodels, 2 * src->tsize * sizeof *dst->tmodels);
 }
 
 int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j)

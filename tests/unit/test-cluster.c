@@ -293,6 +293,64 @@ static void test_next_fit_matches_choices_on_many_nodes(void **state)
 	cluster_release(&c);
 }
 
+/* Nodes of three models and CPU nodes, interleaved: next_fit skips the models a GPU job does
+ * not allow (and only those: a CPU job or a job allowing any model sees every node), and
+ * the next_fit loop still finds the first feasible node, on the cluster and on a clone. */
+static void test_next_fit_skips_other_models(void **state)
+{
+	(void)state;
+	enum { N = 45 };
+	struct node nodes[N];
+	struct cluster c, d;
+	struct job j;
+	struct placement p[1];
+	for (int i = 0; i < N; i++)
+		mknode(&nodes[i], i % 5 == 4 ? 0 : 2, i % 5 == 4 ? -1 : i % 3, 8000, 64000, 16384);
+	cluster_init(&c, nodes, N);
+	mkjob(&j, 1000, 1000, 1, 1000);
+	j.gpu_spec = 1u << 2;
+	assert_int_equal(cluster_next_fit(&c, 0, &j), 2);
+	assert_int_equal(cluster_next_fit(&c, 3, &j), 5);
+	assert_int_equal(cluster_next_fit(&c, 42, &j), N); /* 44 is a CPU node */
+	j.gpu_spec = 0;
+	assert_int_equal(cluster_next_fit(&c, 3, &j), 3);
+	mkjob(&j, 1000, 1000, 0, 0);
+	j.gpu_spec = 1u << 2; /* a CPU job: its models do not matter */
+	assert_int_equal(cluster_next_fit(&c, 4, &j), 4);
+	uint32_t x = 777;
+	for (int step = 0; step < 400; step++) {
+		x = x * 1103515245u + 12345u;
+		int ngpu = (int)(x >> 16) % 3;
+		mkjob(&j, 1000 * (1 + (int)((x >> 8) % 3)), 1000, ngpu,
+		      ngpu ? 250 * (1 + (int)(x % 4)) : 0);
+		j.gpu_spec = (x >> 20) % 8; /* any subset of the three models, 0 = any */
+		size_t want = N;
+		for (size_t n = 0; n < N && want == N; n++)
+			if (cluster_choices(&c, n, &j, p, 1))
+				want = n;
+		for (int k = 0; k < 2; k++) {
+			if (k)
+				cluster_clone(&d, &c);
+			const struct cluster *q = k ? &d : &c;
+			size_t n = cluster_next_fit(q, 0, &j);
+			while (n < N && !cluster_choices(q, n, &j, p, 1)) {
+				if (ngpu && j.gpu_spec)
+					assert_true(nodes[n].model >= 0 &&
+						    ((j.gpu_spec >> nodes[n].model) & 1));
+				n = cluster_next_fit(q, n + 1, &j);
+			}
+			assert_int_equal(n, want);
+			if (k)
+				cluster_release(&d);
+		}
+		if (want < N) {
+			cluster_choices(&c, want, &j, p, 1);
+			cluster_place(&c, p, step);
+		}
+	}
+	cluster_release(&c);
+}
+
 /* Random places and removes: every inner node of the max-tree stays the maximum of its
  * children (tree_update stops early when a level is unchanged), and cluster_first_choice
  * is cluster_choices' first choice on every node, or 0 where that has none. */
@@ -371,6 +429,7 @@ int main(void)
 		T(test_set_cap_on_shared_dim),
 		T(test_next_fit_skips_full_nodes),
 		T(test_next_fit_matches_choices_on_many_nodes),
+		T(test_next_fit_skips_other_models),
 		T(test_tree_and_first_choice_under_churn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -631,6 +631,8 @@ static void test_ties_and_model_constraints(void **state)
 	/* Node 1 has model 2; a job allowed only model 2 must land there under every policy. */
 	tc_init(&t, 3, g, NULL);
 	t.nodes[1].model = 2;
+	cluster_release(&t.c); /* a cluster reads its nodes' models once */
+	cluster_init(&t.c, t.nodes, 3);
 	struct job j;
 	mkjob(&j, 1000, 1, 500, 10);
 	j.gpu_spec = 1u << 2;
