@@ -7,6 +7,7 @@
  * or two cache lines, which matters once the queue outgrows the cache (a run with many
  * thousand jobs running).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +16,17 @@
 
 #define ARITY 4
 
+/* (prio, seq) as one number: seq stays below 2^56 (asserted in evq_push). */
+static uint64_t rank(const struct evq_event *e)
+{
+	return (uint64_t)e->prio << 56 | e->seq;
+}
+
+/* Without branches: which child is earliest is a coin toss to the branch predictor, and a
+ * mispredicted branch per comparison cost more than the comparisons. */
 static int before(const struct evq_event *a, const struct evq_event *b)
 {
-	if (a->time != b->time)
-		return a->time < b->time;
-	if (a->prio != b->prio)
-		return a->prio < b->prio;
-	return a->seq < b->seq;
+	return (a->time < b->time) | ((a->time == b->time) & (rank(a) < rank(b)));
 }
 
 void evq_init(struct evq *q)
@@ -48,6 +53,7 @@ void evq_push(struct evq *q, const struct evq_event *ev)
 {
 	xgrow(&q->h, &q->cap, q->n + 1, sizeof *q->h);
 	struct evq_event e = *ev;
+	assert(q->seq < (uint64_t)1 << 56);
 	e.seq = q->seq++;
 	size_t i = q->n++;
 	while (i > 0) {
@@ -65,8 +71,7 @@ static size_t min_child(const struct evq *q, size_t l, size_t n)
 {
 	size_t m = l, end = l + ARITY < n ? l + ARITY : n;
 	for (size_t c = l + 1; c < end; c++)
-		if (before(&q->h[c], &q->h[m]))
-			m = c;
+		m = before(&q->h[c], &q->h[m]) ? c : m;
 	return m;
 }
 
