@@ -236,8 +236,27 @@ static uint32_t u64set_put(struct u64set *h, uint64_t x, uint32_t *k)
  * mode COST_REF costs plain and constant only, COST_DELTA delta and constant only,
  * COST_ALL all of them. */
 enum { COST_REF, COST_ALL, COST_DELTA };
-static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int mode)
+
+/* A column's dictionary as int_costs finds it, kept for put_payload when the dictionary
+ * wins, so it is not found twice (ix NULL: none kept). */
+struct dict {
+	uint32_t *ix; /* each value's index into d */
+	uint64_t *d;  /* the k distinct values, in order of first appearance */
+	uint32_t k;
+};
+
+static void dict_free(struct dict *dc)
 {
+	free(dc->ix);
+	free(dc->d);
+	*dc = (struct dict){0};
+}
+
+/* dc (may be NULL): where to keep the dictionary when it is costed (dc is freed first). */
+static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int mode, struct dict *dc)
+{
+	if (dc)
+		dict_free(dc);
 	for (int c = 0; c < ZC_N; c++)
 		cost[c] = SIZE_MAX;
 	if (m == 0) {
@@ -285,19 +304,36 @@ static void int_costs(const uint64_t *x, size_t m, size_t cost[ZC_N], int mode)
 		k = 0;
 	}
 	u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
+	/* the indices and values as put_payload would find them: the same set, same order */
+	uint32_t *ix = dc ? xmalloc(m * sizeof *ix) : NULL;
+	uint64_t *d = dc ? xmalloc((DICT_MAX + 1) * sizeof *d) : NULL;
 	for (size_t i = 0; i < m && k <= DICT_MAX; i++) {
-		if (i && x[i] == x[i - 1]) /* a run: nothing new (and no lookup) */
+		if (i && x[i] == x[i - 1]) { /* a run: nothing new (and no lookup) */
+			if (ix)
+				ix[i] = ix[i - 1];
 			continue;
-		uint32_t before = k;
-		u64set_put(&h, x[i], &k);
-		if (k != before)
+		}
+		uint32_t before = k, at = u64set_put(&h, x[i], &k);
+		if (ix)
+			ix[i] = at;
+		if (k != before) {
 			dsz += varlen(zz(x[i]));
+			if (d)
+				d[k - 1] = x[i];
+		}
 		if (k == DICT_MAX && i + 1 < m) { /* the set is full: stop before it overflows */
 			k = DICT_MAX + 1;
 			break;
 		}
 	}
 	u64set_release(&h);
+	if (dc && k <= DICT_MAX) {
+		*dc = (struct dict){ix, d, k};
+		ix = NULL;
+		d = NULL;
+	}
+	free(ix);
+	free(d);
 	if (k <= DICT_MAX)
 		cost[ZC_DICT] = varlen(k) + dsz + m * (k <= 256 ? 1 : 2);
 }
@@ -467,7 +503,9 @@ static size_t ref_cost(const int64_t *v, const uint8_t *nul, size_t n, size_t st
 	return same ? varlen(zz(x0)) : plain;
 }
 
-static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t m)
+/* dc: the dictionary int_costs kept for these x, or NULL (or none kept): found here. */
+static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t m,
+			const struct dict *dc)
 {
 	switch (codec) {
 	case ZC_NONE:
@@ -490,11 +528,19 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 		break;
 	}
 	case ZC_DICT: {
-		struct u64set h;
-		u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
-		uint32_t k = 0, *ix = xmalloc(m * sizeof *ix);
-		uint64_t *d = xmalloc((DICT_MAX + 1) * sizeof *d);
-		for (size_t i = 0; i < m; i++) {
+		struct u64set h = {0};
+		uint32_t k = 0, *ix;
+		uint64_t *d;
+		if (dc && dc->ix) {
+			ix = dc->ix;
+			d = dc->d;
+			k = dc->k;
+		} else {
+			u64set_init(&h, m < DICT_MAX ? m : DICT_MAX);
+			ix = xmalloc(m * sizeof *ix);
+			d = xmalloc((DICT_MAX + 1) * sizeof *d);
+		}
+		for (size_t i = 0; !(dc && dc->ix) && i < m; i++) {
 			if (i && x[i] == x[i - 1]) { /* a run: the same index, no lookup */
 				ix[i] = ix[i - 1];
 				continue;
@@ -515,9 +561,11 @@ static void put_payload(struct zblk_buf *b, int codec, const uint64_t *x, size_t
 				*q++ = (uint8_t)(ix[i] >> 8);
 		}
 		b->len = (size_t)(q - b->p);
-		free(d);
-		free(ix);
-		u64set_release(&h);
+		if (!(dc && dc->ix)) {
+			free(d);
+			free(ix);
+			u64set_release(&h);
+		}
 		break;
 	}
 	default:
@@ -542,7 +590,7 @@ static size_t sel_bytes(const struct refsel *s)
  * only sel, x and m (returns 0). */
 static size_t plan_try(const struct zblk_plan *p, const int64_t *v, const uint8_t *nul, size_t n,
 		       const int64_t *const *refs, const uint8_t *const *refnul, struct refsel *sel,
-		       uint64_t *x, size_t *m, int *codec)
+		       uint64_t *x, size_t *m, int *codec, struct dict *dc)
 {
 	size_t cost[ZC_N], sz;
 	*sel = (struct refsel){0};
@@ -561,14 +609,15 @@ static size_t plan_try(const struct zblk_plan *p, const int64_t *v, const uint8_
 		return 0;
 	/* Only the planned codec (and constant, which costs nothing to check) is costed. */
 	int mode = p->codec == ZC_DICT ? COST_ALL : p->codec == ZC_DELTA ? COST_DELTA : COST_REF;
-	*codec = best_codec((int_costs(x, *m, cost, mode), cost), &sz);
+	*codec = best_codec((int_costs(x, *m, cost, mode, dc), cost), &sz);
 	return sz + sel_bytes(sel);
 }
 
 /* Append the column: codec over the m residuals x of v against sel (references ref and
  * ref2, -1: none), with the NULL bitmap of nul when m < n. */
 static void put_column(struct zblk_buf *b, int codec, int ref, int ref2, const struct refsel *s,
-		       const uint8_t *nul, size_t n, const uint64_t *x, size_t m)
+		       const uint8_t *nul, size_t n, const uint64_t *x, size_t m,
+		       const struct dict *dc)
 {
 	uint8_t hdr[2] = {(uint8_t)(codec | (m < n ? 8 : 0) | (ref2 >= 0 ? 16 : 0)),
 			  (uint8_t)(ref + 1)};
@@ -590,7 +639,7 @@ static void put_column(struct zblk_buf *b, int codec, int ref, int ref2, const s
 				bm[i / 8] |= (uint8_t)(1u << (i % 8));
 		b->len += nb;
 	}
-	put_payload(b, codec, x, m); /* x: the residuals against s, or the values (none) */
+	put_payload(b, codec, x, m, dc); /* x: the residuals against s, or the values (none) */
 }
 
 /* Is a plan's cost sz for n rows still about as cheap as the block it was found on? Kept
@@ -622,14 +671,14 @@ int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul
 			m = n;
 			xv = (const uint64_t *)(const void *)v;
 		} else {
-			plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, NULL);
+			plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, NULL, NULL);
 		}
 		size_t d = 1; /* the first row unlike the first: most columns have one early */
 		while (d < m && xv[d] == xv[0])
 			d++;
 		if (d < m) {
 			codec = plan->codec == ZC_DELTA ? ZC_DELTA : ZC_PLAIN;
-			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m);
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m, NULL);
 			sz = b->len - start - 2 - (m < n ? (n + 7) / 8 : 0); /* payload + sel */
 			if (plan_holds(plan, sz, n)) {
 				plan->uses++;
@@ -643,19 +692,21 @@ int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul
 		codec = m ? ZC_CONST : ZC_NONE;
 		sz = (m ? varlen(zz(xv[0])) : 0) + sel_bytes(&sel);
 		if (plan_holds(plan, sz, n)) {
-			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m);
+			put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, xv, m, NULL);
 			plan->uses++;
 			rc = 0;
 		}
 		free(x);
 		return rc;
 	}
-	size_t sz = plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, &codec);
+	struct dict dc = {0};
+	size_t sz = plan_try(plan, v, nul, n, refs, refnul, &sel, x, &m, &codec, &dc);
 	if (plan_holds(plan, sz, n)) {
-		put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m);
+		put_column(b, codec, plan->ref, plan->ref2, &sel, nul, n, x, m, &dc);
 		plan->uses++;
 		rc = 0;
 	}
+	dict_free(&dc);
 	free(x);
 	return rc;
 }
@@ -679,8 +730,9 @@ void zblk_put_i64_plan(struct zblk_buf *b, const int64_t *v, const uint8_t *nul,
 		free(x);
 		return;
 	}
+	struct dict dc = {0}; /* of x: the values, then the residuals if a reference is chosen */
 	m = residuals(v, nul, n, &none, x);
-	codec = best_codec((int_costs(x, m, cost, COST_ALL), cost), &bestsz);
+	codec = best_codec((int_costs(x, m, cost, COST_ALL, &dc), cost), &bestsz);
 	/* References are compared without the (costly) dictionary estimate; the one chosen
 	 * gets it afterwards. With many references and rows, they are ranked on SAMPLE rows
 	 * spread over the column and only the best few are costed on all of them. */
@@ -753,13 +805,14 @@ void zblk_put_i64_plan(struct zblk_buf *b, const int64_t *v, const uint8_t *nul,
 	}
 	if (ref >= 0) { /* x then holds the residuals the payload is written from */
 		residuals(v, nul, n, &sel, x);
-		codec = best_codec((int_costs(x, m, cost, COST_ALL), cost), &sz);
+		codec = best_codec((int_costs(x, m, cost, COST_ALL, &dc), cost), &sz);
 	} else {
 		sz = bestsz;
 	}
 	if (plan)
 		*plan = (struct zblk_plan){ref, ref2, codec, 0, sz + sel_bytes(&sel), n ? n : 1};
-	put_column(b, codec, ref, ref2, &sel, nul, n, x, m);
+	put_column(b, codec, ref, ref2, &sel, nul, n, x, m, &dc);
+	dict_free(&dc);
 	free(x);
 }
 

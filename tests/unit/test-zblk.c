@@ -235,6 +235,45 @@ static void test_plans(void **state)
 	assert_int_equal(zblk_put_i64_follow(&f->b, v, NULL, N, refs, NULL, 2, &none), -1);
 }
 
+/* Dictionary columns (few values, in runs), alone and against a reference, searched and then
+ * followed by a plan: they come back, and a followed block has the bytes a search gives. */
+static void test_dictionary_columns(void **state)
+{
+	struct fx *f = *state;
+	enum { N = 2000 };
+	static int64_t noise[N], v[N], w[N];
+	uint64_t s = 777;
+	for (int blk = 0; blk < 3; blk++) {
+		struct zblk_plan alone = {0}, against = {0};
+		for (int i = 0; i < N; i++) {
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			noise[i] = (int64_t)(s >> 24);
+			v[i] = ((i + blk) / 3 % 7) * 1000 + 11; /* runs of 3 of 7 values */
+			w[i] = noise[i] + v[i];                 /* noise plus those values */
+		}
+		const int64_t *refs[1] = {noise};
+		for (int twice = 0; twice < 2; twice++) { /* searched, then followed */
+			size_t sz = plan_roundtrip(f, v, N, refs, 0, &alone);
+			assert_int_equal(codec_of(f), 3); /* ZC_DICT */
+			struct zblk_buf b = {0};
+			zblk_put_i64(&b, v, NULL, N, NULL, NULL, 0);
+			assert_int_equal(b.len, sz);
+			assert_memory_equal(b.p, f->b.p, sz);
+			sz = plan_roundtrip(f, w, N, refs, 1, &against);
+			assert_int_equal(codec_of(f), 3);
+			assert_int_equal(f->b.p[1], 1); /* against noise */
+			zblk_buf_reset(&b);
+			zblk_put_i64(&b, w, NULL, N, refs, NULL, 1);
+			assert_int_equal(b.len, sz);
+			assert_memory_equal(b.p, f->b.p, sz);
+			zblk_buf_release(&b);
+		}
+		assert_int_equal(alone.uses, 1);
+		assert_int_equal(against.uses, 1);
+		roundtrip(f, w, NULL, N, refs, NULL, 1); /* and read back without a plan */
+	}
+}
+
 static void test_strings(void **state)
 {
 	struct fx *f = *state;
@@ -453,6 +492,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nulls_need_a_bitmap_to_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_references, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plans, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dictionary_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strings_one_byte_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_strings, setup, teardown),
