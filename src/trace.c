@@ -182,12 +182,22 @@ void trace_reader_free(struct trace_reader *rd)
 	free(rd);
 }
 
-const char *trace_field(const struct trace_reader *rd, const struct csvin_rec *r, int k)
+/* trace_field, and the field's length into *len. */
+static inline const char *field_len(const struct trace_reader *rd, const struct csvin_rec *r, int k,
+				    size_t *len)
 {
 	if (k < 0 || (size_t)k >= rd->ncol || rd->col[k] < 0 || (size_t)rd->col[k] >= r->n)
 		return NULL;
-	const char *s = r->field[rd->col[k]];
+	size_t c = (size_t)rd->col[k];
+	const char *s = r->field[c];
+	*len = r->len[c];
 	return s && *s ? s : NULL;
+}
+
+const char *trace_field(const struct trace_reader *rd, const struct csvin_rec *r, int k)
+{
+	size_t len;
+	return field_len(rd, r, k, &len);
 }
 
 static const char *col_name(const struct trace_reader *rd, int k)
@@ -280,13 +290,32 @@ static int small_int(const char *s, int64_t *v)
  *     at most 1/8, and strtod rounds monotonically onto doubles, which hold every integer
  *     there, so a value in [I, I + 0.4) rounds to I and one in [I + 0.6, I + 1) to I + 1
  *     (by its first fraction digit); a digit 4 or 5 is left to strtod. */
-static int fast_amount(const char *s, double scale, int64_t *out)
+static int fast_amount(const char *s, size_t len, double scale, int64_t *out)
 {
 	static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 				       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 	const char *p = s;
 	int64_t x = 0;
 	int n = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (len >= 8) { /* 8 digits first in one word, as the loop below would read them */
+		uint64_t w;
+		memcpy(&w, s, 8);
+		if (((w & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+		     (((w + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
+		    UINT64_C(0x3333333333333333)) {
+			w = (w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561 >> 8;
+			w = (w & UINT64_C(0x00FF00FF00FF00FF)) * 6553601 >> 16;
+			x = (int64_t)((w & UINT64_C(0x0000FFFF0000FFFF)) *
+					      UINT64_C(42949672960001) >>
+				      32);
+			p += 8;
+			n = 8;
+		}
+	}
+#else
+	(void)len;
+#endif
 	for (; (unsigned)(*p - '0') <= 9 && n < 16; p++, n++)
 		x = x * 10 + (*p - '0');
 	if (!n || n > 15)
@@ -330,14 +359,15 @@ static int fast_amount(const char *s, double scale, int64_t *out)
 int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
 		 int64_t *out)
 {
-	const char *s = trace_field(rd, r, k);
+	size_t len;
+	const char *s = field_len(rd, r, k, &len);
 	int64_t iv;
 	double v;
 	if (!s) {
 		*out = -1;
 		return 0;
 	}
-	if (!fast_amount(s, scale, out))
+	if (!fast_amount(s, len, scale, out))
 		return 0;
 	if (!small_int(s, &iv)) {
 		if (iv < 0)

@@ -388,8 +388,9 @@ static void test_num_matches_strtod(void **state)
 }
 
 /* trace_amount's fast paths give exactly what strtod, the scale and trace_round give (or
- * refuse what they refuse), on edge cases and on many random numbers of up to 22 digits,
- * long fractions around .4 and .5 and .6 among them. */
+ * refuse what they refuse), on edge cases (eight digits read as one word among them) and on
+ * many random numbers of up to 22 digits, long fractions around .4 and .5 and .6 among
+ * them. */
 static void test_amount_matches_strtod(void **state)
 {
 	(void)state;
@@ -399,37 +400,17 @@ static void test_amount_matches_strtod(void **state)
 	while ((size_t)k < rd->ncol && rd->col[k] < 0)
 		k++;
 	assert_true((size_t)k < rd->ncol);
-	static const char *const edge[] = {"0",
-					   "-0",
-					   "-0.0",
-					   "-1",
-					   "-0.5",
-					   "2.5",
-					   "0.5",
-					   "120.0",
-					   "475.00000000000006",
-					   "2057225.0000000002",
-					   "0.49999999999999999",
-					   "0.50000000000000001",
-					   "0.39999999999999999999",
-					   "0.60000000000000000001",
-					   "2.4999999999999999999",
-					   "999999999999999.69999",
-					   "999999999999999.3",
-					   "99999999999999.9999999",
-					   "1234567890123456",
-					   "1234567890123456.7",
-					   "9000000000000001",
-					   "9000000000000.5",
-					   "12.",
-					   ".5",
-					   "1e3",
-					   "00012.50",
-					   "12.34.5",
-					   "12.3x",
-					   "12.7777777777777777x",
-					   "+5",
-					   "abc"};
+	static const char *const edge[] = {
+		"0", "-0", "-0.0", "-1", "-0.5", "2.5", "0.5", "120.0", "475.00000000000006",
+		"2057225.0000000002", "0.49999999999999999", "0.50000000000000001",
+		"0.39999999999999999999", "0.60000000000000000001", "2.4999999999999999999",
+		"999999999999999.69999", "999999999999999.3", "99999999999999.9999999",
+		"1234567890123456", "1234567890123456.7", "9000000000000001", "9000000000000.5",
+		"12.", ".5", "1e3", "00012.50", "12.34.5", "12.3x", "12.7777777777777777x", "+5",
+		"abc",
+		/* eight digits and more: a word at a time */
+		"12345678", "00000000", "99999999", "12537496", "12345678.5", "123456789012345",
+		"1234567/", "1234567:", "12345678x", "1234567a8", "1234567.8"};
 	static const double scales[] = {1, 1000, 1024};
 	char text[64], row[64 * 17 + 17];
 	uint32_t x = 11;
