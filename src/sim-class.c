@@ -512,43 +512,52 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev,
 		    sim_class_eval bd2, void *u, int32_t *node, double *score)
 {
+	/* An entry re-valued on top is put back by sifting it down from the top: one pass,
+	 * where a pop and a push take two. (Any new value keeps the root's heap order above;
+	 * a bound or score only grows, so it moves down.) */
 	while (x->n) {
-		struct kent e = x->h[0];
-		if (!class_live(k, e.id, e.gen)) {
+		struct kent *e = &x->h[0];
+		if (!class_live(k, e->id, e->gen)) {
 			kent_pop(x);
 			continue;
 		}
-		int32_t cur = k->lrep[k->hot[e.id].livepos];
-		if (cur != e.rep) {
-			/* The class's lowest node moved. Up: same score, later tie-break, so push
-			 * it again. Down: the log had it scored again with the new node already. */
-			kent_pop(x);
-			if (cur > e.rep) {
-				e.rep = cur;
-				kent_push(x, &e);
+		int32_t cur = k->lrep[k->hot[e->id].livepos];
+		if (cur != e->rep) {
+			/* The class's lowest node moved. Up: same score, later tie-break, so it
+			 * goes back. Down: the log had it scored again with the new node already.
+			 */
+			if (cur > e->rep) {
+				e->rep = cur;
+				kent_sift_down(x, 0);
+			} else {
+				kent_pop(x);
 			}
 			continue;
 		}
-		if (e.level == 0 && bd2) {
-			double b2 = e.score;
-			kent_pop(x);
-			if (bd2(u, e.rep, &b2)) {
-				e.score = b2 > e.score ? b2 : e.score;
-				e.level = 1;
-				kent_push(x, &e);
+		if (e->level == 0 && bd2) {
+			double b2 = e->score;
+			if (bd2(u, e->rep, &b2)) {
+				e->score = b2 > e->score ? b2 : e->score;
+				e->level = 1;
+				kent_sift_down(x, 0);
+			} else {
+				kent_pop(x);
 			}
 			continue;
 		}
-		if (e.level < 2) {
-			kent_pop(x);
-			if (ev(u, e.rep, &e.score)) {
-				e.level = 2;
-				kent_push(x, &e);
+		if (e->level < 2) {
+			double sc;
+			if (ev(u, e->rep, &sc)) {
+				e->score = sc;
+				e->level = 2;
+				kent_sift_down(x, 0);
+			} else {
+				kent_pop(x);
 			}
 			continue;
 		}
-		*node = e.rep;
-		*score = e.score;
+		*node = e->rep;
+		*score = e->score;
 		return 1;
 	}
 	return 0;
