@@ -19,6 +19,7 @@ struct evq_event {
 	uint8_t kind; /* the simulator's event kind */
 	uint32_t ver; /* version stamp of arg's job when pushed */
 	int32_t arg;  /* job or fault index */
+	int32_t aux;  /* a second integer for the simulator (a finish: the job's node) */
 };
 
 struct evq {

@@ -340,7 +340,8 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 				       .prio = EV_FINISH,
 				       .kind = EV_FINISH,
 				       .ver = sj->ver,
-				       .arg = idx};
+				       .arg = idx,
+				       .aux = sj->node};
 		evq_push(&s->q, &ev);
 	}
 }
@@ -566,7 +567,8 @@ static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 				       .prio = EV_FINISH,
 				       .kind = EV_FINISH,
 				       .ver = sj->ver,
-				       .arg = idx};
+				       .arg = idx,
+				       .aux = p->node};
 		evq_push(&s->q, &ev);
 	}
 	node_refresh(s, (size_t)p->node);
@@ -1394,7 +1396,9 @@ static void maybe_schedule(struct sim *s)
 
 /* A hint, no effect on results: ask for the records the next event will read while this
  * one is handled. A finish reads its job's instance and trace job, cold since it started
- * (a cache miss each on a large run); a timed instance's job is at its own index. */
+ * (a cache miss each on a large run; a timed instance's job is at its own index), and its
+ * node's state (the event carries the node): the lines of used[], of the first GPUs'
+ * free milli and HBM, and of the job list. */
 static void prefetch_next(const struct sim *s)
 {
 #if defined(__GNUC__)
@@ -1409,6 +1413,12 @@ static void prefetch_next(const struct sim *s)
 		__builtin_prefetch(j);
 		__builtin_prefetch(j + sizeof(struct job) - 1);
 	}
+	const struct node_state *st = &s->c.st[top->aux];
+	__builtin_prefetch(&st->used);
+	__builtin_prefetch(&st->gpu_free);
+	__builtin_prefetch(&st->hbm_free);
+	__builtin_prefetch(&st->hbm_free[8]);
+	__builtin_prefetch(&st->jobs);
 #else
 	(void)s;
 #endif

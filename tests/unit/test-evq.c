@@ -100,6 +100,26 @@ static void test_clone_is_independent(void **state)
 	evq_release(&c);
 }
 
+/* An event comes out with everything the simulator put in (but seq, which evq sets). */
+static void test_payload_carried(void **state)
+{
+	(void)state;
+	struct evq q;
+	struct evq_event e, in = {.time = 7, .prio = 2, .kind = 5, .ver = 99, .arg = -3, .aux = 41};
+	evq_init(&q);
+	push(&q, 9, 0, 1);
+	evq_push(&q, &in);
+	assert_int_equal(evq_pop(&q, &e), 1);
+	assert_int_equal(e.time, 7);
+	assert_int_equal(e.prio, 2);
+	assert_int_equal(e.kind, 5);
+	assert_int_equal(e.ver, 99);
+	assert_int_equal(e.arg, -3);
+	assert_int_equal(e.aux, 41);
+	assert_int_equal(e.seq, 1);
+	evq_release(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_time_then_priority_then_insertion),
 		cmocka_unit_test(test_random_against_sorted_order),
 		cmocka_unit_test(test_clone_is_independent),
+		cmocka_unit_test(test_payload_carried),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
