@@ -34,7 +34,8 @@
  * events on that node (node_refresh), never by a sweep of the cluster.
  *
  * Placement search: a policy with pick() chooses itself. Otherwise every feasible node (from
- * cluster_next_fit, which skips nodes without enough free cpu, mem or GPU in O(log n)) and
+ * cluster_next_fit, which skips nodes without enough free cpu, mem or GPU, or of a GPU model
+ * the job does not allow, in O(log n)) and
  * each of its choices (cluster_choices) is scored; the lowest score wins, ties to the lowest
  * node, then its first choice. For a POLICY_F_BY_STATE policy only the lowest-indexed node
  * of each class of identical nodes is scored, and per job shape the classes' scores are
@@ -164,6 +165,10 @@ struct sim {
 	double sum_md;
 	int64_t sum_str[DIM_N];
 	int64_t alloc_now[GPUMODEL_MAX];
+	/* The GPU models of the nodes, ascending (node_model); the per-model sums of the
+	 * others stay 0, so advance() does not integrate them. */
+	int8_t models[GPUMODEL_MAX];
+	int nmodels;
 	double stall_now;       /* sum over running jobs of g (1 - r) */
 	int64_t min_dem[DIM_N]; /* smallest demand of the target workload per hard dim */
 	int64_t running, queued;
@@ -284,7 +289,8 @@ static void advance(struct sim *s, int64_t t)
 	if (t <= s->k.now)
 		return;
 	int64_t dt = t - s->k.now;
-	for (int m = 0; m < GPUMODEL_MAX; m++) {
+	for (int i = 0; i < s->nmodels; i++) {
+		int m = s->models[i];
 		s->k.alloc_ms[m] += s->alloc_now[m] * dt;
 		s->k.frag_ms[m] += s->sum_frag[m] * (double)dt;
 	}
@@ -1255,6 +1261,7 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	if (s->use_cls)
 		sim_classes_init(&s->cls, &s->c);
 	/* One empty node per spec class answers "could it ever fit?". */
+	uint32_t present = 0; /* bit m: a node of GPU model m */
 	for (size_t n = 0; n < js->nnodes; n++) {
 		size_t r = 0;
 		while (r < s->nreps && !same_spec(&s->reps[r], &js->nodes[n]))
@@ -1264,9 +1271,14 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 			s->reps[s->nreps++] = js->nodes[n];
 		}
 		int m = node_model(s, n);
-		if (m >= 0)
+		if (m >= 0) {
 			s->k.gpu_cap[m] += js->nodes[n].cap[DIM_GPU];
+			present |= 1u << m;
+		}
 	}
+	for (int m = 0; m < GPUMODEL_MAX; m++)
+		if (present >> m & 1)
+			s->models[s->nmodels++] = (int8_t)m;
 	cluster_init(&s->empty, s->reps, s->nreps);
 	/* The smallest demand of the target workload on each hard dim ("exhausted" below). */
 	for (int d = 0; d < DIM_N; d++)
