@@ -553,7 +553,7 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	sqlite3_bind_int64(st, 1, trace_id);
 	int64_t njobs = trace_block_rows(s, trace_id);
 	if (njobs > 0) /* one allocation, not a doubling series of copies */
-		xgrow(&out->jobs, &out->jobcap, (size_t)njobs, sizeof *out->jobs);
+		job_set_reserve(out, (size_t)njobs);
 	struct zblk_buf raw = {0};
 	struct raw_cursor *cur = NULL;
 	struct load_scratch scratch = {0};
