@@ -7,17 +7,18 @@
  *
  * Text mode: the file is cut into physical lines at '\n'. A line's terminator is "\n",
  * "\r\n" or none (the last line of a file without a final newline, or a fragment of a line
- * longer than RAW_LONG_LINE). The first block decides the file's usual line ending (the
- * more frequent one) and its field count (the most frequent comma count + 1 among lines
- * without a quote character). A line is "simple" when it has the usual ending, no '"' and
- * that many fields; simple lines are stored as columns, every other line verbatim (with its
- * terminator) as an exception at its line index. Each field is split into a text prefix, a
- * number (the first run of digits, with a '-' before it when that re-renders the same, and
- * its zero-padded width when it has leading zeros) and a text suffix, so "openb-pod-0042",
- * "120.0" and "2057225.0000000002" all become small integers plus constant-ish text; the
- * numbers of a column may be coded against an earlier column's (scheduled vs created). The
- * coding choices of each number and width column are planned on one block and followed by
- * the next ones while they stay as cheap (zblk_plan).
+ * longer than RAW_LONG_LINE). A block holds RAW_BLOCK_LINES lines (the first only
+ * RAW_FIRST_LINES, so the worker starts sooner) or RAW_BLOCK_BYTES. The first block
+ * decides the file's usual line ending (the more frequent one) and its field count (the
+ * most frequent comma count + 1 among lines without a quote character). A line is
+ * "simple" when it has the usual ending, no '"' and that many fields; simple lines are stored as
+ * columns, every other line verbatim (with its terminator) as an exception at its line index. Each
+ * field is split into a text prefix, a number (the first run of digits, with a '-' before it when
+ * that re-renders the same, and its zero-padded width when it has leading zeros) and a text suffix,
+ * so "openb-pod-0042", "120.0" and "2057225.0000000002" all become small integers plus constant-ish
+ * text; the numbers of a column may be coded against an earlier column's (scheduled vs created).
+ * The coding choices of each number and width column are planned on one block and followed by the
+ * next ones while they stay as cheap (zblk_plan).
  *
  * Text block layout (ZBLK_RAWTEXT, rows = lines): lines, ncols, exceptions (varints); their line
  * indices (integer column); exception bytes (string column); then for each of ncols
@@ -70,6 +71,7 @@
 
 #define RAW_CHUNK       (1 << 20) /* opaque bytes per block */
 #define RAW_BLOCK_LINES 8192      /* lines per text block */
+#define RAW_FIRST_LINES 512       /* lines of a file's first text block */
 #define RAW_BLOCK_BYTES (4 << 20) /* bytes of lines per text block */
 #define RAW_LONG_LINE   (1 << 20) /* a longer partial line is cut into fragments */
 #define RAW_MAX_COLS    1024      /* lines with more fields are exceptions */
@@ -486,6 +488,10 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	 * to block give the same bytes whatever the timing. ncols is fixed per file. */
 	if (!ts->plan)
 		ts->plan = xcalloc(2 * ncols + 1, sizeof *ts->plan);
+	/* The first block is short (RAW_FIRST_LINES): the second, the first full one, plans
+	 * afresh rather than follow plans found on few lines. */
+	if (j->blkno == 1)
+		memset(ts->plan, 0, (2 * ncols + 1) * sizeof *ts->plan);
 	for (size_t c = 0; c < ncols; c++) {
 		int64_t *cn = num + c * ns;
 		uint8_t *cnul = nul + c * ns;
@@ -749,7 +755,8 @@ static int write_text(struct store_raw *w, const uint8_t *p, size_t n, struct er
 		} else if (w->blk.len - w->cur >= RAW_LONG_LINE) {
 			push_line(w, w->blk.len, TERM_NONE);
 		}
-		if (w->nln >= RAW_BLOCK_LINES || w->cur >= RAW_BLOCK_BYTES) {
+		if (w->nln >= (w->nblocks ? RAW_BLOCK_LINES : RAW_FIRST_LINES) ||
+		    w->cur >= RAW_BLOCK_BYTES) {
 			int rc = flush_text(w, 0, e);
 			if (rc)
 				return rc;

@@ -230,6 +230,39 @@ static int64_t keep_and_compare(struct fx *f, const char *name, const void *p, s
 	return sf.id;
 }
 
+/* Text blocks end after 512 lines for a file's first block (the coding thread starts
+ * sooner), after 8192 for the others: the count of blocks for files around those sizes,
+ * each given back byte for byte. */
+static void test_raw_first_block_short(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	static const struct {
+		int lines, blocks;
+	} cases[] = {{1, 1}, {512, 1}, {513, 2}, {512 + 8192, 2}, {512 + 8193, 3}};
+	size_t cap = 20000 * 24;
+	char *p = malloc(cap);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t n = 0;
+		for (int l = 0; l < cases[i].lines; l++)
+			n += (size_t)sprintf(p + n, "job-%d,%d,%d\n", l, l * 3, l % 7);
+		char name[32];
+		snprintf(name, sizeof name, "lines-%d", cases[i].lines);
+		int64_t id = keep_and_compare(f, name, p, n, 1000, 0);
+		sqlite3_stmt *st;
+		assert_int_equal(
+			sqlite3_prepare_v2(f->s->db,
+					   "SELECT count(*) FROM raw_blocks WHERE file_id = ?", -1,
+					   &st, NULL),
+			SQLITE_OK);
+		sqlite3_bind_int64(st, 1, id);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), cases[i].blocks);
+		sqlite3_finalize(st);
+	}
+	free(p);
+}
+
 /* An import's pages stay in SQLite's cache until its commit: 4 MB of random bytes (a store of
  * about 4 MB, twice SQLite's default cache) are written without a spill mid-transaction (each
  * spill syncs the journal). Fails if the importer's cache size is dropped. */
@@ -764,6 +797,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_no_cache_spill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_first_block_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
