@@ -76,7 +76,6 @@
 #define RAW_LONG_LINE   (1 << 20) /* a longer partial line is cut into fragments */
 #define RAW_MAX_COLS    1024      /* lines with more fields are exceptions */
 #define RAW_REFS        8         /* a column's numbers may refer to the 8 before it */
-#define RAW_CACHE       "-6144"   /* SQLite page cache while importing: 6 MiB */
 
 enum { TERM_NONE, TERM_LF, TERM_CRLF };
 
@@ -187,11 +186,6 @@ int store_raw_begin(struct store *s, int64_t file_id, int opaque, struct store_r
 	if (sqlite3_step(st) == SQLITE_ROW)
 		size = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	/* SQLite's page cache (2 MB by default) spills an import's dirty pages mid-transaction,
-	 * which syncs the journal; RAW_CACHE holds the store of a 40 MB trace, and bounds
-	 * memory for bigger ones (they spill, as before). */
-	if ((rc = store_exec(s, "PRAGMA cache_size = " RAW_CACHE, e)))
-		return rc;
 	struct store_raw *w = xcalloc(1, sizeof *w);
 	w->s = s;
 	w->file_id = file_id;

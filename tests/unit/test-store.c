@@ -263,43 +263,6 @@ static void test_raw_first_block_short(void **state)
 	free(p);
 }
 
-/* An import's pages stay in SQLite's cache until its commit: 4 MB of random bytes (a store of
- * about 4 MB, twice SQLite's default cache) are written without a spill mid-transaction (each
- * spill syncs the journal). Fails if the importer's cache size is dropped. */
-static void test_raw_no_cache_spill(void **state)
-{
-	struct fx *f = *state;
-	open_new(f);
-	size_t n = 4u << 20;
-	uint8_t *p = malloc(n);
-	uint64_t x = 88172645463325252u;
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		p[i] = (uint8_t)(x >> 24);
-	}
-	int64_t tid;
-	struct store_file sf = {.name = "noise", .format = "csv", .size = (int64_t)n};
-	sha256_buf(p, n, sf.sha256);
-	assert_int_equal(store_begin(f->s, &f->e), 0);
-	assert_int_equal(store_trace_new(f->s, "noise", &tid, &f->e), 0);
-	sf.trace_id = tid;
-	assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
-	struct store_raw *w;
-	assert_int_equal(store_raw_begin(f->s, sf.id, 1, &w, &f->e), 0);
-	assert_int_equal(store_raw_write(w, p, n, &f->e), 0);
-	assert_int_equal(store_raw_end(w, &f->e), 0);
-	int cur = -1, hi = -1;
-	assert_int_equal(sqlite3_db_status(f->s->db, SQLITE_DBSTATUS_CACHE_SPILL, &cur, &hi, 0),
-			 SQLITE_OK);
-	assert_int_equal(cur, 0);
-	assert_int_equal(store_commit(f->s, &f->e), 0);
-	store_close(f->s);
-	f->s = NULL;
-	assert_true(sql_int(f->path, "SELECT sum(length(data)) FROM raw_blocks") >
-		    (int64_t)n - 4096);
-	free(p);
-}
-
 static void test_raw_tricky_bytes(void **state)
 {
 	struct fx *f = *state;
@@ -796,7 +759,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_raw_no_cache_spill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_first_block_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
