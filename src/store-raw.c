@@ -48,8 +48,11 @@
  * with which text block depends only on the order of writes and jobs, so their bytes too are
  * independent of timing.
  *
- * The sha256 of every byte written is kept as the blocks are coded (store_raw_finish), so
- * an importer need not read a file twice to know it.
+ * The sha256 of every byte written is kept as the blocks are handed over (store_raw_finish),
+ * so an importer need not read a file twice to know it. The blocks are hashed in order, one
+ * at a time (hashing, under mu), by whichever thread gets there first: the caller while it
+ * waits for the worker, else the worker before it codes the block. The digest depends only
+ * on the bytes and their order, so it too is independent of timing.
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE): see big_alloc */
@@ -126,7 +129,6 @@ struct text_job {
 	size_t nexc;             /* out: exceptions */
 	struct zblk_buf sealed;  /* out: the block */
 	struct text_scratch *ts; /* the writer's */
-	struct sha256 *h;        /* the file's hash (the writer's): code_text adds the lines */
 	int rc;                  /* out: 0 or the zblk_seal error (err) */
 	struct err err;
 };
@@ -147,7 +149,7 @@ struct store_raw {
 	int ncols;       /* fields of a simple line; 0 = none are simple */
 	int last_nl;     /* the last byte written was '\n' */
 	int level;       /* zstd level of this file's blocks */
-	struct sha256 h; /* of every byte written: text blocks' on whichever thread codes them */
+	struct sha256 h; /* of every byte written: text blocks' on either thread (hashing) */
 	struct zblk_buf raw, sealed; /* scratch for encoding */
 	int64_t handed;              /* lines handed to code_text so far */
 	uint64_t nblocks;            /* text blocks handed to code_text so far */
@@ -162,11 +164,14 @@ struct store_raw {
 	uint8_t *rn;                 /* lines' numbers, gathered from win */
 	/* The worker (thread_live once started) and the ring of blocks handed to it: block b
 	 * is in q[b % RAW_QUEUE]; blocks [drained, nblocks) are handed and not taken back,
-	 * [drained, coded) of them coded. posted (= nblocks once handed), coded and quit are
-	 * shared (mu). */
+	 * [drained, coded) of them coded, [0, hashed) of all hashed (hashed > drained: a
+	 * block is hashed before its slot is taken back). posted (= nblocks once handed),
+	 * coded, hashed, hashing (a thread is adding block hashed to h) and quit are shared
+	 * (mu). */
 	struct text_job q[RAW_QUEUE];
 	struct text_scratch ts;
-	uint64_t drained, coded, posted;
+	uint64_t drained, coded, posted, hashed;
+	int hashing;
 	struct zblk_ctx *wz;
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -432,7 +437,6 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 {
 	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = 0, ns = 0;
 	struct text_scratch *ts = j->ts;
-	sha256_update(j->h, j->blk.p, j->blk.len); /* the block's lines are the file's next bytes */
 	int64_t *excidx = scratch(ts, 0, (n + 1) * sizeof *excidx);
 	struct zblk_str *exc = scratch(ts, 1, (n + 1) * sizeof *exc);
 	/* One pass: a line is split as it is checked. Field c of simple line k goes to
@@ -589,6 +593,21 @@ static void tasks_append(struct jobs_task **a, struct jobs_task *b)
 	*a = b;
 }
 
+/* Add block hashed (handed, not taken back) to the file's hash, the next in order: with mu
+ * held and no other thread hashing, released while hashing. */
+static void hash_locked(struct store_raw *w)
+{
+	assert(!w->hashing && w->hashed < w->posted);
+	w->hashing = 1;
+	const struct text_job *j = &w->q[w->hashed % RAW_QUEUE];
+	pthread_mutex_unlock(&w->mu);
+	sha256_update(&w->h, j->blk.p, j->blk.len);
+	pthread_mutex_lock(&w->mu);
+	w->hashing = 0;
+	w->hashed++;
+	pthread_cond_broadcast(&w->cv);
+}
+
 static void *worker(void *arg)
 {
 	struct store_raw *w = arg;
@@ -598,6 +617,9 @@ static void *worker(void *arg)
 			pthread_cond_wait(&w->cv, &w->mu);
 		if (w->quit)
 			break;
+		/* the block's bytes into the hash first, unless the caller is at it */
+		while (w->hashed <= w->coded && !w->hashing)
+			hash_locked(w);
 		struct text_job *j = &w->q[w->coded % RAW_QUEUE];
 		pthread_mutex_unlock(&w->mu);
 		code_text(j, w->wz);
@@ -615,10 +637,19 @@ static int drain_one(struct store_raw *w, struct err *e)
 {
 	assert(w->drained < w->nblocks);
 	if (w->thread_live) {
+		/* waiting for the worker, hash the blocks it has not begun */
 		pthread_mutex_lock(&w->mu);
-		while (w->coded <= w->drained)
-			pthread_cond_wait(&w->cv, &w->mu);
+		while (w->coded <= w->drained || w->hashed <= w->drained)
+			if (!w->hashing && w->hashed < w->posted)
+				hash_locked(w);
+			else
+				pthread_cond_wait(&w->cv, &w->mu);
 		pthread_mutex_unlock(&w->mu);
+	} else {
+		for (; w->hashed <= w->drained; w->hashed++) {
+			const struct text_job *h = &w->q[w->hashed % RAW_QUEUE];
+			sha256_update(&w->h, h->blk.p, h->blk.len);
+		}
 	}
 	size_t i = w->drained++ % RAW_QUEUE;
 	struct text_job *j = &w->q[i];
@@ -684,7 +715,6 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 	j->blkno = w->nblocks++;
 	j->win = w->win;
 	j->ts = &w->ts;
-	j->h = &w->h;
 	j->eol = w->eol;
 	j->ncols = w->ncols;
 	for (struct jobs_task *t = w->tasks; t; t = t->next)
@@ -861,8 +891,10 @@ int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, str
 			rc = store_sqlerr(w->s, e, "record raw file");
 	}
 	sqlite3_finalize(st);
-	if (!rc && sha256) /* every block is coded: the hash has seen every byte */
+	if (!rc && sha256) { /* every block is taken back: the hash has seen every byte */
+		assert(w->opaque || w->hashed == w->nblocks);
 		sha256_final(&w->h, sha256);
+	}
 	if (!rc && size)
 		*size = w->bytes;
 	store_raw_abort(w);

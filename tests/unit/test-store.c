@@ -263,6 +263,51 @@ static void test_raw_first_block_short(void **state)
 	free(p);
 }
 
+/* store_raw_finish gives the sha256 and size of every byte written, whichever thread hashed
+ * each text block (the caller while it waits for the worker, or the worker): a one-block
+ * file, many blocks written in small chunks and at once, an opaque file. */
+static void test_raw_finish_hash(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	size_t cap = 70000 * 40, n = 0;
+	char *p = malloc(cap);
+	n += (size_t)sprintf(p + n, "name,start,end,mem\n");
+	for (int l = 0; l < 70000; l++)
+		n += (size_t)sprintf(p + n, "pod-%d,%d,%d,%d.5\n", l * 7, l * 13, l * 13 + l % 97,
+				     l % 1024);
+	static const struct {
+		size_t len, chunk;
+		int opaque;
+	} cases[] = {{300, 0, 0}, {0, 4093, 0}, {0, 0, 0}, {0, 1 << 16, 1}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t len = cases[i].len ? cases[i].len : n;
+		int64_t tid;
+		char name[32];
+		snprintf(name, sizeof name, "hash-%zu", i);
+		struct store_file sf = {.name = name, .format = "csv", .size = (int64_t)len};
+		assert_int_equal(store_begin(f->s, &f->e), 0);
+		assert_int_equal(store_trace_new(f->s, name, &tid, &f->e), 0);
+		sf.trace_id = tid;
+		assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
+		struct store_raw *w;
+		assert_int_equal(store_raw_begin(f->s, sf.id, cases[i].opaque, &w, &f->e), 0);
+		for (size_t off = 0, k; off < len; off += k) {
+			k = cases[i].chunk && cases[i].chunk < len - off ? cases[i].chunk
+									 : len - off;
+			assert_int_equal(store_raw_write(w, p + off, k, &f->e), 0);
+		}
+		uint8_t got[32], want[32];
+		int64_t size = -1;
+		assert_int_equal(store_raw_finish(w, got, &size, &f->e), 0);
+		assert_int_equal(store_commit(f->s, &f->e), 0);
+		sha256_buf(p, len, want);
+		assert_memory_equal(got, want, 32);
+		assert_int_equal(size, (int64_t)len);
+	}
+	free(p);
+}
+
 static void test_raw_tricky_bytes(void **state)
 {
 	struct fx *f = *state;
@@ -760,6 +805,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_first_block_short, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_finish_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
