@@ -458,6 +458,109 @@ static void test_fast_path_matches_shape_by_shape(void **state)
 	}
 }
 
+/* Bitwise equality of doubles: replay results are compared byte for byte across versions, so
+ * the per-need counting must give the shape-by-shape sums bit for bit. */
+static int same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* frag_node_eval over the builder's workload (GPUs counted once per need) gives what the
+ * shape-by-shape evaluation (the same workload without need[]) gives, bit for bit, in
+ * every output, for every mask and with or without the optional outputs: CPU-only shapes,
+ * shapes bound to a GPU model, nodes of other models and without GPU, bandwidth demands,
+ * nodes filling up and emptying. */
+static void test_need_counts_bit_identical(void **state)
+{
+	(void)state;
+	struct node nodes[5];
+	mknode(&nodes[0], 8, 1);
+	mknode(&nodes[1], 8, 2);
+	mknode(&nodes[2], 4, 1);
+	mknode(&nodes[3], 0, -1);
+	mknode(&nodes[4], 2, 3);
+	struct rng r;
+	rng_seed(&r, 9);
+	static const int milli[] = {100, 250, 300, 500, 700, 1000};
+	struct job jobs[60];
+	for (int i = 0; i < 60; i++) {
+		int kind = (int)rng_below(&r, 6);
+		int ng = kind == 0 ? 0 : kind == 1 ? 1 + (int)rng_below(&r, 4) : 1;
+		mkjob(&jobs[i], 1000 * (int64_t)(1 + rng_below(&r, 8)), ng,
+		      ng == 0     ? 0
+		      : kind == 1 ? 1000
+				  : milli[rng_below(&r, 6)]);
+		jobs[i].dem[DIM_MEM] = 4000 * (int64_t)(1 + rng_below(&r, 16));
+		jobs[i].dem[DIM_NET] = 50 * (int64_t)rng_below(&r, 8);
+		jobs[i].dem[DIM_STO] = 100 * (int64_t)rng_below(&r, 4);
+		jobs[i].dem[DIM_IOCPU] = 200 * (int64_t)rng_below(&r, 3);
+		if (ng > 0 && rng_below(&r, 4) == 0)
+			jobs[i].gpu_spec = 1u << (1 + rng_below(&r, 3));
+	}
+	struct frag_workload fast, slow;
+	frag_workload_build(&fast, jobs, 60, 1.0);
+	frag_workload_build(&slow, jobs, 60, 1.0);
+	assert_true(fast.need_all && fast.need != NULL && fast.p_cpu > 0);
+	free(slow.need);
+	slow.need = NULL;
+	slow.nneed = 0;
+	const uint32_t masks[] = {0, DIMS_ALL, DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET),
+				  DIM_BIT(DIM_CPU) | DIM_BIT(DIM_STO) | DIM_BIT(DIM_IOCPU)};
+	struct cluster c;
+	cluster_init(&c, nodes, 5);
+	struct placement held[400];
+	int alive[400] = {0}, nheld = 0, nfull = 0;
+	for (int step = 0; step < 400; step++) {
+		int x = (int)rng_below(&r, (uint64_t)(nheld + 1));
+		if (x < nheld && alive[x] && rng_below(&r, 2) == 0) { /* a job leaves */
+			cluster_remove(&c, &held[x], x);
+			alive[x] = 0;
+		} else {
+			struct job j = jobs[rng_below(&r, 60)];
+			size_t n = rng_below(&r, 5);
+			struct placement ch[CLUSTER_MAX_GPUS];
+			int k = cluster_choices(&c, n, &j, ch, CLUSTER_MAX_GPUS);
+			if (k > 0) {
+				held[nheld] = ch[rng_below(&r, (uint64_t)k)];
+				cluster_place(&c, &held[nheld], nheld);
+				alive[nheld++] = 1;
+			} else {
+				nfull++;
+			}
+		}
+		for (size_t n = 0; n < 5; n++)
+			for (size_t q = 0; q < 4; q++) {
+				double md[2] = {-1, -1}, nf[2] = {-1, -1}, fn[2] = {-1, -1}, F[2];
+				uint64_t fits[2][2] = {{9, 9}, {9, 9}};
+				const struct frag_workload *ws[2] = {&fast, &slow};
+				for (int v = 0; v < 2; v++)
+					F[v] = frag_node_eval(&c, n, ws[v], masks[q], &md[v],
+							      &nf[v], &fn[v], fits[v]);
+				assert_true(same_bits(F[0], F[1]));
+				assert_true(same_bits(md[0], md[1]));
+				assert_true(same_bits(nf[0], nf[1]));
+				assert_true(same_bits(fn[0], fn[1]));
+				assert_true(fits[0][0] == fits[1][0] && fits[0][1] == fits[1][1]);
+				/* without the optional outputs */
+				double md1 = -1, md2 = -1;
+				double F1 = frag_node_eval(&c, n, &fast, masks[q], &md1, NULL, NULL,
+							   NULL);
+				double F2 = frag_node_eval(&c, n, &fast, masks[q], &md2, &nf[0],
+							   NULL, NULL);
+				assert_true(same_bits(F1, F[1]) && same_bits(F2, F[1]));
+				assert_true(same_bits(md1, md[1]) && same_bits(md2, md[1]));
+				assert_true(same_bits(frag_node(&c, n, &fast), F[1]));
+			}
+	}
+	assert_true(nfull > 0 && nheld > 0); /* the nodes did fill up */
+	for (int v = 0; v < nheld; v++)
+		if (alive[v])
+			cluster_remove(&c, &held[v], v);
+	cluster_release(&c);
+	frag_workload_release(&fast);
+	frag_workload_release(&slow);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +578,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frag_node_eval_shares, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_shares, setup, teardown),
 		cmocka_unit_test(test_fast_path_matches_shape_by_shape),
+		cmocka_unit_test(test_need_counts_bit_identical),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
