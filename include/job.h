@@ -64,14 +64,9 @@ void job_set_add_job(struct job_set *s, const struct job *j);
 void job_set_add_node(struct job_set *s, const struct node *n);
 /* Free the arrays; s may be NULL; leaves s empty. */
 void job_set_release(struct job_set *s);
-/* Room for at least njobs jobs in s->jobs (kept ones kept), in one job_array_alloc; never
+/* Room for at least njobs jobs in s->jobs (kept ones kept), in one xmalloc_big; never
  * fails. For a loader that knows the count: no doubling series of copies. */
 void job_set_reserve(struct job_set *s, size_t njobs);
-/* n bytes (contents undefined; free them with free) for a large per-job array. Where the
- * system gives huge pages on request they are asked for: the first touch of each 4 KiB page
- * is a page fault, a dear one in a virtual machine, where a 2 MiB page faults once. Never
- * fails (dies on out of memory, as xmalloc). */
-void *job_array_alloc(size_t n);
 
 /* "cpu", "mem", "gpu", "hbm", "net", "sto", "iocpu"; dim < DIM_N. */
 const char *job_dim_name(enum dim d);

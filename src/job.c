@@ -1,14 +1,8 @@
 /*
  * job.c — job sets, and the names of dimensions and classes.
  */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE): see job_array_alloc */
-#endif
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "job.h"
 #include "util.h"
@@ -22,27 +16,11 @@ void job_set_add_job(struct job_set *s, const struct job *j)
 	s->jobs[s->njobs++] = *j;
 }
 
-void *job_array_alloc(size_t n)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	const size_t huge = (size_t)2 << 20;
-	if (n >= huge / 2) {
-		size_t r = (n + huge - 1) & ~(huge - 1);
-		void *p = aligned_alloc(huge, r);
-		if (p) {
-			(void)madvise(p, r, MADV_HUGEPAGE); /* advice: refusal costs nothing */
-			return p;
-		}
-	}
-#endif
-	return xmalloc(n ? n : 1);
-}
-
 void job_set_reserve(struct job_set *s, size_t njobs)
 {
 	if (njobs <= s->jobcap)
 		return;
-	struct job *a = job_array_alloc(njobs * sizeof *a);
+	struct job *a = xmalloc_big(njobs * sizeof *a);
 	if (s->njobs)
 		memcpy(a, s->jobs, s->njobs * sizeof *a);
 	free(s->jobs);

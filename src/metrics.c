@@ -180,9 +180,9 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	for (int i = 0; i <= JOB_NCLASS; i++) {
 		memset(&acc[i], 0, sizeof acc[i]);
 		/* huge pages where offered: only the part a class fills is touched */
-		acc[i].wait = job_array_alloc((nj ? nj : 1) * sizeof(double));
-		acc[i].jct = job_array_alloc((nj ? nj : 1) * sizeof(double));
-		acc[i].slow = job_array_alloc((nj ? nj : 1) * sizeof(double));
+		acc[i].wait = xmalloc_big((nj ? nj : 1) * sizeof(double));
+		acc[i].jct = xmalloc_big((nj ? nj : 1) * sizeof(double));
+		acc[i].slow = xmalloc_big((nj ? nj : 1) * sizeof(double));
 	}
 	for (size_t i = 0; i < nj; i++) {
 		sim_job_result(s, i, &r);

@@ -1311,8 +1311,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	if (o->mode == SIM_TIMED) {
 		s->jobcap = js->njobs;
 		s->njobs = 0;
-		s->jobs = job_array_alloc((js->njobs ? js->njobs : 1) * sizeof *s->jobs);
-		s->jshape = job_array_alloc((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
+		s->jobs = xmalloc_big((js->njobs ? js->njobs : 1) * sizeof *s->jobs);
+		s->jshape = xmalloc_big((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
 		/* new_instance() in one pass, without its growth check: every field written */
 		for (size_t i = 0; i < js->njobs; i++) {
 			int64_t t = js->jobs[i].arrival;

@@ -54,17 +54,11 @@
  * waits for the worker, else the worker before it codes the block. The digest depends only
  * on the bytes and their order, so it too is independent of timing.
  */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE): see big_alloc */
-#endif
 #include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
 #endif
@@ -400,32 +394,12 @@ static int split_line(const uint8_t *p, size_t len, size_t ncols, struct zblk_st
 	return 1;
 }
 
-/* n bytes for one of the worker's large arrays (freed with free). Where the system gives
- * huge pages on request, they are asked for: the first touch of every 4 KiB page is a
- * fault, and in a virtual machine a dear one (~10 us: the first blocks' megabytes of
- * numbers and fields cost tens of milliseconds), where a 2 MiB page faults once. */
-static void *big_alloc(size_t n)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	const size_t huge = (size_t)2 << 20;
-	if (n >= huge / 2) {
-		size_t r = (n + huge - 1) & ~(huge - 1);
-		void *p = aligned_alloc(huge, r);
-		if (p) {
-			(void)madvise(p, r, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
-			return p;
-		}
-	}
-#endif
-	return xmalloc(n);
-}
-
 /* Scratch buffer i of ts, at least need bytes (its contents are not kept). */
 static void *scratch(struct text_scratch *ts, int i, size_t need)
 {
 	if (need > ts->sccap[i]) {
 		free(ts->sc[i]);
-		ts->sc[i] = big_alloc(need);
+		ts->sc[i] = xmalloc_big(need);
 		ts->sccap[i] = need;
 	}
 	return ts->sc[i];
@@ -470,7 +444,7 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 		free(slot->num);
 		free(slot->nul);
 		slot->cellcap = ns * ncols + 1;
-		slot->num = big_alloc(slot->cellcap * sizeof *slot->num);
+		slot->num = xmalloc_big(slot->cellcap * sizeof *slot->num);
 		slot->nul = xmalloc(slot->cellcap);
 	}
 	slot->line0 = j->line0;

@@ -1,6 +1,9 @@
 /*
  * util.c — errors, allocation that dies cleanly, number parsing, clocks.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE): see xmalloc_big */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "util.h"
 
@@ -32,6 +38,22 @@ void *xmalloc(size_t n)
 	if (!p)
 		die_oom(n);
 	return p;
+}
+
+void *xmalloc_big(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const size_t huge = (size_t)2 << 20;
+	if (n >= huge / 2) {
+		size_t r = (n + huge - 1) & ~(huge - 1);
+		void *p = aligned_alloc(huge, r);
+		if (p) {
+			(void)madvise(p, r, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
+			return p;
+		}
+	}
+#endif
+	return xmalloc(n);
 }
 
 void *xcalloc(size_t n, size_t size)

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "job.h"
+#include "util.h"
 
 static void add(struct job_set *s, int64_t id)
 {
@@ -68,7 +69,7 @@ static void test_array_alloc_sizes(void **state)
 	 * to their last byte and freed with free */
 	size_t sizes[] = {0, 1, 4096, (size_t)1 << 20, ((size_t)5 << 20) + 3};
 	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-		unsigned char *p = job_array_alloc(sizes[k]);
+		unsigned char *p = xmalloc_big(sizes[k]);
 		assert_non_null(p);
 		if (sizes[k]) {
 			memset(p, 0xab, sizes[k]);
