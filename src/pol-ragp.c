@@ -57,6 +57,29 @@ static double std_of(double sum, double sum2, int k)
 	return var > 0 ? sqrt(var) : 0;
 }
 
+/* The free shares over the seen dims, after and now, clamped to [0, 1]: sums for dStd. */
+struct shares {
+	double sa, sa2, sn, sn2;
+	int k;
+};
+
+static inline void shares_add(struct shares *h, double fa, double fn)
+{
+	fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
+	fn = fn < 0 ? 0 : fn > 1 ? 1 : fn;
+	h->sa += fa;
+	h->sa2 += fa * fa;
+	h->sn += fn;
+	h->sn2 += fn * fn;
+	h->k++;
+}
+
+/* std_k(rho'_k) - std_k(rho_k) */
+static double shares_dstd(const struct shares *h)
+{
+	return std_of(h->sa, h->sa2, h->k) - std_of(h->sn, h->sn2, h->k);
+}
+
 /* dF + lambda dStd + mu cong + pol_oversub. dStd is the change of the standard deviation
  * of the free shares, clamped to [0, 1], over the seen dims with capacity, one pass for
  * both. ragp_bound takes the same terms with one division per dim: its hair covers the
@@ -64,23 +87,17 @@ static double std_of(double sum, double sum2, int k)
 static double ragp_total(const struct policy_ctx *ctx, const struct node_state *s,
 			 const struct placement *p, double dF)
 {
-	double cong = 0, sa = 0, sa2 = 0, sn = 0, sn2 = 0;
-	int k = 0;
+	double cong = 0;
+	struct shares sh = {0};
 	for (int d = 0; d < DIM_N; d++) {
 		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
 			continue;
 		double fa = pol_free_after(s, p, d), fn = pol_free_now(s, d);
 		if (d >= DIM_NET)
 			cong += congestion(1 - fa);
-		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
-		fn = fn < 0 ? 0 : fn > 1 ? 1 : fn;
-		sa += fa;
-		sa2 += fa * fa;
-		sn += fn;
-		sn2 += fn * fn;
-		k++;
+		shares_add(&sh, fa, fn);
 	}
-	double sd = std_of(sa, sa2, k) - std_of(sn, sn2, k);
+	double sd = shares_dstd(&sh);
 	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
 }
 
@@ -232,8 +249,8 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		htot += s->hbm_free[g];
 	}
 	double fall = 0, dother = 0, dgpu = 0; /* as in md_after_low */
-	double cong = 0, sa = 0, sa2 = 0, sn = 0, sn2 = 0;
-	int k = 0;
+	double cong = 0;
+	struct shares sh = {0};
 	for (int d = 0; d < DIM_N; d++) {
 		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
 			continue;
@@ -251,13 +268,7 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		double fa = fn - (double)p.dem[d] * inv;
 		if (d >= DIM_NET)
 			cong += congestion(1 - fa);
-		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
-		fn = fn < 0 ? 0 : fn > 1 ? 1 : fn;
-		sa += fa;
-		sa2 += fa * fa;
-		sn += fn;
-		sn2 += fn * fn;
-		k++;
+		shares_add(&sh, fa, fn);
 	}
 	double low = 0;
 	if (ctx->node_nofit) {
@@ -275,7 +286,7 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	}
 	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
 						: low - before;
-	double sd = std_of(sa, sa2, k) - std_of(sn, sn2, k);
+	double sd = shares_dstd(&sh);
 	double b = dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, &p);
 	return b - 1e-9 * (fabs(b) + 1);
 }
