@@ -441,10 +441,10 @@ static size_t fit_list(struct sim_classes *k, const int64_t need[3])
 	return m;
 }
 
-/* Fill x from every live class that may fit (its bound, or its score without bd), then
- * heapify once: cheaper than a push per class. */
-static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
-		      sim_class_eval ev, sim_class_eval bd, void *u)
+/* Set x's entries, in no order, to every live class that may fit, valued by bd (its bound,
+ * level 0), or by ev (its score, level 2) without bd. */
+static void kidx_values(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
+			sim_class_eval ev, sim_class_eval bd, void *u)
 {
 	size_t m = fit_list(k, need);
 	xgrow(&x->h, &x->cap, m ? m : 1, sizeof *x->h);
@@ -457,8 +457,21 @@ static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t n
 		int32_t id = k->live[i];
 		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, bd ? 0 : 2};
 	}
+}
+
+static void kidx_heapify(struct sim_kidx *x)
+{
 	for (size_t i = x->n / 2; i-- > 0;)
 		kent_sift_down(x, i);
+}
+
+/* Fill x from every live class that may fit, then heapify once: cheaper than a push per
+ * class. */
+static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
+		      sim_class_eval ev, sim_class_eval bd, void *u)
+{
+	kidx_values(k, x, need, ev, bd, u);
+	kidx_heapify(x);
 }
 
 /*
@@ -470,17 +483,8 @@ static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t n
 static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
 			  sim_class_eval ev, sim_class_eval bd, void *u)
 {
-	size_t nfit = fit_list(k, need);
-	xgrow(&x->h, &x->cap, nfit ? nfit : 1, sizeof *x->h);
-	x->n = 0;
-	for (size_t f = 0; f < nfit; f++) {
-		double sc;
-		size_t i = (size_t)k->fit[f];
-		if (!bd(u, k->lrep[i], &sc))
-			continue;
-		int32_t id = k->live[i];
-		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, 0};
-	}
+	assert(bd);
+	kidx_values(k, x, need, ev, bd, u);
 	for (int tries = 0; tries < 4 && x->n; tries++) {
 		size_t m = 0;
 		for (size_t i = 1; i < x->n; i++)
@@ -499,8 +503,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 		x->h[x->n++] = best;
 		break;
 	}
-	for (size_t i = x->n / 2; i-- > 0;)
-		kent_sift_down(x, i);
+	kidx_heapify(x);
 }
 
 /*
