@@ -324,6 +324,16 @@ static void test_helpers(void **state)
 	assert_null(trace_format_find("nosuch"));
 }
 
+/* The first of rd's columns that the file has. */
+static int first_mapped(const struct trace_reader *rd)
+{
+	int k = 0;
+	while ((size_t)k < rd->ncol && rd->col[k] < 0)
+		k++;
+	assert_true((size_t)k < rd->ncol);
+	return k;
+}
+
 /* trace_num's fast decimal path gives exactly strtod's double, on edge cases and on many
  * random decimals (the slow path takes what the fast one declines). */
 static void test_num_matches_strtod(void **state)
@@ -331,10 +341,7 @@ static void test_num_matches_strtod(void **state)
 	(void)state;
 	struct sink s = {0};
 	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
-	int k = 0;
-	while ((size_t)k < rd->ncol && rd->col[k] < 0)
-		k++;
-	assert_true((size_t)k < rd->ncol);
+	int k = first_mapped(rd);
 	static const char *const edge[] = {"0",
 					   "-0",
 					   "-0.0",
@@ -396,10 +403,7 @@ static void test_amount_matches_strtod(void **state)
 	(void)state;
 	struct sink s = {0};
 	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
-	int k = 0;
-	while ((size_t)k < rd->ncol && rd->col[k] < 0)
-		k++;
-	assert_true((size_t)k < rd->ncol);
+	int k = first_mapped(rd);
 	static const char *const edge[] = {
 		"0", "-0", "-0.0", "-1", "-0.5", "2.5", "0.5", "120.0", "475.00000000000006",
 		"2057225.0000000002", "0.49999999999999999", "0.50000000000000001",
