@@ -43,6 +43,14 @@ char *xstrndup(const char *s, size_t n);
  * each 4 KiB page is a page fault, a dear one in a virtual machine (~10 us), where a 2 MiB
  * page faults once. Never NULL, as xmalloc. */
 void *xmalloc_big(size_t n);
+
+/* The same for the heap as a whole, for a process that allocates and frees many mid-sized
+ * buffers: n bytes are allocated, the 2 MiB pages inside them advised huge, and freed
+ * again. Later allocations are carved from that memory, huge pages and all, as long as
+ * the allocator keeps it (the caller has raised M_TRIM_THRESHOLD and M_MMAP_THRESHOLD
+ * above n). Memory becomes resident only as it is touched, 2 MiB at a time. Advice only:
+ * without huge pages nothing changes. */
+void heap_prefer_huge(size_t n);
 /* Grow *p (an array of *cap elements of size sz) so it holds at least need elements. */
 void xgrow(void *pp, size_t *cap, size_t need, size_t sz);
 /* A function run before a fatal exit (the dashboard restores the terminal); NULL clears. */

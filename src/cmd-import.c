@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -16,6 +17,10 @@
 
 /* Bad rows printed as "file:line: reason" before the counts. */
 #define IMPORT_SHOW_BAD 10
+
+/* From this many input bytes on, the heap is asked for HUGE_HEAP bytes in huge pages. */
+#define HUGE_HEAP_FROM ((int64_t)16 << 20)
+#define HUGE_HEAP      ((size_t)24 << 20)
 
 static int exec_import(int argc, char **argv);
 
@@ -46,6 +51,19 @@ static void list_formats(void)
 	for (const struct trace_format *const *f = trace_formats; *f; f++)
 		printf("%-16s %s\n", (*f)->name, (*f)->summary);
 }
+
+#ifdef __GLIBC__
+/* The summed size of the inputs that are regular files (stdin and the unreadable: 0). */
+static int64_t input_bytes(const struct import_input *in, size_t n)
+{
+	int64_t sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(in[i].path, "-") && stat(in[i].path, &st) == 0 && S_ISREG(st.st_mode))
+			sum += (int64_t)st.st_size;
+	return sum;
+}
+#endif
 
 static int exec_import(int argc, char **argv)
 {
@@ -115,6 +133,12 @@ static int exec_import(int argc, char **argv)
 	 * bounded by the blocks either way. */
 	mallopt(M_TRIM_THRESHOLD, 32 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	/* The blocks of a big file first touch some 12 MB of fresh heap: 3,000 page faults
+	 * of 4 KiB, a tenth of the import's time in a virtual machine, where in huge pages
+	 * they are a few. A small import stays in small pages (2 MiB pages for a few KB
+	 * would only grow it). */
+	if (input_bytes(in, n) >= HUGE_HEAP_FROM)
+		heap_prefer_huge(HUGE_HEAP);
 #endif
 	int irc = import_run(&o, in, n, &res, &e);
 	if (!quiet || irc) {

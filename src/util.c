@@ -56,6 +56,23 @@ void *xmalloc_big(size_t n)
 	return xmalloc(n);
 }
 
+void heap_prefer_huge(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	char *p = malloc(n);
+	if (!p)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t z = ((uintptr_t)p + n) & ~(huge - 1);
+	if (z > a)
+		(void)madvise((void *)a, z - a, MADV_HUGEPAGE); /* advice: refused, no harm */
+	free(p);
+#else
+	(void)n;
+#endif
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

@@ -1,12 +1,16 @@
-/* test-job.c — job sets: reserving room keeps the jobs, large per-job arrays, names. */
+/* test-job.c — job sets: reserving room keeps the jobs, huge-page arrays and heap, names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "job.h"
 #include "util.h"
@@ -79,6 +83,56 @@ static void test_array_alloc_sizes(void **state)
 	}
 }
 
+/* Whether the mapping that holds address a is advised huge ("hg" in its VmFlags); -1 when
+ * the system cannot say (no /proc/self/smaps, or transparent huge pages off). */
+static int advised_huge(uintptr_t a)
+{
+	char line[512];
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	int on = f && fgets(line, sizeof line, f) && !strstr(line, "[never]");
+	if (f)
+		fclose(f);
+	if (!on || !(f = fopen("/proc/self/smaps", "r")))
+		return -1;
+	int in = 0, r = -1;
+	while (r < 0 && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = a >= lo && a < hi;
+		else if (in && !strncmp(line, "VmFlags:", 8))
+			r = strstr(line, " hg") != NULL;
+	}
+	fclose(f);
+	return r;
+}
+
+static void test_heap_prefer_huge(void **state)
+{
+	(void)state;
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) /* ASan has its own heap */
+	const size_t mb = (size_t)1 << 20;
+	mallopt(M_TRIM_THRESHOLD, 32 << 20); /* as the import sets them */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	/* heap memory as it comes without the advice, kept while the rest is asked */
+	char *plain = malloc(8 * mb);
+	assert_non_null(plain);
+	int was = advised_huge(((uintptr_t)plain + 2 * mb) & ~(2 * mb - 1));
+	heap_prefer_huge(24 * mb);
+	char *p = malloc(8 * mb); /* comes from the memory just advised */
+	assert_non_null(p);
+	memset(p, 1, 8 * mb);
+	int now = advised_huge(((uintptr_t)p + 2 * mb) & ~(2 * mb - 1));
+	free(p);
+	free(plain);
+	if (was != 0) {
+		print_message("skipped: %s\n", was < 0 ? "no transparent huge pages here"
+						       : "the heap is advised huge already");
+		return;
+	}
+	assert_int_equal(now, 1);
+#endif
+}
+
 static void test_dims_parse(void **state)
 {
 	(void)state;
@@ -101,10 +155,9 @@ static void test_dims_parse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reserve_keeps_jobs),
-		cmocka_unit_test(test_reserve_empty_set),
-		cmocka_unit_test(test_array_alloc_sizes),
-		cmocka_unit_test(test_dims_parse),
+		cmocka_unit_test(test_heap_prefer_huge), /* first: before xmalloc_big's advice */
+		cmocka_unit_test(test_reserve_keeps_jobs), cmocka_unit_test(test_reserve_empty_set),
+		cmocka_unit_test(test_array_alloc_sizes),  cmocka_unit_test(test_dims_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
