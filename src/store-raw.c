@@ -744,30 +744,44 @@ static void push_line(struct store_raw *w, size_t end, uint8_t term)
 	w->cur = end;
 }
 
+/* Cut p into lines as it goes into blk: the bytes of a run of lines are copied at once,
+ * when a block is handed over and at the end (pend: the first byte not yet in blk; vlen:
+ * blk's length with the bytes before p). */
 static int write_text(struct store_raw *w, const uint8_t *p, size_t n, struct err *e)
 {
+	const uint8_t *pend = p;
+	size_t vlen = w->blk.len;
 	while (n) {
 		const uint8_t *nl = memchr(p, '\n', n);
 		size_t k = nl ? (size_t)(nl - p) + 1 : n;
-		if (!nl && w->blk.len - w->cur + k > RAW_LONG_LINE)
-			k = RAW_LONG_LINE - (w->blk.len - w->cur);
-		zblk_buf_add(&w->blk, p, k);
+		if (!nl && vlen - w->cur + k > RAW_LONG_LINE)
+			k = RAW_LONG_LINE - (vlen - w->cur);
 		p += k;
 		n -= k;
-		if (nl && k && p[-1] == '\n') {
-			size_t len = w->blk.len - w->cur;
-			int cr = len >= 2 && w->blk.p[w->blk.len - 2] == '\r';
-			push_line(w, w->blk.len, cr ? TERM_CRLF : TERM_LF);
-		} else if (w->blk.len - w->cur >= RAW_LONG_LINE) {
-			push_line(w, w->blk.len, TERM_NONE);
+		vlen += k;
+		if (nl) {
+			/* the byte before the newline: pending, or blk's last if it is the first */
+			uint8_t b = 0;
+			if (p - pend >= 2)
+				b = p[-2];
+			else if (w->blk.len)
+				b = w->blk.p[w->blk.len - 1];
+			int cr = vlen - w->cur >= 2 && b == '\r';
+			push_line(w, vlen, cr ? TERM_CRLF : TERM_LF);
+		} else if (vlen - w->cur >= RAW_LONG_LINE) {
+			push_line(w, vlen, TERM_NONE);
 		}
 		if (w->nln >= (w->nblocks ? RAW_BLOCK_LINES : RAW_FIRST_LINES) ||
 		    w->cur >= RAW_BLOCK_BYTES) {
+			zblk_buf_add(&w->blk, pend, (size_t)(p - pend));
+			pend = p;
 			int rc = flush_text(w, 0, e);
 			if (rc)
 				return rc;
+			vlen = w->blk.len;
 		}
 	}
+	zblk_buf_add(&w->blk, pend, (size_t)(p - pend));
 	return 0;
 }
 

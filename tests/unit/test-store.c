@@ -341,8 +341,19 @@ static void test_raw_tricky_bytes(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		size_t n = cases[i].len ? cases[i].len : strlen(cases[i].text);
 		for (size_t chunk = 0; chunk < 4; chunk++)
-			for (int opaque = 0; opaque < 2; opaque++)
-				keep_and_compare(f, cases[i].name, cases[i].text, n, chunk, opaque);
+			for (int opaque = 0; opaque < 2; opaque++) {
+				int64_t id = keep_and_compare(f, cases[i].name, cases[i].text, n,
+							      chunk, opaque);
+				if (strcmp(cases[i].name, "crlf") || opaque)
+					continue;
+				/* a "\r\n" cut between two writes is still one line ending */
+				char q[160];
+				snprintf(q, sizeof q,
+					 "SELECT raw_eol = 'crlf' AND raw_lines = 3 AND "
+					 "raw_exceptions = 0 FROM files WHERE id = %lld",
+					 (long long)id);
+				assert_int_equal(sql_int(f->path, q), 1);
+			}
 	}
 }
 
