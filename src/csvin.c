@@ -3,9 +3,9 @@
  * and size checks, libcsv parsing with line numbers and raw text per record.
  *
  * Data flow:   file ──fread──▶ in[] ──raw sink (original bytes)
- *                               │ inflate / ZSTD_decompressStream (or plain copy)
+ *                               │ inflate / ZSTD_decompressStream into out[] (plain: in[] itself)
  *                               ▼
- *                             out[] ──split at '\n'──▶ csv_parse, one physical line at a time
+ *                             text ──split at '\n'──▶ csv_parse, one physical line at a time
  *
  * Feeding libcsv one physical line at a time is what gives each record its line number and
  * raw text: a record ends (callback end_record) inside the line that holds its terminator,
@@ -48,10 +48,11 @@ struct csvin {
 	ZSTD_DCtx *zd;
 	unsigned char *in;
 	size_t inlen, inpos;
-	unsigned char *out;
-	size_t outlen, outpos;
-	int64_t bytes;     /* original bytes read */
-	int64_t textbytes; /* decompressed bytes seen */
+	unsigned char *out;        /* decompressed text */
+	const unsigned char *text; /* the text being parsed: out, or in a plain file in[] */
+	size_t outlen, outpos;     /* text's length, and the next byte to parse */
+	int64_t bytes;             /* original bytes read */
+	int64_t textbytes;         /* decompressed bytes seen */
 	int bom, bom_checked;
 	csvin_raw_fn raw;
 	void *rawctx;
@@ -134,6 +135,7 @@ int csvin_open(const char *name, FILE *f, struct csvin **out, struct err *e)
 	c->own_f = own;
 	c->in = xmalloc(IN_BLOCK);
 	c->out = xmalloc(OUT_BLOCK);
+	c->text = c->out;
 	c->line = 1;
 	c->rec_line = 1;
 	parser_init(c);
@@ -239,8 +241,8 @@ static int fill_out(struct csvin *c, struct err *e)
 		if (c->comp == CSVIN_PLAIN) {
 			if (!avail)
 				return 0;
-			/* out[] is larger than in[]: one block always fits */
-			memcpy(c->out, c->in + c->inpos, avail);
+			/* parsed where it was read: in[] is read again only once it is */
+			c->text = c->in + c->inpos;
 			c->outlen = avail;
 			c->inpos = c->inlen;
 		} else if (c->comp == CSVIN_GZIP) {
@@ -258,6 +260,7 @@ static int fill_out(struct csvin *c, struct err *e)
 			}
 			c->z.next_in = c->in + c->inpos;
 			c->z.avail_in = (uInt)avail;
+			c->text = c->out;
 			c->z.next_out = c->out;
 			c->z.avail_out = OUT_BLOCK;
 			int zr = inflate(&c->z, Z_NO_FLUSH);
@@ -278,6 +281,7 @@ static int fill_out(struct csvin *c, struct err *e)
 				return 0;
 			}
 			ZSTD_inBuffer zi = {c->in, c->inlen, c->inpos};
+			c->text = c->out;
 			ZSTD_outBuffer zo = {c->out, OUT_BLOCK, 0};
 			size_t zr = ZSTD_decompressStream(c->zd, &zo, &zi);
 			if (ZSTD_isError(zr))
@@ -488,17 +492,17 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 				/* A BOM split across two blocks is not worth handling: the first
 				 * block holds at least 3 bytes unless the whole file is tinier. */
 				c->bom_checked = 1;
-				if (c->outlen >= 3 && !memcmp(c->out, "\xef\xbb\xbf", 3)) {
+				if (c->outlen >= 3 && !memcmp(c->text, "\xef\xbb\xbf", 3)) {
 					c->bom = 1;
 					c->outpos = 3;
 				}
 			}
 			/* a NUL anywhere in the block fails the file before any of its
 			 * records, so a binary file is refused at once */
-			const unsigned char *nul = memchr(c->out, '\0', c->outlen);
+			const unsigned char *nul = memchr(c->text, '\0', c->outlen);
 			if (nul) {
 				int64_t line = c->line;
-				for (const unsigned char *q = c->out + c->outpos; q < nul; q++)
+				for (const unsigned char *q = c->text + c->outpos; q < nul; q++)
 					line += *q == '\n';
 				return err_set(e, VF_EINPUT,
 					       "%s:%lld: NUL byte (not a text CSV file)", c->name,
@@ -527,7 +531,7 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 			}
 			continue;
 		}
-		const unsigned char *s = c->out + c->outpos;
+		const unsigned char *s = c->text + c->outpos;
 		size_t avail = c->outlen - c->outpos;
 		const unsigned char *nl = memchr(s, '\n', avail);
 		size_t n = nl ? (size_t)(nl - s) + 1 : avail;
