@@ -33,7 +33,7 @@ struct csvin_rec {
 	const char *const *field; /* field[i]: NUL-terminated; NULL for an empty unquoted cell */
 	const size_t *len;        /* len[i]: length of field[i] (0 when NULL) */
 	int64_t line;             /* 1-based physical line where the record starts */
-	const char *raw;          /* the record's text as written, without its line end */
+	const char *raw; /* the record's text as written, without its line end; NUL-terminated */
 	size_t rawlen;
 	const char *bad; /* NULL, or why the record could not be parsed ("malformed quoting") */
 };

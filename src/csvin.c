@@ -48,11 +48,11 @@ struct csvin {
 	ZSTD_DCtx *zd;
 	unsigned char *in;
 	size_t inlen, inpos;
-	unsigned char *out;        /* decompressed text */
-	const unsigned char *text; /* the text being parsed: out, or in a plain file in[] */
-	size_t outlen, outpos;     /* text's length, and the next byte to parse */
-	int64_t bytes;             /* original bytes read */
-	int64_t textbytes;         /* decompressed bytes seen */
+	unsigned char *out;    /* decompressed text */
+	unsigned char *text;   /* the text being parsed: out, or in a plain file in[] */
+	size_t outlen, outpos; /* text's length, and the next byte to parse */
+	int64_t bytes;         /* original bytes read */
+	int64_t textbytes;     /* decompressed bytes seen */
 	int bom, bom_checked;
 	csvin_raw_fn raw;
 	void *rawctx;
@@ -321,14 +321,16 @@ static void reset_record(struct csvin *c)
 	c->rec_line = c->line;
 }
 
-/* Fill c->rec from the record just completed. */
-static void publish(struct csvin *c)
+/* Fill c->rec from the record just completed: its raw text is rec_raw, or for a fast line
+ * the line where it was read (raw, n: its end, already parsed, becomes the NUL). */
+static void publish(struct csvin *c, unsigned char *raw, size_t n)
 {
-	while (c->rawlen &&
-	       (c->rec_raw[c->rawlen - 1] == '\n' || c->rec_raw[c->rawlen - 1] == '\r'))
-		c->rawlen--;
-	c->rec_raw[c->rawlen] = '\0';
 	if (!c->fast) {
+		while (c->rawlen &&
+		       (c->rec_raw[c->rawlen - 1] == '\n' || c->rec_raw[c->rawlen - 1] == '\r'))
+			c->rawlen--;
+		raw = (unsigned char *)c->rec_raw;
+		n = c->rawlen;
 		xgrow(&c->fptr, &c->fpcap, c->nfield + 1, sizeof *c->fptr);
 		for (size_t i = 0; i < c->nfield; i++)
 			c->fptr[i] = c->fnull[i] ? NULL : c->fbuf + c->foff[i];
@@ -337,8 +339,9 @@ static void publish(struct csvin *c)
 	c->rec.field = c->fptr;
 	c->rec.len = c->flen;
 	c->rec.line = c->rec_line;
-	c->rec.raw = c->rec_raw;
-	c->rec.rawlen = c->rawlen;
+	raw[n] = '\0';
+	c->rec.raw = (const char *)raw;
+	c->rec.rawlen = n;
 	c->rec.bad = c->bad;
 	c->ready = 1;
 }
@@ -369,16 +372,16 @@ static inline void fast_field(struct csvin *c, char *f, size_t start, size_t end
  * or carriage return (but a final "\r\n") is split at its commas here, exactly as libcsv
  * would (empty cells NULL), leaving libcsv where it would be after the line: between
  * records. The line is copied once into fbuf, its commas become the fields' NULs and the
- * field pointers are set here (publish need not). Returns 1 if it took the line, 0 if
- * libcsv must. */
-static int fast_line(struct csvin *c, const unsigned char *s, size_t n)
+ * field pointers are set here (publish need not). Returns 1 if it took the line (the record
+ * is published), 0 if libcsv must. */
+static int fast_line(struct csvin *c, unsigned char *s, size_t n)
 {
 	static const unsigned char special[256] = {
 		['"'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, [','] = 2};
 	size_t len = n - 1; /* without the '\n' */
 	if (len && s[len - 1] == '\r')
 		len--;
-	if (!len || c->nfield || c->p.pstate != 0)
+	if (!len || c->nfield || c->rawlen || c->p.pstate != 0)
 		return 0;
 	size_t base = c->fblen;
 	xgrow(&c->fbuf, &c->fbcap, base + len + 1, 1);
@@ -426,23 +429,23 @@ static int fast_line(struct csvin *c, const unsigned char *s, size_t n)
 	c->fblen = base + len + 1;
 	c->ends = 1;
 	c->fast = 1;
+	c->line++;
+	publish(c, s, len);
 	return 1;
 }
 
-/* Parse one piece of a physical line (ending in '\n' or not); may complete a record. */
-static int feed(struct csvin *c, const unsigned char *s, size_t n, struct err *e)
+/* Parse one piece of a physical line (ending in '\n' or not); may complete a record. A
+ * fast line's raw text is not copied: the record points at it where it was read. */
+static int feed(struct csvin *c, unsigned char *s, size_t n, struct err *e)
 {
 	int rc;
 	if (c->rawlen == 0 && c->nfield == 0 && !c->skip_line)
 		c->rec_line = c->line;
+	int eol = n && s[n - 1] == '\n';
+	if (!c->skip_line && eol && fast_line(c, s, n))
+		return 0;
 	if ((rc = append_raw(c, s, n, e)))
 		return rc;
-	int eol = n && s[n - 1] == '\n';
-	if (!c->skip_line && eol && fast_line(c, s, n)) {
-		c->line++;
-		publish(c);
-		return 0;
-	}
 	if (!c->skip_line) {
 		size_t done = csv_parse(&c->p, s, n, on_field, on_record, c);
 		if (done < n) {
@@ -460,13 +463,13 @@ static int feed(struct csvin *c, const unsigned char *s, size_t n, struct err *e
 	c->line++;
 	if (c->skip_line) {
 		c->skip_line = 0;
-		publish(c);
+		publish(c, NULL, 0);
 		return 0;
 	}
 	if (c->ends > 1)
 		c->bad = "carriage return inside an unquoted field";
 	if (c->ends) {
-		publish(c);
+		publish(c, NULL, 0);
 		return 0;
 	}
 	if (c->nfield == 0 && c->p.pstate == 0) /* a blank line: no record */
@@ -512,7 +515,7 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 				c->eof = 1;
 				c->finied = 1;
 				if (c->skip_line) {
-					publish(c);
+					publish(c, NULL, 0);
 					break;
 				}
 				int fr = csv_fini(&c->p, on_field, on_record, c);
@@ -525,13 +528,13 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 				if (c->ends) {
 					if (c->ends > 1)
 						c->bad = "carriage return inside an unquoted field";
-					publish(c);
+					publish(c, NULL, 0);
 				}
 				break;
 			}
 			continue;
 		}
-		const unsigned char *s = c->text + c->outpos;
+		unsigned char *s = c->text + c->outpos;
 		size_t avail = c->outlen - c->outpos;
 		const unsigned char *nl = memchr(s, '\n', avail);
 		size_t n = nl ? (size_t)(nl - s) + 1 : avail;
