@@ -357,6 +357,34 @@ static void test_raw_tricky_bytes(void **state)
 	}
 }
 
+/* Fields of letters, then 0 to 20 digits, then letters, at every length up to 30, each line
+ * given back byte for byte: a number taken from past a field's end, or a digit dropped,
+ * shows. */
+static void test_raw_numbers_at_every_offset(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	char *text = xmalloc(1 << 20);
+	size_t n = (size_t)sprintf(text, "a,b,c\n");
+	for (int pre = 0; pre <= 10; pre++)
+		for (int dig = 0; dig <= 20; dig++)
+			for (int suf = 0; suf <= 2; suf++) {
+				char fld[40];
+				int k = 0;
+				for (int i = 0; i < pre; i++)
+					fld[k++] = (char)('a' + i);
+				for (int i = 0; i < dig; i++)
+					fld[k++] = (char)('0' + (i * 7 + pre) % 10);
+				for (int i = 0; i < suf; i++)
+					fld[k++] = 'x';
+				fld[k] = '\0';
+				n += (size_t)sprintf(text + n, "%s,%d%s,-%s\n", fld, dig, fld, fld);
+			}
+	for (size_t chunk = 0; chunk < 2; chunk++)
+		keep_and_compare(f, "numbers-at-offsets", text, n, chunk ? 4093 : 0, 0);
+	free(text);
+}
+
 static void test_raw_big_and_long(void **state)
 {
 	struct fx *f = *state;
@@ -818,6 +846,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_raw_first_block_short, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_finish_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_numbers_at_every_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),
