@@ -88,7 +88,10 @@
 
 enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
 
-/* One job instance (timed: one per trace job; inflation: one per draw). */
+/* One job instance (timed: one per trace job; inflation: one per draw). 64 bytes, one
+ * cache line in the 2 MiB-aligned array of a large run (what a finish reads is one miss, and
+ * a million of them take less fresh memory): the arrival and the GPU time lost to preemption
+ * live in struct sim (isubmit, lost), where most runs need no array. */
 struct sjob {
 	int32_t src;      /* index in the job set */
 	uint8_t state;    /* enum sim_job_state */
@@ -99,14 +102,13 @@ struct sjob {
 	int32_t node;     /* node of the current or last run, -1 */
 	uint32_t gpus;    /* GPUs held on it */
 	int32_t npreempt; /* times preempted */
-	int64_t submit;   /* arrival */
 	int64_t start;    /* start of the current or last run, -1 */
 	int64_t end;      /* end of the run, -1 */
 	int64_t t_upd;    /* time work was last brought up to date */
 	double work;      /* seconds of work left at t_upd */
 	double rate;      /* progress rate now */
-	int64_t lost_ms;  /* GPU-milli-s of runs undone by preemption */
 };
+static_assert(sizeof(struct sjob) <= 64, "struct sjob fills one cache line");
 
 /* A fault and the nodes it hits. */
 struct sfault {
@@ -132,6 +134,13 @@ struct sim {
 	int use_cls;            /* the policy is POLICY_F_BY_STATE and has no pick() */
 	struct sjob *jobs;      /* instances */
 	size_t njobs, jobcap;
+	/* Inflation: each instance's arrival (its draw), isubcap long; timed: NULL, an
+	 * instance arrives at its trace job's arrival (on_arrive asserts it). */
+	int64_t *isubmit;
+	size_t isubcap;
+	int64_t *lost; /* GPU-milli-s of runs undone by preemption per instance, lostcap long
+			* (0 past it); NULL until the first preemption */
+	size_t lostcap;
 	/* The waiting instances in the order they are tried, and the fit shape of each: wait
 	 * and wshape point at whead in wbuf and wsbuf (owned, waitcap long), so the jobs taken
 	 * off the front of a long queue move whead, not the queue (wait_close). */
@@ -797,6 +806,18 @@ static void wait_add(struct sim *s, int32_t idx)
 	s->dirty = 1;
 }
 
+/* Count lost GPU-milli-s against instance idx (s->lost grows zero-filled). */
+static void add_lost(struct sim *s, int32_t idx, int64_t lost)
+{
+	if ((size_t)idx >= s->lostcap) {
+		size_t old = s->lostcap;
+		xgrow(&s->lost, &s->lostcap, s->njobs > (size_t)idx ? s->njobs : (size_t)idx + 1,
+		      sizeof *s->lost);
+		memset(s->lost + old, 0, (s->lostcap - old) * sizeof *s->lost);
+	}
+	s->lost[idx] += lost;
+}
+
 /* Try to make room for job idx by evicting lower classes: on the lowest-indexed node where
  * evicting them (lowest class first, then the latest started) lets it fit, evict just
  * enough. Returns 1 if it did. */
@@ -865,7 +886,7 @@ static int preempt_for(struct sim *s, int32_t idx)
 			int m = node_model(s, n);
 			int64_t g = stop_job(s, vi);
 			int64_t lost = g * (s->k.now - vj->start);
-			vj->lost_ms += lost;
+			add_lost(s, vi, lost);
 			if (m >= 0)
 				s->k.lost_ms[m] += lost;
 			vj->npreempt++;
@@ -1057,12 +1078,13 @@ static int pop_event(struct sim *s, struct evq_event *out)
 static int32_t new_instance(struct sim *s, int32_t src)
 {
 	xgrow(&s->jobs, &s->jobcap, s->njobs + 1, sizeof *s->jobs);
+	xgrow(&s->isubmit, &s->isubcap, s->njobs + 1, sizeof *s->isubmit);
 	struct sjob *sj = &s->jobs[s->njobs];
 	memset(sj, 0, sizeof *sj);
 	sj->src = src;
 	sj->why_dim = -1;
 	sj->node = -1;
-	sj->submit = s->k.now;
+	s->isubmit[s->njobs] = s->k.now;
 	sj->start = sj->end = -1;
 	return (int32_t)s->njobs++;
 }
@@ -1096,7 +1118,7 @@ static void on_arrive(struct sim *s)
 			s->jobs[idx].state = SIM_JOB_SKIPPED;
 			s->k.skipped++;
 		} else {
-			s->jobs[idx].submit = s->k.now;
+			assert(s->k.now == j->arrival); /* the submit time sim_job_result gives */
 			wait_add(s, idx);
 			xgrow(&s->fresh, &s->freshcap, s->nfresh + 1, sizeof *s->fresh);
 			s->fresh[s->nfresh++] = idx;
@@ -1315,13 +1337,11 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		s->jshape = xmalloc_big((js->njobs ? js->njobs : 1) * sizeof *s->jshape);
 		/* new_instance() in one pass, without its growth check: every field written */
 		for (size_t i = 0; i < js->njobs; i++) {
-			int64_t t = js->jobs[i].arrival;
-			assert(i == 0 || t >= js->jobs[i - 1].arrival);
+			assert(i == 0 || js->jobs[i].arrival >= js->jobs[i - 1].arrival);
 			job_assert_enriched(&js->jobs[i]);
 			s->jobs[i] = (struct sjob){.src = (int32_t)i,
 						   .why_dim = -1,
 						   .node = -1,
-						   .submit = t,
 						   .start = -1,
 						   .end = -1};
 			s->jshape[i] = -1;
@@ -1364,6 +1384,8 @@ void sim_free(struct sim *s)
 	free(s->faults);
 	free(s->reps);
 	free(s->jobs);
+	free(s->isubmit);
+	free(s->lost);
 	free(s->wbuf);
 	free(s->wsbuf);
 	free(s->jshape);
@@ -1550,6 +1572,16 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	evq_clone(&f->q, &s->q);
 	f->jobs = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jobs);
 	memcpy(f->jobs, s->jobs, s->njobs * sizeof *f->jobs);
+	f->isubmit = NULL;
+	if (s->isubmit) {
+		f->isubmit = xmalloc((s->isubcap ? s->isubcap : 1) * sizeof *f->isubmit);
+		memcpy(f->isubmit, s->isubmit, s->njobs * sizeof *f->isubmit);
+	}
+	f->lost = NULL;
+	if (s->lost) {
+		f->lost = xmalloc(s->lostcap * sizeof *f->lost);
+		memcpy(f->lost, s->lost, s->lostcap * sizeof *f->lost);
+	}
 	f->wait = f->wbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wbuf);
 	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
 	f->wshape = f->wsbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wsbuf);
@@ -1673,12 +1705,12 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 	r->cls = j->cls;
 	r->node = sj->node;
 	r->npreempt = sj->npreempt;
-	r->submit = sj->submit;
+	r->submit = s->isubmit ? s->isubmit[i] : j->arrival;
 	r->start = sj->start;
 	r->end = sj->end;
 	r->t_alone = j->duration;
 	r->gpu_milli = job_gpu(j);
-	r->lost_gpu_s = (double)sj->lost_ms / 1000;
+	r->lost_gpu_s = (double)(i < s->lostcap ? s->lost[i] : 0) / 1000;
 	double g = (double)r->gpu_milli;
 	if (sj->state == SIM_JOB_RUNNING && s->o.mode == SIM_INFLATE) {
 		r->rate = 1; /* inflation has no durations: nothing progresses or stalls */
