@@ -202,6 +202,9 @@ const double *sim_node_frag(const struct sim *s);
 size_t sim_njobs(const struct sim *s);
 /* Result of job instance i (< sim_njobs) now. */
 void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r);
+/* Number of the job instances so far whose trace job has class cls (< JOB_NCLASS, the cls of
+ * sim_job_result); the others of sim_njobs have a class past JOB_NCLASS. */
+size_t sim_njobs_class(const struct sim *s, int cls);
 /* A sample of the state now (what on_sample gets). */
 void sim_sample_now(const struct sim *s, struct sim_sample *smp);
 

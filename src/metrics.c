@@ -3,6 +3,7 @@
  * section 7 (metrics.h). Buckets are computed per GPU model in integer GPU-milli-seconds,
  * so provisioned = productive + stalled + idle_frag + idle_usable holds exactly.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,10 @@ static double pct(double *v, size_t n, double q)
 	return select_kth(v, n, k ? k - 1 : 0);
 }
 
-/* Per-class value arrays for percentiles. */
+/* Value arrays for percentiles, one per class and one overall. The classes' arrays are
+ * consecutive parts of the overall one (each class's values in job order), so a million
+ * jobs fill 24 MB, not 48: the overall percentile is taken after the classes', over the
+ * parts closed up (a k-th smallest value does not depend on the order the values are in). */
 struct acc {
 	double *wait, *jct, *slow;
 	size_t nwait, njct, nslow;
@@ -115,7 +119,23 @@ static void jobs_finish(struct metrics_jobs *mj, struct acc *a, double hours)
 	mj->throughput_per_hour = hours > 0 ? (double)mj->finished / hours : 0;
 }
 
-static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_job_result *r)
+/* Move n values down from src to dst (<= src): a part of the arrays to the end of the ones
+ * before it, which leaves it in place when they are full. */
+static void close_up(double *dst, const double *src, size_t n)
+{
+	if (dst != src)
+		memmove(dst, src, n * sizeof *dst);
+}
+
+/* The class a result counts under. */
+static int result_class(const struct sim_job_result *r)
+{
+	return r->cls < JOB_NCLASS ? r->cls : JOB_BATCH;
+}
+
+/* Count r in mj and a; fill: store its values in a's arrays too. */
+static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_job_result *r,
+		     int fill)
 {
 	mj->jobs++;
 	switch (r->state) {
@@ -142,14 +162,20 @@ static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_jo
 	mj->stalled_gpu_hours += r->stalled_gpu_s / 3600;
 	mj->lost_gpu_hours += r->lost_gpu_s / 3600;
 	if (r->start >= 0) {
-		a->wait[a->nwait++] = (double)(r->start - r->submit);
+		if (fill)
+			a->wait[a->nwait] = (double)(r->start - r->submit);
+		a->nwait++;
 		a->swait += (double)(r->start - r->submit);
 	}
 	if (r->state == SIM_JOB_FINISHED) {
-		a->jct[a->njct++] = (double)(r->end - r->submit);
+		if (fill)
+			a->jct[a->njct] = (double)(r->end - r->submit);
+		a->njct++;
 		a->sjct += (double)(r->end - r->submit);
 		if (r->t_alone > 0) {
-			a->slow[a->nslow++] = r->slowdown;
+			if (fill)
+				a->slow[a->nslow] = r->slowdown;
+			a->nslow++;
 			a->sslow += r->slowdown;
 		}
 	}
@@ -175,20 +201,33 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	for (size_t n = 0; n < c->n; n++)
 		m->gpus += c->spec[n].ngpu;
 
-	/* Jobs: per class and overall; work done by running jobs counts as productive. */
-	struct acc acc[JOB_NCLASS + 1];
-	for (int i = 0; i <= JOB_NCLASS; i++) {
-		memset(&acc[i], 0, sizeof acc[i]);
-		/* huge pages where offered: only the part a class fills is touched */
-		acc[i].wait = xmalloc_big((nj ? nj : 1) * sizeof(double));
-		acc[i].jct = xmalloc_big((nj ? nj : 1) * sizeof(double));
-		acc[i].slow = xmalloc_big((nj ? nj : 1) * sizeof(double));
+	/* Jobs: per class and overall; work done by running jobs counts as productive. Each
+	 * class's values go to its part of the arrays, as long as its jobs (huge pages where
+	 * offered: a part is as large as the values it may get, so no more than nj of each
+	 * kind are touched). */
+	struct acc acc[JOB_NCLASS + 1], all;
+	size_t part[JOB_NCLASS], off = 0;
+	memset(acc, 0, sizeof acc);
+	memset(&all, 0, sizeof all);
+	all.wait = xmalloc_big((nj ? nj : 1) * sizeof(double));
+	all.jct = xmalloc_big((nj ? nj : 1) * sizeof(double));
+	all.slow = xmalloc_big((nj ? nj : 1) * sizeof(double));
+	for (int i = 0; i < JOB_NCLASS; i++)
+		off += part[i] = sim_njobs_class(s, i);
+	part[JOB_BATCH] += nj - off; /* classes past JOB_NCLASS count as batch */
+	off = 0;
+	for (int i = 0; i < JOB_NCLASS; i++) {
+		acc[i].wait = all.wait + off;
+		acc[i].jct = all.jct + off;
+		acc[i].slow = all.slow + off;
+		off += part[i];
 	}
 	for (size_t i = 0; i < nj; i++) {
 		sim_job_result(s, i, &r);
-		int cls = r.cls < JOB_NCLASS ? r.cls : JOB_BATCH;
-		jobs_add(&m->all, &acc[JOB_NCLASS], &r);
-		jobs_add(&m->cls[cls], &acc[cls], &r);
+		int cls = result_class(&r);
+		jobs_add(&m->all, &acc[JOB_NCLASS], &r, 0);
+		jobs_add(&m->cls[cls], &acc[cls], &r, 1);
+		assert((size_t)m->cls[cls].jobs <= part[cls]);
 		if (r.state == SIM_JOB_RUNNING && r.node >= 0) {
 			int model = c->spec[r.node].model;
 			double elapsed = (double)(k->now - r.start);
@@ -199,14 +238,27 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 				prod_run[model] += llround((double)r.gpu_milli * done);
 		}
 	}
-	jobs_finish(&m->all, &acc[JOB_NCLASS], m->hours);
 	for (int i = 0; i < JOB_NCLASS; i++)
 		jobs_finish(&m->cls[i], &acc[i], m->hours);
-	for (int i = 0; i <= JOB_NCLASS; i++) {
-		free(acc[i].wait);
-		free(acc[i].jct);
-		free(acc[i].slow);
+	/* The overall values: the classes' parts closed up (the classes' percentiles reordered
+	 * them, which no k-th smallest value depends on). */
+	for (int i = 0; i < JOB_NCLASS; i++) {
+		close_up(all.wait + all.nwait, acc[i].wait, acc[i].nwait);
+		close_up(all.jct + all.njct, acc[i].jct, acc[i].njct);
+		close_up(all.slow + all.nslow, acc[i].slow, acc[i].nslow);
+		all.nwait += acc[i].nwait;
+		all.njct += acc[i].njct;
+		all.nslow += acc[i].nslow;
 	}
+	assert(acc[JOB_NCLASS].nwait == all.nwait && acc[JOB_NCLASS].njct == all.njct &&
+	       acc[JOB_NCLASS].nslow == all.nslow);
+	acc[JOB_NCLASS].wait = all.wait;
+	acc[JOB_NCLASS].jct = all.jct;
+	acc[JOB_NCLASS].slow = all.slow;
+	jobs_finish(&m->all, &acc[JOB_NCLASS], m->hours);
+	free(all.wait);
+	free(all.jct);
+	free(all.slow);
 
 	/* Buckets, per GPU model, exact in GPU-milli-seconds. */
 	double frag_all = 0;

@@ -138,6 +138,7 @@ struct sim {
 	 * instance arrives at its trace job's arrival (on_arrive asserts it). */
 	int64_t *isubmit;
 	size_t isubcap;
+	size_t ncls[JOB_NCLASS]; /* instances whose trace job has class i */
 	int64_t *lost; /* GPU-milli-s of runs undone by preemption per instance, lostcap long
 			* (0 past it); NULL until the first preemption */
 	size_t lostcap;
@@ -1085,6 +1086,8 @@ static int32_t new_instance(struct sim *s, int32_t src)
 	sj->why_dim = -1;
 	sj->node = -1;
 	s->isubmit[s->njobs] = s->k.now;
+	if (s->js->jobs[src].cls < JOB_NCLASS)
+		s->ncls[s->js->jobs[src].cls]++;
 	sj->start = sj->end = -1;
 	return (int32_t)s->njobs++;
 }
@@ -1339,6 +1342,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		for (size_t i = 0; i < js->njobs; i++) {
 			assert(i == 0 || js->jobs[i].arrival >= js->jobs[i - 1].arrival);
 			job_assert_enriched(&js->jobs[i]);
+			if (js->jobs[i].cls < JOB_NCLASS)
+				s->ncls[js->jobs[i].cls]++;
 			s->jobs[i] = (struct sjob){.src = (int32_t)i,
 						   .why_dim = -1,
 						   .node = -1,
@@ -1689,6 +1694,12 @@ const double *sim_node_frag(const struct sim *s)
 size_t sim_njobs(const struct sim *s)
 {
 	return s->njobs;
+}
+
+size_t sim_njobs_class(const struct sim *s, int cls)
+{
+	assert(cls >= 0 && cls < JOB_NCLASS);
+	return s->ncls[cls];
 }
 
 void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)

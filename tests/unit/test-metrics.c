@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -167,6 +168,58 @@ static void test_job_statistics(void **state)
 	job_set_release(&js);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank p95 of v[0..n) by sorting (v is sorted). */
+static double p95_sorted(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_dbl);
+	size_t k = (size_t)ceil(0.95 * (double)n);
+	return v[k ? k - 1 : 0];
+}
+
+/* The overall percentiles come from the classes' values together: they must equal a sort
+ * of all the jobs' values, with many ties, the classes' sizes uneven, and some jobs of each
+ * class never started. */
+static void test_percentiles_over_classes(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct metrics m;
+	enum { NJ = 600 };
+	double all[NJ], per[JOB_NCLASS][NJ];
+	size_t nper[JOB_NCLASS] = {0}, nall = 0;
+	add_node(&js, "T4", 1, (int64_t)1 << 30); /* room for every job at once: jct = duration */
+	uint64_t x = 12345;
+	for (int i = 0; i < NJ; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		int cls = (int)((x >> 33) % 7) < 4 ? JOB_BATCH : (int)((x >> 40) % JOB_NCLASS);
+		int64_t dur = 1 + (int64_t)((x >> 20) % (i % 3 ? 50 : 5000));
+		if (i % 37 == 5) { /* never fits: a gap in its class's values */
+			add_job(&js, i, dur, ((int64_t)1 << 30) + 1, 0, cls);
+			continue;
+		}
+		add_job(&js, i, dur, 1, 0, cls);
+		all[nall++] = (double)dur;
+		per[cls][nper[cls]++] = (double)dur;
+	}
+	struct sim *s = run(&js);
+	metrics_compute(s, NULL, &m);
+	assert_int_equal(m.all.finished, nall);
+	assert_int_equal(m.all.unplaceable, NJ - nall);
+	close_to(m.all.wait_p95, 0);
+	close_to(m.all.slowdown_p95, 1);
+	close_to(m.all.jct_p95, p95_sorted(all, nall));
+	for (int c = 0; c < JOB_NCLASS; c++)
+		close_to(m.cls[c].jct_p95, nper[c] ? p95_sorted(per[c], nper[c]) : 0);
+	sim_free(s);
+	job_set_release(&js);
+}
+
 static void test_stranded_behind_full_cpu(void **state)
 {
 	(void)state;
@@ -216,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_prices),
 		cmocka_unit_test(test_buckets_and_dollars),
 		cmocka_unit_test(test_job_statistics),
+		cmocka_unit_test(test_percentiles_over_classes),
 		cmocka_unit_test(test_stranded_behind_full_cpu),
 		cmocka_unit_test(test_unalloc_curve),
 	};
