@@ -9,6 +9,7 @@
  * nodes: node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli
  *        gpu: GPU count; hbm_mib per GPU (empty = the model's, from the GPU table).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpumodel.h"
@@ -28,6 +29,12 @@ enum {
 	J_STO,
 	J_IOCPU,
 	J_SPEC
+};
+
+/* The last gpu_spec mapped and its mask: a trace repeats a few specs ("" matches none). */
+struct spec_memo {
+	char spec[64];
+	uint32_t mask;
 };
 
 static const char *const job_cols[] = {
@@ -56,7 +63,7 @@ static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		j.flags |= JOB_F_NOTRAN;
 	const char *cls = trace_field(rd, r, J_CLASS);
 	int c = JOB_NCLASS;
-	for (int i = 0; cls && i < JOB_NCLASS; i++)
+	for (int i = 0; cls && c == JOB_NCLASS && i < JOB_NCLASS; i++)
 		if (!strcmp(cls, job_class_name((enum job_class)i)))
 			c = i;
 	if (c == JOB_NCLASS)
@@ -74,12 +81,32 @@ static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	j.dem[DIM_STO] = v[J_STO];
 	j.dem[DIM_IOCPU] = v[J_IOCPU];
 	const char *spec = trace_field(rd, r, J_SPEC);
-	if (spec) {
+	struct spec_memo *m = rd->state;
+	if (spec && !strcmp(spec, m->spec)) {
+		j.gpu_spec = m->mask;
+	} else if (spec) {
 		struct err me = {0};
 		if (gpumodel_mask(spec, &j.gpu_spec, &me))
 			return trace_bad(rd, "column 'gpu_spec': %s", me.msg);
+		if (strlen(spec) < sizeof m->spec) {
+			strcpy(m->spec, spec);
+			m->mask = j.gpu_spec;
+		}
 	}
 	return trace_emit_job(rd, &j, e);
+}
+
+static int jobs_open(struct trace_reader *rd, struct err *e)
+{
+	(void)e;
+	rd->state = xcalloc(1, sizeof(struct spec_memo));
+	return 0;
+}
+
+static void jobs_close(struct trace_reader *rd)
+{
+	free(rd->state);
+	rd->state = NULL;
 }
 
 const struct trace_format trace_native_jobs = {
@@ -89,7 +116,9 @@ const struct trace_format trace_native_jobs = {
 	.has_header = 1,
 	.columns = job_cols,
 	.nrequired = 13,
+	.open = jobs_open,
 	.row = jobs_row,
+	.close = jobs_close,
 };
 
 enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU };

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,39 @@ static void test_pai_task_instances_and_gpus(void **state)
 	job_set_release(&s.set);
 }
 
+/* Native job rows: each job gets its own gpu_spec's models however specs repeat or
+ * alternate, and a bad spec after good ones is still refused. */
+static void test_native_jobs_specs(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd =
+		reader("native-jobs",
+		       "job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,"
+		       "net_mbps,sto_mbps,iocpu_milli,gpu_spec",
+		       &s);
+	static const char *const spec[] = {"T4|A10", "T4|A10", "A100", "", "T4|A10", "A100"};
+	for (size_t i = 0; i < sizeof spec / sizeof *spec; i++) {
+		char row[160];
+		snprintf(row, sizeof row, "j%zu,%zu,60,train,1000,1024,1,1000,,10,10,100,%s", i, i,
+			 spec[i]);
+		assert_int_equal(feed(rd, row), 0);
+	}
+	assert_int_equal(s.set.njobs, 6);
+	uint32_t t4a10 = 1u << gpumodel_find("T4") | 1u << gpumodel_find("A10");
+	uint32_t a100 = 1u << gpumodel_find("A100");
+	uint32_t want[] = {t4a10, t4a10, a100, 0, t4a10, a100};
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(s.set.jobs[i].gpu_spec, want[i]);
+	assert_int_equal(feed(rd, "j9,9,60,train,1000,1024,1,1000,,10,10,100,A100|B200x"),
+			 TRACE_BAD);
+	assert_non_null(strstr(rd->why, "unknown GPU model 'B200x'"));
+	assert_int_equal(feed(rd, "j9,9,60,tran,1000,1024,1,1000,,10,10,100,A100"), TRACE_BAD);
+	assert_non_null(strstr(rd->why, "'tran' is not infer, train, batch or cpu"));
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
 static void test_helpers(void **state)
 {
 	(void)state;
@@ -493,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_dlrm_units_and_window),
 		cmocka_unit_test(test_google_tasks_span_part_files),
 		cmocka_unit_test(test_pai_task_instances_and_gpus),
+		cmocka_unit_test(test_native_jobs_specs),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_num_matches_strtod),
 		cmocka_unit_test(test_amount_matches_strtod),
