@@ -88,6 +88,16 @@
 
 enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
 
+/* A fit shape in the hash of shapes: what decides whether a job fits anywhere (its hard
+ * dims and GPU shape), kept in the entry, so a lookup reads no job record (a cache miss
+ * each, on a large run); id numbers the shapes in order of first appearance. */
+struct fitkey {
+	int64_t cpu, mem, hbm;
+	int32_t num_gpu, gpu_milli;
+	uint32_t gpu_spec;
+	int32_t id;
+};
+
 /* One job instance (timed: one per trace job; inflation: one per draw). 64 bytes, one
  * cache line in the 2 MiB-aligned array of a large run (what a finish reads is one miss, and
  * a million of them take less fresh memory): the arrival and the GPU time lost to preemption
@@ -148,9 +158,8 @@ struct sim {
 	int32_t *wait, *wshape;
 	int32_t *wbuf, *wsbuf;
 	size_t nwait, whead, waitcap;
-	int32_t *jshape;  /* timed: fit shape of each instance, -1 until asked */
-	int32_t *stab;    /* hash of fit shapes: a job-set index of the shape, -1 empty */
-	int32_t *stab_id; /* the shape's id, parallel to stab */
+	int32_t *jshape;     /* timed: fit shape of each instance, -1 until asked */
+	struct fitkey *stab; /* hash of fit shapes (id -1: empty), stabcap long */
 	size_t stabcap, nshapes;
 	uint32_t *sfail; /* per shape id: the pass in which it failed */
 	size_t sfailcap;
@@ -680,18 +689,18 @@ static int wait_before(const struct sim *s, int32_t a, int32_t b)
 }
 
 /* Whether a job fits anywhere depends on its hard dims and GPU shape only. */
-static uint64_t fit_hash(const struct job *j)
+static uint64_t fit_hash(const struct fitkey *k)
 {
-	uint64_t h = rng_hash((uint64_t)j->num_gpu << 32 | (uint32_t)j->gpu_milli, j->gpu_spec,
-			      (uint64_t)j->dem[DIM_CPU]);
-	return rng_hash(h, (uint64_t)j->dem[DIM_MEM], (uint64_t)j->dem[DIM_HBM]);
+	uint64_t h = rng_hash((uint64_t)k->num_gpu << 32 | (uint32_t)k->gpu_milli, k->gpu_spec,
+			      (uint64_t)k->cpu);
+	return rng_hash(h, (uint64_t)k->mem, (uint64_t)k->hbm);
 }
 
-static int same_fit(const struct job *a, const struct job *b)
+static int same_fit(const struct fitkey *a, const struct fitkey *b)
 {
 	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
-	       a->gpu_spec == b->gpu_spec && a->dem[DIM_CPU] == b->dem[DIM_CPU] &&
-	       a->dem[DIM_MEM] == b->dem[DIM_MEM] && a->dem[DIM_HBM] == b->dem[DIM_HBM];
+	       a->gpu_spec == b->gpu_spec && a->cpu == b->cpu && a->mem == b->mem &&
+	       a->hbm == b->hbm;
 }
 
 /* The id of job instance idx's fit shape (numbered in order of first appearance). */
@@ -700,36 +709,40 @@ static int32_t shape_of(struct sim *s, int32_t idx)
 	if (s->jshape[idx] >= 0)
 		return s->jshape[idx];
 	const struct job *j = src_job(s, &s->jobs[idx]);
+	struct fitkey k = {j->dem[DIM_CPU],
+			   j->dem[DIM_MEM],
+			   j->dem[DIM_HBM],
+			   j->num_gpu,
+			   j->gpu_milli,
+			   j->gpu_spec,
+			   -1};
 	if (2 * (s->nshapes + 1) > s->stabcap) { /* grow and rehash */
 		size_t cap = s->stabcap ? 2 * s->stabcap : 256;
-		int32_t *t = xmalloc(cap * sizeof *t), *tid = xmalloc(cap * sizeof *tid);
+		struct fitkey *t = xmalloc(cap * sizeof *t);
 		for (size_t i = 0; i < cap; i++)
-			t[i] = -1;
+			t[i].id = -1;
 		for (size_t i = 0; i < s->stabcap; i++) {
-			if (s->stab[i] < 0)
+			if (s->stab[i].id < 0)
 				continue;
-			size_t p = fit_hash(&s->js->jobs[s->stab[i]]) & (cap - 1);
-			while (t[p] >= 0)
+			size_t p = fit_hash(&s->stab[i]) & (cap - 1);
+			while (t[p].id >= 0)
 				p = (p + 1) & (cap - 1);
 			t[p] = s->stab[i];
-			tid[p] = s->stab_id[i];
 		}
 		free(s->stab);
-		free(s->stab_id);
 		s->stab = t;
-		s->stab_id = tid;
 		s->stabcap = cap;
 	}
-	size_t p = fit_hash(j) & (s->stabcap - 1);
-	while (s->stab[p] >= 0 && !same_fit(&s->js->jobs[s->stab[p]], j))
+	size_t p = fit_hash(&k) & (s->stabcap - 1);
+	while (s->stab[p].id >= 0 && !same_fit(&s->stab[p], &k))
 		p = (p + 1) & (s->stabcap - 1);
-	if (s->stab[p] < 0) {
-		s->stab[p] = s->jobs[idx].src;
-		s->stab_id[p] = (int32_t)s->nshapes++;
+	if (s->stab[p].id < 0) {
+		k.id = (int32_t)s->nshapes++;
+		s->stab[p] = k;
 		xgrow(&s->sfail, &s->sfailcap, s->nshapes, sizeof *s->sfail);
 		s->sfail[s->nshapes - 1] = 0;
 	}
-	return s->jshape[idx] = s->stab_id[p];
+	return s->jshape[idx] = s->stab[p].id;
 }
 
 /* The first place in s->wait whose job does not come before job idx. */
@@ -1395,7 +1408,6 @@ void sim_free(struct sim *s)
 	free(s->wsbuf);
 	free(s->jshape);
 	free(s->stab);
-	free(s->stab_id);
 	free(s->sfail);
 	free(s->requeue);
 	free(s->fresh);
@@ -1599,8 +1611,6 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	}
 	f->stab = xmalloc((s->stabcap ? s->stabcap : 1) * sizeof *f->stab);
 	memcpy(f->stab, s->stab, s->stabcap * sizeof *f->stab);
-	f->stab_id = xmalloc((s->stabcap ? s->stabcap : 1) * sizeof *f->stab_id);
-	memcpy(f->stab_id, s->stab_id, s->stabcap * sizeof *f->stab_id);
 	f->sfail = xmalloc((s->sfailcap ? s->sfailcap : 1) * sizeof *f->sfail);
 	memcpy(f->sfail, s->sfail, s->nshapes * sizeof *f->sfail);
 	f->requeue = NULL;
