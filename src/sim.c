@@ -98,27 +98,50 @@ struct fitkey {
 	int32_t id;
 };
 
-/* One job instance (timed: one per trace job; inflation: one per draw). 64 bytes, one
- * cache line in the 2 MiB-aligned array of a large run (what a finish reads is one miss, and
- * a million of them take less fresh memory): the arrival and the GPU time lost to preemption
- * live in struct sim (isubmit, lost), where most runs need no array. */
+/* One job instance (timed: one per trace job; inflation: one per draw). 32 bytes, two to a
+ * cache line of the 2 MiB-aligned array of a large run (a million of them take 32 MB of
+ * fresh memory). A running job's progress is implied (its duration of work at rate 1
+ * since its start) until contention changes its rate; then it is kept in a slot of struct
+ * sim's runs. The arrival and the preemptions are in struct sim's isubmit and pre, where
+ * most runs need no array. */
 struct sjob {
-	int32_t src;      /* index in the job set */
-	uint8_t state;    /* enum sim_job_state */
-	uint8_t why;      /* enum sim_why */
-	int8_t why_dim;   /* too-big dim, or -1 */
-	uint8_t checked;  /* never_fits() has been asked */
-	uint32_t ver;     /* bumped whenever a pushed finish event becomes stale */
-	int32_t node;     /* node of the current or last run, -1 */
-	uint32_t gpus;    /* GPUs held on it */
-	int32_t npreempt; /* times preempted */
-	int64_t start;    /* start of the current or last run, -1 */
-	int64_t end;      /* end of the run, -1 */
-	int64_t t_upd;    /* time work was last brought up to date */
-	double work;      /* seconds of work left at t_upd */
-	double rate;      /* progress rate now */
+	int32_t src;    /* index in the job set */
+	uint8_t state;  /* enum sim_job_state */
+	uint8_t why;    /* enum sim_why */
+	int8_t why_dim; /* too-big dim, or -1 */
+	uint8_t flags;  /* SJ_* */
+	uint32_t ver;   /* bumped whenever a pushed finish event becomes stale */
+	int32_t node;   /* node of the current or last run, -1 */
+	int64_t start;  /* start of the current or last run, -1 */
+	union {
+		int64_t end; /* FINISHED: end of the run (sim_job_result gives -1 otherwise) */
+		struct {
+			int32_t run;   /* RUNNING: its slot in struct sim's runs */
+			uint32_t gpus; /* RUNNING: the GPUs it holds on its node */
+		};
+	};
 };
-static_assert(sizeof(struct sjob) <= 64, "struct sjob fills one cache line");
+
+enum {
+	SJ_CHECKED = 1, /* never_fits() has been asked */
+	SJ_SLOWED = 2,  /* RUNNING: its rate changed in this run, so it has a slot in runs
+			 * (else its rate is 1 since its start: run_now) */
+};
+static_assert(sizeof(struct sjob) <= 32, "two instances to a cache line");
+
+/* A running instance's progress: a slot of struct sim's runs, taken when its rate first
+ * changes (set_rate) and given back when it stops. */
+struct srun {
+	int64_t t_upd; /* time work was last brought up to date */
+	double work;   /* seconds of work left at t_upd */
+	double rate;   /* progress rate now */
+};
+
+/* An instance's preemptions (struct sim's pre). */
+struct spre {
+	int64_t lost_ms; /* GPU-milli-s of runs undone by preemption */
+	int32_t n;       /* times preempted */
+};
 
 /* A fault and the nodes it hits. */
 struct sfault {
@@ -149,9 +172,15 @@ struct sim {
 	int64_t *isubmit;
 	size_t isubcap;
 	size_t ncls[JOB_NCLASS]; /* instances whose trace job has class i */
-	int64_t *lost; /* GPU-milli-s of runs undone by preemption per instance, lostcap long
-			* (0 past it); NULL until the first preemption */
-	size_t lostcap;
+	struct srun *runs;       /* slots of the running instances, runcap long, nruns used */
+	size_t nruns, runcap;
+	/* The free slots of runs below nruns, a stack (not a list through the slots: taking
+	 * one reads no cold slot) */
+	int32_t *rfree;
+	size_t nrfree, rfreecap;
+	struct spre *pre; /* preemptions per instance, precap long (none past it); NULL until
+			   * the first */
+	size_t precap;
 	/* The waiting instances in the order they are tried, and the fit shape of each: wait
 	 * and wshape point at whead in wbuf and wsbuf (owned, waitcap long), so the jobs taken
 	 * off the front of a long queue move whead, not the queue (wait_close). */
@@ -283,6 +312,7 @@ static int64_t job_gpu(const struct job *j)
 static void job_placement(const struct sim *s, const struct sjob *sj, struct placement *p)
 {
 	const struct job *j = src_job(s, sj);
+	assert(sj->state == SIM_JOB_RUNNING);
 	memset(p, 0, sizeof *p);
 	p->node = sj->node;
 	p->gpus = sj->gpus;
@@ -294,10 +324,22 @@ static void job_placement(const struct sim *s, const struct sjob *sj, struct pla
 	p->dem[DIM_HBM] = j->num_gpu > 0 ? (int64_t)j->num_gpu * p->hbm : 0;
 }
 
-/* Work left by sj now. */
+/* The progress of running instance sj: its slot once its rate has changed, else what
+ * start_job began it with (its duration of work at rate 1 since its start). */
+static struct srun run_now(const struct sim *s, const struct sjob *sj)
+{
+	if (sj->flags & SJ_SLOWED)
+		return s->runs[sj->run];
+	const struct job *j = src_job(s, sj);
+	return (struct srun){
+		.t_upd = sj->start, .work = (double)(j->duration > 0 ? j->duration : 0), .rate = 1};
+}
+
+/* Work left by running instance sj now. */
 static double work_now(const struct sim *s, const struct sjob *sj)
 {
-	double w = sj->work - sj->rate * (double)(s->k.now - sj->t_upd);
+	struct srun ru = run_now(s, sj);
+	double w = ru.work - ru.rate * (double)(s->k.now - ru.t_upd);
 	return w > 0 ? w : 0;
 }
 
@@ -350,17 +392,31 @@ static void node_stranded(const struct sim *s, size_t n, int64_t out[DIM_N])
 
 static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 {
-	if (r == sj->rate)
+	struct srun cur = run_now(s, sj);
+	if (r == cur.rate)
 		return;
+	if (!(sj->flags & SJ_SLOWED)) { /* its first change: it gets a slot */
+		int32_t k;
+		if (s->nrfree) {
+			k = s->rfree[--s->nrfree];
+		} else {
+			xgrow(&s->runs, &s->runcap, s->nruns + 1, sizeof *s->runs);
+			k = (int32_t)s->nruns++;
+		}
+		s->runs[k] = cur;
+		sj->run = k;
+		sj->flags |= SJ_SLOWED;
+	}
+	struct srun *ru = &s->runs[sj->run];
 	const struct job *j = src_job(s, sj);
 	double g = (double)job_gpu(j);
-	sj->work = work_now(s, sj);
-	sj->t_upd = s->k.now;
-	s->stall_now += g * (sj->rate - r);
-	sj->rate = r;
+	ru->work = work_now(s, sj);
+	ru->t_upd = s->k.now;
+	s->stall_now += g * (ru->rate - r);
+	ru->rate = r;
 	sj->ver++;
 	if (r > 0) {
-		double x = ceil(sj->work / r - 1e-9);
+		double x = ceil(ru->work / r - 1e-9);
 		struct evq_event ev = {.time = s->k.now + (int64_t)(x > 0 ? x : 0),
 				       .prio = EV_FINISH,
 				       .kind = EV_FINISH,
@@ -575,12 +631,10 @@ static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 	cluster_place(&s->c, p, idx);
 	sj->state = SIM_JOB_RUNNING;
 	sj->node = p->node;
-	sj->gpus = p->gpus;
 	sj->start = s->k.now;
-	sj->end = -1;
-	sj->t_upd = s->k.now;
-	sj->work = (double)(j->duration > 0 ? j->duration : 0);
-	sj->rate = 1;
+	sj->run = -1; /* until its rate changes (set_rate) */
+	sj->gpus = p->gpus;
+	sj->flags &= (uint8_t)~SJ_SLOWED;
 	sj->ver++;
 	int m = node_model(s, (size_t)p->node);
 	if (m >= 0)
@@ -606,10 +660,11 @@ static int64_t stop_job(struct sim *s, int32_t idx)
 	struct sjob *sj = &s->jobs[idx];
 	struct placement p;
 	job_placement(s, sj, &p);
-	sj->work = work_now(s, sj);
-	sj->t_upd = s->k.now;
-	s->stall_now -= (double)p.dem[DIM_GPU] * (1 - sj->rate);
-	sj->rate = 0;
+	if (sj->flags & SJ_SLOWED) { /* (at rate 1 it stalls nothing: stall_now - 0) */
+		s->stall_now -= (double)p.dem[DIM_GPU] * (1 - s->runs[sj->run].rate);
+		xgrow(&s->rfree, &s->rfreecap, s->nrfree + 1, sizeof *s->rfree);
+		s->rfree[s->nrfree++] = sj->run; /* the slot is free */
+	}
 	sj->ver++;
 	cluster_remove(&s->c, &p, idx);
 	int m = node_model(s, (size_t)p.node);
@@ -627,7 +682,7 @@ static int never_fits(struct sim *s, struct sjob *sj)
 {
 	const struct job *j = src_job(s, sj);
 	struct placement p;
-	sj->checked = 1;
+	sj->flags |= SJ_CHECKED;
 	for (size_t k = 0; k < s->empty.n; k++)
 		if (cluster_first_choice(&s->empty, k, j, &p))
 			return 0;
@@ -820,16 +875,18 @@ static void wait_add(struct sim *s, int32_t idx)
 	s->dirty = 1;
 }
 
-/* Count lost GPU-milli-s against instance idx (s->lost grows zero-filled). */
-static void add_lost(struct sim *s, int32_t idx, int64_t lost)
+/* Count a preemption of instance idx that lost lost GPU-milli-s (s->pre grows
+ * zero-filled). */
+static void add_preempt(struct sim *s, int32_t idx, int64_t lost)
 {
-	if ((size_t)idx >= s->lostcap) {
-		size_t old = s->lostcap;
-		xgrow(&s->lost, &s->lostcap, s->njobs > (size_t)idx ? s->njobs : (size_t)idx + 1,
-		      sizeof *s->lost);
-		memset(s->lost + old, 0, (s->lostcap - old) * sizeof *s->lost);
+	if ((size_t)idx >= s->precap) {
+		size_t old = s->precap;
+		xgrow(&s->pre, &s->precap, s->njobs > (size_t)idx ? s->njobs : (size_t)idx + 1,
+		      sizeof *s->pre);
+		memset(s->pre + old, 0, (s->precap - old) * sizeof *s->pre);
 	}
-	s->lost[idx] += lost;
+	s->pre[idx].lost_ms += lost;
+	s->pre[idx].n++;
 }
 
 /* Try to make room for job idx by evicting lower classes: on the lowest-indexed node where
@@ -900,11 +957,9 @@ static int preempt_for(struct sim *s, int32_t idx)
 			int m = node_model(s, n);
 			int64_t g = stop_job(s, vi);
 			int64_t lost = g * (s->k.now - vj->start);
-			add_lost(s, vi, lost);
+			add_preempt(s, vi, lost);
 			if (m >= 0)
 				s->k.lost_ms[m] += lost;
-			vj->npreempt++;
-			vj->end = -1;
 			s->k.preemptions++;
 			vj->state = SIM_JOB_QUEUED;
 			NOTIFY(s, on_preempt, s->k.now, vi, idx);
@@ -949,7 +1004,7 @@ static void pass_from(struct sim *s, size_t start)
 		struct sjob *sj = &s->jobs[idx];
 		const struct job *j = src_job(s, sj);
 		struct placement p;
-		if (!sj->checked && never_fits(s, sj)) {
+		if (!(sj->flags & SJ_CHECKED) && never_fits(s, sj)) {
 			s->queued--;
 			mark_unplaceable(s, idx);
 			continue;
@@ -1007,7 +1062,7 @@ static void schedule_fresh(struct sim *s)
 			continue; /* behind the head */
 		const struct job *j = src_job(s, sj);
 		int gone = 0, made_room = 0;
-		if (!sj->checked && never_fits(s, sj)) {
+		if (!(sj->flags & SJ_CHECKED) && never_fits(s, sj)) {
 			mark_unplaceable(s, idx);
 			gone = 1;
 		} else if (find_place(s, j, &p)) {
@@ -1151,7 +1206,6 @@ static void on_finish(struct sim *s, int32_t idx)
 	int64_t g = stop_job(s, idx);
 	sj->state = SIM_JOB_FINISHED;
 	sj->end = s->k.now;
-	sj->work = 0;
 	int64_t ran = sj->end - sj->start;
 	if (m >= 0)
 		s->k.prod_ms[m] += g * (j->duration < ran ? j->duration : ran);
@@ -1403,7 +1457,9 @@ void sim_free(struct sim *s)
 	free(s->reps);
 	free(s->jobs);
 	free(s->isubmit);
-	free(s->lost);
+	free(s->runs);
+	free(s->rfree);
+	free(s->pre);
 	free(s->wbuf);
 	free(s->wsbuf);
 	free(s->jshape);
@@ -1594,10 +1650,14 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 		f->isubmit = xmalloc((s->isubcap ? s->isubcap : 1) * sizeof *f->isubmit);
 		memcpy(f->isubmit, s->isubmit, s->njobs * sizeof *f->isubmit);
 	}
-	f->lost = NULL;
-	if (s->lost) {
-		f->lost = xmalloc(s->lostcap * sizeof *f->lost);
-		memcpy(f->lost, s->lost, s->lostcap * sizeof *f->lost);
+	f->runs = xmalloc((s->runcap ? s->runcap : 1) * sizeof *f->runs);
+	memcpy(f->runs, s->runs, s->nruns * sizeof *f->runs);
+	f->rfree = xmalloc((s->rfreecap ? s->rfreecap : 1) * sizeof *f->rfree);
+	memcpy(f->rfree, s->rfree, s->nrfree * sizeof *f->rfree);
+	f->pre = NULL;
+	if (s->pre) {
+		f->pre = xmalloc(s->precap * sizeof *f->pre);
+		memcpy(f->pre, s->pre, s->precap * sizeof *f->pre);
 	}
 	f->wait = f->wbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wbuf);
 	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
@@ -1725,19 +1785,19 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 	r->why_dim = sj->why_dim;
 	r->cls = j->cls;
 	r->node = sj->node;
-	r->npreempt = sj->npreempt;
+	r->npreempt = i < s->precap ? s->pre[i].n : 0;
 	r->submit = s->isubmit ? s->isubmit[i] : j->arrival;
 	r->start = sj->start;
-	r->end = sj->end;
+	r->end = sj->state == SIM_JOB_FINISHED ? sj->end : -1;
 	r->t_alone = j->duration;
 	r->gpu_milli = job_gpu(j);
-	r->lost_gpu_s = (double)(i < s->lostcap ? s->lost[i] : 0) / 1000;
+	r->lost_gpu_s = (double)(i < s->precap ? s->pre[i].lost_ms : 0) / 1000;
 	double g = (double)r->gpu_milli;
 	if (sj->state == SIM_JOB_RUNNING && s->o.mode == SIM_INFLATE) {
 		r->rate = 1; /* inflation has no durations: nothing progresses or stalls */
 	} else if (sj->state == SIM_JOB_RUNNING) {
 		r->work_left = work_now(s, sj);
-		r->rate = sj->rate;
+		r->rate = run_now(s, sj).rate;
 		double elapsed = (double)(s->k.now - sj->start);
 		double done = (double)j->duration - r->work_left;
 		r->stalled_gpu_s = elapsed > done ? g * (elapsed - done) / 1000 : 0;
