@@ -166,14 +166,17 @@ typedef void (*replay_grid_progress_fn)(void *u, size_t run, size_t nruns, const
 					uint64_t seed, double done);
 
 /* Run every policy of pols (npol) at every seed lo..hi on base under sp; store each run in
- * st unless st is NULL. base is consumed: the last seed takes its arrays (no copy) and leaves
- * it empty (release it all the same: after an error it may still hold them). Fills *rows
- * (npol x nseeds, policy-major then seed; caller frees) and *enr (the first seed's
- * enrichment). Returns 0, or the first run's or store's error (the runs stored before it
- * stay). */
+ * st unless st is NULL. A seed's policies run on up to nthreads threads at once (each run
+ * alone is what one thread gives: the results, their order and the store do not depend on
+ * nthreads; memory grows with it, one sim each); progress is then called from one thread
+ * at a time, with the runs' shares summed. base is consumed: the last seed takes its arrays
+ * (no copy) and leaves it empty (release it all the same: after an error it may still hold
+ * them). Fills *rows (npol x nseeds, policy-major then seed; caller frees) and *enr (the
+ * first seed's enrichment). Returns 0, or the first run's or store's error (the runs stored
+ * before it stay). */
 int replay_grid(struct job_set *base, const struct replay_spec *sp,
 		const struct policy_ops *const *pols, size_t npol, uint64_t lo, uint64_t hi,
-		struct store *st, replay_grid_progress_fn progress, void *u,
+		unsigned nthreads, struct store *st, replay_grid_progress_fn progress, void *u,
 		struct replay_row **rows, struct enrich_summary *enr, struct err *e);
 
 /* The table of rows (n of them, grouped by policy as replay_grid makes them): one row each,

@@ -63,5 +63,7 @@ int parse_double(const char *s, double *out);
 /* Seconds since the epoch, as an integer, and a monotonic clock in seconds. */
 int64_t util_now(void);
 double util_mono(void);
+/* The number of CPUs online (at least 1). */
+unsigned util_ncpu(void);
 
 #endif

@@ -315,7 +315,8 @@ static int exec_compare(int argc, char **argv)
 		sp.profile = prof;
 		fprintf(stderr, "no stored %s runs of trace %s: running %zu polic%s (not stored)\n",
 			sim_mode_name(sp.mode), tname.s, npol, npol == 1 ? "y" : "ies");
-		if (replay_grid(&js, &sp, pols, npol, lo, hi, NULL, NULL, NULL, &rows, &enr, &e)) {
+		if (replay_grid(&js, &sp, pols, npol, lo, hi, util_ncpu(), NULL, NULL, NULL, &rows,
+				&enr, &e)) {
 			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 			goto out;
 		}

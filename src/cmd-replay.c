@@ -19,7 +19,8 @@ const struct cmd_entry cmd_replay_entry = {
 		 "A-B] [--queue Q] [--preempt] [--trace T] [--dims D] [--lambda L] [--mu M] "
 		 "[--coverage C] "
 		 "[--fault SPEC]... [--fault-file FILE] [--profile FILE] [--io-pressure X] "
-		 "[--gpu-price MODEL=USD]... [--cluster FILE] [--no-store] [--json | --format F]",
+		 "[--gpu-price MODEL=USD]... [--cluster FILE] [--threads N] [--no-store] "
+		 "[--json | --format F]",
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
 	.help = "  -p, --policy P[,P...]  policies to run, comma-separated, or 'all'\n"
 		"  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n"
@@ -49,6 +50,9 @@ const struct cmd_entry cmd_replay_entry = {
 		"      --io-pressure X    multiply net and sto demand by X (default 1)\n"
 		"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"
 		"      --cluster FILE     replace the trace's nodes by a cluster-spec file\n"
+		"      --threads N        run up to N policies at once (default: the number of "
+		"CPUs;\n"
+		"                         the results do not depend on it)\n"
 		"  -n, --no-store         do not store the runs; print only\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
@@ -77,6 +81,7 @@ enum {
 	O_CLUSTER,
 	O_JSON,
 	O_COVERAGE,
+	O_THREADS,
 };
 
 static const struct cmd_opt opts[] = {
@@ -101,6 +106,7 @@ static const struct cmd_opt opts[] = {
 	{"json", O_JSON, 0},
 	{"format", 'f', 1},
 	{"coverage", O_COVERAGE, 1},
+	{"threads", O_THREADS, 1},
 	{NULL, 0, 0},
 };
 
@@ -168,6 +174,8 @@ static int exec_replay(int argc, char **argv)
 	size_t nfaults = 0, faultcap = 0, nprices = 0;
 	int no_store = 0, json = 0, c, rc = CMD_OK;
 	uint64_t lo = 1, hi = 1;
+	unsigned nthreads = util_ncpu();
+	double threads = 1;
 	struct store *st = NULL;
 	struct job_set js = {0};
 	struct enrich_profile *prof = NULL;
@@ -235,6 +243,13 @@ static int exec_replay(int argc, char **argv)
 			break;
 		case O_COVERAGE:
 			rc = num_opt("coverage", p.arg, 0.01, 1, &sp.coverage);
+			break;
+		case O_THREADS:
+			if (!(rc = num_opt("threads", p.arg, 1, 1024, &threads)) &&
+			    threads != floor(threads))
+				rc = cmd_usage_error(&cmd_replay_entry,
+						     "--threads '%s': not a whole number", p.arg);
+			nthreads = (unsigned)threads;
 			break;
 		case O_FAULT:
 			xgrow(&faults, &faultcap, nfaults + 1, sizeof *faults);
@@ -375,8 +390,8 @@ static int exec_replay(int argc, char **argv)
 	sp.nprice_specs = nprices;
 
 	/* ---- the runs ---- */
-	int grc = replay_grid(&js, &sp, pols, npol, lo, hi, no_store ? NULL : st, bar_update, &bar,
-			      &rows, &enr, &e);
+	int grc = replay_grid(&js, &sp, pols, npol, lo, hi, nthreads, no_store ? NULL : st,
+			      bar_update, &bar, &rows, &enr, &e);
 	bar_clear(&bar);
 	if (grc) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -596,9 +597,149 @@ static void grid_progress(void *u, double done)
 	g->fn(g->u, g->run, g->nruns, g->policy, g->seed, done);
 }
 
+/* Keep run r (of policy p, seed) in row, and in st unless st is NULL; releases r. */
+static int keep_run(struct replay_row *row, const struct policy_ops *p, uint64_t seed,
+		    struct replay_result *r, struct store *st, const struct replay_spec *sp,
+		    struct err *e)
+{
+	int rc = 0;
+	row->policy = p->name;
+	row->seed = seed;
+	row->wall_s = r->wall_s;
+	row->events = r->events;
+	replay_values(r, row->v);
+	if (st)
+		rc = replay_store(st, sp, r, &row->run_id, e);
+	replay_result_release(r);
+	return rc;
+}
+
+/*
+ * One seed's policies on several threads. Threads take the next policy while fewer than
+ * `ahead` results wait to be kept: all of them when nothing is stored (a result is then a
+ * few KB), else twice the threads (a stored run holds its series and per-job results). The
+ * caller keeps (and stores) the results in policy order, so the store sees what a single
+ * thread would give it. Progress goes through one lock, as the sum of the runs' shares
+ * (the bar is drawn by one thread at a time).
+ */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct replay_trace *t;
+	const struct replay_spec *sp;
+	const struct policy_ops *const *pols;
+	int records;
+	size_t npol, next, kept, ahead;
+	int stop; /* a run failed, or the caller stops: start no more */
+	struct pool_run {
+		struct replay_result r;
+		struct err e;
+		int rc, done;
+		double share; /* of it run so far */
+		struct pool *pool;
+	} * run;
+	struct grid_progress *g; /* NULL: no progress */
+	size_t run0;             /* grid run number of policy 0 */
+};
+
+static void pool_progress(void *u, double done)
+{
+	struct pool_run *pr = u;
+	struct pool *pl = pr->pool;
+	pthread_mutex_lock(&pl->mu);
+	pr->share = done;
+	double sum = 0;
+	for (size_t p = 0; p < pl->npol; p++)
+		sum += pl->run[p].share;
+	size_t whole = (size_t)sum < pl->npol ? (size_t)sum : pl->npol - 1;
+	pl->g->fn(pl->g->u, pl->run0 + whole, pl->g->nruns, pl->pols[pr - pl->run]->name,
+		  pl->t->seed, sum - (double)whole);
+	pthread_mutex_unlock(&pl->mu);
+}
+
+static void *pool_thread(void *arg)
+{
+	struct pool *pl = arg;
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		while (!pl->stop && pl->next < pl->npol && pl->next >= pl->kept + pl->ahead)
+			pthread_cond_wait(&pl->cv, &pl->mu);
+		if (pl->stop || pl->next >= pl->npol)
+			break;
+		struct pool_run *pr = &pl->run[pl->next++];
+		pthread_mutex_unlock(&pl->mu);
+		int rc = replay_run(pl->t, pl->sp, pl->pols[pr - pl->run], pl->records,
+				    pl->g ? pool_progress : NULL, pr, &pr->r, &pr->e);
+		pthread_mutex_lock(&pl->mu);
+		pr->rc = rc;
+		pr->done = 1;
+		pl->stop |= rc != 0;
+		pthread_cond_broadcast(&pl->cv);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
+
+/* Run pols on t with up to nthreads threads, keeping each result in rows[p * stride] in
+ * policy order. */
+static int run_pool(const struct replay_trace *t, const struct replay_spec *sp,
+		    const struct policy_ops *const *pols, size_t npol, unsigned nthreads,
+		    struct store *st, struct grid_progress *g, struct replay_row *rows,
+		    size_t stride, struct err *e)
+{
+	struct pool pl = {.t = t,
+			  .sp = sp,
+			  .pols = pols,
+			  .records = st != NULL,
+			  .npol = npol,
+			  .ahead = st ? 2 * (size_t)nthreads : npol,
+			  .g = g && g->fn ? g : NULL,
+			  .run0 = g ? g->run : 0};
+	pl.run = xcalloc(npol, sizeof *pl.run);
+	for (size_t p = 0; p < npol; p++)
+		pl.run[p].pool = &pl;
+	pthread_mutex_init(&pl.mu, NULL);
+	pthread_cond_init(&pl.cv, NULL);
+	pthread_t *th = xcalloc(nthreads, sizeof *th);
+	unsigned nth = 0;
+	int rc = 0;
+	for (; nth < nthreads; nth++)
+		if (pthread_create(&th[nth], NULL, pool_thread, &pl))
+			break;
+	if (!nth)
+		rc = err_set(e, VF_EIO, "cannot start a thread");
+	for (size_t p = 0; p < npol && !rc; p++) {
+		pthread_mutex_lock(&pl.mu);
+		while (!pl.run[p].done)
+			pthread_cond_wait(&pl.cv, &pl.mu);
+		pthread_mutex_unlock(&pl.mu);
+		if (pl.run[p].rc) {
+			rc = pl.run[p].rc;
+			*e = pl.run[p].e;
+		} else {
+			rc = keep_run(&rows[p * stride], pols[p], t->seed, &pl.run[p].r, st, sp, e);
+		}
+		pthread_mutex_lock(&pl.mu);
+		pl.kept = p + 1;
+		pl.stop |= rc != 0;
+		pthread_cond_broadcast(&pl.cv);
+		pthread_mutex_unlock(&pl.mu);
+	}
+	for (unsigned i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	for (size_t p = 0; p < npol; p++) /* what a failure left unkept */
+		if (pl.run[p].done && !pl.run[p].rc && p >= pl.kept)
+			replay_result_release(&pl.run[p].r);
+	pthread_cond_destroy(&pl.cv);
+	pthread_mutex_destroy(&pl.mu);
+	free(th);
+	free(pl.run);
+	return rc;
+}
+
 int replay_grid(struct job_set *base, const struct replay_spec *sp,
 		const struct policy_ops *const *pols, size_t npol, uint64_t lo, uint64_t hi,
-		struct store *st, replay_grid_progress_fn progress, void *u,
+		unsigned nthreads, struct store *st, replay_grid_progress_fn progress, void *u,
 		struct replay_row **rows, struct enrich_summary *enr, struct err *e)
 {
 	size_t nseed = (size_t)(hi - lo) + 1;
@@ -616,24 +757,21 @@ int replay_grid(struct job_set *base, const struct replay_spec *sp,
 			replay_prepare_take(&t, base, sp, lo + k);
 		if (k == 0)
 			*enr = t.enr;
-		for (size_t p = 0; p < npol && !rc; p++) {
+		if (nthreads > 1 && npol > 1) {
+			g.run = k * npol;
+			rc = run_pool(&t, sp, pols, npol,
+				      nthreads < npol ? nthreads : (unsigned)npol, st, &g, &out[k],
+				      nseed, e);
+		}
+		for (size_t p = 0; (nthreads <= 1 || npol <= 1) && p < npol && !rc; p++) {
 			struct replay_result r;
-			struct replay_row *row = &out[p * nseed + k];
 			g.run = k * npol + p;
 			g.policy = pols[p]->name;
 			g.seed = lo + k;
 			rc = replay_run(&t, sp, pols[p], st != NULL,
 					progress ? grid_progress : NULL, &g, &r, e);
-			if (rc)
-				break;
-			row->policy = pols[p]->name;
-			row->seed = lo + k;
-			row->wall_s = r.wall_s;
-			row->events = r.events;
-			replay_values(&r, row->v);
-			if (st)
-				rc = replay_store(st, sp, &r, &row->run_id, e);
-			replay_result_release(&r);
+			if (!rc)
+				rc = keep_run(&out[p * nseed + k], pols[p], lo + k, &r, st, sp, e);
 		}
 		replay_trace_release(&t);
 	}

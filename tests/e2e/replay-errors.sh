@@ -72,6 +72,10 @@ contains err "nocluster.spec"
 printf 'g x A100 8\n' >bad.spec
 expect_rc 1 vf replay t.db --policy fgd --cluster bad.spec
 contains err "bad.spec:1"
+expect_rc 2 vf replay t.db --policy fgd --threads 0
+contains err "--threads '0'"
+expect_rc 2 vf replay t.db --policy fgd --threads 1.5
+contains err "not a whole number"
 echo "not a store" >junk.db
 expect_rc 1 vf replay junk.db --policy fgd
 contains err "junk.db"

@@ -83,3 +83,10 @@ s1=$(grep '"stalled_gpu_hours"' out | head -1 | tr -dc '0-9.')
 expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store --json --io-pressure 4
 s4=$(grep '"stalled_gpu_hours"' out | head -1 | tr -dc '0-9.')
 awk -v a="$s1" -v b="$s4" 'BEGIN { exit !(b > a) }' || die "io pressure 4: stalled $s4 <= $s1"
+
+# every policy on two threads at once: the same table, stored the same, as on one
+expect_rc 0 vf replay h.db --policy all --seeds 1-2 --no-store --format csv --threads 1
+cp out one.csv
+expect_rc 0 vf replay h.db --policy all --seeds 1-2 --no-store --format csv --threads 2
+cmp -s out one.csv || die "--threads 2 changed the results"
+

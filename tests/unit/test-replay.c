@@ -246,6 +246,83 @@ static int metric_cb(void *ctx, const struct store_metric *m)
 	return 0;
 }
 
+/* A trace where policies differ: 12 nodes of three shapes, 300 jobs of mixed shapes
+ * arriving over time, net, sto and iocpu left to enrichment. */
+static void mixed_trace(struct job_set *js)
+{
+	memset(js, 0, sizeof *js);
+	for (int i = 0; i < 12; i++) {
+		struct node n;
+		node_init(&n);
+		snprintf(n.name, sizeof n.name, "m%d", i);
+		n.ngpu = 2 + 2 * (i % 3);
+		n.model = (int16_t)gpumodel_find(i % 2 ? "A100" : "T4");
+		int64_t cap[DIM_N] = {16000 * (1 + i % 3), 131072, 1000 * n.ngpu, -1, -1, -1, -1};
+		memcpy(n.cap, cap, sizeof cap);
+		job_set_add_node(js, &n);
+	}
+	for (int i = 0; i < 300; i++) {
+		struct job j;
+		job_init(&j);
+		j.id = i;
+		j.arrival = 7 * i;
+		j.duration = 300 + (i * 37) % 900;
+		j.num_gpu = i % 5 == 0 ? 0 : 1 + i % 3;
+		j.gpu_milli = i % 4 == 0 ? 250 * (1 + i % 3) : 1000;
+		if (j.num_gpu > 1)
+			j.gpu_milli = 1000;
+		j.cls = (uint8_t)(i % JOB_NCLASS);
+		int64_t dem[DIM_N] = {1000 + (i * 131) % 6000,
+				      2048 + (i * 977) % 16384,
+				      (int64_t)j.num_gpu * j.gpu_milli,
+				      -1,
+				      -1,
+				      -1,
+				      -1};
+		memcpy(j.dem, dem, sizeof dem);
+		job_set_add_job(js, &j);
+	}
+}
+
+/* The same policies and seeds on one thread and on several give the same rows, in the same
+ * order, value for value; progress still comes for every run. */
+static void test_grid_threads_same_results(void **state)
+{
+	struct fx *f = *state;
+	const char *names[] = {"first-fit", "fgd", "ragp7", "tetris", "random", "best-fit"};
+	const struct policy_ops *pols[6];
+	for (int i = 0; i < 6; i++)
+		assert_non_null(pols[i] = policy_find(names[i]));
+	struct replay_row *rows[2];
+	struct enrich_summary enr;
+	struct err e;
+	unsigned threads[2] = {1, 4};
+	for (int k = 0; k < 2; k++) {
+		struct job_set js;
+		mixed_trace(&js);
+		progress_calls = 0;
+		assert_int_equal(replay_grid(&js, &f->sp, pols, 6, 3, 4, threads[k], NULL,
+					     count_progress, NULL, &rows[k], &enr, &e),
+				 0);
+		assert_true(progress_calls >= 12);
+		job_set_release(&js);
+	}
+	int differ = 0; /* the policies must not all agree, or the test shows little */
+	for (int i = 0; i < 12; i++) {
+		assert_string_equal(rows[0][i].policy, rows[1][i].policy);
+		assert_true(rows[0][i].seed == rows[1][i].seed);
+		assert_int_equal(rows[0][i].events, rows[1][i].events);
+		for (int c = 0; c < REPLAY_NCOL; c++) {
+			double a = rows[0][i].v[c], b = rows[1][i].v[c];
+			assert_true((isnan(a) && isnan(b)) || a == b);
+		}
+		differ |= rows[0][i].v[REPLAY_WAIT] != rows[0][0].v[REPLAY_WAIT];
+	}
+	assert_true(differ);
+	free(rows[0]);
+	free(rows[1]);
+}
+
 /* Two policies x two seeds in inflation, stored, read back, and tabled. */
 static void test_grid_store_table(void **state)
 {
@@ -268,8 +345,8 @@ static void test_grid_store_table(void **state)
 
 	f->sp.mode = SIM_INFLATE;
 	progress_calls = 0;
-	assert_int_equal(replay_grid(&f->js, &f->sp, pols, 2, 3, 4, st, count_progress, NULL, &rows,
-				     &enr, &e),
+	assert_int_equal(replay_grid(&f->js, &f->sp, pols, 2, 3, 4, 1, st, count_progress, NULL,
+				     &rows, &enr, &e),
 			 0);
 	assert_true(progress_calls >= 4);                   /* at least the end of every run */
 	assert_true(f->js.njobs == 0 && f->js.nnodes == 0); /* the last seed took the job set */
@@ -337,6 +414,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_tiny, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_store_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_grid_threads_same_results, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cluster_replace, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
