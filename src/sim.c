@@ -1629,6 +1629,15 @@ int sim_done(const struct sim *s)
 	return s->over || !work_left(s);
 }
 
+/* A copy of the n elements of size sz at p, in room for cap of them (at least one). */
+static void *copy_of(const void *p, size_t n, size_t cap, size_t sz)
+{
+	void *q = xmalloc((cap ? cap : 1) * sz);
+	if (n)
+		memcpy(q, p, n * sz);
+	return q;
+}
+
 int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
 	     struct sim **out, struct err *e)
 {
@@ -1638,45 +1647,25 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	*f = *s;
 	f->nobs = 0;
 	cluster_clone(&f->c, &s->c);
-	f->reps = xmalloc((s->nreps ? s->nreps : 1) * sizeof *f->reps);
-	memcpy(f->reps, s->reps, s->nreps * sizeof *f->reps);
+	f->reps = copy_of(s->reps, s->nreps, s->nreps, sizeof *f->reps);
 	cluster_clone(&f->empty, &s->empty);
 	f->empty.spec = f->reps;
 	evq_clone(&f->q, &s->q);
-	f->jobs = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jobs);
-	memcpy(f->jobs, s->jobs, s->njobs * sizeof *f->jobs);
-	f->isubmit = NULL;
-	if (s->isubmit) {
-		f->isubmit = xmalloc((s->isubcap ? s->isubcap : 1) * sizeof *f->isubmit);
-		memcpy(f->isubmit, s->isubmit, s->njobs * sizeof *f->isubmit);
-	}
-	f->runs = xmalloc((s->runcap ? s->runcap : 1) * sizeof *f->runs);
-	memcpy(f->runs, s->runs, s->nruns * sizeof *f->runs);
-	f->rfree = xmalloc((s->rfreecap ? s->rfreecap : 1) * sizeof *f->rfree);
-	memcpy(f->rfree, s->rfree, s->nrfree * sizeof *f->rfree);
-	f->pre = NULL;
-	if (s->pre) {
-		f->pre = xmalloc(s->precap * sizeof *f->pre);
-		memcpy(f->pre, s->pre, s->precap * sizeof *f->pre);
-	}
-	f->wait = f->wbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wbuf);
-	memcpy(f->wait, s->wait, s->nwait * sizeof *f->wait);
-	f->wshape = f->wsbuf = xmalloc((s->waitcap ? s->waitcap : 1) * sizeof *f->wsbuf);
-	memcpy(f->wshape, s->wshape, s->nwait * sizeof *f->wshape);
+	f->jobs = copy_of(s->jobs, s->njobs, s->jobcap, sizeof *f->jobs);
+	f->isubmit =
+		s->isubmit ? copy_of(s->isubmit, s->njobs, s->isubcap, sizeof *f->isubmit) : NULL;
+	f->runs = copy_of(s->runs, s->nruns, s->runcap, sizeof *f->runs);
+	f->rfree = copy_of(s->rfree, s->nrfree, s->rfreecap, sizeof *f->rfree);
+	f->pre = s->pre ? copy_of(s->pre, s->precap, s->precap, sizeof *f->pre) : NULL;
+	f->wait = f->wbuf = copy_of(s->wait, s->nwait, s->waitcap, sizeof *f->wbuf);
+	f->wshape = f->wsbuf = copy_of(s->wshape, s->nwait, s->waitcap, sizeof *f->wsbuf);
 	f->whead = 0;
-	f->jshape = NULL;
-	if (s->jshape) {
-		f->jshape = xmalloc((s->jobcap ? s->jobcap : 1) * sizeof *f->jshape);
-		memcpy(f->jshape, s->jshape, s->njobs * sizeof *f->jshape);
-	}
-	f->stab = xmalloc((s->stabcap ? s->stabcap : 1) * sizeof *f->stab);
-	memcpy(f->stab, s->stab, s->stabcap * sizeof *f->stab);
-	f->sfail = xmalloc((s->sfailcap ? s->sfailcap : 1) * sizeof *f->sfail);
-	memcpy(f->sfail, s->sfail, s->nshapes * sizeof *f->sfail);
+	f->jshape = s->jshape ? copy_of(s->jshape, s->njobs, s->jobcap, sizeof *f->jshape) : NULL;
+	f->stab = copy_of(s->stab, s->stabcap, s->stabcap, sizeof *f->stab);
+	f->sfail = copy_of(s->sfail, s->nshapes, s->sfailcap, sizeof *f->sfail);
 	f->requeue = NULL;
 	f->nrequeue = f->requeuecap = 0;
-	f->fresh = xmalloc((s->freshcap ? s->freshcap : 1) * sizeof *f->fresh);
-	memcpy(f->fresh, s->fresh, s->nfresh * sizeof *f->fresh);
+	f->fresh = copy_of(s->fresh, s->nfresh, s->freshcap, sizeof *f->fresh);
 	f->faults = xmalloc((s->nfaults ? s->nfaults : 1) * sizeof *f->faults);
 	for (size_t i = 0; i < s->nfaults; i++) {
 		f->faults[i] = s->faults[i];
@@ -1684,20 +1673,13 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 		memcpy(f->faults[i].nodes, s->faults[i].nodes,
 		       s->faults[i].nnodes * sizeof(int32_t));
 	}
-	f->nfrag = xmalloc(nn * sizeof *f->nfrag);
-	memcpy(f->nfrag, s->nfrag, s->c.n * sizeof *f->nfrag);
-	f->nmd = xmalloc(nn * sizeof *f->nmd);
-	memcpy(f->nmd, s->nmd, s->c.n * sizeof *f->nmd);
-	f->nnofit = xmalloc(nn * sizeof *f->nnofit);
-	memcpy(f->nnofit, s->nnofit, s->c.n * sizeof *f->nnofit);
-	f->nfnofit = xmalloc(nn * sizeof *f->nfnofit);
-	memcpy(f->nfnofit, s->nfnofit, s->c.n * sizeof *f->nfnofit);
-	f->nfits = xmalloc(nn * sizeof *f->nfits);
-	memcpy(f->nfits, s->nfits, s->c.n * sizeof *f->nfits);
-	f->nstr = xmalloc(nn * sizeof *f->nstr);
-	memcpy(f->nstr, s->nstr, s->c.n * sizeof *f->nstr);
-	f->contended = xmalloc(nn);
-	memcpy(f->contended, s->contended, s->c.n);
+	f->nfrag = copy_of(s->nfrag, s->c.n, s->c.n, sizeof *f->nfrag);
+	f->nmd = copy_of(s->nmd, s->c.n, s->c.n, sizeof *f->nmd);
+	f->nnofit = copy_of(s->nnofit, s->c.n, s->c.n, sizeof *f->nnofit);
+	f->nfnofit = copy_of(s->nfnofit, s->c.n, s->c.n, sizeof *f->nfnofit);
+	f->nfits = copy_of(s->nfits, s->c.n, s->c.n, sizeof *f->nfits);
+	f->nstr = copy_of(s->nstr, s->c.n, s->c.n, sizeof *f->nstr);
+	f->contended = copy_of(s->contended, s->c.n, s->c.n, 1);
 	if (ops)
 		f->ops = ops;
 	f->pmd = f->pnofit = NULL;
