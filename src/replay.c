@@ -762,16 +762,18 @@ int replay_grid(struct job_set *base, const struct replay_spec *sp,
 			rc = run_pool(&t, sp, pols, npol,
 				      nthreads < npol ? nthreads : (unsigned)npol, st, &g, &out[k],
 				      nseed, e);
-		}
-		for (size_t p = 0; (nthreads <= 1 || npol <= 1) && p < npol && !rc; p++) {
-			struct replay_result r;
-			g.run = k * npol + p;
-			g.policy = pols[p]->name;
-			g.seed = lo + k;
-			rc = replay_run(&t, sp, pols[p], st != NULL,
-					progress ? grid_progress : NULL, &g, &r, e);
-			if (!rc)
-				rc = keep_run(&out[p * nseed + k], pols[p], lo + k, &r, st, sp, e);
+		} else {
+			for (size_t p = 0; p < npol && !rc; p++) {
+				struct replay_result r;
+				g.run = k * npol + p;
+				g.policy = pols[p]->name;
+				g.seed = lo + k;
+				rc = replay_run(&t, sp, pols[p], st != NULL,
+						progress ? grid_progress : NULL, &g, &r, e);
+				if (!rc)
+					rc = keep_run(&out[p * nseed + k], pols[p], lo + k, &r, st,
+						      sp, e);
+			}
 		}
 		replay_trace_release(&t);
 	}
