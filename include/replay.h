@@ -41,6 +41,7 @@ struct replay_spec {
 	uint32_t dims;              /* DIM_BIT()s every policy sees; 0 = each policy's own */
 	double lambda, mu;          /* RAGP weights */
 	double coverage;            /* target workload coverage */
+	unsigned sample_nodes;      /* nodes scored per placement at most (0 = all) */
 	const struct fault *faults; /* nfaults faults */
 	size_t nfaults;             /* how many */
 	const struct enrich_profile *profile; /* loaded profile (the default if none given) */

@@ -54,6 +54,9 @@ struct sim_opts {
 	double coverage;      /* for callers building wl: shapes covering this share (0.95) */
 	int contention;       /* 1: shared dims slow jobs down (1) */
 	int series_points;    /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
+	/* Score at most this many feasible nodes per placement, met in a seeded random order
+	 * (0 = every node, the default); policies with pick() (first-fit, random) ignore it */
+	uint32_t sample_nodes;
 	const struct fault *faults; /* faults of the run (copied by sim_new) */
 	size_t nfaults;
 };

@@ -7,13 +7,16 @@
 #   3. timed replay events per second on a synthetic trace of BENCH_JOBS jobs on BENCH_NODES
 #      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd and ragp7), and peak memory
 #   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios)
+#   5. the sampled search (--sample-nodes K): ragp7 and fgd on part 4's base trace, seeds
+#      1-3, for a few K against the full search: wall time and what the approximation
+#      costs in fragmentation and $ (part 3 has ragp7 with K = BENCH_SAMPLE at full size)
 # Parts 1-2 need the traces ($VOIDFIT_TRACES, default ../shared/traces) and are skipped
 # without them.
 #
 # Usage: scripts/bench-replay.sh BUILD_DIR
 # Environment: BENCH_JOBS (default 1000000), BENCH_NODES (6000), BENCH_SCALE_JOBS (100000),
 # BENCH_SCALE_NODES (1500), BENCH_SCENARIO (balanced), BENCH_TIMEOUT (300: seconds a timed
-# run may take before it is stopped and reported as a lower bound).
+# run may take before it is stopped and reported as a lower bound), BENCH_SAMPLE (64).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
@@ -25,6 +28,7 @@ sjobs=${BENCH_SCALE_JOBS:-100000}
 snodes=${BENCH_SCALE_NODES:-1500}
 scen=${BENCH_SCENARIO:-balanced}
 limit=${BENCH_TIMEOUT:-300}
+sample=${BENCH_SAMPLE:-64}
 work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -59,6 +63,7 @@ column() {
 		NR == 2 { print $k; exit }' "$2"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 per_s() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }'; }
 
 if [ -f "$csv/openb_pod_list_default.csv" ]; then
@@ -91,17 +96,19 @@ prepare() {
 	"$vf" import -o "$work/$1.db" "$work/$1/jobs.csv" "$work/$1/nodes.csv" >/dev/null
 	rm -rf "${work:?}/$1"
 }
-# timed NAME POLICY JOBS: one timed replay, stopped after $limit s; sets wall, rss, events,
-# evs (events per second). A stopped run counts 2 events a job (arrival, end) done in $limit s:
-# its figures are bounds, marked '>' or '<'.
+# timed NAME POLICY JOBS [ARG...]: one timed replay, stopped after $limit s; sets wall, rss,
+# events, evs (events per second). A stopped run counts 2 events a job (arrival, end) done in
+# $limit s: its figures are bounds, marked '>' or '<'.
 timed() {
-	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/$1.db" --policy "$2" \
-		--seed 1 --no-store --format csv; then
+	tname=$1 tpol=$2 tjobs=$3
+	shift 3
+	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/$tname.db" --policy "$tpol" \
+		--seed 1 --no-store --format csv "$@"; then
 		events=$(column events "$work/t.csv")
 		evs=$(per_s "$events" "$wall")
 	else
 		wall=">$limit"
-		events=$(($3 * 2))
+		events=$((tjobs * 2))
 		evs="<$(per_s "$events" "$limit")"
 		rss=0
 	fi
@@ -111,14 +118,19 @@ bigrss=0 base_rss=0
 prepare big "$jobs" "$nodes"
 echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO):"
 printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
-for p in first-fit fgd ragp7; do
-	timed big "$p" "$jobs"
+for p in first-fit fgd ragp7 ragp7/$sample; do
+	# POLICY/K: the policy with --sample-nodes K
+	case $p in
+	*/*) timed big "${p%/*}" "$jobs" --sample-nodes "${p#*/}" ;;
+	*) timed big "$p" "$jobs" ;;
+	esac
 	goal=100000
 	[ "$p" = first-fit ] && goal=1000000
 	printf '   %-10s %8s %10s %12s %8s %10s\n' "$p" "$wall" "$events" "$evs" \
 		"x$(ratio "${evs#<}" "$goal")" "$((rss / 1024))"
 	[ "$p" = first-fit ] && bigrss=$rss
 done
+echo "   (POLICY/K: with --sample-nodes K, which scores at most K feasible nodes a placement)"
 rm -f "$work/big.db"
 
 prepare s1 "$sjobs" "$snodes"
@@ -142,3 +154,36 @@ done
 echo "   peak memory per million jobs (first-fit, part 3's run minus the base run):" \
 	"$(awk -v a="$base_rss" -v b="$bigrss" -v j="$((jobs - sjobs))" \
 		'BEGIN { printf "%.0f", (j > 0 && b > a) ? (b - a) / 1024 * 1e6 / j : 0 }') MiB"
+
+# mean_of COLUMN FILE...: the mean of a replay CSV column over the first data row of each
+mean_of() {
+	col=$1
+	shift
+	for f in "$@"; do column "$col" "$f"; done | awk '{ s += $1 } END { printf "%.4f", s / NR }'
+}
+echo "5. the sampled search (--sample-nodes K) on the base trace ($sjobs jobs on $snodes nodes),"
+echo "   seeds 1-3: summed wall time, and means of mean fragmentation, md fragmentation and"
+echo "   \$/yr wasted; 'all' is the full search, and the ratios are to it:"
+printf '   %-6s %5s %7s %7s %7s %7s %10s %8s %8s %8s\n' policy K wall_s speedup frag md_frag \
+	usd_yr frag/all md/all usd/all
+for p in ragp7 fgd; do
+	for k in 0 256 64 16; do
+		w=0
+		for seed in 1 2 3; do
+			measure "$work/k$seed.csv" "$vf" replay "$work/s1.db" --policy "$p" --seed "$seed" \
+				--no-store --format csv --sample-nodes "$k"
+			w=$(awk -v a="$w" -v b="$wall" 'BEGIN { print a + b }')
+		done
+		fr=$(mean_of mean_fragmentation "$work"/k[123].csv)
+		md=$(mean_of md_fragmentation "$work"/k[123].csv)
+		usd=$(mean_of usd_per_year_wasted "$work"/k[123].csv | awk '{ printf "%.0f", $1 }')
+		if [ "$k" = 0 ]; then
+			w0=$w fr0=$fr md0=$md usd0=$usd
+			printf '   %-6s %5s %7s %7s %7s %7s %10s\n' "$p" all "$w" "" "$fr" "$md" "$usd"
+		else
+			printf '   %-6s %5s %7s %7s %7s %7s %10s %8s %8s %8s\n' "$p" "$k" "$w" \
+				"x$(ratio "$w0" "$w")" "$fr" "$md" "$usd" "$(ratio3 "$fr" "$fr0")" \
+				"$(ratio3 "$md" "$md0")" "$(ratio3 "$usd" "$usd0")"
+		fi
+	done
+done

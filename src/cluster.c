@@ -81,14 +81,60 @@ static int tree_may_fit(const struct cluster *c, size_t i, const struct tree_nee
 	       t[3] >= need->v[3] && (!need->models || (c->tmodels[i] & need->models));
 }
 
-size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j)
+static struct tree_need tree_need_of(const struct job *j)
 {
 	/* the model test as fits_node makes it: for GPU jobs naming models */
-	struct tree_need need = {{j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
-				  j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0,
-				  j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0,
-				  j->num_gpu > 0 ? j->gpu_milli : 0},
-				 j->num_gpu > 0 ? j->gpu_spec : 0};
+	return (struct tree_need){{j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
+				   j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0,
+				   j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0,
+				   j->num_gpu > 0 ? j->gpu_milli : 0},
+				  j->num_gpu > 0 ? j->gpu_spec : 0};
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+struct cluster_walk cluster_walk_start(const struct cluster *c, uint64_t a, uint64_t b)
+{
+	size_t n = c->n, step = 1;
+	assert(n > 0);
+	if (n > 2)
+		for (step = 1 + (size_t)(b % (n - 1)); gcd(step, n) != 1;)
+			step = step % (n - 1) + 1;
+	return (struct cluster_walk){(size_t)(a % n), step, n};
+}
+
+size_t cluster_walk(const struct cluster *c, const struct job *j, struct cluster_walk *w,
+		    int32_t *out, size_t max)
+{
+	struct tree_need need = tree_need_of(j);
+	size_t m = 0, at = w->at, left = w->left, step = w->step, n = c->n;
+	assert(at < n && step > 0 && step < n + (n == 1));
+	for (; left && m < max; left--) {
+		/* no branch on the test: whether a node passes is a coin toss */
+		size_t i = c->tsize + at;
+		const int64_t *t = c->tree[i];
+		out[m] = (int32_t)at;
+		m += (size_t)((t[0] >= need.v[0]) & (t[1] >= need.v[1]) & (t[2] >= need.v[2]) &
+			      (t[3] >= need.v[3]) &
+			      (!need.models | !!(c->tmodels[i] & need.models)));
+		at = at + step >= n ? at + step - n : at + step;
+	}
+	w->at = at;
+	w->left = left;
+	return m;
+}
+
+size_t cluster_next_fit(const struct cluster *c, size_t from, const struct job *j)
+{
+	struct tree_need need = tree_need_of(j);
 	if (from >= c->n)
 		return c->n;
 	/* Walk up from the leaf of 'from'; at each step, look into the right siblings. A

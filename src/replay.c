@@ -118,6 +118,8 @@ static void write_params(const struct replay_trace *t, const struct replay_spec 
 	json_num(&j, sp->mu);
 	json_key(&j, "coverage");
 	json_num(&j, sp->coverage);
+	json_key(&j, "sample_nodes");
+	json_int(&j, sp->sample_nodes);
 	json_key(&j, "faults");
 	json_arr(&j);
 	for (size_t i = 0; i < sp->nfaults; i++) {
@@ -355,6 +357,7 @@ int replay_run(const struct replay_trace *t, const struct replay_spec *sp,
 	o.lambda = sp->lambda;
 	o.mu = sp->mu;
 	o.coverage = sp->coverage;
+	o.sample_nodes = sp->sample_nodes;
 	o.faults = sp->faults;
 	o.nfaults = sp->nfaults;
 	rc = sim_new(&t->js, ops, &t->wl, &o, &s, e);

@@ -158,6 +158,7 @@ struct sim {
 	struct sim_opts o;
 	struct policy_ctx ctx;
 	struct rng rng;
+	struct rng srng; /* the order nodes are sampled in (o.sample_nodes) */
 	struct cluster c;
 	struct node *reps; /* one node of each spec class (owned) */
 	size_t nreps;
@@ -227,6 +228,14 @@ struct sim {
 	int over;
 	int64_t sample_iv; /* timed sampling cadence, 0 = none */
 	int next_pct;      /* inflation: next percent of load to sample */
+	/* o.sample_nodes: the nodes of one search, and per class id the search that last
+	 * met it (stamp) and where (spos) */
+	struct cand *cand;
+	size_t candcap;
+	int32_t *met; /* nodes met on the walk that may hold the job */
+	size_t metcap;
+	uint32_t *stamp, *spos, searches;
+	size_t stampcap;
 	struct sim_counters k;
 	struct sim_observer obs[SIM_MAX_OBSERVERS];
 	int nobs;
@@ -481,6 +490,9 @@ static void node_refresh(struct sim *s, size_t n)
 
 /* ---- observers ---- */
 
+/* Salt of the sampling order's seed, so it draws apart from the run's own PRNG. */
+#define SAMPLE_SALT 0x73616d706c65ULL /* "sample" */
+
 #define NOTIFY(s, hook, ...)                                                                       \
 	do {                                                                                       \
 		for (int oi_ = 0; oi_ < (s)->nobs; oi_++)                                          \
@@ -594,6 +606,112 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	return 1;
 }
 
+/* A node of a sampled search and its bound. */
+struct cand {
+	double bound;
+	int32_t node;
+};
+
+/*
+ * Up to o.sample_nodes nodes where j fits, met in a seeded random order (a walk from a
+ * random node by a random step, cluster_walk_start: every node comes once): Borg's
+ * "relaxed randomization" (Verma et al., EuroSys 2015, section 3.4). With classes of
+ * identical nodes, the nodes of one class count each but are scored once, as the lowest
+ * of them met. The nodes in s->cand; returns how many.
+ */
+static size_t sample_nodes(struct sim *s, const struct job *j)
+{
+	size_t want = s->o.sample_nodes, m = 0, got = 0;
+	xgrow(&s->cand, &s->candcap, want, sizeof *s->cand);
+	if (s->use_cls) {
+		size_t need = s->cls.clscap ? s->cls.clscap : 1;
+		if (need > s->stampcap) {
+			s->stamp = xrealloc(s->stamp, need * sizeof *s->stamp);
+			s->spos = xrealloc(s->spos, need * sizeof *s->spos);
+			memset(s->stamp + s->stampcap, 0, (need - s->stampcap) * sizeof *s->stamp);
+			s->stampcap = need;
+		}
+		if (++s->searches == 0) { /* wrapped: no stamp may look current */
+			memset(s->stamp, 0, s->stampcap * sizeof *s->stamp);
+			s->searches = 1;
+		}
+	}
+	uint64_t a = rng_next(&s->srng), b = rng_next(&s->srng);
+	struct cluster_walk w = cluster_walk_start(&s->c, a, b);
+	xgrow(&s->met, &s->metcap, want, sizeof *s->met);
+	for (size_t k = 0, nmet = 0; got < want; k++) {
+		if (k == nmet) { /* the next nodes of the walk that may hold j */
+			if (!(nmet = cluster_walk(&s->c, j, &w, s->met, want - got)))
+				break;
+			k = 0;
+		}
+		struct placement p;
+		size_t nd = (size_t)s->met[k];
+		if (!cluster_first_choice(&s->c, nd, j, &p))
+			continue;
+		got++;
+		if (s->use_cls) {
+			int32_t id = s->cls.node_cls[nd];
+			if (s->stamp[id] == s->searches) {
+				struct cand *c = &s->cand[s->spos[id]];
+				c->node = (int32_t)nd < c->node ? (int32_t)nd : c->node;
+				continue;
+			}
+			s->stamp[id] = s->searches;
+			s->spos[id] = (uint32_t)m;
+		}
+		s->cand[m++] = (struct cand){0, (int32_t)nd};
+	}
+	return m;
+}
+
+/* (a, an) comes before (b, bn): the lower score, then the lower node. (No branch: in the
+ * searches below the answer is a coin toss.) */
+static int ahead(double a, int32_t an, double b, int32_t bn)
+{
+	return (a < b) | ((a == b) & (an < bn));
+}
+
+/* find_place with o.sample_nodes: the lowest (score, node) over the sampled nodes. With a
+ * bound(), the node with the least bound is taken next, and only while its bound (then its
+ * bound2()) can still beat the best score; once a score is known, the nodes whose bound
+ * cannot are dropped, so few are left to choose from. */
+static int find_sampled(struct sim *s, const struct job *j, struct placement *out)
+{
+	if (cluster_next_fit(&s->c, 0, j) == s->c.n)
+		return 0; /* no node may hold it: the walk would meet every node in vain */
+	size_t m = sample_nodes(s, j);
+	const struct policy_ops *ops = s->ops;
+	struct cand *cd = s->cand;
+	for (size_t i = 0; ops->bound && i < m; i++)
+		cd[i].bound = ops->bound(&s->ctx, j, (size_t)cd[i].node);
+	double best = 0;
+	int32_t bn = -1;
+	while (m) {
+		size_t at = 0;
+		for (size_t i = 1; ops->bound && i < m; i++)
+			at = ahead(cd[i].bound, cd[i].node, cd[at].bound, cd[at].node) ? i : at;
+		struct cand c = cd[at];
+		cd[at] = cd[--m];
+		double sc;
+		if (bn >= 0 && ops->bound2 &&
+		    !ahead(ops->bound2(&s->ctx, j, (size_t)c.node, c.bound), c.node, best, bn))
+			continue;
+		s->k.scored++;
+		if (!best_on_node(s, j, (size_t)c.node, &sc, NULL) ||
+		    (bn >= 0 && !ahead(sc, c.node, best, bn)))
+			continue;
+		best = sc;
+		bn = c.node;
+		size_t w = 0; /* keep the nodes that may still beat it */
+		for (size_t i = 0; ops->bound && i < m; i++)
+			if (ahead(cd[i].bound, cd[i].node, best, bn))
+				cd[w++] = cd[i];
+		m = ops->bound ? w : m;
+	}
+	return bn >= 0 && best_on_node(s, j, (size_t)bn, &best, out);
+}
+
 /* The placement the policy picks for j, or 0 if j fits nowhere now. */
 static int find_place(struct sim *s, const struct job *j, struct placement *out)
 {
@@ -604,6 +722,8 @@ static int find_place(struct sim *s, const struct job *j, struct placement *out)
 	int found = 0;
 	if (job_gpu(j) > s->c.free_gpu_milli)
 		return 0;
+	if (s->o.sample_nodes && s->o.sample_nodes < s->c.n)
+		return find_sampled(s, j, out);
 	if (s->use_cls)
 		return find_by_class(s, j, out);
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
@@ -1333,6 +1453,7 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	s->o.faults = NULL;
 	s->o.nfaults = 0;
 	rng_seed(&s->rng, o->seed);
+	rng_seed(&s->srng, rng_hash(o->seed, SAMPLE_SALT, 0));
 	cluster_init(&s->c, js->nodes, js->nnodes);
 	evq_init(&s->q);
 	size_t nn = js->nnodes ? js->nnodes : 1;
@@ -1467,6 +1588,10 @@ void sim_free(struct sim *s)
 	free(s->sfail);
 	free(s->requeue);
 	free(s->fresh);
+	free(s->cand);
+	free(s->met);
+	free(s->stamp);
+	free(s->spos);
 	free(s->nfrag);
 	free(s->nmd);
 	free(s->nnofit);
@@ -1665,6 +1790,13 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	f->sfail = copy_of(s->sfail, s->nshapes, s->sfailcap, sizeof *f->sfail);
 	f->requeue = NULL;
 	f->nrequeue = f->requeuecap = 0;
+	f->cand = NULL; /* scratch; the stamps name classes, which are made anew */
+	f->candcap = 0;
+	f->met = NULL;
+	f->metcap = 0;
+	f->stamp = f->spos = NULL;
+	f->stampcap = 0;
+	f->searches = 0;
 	f->fresh = copy_of(s->fresh, s->nfresh, s->freshcap, sizeof *f->fresh);
 	f->faults = xmalloc((s->nfaults ? s->nfaults : 1) * sizeof *f->faults);
 	for (size_t i = 0; i < s->nfaults; i++) {

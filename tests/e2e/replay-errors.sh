@@ -76,6 +76,12 @@ expect_rc 2 vf replay t.db --policy fgd --threads 0
 contains err "--threads '0'"
 expect_rc 2 vf replay t.db --policy fgd --threads 1.5
 contains err "not a whole number"
+expect_rc 2 vf replay t.db --policy fgd --sample-nodes -4
+contains err "--sample-nodes '-4'"
+expect_rc 2 vf replay t.db --policy fgd --sample-nodes 2.5
+contains err "--sample-nodes '2.5': not a whole number"
+expect_rc 2 vf replay t.db --policy fgd --sample-nodes many
+contains err "--sample-nodes 'many'"
 echo "not a store" >junk.db
 expect_rc 1 vf replay junk.db --policy fgd
 contains err "junk.db"

@@ -84,6 +84,25 @@ expect_rc 0 vf replay t.db --policy first-fit --seed 1 --no-store --json --io-pr
 s4=$(grep '"stalled_gpu_hours"' out | head -1 | tr -dc '0-9.')
 awk -v a="$s1" -v b="$s4" 'BEGIN { exit !(b > a) }' || die "io pressure 4: stalled $s4 <= $s1"
 
+# --sample-nodes: the run says so under the table and in its stored parameters, repeats
+# itself, and changes choices; a sample as large as the cluster changes nothing
+expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3
+contains out "at most 3 feasible nodes"
+contains err "stored 2 runs"
+[ "$(sqlite3 t.db "SELECT count(*) FROM runs WHERE params_json LIKE '%\"sample_nodes\":3,%'")" = 2 ] ||
+	die "sample_nodes not in the stored parameters"
+expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
+cp out s3.csv
+expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
+cmp -s out s3.csv || die "--sample-nodes 3 did not repeat itself"
+expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --no-store --format csv
+cp out full.csv
+cmp -s out s3.csv && die "--sample-nodes 3 changed nothing"
+nn=$(vf info t.db | awk '$1 == "nodes" { print $2 + 0; exit }')
+expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes "$nn" --no-store \
+	--format csv
+cmp -s out full.csv || die "--sample-nodes $nn (every node) changed the results"
+
 # every policy on two threads at once: the same table, stored the same, as on one
 expect_rc 0 vf replay h.db --policy all --seeds 1-2 --no-store --format csv --threads 1
 cp out one.csv

@@ -259,6 +259,29 @@ static void test_next_fit_skips_full_nodes(void **state)
 	cluster_release(&d);
 }
 
+/* A walk (cluster_walk) from a node and by a step both drawn from x, taken 5 nodes at a time, meets
+ * each node that passes next_fit's test once (so every feasible node), and no other. */
+static void check_walk(const struct cluster *c, const struct job *j, uint32_t x)
+{
+	size_t n = c->n;
+	struct cluster_walk w = cluster_walk_start(c, x, x >> 4);
+	int met[64] = {0};
+	int32_t out[5];
+	struct placement p[1];
+	assert_true(n <= 64);
+	for (size_t k; (k = cluster_walk(c, j, &w, out, 5)) > 0;) {
+		assert_true(k <= 5);
+		for (size_t i = 0; i < k; i++)
+			met[out[i]]++;
+	}
+	assert_int_equal(w.left, 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(met[i], cluster_next_fit(c, i, j) == i);
+		if (cluster_choices(c, i, j, p, 1))
+			assert_int_equal(met[i], 1);
+	}
+}
+
 static void test_next_fit_matches_choices_on_many_nodes(void **state)
 {
 	(void)state;
@@ -270,7 +293,8 @@ static void test_next_fit_matches_choices_on_many_nodes(void **state)
 	for (int i = 0; i < N; i++)
 		mknode(&nodes[i], 1 + i % 4, 1, 8000, 64000, 16384);
 	cluster_init(&c, nodes, N);
-	/* Place pseudo-random jobs; after each, next_fit must never skip a feasible node. */
+	/* Place pseudo-random jobs; after each, next_fit must never skip a feasible node, nor a
+	 * walk miss one. */
 	uint32_t x = 12345;
 	for (int step = 0; step < 300; step++) {
 		x = x * 1103515245u + 12345u;
@@ -285,6 +309,7 @@ static void test_next_fit_matches_choices_on_many_nodes(void **state)
 		while (n < N && !cluster_choices(&c, n, &j, p, 1))
 			n = cluster_next_fit(&c, n + 1, &j);
 		assert_int_equal(n, want);
+		check_walk(&c, &j, x);
 		if (want < N) {
 			cluster_choices(&c, want, &j, p, 1);
 			cluster_place(&c, p, step);
@@ -340,6 +365,7 @@ static void test_next_fit_skips_other_models(void **state)
 				n = cluster_next_fit(q, n + 1, &j);
 			}
 			assert_int_equal(n, want);
+			check_walk(q, &j, x);
 			if (k)
 				cluster_release(&d);
 		}

@@ -408,20 +408,28 @@ static void test_unplaceable_and_skipped(void **state)
 
 /* ---- a random workload: invariants, determinism, classes, forks ---- */
 
-static void random_set(struct job_set *js, uint64_t seed, int njobs)
+/* copies x six nodes (named a0, a1, b0, b1, c0, a2 in the first copy, with a suffix in the
+ * others) and njobs random jobs arriving every 10 s on average, divided by copies */
+static void random_set_wide(struct job_set *js, uint64_t seed, int njobs, int copies)
 {
 	struct rng r;
 	memset(js, 0, sizeof *js);
 	rng_seed(&r, seed);
-	add_node(js, "a0", "T4", 8, 64000, 1000, 800);
-	add_node(js, "a1", "T4", 8, 64000, 1000, 800);
-	add_node(js, "b0", "A100", 2, 32000, 2000, 1000);
-	add_node(js, "b1", "A100", 2, 32000, 2000, 1000);
-	add_node(js, "c0", NULL, 0, 96000, 1000, 1000);
-	add_node(js, "a2", "T4", 8, 64000, 1000, 800);
+	for (int k = 0; k < copies; k++) {
+		static const char *const names[] = {"a0", "a1", "b0", "b1", "c0", "a2"};
+		char nm[6][16];
+		for (int i = 0; i < 6; i++)
+			snprintf(nm[i], sizeof nm[i], k ? "%s.%d" : "%s", names[i], k);
+		add_node(js, nm[0], "T4", 8, 64000, 1000, 800);
+		add_node(js, nm[1], "T4", 8, 64000, 1000, 800);
+		add_node(js, nm[2], "A100", 2, 32000, 2000, 1000);
+		add_node(js, nm[3], "A100", 2, 32000, 2000, 1000);
+		add_node(js, nm[4], NULL, 0, 96000, 1000, 1000);
+		add_node(js, nm[5], "T4", 8, 64000, 1000, 800);
+	}
 	int64_t t = 0;
 	for (int i = 0; i < njobs; i++) {
-		t += (int64_t)rng_below(&r, 20);
+		t += (int64_t)rng_below(&r, (uint64_t)(20 / copies + 1));
 		int kind = (int)rng_below(&r, 10);
 		int ngpu = kind < 4 ? 1 : kind < 6 ? 1 + (int)rng_below(&r, 4) : kind < 7 ? 8 : 0;
 		int milli = kind < 4 ? 100 * (1 + (int)rng_below(&r, 9)) : 1000;
@@ -439,6 +447,11 @@ static void random_set(struct job_set *js, uint64_t seed, int njobs)
 		if (ngpu && rng_below(&r, 10) == 0)
 			j->gpu_spec = 1u << gpumodel_find("A100");
 	}
+}
+
+static void random_set(struct job_set *js, uint64_t seed, int njobs)
+{
+	random_set_wide(js, seed, njobs, 1);
 }
 
 static int invariant_breaks;
@@ -704,6 +717,140 @@ static void test_bounded_search_matches_full_loop(void **state)
 	sim_free(a);
 	sim_free(f1);
 	sim_free(f2);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* Jobs placed on a node other than in b. */
+static size_t moved_jobs(const struct sim *a, const struct sim *b)
+{
+	size_t moved = 0;
+	for (size_t i = 0; i < sim_njobs(a); i++)
+		moved += res(a, i).node != res(b, i).node;
+	return moved;
+}
+
+/*
+ * --sample-nodes: the bounded class search over the sampled nodes picks what scoring every
+ * sampled node picks (in a fork too, which goes on in the same sampling order); a repeat
+ * gives the same; the choices differ from the full search's; a sample as large as the
+ * cluster is the full search; and no node ever holds more than it has.
+ */
+static void test_sampled_search(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"fgd", "ragp7", "ragp5"};
+	struct job_set js;
+	struct frag_workload wl;
+	struct fault f;
+	random_set_wide(&js, 13, 1500, 6);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(fault_parse("a0.3:sto=0.2@900+3h", &f, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		const struct policy_ops *ops = policy_find(names[i]);
+		struct policy_ops full = *ops; /* no classes, no bound: every sampled node scored */
+		full.flags = 0;
+		full.bound = NULL;
+		full.bound2 = NULL;
+		for (int q = 0; q < 2; q++) {
+			struct sim_opts o;
+			struct sim *a, *b, *again, *exact;
+			sim_opts_init(&o);
+			o.queue = q ? SIM_PRIORITY : SIM_BACKFILL;
+			o.preempt = q;
+			o.faults = q ? &f : NULL;
+			o.nfaults = (size_t)q;
+			o.sample_nodes = 5;
+			invariant_breaks = 0;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
+			struct sim_observer ob = {.on_place = check_hard};
+			sim_observe(a, &ob);
+			assert_int_equal(sim_new(&js, &full, &wl, &o, &b, NULL), 0);
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &again, NULL), 0);
+			sim_run(a);
+			sim_run(b);
+			sim_run(again);
+			assert_int_equal(invariant_breaks, 0);
+			assert_same_results(a, b);
+			assert_same_results(a, again);
+			assert_true(sim_counters(a)->placed > 1000);
+			o.sample_nodes = 0;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &exact, NULL), 0);
+			sim_run(exact);
+			assert_true(moved_jobs(a, exact) > 100);
+			sim_free(b);
+			o.sample_nodes = (uint32_t)js.nnodes;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &b, NULL), 0);
+			sim_run(b);
+			assert_same_results(b, exact);
+			sim_free(a);
+			sim_free(b);
+			sim_free(again);
+			sim_free(exact);
+		}
+	}
+	const struct policy_ops *r7 = policy_find("ragp7");
+	struct policy_ops full7 = *r7;
+	full7.flags = 0;
+	full7.bound = NULL;
+	full7.bound2 = NULL;
+	struct sim_opts o;
+	struct sim *a, *f0, *f1, *f2;
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	o.sample_nodes = 4;
+	assert_int_equal(sim_new(&js, policy_find("fgd"), &wl, &o, &a, NULL), 0);
+	assert_int_equal(sim_run_until(a, js.jobs[700].arrival), 1);
+	assert_int_equal(sim_fork(a, NULL, NULL, &f0, NULL), 0);
+	assert_int_equal(sim_fork(a, r7, NULL, &f1, NULL), 0);
+	assert_int_equal(sim_fork(a, &full7, NULL, &f2, NULL), 0);
+	sim_run(a);
+	sim_run(f0);
+	sim_run(f1);
+	sim_run(f2);
+	assert_same_results(a, f0); /* the fork goes on in the same sampling order */
+	assert_same_results(f1, f2);
+	sim_free(a);
+	sim_free(f0);
+	sim_free(f1);
+	sim_free(f2);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* A sample of one node still finds the only node a job fits on, wherever the walk starts,
+ * and a job that fits on no node is still found unplaceable. */
+static void test_sampled_finds_the_only_fit(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct frag_workload wl;
+	char name[16];
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof name, "n%d", i);
+		add_node(&js, name, i == 33 ? "T4" : NULL, i == 33 ? 4 : 0, 16000, 1000, 1000);
+	}
+	for (int i = 0; i < 60; i++)
+		add_job(&js, 100 * i, 50, 1000, 1 + i % 4, 1000, JOB_TRAIN);
+	add_job(&js, 10000, 50, 1000, 8, 1000, JOB_TRAIN); /* more GPUs than any node has */
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	static const char *const names[] = {"ragp7", "tetris", "best-fit"};
+	for (int p = 0; p < 3; p++) {
+		struct sim_opts o;
+		struct sim *s;
+		sim_opts_init(&o);
+		o.sample_nodes = 1;
+		assert_int_equal(sim_new(&js, policy_find(names[p]), &wl, &o, &s, NULL), 0);
+		sim_run(s);
+		for (size_t i = 0; i < 60; i++) {
+			struct sim_job_result r = res(s, i);
+			assert_int_equal(r.state, SIM_JOB_FINISHED);
+			assert_int_equal(r.node, 33);
+			assert_int_equal(r.start, js.jobs[i].arrival);
+		}
+		assert_int_equal(res(s, 60).state, SIM_JOB_UNPLACEABLE);
+		sim_free(s);
+	}
 	frag_workload_release(&wl);
 	job_set_release(&js);
 }
@@ -1122,6 +1269,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ctx_node_md_and_job_of),
 		cmocka_unit_test(test_bounded_search_matches_full_loop),
+		cmocka_unit_test(test_sampled_search),
+		cmocka_unit_test(test_sampled_finds_the_only_fit),
 		cmocka_unit_test(test_bounds_never_exceed_scores),
 		cmocka_unit_test(test_bounds_prune),
 		cmocka_unit_test(test_preempt_overload_accounting),
