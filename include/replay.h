@@ -149,6 +149,11 @@ void replay_report_add(struct report *rep, const char *policy, const char *seed,
 /* Add the notes saying which values were enriched (desc: enrich_describe's text, or NULL
  * when unknown) and which figures rest on them to rep. */
 void replay_enrich_note(struct report *rep, const char *desc);
+/* With k > 0, add to rep the note that each placement scored at most k nodes
+ * (--sample-nodes). */
+void replay_sample_note(struct report *rep, unsigned k);
+/* The sample_nodes of a run's parameters (JSON, or its scenario key); 0 if absent. */
+unsigned replay_params_sample_nodes(const char *params);
 
 /* ---- a grid of runs: policies x seeds ---- */
 

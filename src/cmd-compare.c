@@ -333,6 +333,7 @@ static int exec_compare(int argc, char **argv)
 	if (!has_scalar)
 		report_add_note(rep, "no scalar run: no saving to show");
 	replay_enrich_note(rep, enriched);
+	replay_sample_note(rep, ref ? replay_params_sample_nodes(ref->key) : 0);
 	fops->write(rep, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout))

@@ -416,16 +416,7 @@ static int exec_replay(int argc, char **argv)
 	rep = replay_table(rows, nrows, sp.mode, 0, tname.s);
 	enrich_describe(&enr, &note);
 	replay_enrich_note(rep, note.s);
-	if (sp.sample_nodes) {
-		sbuf_reset(&note);
-		sbuf_printf(
-			&note,
-			"each placement scored at most %u feasible nodes, met in a seeded random "
-			"order (--sample-nodes): an approximation of each policy but first-fit "
-			"and random",
-			sp.sample_nodes);
-		report_add_note(rep, note.s);
-	}
+	replay_sample_note(rep, sp.sample_nodes);
 	fops->write(rep, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -544,6 +544,27 @@ void replay_enrich_note(struct report *rep, const char *desc)
 	sbuf_release(&b);
 }
 
+void replay_sample_note(struct report *rep, unsigned k)
+{
+	struct sbuf b = SBUF_INIT;
+	if (!k)
+		return;
+	sbuf_init(&b);
+	sbuf_printf(&b,
+		    "each placement scored at most %u feasible nodes, met in a seeded random "
+		    "order (--sample-nodes): an approximation of each policy but first-fit and "
+		    "random",
+		    k);
+	report_add_note(rep, b.s);
+	sbuf_release(&b);
+}
+
+unsigned replay_params_sample_nodes(const char *params)
+{
+	const char *p = strstr(params, "\"sample_nodes\":");
+	return p ? (unsigned)strtoul(p + strlen("\"sample_nodes\":"), NULL, 10) : 0;
+}
+
 /* ---- storing ---- */
 
 int replay_store(struct store *s, const struct replay_spec *sp, const struct replay_result *r,

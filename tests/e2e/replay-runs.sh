@@ -91,6 +91,10 @@ contains out "at most 3 feasible nodes"
 contains err "stored 2 runs"
 [ "$(sqlite3 t.db "SELECT count(*) FROM runs WHERE params_json LIKE '%\"sample_nodes\":3,%'")" = 2 ] ||
 	die "sample_nodes not in the stored parameters"
+expect_rc 0 vf compare t.db
+contains out "at most 3 feasible nodes" # the newest runs are the sampled ones
+expect_rc 0 vf compare t.db --seed 3
+if grep -q "feasible nodes" out; then die "compare of full searches says sampled"; fi
 expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
 cp out s3.csv
 expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
