@@ -46,7 +46,9 @@
  * top too), so classes that cannot beat the best are never scored. The sim keeps per node
  * F_n, the multi-dim measure over all dims, the share of the target workload that no longer
  * fits, the share whose F_n(m) is all free GPU, and which shapes fit (policy_ctx node_frag,
- * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data.
+ * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data. With
+ * o.sample_nodes, a search scores only the first nodes where the job fits on a seeded random
+ * walk over the nodes (find_sampled), node by node, in bound order when there is a bound.
  *
  * The waiting queue: a full pass (after room was freed) walks it in order, but a job whose
  * fit shape already failed in the pass is not searched again, and under fifo the pass stops
@@ -228,14 +230,11 @@ struct sim {
 	int over;
 	int64_t sample_iv; /* timed sampling cadence, 0 = none */
 	int next_pct;      /* inflation: next percent of load to sample */
-	/* o.sample_nodes: the nodes of one search, and per class id the search that last
-	 * met it (stamp) and where (spos) */
+	/* o.sample_nodes: the nodes of one search, and the nodes met on its walk that may
+	 * hold the job */
 	struct cand *cand;
-	size_t candcap;
-	int32_t *met; /* nodes met on the walk that may hold the job */
-	size_t metcap;
-	uint32_t *stamp, *spos, searches;
-	size_t stampcap;
+	int32_t *met;
+	size_t candcap, metcap;
 	struct sim_counters k;
 	struct sim_observer obs[SIM_MAX_OBSERVERS];
 	int nobs;
@@ -615,52 +614,25 @@ struct cand {
 /*
  * Up to o.sample_nodes nodes where j fits, met in a seeded random order (a walk from a
  * random node by a random step, cluster_walk_start: every node comes once): Borg's
- * "relaxed randomization" (Verma et al., EuroSys 2015, section 3.4). With classes of
- * identical nodes, the nodes of one class count each but are scored once, as the lowest
- * of them met. The nodes in s->cand; returns how many.
+ * "relaxed randomization" (Verma et al., EuroSys 2015, section 3.4). The nodes in s->cand;
+ * returns how many.
  */
 static size_t sample_nodes(struct sim *s, const struct job *j)
 {
-	size_t want = s->o.sample_nodes, m = 0, got = 0;
-	xgrow(&s->cand, &s->candcap, want, sizeof *s->cand);
-	if (s->use_cls) {
-		size_t need = s->cls.clscap ? s->cls.clscap : 1;
-		if (need > s->stampcap) {
-			s->stamp = xrealloc(s->stamp, need * sizeof *s->stamp);
-			s->spos = xrealloc(s->spos, need * sizeof *s->spos);
-			memset(s->stamp + s->stampcap, 0, (need - s->stampcap) * sizeof *s->stamp);
-			s->stampcap = need;
-		}
-		if (++s->searches == 0) { /* wrapped: no stamp may look current */
-			memset(s->stamp, 0, s->stampcap * sizeof *s->stamp);
-			s->searches = 1;
-		}
-	}
+	size_t want = s->o.sample_nodes, m = 0;
 	uint64_t a = rng_next(&s->srng), b = rng_next(&s->srng);
 	struct cluster_walk w = cluster_walk_start(&s->c, a, b);
+	xgrow(&s->cand, &s->candcap, want, sizeof *s->cand);
 	xgrow(&s->met, &s->metcap, want, sizeof *s->met);
-	for (size_t k = 0, nmet = 0; got < want; k++) {
+	for (size_t k = 0, nmet = 0; m < want; k++) {
 		if (k == nmet) { /* the next nodes of the walk that may hold j */
-			if (!(nmet = cluster_walk(&s->c, j, &w, s->met, want - got)))
+			if (!(nmet = cluster_walk(&s->c, j, &w, s->met, want - m)))
 				break;
 			k = 0;
 		}
 		struct placement p;
-		size_t nd = (size_t)s->met[k];
-		if (!cluster_first_choice(&s->c, nd, j, &p))
-			continue;
-		got++;
-		if (s->use_cls) {
-			int32_t id = s->cls.node_cls[nd];
-			if (s->stamp[id] == s->searches) {
-				struct cand *c = &s->cand[s->spos[id]];
-				c->node = (int32_t)nd < c->node ? (int32_t)nd : c->node;
-				continue;
-			}
-			s->stamp[id] = s->searches;
-			s->spos[id] = (uint32_t)m;
-		}
-		s->cand[m++] = (struct cand){0, (int32_t)nd};
+		if (cluster_first_choice(&s->c, (size_t)s->met[k], j, &p))
+			s->cand[m++] = (struct cand){0, s->met[k]};
 	}
 	return m;
 }
@@ -1436,7 +1408,10 @@ static void setup_derived(struct sim *s)
 	s->ctx.rng = &s->rng;
 	s->ctx.job_of = ctx_job_of;
 	s->ctx.job_of_u = s;
-	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick;
+	/* Sampled searches score nodes (identical nodes are pruned by their bound): the
+	 * classes would cost more to keep than they save. */
+	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick &&
+		     !(s->o.sample_nodes && s->o.sample_nodes < s->c.n);
 }
 
 int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
@@ -1590,8 +1565,6 @@ void sim_free(struct sim *s)
 	free(s->fresh);
 	free(s->cand);
 	free(s->met);
-	free(s->stamp);
-	free(s->spos);
 	free(s->nfrag);
 	free(s->nmd);
 	free(s->nnofit);
@@ -1790,13 +1763,9 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	f->sfail = copy_of(s->sfail, s->nshapes, s->sfailcap, sizeof *f->sfail);
 	f->requeue = NULL;
 	f->nrequeue = f->requeuecap = 0;
-	f->cand = NULL; /* scratch; the stamps name classes, which are made anew */
-	f->candcap = 0;
+	f->cand = NULL; /* scratch */
 	f->met = NULL;
-	f->metcap = 0;
-	f->stamp = f->spos = NULL;
-	f->stampcap = 0;
-	f->searches = 0;
+	f->candcap = f->metcap = 0;
 	f->fresh = copy_of(s->fresh, s->nfresh, s->freshcap, sizeof *f->fresh);
 	f->faults = xmalloc((s->nfaults ? s->nfaults : 1) * sizeof *f->faults);
 	for (size_t i = 0; i < s->nfaults; i++) {

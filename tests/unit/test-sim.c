@@ -731,7 +731,7 @@ static size_t moved_jobs(const struct sim *a, const struct sim *b)
 }
 
 /*
- * --sample-nodes: the bounded class search over the sampled nodes picks what scoring every
+ * --sample-nodes: the bounded search over the sampled nodes picks what scoring every
  * sampled node picks (in a fork too, which goes on in the same sampling order); a repeat
  * gives the same; the choices differ from the full search's; a sample as large as the
  * cluster is the full search; and no node ever holds more than it has.
