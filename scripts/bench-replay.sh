@@ -6,7 +6,8 @@
 #   2. placements per second of every policy in inflation on the openb cluster
 #   3. timed replay events per second on a synthetic trace of BENCH_JOBS jobs on BENCH_NODES
 #      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd and ragp7), and peak memory
-#   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios)
+#   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios); the
+#      sampled ragp7 should not grow with the nodes
 #   5. the sampled search (--sample-nodes K): ragp7 and fgd on part 4's base trace, seeds
 #      1-3, for a few K against the full search: wall time and what the approximation
 #      costs in fragmentation and $ (part 3 has ragp7 with K = BENCH_SAMPLE at full size)
@@ -96,14 +97,14 @@ prepare() {
 	"$vf" import -o "$work/$1.db" "$work/$1/jobs.csv" "$work/$1/nodes.csv" >/dev/null
 	rm -rf "${work:?}/$1"
 }
-# timed NAME POLICY JOBS [ARG...]: one timed replay, stopped after $limit s; sets wall, rss,
-# events, evs (events per second). A stopped run counts 2 events a job (arrival, end) done in
-# $limit s: its figures are bounds, marked '>' or '<'.
+# timed NAME POLICY JOBS: one timed replay, stopped after $limit s; sets wall, rss, events,
+# evs (events per second). POLICY/K is POLICY with --sample-nodes K. A stopped run counts 2
+# events a job (arrival, end) done in $limit s: its figures are bounds, marked '>' or '<'.
 timed() {
-	tname=$1 tpol=$2 tjobs=$3
-	shift 3
-	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/$tname.db" --policy "$tpol" \
-		--seed 1 --no-store --format csv "$@"; then
+	tjobs=$3
+	set -- "$1" "${2%/*}" "$(case $2 in */*) echo "${2#*/}" ;; *) echo 0 ;; esac)"
+	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/$1.db" --policy "$2" \
+		--sample-nodes "$3" --seed 1 --no-store --format csv; then
 		events=$(column events "$work/t.csv")
 		evs=$(per_s "$events" "$wall")
 	else
@@ -119,11 +120,7 @@ prepare big "$jobs" "$nodes"
 echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO):"
 printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
 for p in first-fit fgd ragp7 ragp7/$sample; do
-	# POLICY/K: the policy with --sample-nodes K
-	case $p in
-	*/*) timed big "${p%/*}" "$jobs" --sample-nodes "${p#*/}" ;;
-	*) timed big "$p" "$jobs" ;;
-	esac
+	timed big "$p" "$jobs"
 	goal=100000
 	[ "$p" = first-fit ] && goal=1000000
 	printf '   %-10s %8s %10s %12s %8s %10s\n' "$p" "$wall" "$events" "$evs" \
@@ -138,13 +135,12 @@ prepare s2 "$((sjobs * 2))" "$snodes"
 prepare s3 "$sjobs" "$((snodes * 2))"
 echo "4. growth: base $sjobs jobs on $snodes nodes; wall-time ratios to the base run:"
 printf '   %-10s %8s %12s %12s\n' policy base_s 2x_jobs 2x_nodes
-for p in first-fit fgd ragp7; do
+for p in first-fit fgd ragp7 ragp7/$sample; do
 	timed s1 "$p" "$sjobs"
 	w1=$wall
 	r1=$rss
 	timed s2 "$p" "$((sjobs * 2))"
 	w2=$wall
-	r2=$rss
 	timed s3 "$p" "$sjobs"
 	printf '   %-10s %8s %12s %12s\n' "$p" "$w1" "x$(ratio "$w2" "$w1")" "x$(ratio "$wall" "$w1")"
 	[ "$p" = first-fit ] && base_rss=$r1

@@ -489,9 +489,6 @@ static void node_refresh(struct sim *s, size_t n)
 
 /* ---- observers ---- */
 
-/* Salt of the sampling order's seed, so it draws apart from the run's own PRNG. */
-#define SAMPLE_SALT 0x73616d706c65ULL /* "sample" */
-
 #define NOTIFY(s, hook, ...)                                                                       \
 	do {                                                                                       \
 		for (int oi_ = 0; oi_ < (s)->nobs; oi_++)                                          \
@@ -605,6 +602,9 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	return 1;
 }
 
+/* Salt of the sampling order's seed, so it draws apart from the run's own PRNG. */
+#define SAMPLE_SALT 0x73616d706c65ULL /* "sample" */
+
 /* A node of a sampled search and its bound. */
 struct cand {
 	double bound;
@@ -624,16 +624,12 @@ static size_t sample_nodes(struct sim *s, const struct job *j)
 	struct cluster_walk w = cluster_walk_start(&s->c, a, b);
 	xgrow(&s->cand, &s->candcap, want, sizeof *s->cand);
 	xgrow(&s->met, &s->metcap, want, sizeof *s->met);
-	for (size_t k = 0, nmet = 0; m < want; k++) {
-		if (k == nmet) { /* the next nodes of the walk that may hold j */
-			if (!(nmet = cluster_walk(&s->c, j, &w, s->met, want - m)))
-				break;
-			k = 0;
+	for (size_t nmet; m < want && (nmet = cluster_walk(&s->c, j, &w, s->met, want - m));)
+		for (size_t k = 0; k < nmet; k++) { /* the nodes met that may hold j */
+			struct placement p;
+			if (cluster_first_choice(&s->c, (size_t)s->met[k], j, &p))
+				s->cand[m++] = (struct cand){0, s->met[k]};
 		}
-		struct placement p;
-		if (cluster_first_choice(&s->c, (size_t)s->met[k], j, &p))
-			s->cand[m++] = (struct cand){0, s->met[k]};
-	}
 	return m;
 }
 
