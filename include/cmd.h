@@ -58,4 +58,12 @@ int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts);
 /* Free p's operand array. */
 void cmd_parser_release(struct cmd_parser *p);
 
+/* s, the value of option --name of ce, as a number in [lo, hi] (no upper limit when
+ * hi <= lo) in *out: 0, or a usage error naming the option and the range. */
+int cmd_num_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
+		double *out);
+/* The same for a whole number (an error too if it has a fraction). */
+int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
+		  unsigned *out);
+
 #endif

@@ -20,7 +20,7 @@ static int exec_compare(int argc, char **argv);
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "STORE [--trace T] [--policies P[,P...]] [--mode timed|inflate] [--seed N | "
-		 "--seeds A-B] [--target X] [--json | --format F]",
+		 "--seeds A-B] [--target X] [--sample-nodes K] [--json | --format F]",
 	.summary = "compare policies on one trace: one table, best marked, $ saved vs scalar",
 	.help = "      --trace T          trace of the store, by name or id (default: the newest)\n"
 		"  -p, --policies P,...   only these policies (default: every policy with runs)\n"
@@ -30,6 +30,9 @@ const struct cmd_entry cmd_compare_entry = {
 		"  -s, --seed N           only runs of seed N\n"
 		"      --seeds A-B        only runs of seeds A..B (several: the mean per policy)\n"
 		"  -t, --target X         inflation target when compare runs the policies itself\n"
+		"      --sample-nodes K   only runs made with --sample-nodes K (0: full "
+		"searches);\n"
+		"                         when compare runs the policies itself, run them so\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
 		"\n"
@@ -39,12 +42,15 @@ const struct cmd_entry cmd_compare_entry = {
 	.exec = exec_compare,
 };
 
-enum { O_SEEDS = 256, O_TRACE, O_JSON };
+enum { O_SEEDS = 256, O_TRACE, O_JSON, O_SAMPLE };
 
 static const struct cmd_opt opts[] = {
-	{"trace", O_TRACE, 1}, {"policies", 'p', 1},  {"policy", 'p', 1}, {"mode", 'm', 1},
-	{"seed", 's', 1},      {"seeds", O_SEEDS, 1}, {"target", 't', 1}, {"json", O_JSON, 0},
-	{"format", 'f', 1},    {NULL, 0, 0},
+	{"trace", O_TRACE, 1}, {"policies", 'p', 1},
+	{"policy", 'p', 1},    {"mode", 'm', 1},
+	{"seed", 's', 1},      {"seeds", O_SEEDS, 1},
+	{"target", 't', 1},    {"json", O_JSON, 0},
+	{"format", 'f', 1},    {"sample-nodes", O_SAMPLE, 1},
+	{NULL, 0, 0},
 };
 
 /* A stored run, as listed. */
@@ -128,7 +134,8 @@ static int exec_compare(int argc, char **argv)
 	const char *seed_arg = NULL, *seeds_arg = NULL;
 	int c, rc = CMD_OK, json = 0, want_mode = -1;
 	uint64_t lo = 0, hi = UINT64_MAX;
-	int seeds_given = 0;
+	int seeds_given = 0, sample_given = 0;
+	unsigned sample = 0;
 	double target = 1.3;
 	const struct policy_ops **pols = NULL;
 	size_t npol = 0;
@@ -165,10 +172,12 @@ static int exec_compare(int argc, char **argv)
 			seeds_arg = p.arg;
 			break;
 		case 't':
-			if (parse_double(p.arg, &target) || target < 0.01 || target > 10)
-				rc = cmd_usage_error(&cmd_compare_entry,
-						     "--target '%s': not a number in [0.01, 10]",
-						     p.arg);
+			rc = cmd_num_opt(&cmd_compare_entry, "target", p.arg, 0.01, 10, &target);
+			break;
+		case O_SAMPLE:
+			rc = cmd_whole_opt(&cmd_compare_entry, "sample-nodes", p.arg, 0, 1e9,
+					   &sample);
+			sample_given = 1;
 			break;
 		case O_JSON:
 			json = 1;
@@ -240,7 +249,8 @@ static int exec_compare(int argc, char **argv)
 		for (size_t k = 0; k < npol; k++)
 			pol_ok |= pols[k] == policy_table[r->pol];
 		if ((want_mode < 0 || r->inflate == want_mode) && pol_ok &&
-		    (!seeds_given || (r->seed >= lo && r->seed <= hi)))
+		    (!seeds_given || (r->seed >= lo && r->seed <= hi)) &&
+		    (!sample_given || replay_params_sample_nodes(r->key) == sample))
 			ref = r;
 	}
 	int inflate = ref ? ref->inflate : want_mode == 1;
@@ -299,6 +309,7 @@ static int exec_compare(int argc, char **argv)
 		sp.lambda = POLICY_LAMBDA;
 		sp.mu = POLICY_MU;
 		sp.coverage = 0.95;
+		sp.sample_nodes = sample;
 		sp.io_pressure = 1;
 		sp.prices = &prices;
 		if (store_trace_load(st, trace_id, &js, &e) || enrich_load(NULL, &prof, &e)) {
@@ -333,7 +344,7 @@ static int exec_compare(int argc, char **argv)
 	if (!has_scalar)
 		report_add_note(rep, "no scalar run: no saving to show");
 	replay_enrich_note(rep, enriched);
-	replay_sample_note(rep, ref ? replay_params_sample_nodes(ref->key) : 0);
+	replay_sample_note(rep, ref ? replay_params_sample_nodes(ref->key) : sample);
 	fops->write(rep, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout))

@@ -150,31 +150,6 @@ static void bar_clear(struct bar *b)
 	b->shown = 0;
 }
 
-/* A number option: finite, >= lo (and <= hi when hi > lo). */
-static int num_opt(const char *name, const char *s, double lo, double hi, double *out)
-{
-	if (parse_double(s, out) || *out < lo || (hi > lo && *out > hi)) {
-		if (hi > lo)
-			return cmd_usage_error(&cmd_replay_entry,
-					       "--%s '%s': not a number in [%g, %g]", name, s, lo,
-					       hi);
-		return cmd_usage_error(&cmd_replay_entry, "--%s '%s': not a number >= %g", name, s,
-				       lo);
-	}
-	return 0;
-}
-
-/* A whole number in [lo, hi] in *out, or a usage error. */
-static int whole_opt(const char *name, const char *s, double lo, double hi, unsigned *out)
-{
-	double v;
-	int rc = num_opt(name, s, lo, hi, &v);
-	if (!rc && v != floor(v))
-		rc = cmd_usage_error(&cmd_replay_entry, "--%s '%s': not a whole number", name, s);
-	*out = rc ? 0 : (unsigned)v;
-	return rc;
-}
-
 static int exec_replay(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -226,7 +201,7 @@ static int exec_replay(int argc, char **argv)
 			break;
 		case 't':
 			target_arg = p.arg;
-			rc = num_opt("target", p.arg, 0.01, 10, &sp.target);
+			rc = cmd_num_opt(&cmd_replay_entry, "target", p.arg, 0.01, 10, &sp.target);
 			break;
 		case 's':
 			seed_arg = p.arg;
@@ -252,19 +227,21 @@ static int exec_replay(int argc, char **argv)
 					p.arg);
 			break;
 		case O_LAMBDA:
-			rc = num_opt("lambda", p.arg, 0, 0, &sp.lambda);
+			rc = cmd_num_opt(&cmd_replay_entry, "lambda", p.arg, 0, 0, &sp.lambda);
 			break;
 		case O_MU:
-			rc = num_opt("mu", p.arg, 0, 0, &sp.mu);
+			rc = cmd_num_opt(&cmd_replay_entry, "mu", p.arg, 0, 0, &sp.mu);
 			break;
 		case O_COVERAGE:
-			rc = num_opt("coverage", p.arg, 0.01, 1, &sp.coverage);
+			rc = cmd_num_opt(&cmd_replay_entry, "coverage", p.arg, 0.01, 1,
+					 &sp.coverage);
 			break;
 		case O_THREADS:
-			rc = whole_opt("threads", p.arg, 1, 1024, &nthreads);
+			rc = cmd_whole_opt(&cmd_replay_entry, "threads", p.arg, 1, 1024, &nthreads);
 			break;
 		case O_SAMPLE:
-			rc = whole_opt("sample-nodes", p.arg, 0, 1e9, &sp.sample_nodes);
+			rc = cmd_whole_opt(&cmd_replay_entry, "sample-nodes", p.arg, 0, 1e9,
+					   &sp.sample_nodes);
 			break;
 		case O_FAULT:
 			xgrow(&faults, &faultcap, nfaults + 1, sizeof *faults);
@@ -280,7 +257,8 @@ static int exec_replay(int argc, char **argv)
 			sp.profile_path = p.arg;
 			break;
 		case O_IO:
-			rc = num_opt("io-pressure", p.arg, 0, 0, &sp.io_pressure);
+			rc = cmd_num_opt(&cmd_replay_entry, "io-pressure", p.arg, 0, 0,
+					 &sp.io_pressure);
 			break;
 		case O_PRICE:
 			if (metrics_price_parse(&prices, p.arg, &e))

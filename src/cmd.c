@@ -3,6 +3,7 @@
  * takes long options (--name, --name=value, --name value), short clusters (-xvf, -o FILE)
  * and operands in any order, without getopt's global state.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,25 @@ int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts)
 		return '?';
 	}
 	return -1;
+}
+
+int cmd_num_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
+		double *out)
+{
+	if (!parse_double(s, out) && *out >= lo && (hi <= lo || *out <= hi))
+		return 0;
+	if (hi > lo)
+		return cmd_usage_error(ce, "--%s '%s': not a number in [%g, %g]", name, s, lo, hi);
+	return cmd_usage_error(ce, "--%s '%s': not a number >= %g", name, s, lo);
+}
+
+int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
+		  unsigned *out)
+{
+	double v;
+	int rc = cmd_num_opt(ce, name, s, lo, hi, &v);
+	if (!rc && v != floor(v))
+		rc = cmd_usage_error(ce, "--%s '%s': not a whole number", name, s);
+	*out = rc ? 0 : (unsigned)v;
+	return rc;
 }

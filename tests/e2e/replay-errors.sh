@@ -94,6 +94,10 @@ expect_rc 2 vf compare t.db --seeds 3-1
 contains err "'3-1'"
 expect_rc 2 vf compare t.db --mode sometimes
 contains err "--mode 'sometimes'"
+expect_rc 2 vf compare t.db --sample-nodes 1.5
+contains err "--sample-nodes '1.5': not a whole number"
+expect_rc 2 vf compare t.db --target 0
+contains err "--target '0': not a number in [0.01, 10]"
 expect_rc 1 vf compare missing.db
 contains err "missing.db"
 expect_rc 1 vf compare t.db --trace nosuch

@@ -95,6 +95,24 @@ expect_rc 0 vf compare t.db
 contains out "at most 3 feasible nodes" # the newest runs are the sampled ones
 expect_rc 0 vf compare t.db --seed 3
 if grep -q "feasible nodes" out; then die "compare of full searches says sampled"; fi
+expect_rc 0 vf compare t.db --mode timed --sample-nodes 0 --format csv # full: seed 3's
+if grep -q "feasible nodes" out; then die "compare --sample-nodes 0 says sampled"; fi
+[ "$(grep -c '^first-fit,3,\|^fgd,3,\|^scalar,3,' out)" -eq 3 ] ||
+	die "compare --sample-nodes 0: want the 3 full runs of seed 3"
+expect_rc 0 vf compare t.db --sample-nodes 3 --format csv
+[ "$(grep -c '^ragp7,2,\|^tetris,2,' out)" -eq 2 ] || die "compare --sample-nodes 3: want the 2 sampled runs"
+vf import -o fresh.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>&1
+expect_rc 0 vf compare fresh.db --policies tetris,ragp7 --sample-nodes 3
+contains err "running 2 policies"
+contains out "at most 3 feasible nodes"
+# ... and its runs are sampled: the same fragmentation as replay's sampled run
+frag() { awk -F, '$1 == "tetris" { print $5 }' out; }
+expect_rc 0 vf compare fresh.db --policies tetris --sample-nodes 3 --format csv
+c=$(frag)
+expect_rc 0 vf replay fresh.db --policy tetris --sample-nodes 3 --no-store --format csv
+[ "$(frag)" = "$c" ] || die "compare --sample-nodes 3: frag $c, replay's $(frag)"
+expect_rc 0 vf replay fresh.db --policy tetris --no-store --format csv
+[ "$(frag)" != "$c" ] || die "compare --sample-nodes 3 ran the full search"
 expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
 cp out s3.csv
 expect_rc 0 vf replay t.db --policy ragp7,tetris --seed 2 --sample-nodes 3 --no-store --format csv
