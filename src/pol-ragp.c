@@ -26,11 +26,12 @@
  * All three terms are dimensionless shares of the node, so lambda and mu (POLICY_LAMBDA,
  * POLICY_MU by default) weigh like against like.
  * bound: the score with md_after replaced by a lower bound from the share of the workload
- * that fits the node no more (ctx->node_nofit; 0 without it), cheap since only md_after
- * evaluates the target workload: the simulator scores nodes in bound order and stops early.
- * bound2 adds the shapes that fit now but surely not after (ctx->node_fits: a dim with room
- * for the job but not for the shape too, or too few idle GPUs left), a few compares per
- * shape: the node is scored only if that comes first too.
+ * that fits the node no more (ctx->node_nofit; 0 without it) and, for a whole-GPU job, the
+ * whole-GPU shapes that will lack idle GPUs (share_idle_stopped: most searches for such a
+ * job end on it), cheap since only md_after evaluates the target workload: the simulator
+ * scores nodes in bound order and stops early. bound2 adds the other shapes that fit now
+ * but surely not after (ctx->node_fits: a dim with room for the job but not for the shape
+ * too), a few compares per shape: the node is scored only if that comes first too.
  */
 #include "frag.h"
 #include "pol-common.h"
@@ -152,6 +153,26 @@ static double share_stopped(const struct policy_ctx *ctx, const struct node_stat
 	return ps;
 }
 
+/* The part of share_stopped a whole-GPU job taking taken idle GPUs of node n, leaving left,
+ * surely causes: the whole-GPU shapes that fit now but want more than left idle GPUs. 0 for
+ * other jobs (taken 0). */
+static double share_idle_stopped(const struct policy_ctx *ctx, size_t n, int taken, int left)
+{
+	const struct frag_workload *w = ctx->wl;
+	if (!taken || !ctx->node_fits)
+		return 0;
+	uint64_t fits = ctx->node_fits[n][1];
+	if (w->n < 64)
+		fits &= ((uint64_t)1 << w->n) - 1;
+	double ps = 0;
+	for (; fits; fits &= fits - 1) {
+		const struct frag_shape *m = &w->shapes[__builtin_ctzll(fits)];
+		if (m->num_gpu > 0 && m->gpu_milli == 1000 && left < m->num_gpu)
+			ps += m->p;
+	}
+	return ps;
+}
+
 /*
  * A lower bound of md after, without evaluating the workload. A placement only takes room,
  * so (1) the shapes that do not fit now (popularity ctx->node_nofit) still do not after,
@@ -164,9 +185,11 @@ static double share_stopped(const struct policy_ctx *ctx, const struct node_stat
  * HBM among the GPUs it may take: pol_least_room): a GPU too small for a shape
  * stays too small, and a whole-GPU job takes idle GPUs, large enough for every shape that
  * fits. md after >= md before - sum_d price_share_d * that * dem_d / cap_d. The larger of
- * the two, and 0. If with_stopped is not NULL it receives the same bound with the shapes
- * that surely stop fitting (share_stopped) added to nofit in (1) and to the stranded
- * amounts of the dims other than gpu and hbm in (2).
+ * the two, and 0. Shapes that fit now but surely not after strand all free capacity after,
+ * like those in nofit: they are added to nofit in (1) and to the stranded amounts of the
+ * dims other than gpu and hbm in (2); the bound returned adds the whole-GPU shapes short of
+ * idle GPUs (share_idle_stopped), and with_stopped, if not NULL, receives it with all such
+ * shapes (share_stopped).
  * Without node_nofit: 0.
  */
 static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
@@ -218,7 +241,10 @@ static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
 		gshare += frag_share_small(ctx->c, (size_t)p->node, w, gmin, hmin);
 		low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 	}
-	double low = low1 > low2 ? low1 : low2;
+	int taken = p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
+	double pidle = share_idle_stopped(ctx, (size_t)p->node, taken, idle - taken);
+	double lo1 = (pn + pidle) * fall, lo2 = low2 + pidle * fother;
+	double low = lo1 > lo2 ? lo1 : lo2;
 	if (with_stopped) {
 		double pstop = ctx->node_fits ? share_stopped(ctx, s, p, idle) : 0;
 		double l1 = (pn + pstop) * fall, l2 = low2 + pstop * fother;
@@ -244,11 +270,13 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	pol_dem_of(ctx->c, n, j, &p);
 	double pn = ctx->node_nofit ? ctx->node_nofit[n] : 0;
 	int64_t gtot = -p.dem[DIM_GPU], htot = -p.dem[DIM_HBM];
+	int idle = 0;
 	for (int g = 0; g < sp->ngpu; g++) {
 		gtot += s->gpu_free[g];
 		htot += s->hbm_free[g];
+		idle += s->gpu_free[g] == 1000;
 	}
-	double fall = 0, dother = 0, dgpu = 0; /* as in md_after_low */
+	double fall = 0, fother = 0, dother = 0, dgpu = 0; /* as in md_after_low */
 	double cong = 0;
 	struct shares sh = {0};
 	for (int d = 0; d < DIM_N; d++) {
@@ -259,11 +287,14 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 			     : d == DIM_HBM ? htot
 					    : s->cap[d] - s->used[d] - p.dem[d];
 		double wd = w->price_share[d] * inv;
-		fall += fr > 0 ? (double)fr * wd : 0;
-		if (d == DIM_GPU || d == DIM_HBM)
+		double f = fr > 0 ? (double)fr * wd : 0;
+		fall += f;
+		if (d == DIM_GPU || d == DIM_HBM) {
 			dgpu += (double)p.dem[d] * wd;
-		else
+		} else {
+			fother += f;
 			dother += pn * (double)p.dem[d] * wd;
+		}
 		double fn = (double)(s->cap[d] - s->used[d]) * inv;
 		double fa = fn - (double)p.dem[d] * inv;
 		if (d >= DIM_NET)
@@ -281,6 +312,11 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 			gshare += frag_share_small(ctx->c, n, w, gmin, hmin);
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
+		int taken =
+			p.dem[DIM_GPU] > 0 && p.milli == 1000 ? (int)(p.dem[DIM_GPU] / 1000) : 0;
+		double pidle = share_idle_stopped(ctx, n, taken, idle - taken);
+		low1 = (pn + pidle) * fall;
+		low2 += pidle * fother;
 		low = low1 > low2 ? low1 : low2;
 		low = low > 0 ? low : 0;
 	}

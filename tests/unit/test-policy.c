@@ -561,6 +561,43 @@ static void test_ragp_congestion_by_hand(void **state)
 	tc_release(&t);
 }
 
+/* ragp's first bound counts the whole-GPU shapes a whole-GPU job leaves short of idle GPUs:
+ * on an idle 8-GPU node whose workload is half 8-GPU jobs, one GPU taken strands the rest
+ * of the node for them. Without knowing which shapes fit, the bound cannot see it; with
+ * it, the bound rises to the score itself (less its hair), and bound2 finds no more. */
+static void test_ragp_bound_counts_idle_gpus_lost(void **state)
+{
+	(void)state;
+	struct tc t;
+	int ngpu[1] = {8};
+	tc_init(&t, 1, ngpu, NULL);
+	frag_workload_release(&t.wl);
+	struct job w[2], j;
+	mkjob(&w[0], 1000, 8, 1000, 0);
+	mkjob(&w[1], 1000, 1, 1000, 0);
+	frag_workload_build(&t.wl, w, 2, 1.0);
+	t.ctx.dims = DIMS_ALL;
+	double md, nofit;
+	uint64_t fits[1][2];
+	frag_node_eval(&t.c, 0, &t.wl, DIMS_ALL, &md, &nofit, NULL, fits[0]);
+	assert_near(nofit, 0, 1e-12); /* both shapes fit the idle node */
+	t.ctx.node_md = &md;
+	t.ctx.node_nofit = &nofit;
+	const struct policy_ops *r = policy_find("ragp7");
+	struct placement p;
+	mkjob(&j, 1000, 1, 1000, 0);
+	assert_int_equal(cluster_first_choice(&t.c, 0, &j, &p), 1);
+	double sc = r->score(&t.ctx, &j, &p);
+	double blind = r->bound(&t.ctx, &j, 0);
+	t.ctx.node_fits = (const uint64_t(*)[2])fits;
+	double b = r->bound(&t.ctx, &j, 0);
+	assert_true(b <= sc && blind <= sc);
+	assert_true(sc - blind > 0.1);
+	assert_near(b, sc, 1e-6);
+	assert_near(r->bound2(&t.ctx, &j, 0, b), b, 1e-9);
+	tc_release(&t);
+}
+
 static void test_ragp_prefers_quiet_network(void **state)
 {
 	(void)state;
@@ -698,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_ragp_residual_shape),
 		cmocka_unit_test(test_ragp_counts_the_irregularity_it_adds),
 		cmocka_unit_test(test_ragp_congestion_by_hand),
+		cmocka_unit_test(test_ragp_bound_counts_idle_gpus_lost),
 		cmocka_unit_test(test_ragp_prefers_quiet_network),
 		cmocka_unit_test(test_every_policy_respects_seen_shared_dims),
 		cmocka_unit_test(test_by_state_flag_holds),
