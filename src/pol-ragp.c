@@ -121,6 +121,12 @@ static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
 	return ragp_total(ctx, pol_st(ctx, p), p, dF);
 }
 
+/* The idle GPUs p takes: its GPUs if it is a whole-GPU job, else 0. */
+static int whole_taken(const struct placement *p)
+{
+	return p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
+}
+
 /* The summed popularity of the shapes that fit on the node now (ctx->node_fits) but surely
  * not after p: one of cpu, mem or a seen shared dim lacks room for them, or (a whole-GPU
  * job taking idle GPUs) fewer idle GPUs are left than a whole-GPU shape wants. */
@@ -129,7 +135,7 @@ static double share_stopped(const struct policy_ctx *ctx, const struct node_stat
 {
 	const struct frag_workload *w = ctx->wl;
 	uint64_t fits = ctx->node_fits[p->node][1];
-	int taken = p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
+	int taken = whole_taken(p);
 	int64_t room[DIM_N];
 	for (int d = 0; d < DIM_N; d++)
 		room[d] = (d <= DIM_MEM || (d >= DIM_NET && (ctx->dims & DIM_BIT(d))))
@@ -153,15 +159,16 @@ static double share_stopped(const struct policy_ctx *ctx, const struct node_stat
 	return ps;
 }
 
-/* The part of share_stopped a whole-GPU job taking taken idle GPUs of node n, leaving left,
- * surely causes: the whole-GPU shapes that fit now but want more than left idle GPUs. 0 for
- * other jobs (taken 0). */
-static double share_idle_stopped(const struct policy_ctx *ctx, size_t n, int taken, int left)
+/* The part of share_stopped that p, on a node with idle GPUs, surely causes if it takes
+ * idle GPUs (a whole-GPU job): the whole-GPU shapes that fit now but want more idle GPUs
+ * than are left. 0 for other jobs. */
+static double share_idle_stopped(const struct policy_ctx *ctx, const struct placement *p, int idle)
 {
 	const struct frag_workload *w = ctx->wl;
-	if (!taken || !ctx->node_fits)
+	int left = idle - whole_taken(p);
+	if (left == idle || !ctx->node_fits)
 		return 0;
-	uint64_t fits = ctx->node_fits[n][1];
+	uint64_t fits = ctx->node_fits[p->node][1];
 	if (w->n < 64)
 		fits &= ((uint64_t)1 << w->n) - 1;
 	double ps = 0;
@@ -241,8 +248,7 @@ static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
 		gshare += frag_share_small(ctx->c, (size_t)p->node, w, gmin, hmin);
 		low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 	}
-	int taken = p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
-	double pidle = share_idle_stopped(ctx, (size_t)p->node, taken, idle - taken);
+	double pidle = share_idle_stopped(ctx, p, idle);
 	double lo1 = (pn + pidle) * fall, lo2 = low2 + pidle * fother;
 	double low = lo1 > lo2 ? lo1 : lo2;
 	if (with_stopped) {
@@ -312,9 +318,7 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 			gshare += frag_share_small(ctx->c, n, w, gmin, hmin);
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
-		int taken =
-			p.dem[DIM_GPU] > 0 && p.milli == 1000 ? (int)(p.dem[DIM_GPU] / 1000) : 0;
-		double pidle = share_idle_stopped(ctx, n, taken, idle - taken);
+		double pidle = share_idle_stopped(ctx, &p, idle);
 		low1 = (pn + pidle) * fall;
 		low2 += pidle * fother;
 		low = low1 > low2 ? low1 : low2;

@@ -167,8 +167,9 @@ struct sim {
 	struct cluster empty; /* reps, empty: "could it ever fit?" (never_fits) */
 	struct evq q;
 	struct sim_classes cls; /* classes of identical nodes, when use_cls */
-	int use_cls;            /* the policy is POLICY_F_BY_STATE and has no pick() */
-	struct sjob *jobs;      /* instances */
+	int use_cls;       /* the policy is POLICY_F_BY_STATE and has no pick(), and not sampled */
+	int sampled;       /* o.sample_nodes is below the number of nodes: find_sampled */
+	struct sjob *jobs; /* instances */
 	size_t njobs, jobcap;
 	/* Inflation: each instance's arrival (its draw), isubcap long; timed: NULL, an
 	 * instance arrives at its trace job's arrival (on_arrive asserts it). */
@@ -690,7 +691,7 @@ static int find_place(struct sim *s, const struct job *j, struct placement *out)
 	int found = 0;
 	if (job_gpu(j) > s->c.free_gpu_milli)
 		return 0;
-	if (s->o.sample_nodes && s->o.sample_nodes < s->c.n)
+	if (s->sampled)
 		return find_sampled(s, j, out);
 	if (s->use_cls)
 		return find_by_class(s, j, out);
@@ -1406,8 +1407,8 @@ static void setup_derived(struct sim *s)
 	s->ctx.job_of_u = s;
 	/* Sampled searches score nodes (identical nodes are pruned by their bound): the
 	 * classes would cost more to keep than they save. */
-	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick &&
-		     !(s->o.sample_nodes && s->o.sample_nodes < s->c.n);
+	s->sampled = s->o.sample_nodes && s->o.sample_nodes < s->c.n;
+	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick && !s->sampled;
 }
 
 int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
