@@ -659,6 +659,16 @@ static void test_preempt_overload_accounting(void **state)
 	job_set_release(&js);
 }
 
+/* ops scoring every node: no classes, no bound. */
+static struct policy_ops full_loop(const struct policy_ops *ops)
+{
+	struct policy_ops full = *ops;
+	full.flags = 0;
+	full.bound = NULL;
+	full.bound2 = NULL;
+	return full;
+}
+
 /* The bounded class search (fgd's and ragp's bound(): classes scored in bound order until
  * none can beat the best) picks what the full score loop over every node picks. */
 static void test_bounded_search_matches_full_loop(void **state)
@@ -673,10 +683,7 @@ static void test_bounded_search_matches_full_loop(void **state)
 		const struct policy_ops *ops = policy_find(names[i]);
 		assert_non_null(ops);
 		assert_non_null(ops->bound);
-		struct policy_ops full = *ops; /* no classes, no bound: every node scored */
-		full.flags = 0;
-		full.bound = NULL;
-		full.bound2 = NULL;
+		struct policy_ops full = full_loop(ops);
 		struct fault f;
 		assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f, NULL), 0);
 		for (int q = 0; q < 3; q++) {
@@ -700,9 +707,7 @@ static void test_bounded_search_matches_full_loop(void **state)
 	/* A fork that switches to ragp5 (its multi-dim measure over its own dims is built for
 	 * the fork) still picks what the full loop picks. */
 	const struct policy_ops *r5 = policy_find("ragp5");
-	struct policy_ops full5 = *r5;
-	full5.flags = 0;
-	full5.bound = NULL;
+	struct policy_ops full5 = full_loop(r5);
 	struct sim_opts o;
 	struct sim *a, *f1, *f2;
 	sim_opts_init(&o);
@@ -748,10 +753,7 @@ static void test_sampled_search(void **state)
 	assert_int_equal(fault_parse("a0.3:sto=0.2@900+3h", &f, NULL), 0);
 	for (int i = 0; i < 3; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
-		struct policy_ops full = *ops; /* no classes, no bound: every sampled node scored */
-		full.flags = 0;
-		full.bound = NULL;
-		full.bound2 = NULL;
+		struct policy_ops full = full_loop(ops); /* every sampled node scored */
 		for (int q = 0; q < 2; q++) {
 			struct sim_opts o;
 			struct sim *a, *b, *again, *exact;
@@ -790,10 +792,7 @@ static void test_sampled_search(void **state)
 		}
 	}
 	const struct policy_ops *r7 = policy_find("ragp7");
-	struct policy_ops full7 = *r7;
-	full7.flags = 0;
-	full7.bound = NULL;
-	full7.bound2 = NULL;
+	struct policy_ops full7 = full_loop(r7);
 	struct sim_opts o;
 	struct sim *a, *f0, *f1, *f2;
 	sim_opts_init(&o);
