@@ -43,6 +43,9 @@ struct frag_workload {
 	struct frag_need *need; /* distinct needs of the GPU shapes (owned) */
 	size_t nneed;
 	double p_cpu; /* summed popularity of the CPU-only shapes */
+	/* bit i of whole_over[k]: shape i (i < 64) takes whole GPUs, more than k of them
+	 * (all 0 in a workload built by hand: its need is NULL) */
+	uint64_t whole_over[CLUSTER_MAX_GPUS + 1];
 	int need_all; /* every GPU shape has a need in need[] (their p sum theirs) */
 };
 

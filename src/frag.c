@@ -560,6 +560,9 @@ int frag_workload_build(struct frag_workload *w, const struct job *jobs, size_t 
 		} else {
 			w->p_cpu += m->p;
 		}
+		if (i < 64 && m->gpu_milli == 1000)
+			for (int k = 0; k < m->num_gpu && k <= CLUSTER_MAX_GPUS; k++)
+				w->whole_over[k] |= (uint64_t)1 << i;
 	}
 	free(sum);
 	free(known);

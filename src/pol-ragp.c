@@ -168,7 +168,10 @@ static double share_idle_stopped(const struct policy_ctx *ctx, const struct plac
 	int left = idle - whole_taken(p);
 	if (left == idle || !ctx->node_fits)
 		return 0;
+	/* the whole-GPU shapes that want more than left (a hand-built w: every shape) */
 	uint64_t fits = ctx->node_fits[p->node][1];
+	if (w->need)
+		fits &= w->whole_over[left > 0 ? left : 0];
 	if (w->n < 64)
 		fits &= ((uint64_t)1 << w->n) - 1;
 	double ps = 0;

@@ -155,6 +155,8 @@ static void test_workload_coverage_and_ties(void **state)
 	assert_int_equal(w.n, 3);
 	assert_int_equal(w.shapes[2].num_gpu, 2);
 	assert_int_equal(w.shapes[2].dem[DIM_HBM], -1);
+	/* Y alone takes whole GPUs: it wants more than 0 and 1 of them, not 2 */
+	assert_true(w.whole_over[0] == 4 && w.whole_over[1] == 4 && w.whole_over[2] == 0);
 	frag_workload_release(&w);
 	frag_workload_build(&w, jobs, 0, 0.95);
 	assert_int_equal(w.n, 0);
