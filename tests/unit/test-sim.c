@@ -669,6 +669,17 @@ static struct policy_ops full_loop(const struct policy_ops *ops)
 	return full;
 }
 
+/* o for one of the queue cases the search tests run: priority also preempts and has fault
+ * f. */
+static void queue_case(struct sim_opts *o, enum sim_queue queue, const struct fault *f)
+{
+	sim_opts_init(o);
+	o->queue = queue;
+	o->preempt = queue == SIM_PRIORITY;
+	o->faults = o->preempt ? f : NULL;
+	o->nfaults = (size_t)o->preempt;
+}
+
 /* The bounded class search (fgd's and ragp's bound(): classes scored in bound order until
  * none can beat the best) picks what the full score loop over every node picks. */
 static void test_bounded_search_matches_full_loop(void **state)
@@ -686,14 +697,10 @@ static void test_bounded_search_matches_full_loop(void **state)
 		struct policy_ops full = full_loop(ops);
 		struct fault f;
 		assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f, NULL), 0);
-		for (int q = 0; q < 3; q++) {
+		for (enum sim_queue q = SIM_FIFO; q <= SIM_PRIORITY; q++) {
 			struct sim_opts o;
 			struct sim *a, *b;
-			sim_opts_init(&o);
-			o.queue = q == 2 ? SIM_PRIORITY : q ? SIM_BACKFILL : SIM_FIFO;
-			o.preempt = q == 2;
-			o.faults = q == 2 ? &f : NULL;
-			o.nfaults = q == 2;
+			queue_case(&o, q, &f);
 			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
 			assert_int_equal(sim_new(&js, &full, &wl, &o, &b, NULL), 0);
 			sim_run(a);
@@ -754,14 +761,10 @@ static void test_sampled_search(void **state)
 	for (int i = 0; i < 3; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		struct policy_ops full = full_loop(ops); /* every sampled node scored */
-		for (int q = 0; q < 2; q++) {
+		for (enum sim_queue q = SIM_BACKFILL; q <= SIM_PRIORITY; q++) {
 			struct sim_opts o;
 			struct sim *a, *b, *again, *exact;
-			sim_opts_init(&o);
-			o.queue = q ? SIM_PRIORITY : SIM_BACKFILL;
-			o.preempt = q;
-			o.faults = q ? &f : NULL;
-			o.nfaults = (size_t)q;
+			queue_case(&o, q, &f);
 			o.sample_nodes = 5;
 			invariant_breaks = 0;
 			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
