@@ -1,6 +1,6 @@
 /*
  * replay.h — what 'voidfit replay' and 'voidfit compare' share: run one policy x seed on a
- * prepared trace, turn its metrics into the report columns, record it in the store.
+ * prepared trace, turn its metrics into the table columns, record it in the store.
  *
  *   replay_prepare   copy of the trace's jobs and nodes, enriched for one seed, with its
  *                    target workload (the same for every policy at that seed)
@@ -24,7 +24,7 @@
 #include "job.h"
 #include "metrics.h"
 #include "policy.h"
-#include "report.h"
+#include "table.h"
 #include "sbuf.h"
 #include "sim.h"
 #include "store.h"
@@ -101,7 +101,7 @@ int replay_run(const struct replay_trace *t, const struct replay_spec *sp,
 /* Free r's buffers; r may be NULL. */
 void replay_result_release(struct replay_result *r);
 
-/* Store r as a run of sp->trace_id, with its metrics (the report columns), in one
+/* Store r as a run of sp->trace_id, with its metrics (the table columns), in one
  * transaction. Returns 0 or the store's error; sets *run_id if not NULL. */
 int replay_store(struct store *s, const struct replay_spec *sp, const struct replay_result *r,
 		 int64_t *run_id, struct err *e);
@@ -142,16 +142,16 @@ void replay_values(const struct replay_result *r, double *vals);
 /* A summary table for mode: labels policy, seed (and mode, trace: JSON and CSV only);
  * compare adds the saving column and marks the best per column. Columns that do not apply
  * to the mode are left out of the text table but kept in JSON and CSV. */
-struct report *replay_report_new(enum sim_mode mode, int compare);
+struct table *replay_table_new(enum sim_mode mode, int compare);
 /* Add a row: policy, seed label ("42", "mean", or "42-51"), vals[REPLAY_NCOL]. */
-void replay_report_add(struct report *rep, const char *policy, const char *seed, const char *mode,
-		       const char *trace, const double *vals, int aggregate);
+void replay_table_add(struct table *rep, const char *policy, const char *seed, const char *mode,
+		      const char *trace, const double *vals, int aggregate);
 /* Add the notes saying which values were enriched (desc: enrich_describe's text, or NULL
  * when unknown) and which figures rest on them to rep. */
-void replay_enrich_note(struct report *rep, const char *desc);
+void replay_enrich_note(struct table *rep, const char *desc);
 /* With k > 0, add to rep the note that each placement scored at most k nodes
  * (--sample-nodes). */
-void replay_sample_note(struct report *rep, unsigned k);
+void replay_sample_note(struct table *rep, unsigned k);
 /* The sample_nodes of a run's parameters (JSON, or its scenario key); 0 if absent. */
 unsigned replay_params_sample_nodes(const char *params);
 
@@ -190,8 +190,8 @@ int replay_grid(struct job_set *base, const struct replay_spec *sp,
  * compare, one row per policy only (its mean over seeds, seed label "A-B"), the saving
  * against scalar's wasted $/yr, and the best per column marked. trace names the trace in
  * JSON and CSV. */
-struct report *replay_table(const struct replay_row *rows, size_t n, enum sim_mode mode,
-			    int compare, const char *trace);
+struct table *replay_table(const struct replay_row *rows, size_t n, enum sim_mode mode, int compare,
+			   const char *trace);
 
 /* ---- command-line pieces shared by replay and compare ---- */
 

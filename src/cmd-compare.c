@@ -144,7 +144,7 @@ static int exec_compare(int argc, char **argv)
 	struct listing l = {0};
 	struct replay_row *rows = NULL;
 	size_t nrows = 0;
-	struct report *rep = NULL;
+	struct table *rep = NULL;
 	struct sbuf out = SBUF_INIT, tname = SBUF_INIT, note = SBUF_INIT;
 	struct job_set js = {0};
 	struct enrich_profile *prof = NULL;
@@ -226,7 +226,7 @@ static int exec_compare(int argc, char **argv)
 	seeds_given = seed_arg || seeds_arg;
 	if (json)
 		fmt = "json";
-	const struct report_ops *fops = report_format_find(fmt);
+	const struct table_ops *fops = table_format_find(fmt);
 	if (!fops) {
 		rc = cmd_usage_error(&cmd_compare_entry, "--format '%s': not text, json, csv or md",
 				     fmt);
@@ -342,7 +342,7 @@ static int exec_compare(int argc, char **argv)
 	for (size_t i = 0; i < nrows; i++)
 		has_scalar |= !strcmp(rows[i].policy, "scalar");
 	if (!has_scalar)
-		report_add_note(rep, "no scalar run: no saving to show");
+		table_add_note(rep, "no scalar run: no saving to show");
 	replay_enrich_note(rep, enriched);
 	replay_sample_note(rep, ref ? replay_params_sample_nodes(ref->key) : sample);
 	fops->write(rep, &out);
@@ -358,7 +358,7 @@ out:
 	free(rows);
 	free(pols);
 	free(enriched);
-	report_free(rep);
+	table_free(rep);
 	enrich_free(prof);
 	job_set_release(&js);
 	store_close(st);

@@ -173,7 +173,7 @@ static int exec_replay(int argc, char **argv)
 	struct sbuf cluster_text = SBUF_INIT, out = SBUF_INIT, note = SBUF_INIT, tname = SBUF_INIT;
 	struct replay_row *rows = NULL;
 	struct enrich_summary enr = {0};
-	struct report *rep = NULL;
+	struct table *rep = NULL;
 	struct bar bar = {isatty(STDERR_FILENO), util_mono(), 0, 0};
 
 	sbuf_init(&cluster_text);
@@ -338,7 +338,7 @@ static int exec_replay(int argc, char **argv)
 	}
 	if (json)
 		fmt = "json";
-	const struct report_ops *fops = report_format_find(fmt);
+	const struct table_ops *fops = table_format_find(fmt);
 	if (!fops) {
 		rc = cmd_usage_error(&cmd_replay_entry, "--format '%s': not text, json, csv or md",
 				     fmt);
@@ -411,7 +411,7 @@ static int exec_replay(int argc, char **argv)
 			nrows == 1 ? "" : "s", p.operands[0], (long long)idlo, (long long)idhi);
 	}
 out:
-	report_free(rep);
+	table_free(rep);
 	free(rows);
 	enrich_free(prof);
 	job_set_release(&js);

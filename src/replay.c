@@ -410,45 +410,44 @@ void replay_result_release(struct replay_result *r)
 /* ---- columns ---- */
 
 struct colspec {
-	struct report_col c;
+	struct table_col c;
 	int modes; /* 1: shown in timed text, 2: shown in inflate text */
 };
 
 #define TIMED   1
 #define INFLATE 2
 static const struct colspec cols[REPLAY_NCOL] = {
-	[REPLAY_FRAG] = {{"mean_fragmentation", "frag", "mean", 4, REPORT_LOWER, 0},
+	[REPLAY_FRAG] = {{"mean_fragmentation", "frag", "mean", 4, TABLE_LOWER, 0},
 			 TIMED | INFLATE},
-	[REPLAY_FRAG_MD] = {{"md_fragmentation", "md frag", "mean", 4, REPORT_LOWER, 0},
+	[REPLAY_FRAG_MD] = {{"md_fragmentation", "md frag", "mean", 4, TABLE_LOWER, 0},
 			    TIMED | INFLATE},
-	[REPLAY_UNALLOC] = {{"unallocated_gpu_share", "unalloc", "GPU share", 4, REPORT_LOWER, 0},
+	[REPLAY_UNALLOC] = {{"unallocated_gpu_share", "unalloc", "GPU share", 4, TABLE_LOWER, 0},
 			    INFLATE},
 	[REPLAY_UNALLOC100] = {{"unallocated_gpu_share_at_100", "unalloc@100%", "GPU share", 4,
-				REPORT_LOWER, 0},
+				TABLE_LOWER, 0},
 			       INFLATE},
-	[REPLAY_LOAD] = {{"arrived_load", "load", "arrived", 3, REPORT_NEUTRAL, 0}, INFLATE},
-	[REPLAY_FAILED] = {{"failed_jobs", "failed", "jobs", 1, REPORT_LOWER, 0}, INFLATE},
-	[REPLAY_STALLED] = {{"stalled_gpu_hours", "stalled", "GPU-h", 1, REPORT_LOWER, 0}, TIMED},
-	[REPLAY_PRODUCTIVE] = {{"productive_gpu_hours", "productive", "GPU-h", 1, REPORT_HIGHER, 0},
+	[REPLAY_LOAD] = {{"arrived_load", "load", "arrived", 3, TABLE_NEUTRAL, 0}, INFLATE},
+	[REPLAY_FAILED] = {{"failed_jobs", "failed", "jobs", 1, TABLE_LOWER, 0}, INFLATE},
+	[REPLAY_STALLED] = {{"stalled_gpu_hours", "stalled", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[REPLAY_PRODUCTIVE] = {{"productive_gpu_hours", "productive", "GPU-h", 1, TABLE_HIGHER, 0},
 			       TIMED},
-	[REPLAY_IDLE_FRAG] = {{"idle_frag_gpu_hours", "idle frag", "GPU-h", 1, REPORT_LOWER, 0},
+	[REPLAY_IDLE_FRAG] = {{"idle_frag_gpu_hours", "idle frag", "GPU-h", 1, TABLE_LOWER, 0},
 			      TIMED},
-	[REPLAY_PROVISIONED] = {{"provisioned_gpu_hours", "provisioned", "GPU-h", 1, REPORT_NEUTRAL,
+	[REPLAY_PROVISIONED] = {{"provisioned_gpu_hours", "provisioned", "GPU-h", 1, TABLE_NEUTRAL,
 				 0},
 				TIMED},
-	[REPLAY_WAIT] = {{"wait_mean_s", "wait", "mean s", 1, REPORT_LOWER, 0}, TIMED},
-	[REPLAY_SLOWDOWN] = {{"slowdown_mean", "slowdown", "mean", 3, REPORT_LOWER, 0}, TIMED},
-	[REPLAY_JCT] = {{"jct_mean_s", "jct", "mean s", 1, REPORT_LOWER, 0}, 0},
-	[REPLAY_UNPLACEABLE] = {{"unplaceable_jobs", "unplaceable", "jobs", 0, REPORT_LOWER, 0}, 0},
-	[REPLAY_PLACED] = {{"placed_jobs", "placed", "jobs", 0, REPORT_NEUTRAL, 0}, 0},
-	[REPLAY_EVENTS] = {{"events", "events", "", 0, REPORT_NEUTRAL, 0}, 0},
-	[REPLAY_USD_WASTED] = {{"usd_per_year_wasted", "wasted", "$/yr", 0, REPORT_LOWER, 0},
-			       TIMED},
-	[REPLAY_USD_PROV] = {{"usd_per_year_provisioned", "provisioned", "$/yr", 0, REPORT_NEUTRAL,
+	[REPLAY_WAIT] = {{"wait_mean_s", "wait", "mean s", 1, TABLE_LOWER, 0}, TIMED},
+	[REPLAY_SLOWDOWN] = {{"slowdown_mean", "slowdown", "mean", 3, TABLE_LOWER, 0}, TIMED},
+	[REPLAY_JCT] = {{"jct_mean_s", "jct", "mean s", 1, TABLE_LOWER, 0}, 0},
+	[REPLAY_UNPLACEABLE] = {{"unplaceable_jobs", "unplaceable", "jobs", 0, TABLE_LOWER, 0}, 0},
+	[REPLAY_PLACED] = {{"placed_jobs", "placed", "jobs", 0, TABLE_NEUTRAL, 0}, 0},
+	[REPLAY_EVENTS] = {{"events", "events", "", 0, TABLE_NEUTRAL, 0}, 0},
+	[REPLAY_USD_WASTED] = {{"usd_per_year_wasted", "wasted", "$/yr", 0, TABLE_LOWER, 0}, TIMED},
+	[REPLAY_USD_PROV] = {{"usd_per_year_provisioned", "provisioned", "$/yr", 0, TABLE_NEUTRAL,
 			      0},
 			     0},
 	[REPLAY_SAVING] = {{"saving_vs_scalar_usd_per_year", "saving vs scalar", "$/yr", 0,
-			    REPORT_HIGHER, 0},
+			    TABLE_HIGHER, 0},
 			   TIMED | INFLATE},
 };
 
@@ -491,15 +490,15 @@ void replay_values(const struct replay_result *r, double *v)
 	v[REPLAY_SAVING] = NAN;
 }
 
-struct report *replay_report_new(enum sim_mode mode, int compare)
+struct table *replay_table_new(enum sim_mode mode, int compare)
 {
-	static const struct report_col labels[] = {
+	static const struct table_col labels[] = {
 		{.key = "policy", .head = "policy"},
-		{.key = "seed", .head = "seed", .flags = REPORT_C_INT},
-		{.key = "mode", .head = "mode", .flags = REPORT_C_TEXT_HIDE},
-		{.key = "trace", .head = "trace", .flags = REPORT_C_TEXT_HIDE},
+		{.key = "seed", .head = "seed", .flags = TABLE_C_INT},
+		{.key = "mode", .head = "mode", .flags = TABLE_C_TEXT_HIDE},
+		{.key = "trace", .head = "trace", .flags = TABLE_C_TEXT_HIDE},
 	};
-	struct report_col nums[REPLAY_NCOL];
+	struct table_col nums[REPLAY_NCOL];
 	size_t n = 0;
 	int shown = mode == SIM_INFLATE ? INFLATE : TIMED;
 	for (int c = 0; c < REPLAY_NCOL; c++) {
@@ -507,44 +506,44 @@ struct report *replay_report_new(enum sim_mode mode, int compare)
 			continue;
 		nums[n] = cols[c].c;
 		if (!(cols[c].modes & shown))
-			nums[n].flags |= REPORT_C_TEXT_HIDE;
+			nums[n].flags |= TABLE_C_TEXT_HIDE;
 		n++;
 	}
-	struct report *rep = report_new(labels, 4, nums, n);
-	report_set_mark_best(rep, compare);
+	struct table *rep = table_new(labels, 4, nums, n);
+	table_set_mark_best(rep, compare);
 	return rep;
 }
 
-void replay_report_add(struct report *rep, const char *policy, const char *seed, const char *mode,
-		       const char *trace, const double *vals, int aggregate)
+void replay_table_add(struct table *rep, const char *policy, const char *seed, const char *mode,
+		      const char *trace, const double *vals, int aggregate)
 {
 	const char *labels[] = {policy, seed, mode, trace};
 	double v[REPLAY_NCOL];
 	size_t n = 0;
 	for (int c = 0; c < REPLAY_NCOL; c++) {
-		if (c == REPLAY_SAVING && report_nnums(rep) < REPLAY_NCOL)
+		if (c == REPLAY_SAVING && table_nnums(rep) < REPLAY_NCOL)
 			continue;
 		v[n++] = vals[c];
 	}
-	assert(n == report_nnums(rep));
-	report_add_row(rep, labels, v, aggregate);
+	assert(n == table_nnums(rep));
+	table_add_row(rep, labels, v, aggregate);
 }
 
-void replay_enrich_note(struct report *rep, const char *desc)
+void replay_enrich_note(struct table *rep, const char *desc)
 {
 	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
 	sbuf_printf(&b, "enriched values: %s", desc ? desc : "unknown");
-	report_add_note(rep, b.s);
+	table_add_note(rep, b.s);
 	/* enrich_describe says "none of N" for a part without enriched values */
 	if (!desc || !strstr(desc, "jobs: none") || !strstr(desc, "nodes: none"))
-		report_add_note(rep, "these rest on enriched values: md frag, stalled, productive, "
-				     "wait, slowdown, $/yr, and placements by policies that see "
-				     "net, sto or iocpu");
+		table_add_note(rep, "these rest on enriched values: md frag, stalled, productive, "
+				    "wait, slowdown, $/yr, and placements by policies that see "
+				    "net, sto or iocpu");
 	sbuf_release(&b);
 }
 
-void replay_sample_note(struct report *rep, unsigned k)
+void replay_sample_note(struct table *rep, unsigned k)
 {
 	struct sbuf b = SBUF_INIT;
 	if (!k)
@@ -555,7 +554,7 @@ void replay_sample_note(struct report *rep, unsigned k)
 		    "order (--sample-nodes): an approximation of each policy but first-fit and "
 		    "random",
 		    k);
-	report_add_note(rep, b.s);
+	table_add_note(rep, b.s);
 	sbuf_release(&b);
 }
 
@@ -815,10 +814,10 @@ static void mean_row(const struct replay_row *rows, size_t n, double *v)
 	}
 }
 
-struct report *replay_table(const struct replay_row *rows, size_t n, enum sim_mode mode,
-			    int compare, const char *trace)
+struct table *replay_table(const struct replay_row *rows, size_t n, enum sim_mode mode, int compare,
+			   const char *trace)
 {
-	struct report *rep = replay_report_new(mode, compare);
+	struct table *rep = replay_table_new(mode, compare);
 	const char *mname = sim_mode_name(mode);
 	char seed[64];
 	double scalar_waste = NAN;
@@ -839,7 +838,7 @@ struct report *replay_table(const struct replay_row *rows, size_t n, enum sim_mo
 	if (!compare) {
 		for (size_t i = 0; i < n; i++) {
 			snprintf(seed, sizeof seed, "%" PRIu64, rows[i].seed);
-			replay_report_add(rep, rows[i].policy, seed, mname, trace, rows[i].v, 0);
+			replay_table_add(rep, rows[i].policy, seed, mname, trace, rows[i].v, 0);
 		}
 		if (!multi)
 			return rep;
@@ -859,7 +858,7 @@ struct report *replay_table(const struct replay_row *rows, size_t n, enum sim_mo
 				 rows[g2 - 1].seed);
 		else
 			snprintf(seed, sizeof seed, "mean");
-		replay_report_add(rep, rows[g].policy, seed, mname, trace, v, !compare);
+		replay_table_add(rep, rows[g].policy, seed, mname, trace, v, !compare);
 	}
 	return rep;
 }

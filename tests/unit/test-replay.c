@@ -372,20 +372,20 @@ static void test_grid_store_table(void **state)
 	rows[1].v[REPLAY_USD_WASTED] = 20;
 	rows[2].v[REPLAY_USD_WASTED] = 100;
 	rows[3].v[REPLAY_USD_WASTED] = 300;
-	struct report *rep = replay_table(rows, 4, SIM_INFLATE, 0, "tiny");
-	assert_int_equal(report_nrows(rep), 6);
-	assert_true(report_is_aggregate(rep, 4) && report_is_aggregate(rep, 5));
-	assert_string_equal(report_label(rep, 4, 1), "mean");
-	report_free(rep);
+	struct table *rep = replay_table(rows, 4, SIM_INFLATE, 0, "tiny");
+	assert_int_equal(table_nrows(rep), 6);
+	assert_true(table_is_aggregate(rep, 4) && table_is_aggregate(rep, 5));
+	assert_string_equal(table_label(rep, 4, 1), "mean");
+	table_free(rep);
 	rep = replay_table(rows, 4, SIM_INFLATE, 1, "tiny");
-	assert_int_equal(report_nrows(rep), 2);
-	assert_string_equal(report_label(rep, 0, 1), "3-4");
-	size_t nn = report_nnums(rep);
-	assert_string_equal(report_num_col(rep, nn - 1)->key, "saving_vs_scalar_usd_per_year");
-	assert_float_equal(report_value(rep, 0, nn - 1), 200 - 15, 1e-9);
-	assert_float_equal(report_value(rep, 1, nn - 1), 0, 1e-9);
-	assert_true(report_is_best(rep, 0, nn - 1));
-	report_free(rep);
+	assert_int_equal(table_nrows(rep), 2);
+	assert_string_equal(table_label(rep, 0, 1), "3-4");
+	size_t nn = table_nnums(rep);
+	assert_string_equal(table_num_col(rep, nn - 1)->key, "saving_vs_scalar_usd_per_year");
+	assert_float_equal(table_value(rep, 0, nn - 1), 200 - 15, 1e-9);
+	assert_float_equal(table_value(rep, 1, nn - 1), 0, 1e-9);
+	assert_true(table_is_best(rep, 0, nn - 1));
+	table_free(rep);
 	free(rows);
 }
 

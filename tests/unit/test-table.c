@@ -1,4 +1,4 @@
-/* test-report.c — result tables: best marking, number formatting, and each output format. */
+/* test-table.c — result tables: best marking, number formatting, and each output format. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,46 +8,46 @@
 
 #include <cmocka.h>
 
-#include "report.h"
+#include "table.h"
 
-static const struct report_col labels[] = {
+static const struct table_col labels[] = {
 	{.key = "policy", .head = "policy"},
-	{.key = "seed", .head = "seed", .flags = REPORT_C_INT},
-	{.key = "mode", .head = "mode", .flags = REPORT_C_TEXT_HIDE},
+	{.key = "seed", .head = "seed", .flags = TABLE_C_INT},
+	{.key = "mode", .head = "mode", .flags = TABLE_C_TEXT_HIDE},
 };
-static const struct report_col nums[] = {
-	{.key = "frag", .head = "mean frag", .decimals = 3, .better = REPORT_LOWER},
+static const struct table_col nums[] = {
+	{.key = "frag", .head = "mean frag", .decimals = 3, .better = TABLE_LOWER},
 	{.key = "gpu_h",
 	 .head = "productive",
 	 .unit = "GPU-h",
 	 .decimals = 1,
-	 .better = REPORT_HIGHER},
+	 .better = TABLE_HIGHER},
 	{.key = "n", .head = "n", .decimals = 0},
 };
 
 /* Three runs and their mean: fgd is best on frag, scalar on GPU-h. */
 static int setup(void **state)
 {
-	struct report *r = report_new(labels, 3, nums, 3);
+	struct table *r = table_new(labels, 3, nums, 3);
 	const char *a[] = {"fgd", "1", "inflate"}, *b[] = {"scalar", "1", "inflate"},
 		   *c[] = {"random", NULL, "inflate"}, *m[] = {"all", "mean", "inflate"};
-	report_add_row(r, a, (double[]){0.0412, 10.04, 3}, 0);
-	report_add_row(r, b, (double[]){0.1, 12.5, 3}, 0);
-	report_add_row(r, c, (double[]){0.09, NAN, 3}, 0);
-	report_add_row(r, m, (double[]){0.01, 99, 3}, 1);
+	table_add_row(r, a, (double[]){0.0412, 10.04, 3}, 0);
+	table_add_row(r, b, (double[]){0.1, 12.5, 3}, 0);
+	table_add_row(r, c, (double[]){0.09, NAN, 3}, 0);
+	table_add_row(r, m, (double[]){0.01, 99, 3}, 1);
 	*state = r;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	report_free(*state);
+	table_free(*state);
 	return 0;
 }
 
-static char *render(const struct report *r, const char *fmt, struct sbuf *b)
+static char *render(const struct table *r, const char *fmt, struct sbuf *b)
 {
-	const struct report_ops *ops = report_format_find(fmt);
+	const struct table_ops *ops = table_format_find(fmt);
 	assert_non_null(ops);
 	sbuf_init(b);
 	ops->write(r, b);
@@ -56,62 +56,62 @@ static char *render(const struct report *r, const char *fmt, struct sbuf *b)
 
 static void test_best(void **state)
 {
-	struct report *r = *state;
+	struct table *r = *state;
 	/* marking is off by default */
-	assert_false(report_is_best(r, 0, 0));
-	report_set_mark_best(r, 1);
-	assert_true(report_is_best(r, 0, 0)); /* lowest frag */
-	assert_false(report_is_best(r, 1, 0));
-	assert_true(report_is_best(r, 1, 1));  /* highest GPU-h */
-	assert_false(report_is_best(r, 2, 1)); /* NaN is never best */
-	assert_false(report_is_best(r, 3, 0)); /* the aggregate row is not a contender */
-	assert_false(report_is_best(r, 3, 1));
+	assert_false(table_is_best(r, 0, 0));
+	table_set_mark_best(r, 1);
+	assert_true(table_is_best(r, 0, 0)); /* lowest frag */
+	assert_false(table_is_best(r, 1, 0));
+	assert_true(table_is_best(r, 1, 1));  /* highest GPU-h */
+	assert_false(table_is_best(r, 2, 1)); /* NaN is never best */
+	assert_false(table_is_best(r, 3, 0)); /* the aggregate row is not a contender */
+	assert_false(table_is_best(r, 3, 1));
 	for (size_t row = 0; row < 4; row++) /* neutral column, and all equal anyway */
-		assert_false(report_is_best(r, row, 2));
+		assert_false(table_is_best(r, row, 2));
 }
 
 static void test_best_ties_after_rounding(void **state)
 {
 	(void)state;
-	struct report *r = report_new(labels, 1, nums, 1);
-	report_add_row(r, (const char *[]){"a"}, (double[]){0.12341}, 0);
-	report_add_row(r, (const char *[]){"b"}, (double[]){0.12339}, 0);
-	report_add_row(r, (const char *[]){"c"}, (double[]){0.2}, 0);
-	report_set_mark_best(r, 1);
+	struct table *r = table_new(labels, 1, nums, 1);
+	table_add_row(r, (const char *[]){"a"}, (double[]){0.12341}, 0);
+	table_add_row(r, (const char *[]){"b"}, (double[]){0.12339}, 0);
+	table_add_row(r, (const char *[]){"c"}, (double[]){0.2}, 0);
+	table_set_mark_best(r, 1);
 	/* both print 0.123: both are marked */
-	assert_true(report_is_best(r, 0, 0));
-	assert_true(report_is_best(r, 1, 0));
-	assert_false(report_is_best(r, 2, 0));
-	report_free(r);
+	assert_true(table_is_best(r, 0, 0));
+	assert_true(table_is_best(r, 1, 0));
+	assert_false(table_is_best(r, 2, 0));
+	table_free(r);
 
 	/* a single row, or all equal: nothing to mark */
-	r = report_new(labels, 1, nums, 1);
-	report_set_mark_best(r, 1);
-	report_add_row(r, (const char *[]){"a"}, (double[]){0.5}, 0);
-	assert_false(report_is_best(r, 0, 0));
-	report_add_row(r, (const char *[]){"b"}, (double[]){0.5}, 0);
-	assert_false(report_is_best(r, 0, 0));
-	assert_false(report_is_best(r, 1, 0));
-	report_free(r);
+	r = table_new(labels, 1, nums, 1);
+	table_set_mark_best(r, 1);
+	table_add_row(r, (const char *[]){"a"}, (double[]){0.5}, 0);
+	assert_false(table_is_best(r, 0, 0));
+	table_add_row(r, (const char *[]){"b"}, (double[]){0.5}, 0);
+	assert_false(table_is_best(r, 0, 0));
+	assert_false(table_is_best(r, 1, 0));
+	table_free(r);
 }
 
 static void test_fmt(void **state)
 {
 	(void)state;
 	char buf[32];
-	assert_string_equal(report_fmt(&nums[0], 0.12345, buf, sizeof buf), "0.123");
-	assert_string_equal(report_fmt(&nums[0], -0.0001, buf, sizeof buf), "0.000");
-	assert_string_equal(report_fmt(&nums[0], -0.5, buf, sizeof buf), "-0.500");
-	assert_string_equal(report_fmt(&nums[1], NAN, buf, sizeof buf), "-");
-	assert_string_equal(report_fmt(&nums[2], 2.5e6, buf, sizeof buf), "2500000");
+	assert_string_equal(table_fmt(&nums[0], 0.12345, buf, sizeof buf), "0.123");
+	assert_string_equal(table_fmt(&nums[0], -0.0001, buf, sizeof buf), "0.000");
+	assert_string_equal(table_fmt(&nums[0], -0.5, buf, sizeof buf), "-0.500");
+	assert_string_equal(table_fmt(&nums[1], NAN, buf, sizeof buf), "-");
+	assert_string_equal(table_fmt(&nums[2], 2.5e6, buf, sizeof buf), "2500000");
 }
 
 static void test_text(void **state)
 {
-	struct report *r = *state;
+	struct table *r = *state;
 	struct sbuf b;
-	report_set_mark_best(r, 1);
-	report_add_note(r, "enriched: net, sto");
+	table_set_mark_best(r, 1);
+	table_add_note(r, "enriched: net, sto");
 	const char *want = "policy  seed  mean frag  productive  n\n"
 			   "                              GPU-h\n"
 			   "fgd     1        0.041*       10.0   3\n"
@@ -128,21 +128,21 @@ static void test_text(void **state)
 static void test_text_no_units(void **state)
 {
 	(void)state;
-	struct report *r = report_new(labels, 1, nums, 1);
-	report_add_row(r, (const char *[]){"x"}, (double[]){1}, 0);
+	struct table *r = table_new(labels, 1, nums, 1);
+	table_add_row(r, (const char *[]){"x"}, (double[]){1}, 0);
 	struct sbuf b;
 	assert_string_equal(render(r, "text", &b), "policy  mean frag\n"
 						   "x           1.000\n");
 	sbuf_release(&b);
-	report_free(r);
+	table_free(r);
 }
 
 static void test_json(void **state)
 {
-	struct report *r = *state;
+	struct table *r = *state;
 	struct sbuf b;
-	report_set_mark_best(r, 1);
-	report_add_note(r, "n\"ote");
+	table_set_mark_best(r, 1);
+	table_add_note(r, "n\"ote");
 	const char *s = render(r, "json", &b);
 	/* seed is a number when it parses, a string otherwise; values are exact */
 	assert_non_null(strstr(s, "\"policy\": \"fgd\",\n      \"seed\": 1,\n      \"mode\": "
@@ -160,10 +160,10 @@ static void test_json(void **state)
 
 static void test_csv(void **state)
 {
-	struct report *r = *state;
+	struct table *r = *state;
 	struct sbuf b;
 	const char *l[] = {"a,\"b\"", "2", "timed"};
-	report_add_row(r, l, (double[]){-0.0, 1, 2}, 0);
+	table_add_row(r, l, (double[]){-0.0, 1, 2}, 0);
 	const char *s = render(r, "csv", &b);
 	assert_string_equal(s, "policy,seed,mode,frag,gpu_h,n,aggregate\r\n"
 			       "fgd,1,inflate,0.041,10.0,3,0\r\n"
@@ -176,10 +176,10 @@ static void test_csv(void **state)
 
 static void test_md(void **state)
 {
-	struct report *r = *state;
+	struct table *r = *state;
 	struct sbuf b;
-	report_set_mark_best(r, 1);
-	report_add_note(r, "a_b");
+	table_set_mark_best(r, 1);
+	table_add_note(r, "a_b");
 	const char *s = render(r, "md", &b);
 	assert_string_equal(s, "| policy | seed | mean frag | productive (GPU-h) | n |\n"
 			       "| --- | --- | ---: | ---: | ---: |\n"
@@ -195,21 +195,21 @@ static void test_md(void **state)
 static void test_formats_and_free(void **state)
 {
 	(void)state;
-	assert_null(report_format_find("xml"));
+	assert_null(table_format_find("xml"));
 	int n = 0;
-	for (const struct report_ops *const *f = report_formats; *f; f++, n++)
-		assert_ptr_equal(report_format_find((*f)->name), *f);
+	for (const struct table_ops *const *f = table_formats; *f; f++, n++)
+		assert_ptr_equal(table_format_find((*f)->name), *f);
 	assert_int_equal(n, 4);
-	report_free(NULL);
+	table_free(NULL);
 
 	/* an empty table still renders its header */
-	struct report *r = report_new(labels, 1, nums, 1);
+	struct table *r = table_new(labels, 1, nums, 1);
 	struct sbuf b;
 	assert_string_equal(render(r, "text", &b), "policy  mean frag\n");
 	sbuf_release(&b);
 	assert_string_equal(render(r, "json", &b), "{\n  \"rows\": [],\n  \"notes\": []\n}\n");
 	sbuf_release(&b);
-	report_free(r);
+	table_free(r);
 }
 
 int main(void)

@@ -1,12 +1,12 @@
 /*
- * report-text.c — a report as an aligned text table: labels left-aligned, numbers
+ * table-text.c — a table as an aligned text table: labels left-aligned, numbers
  * right-aligned with fixed decimals, a header line of names and one of units, the best value
  * of a column followed by '*', aggregate rows under a rule, notes under the table.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "table.h"
 #include "util.h"
 
 #define GAP 2 /* spaces between columns */
@@ -38,27 +38,27 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-static const char *label_text(const struct report *r, size_t row, size_t i)
+static const char *label_text(const struct table *r, size_t row, size_t i)
 {
-	const char *s = report_label(r, row, i);
+	const char *s = table_label(r, row, i);
 	return s ? s : "-";
 }
 
-static void write_text(const struct report *r, struct sbuf *out)
+static void write_text(const struct table *r, struct sbuf *out)
 {
-	size_t nl = report_nlabels(r), nn = report_nnums(r), nrows = report_nrows(r);
+	size_t nl = table_nlabels(r), nn = table_nnums(r), nrows = table_nrows(r);
 	struct tcol *cols = xcalloc(nl + nn + 1, sizeof *cols);
 	size_t ncols = 0;
 	int any_best = 0, any_plain = 0;
 	char buf[64];
 
 	for (size_t row = 0; row < nrows; row++) {
-		if (!report_is_aggregate(r, row))
+		if (!table_is_aggregate(r, row))
 			any_plain = 1;
 	}
 	for (size_t i = 0; i < nl; i++) {
-		const struct report_col *c = report_label_col(r, i);
-		if (c->flags & REPORT_C_TEXT_HIDE)
+		const struct table_col *c = table_label_col(r, i);
+		if (c->flags & TABLE_C_TEXT_HIDE)
 			continue;
 		size_t w = max_sz(strlen(c->head), strlen(c->unit));
 		for (size_t row = 0; row < nrows; row++)
@@ -66,16 +66,16 @@ static void write_text(const struct report *r, struct sbuf *out)
 		cols[ncols++] = (struct tcol){0, i, w, 0};
 	}
 	for (size_t i = 0; i < nn; i++) {
-		const struct report_col *c = report_num_col(r, i);
-		if (c->flags & REPORT_C_TEXT_HIDE)
+		const struct table_col *c = table_num_col(r, i);
+		if (c->flags & TABLE_C_TEXT_HIDE)
 			continue;
 		int slot = 0;
 		size_t w = 0;
 		for (size_t row = 0; row < nrows; row++) {
-			if (report_is_best(r, row, i))
+			if (table_is_best(r, row, i))
 				slot = any_best = 1;
 			w = max_sz(w,
-				   strlen(report_fmt(c, report_value(r, row, i), buf, sizeof buf)));
+				   strlen(table_fmt(c, table_value(r, row, i), buf, sizeof buf)));
 		}
 		w = max_sz(w + (size_t)slot, max_sz(strlen(c->head), strlen(c->unit)));
 		cols[ncols++] = (struct tcol){1, i, w, slot};
@@ -88,8 +88,8 @@ static void write_text(const struct report *r, struct sbuf *out)
 	for (int line = 0; line < 2; line++) {
 		int any_unit = 0;
 		for (size_t k = 0; k < ncols; k++) {
-			const struct report_col *c = cols[k].num ? report_num_col(r, cols[k].i)
-								 : report_label_col(r, cols[k].i);
+			const struct table_col *c = cols[k].num ? table_num_col(r, cols[k].i)
+								: table_label_col(r, cols[k].i);
 			const char *s = line ? c->unit : c->head;
 			any_unit |= *c->unit != '\0';
 			if (k)
@@ -109,7 +109,7 @@ static void write_text(const struct report *r, struct sbuf *out)
 
 	int ruled = 0;
 	for (size_t row = 0; row < nrows; row++) {
-		if (report_is_aggregate(r, row) && any_plain && !ruled) {
+		if (table_is_aggregate(r, row) && any_plain && !ruled) {
 			for (size_t k = 0; k < total; k++)
 				sbuf_addc(out, '-');
 			end_line(out);
@@ -124,10 +124,10 @@ static void write_text(const struct report *r, struct sbuf *out)
 				pad(out, cols[k].width - strlen(s));
 				continue;
 			}
-			const struct report_col *c = report_num_col(r, cols[k].i);
+			const struct table_col *c = table_num_col(r, cols[k].i);
 			const char *s =
-				report_fmt(c, report_value(r, row, cols[k].i), buf, sizeof buf);
-			int best = report_is_best(r, row, cols[k].i);
+				table_fmt(c, table_value(r, row, cols[k].i), buf, sizeof buf);
+			int best = table_is_best(r, row, cols[k].i);
 			pad(out, cols[k].width - strlen(s) - (size_t)cols[k].markslot);
 			sbuf_adds(out, s);
 			if (cols[k].markslot)
@@ -137,14 +137,14 @@ static void write_text(const struct report *r, struct sbuf *out)
 	}
 	if (any_best)
 		sbuf_adds(out, "* best in its column\n");
-	for (size_t i = 0; i < report_nnotes(r); i++) {
-		sbuf_adds(out, report_note(r, i));
+	for (size_t i = 0; i < table_nnotes(r); i++) {
+		sbuf_adds(out, table_note(r, i));
 		sbuf_addc(out, '\n');
 	}
 	free(cols);
 }
 
-const struct report_ops report_text = {
+const struct table_ops table_text = {
 	.name = "text",
 	.write = write_text,
 };

@@ -1,5 +1,5 @@
 /*
- * report.c — the result table shared by every output format (report-*.c), and the marking
+ * table.c — the result table shared by every output format (table-*.c), and the marking
  * of the best value per column.
  *
  * Invariants: cells holds nrows * nlabel strings (owned, NULL allowed) and vals nrows * nnum
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "table.h"
 #include "util.h"
 
-struct report {
-	struct report_col *labels; /* label columns (strings owned) */
+struct table {
+	struct table_col *labels; /* label columns (strings owned) */
 	size_t nlabel;
-	struct report_col *nums; /* number columns (strings owned) */
+	struct table_col *nums; /* number columns (strings owned) */
 	size_t nnum;
 	char **cells;         /* nrows * nlabel label strings (owned, may be NULL) */
 	double *vals;         /* nrows * nnum values */
@@ -29,18 +29,18 @@ struct report {
 	unsigned char *best; /* nrows * nnum: marked best */
 };
 
-const struct report_ops *const report_formats[] = {
-	&report_text, &report_json, &report_csv, &report_md, NULL,
+const struct table_ops *const table_formats[] = {
+	&table_text, &table_json, &table_csv, &table_md, NULL,
 };
 
-static void compute_best(struct report *r);
+static void compute_best(struct table *r);
 
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
 }
 
-static void copy_cols(struct report_col *dst, const struct report_col *src, size_t n)
+static void copy_cols(struct table_col *dst, const struct table_col *src, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		dst[i] = src[i];
@@ -51,7 +51,7 @@ static void copy_cols(struct report_col *dst, const struct report_col *src, size
 	}
 }
 
-static void free_cols(struct report_col *c, size_t n)
+static void free_cols(struct table_col *c, size_t n)
 {
 	for (size_t i = 0; c && i < n; i++) {
 		free((char *)c[i].key);
@@ -61,10 +61,10 @@ static void free_cols(struct report_col *c, size_t n)
 	free(c);
 }
 
-struct report *report_new(const struct report_col *labels, size_t nlabel,
-			  const struct report_col *nums, size_t nnum)
+struct table *table_new(const struct table_col *labels, size_t nlabel, const struct table_col *nums,
+			size_t nnum)
 {
-	struct report *r = xcalloc(1, sizeof *r);
+	struct table *r = xcalloc(1, sizeof *r);
 	r->labels = xcalloc(nlabel ? nlabel : 1, sizeof *r->labels);
 	r->nums = xcalloc(nnum ? nnum : 1, sizeof *r->nums);
 	copy_cols(r->labels, labels, nlabel);
@@ -74,7 +74,7 @@ struct report *report_new(const struct report_col *labels, size_t nlabel,
 	return r;
 }
 
-void report_free(struct report *r)
+void table_free(struct table *r)
 {
 	if (!r)
 		return;
@@ -92,7 +92,7 @@ void report_free(struct report *r)
 	free(r);
 }
 
-void report_add_row(struct report *r, const char *const *labels, const double *vals, int aggregate)
+void table_add_row(struct table *r, const char *const *labels, const double *vals, int aggregate)
 {
 	if (r->nrows == r->rowcap) {
 		size_t cap = r->rowcap ? 2 * r->rowcap : 8;
@@ -110,75 +110,75 @@ void report_add_row(struct report *r, const char *const *labels, const double *v
 	compute_best(r);
 }
 
-void report_set_mark_best(struct report *r, int on)
+void table_set_mark_best(struct table *r, int on)
 {
 	r->mark = on != 0;
 	compute_best(r);
 }
 
-void report_add_note(struct report *r, const char *note)
+void table_add_note(struct table *r, const char *note)
 {
 	xgrow(&r->notes, &r->notecap, r->nnotes + 1, sizeof *r->notes);
 	r->notes[r->nnotes++] = xstrdup(note);
 }
 
-size_t report_nrows(const struct report *r)
+size_t table_nrows(const struct table *r)
 {
 	return r->nrows;
 }
 
-size_t report_nlabels(const struct report *r)
+size_t table_nlabels(const struct table *r)
 {
 	return r->nlabel;
 }
 
-size_t report_nnums(const struct report *r)
+size_t table_nnums(const struct table *r)
 {
 	return r->nnum;
 }
 
-const struct report_col *report_label_col(const struct report *r, size_t i)
+const struct table_col *table_label_col(const struct table *r, size_t i)
 {
 	assert(i < r->nlabel);
 	return &r->labels[i];
 }
 
-const struct report_col *report_num_col(const struct report *r, size_t i)
+const struct table_col *table_num_col(const struct table *r, size_t i)
 {
 	assert(i < r->nnum);
 	return &r->nums[i];
 }
 
-const char *report_label(const struct report *r, size_t row, size_t i)
+const char *table_label(const struct table *r, size_t row, size_t i)
 {
 	assert(row < r->nrows && i < r->nlabel);
 	return r->cells[row * r->nlabel + i];
 }
 
-double report_value(const struct report *r, size_t row, size_t i)
+double table_value(const struct table *r, size_t row, size_t i)
 {
 	assert(row < r->nrows && i < r->nnum);
 	return r->vals[row * r->nnum + i];
 }
 
-int report_is_aggregate(const struct report *r, size_t row)
+int table_is_aggregate(const struct table *r, size_t row)
 {
 	assert(row < r->nrows);
 	return r->agg[row];
 }
 
-size_t report_nnotes(const struct report *r)
+size_t table_nnotes(const struct table *r)
 {
 	return r->nnotes;
 }
 
-const char *report_note(const struct report *r, size_t i)
+const char *table_note(const struct table *r, size_t i)
 {
 	assert(i < r->nnotes);
 	return r->notes[i];
 }
 
-char *report_fmt(const struct report_col *c, double v, char *buf, size_t len)
+char *table_fmt(const struct table_col *c, double v, char *buf, size_t len)
 {
 	if (isnan(v)) {
 		snprintf(buf, len, "-");
@@ -192,22 +192,22 @@ char *report_fmt(const struct report_col *c, double v, char *buf, size_t len)
 }
 
 /* Compare the values as printed, so what looks equal is marked equally. */
-static double rounded(const struct report_col *c, double v)
+static double rounded(const struct table_col *c, double v)
 {
 	char buf[64];
-	report_fmt(c, v, buf, sizeof buf);
+	table_fmt(c, v, buf, sizeof buf);
 	return strtod(buf, NULL);
 }
 
-static void compute_best(struct report *r)
+static void compute_best(struct table *r)
 {
 	free(r->best);
 	r->best = xcalloc(r->nrows * r->nnum + 1, 1);
 	if (!r->mark)
 		return;
 	for (size_t i = 0; i < r->nnum; i++) {
-		const struct report_col *c = &r->nums[i];
-		if (c->better == REPORT_NEUTRAL)
+		const struct table_col *c = &r->nums[i];
+		if (c->better == TABLE_NEUTRAL)
 			continue;
 		double best = NAN, worst = NAN;
 		size_t nplain = 0;
@@ -217,8 +217,8 @@ static void compute_best(struct report *r)
 				continue;
 			v = rounded(c, v);
 			nplain++;
-			int better = c->better == REPORT_LOWER ? v < best : v > best;
-			int worse = c->better == REPORT_LOWER ? v > worst : v < worst;
+			int better = c->better == TABLE_LOWER ? v < best : v > best;
+			int worse = c->better == TABLE_LOWER ? v > worst : v < worst;
 			if (isnan(best) || better)
 				best = v;
 			if (isnan(worst) || worse)
@@ -234,15 +234,15 @@ static void compute_best(struct report *r)
 	}
 }
 
-int report_is_best(const struct report *r, size_t row, size_t i)
+int table_is_best(const struct table *r, size_t row, size_t i)
 {
 	assert(row < r->nrows && i < r->nnum);
 	return r->best[row * r->nnum + i];
 }
 
-const struct report_ops *report_format_find(const char *name)
+const struct table_ops *table_format_find(const char *name)
 {
-	for (const struct report_ops *const *f = report_formats; *f; f++)
+	for (const struct table_ops *const *f = table_formats; *f; f++)
 		if (!strcmp((*f)->name, name))
 			return *f;
 	return NULL;
