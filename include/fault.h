@@ -25,14 +25,16 @@ struct fault {
 };
 
 /*
- * Parse "TARGET:DIM=FRACTION@START+DURATION". START and DURATION are integer seconds or
+ * Parse "NODE:DIM=FRACTION@START+DURATION". START and DURATION are integer seconds or
  * carry a suffix s, m, h or d. Returns 0, or VF_EINPUT with e saying what is wrong
  * ("'x:gpu=0.5@0+1h': dim 'gpu' is hard: only net, sto and iocpu can fault").
  */
 int fault_parse(const char *s, struct fault *f, struct err *e);
-/* Parse a fault file: one fault a line, blank lines and # comments ignored. Appends to
- * *faults (*n of them, realloc'd; the caller frees *faults). Errors carry "path:line: ". */
-int fault_parse_file(const char *path, struct fault **faults, size_t *n, struct err *e);
+/* Parse the text of a fault file (len bytes, named fname in errors): one fault a line, blank
+ * lines and # comments ignored. Appends to *faults (*n of them, realloc'd; the caller frees
+ * *faults). Errors carry "fname:line: ". */
+int fault_parse_text(const char *text, size_t len, const char *fname, struct fault **faults,
+		     size_t *n, struct err *e);
 /* Write f back in the form fault_parse reads (for a run's recorded parameters). Returns
  * what snprintf returns. */
 int fault_format(const struct fault *f, char *buf, size_t len);

@@ -1,21 +1,23 @@
 /*
  * metrics.h — what a replay cost (DESIGN.md section 7): fragmentation, stranded capacity,
  * slowdown, stalled GPU-hours, queueing delay, JCT, makespan, throughput (overall and per
- * class), and GPU-hours by bucket with their price in $ and $ per year.
+ * class), and provisioned GPU time by bucket, with its price in $ per year.
  *
  * The sim accumulates time integrals as events happen (sim_counters); metrics_compute turns
  * them and the per-job results into numbers. A series collector (an observer) keeps the
- * sim's samples. No global state: prices come from the GPU model table with overrides in
- * struct metrics_opts.
+ * sim's samples. No global state: prices come from the GPU model table, in the tier and with
+ * the overrides of struct metrics_opts.
  *
- * GPU-hours by bucket, exactly: provisioned = productive + stalled + idle_frag + idle_usable
- *   provisioned  GPUs x replayed hours (replayed = makespan: first arrival to last event)
- *   productive   sum over runs that finished of g T_alone, plus work done by running jobs
- *   stalled      allocated - productive: time at rate < 1, and runs lost to preemption
- *   idle_frag    integral of sum_n F_n (free GPU the target workload cannot use), <= idle
- *   idle_usable  the rest of the idle GPU time
- * All are computed per GPU model in integer GPU-milli-seconds, so the sum is exact. In
- * inflation (no durations, one arrival a second) allocated time counts as productive.
+ * Buckets (sim.h's enum sim_bucket), per GPU model and job class, exactly:
+ *   provisioned = productive + stalled + lost + blocked (shape, dim, model, queue, full)
+ *                 + unneeded
+ * over the scenario's pricing window (timed; the same for every policy of a scenario). In
+ * inflation (no time, one arrival a second) the buckets are the final state held for one
+ * hour: allocated GPUs are productive, free GPUs that the target workload's GPU shapes cannot
+ * use are blocked (shape), the other free GPUs unneeded.
+ *   recoverable by placement = stalled + lost + blocked (but full: only more GPUs help)
+ *   recoverable by sizing    = unneeded
+ * $ per year of a bucket = its GPU-hours x price x 8760 / window hours.
  */
 #ifndef VOIDFIT_METRICS_H
 #define VOIDFIT_METRICS_H
@@ -29,19 +31,20 @@
 #include "util.h"
 
 struct metrics_opts {
+	enum gpumodel_tier tier;    /* the table's prices of this tier (GPUMODEL_ON_DEMAND) */
 	double price[GPUMODEL_MAX]; /* $ per GPU-hour override of each model; < 0: the table's */
 };
-/* No overrides. */
+/* On-demand prices, no overrides. */
 void metrics_opts_init(struct metrics_opts *o);
 /* Apply one "--gpu-price MODEL=USD" ("A100=2.5"). Returns 0, or VF_EINPUT (unknown model,
  * bad or negative price) with e filled. */
 int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e);
-/* The price of one GPU-hour of model id under o. */
+/* The price of one GPU-hour of model id under o (o may be NULL: on demand). */
 double metrics_price(const struct metrics_opts *o, int model);
-
-enum metrics_bucket { MB_PRODUCTIVE, MB_STALLED, MB_IDLE_FRAG, MB_IDLE_USABLE, MB_N };
-/* "productive", "stalled", "idle_frag", "idle_usable". */
-const char *metrics_bucket_name(enum metrics_bucket b);
+/* Where that price comes from: "--gpu-price" for an override, else the table's source. */
+const char *metrics_price_source(const struct metrics_opts *o, int model);
+/* 1 if bucket b is recoverable by placement (stalled, lost, blocked but full). */
+int metrics_by_placement(enum sim_bucket b);
 
 /* Job statistics of one class, or of all jobs. Times in seconds; means over the jobs they
  * apply to (0 when none). */
@@ -61,17 +64,28 @@ struct metrics_jobs {
 
 struct metrics {
 	int mode;          /* enum sim_mode */
-	int64_t t0, t1;    /* replayed window, seconds */
+	int64_t t0, t1;    /* replayed span, seconds: first event to last */
 	double hours;      /* (t1 - t0) / 3600 */
 	double makespan_s; /* t1 - t0 */
 	int64_t gpus;      /* physical GPUs */
-	/* GPU-hours of each bucket, and provisioned (their exact sum, in GPU-milli-s). */
-	double gpu_hours[MB_N];
-	double provisioned_gpu_hours;
-	int64_t bucket_ms[MB_N]; /* the same in GPU-milli-seconds (exact) */
+	/* The pricing window: trace seconds [w0, w1) (timed), or one hour of the final state
+	 * (inflation, w0 = w1 = the last arrival). */
+	int64_t w0, w1;
+	double window_hours;
+	/* GPU-milli-seconds of each bucket per GPU model and class (SIM_CLS_NONE: unneeded),
+	 * then summed: per bucket, per model and per class; provisioned is their sum. */
+	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	int64_t bucket_ms[SIM_NBUCKET];
 	int64_t provisioned_ms;
-	double usd[MB_N], usd_provisioned;           /* over the replayed window */
-	double usd_year[MB_N], usd_year_provisioned; /* x 8760 / hours */
+	double gpu_hours[SIM_NBUCKET], provisioned_gpu_hours;
+	double idle_blocked_gpu_hours;                      /* the five blocked buckets */
+	double usd_year[SIM_NBUCKET], usd_year_provisioned; /* at o's prices */
+	double usd_year_placement, usd_year_sizing;         /* the two headline figures */
+	uint32_t assumed_models; /* models with GPUs whose price is not a list price (bit m) */
+	/* Carried over past the window (timed): jobs running or waiting at w1 and their GPU
+	 * work left, GPU-hours at full rate. */
+	int64_t carry_jobs;
+	double carry_gpu_hours;
 	double frag_mean;            /* time-weighted mean FGD fragmentation, [0, 1] */
 	double frag_md_mean;         /* time-weighted mean multi-dim fragmentation, [0, 1] */
 	double alloc_mean;           /* time-weighted mean allocated GPU share */
@@ -81,6 +95,9 @@ struct metrics {
 	double load, unalloc_share;
 	int64_t failed;
 };
+
+/* Price m's buckets at o: fills m's usd_year fields and assumed_models from m->ms. */
+void metrics_price_all(struct metrics *m, const struct metrics_opts *o);
 
 /* Compute m from s's counters and job results now (usually at the end of sim_run; at any
  * step for a dashboard). Never fails. */

@@ -59,6 +59,10 @@ struct sim_opts {
 	uint32_t sample_nodes;
 	const struct fault *faults; /* faults of the run (copied by sim_new) */
 	size_t nfaults;
+	/* SIM_TIMED: the pricing window [win_start, win_end) in trace seconds; -1: the trace's
+	 * span, first to last arrival (first arrival + the longest duration when all jobs
+	 * arrive at once), the same for every policy of a job set */
+	int64_t win_start, win_end;
 };
 /* The defaults shown above. */
 void sim_opts_init(struct sim_opts *o);
@@ -136,6 +140,36 @@ struct sim_observer {
 	void (*on_sample)(void *u, const struct sim *s, const struct sim_sample *smp);
 };
 
+/*
+ * Where provisioned GPU time goes, over the pricing window (DESIGN.md section 7). The
+ * allocated buckets are per class of the job holding the GPU; the idle ones per class of the
+ * waiting GPU job that decides the cause (the first in the order the queue tries them), and
+ * SIM_CLS_NONE for idle-unneeded. A GPU job waits for a free GPU of model m because:
+ *   SHAPE  enough GPUs of allowed models are free in total, but no node has them in the
+ *          shape it needs (fragmentation);
+ *   DIM    a node has the GPUs, but another of its hard dims (cpu, mem) is short;
+ *   MODEL  m is not a model the job allows;
+ *   QUEUE  it (or, under fifo, one of the next waiting GPU jobs) fits now, and the queue
+ *          discipline holds it back;
+ *   FULL   too few GPUs of allowed models are free for it: the cluster is full.
+ */
+enum sim_bucket {
+	SIM_B_PRODUCTIVE, /* allocated, progressing at full rate */
+	SIM_B_STALLED,    /* allocated, lost to rate < 1 (g (1 - r) dt) */
+	SIM_B_LOST,       /* progress of runs undone by preemption (their stall stays stalled) */
+	SIM_B_SHAPE,      /* idle-blocked: wrong shape */
+	SIM_B_DIM,        /* idle-blocked: another dim short */
+	SIM_B_MODEL,      /* idle-blocked: model not allowed */
+	SIM_B_QUEUE,      /* idle-blocked: held back by the queue discipline */
+	SIM_B_FULL,       /* idle-blocked: too few free GPUs for any waiting GPU job */
+	SIM_B_UNNEEDED,   /* idle while no GPU job waits */
+	SIM_NBUCKET
+};
+#define SIM_B_IDLE0  SIM_B_SHAPE /* the first idle bucket */
+#define SIM_CLS_NONE JOB_NCLASS  /* class of idle-unneeded time */
+/* "productive", "stalled", "lost", "blocked_shape", ..., "unneeded". */
+const char *sim_bucket_name(enum sim_bucket b);
+
 /* Time integrals and counts, accumulated as events happen. GPU amounts in GPU-milli;
  * integrals in GPU-milli-seconds (or unit-seconds) over [t0, now]. Per model arrays are
  * indexed by gpumodel id. */
@@ -153,8 +187,28 @@ struct sim_counters {
 	double stall_ms;                /* integral of stalled GPU-milli (rate < 1) */
 	double stranded_s[DIM_N];       /* integral of stranded capacity (dim units) */
 	int64_t requested_gpu;          /* inflation: GPU-milli requested by arrivals */
+	int64_t alloc_cls[GPUMODEL_MAX][JOB_NCLASS]; /* GPU-milli allocated now, by job class */
 	int64_t scored; /* nodes whose choices the placement search scored (none with pick()) */
+	/* The pricing window (timed), and integrals over it per GPU model and class, in
+	 * GPU-milli-seconds (sim_buckets turns them into the buckets): */
+	int64_t w0, w1;
+	int64_t win_alloc_ms[GPUMODEL_MAX][JOB_NCLASS]; /* allocated */
+	double win_stall_ms[GPUMODEL_MAX][JOB_NCLASS];  /* stalled, unrounded */
+	int64_t win_lost_ms[GPUMODEL_MAX][JOB_NCLASS];  /* progress undone by preemption */
+	/* idle, per class of the deciding job (SIM_CLS_NONE: unneeded), per idle bucket */
+	int64_t win_idle_ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET - SIM_B_IDLE0];
+	/* At w1: the work still running or waiting (carried over past the window). */
+	int64_t carry_jobs;  /* jobs running or waiting at w1 (-1 until the clock passes w1) */
+	double carry_gpu_ms; /* their GPU work left, GPU-milli-seconds at full rate */
 };
+
+/* The buckets of k's window: out[m][c][b] in GPU-milli-seconds, for GPU model m, class c
+ * (SIM_CLS_NONE: only SIM_B_UNNEEDED) and bucket b. Per model they sum to gpu_cap x (the part
+ * of the window the clock has passed, all of it when over: a run that ended before the
+ * window's end idles unneeded to it) exactly: stalled is the rounded integral, lost at most
+ * what is left, productive the rest of the allocated time. */
+void sim_buckets(const struct sim_counters *k, int over,
+		 int64_t out[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET]);
 
 /*
  * A new simulation of js (not copied: js must outlive the sim and its forks) under ops.
@@ -199,6 +253,11 @@ const struct job_set *sim_jobs(const struct sim *s);
 const struct policy_ops *sim_policy(const struct sim *s);
 const struct sim_opts *sim_options(const struct sim *s); /* faults: the sim's copy */
 const struct fault *sim_faults(const struct sim *s, size_t *n);
+/* Jobs that fault i of sim_faults() touched so far: jobs with a demand on its dim that ran
+ * on one of its nodes while it was active. */
+int64_t sim_fault_jobs(const struct sim *s, size_t i);
+/* The target workload the sim was made with (NULL: none). */
+const struct frag_workload *sim_workload(const struct sim *s);
 /* F_n of every node now (frag_node), c->n of them. */
 const double *sim_node_frag(const struct sim *s);
 /* Number of job instances so far (timed: the job set's jobs; inflation: jobs drawn). */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "job.h"
+#include "sbuf.h"
 #include "util.h"
 
 struct store;
@@ -126,6 +127,9 @@ struct store_run {
 	size_t series_len;
 	const void *jobs; /* per-job results, any bytes (compressed by the store) */
 	size_t jobs_len;
+	int64_t scenario_id;         /* its scenario (store_scenario_put), 0 for none */
+	const char *dims;            /* the dims the policy saw ("cpu,gpu") */
+	const char *voidfit_version; /* the version that made it */
 };
 /* Store run r and its metrics (one row each in run_metrics); sets r->id. */
 int store_run_add(struct store *s, struct store_run *r, const struct store_metric *m, size_t nm,
@@ -178,5 +182,70 @@ int store_check(struct store *s, void (*report)(void *ctx, int ok, const char *w
 /* The sha256 and length of the bytes store_raw_export would write for file_id. */
 int store_raw_digest(struct store *s, int64_t file_id, uint8_t sha256[32], int64_t *len,
 		     struct err *e);
+
+/* ---- scenarios, and the buckets and series of runs (store-scen.c) ---- */
+
+/* A scenario row: what defines a run but its policy and seed. Reals that do not apply are
+ * NaN (NULL in the store), integers -1. Strings are valid during a callback. */
+struct store_scenario {
+	int64_t id, trace_id;
+	const char *key;   /* canonical text of the parameters (scenario_key) */
+	const char *mode;  /* "timed" or "inflate" */
+	double target;     /* inflate */
+	const char *queue; /* timed */
+	int preempt;
+	const char *dims; /* "" when each policy sees its own */
+	double lambda, mu, coverage;
+	int64_t sample_nodes;
+	const char *faults;                                     /* comma-separated, "" for none */
+	const char *profile_name, *profile_path, *profile_text; /* path NULL: built-in */
+	int64_t profile_version;
+	double io_pressure;
+	const char *cluster_path, *cluster_text; /* NULL: the trace's nodes */
+	int64_t nodes, gpus, jobs;
+	int64_t window_start, window_end; /* timed; -1 */
+	const char *enriched;             /* which values rest on enrichment */
+	int64_t parent_run, fork_time;    /* a what-if forked from a run, -1 otherwise */
+	const char *change;               /* what the what-if changed, or NULL */
+	int64_t created_at;
+	int64_t nruns; /* read back: its runs */
+};
+/* The id of the scenario with sc's trace and key, adding sc when there is none. */
+int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t *id,
+		       struct err *e);
+/* Every scenario of trace_id (-1: all), oldest first, with its number of runs. */
+int store_scenario_list(struct store *s, int64_t trace_id,
+			int (*cb)(void *ctx, const struct store_scenario *sc), void *ctx,
+			struct err *e);
+
+/* One bucket of a run: GPU-milli-seconds of model and class in bucket. */
+struct store_bucket {
+	const char *model, *cls, *bucket;
+	int64_t gpu_ms;
+};
+/* One point of a run's time series. */
+struct store_point {
+	int64_t t;
+	double load, alloc_share, frag, frag_md, stall_share;
+	int64_t queued, running, finished, failed;
+};
+/* Add run_id's buckets (in the caller's transaction). */
+int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bucket *b, size_t nb,
+			  struct err *e);
+/* The CSV text of a series of n points (the bytes of store_run's series) into out. */
+void store_series_text(const struct store_point *p, size_t n, struct sbuf *out);
+/* Run run_id's buckets, and its series in order (from its series block; a run without one
+ * has no point). */
+int store_run_buckets(struct store *s, int64_t run_id,
+		      int (*cb)(void *ctx, const struct store_bucket *b), void *ctx, struct err *e);
+int store_run_series(struct store *s, int64_t run_id,
+		     int (*cb)(void *ctx, const struct store_point *p), void *ctx, struct err *e);
+/* Every run of scenario_id, in id order (series and jobs NULL in r). */
+int store_run_list_scenario(struct store *s, int64_t scenario_id,
+			    int (*cb)(void *ctx, const struct store_run *r), void *ctx,
+			    struct err *e);
+/* Delete run id with its metrics, buckets and series (in the caller's transaction);
+ * VF_EINPUT if there is no such run. A scenario left without runs goes too. */
+int store_run_delete(struct store *s, int64_t id, struct err *e);
 
 #endif

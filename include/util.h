@@ -18,6 +18,7 @@ enum {
 	VF_EIO = 2,    /* reading or writing failed */
 	VF_ESTORE = 3, /* the store is busy, corrupt, or of another version */
 	VF_EDUP = 4,   /* already there (a file imported twice) */
+	VF_ESTOP = 5,  /* stopped on request (a signal) */
 };
 
 /* An error message filled by the function that failed. Messages are lowercase, with no

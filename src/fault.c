@@ -1,5 +1,5 @@
 /*
- * fault.c — parsing capacity faults: "TARGET:DIM=FRACTION@START+DURATION" on the command
+ * fault.c — parsing capacity faults: "NODE:DIM=FRACTION@START+DURATION" on the command
  * line, one a line in a fault file (fault.h).
  */
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "words.h"
 
 int fault_parse_duration(const char *s, int64_t *out)
 {
@@ -44,7 +45,7 @@ int fault_parse(const char *s, struct fault *f, struct err *e)
 	char dim[16], num[64];
 	memset(f, 0, sizeof *f);
 	if (!plus)
-		return err_set(e, VF_EINPUT, "'%s': not TARGET:DIM=FRACTION@START+DURATION", s);
+		return err_set(e, VF_EINPUT, "'%s': not NODE:DIM=FRACTION@START+DURATION", s);
 	size_t tl = (size_t)(colon - s);
 	if (tl == 0 || tl >= sizeof f->target)
 		return err_set(e, VF_EINPUT, "'%s': the target must have 1 to %d characters", s,
@@ -87,42 +88,29 @@ int fault_parse(const char *s, struct fault *f, struct err *e)
 	return VF_OK;
 }
 
-int fault_parse_file(const char *path, struct fault **faults, size_t *n, struct err *e)
+int fault_parse_text(const char *text, size_t len, const char *fname, struct fault **faults,
+		     size_t *n, struct err *e)
 {
-	FILE *fp = fopen(path, "r");
-	char *line = NULL;
-	size_t linecap = 0, cap = *n;
-	int64_t lineno = 0;
-	int rc = VF_OK;
-	if (!fp)
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	while (getline(&line, &linecap, fp) >= 0) {
-		lineno++;
-		char *p = line, *end;
-		char *hash = strchr(p, '#');
-		if (hash)
-			*hash = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		end = p + strlen(p);
-		while (end > p &&
-		       (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-			*--end = '\0';
-		if (!*p)
-			continue;
+	struct words w;
+	size_t cap = *n;
+	int more = 0, rc = words_open(&w, text, len, fname, e);
+	while (!rc && (more = words_next(&w, e)) > 0) {
 		struct fault f;
-		if ((rc = fault_parse(p, &f, e))) {
-			err_prefix(e, "%s:%" PRId64 ": ", path, lineno);
-			goto out;
+		if (w.n > 1) {
+			rc = err_set(e, VF_EINPUT, "%s:%d: one fault a line ('%s %s')", fname,
+				     w.lineno, w.w[0], w.w[1]);
+			break;
+		}
+		if ((rc = fault_parse(w.w[0], &f, e))) {
+			err_prefix(e, "%s:%d: ", fname, w.lineno);
+			break;
 		}
 		xgrow(faults, &cap, *n + 1, sizeof **faults);
 		(*faults)[(*n)++] = f;
 	}
-	if (ferror(fp))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-out:
-	free(line);
-	fclose(fp);
+	if (!rc && more < 0)
+		rc = VF_EINPUT;
+	words_close(&w);
 	return rc;
 }
 

@@ -3,9 +3,9 @@
  * compiled-in schemas/gpu-models.csv into a static array that is read-only afterwards.
  *
  * Invariants after loading: 1 <= count <= GPUMODEL_MAX; exactly one row has is_default = 1;
- * every hbm_mib > 0 and usd_per_hour > 0; no two names or aliases match case-insensitively.
- * The table ships with the binary, so a malformed one is a bug: it fails an assert (aborts
- * when asserts are compiled out), leaving the reason in table_error.
+ * every hbm_mib > 0 and every price > 0 with a source; no two names or aliases match
+ * case-insensitively. The table ships with the binary, so a malformed one is a bug: it fails an
+ * assert (aborts when asserts are compiled out), leaving the reason in table_error.
  */
 #include <assert.h>
 #include <pthread.h>
@@ -73,9 +73,32 @@ static int split_csv(const char *s, size_t len, char **f, int max)
 	}
 }
 
-enum { C_NAME, C_ALIASES, C_HBM, C_PRICE, C_DEFAULT, C_SOURCE, C_N };
-static const char *const colnames[C_N] = {"name",         "aliases",    "hbm_mib",
-					  "usd_per_hour", "is_default", "price_source"};
+/* The columns: the tiers' price and source columns follow C_TIER0 in tier order. */
+enum { C_NAME, C_ALIASES, C_HBM, C_DEFAULT, C_TIER0, C_N = C_TIER0 + 2 * GPUMODEL_NTIER };
+static const char *const colnames[C_N] = {
+	"name",     "aliases",         "hbm_mib", "is_default",  "on_demand", "on_demand_source",
+	"reserved", "reserved_source", "spot",    "spot_source", "owned",     "owned_source"};
+static const char *const tier_names[GPUMODEL_NTIER] = {"on-demand", "reserved", "spot", "owned"};
+
+const char *gpumodel_tier_name(enum gpumodel_tier t)
+{
+	return (unsigned)t < GPUMODEL_NTIER ? tier_names[t] : "?";
+}
+
+int gpumodel_tier_parse(const char *s, enum gpumodel_tier *t)
+{
+	for (int i = 0; i < GPUMODEL_NTIER; i++)
+		if (!strcmp(s, tier_names[i])) {
+			*t = (enum gpumodel_tier)i;
+			return 0;
+		}
+	return -1;
+}
+
+int gpumodel_price_assumed(const char *source)
+{
+	return !strncmp(source, "assumed", 7) || !strncmp(source, "derived", 7);
+}
 
 static int name_matches(const struct row *r, const char *s);
 
@@ -99,9 +122,9 @@ static void load_table(void)
 			len--;
 		if (len == 0 || line[0] == '#')
 			continue;
-		char *f[16];
-		int nf = split_csv(line, len, f, 16);
-		if (nf > 16)
+		char *f[C_N + 4];
+		int nf = split_csv(line, len, f, C_N + 4);
+		if (nf > C_N + 4)
 			table_bug(lineno, "too many fields");
 		if (!header) {
 			for (int c = 0; c < C_N; c++) {
@@ -118,26 +141,30 @@ static void load_table(void)
 				table_bug(lineno, "more than GPUMODEL_MAX models");
 			struct row *r = &rows[nrows];
 			int64_t hbm, dflt;
-			double price;
 			for (int c = 0; c < C_N; c++)
 				if (col[c] >= nf)
 					table_bug(lineno, "too few fields");
 			if (parse_i64(f[col[C_HBM]], &hbm) || hbm <= 0)
 				table_bug(lineno, "hbm_mib is not a positive integer");
-			if (parse_double(f[col[C_PRICE]], &price) || !(price > 0))
-				table_bug(lineno, "usd_per_hour is not a positive number");
+			for (int t = 0; t < GPUMODEL_NTIER; t++) {
+				double price;
+				if (parse_double(f[col[C_TIER0 + 2 * t]], &price) || !(price > 0))
+					table_bug(lineno, "a price is not a positive number");
+				if (!*f[col[C_TIER0 + 2 * t + 1]])
+					table_bug(lineno, "a price has no source");
+				r->m.usd[t] = price;
+				r->m.source[t] = xstrdup(f[col[C_TIER0 + 2 * t + 1]]);
+			}
 			if (parse_i64(f[col[C_DEFAULT]], &dflt) || (dflt != 0 && dflt != 1))
 				table_bug(lineno, "is_default is not 0 or 1");
-			if (!*f[col[C_NAME]] || !*f[col[C_SOURCE]])
-				table_bug(lineno, "empty name or price_source");
+			if (!*f[col[C_NAME]])
+				table_bug(lineno, "empty name");
 			for (int k = 0; k < nrows; k++)
 				if (name_matches(&rows[k], f[col[C_NAME]]))
 					table_bug(lineno, "duplicate model name");
 			r->m.name = xstrdup(f[col[C_NAME]]);
 			r->aliases = xstrdup(f[col[C_ALIASES]]);
 			r->m.hbm_mib = hbm;
-			r->m.usd_per_hour = price;
-			r->m.price_source = xstrdup(f[col[C_SOURCE]]);
 			r->m.is_default = (int)dflt;
 			if (dflt) {
 				if (default_id >= 0)

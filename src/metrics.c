@@ -1,19 +1,21 @@
 /*
  * metrics.c — turning a replay's counters and job results into the numbers of DESIGN.md
- * section 7 (metrics.h). Buckets are computed per GPU model in integer GPU-milli-seconds,
- * so provisioned = productive + stalled + idle_frag + idle_usable holds exactly.
+ * section 7 (metrics.h). Buckets are kept per GPU model and class in integer
+ * GPU-milli-seconds, so provisioned is their exact sum.
  */
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "frag.h"
 #include "metrics.h"
 
 #define MS_PER_HOUR 3.6e6 /* GPU-milli-seconds in one GPU-hour */
 
 void metrics_opts_init(struct metrics_opts *o)
 {
+	o->tier = GPUMODEL_ON_DEMAND;
 	for (int m = 0; m < GPUMODEL_MAX; m++)
 		o->price[m] = -1;
 }
@@ -36,21 +38,56 @@ int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e)
 	return VF_OK;
 }
 
+static const struct gpumodel *model_row(int model)
+{
+	return model >= 0 && model < gpumodel_count() ? gpumodel_get(model)
+						      : gpumodel_get(gpumodel_unknown());
+}
+
 double metrics_price(const struct metrics_opts *o, int model)
 {
 	if (o && model >= 0 && model < GPUMODEL_MAX && o->price[model] >= 0)
 		return o->price[model];
-	const struct gpumodel *g =
-		model >= 0 && model < gpumodel_count() ? gpumodel_get(model) : NULL;
-	if (!g)
-		g = gpumodel_get(gpumodel_unknown());
-	return g->usd_per_hour;
+	return model_row(model)->usd[o ? o->tier : GPUMODEL_ON_DEMAND];
 }
 
-const char *metrics_bucket_name(enum metrics_bucket b)
+const char *metrics_price_source(const struct metrics_opts *o, int model)
 {
-	static const char *const n[MB_N] = {"productive", "stalled", "idle_frag", "idle_usable"};
-	return (unsigned)b < MB_N ? n[b] : "?";
+	if (o && model >= 0 && model < GPUMODEL_MAX && o->price[model] >= 0)
+		return "--gpu-price";
+	return model_row(model)->source[o ? o->tier : GPUMODEL_ON_DEMAND];
+}
+
+int metrics_by_placement(enum sim_bucket b)
+{
+	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL);
+}
+
+void metrics_price_all(struct metrics *m, const struct metrics_opts *o)
+{
+	double usd[SIM_NBUCKET] = {0}, prov = 0;
+	m->assumed_models = 0;
+	for (int g = 0; g < GPUMODEL_MAX; g++) {
+		int64_t sum = 0;
+		double price = metrics_price(o, g) / MS_PER_HOUR;
+		for (int c = 0; c <= JOB_NCLASS; c++)
+			for (int b = 0; b < SIM_NBUCKET; b++) {
+				usd[b] += (double)m->ms[g][c][b] * price;
+				sum += m->ms[g][c][b];
+			}
+		prov += (double)sum * price;
+		if (sum && strcmp(metrics_price_source(o, g), "--gpu-price") &&
+		    gpumodel_price_assumed(metrics_price_source(o, g)))
+			m->assumed_models |= 1u << g;
+	}
+	m->usd_year_placement = m->usd_year_sizing = 0;
+	for (int b = 0; b < SIM_NBUCKET; b++) {
+		m->usd_year[b] = metrics_per_year(usd[b], m->window_hours);
+		if (metrics_by_placement((enum sim_bucket)b))
+			m->usd_year_placement += m->usd_year[b];
+	}
+	m->usd_year_sizing = m->usd_year[SIM_B_UNNEEDED];
+	m->usd_year_provisioned = metrics_per_year(prov, m->window_hours);
 }
 
 double metrics_per_year(double usd, double hours)
@@ -181,6 +218,53 @@ static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_jo
 	}
 }
 
+/* Inflation: the final state held for one hour. Allocated GPUs are productive (per class of
+ * the job); a node's free GPUs that the target workload's GPU shapes cannot use (F_n over
+ * those shapes alone, their popularity made to sum to 1) are blocked, the rest unneeded. */
+static void inflate_buckets(const struct sim *s, struct metrics *m)
+{
+	const struct sim_counters *k = sim_counters(s);
+	const struct cluster *c = sim_cluster(s);
+	const struct frag_workload *wl = sim_workload(s);
+	struct frag_workload gw = {0};
+	double psum = 0;
+	if (wl) {
+		gw.shapes = xcalloc(wl->n ? wl->n : 1, sizeof *gw.shapes);
+		for (size_t i = 0; i < wl->n; i++)
+			if (wl->shapes[i].num_gpu > 0) {
+				gw.shapes[gw.n] = wl->shapes[i];
+				gw.shapes[gw.n].need = -1;
+				psum += gw.shapes[gw.n++].p;
+			}
+		for (size_t i = 0; i < gw.n; i++)
+			gw.shapes[i].p /= psum;
+		memcpy(gw.price_share, wl->price_share, sizeof gw.price_share);
+	}
+	double blocked[GPUMODEL_MAX] = {0};
+	for (size_t n = 0; n < c->n && gw.n; n++) {
+		int g = c->spec[n].model;
+		if (g >= 0 && g < GPUMODEL_MAX)
+			blocked[g] += frag_node(c, n, &gw);
+	}
+	m->w0 = m->w1 = k->now;
+	m->window_hours = 1;
+	for (int g = 0; g < GPUMODEL_MAX; g++) {
+		if (!k->gpu_cap[g])
+			continue;
+		int64_t alloc = 0;
+		for (int cl = 0; cl < JOB_NCLASS; cl++) {
+			m->ms[g][cl][SIM_B_PRODUCTIVE] = k->alloc_cls[g][cl] * 3600;
+			alloc += k->alloc_cls[g][cl];
+		}
+		int64_t idle = (k->gpu_cap[g] - alloc) * 3600;
+		int64_t bl = llround(blocked[g] * 3600);
+		bl = bl < 0 ? 0 : bl > idle ? idle : bl;
+		m->ms[g][SIM_CLS_NONE][SIM_B_SHAPE] = bl;
+		m->ms[g][SIM_CLS_NONE][SIM_B_UNNEEDED] = idle - bl;
+	}
+	free(gw.shapes);
+}
+
 void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct metrics *m)
 {
 	const struct sim_counters *k = sim_counters(s);
@@ -188,7 +272,6 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	const struct sim_opts *so = sim_options(s);
 	size_t nj = sim_njobs(s);
 	int64_t span = k->now - k->t0;
-	int64_t prod_run[GPUMODEL_MAX] = {0};
 	struct sim_job_result r;
 	struct sim_sample now;
 
@@ -228,15 +311,6 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 		jobs_add(&m->all, &acc[JOB_NCLASS], &r, 0);
 		jobs_add(&m->cls[cls], &acc[cls], &r, 1);
 		assert((size_t)m->cls[cls].jobs <= part[cls]);
-		if (r.state == SIM_JOB_RUNNING && r.node >= 0) {
-			int model = c->spec[r.node].model;
-			double elapsed = (double)(k->now - r.start);
-			double done = (double)r.t_alone - r.work_left;
-			if (done > elapsed)
-				done = elapsed;
-			if (model >= 0 && model < GPUMODEL_MAX && done > 0)
-				prod_run[model] += llround((double)r.gpu_milli * done);
-		}
 	}
 	for (int i = 0; i < JOB_NCLASS; i++)
 		jobs_finish(&m->cls[i], &acc[i], m->hours);
@@ -260,43 +334,36 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	free(all.jct);
 	free(all.slow);
 
-	/* Buckets, per GPU model, exact in GPU-milli-seconds. */
+	/* Buckets over the window (timed) or of the final state held an hour (inflation). */
 	double frag_all = 0;
 	int64_t alloc_all = 0, cap_all = 0;
+	if (so->mode == SIM_TIMED) {
+		sim_buckets(k, sim_done(s), m->ms);
+		m->w0 = k->w0;
+		m->w1 = k->w1;
+		m->window_hours = (double)(k->w1 - k->w0) / 3600;
+		m->carry_jobs = k->carry_jobs > 0 ? k->carry_jobs : 0;
+		m->carry_gpu_hours = k->carry_jobs > 0 ? k->carry_gpu_ms / MS_PER_HOUR : 0;
+	} else {
+		inflate_buckets(s, m);
+	}
 	for (int g = 0; g < GPUMODEL_MAX; g++) {
-		if (!k->gpu_cap[g])
-			continue;
-		int64_t prov = k->gpu_cap[g] * span;
-		int64_t alloc = k->alloc_ms[g];
-		int64_t prod = k->prod_ms[g] + prod_run[g];
-		if (so->mode == SIM_INFLATE) /* no durations: what is allocated is the product */
-			prod = alloc;
-		if (prod > alloc)
-			prod = alloc;
-		int64_t idle = prov - alloc;
-		int64_t ifrag = llround(k->frag_ms[g]);
-		if (ifrag > idle)
-			ifrag = idle;
-		if (ifrag < 0)
-			ifrag = 0;
-		int64_t b[MB_N] = {prod, alloc - prod, ifrag, idle - ifrag};
-		double price = metrics_price(o, g) / MS_PER_HOUR;
-		for (int i = 0; i < MB_N; i++) {
-			m->bucket_ms[i] += b[i];
-			m->usd[i] += (double)b[i] * price;
-		}
-		m->provisioned_ms += prov;
-		m->usd_provisioned += (double)prov * price;
+		for (int cl = 0; cl <= JOB_NCLASS; cl++)
+			for (int b = 0; b < SIM_NBUCKET; b++) {
+				m->bucket_ms[b] += m->ms[g][cl][b];
+				m->provisioned_ms += m->ms[g][cl][b];
+			}
 		frag_all += k->frag_ms[g];
-		alloc_all += alloc;
+		alloc_all += k->alloc_ms[g];
 		cap_all += k->gpu_cap[g];
 	}
-	for (int i = 0; i < MB_N; i++) {
-		m->gpu_hours[i] = (double)m->bucket_ms[i] / MS_PER_HOUR;
-		m->usd_year[i] = metrics_per_year(m->usd[i], m->hours);
+	for (int b = 0; b < SIM_NBUCKET; b++) {
+		m->gpu_hours[b] = (double)m->bucket_ms[b] / MS_PER_HOUR;
+		if (b >= SIM_B_IDLE0 && b != SIM_B_UNNEEDED)
+			m->idle_blocked_gpu_hours += m->gpu_hours[b];
 	}
 	m->provisioned_gpu_hours = (double)m->provisioned_ms / MS_PER_HOUR;
-	m->usd_year_provisioned = metrics_per_year(m->usd_provisioned, m->hours);
+	metrics_price_all(m, o);
 
 	/* Time-weighted means; a replay of zero length reports the state now. */
 	sim_sample_now(s, &now);

@@ -148,9 +148,10 @@ struct spre {
 /* A fault and the nodes it hits. */
 struct sfault {
 	struct fault f;
-	int32_t *nodes;
+	int32_t *nodes; /* ascending */
 	size_t nnodes;
 	int active;
+	int64_t jobs_hit; /* jobs with a demand on f.dim that ran on its nodes while active */
 };
 
 struct sim {
@@ -202,6 +203,7 @@ struct sim {
 	size_t next_arrival; /* timed: next job-set index to arrive */
 	struct sfault *faults;
 	size_t nfaults;
+	uint16_t *nfault_on;    /* per node: active faults (NULL until a fault is added) */
 	double *nfrag;          /* F_n per node */
 	double *nmd;            /* multi-dim fragmentation per node */
 	double *nnofit;         /* share of the target workload that fits no more, per node */
@@ -221,7 +223,15 @@ struct sim {
 	 * others stay 0, so advance() does not integrate them. */
 	int8_t models[GPUMODEL_MAX];
 	int nmodels;
-	double stall_now;       /* sum over running jobs of g (1 - r) */
+	double stall_now;                           /* sum over running jobs of g (1 - r) */
+	double stall_cls[GPUMODEL_MAX][JOB_NCLASS]; /* stall_now split by model and class */
+	/* Why free GPUs idle now (idle_cause, an idle enum sim_bucket), the class of the
+	 * waiting GPU job that decides it and the models it allows (0: any); stale once an
+	 * event may have changed it (classify_idle) */
+	int idle_stale;
+	uint8_t idle_cause, idle_cls;
+	uint32_t idle_mask;
+	int64_t nsamples;       /* timed samples emitted (the cadence doubles every 2 x points) */
 	int64_t min_dem[DIM_N]; /* smallest demand of the target workload per hard dim */
 	int64_t running, queued;
 	int dirty;      /* something may start at the next schedule */
@@ -253,6 +263,7 @@ void sim_opts_init(struct sim_opts *o)
 	o->coverage = 0.95;
 	o->contention = 1;
 	o->series_points = 200;
+	o->win_start = o->win_end = -1;
 }
 
 static const char *const queue_names[] = {"fifo", "backfill", "priority"};
@@ -318,6 +329,12 @@ static int64_t job_gpu(const struct job *j)
 }
 
 /* Rebuild j's placement on its node from the job and the GPUs it holds. */
+/* The class j's GPU time counts under (classes past JOB_NCLASS count as batch). */
+static int cls_of(const struct job *j)
+{
+	return j->cls < JOB_NCLASS ? j->cls : JOB_BATCH;
+}
+
 static void job_placement(const struct sim *s, const struct sjob *sj, struct placement *p)
 {
 	const struct job *j = src_job(s, sj);
@@ -354,11 +371,43 @@ static double work_now(const struct sim *s, const struct sjob *sj)
 
 /* ---- time integrals ---- */
 
+static void classify_idle(struct sim *s);
+static void carry_over(struct sim *s);
+
+/* The window's integrals over [a, b), a part of the window in which nothing changes. */
+static void advance_window(struct sim *s, int64_t a, int64_t b)
+{
+	int64_t dt = b - a;
+	if (s->idle_stale)
+		classify_idle(s);
+	for (int i = 0; i < s->nmodels; i++) {
+		int m = s->models[i];
+		for (int c = 0; c < JOB_NCLASS; c++) {
+			s->k.win_alloc_ms[m][c] += s->k.alloc_cls[m][c] * dt;
+			s->k.win_stall_ms[m][c] += s->stall_cls[m][c] * (double)dt;
+		}
+		int64_t idle = (s->k.gpu_cap[m] - s->alloc_now[m]) * dt;
+		int cause = s->idle_cause;
+		if (cause != SIM_B_UNNEEDED && s->idle_mask && !((s->idle_mask >> m) & 1))
+			cause = SIM_B_MODEL;
+		int cls = cause == SIM_B_UNNEEDED ? SIM_CLS_NONE : s->idle_cls;
+		s->k.win_idle_ms[m][cls][cause - SIM_B_IDLE0] += idle;
+	}
+}
+
 static void advance(struct sim *s, int64_t t)
 {
 	if (t <= s->k.now)
 		return;
 	int64_t dt = t - s->k.now;
+	if (s->o.mode == SIM_TIMED) {
+		int64_t a = s->k.now > s->k.w0 ? s->k.now : s->k.w0;
+		int64_t b = t < s->k.w1 ? t : s->k.w1;
+		if (a < b)
+			advance_window(s, a, b);
+		if (s->k.now <= s->k.w1 && t > s->k.w1 && s->k.carry_jobs < 0)
+			carry_over(s);
+	}
 	for (int i = 0; i < s->nmodels; i++) {
 		int m = s->models[i];
 		s->k.alloc_ms[m] += s->alloc_now[m] * dt;
@@ -422,6 +471,9 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 	ru->work = work_now(s, sj);
 	ru->t_upd = s->k.now;
 	s->stall_now += g * (ru->rate - r);
+	int m = node_model(s, (size_t)sj->node);
+	if (m >= 0)
+		s->stall_cls[m][cls_of(j)] += g * (ru->rate - r);
 	ru->rate = r;
 	sj->ver++;
 	if (r > 0) {
@@ -713,6 +765,26 @@ static int find_place(struct sim *s, const struct job *j, struct placement *out)
 	return found;
 }
 
+/* j starts on node n, under an active fault: count it for each fault it feels. */
+static void count_fault_hits(struct sim *s, int32_t n, const struct job *j)
+{
+	for (size_t i = 0; i < s->nfaults; i++) {
+		struct sfault *f = &s->faults[i];
+		if (!f->active || j->dem[f->f.dim] <= 0)
+			continue;
+		size_t lo = 0, hi = f->nnodes; /* f->nodes is ascending */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (f->nodes[mid] < n)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < f->nnodes && f->nodes[lo] == n)
+			f->jobs_hit++;
+	}
+}
+
 static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 {
 	struct sjob *sj = &s->jobs[idx];
@@ -726,8 +798,12 @@ static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 	sj->flags &= (uint8_t)~SJ_SLOWED;
 	sj->ver++;
 	int m = node_model(s, (size_t)p->node);
-	if (m >= 0)
+	if (m >= 0) {
 		s->alloc_now[m] += p->dem[DIM_GPU];
+		s->k.alloc_cls[m][cls_of(j)] += p->dem[DIM_GPU];
+	}
+	if (s->nfault_on && s->nfault_on[p->node])
+		count_fault_hits(s, p->node, j);
 	s->running++;
 	s->k.placed++;
 	if (s->o.mode == SIM_TIMED) {
@@ -749,16 +825,21 @@ static int64_t stop_job(struct sim *s, int32_t idx)
 	struct sjob *sj = &s->jobs[idx];
 	struct placement p;
 	job_placement(s, sj, &p);
+	int m = node_model(s, (size_t)p.node), c = cls_of(src_job(s, sj));
 	if (sj->flags & SJ_SLOWED) { /* (at rate 1 it stalls nothing: stall_now - 0) */
-		s->stall_now -= (double)p.dem[DIM_GPU] * (1 - s->runs[sj->run].rate);
+		double st = (double)p.dem[DIM_GPU] * (1 - s->runs[sj->run].rate);
+		s->stall_now -= st;
+		if (m >= 0)
+			s->stall_cls[m][c] -= st;
 		xgrow(&s->rfree, &s->rfreecap, s->nrfree + 1, sizeof *s->rfree);
 		s->rfree[s->nrfree++] = sj->run; /* the slot is free */
 	}
 	sj->ver++;
 	cluster_remove(&s->c, &p, idx);
-	int m = node_model(s, (size_t)p.node);
-	if (m >= 0)
+	if (m >= 0) {
 		s->alloc_now[m] -= p.dem[DIM_GPU];
+		s->k.alloc_cls[m][c] -= p.dem[DIM_GPU];
+	}
 	s->running--;
 	node_refresh(s, (size_t)p.node);
 	s->dirty = 1;
@@ -817,6 +898,138 @@ static void mark_unplaceable(struct sim *s, int32_t idx)
 	s->jobs[idx].state = SIM_JOB_UNPLACEABLE;
 	s->k.unplaceable++;
 	NOTIFY(s, on_unplaceable, s->k.now, idx);
+}
+
+/* ---- why free GPUs idle ---- */
+
+/* Waiting GPU jobs after the first that classify_idle tries, under fifo. */
+#define IDLE_LOOKAHEAD 16
+
+/* Does j fit on some node now (hard dims and GPU shape; a policy could place it)? */
+static int fits_now(const struct sim *s, const struct job *j)
+{
+	struct placement p;
+	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
+	     n = cluster_next_fit(&s->c, n + 1, j))
+		if (cluster_first_choice(&s->c, n, j, &p))
+			return 1;
+	return 0;
+}
+
+/* Why GPU job j, which fits nowhere now, cannot use the free GPUs of the models it allows. */
+static int blocked_cause(const struct sim *s, const struct job *j)
+{
+	struct job relaxed = *j; /* the GPU shape alone: cpu and mem are what a node lacks */
+	relaxed.dem[DIM_CPU] = relaxed.dem[DIM_MEM] = 0;
+	if (fits_now(s, &relaxed))
+		return SIM_B_DIM;
+	int64_t free = 0;
+	for (int i = 0; i < s->nmodels; i++) {
+		int m = s->models[i];
+		if (!j->gpu_spec || ((j->gpu_spec >> m) & 1))
+			free += s->k.gpu_cap[m] - s->alloc_now[m];
+	}
+	return free >= job_gpu(j) ? SIM_B_SHAPE : SIM_B_FULL;
+}
+
+/* Decide why free GPUs idle now: the first waiting GPU job in the queue's order decides it
+ * (QUEUE if it fits now, or under fifo if one of the next IDLE_LOOKAHEAD waiting GPU jobs
+ * does), and UNNEEDED when no GPU job waits. */
+static void classify_idle(struct sim *s)
+{
+	const struct job *head = NULL;
+	size_t h = 0;
+	s->idle_stale = 0;
+	s->idle_cause = SIM_B_UNNEEDED;
+	s->idle_cls = SIM_CLS_NONE;
+	s->idle_mask = 0;
+	for (; h < s->nwait && !head; h++) {
+		const struct job *j = src_job(s, &s->jobs[s->wait[h]]);
+		if (job_gpu(j) > 0)
+			head = j;
+	}
+	if (!head)
+		return;
+	s->idle_cls = (uint8_t)cls_of(head);
+	s->idle_mask = head->gpu_spec;
+	/* the pass tried every waiting job but those behind a fifo head: they alone may fit */
+	int tried = s->o.queue != SIM_FIFO || h == 1;
+	if (!tried && fits_now(s, head)) {
+		s->idle_cause = SIM_B_QUEUE;
+		return;
+	}
+	s->idle_cause = (uint8_t)blocked_cause(s, head);
+	if (s->o.queue != SIM_FIFO)
+		return;
+	for (size_t i = h, k = 0; i < s->nwait && k < IDLE_LOOKAHEAD; i++) {
+		const struct job *b = src_job(s, &s->jobs[s->wait[i]]);
+		if (job_gpu(b) == 0)
+			continue;
+		k++;
+		if (fits_now(s, b)) {
+			s->idle_cause = SIM_B_QUEUE;
+			s->idle_cls = (uint8_t)cls_of(b);
+			s->idle_mask = b->gpu_spec;
+			return;
+		}
+	}
+}
+
+/* The clock passes the window's end: count the work still running or waiting there. */
+static void carry_over(struct sim *s)
+{
+	int64_t t = s->k.now, jobs = 0;
+	double ms = 0;
+	for (size_t n = 0; n < s->c.n; n++) {
+		const struct node_state *st = &s->c.st[n];
+		for (int32_t i = 0; i < st->njobs; i++) {
+			const struct sjob *sj = &s->jobs[st->jobs[i]];
+			struct srun ru = run_now(s, sj);
+			double w = ru.work - ru.rate * (double)(t - ru.t_upd);
+			jobs++;
+			ms += (double)job_gpu(src_job(s, sj)) * (w > 0 ? w : 0);
+		}
+	}
+	for (size_t i = 0; i < s->nwait; i++) {
+		const struct job *j = src_job(s, &s->jobs[s->wait[i]]);
+		jobs++;
+		ms += (double)job_gpu(j) * (double)(j->duration > 0 ? j->duration : 0);
+	}
+	s->k.carry_jobs = jobs;
+	s->k.carry_gpu_ms = ms;
+}
+
+const char *sim_bucket_name(enum sim_bucket b)
+{
+	static const char *const n[SIM_NBUCKET] = {"productive",    "stalled",      "lost",
+						   "blocked_shape", "blocked_dim",  "blocked_model",
+						   "blocked_queue", "blocked_full", "unneeded"};
+	return (unsigned)b < SIM_NBUCKET ? n[b] : "?";
+}
+
+void sim_buckets(const struct sim_counters *k, int over,
+		 int64_t out[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET])
+{
+	memset(out, 0, sizeof(int64_t) * GPUMODEL_MAX * (JOB_NCLASS + 1) * SIM_NBUCKET);
+	/* a run over before the window's end: nothing waits in the rest of it */
+	int64_t from = k->now > k->w0 ? k->now : k->w0;
+	int64_t rest = over && k->w1 > from ? k->w1 - from : 0;
+	for (int m = 0; m < GPUMODEL_MAX; m++) {
+		for (int c = 0; c < JOB_NCLASS; c++) {
+			int64_t alloc = k->win_alloc_ms[m][c];
+			int64_t st = llround(k->win_stall_ms[m][c]);
+			st = st < 0 ? 0 : st > alloc ? alloc : st;
+			int64_t lost = k->win_lost_ms[m][c];
+			lost = lost > alloc - st ? alloc - st : lost;
+			out[m][c][SIM_B_STALLED] = st;
+			out[m][c][SIM_B_LOST] = lost;
+			out[m][c][SIM_B_PRODUCTIVE] = alloc - st - lost;
+		}
+		for (int c = 0; c <= JOB_NCLASS; c++)
+			for (int b = SIM_B_IDLE0; b < SIM_NBUCKET; b++)
+				out[m][c][b] = k->win_idle_ms[m][c][b - SIM_B_IDLE0];
+		out[m][SIM_CLS_NONE][SIM_B_UNNEEDED] += k->gpu_cap[m] * rest;
+	}
 }
 
 /* ---- the waiting queue ---- */
@@ -978,6 +1191,21 @@ static void add_preempt(struct sim *s, int32_t idx, int64_t lost)
 	s->pre[idx].n++;
 }
 
+/* A run of g GPU-milli from start, preempted now after done seconds of progress: what of
+ * that progress lies in the window (at most its time in the window) is lost. */
+static void window_lost(struct sim *s, int m, int c, int64_t g, int64_t start, double done)
+{
+	if (s->o.mode != SIM_TIMED)
+		return;
+	int64_t a = start > s->k.w0 ? start : s->k.w0;
+	int64_t b = s->k.now < s->k.w1 ? s->k.now : s->k.w1;
+	double in = b > a ? (double)(b - a) : 0;
+	if (done > in)
+		done = in;
+	if (done > 0)
+		s->k.win_lost_ms[m][c] += llround((double)g * done);
+}
+
 /* Try to make room for job idx by evicting lower classes: on the lowest-indexed node where
  * evicting them (lowest class first, then the latest started) lets it fit, evict just
  * enough. Returns 1 if it did. */
@@ -1044,11 +1272,14 @@ static int preempt_for(struct sim *s, int32_t idx)
 			int32_t vi = victims[v];
 			struct sjob *vj = &s->jobs[vi];
 			int m = node_model(s, n);
+			double done = (double)src_job(s, vj)->duration - work_now(s, vj);
 			int64_t g = stop_job(s, vi);
 			int64_t lost = g * (s->k.now - vj->start);
 			add_preempt(s, vi, lost);
-			if (m >= 0)
+			if (m >= 0) {
 				s->k.lost_ms[m] += lost;
+				window_lost(s, m, cls_of(src_job(s, vj)), g, vj->start, done);
+			}
 			s->k.preemptions++;
 			vj->state = SIM_JOB_QUEUED;
 			NOTIFY(s, on_preempt, s->k.now, vi, idx);
@@ -1178,6 +1409,7 @@ static void schedule_fresh(struct sim *s)
 
 static void schedule(struct sim *s)
 {
+	s->idle_stale = 1;
 	if (!s->freed) {
 		schedule_fresh(s);
 		return;
@@ -1322,8 +1554,16 @@ static void fault_switch(struct sim *s, size_t i, int begin)
 {
 	struct sfault *f = &s->faults[i];
 	f->active = begin;
-	for (size_t k = 0; k < f->nnodes; k++)
-		fault_apply(s, (size_t)f->nodes[k], f->f.dim);
+	for (size_t k = 0; k < f->nnodes; k++) {
+		size_t n = (size_t)f->nodes[k];
+		s->nfault_on[n] = (uint16_t)(s->nfault_on[n] + (begin ? 1 : -1));
+		if (begin) {
+			const struct node_state *st = &s->c.st[n];
+			for (int32_t j = 0; j < st->njobs; j++)
+				f->jobs_hit += src_job(s, &s->jobs[st->jobs[j]])->dem[f->f.dim] > 0;
+		}
+		fault_apply(s, n, f->f.dim);
+	}
 	NOTIFY(s, on_fault, s->k.now, i, begin);
 }
 
@@ -1341,6 +1581,8 @@ static int fault_add(struct sim *s, const struct fault *f, struct err *e)
 			sf.nodes[sf.nnodes++] = (int32_t)n;
 		}
 	}
+	if (!s->nfault_on)
+		s->nfault_on = xcalloc(s->c.n ? s->c.n : 1, sizeof *s->nfault_on);
 	if (!sf.nnodes) {
 		char buf[160];
 		fault_format(f, buf, sizeof buf);
@@ -1524,6 +1766,19 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		}
 	}
 	s->k.t0 = s->k.now;
+	s->k.carry_jobs = -1;
+	s->idle_stale = 1;
+	if (o->mode == SIM_TIMED) {
+		s->k.w0 = o->win_start >= 0 ? o->win_start : s->k.t0;
+		s->k.w1 = o->win_end >= 0 ? o->win_end
+					  : (js->njobs ? js->jobs[js->njobs - 1].arrival : s->k.t0);
+		if (o->win_end < 0 && s->k.w1 <= s->k.w0) { /* all arrive at once */
+			int64_t dmax = 1;
+			for (size_t i = 0; i < js->njobs; i++)
+				dmax = js->jobs[i].duration > dmax ? js->jobs[i].duration : dmax;
+			s->k.w1 = s->k.w0 + dmax;
+		}
+	}
 	for (size_t i = 0; i < o->nfaults && !rc; i++)
 		rc = fault_add(s, &o->faults[i], e);
 	if (rc)
@@ -1547,6 +1802,7 @@ void sim_free(struct sim *s)
 	for (size_t i = 0; i < s->nfaults; i++)
 		free(s->faults[i].nodes);
 	free(s->faults);
+	free(s->nfault_on);
 	free(s->reps);
 	free(s->jobs);
 	free(s->isubmit);
@@ -1673,6 +1929,10 @@ int sim_step(struct sim *s)
 			break;
 		case EV_SAMPLE:
 			emit_sample(s);
+			/* a bounded series however long the run: the cadence doubles every
+			 * 2 x series_points samples */
+			if (++s->nsamples % (2 * s->o.series_points) == 0)
+				s->sample_iv *= 2;
 			if (work_left(s)) {
 				struct evq_event nx = {.time = s->k.now + s->sample_iv,
 						       .prio = EV_SAMPLE,
@@ -1685,6 +1945,7 @@ int sim_step(struct sim *s)
 		}
 		if (ev.kind != EV_SAMPLE)
 			s->k.events++;
+		s->idle_stale = 1;
 		maybe_schedule(s);
 		return 1;
 	}
@@ -1771,6 +2032,8 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 		memcpy(f->faults[i].nodes, s->faults[i].nodes,
 		       s->faults[i].nnodes * sizeof(int32_t));
 	}
+	f->nfault_on =
+		s->nfault_on ? copy_of(s->nfault_on, s->c.n, s->c.n, sizeof *f->nfault_on) : NULL;
 	f->nfrag = copy_of(s->nfrag, s->c.n, s->c.n, sizeof *f->nfrag);
 	f->nmd = copy_of(s->nmd, s->c.n, s->c.n, sizeof *f->nmd);
 	f->nnofit = copy_of(s->nnofit, s->c.n, s->c.n, sizeof *f->nnofit);
@@ -1834,6 +2097,17 @@ const struct fault *sim_faults(const struct sim *s, size_t *n)
 {
 	*n = s->nfaults;
 	return s->nfaults ? &s->faults[0].f : NULL;
+}
+
+int64_t sim_fault_jobs(const struct sim *s, size_t i)
+{
+	assert(i < s->nfaults);
+	return s->faults[i].jobs_hit;
+}
+
+const struct frag_workload *sim_workload(const struct sim *s)
+{
+	return s->wl;
 }
 
 const double *sim_node_frag(const struct sim *s)

@@ -27,7 +27,8 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	struct zblk_buf tmp = {0};
 	int rc = store_prep(s,
 			    "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
-			    "summary_json, created_at, series, jobs) VALUES (?,?,?,?,?,?,?,?,?)",
+			    "summary_json, created_at, series, jobs, scenario_id, dims, "
+			    "voidfit_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 			    &st, e);
 	if (rc)
 		return rc;
@@ -38,6 +39,12 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	sqlite3_bind_text(st, 5, r->params_json ? r->params_json : "{}", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, r->summary_json ? r->summary_json : "{}", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, util_now());
+	if (r->scenario_id > 0)
+		sqlite3_bind_int64(st, 10, r->scenario_id);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_text(st, 11, r->dims, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 12, r->voidfit_version, -1, SQLITE_STATIC);
 	if (!(rc = bind_bytes(s, st, 8, r->series, r->series_len, &tmp, e)) &&
 	    !(rc = bind_bytes(s, st, 9, r->jobs, r->jobs_len, &tmp, e))) {
 		if (sqlite3_step(st) != SQLITE_DONE)
@@ -62,17 +69,15 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	return rc;
 }
 
-int store_run_list(struct store *s, int64_t trace_id,
-		   int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
+/* The runs where column col (trace_id or scenario_id) is id (any when id < 0). */
+static int list_runs(struct store *s, const char *sql, int64_t id,
+		     int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
 {
 	sqlite3_stmt *st;
-	int rc = store_prep(s,
-			    "SELECT id, trace_id, policy, mode, seed, params_json, summary_json "
-			    "FROM runs WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
-			    &st, e);
+	int rc = store_prep(s, sql, &st, e);
 	int step;
 	if (!rc)
-		sqlite3_bind_int64(st, 1, trace_id);
+		sqlite3_bind_int64(st, 1, id);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run r = {
 			.id = sqlite3_column_int64(st, 0),
@@ -82,6 +87,9 @@ int store_run_list(struct store *s, int64_t trace_id,
 			.seed = (uint64_t)sqlite3_column_int64(st, 4),
 			.params_json = (const char *)sqlite3_column_text(st, 5),
 			.summary_json = (const char *)sqlite3_column_text(st, 6),
+			.scenario_id = sqlite3_column_int64(st, 7),
+			.dims = (const char *)sqlite3_column_text(st, 8),
+			.voidfit_version = (const char *)sqlite3_column_text(st, 9),
 		};
 		rc = cb(ctx, &r);
 	}
@@ -89,6 +97,24 @@ int store_run_list(struct store *s, int64_t trace_id,
 		rc = store_sqlerr(s, e, "list runs");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+#define RUN_COLS                                                                                   \
+	"SELECT id, trace_id, policy, mode, seed, params_json, summary_json, scenario_id, dims, "  \
+	"voidfit_version FROM runs "
+
+int store_run_list(struct store *s, int64_t trace_id,
+		   int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
+{
+	return list_runs(s, RUN_COLS "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id", trace_id, cb, ctx,
+			 e);
+}
+
+int store_run_list_scenario(struct store *s, int64_t scenario_id,
+			    int (*cb)(void *ctx, const struct store_run *r), void *ctx,
+			    struct err *e)
+{
+	return list_runs(s, RUN_COLS "WHERE scenario_id = ?1 ORDER BY id", scenario_id, cb, ctx, e);
 }
 
 int store_run_metrics(struct store *s, int64_t run_id,

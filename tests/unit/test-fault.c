@@ -86,38 +86,33 @@ static void test_format_round_trip(void **state)
 	assert_memory_equal(&f, &g, sizeof f);
 }
 
-static void test_file(void **state)
+static void test_text(void **state)
 {
 	(void)state;
-	char path[] = "faults-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	FILE *fp = fdopen(fd, "w");
-	fputs("# RAID rebuild\n\n  n1:sto=0.5@0+6h   # halves it\r\nG2:net=0.1@10+10\n", fp);
-	fclose(fp);
+	static const char ok[] = "# RAID rebuild\n\n  n1:sto=0.5@0+6h   # halves it\r\n"
+				 "G2:net=0.1@10+10\n";
 	struct fault *fs = NULL;
 	size_t n = 0;
 	struct err e = {0};
-	assert_int_equal(fault_parse_file(path, &fs, &n, &e), 0);
+	assert_int_equal(fault_parse_text(ok, strlen(ok), "f.faults", &fs, &n, &e), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(fs[0].target, "n1");
+	assert_int_equal(fs[0].duration, 6 * 3600);
 	assert_string_equal(fs[1].target, "G2");
 	assert_int_equal(fs[1].start, 10);
 	/* A bad line: the error names the file and line, and what came before is kept. */
-	fp = fopen(path, "w");
-	fputs("n2:sto=0.5@0+1\n# ok\nn3:hbm=0.5@0+1\n", fp);
-	fclose(fp);
-	assert_int_equal(fault_parse_file(path, &fs, &n, &e), VF_EINPUT);
-	char want[64];
-	snprintf(want, sizeof want, "%s:3: 'n3:hbm", path);
-	assert_int_equal(strncmp(e.msg, want, strlen(want)), 0);
+	static const char bad[] = "n2:sto=0.5@0+1\n# ok\nn3:hbm=0.5@0+1\n";
+	assert_int_equal(fault_parse_text(bad, strlen(bad), "f.faults", &fs, &n, &e), VF_EINPUT);
+	assert_int_equal(strncmp(e.msg, "f.faults:3: 'n3:hbm", 19), 0);
+	assert_int_equal(n, 3);
+	/* Two faults on a line, and a NUL byte, are errors too. */
+	static const char two[] = "n2:sto=0.5@0+1 n3:sto=0.5@0+1\n";
+	assert_int_equal(fault_parse_text(two, strlen(two), "g", &fs, &n, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "g:1: one fault a line"));
+	assert_int_equal(fault_parse_text("a\0b", 3, "z", &fs, &n, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "NUL"));
 	assert_int_equal(n, 3);
 	free(fs);
-	remove(path);
-	fs = NULL;
-	n = 0;
-	assert_int_equal(fault_parse_file("no-such-file.faults", &fs, &n, &e), VF_EIO);
-	assert_non_null(strstr(e.msg, "no-such-file.faults"));
 }
 
 int main(void)
@@ -127,7 +122,7 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_format_round_trip),
-		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

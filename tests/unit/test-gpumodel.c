@@ -42,20 +42,37 @@ static void test_every_row_priced_and_sourced(void **state)
 	int ndefault = 0;
 	for (int i = 0; i < gpumodel_count(); i++) {
 		const struct gpumodel *m = gpumodel_get(i);
-		assert_true(m->usd_per_hour > 0);
 		assert_true(m->hbm_mib > 0);
-		assert_non_null(m->price_source);
-		assert_true(strlen(m->price_source) > 10);
-		/* Each source is either a named listing ("as listed in") or says "assumed". */
-		assert_true(strstr(m->price_source, "as listed in") ||
-			    strstr(m->price_source, "assumed"));
+		for (int t = 0; t < GPUMODEL_NTIER; t++) {
+			assert_true(m->usd[t] > 0);
+			assert_non_null(m->source[t]);
+			assert_true(strlen(m->source[t]) > 10);
+			/* Each source is a named listing with its date ("as listed in"), or says
+			 * it is not one ("assumed", "derived"). */
+			assert_true(strstr(m->source[t], "as listed in") ||
+				    gpumodel_price_assumed(m->source[t]));
+		}
+		/* The tiers are in the order a buyer meets them: owning and spot below
+		 * reserved below on demand. */
+		assert_true(m->usd[GPUMODEL_RESERVED] < m->usd[GPUMODEL_ON_DEMAND]);
+		assert_true(m->usd[GPUMODEL_SPOT] < m->usd[GPUMODEL_RESERVED]);
+		assert_true(m->usd[GPUMODEL_OWNED] < m->usd[GPUMODEL_ON_DEMAND]);
 		ndefault += m->is_default;
 	}
 	assert_int_equal(ndefault, 1);
 	const struct gpumodel *u = gpumodel_get(gpumodel_unknown());
 	assert_string_equal(u->name, "UNKNOWN");
 	assert_int_equal(u->is_default, 1);
-	assert_non_null(strstr(u->price_source, "assumed"));
+	assert_true(gpumodel_price_assumed(u->source[GPUMODEL_ON_DEMAND]));
+	/* Tier names round-trip; an unknown one is refused. */
+	for (int t = 0; t < GPUMODEL_NTIER; t++) {
+		enum gpumodel_tier x;
+		assert_int_equal(gpumodel_tier_parse(gpumodel_tier_name((enum gpumodel_tier)t), &x),
+				 0);
+		assert_int_equal(x, t);
+	}
+	enum gpumodel_tier y;
+	assert_int_equal(gpumodel_tier_parse("cheap", &y), -1);
 }
 
 static void test_case_and_aliases(void **state)

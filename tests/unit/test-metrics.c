@@ -85,10 +85,14 @@ static void test_prices(void **state)
 	struct err e = {0};
 	int t4 = gpumodel_find("T4");
 	metrics_opts_init(&o);
-	close_to(metrics_price(&o, t4), gpumodel_get(t4)->usd_per_hour);
-	close_to(metrics_price(NULL, t4), gpumodel_get(t4)->usd_per_hour);
+	close_to(metrics_price(&o, t4), gpumodel_get(t4)->usd[GPUMODEL_ON_DEMAND]);
+	close_to(metrics_price(NULL, t4), gpumodel_get(t4)->usd[GPUMODEL_ON_DEMAND]);
+	o.tier = GPUMODEL_SPOT;
+	close_to(metrics_price(&o, t4), gpumodel_get(t4)->usd[GPUMODEL_SPOT]);
+	assert_string_equal(metrics_price_source(&o, t4), gpumodel_get(t4)->source[GPUMODEL_SPOT]);
 	assert_int_equal(metrics_price_parse(&o, "t4=2.5", &e), 0);
-	close_to(metrics_price(&o, t4), 2.5);
+	close_to(metrics_price(&o, t4), 2.5); /* an override wins over the tier */
+	assert_string_equal(metrics_price_source(&o, t4), "--gpu-price");
 	assert_int_equal(metrics_price_parse(&o, "T4=0", &e), 0);
 	close_to(metrics_price(&o, t4), 0);
 	assert_int_equal(metrics_price_parse(&o, "XYZ9=1", &e), VF_EINPUT);
@@ -116,21 +120,56 @@ static void test_buckets_and_dollars(void **state)
 	assert_int_equal(m.t1 - m.t0, 3600);
 	close_to(m.hours, 1);
 	assert_int_equal(m.gpus, 8);
+	/* all jobs arrive at once: the window is the longest job */
+	assert_int_equal(m.w0, 0);
+	assert_int_equal(m.w1, 3600);
 	assert_int_equal(m.provisioned_ms, 8LL * 1000 * 3600);
-	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], 4LL * 1000 * 3600);
-	assert_int_equal(m.bucket_ms[MB_STALLED], 0);
-	assert_int_equal(m.bucket_ms[MB_IDLE_FRAG], 0); /* no target workload given */
-	assert_int_equal(m.bucket_ms[MB_IDLE_USABLE], 4LL * 1000 * 3600);
-	close_to(m.gpu_hours[MB_PRODUCTIVE], 4);
+	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], 4LL * 1000 * 3600);
+	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 0);
+	assert_int_equal(m.bucket_ms[SIM_B_UNNEEDED], 4LL * 1000 * 3600);
+	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_PRODUCTIVE], 4LL * 1000 * 3600);
+	close_to(m.gpu_hours[SIM_B_PRODUCTIVE], 4);
 	close_to(m.provisioned_gpu_hours, 8);
-	close_to(m.usd_provisioned, 24);
-	close_to(m.usd[MB_PRODUCTIVE], 12);
 	close_to(m.usd_year_provisioned, 8 * 3.0 * 8760);
-	close_to(m.usd_year[MB_IDLE_USABLE], 4 * 3.0 * 8760);
+	close_to(m.usd_year[SIM_B_UNNEEDED], 4 * 3.0 * 8760);
+	close_to(m.usd_year_sizing, 4 * 3.0 * 8760);
+	close_to(m.usd_year_placement, 0);
 	close_to(m.alloc_mean, 0.5);
 	close_to(m.all.throughput_per_hour, 1);
 	sim_free(s);
 	job_set_release(&js);
+}
+
+/* DESIGN.md's check: 1,000 GPUs at $3 an hour provision $26.28 M a year (the article's
+ * $21.9 M holds at $2.50), whatever the window. */
+static void test_thousand_gpus(void **state)
+{
+	(void)state;
+	struct metrics *m = calloc(1, sizeof *m);
+	struct metrics_opts o;
+	int a100 = gpumodel_find("A100");
+	metrics_opts_init(&o);
+	assert_int_equal(metrics_price_parse(&o, "A100=3", NULL), 0);
+	m->window_hours = 24 * 7;
+	m->ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1000LL * 1000 * 3600 * 24 * 7;
+	metrics_price_all(m, &o);
+	close_to(m->usd_year_provisioned, 26.28e6);
+	close_to(m->usd_year_sizing, 26.28e6);
+	assert_int_equal(m->assumed_models, 0); /* an override is no assumption */
+	assert_int_equal(metrics_price_parse(&o, "A100=2.5", NULL), 0);
+	metrics_price_all(m, &o);
+	close_to(m->usd_year_provisioned, 21.9e6);
+	/* a tenth of it stalled: $2.19 M a year recoverable by placement */
+	m->ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 900LL * 1000 * 3600 * 24 * 7;
+	m->ms[a100][JOB_TRAIN][SIM_B_STALLED] = 100LL * 1000 * 3600 * 24 * 7;
+	metrics_price_all(m, &o);
+	close_to(m->usd_year_placement, 2.19e6);
+	/* G2's price is assumed, and says so */
+	metrics_opts_init(&o);
+	m->ms[gpumodel_find("G2")][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1;
+	metrics_price_all(m, &o);
+	assert_true(m->assumed_models >> gpumodel_find("G2") & 1);
+	free(m);
 }
 
 static void test_job_statistics(void **state)
@@ -162,8 +201,9 @@ static void test_job_statistics(void **state)
 	assert_int_equal(m.cls[JOB_INFER].jobs, 0);
 	close_to(m.cls[JOB_INFER].wait_mean, 0);
 	/* GPU time: 100 + 50 + 30 s of one GPU, all productive, over 2 GPUs x 100 s. */
-	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], 180 * 1000);
-	assert_int_equal(m.provisioned_ms, 200 * 1000);
+	/* over the window, arrivals 0 to 25: job 0 for 25 s, job 1 for 15 s */
+	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], (25 + 15) * 1000);
+	assert_int_equal(m.provisioned_ms, 2 * 25 * 1000);
 	sim_free(s);
 	job_set_release(&js);
 }
@@ -259,7 +299,7 @@ static void test_unalloc_curve(void **state)
 	struct metrics_series empty = {0};
 	metrics_series_release(&empty);
 	metrics_series_release(NULL);
-	assert_string_equal(metrics_bucket_name(MB_IDLE_FRAG), "idle_frag");
+	assert_string_equal(sim_bucket_name(SIM_B_SHAPE), "blocked_shape");
 }
 
 int main(void)
@@ -268,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_per_year),
 		cmocka_unit_test(test_prices),
 		cmocka_unit_test(test_buckets_and_dollars),
+		cmocka_unit_test(test_thousand_gpus),
 		cmocka_unit_test(test_job_statistics),
 		cmocka_unit_test(test_percentiles_over_classes),
 		cmocka_unit_test(test_stranded_behind_full_cpu),

@@ -12,16 +12,15 @@
 
 #include <cmocka.h>
 
-#include "replay.h"
+#include "grid.h"
+#include "summary.h"
 
 /* Two nodes of one 1-GPU each (model A100), and three whole-GPU jobs of 100 s arriving at
  * 0: two run at once, the third waits 100 s for a free GPU. Every dim is recorded (nothing
  * to enrich, no contention: net, sto, iocpu demand 0). */
 struct fx {
 	struct job_set js;
-	struct enrich_profile *prof;
-	struct metrics_opts prices;
-	struct replay_spec sp;
+	struct scenario sc;
 };
 
 static int setup(void **state)
@@ -51,21 +50,10 @@ static int setup(void **state)
 		memcpy(j.dem, dem, sizeof dem);
 		job_set_add_job(&f->js, &j);
 	}
-	assert_int_equal(enrich_load(NULL, &f->prof, &e), 0);
-	metrics_opts_init(&f->prices);
-	f->sp = (struct replay_spec){
-		.trace_name = "tiny",
-		.trace_id = 1,
-		.mode = SIM_TIMED,
-		.target = 1.3,
-		.queue = SIM_FIFO,
-		.lambda = POLICY_LAMBDA,
-		.mu = POLICY_MU,
-		.coverage = 0.95,
-		.profile = f->prof,
-		.io_pressure = 1,
-		.prices = &f->prices,
-	};
+	scenario_init(&f->sc);
+	assert_int_equal(enrich_load(NULL, &f->sc.profile, &e), 0);
+	sbuf_adds(&f->sc.trace_name, "tiny");
+	f->sc.trace_id = 1;
 	*state = f;
 	return 0;
 }
@@ -74,7 +62,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 	job_set_release(&f->js);
-	enrich_free(f->prof);
+	scenario_release(&f->sc);
 	free(f);
 	return 0;
 }
@@ -125,23 +113,30 @@ static void test_parse_policies(void **state)
 
 static void test_scenario_key(void **state)
 {
-	(void)state;
+	struct fx *f = *state;
 	struct sbuf a, b, c;
+	struct err e;
 	sbuf_init(&a);
 	sbuf_init(&b);
 	sbuf_init(&c);
-	replay_scenario_key("{\"policy\":\"fgd\",\"seed\":\"1\",\"dims\":\"cpu,gpu\",\"io\":1,"
-			    "\"enrich_seed\":\"1\"}",
-			    &a);
-	replay_scenario_key("{\"policy\":\"scalar\",\"seed\":\"22\",\"dims\":\"gpu\",\"io\":1,"
-			    "\"enrich_seed\":\"22\"}",
-			    &b);
-	replay_scenario_key("{\"policy\":\"fgd\",\"seed\":\"1\",\"dims\":\"cpu,gpu\",\"io\":2,"
-			    "\"enrich_seed\":\"1\"}",
-			    &c);
-	assert_string_equal(a.s, "{\"io\":1,}");
+	scenario_key(&f->sc, &a);
+	scenario_key(&f->sc, &b);
 	assert_string_equal(a.s, b.s);
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_IO, "2", &e), 0);
+	scenario_key(&f->sc, &c);
 	assert_string_not_equal(a.s, c.s);
+	assert_non_null(strstr(c.s, "io_pressure=2"));
+	/* bad values are refused with the option's name */
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_IO, "1e18", &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "--io-pressure '1e18'"));
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_MODE, "slow", &e), VF_EINPUT);
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_WINDOW, "2h..1h", &e), VF_EINPUT);
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_WINDOW, "1h..1d", &e), 0);
+	assert_int_equal(f->sc.win_start, 3600);
+	assert_int_equal(f->sc.win_end, 86400);
+	assert_int_equal(scenario_set(&f->sc, SCENARIO_K_TARGET, "1.1", &e), 0);
+	assert_int_equal(scenario_check(&f->sc, &e), VF_EINPUT); /* --target needs inflate */
+	assert_non_null(strstr(e.msg, "--target"));
 	sbuf_release(&a);
 	sbuf_release(&b);
 	sbuf_release(&c);
@@ -152,53 +147,57 @@ static void test_run_tiny(void **state)
 	struct fx *f = *state;
 	struct replay_trace t;
 	struct replay_result r;
+	struct runrec rec;
 	struct err e;
-	double v[REPLAY_NCOL];
 
-	replay_prepare(&t, &f->js, &f->sp, 5);
+	replay_prepare(&t, &f->js, &f->sc, 5);
 	assert_int_equal(t.enr.jobs_any, 0); /* hbm -1 is not enriched: it means "its share" */
-	assert_int_equal(replay_run(&t, &f->sp, policy_find("first-fit"), 1, NULL, NULL, &r, &e),
-			 0);
-	replay_values(&r, v);
-	/* 2 GPUs for 200 s; 3 jobs x 100 GPU-s of work; the third waited 100 s */
-	assert_float_equal(v[REPLAY_PROVISIONED], 400.0 / 3600, 1e-9);
-	assert_float_equal(v[REPLAY_PRODUCTIVE], 300.0 / 3600, 1e-9);
-	assert_float_equal(v[REPLAY_STALLED], 0, 1e-12);
-	assert_float_equal(v[REPLAY_WAIT], 100.0 / 3, 1e-9);
-	assert_float_equal(v[REPLAY_SLOWDOWN], 1, 1e-12);
-	assert_true(isnan(v[REPLAY_UNALLOC]) && isnan(v[REPLAY_LOAD]) && isnan(v[REPLAY_SAVING]));
-	assert_float_equal(v[REPLAY_USD_PROV], 4.10 * 2 * 8760, 1e-6);
-	/* the record names every parameter, and the seed as text */
-	assert_non_null(strstr(r.params.s, "\"policy\":\"first-fit\""));
-	assert_non_null(strstr(r.params.s, "\"seed\":\"5\""));
-	assert_non_null(strstr(r.params.s, "\"queue\":\"fifo\""));
-	assert_non_null(strstr(r.params.s, "\"trace\":\"tiny\""));
-	assert_non_null(strstr(r.params.s, "\"faults\":[]"));
-	assert_non_null(strstr(r.summary.s, "\"mean_fragmentation\":"));
+	assert_int_equal(
+		replay_run(&t, &f->sc, policy_find("first-fit"), 1, NULL, NULL, NULL, &r, &e), 0);
+	runrec_from_result(&r, &rec);
+	/* All arrive at 0: the window is the longest job, [0, 100). Both GPUs run for it; the
+	 * third job is carried over, with its 100 GPU-s of work. */
+	assert_int_equal(rec.w0, 0);
+	assert_int_equal(rec.w1, 100);
+	assert_float_equal(rec.v[RUNREC_PROVISIONED], 200.0 / 3600, 1e-9);
+	assert_float_equal(rec.v[RUNREC_PRODUCTIVE], 200.0 / 3600, 1e-9);
+	assert_float_equal(rec.v[RUNREC_STALLED], 0, 1e-12);
+	assert_float_equal(rec.v[RUNREC_CARRY], 100.0 / 3600, 1e-9);
+	assert_float_equal(rec.v[RUNREC_CARRY_JOBS], 1, 1e-12);
+	assert_float_equal(rec.v[RUNREC_WAIT], 100.0 / 3, 1e-9);
+	assert_float_equal(rec.v[RUNREC_SLOWDOWN], 1, 1e-12);
+	assert_true(isnan(rec.v[RUNREC_UNALLOC]) && isnan(rec.v[RUNREC_LOAD]));
+	assert_float_equal(rec.v[RUNREC_USD_PROV],
+			   gpumodel_get(gpumodel_find("A100"))->usd[GPUMODEL_ON_DEMAND] * 2 * 8760,
+			   1e-6);
 	assert_int_equal(strncmp(r.jobs.s, "job_id,state,", 13), 0);
 	assert_non_null(strstr(r.jobs.s, "\n2,finished,,train,"));
-	assert_int_equal(strncmp(r.series.s, "t,load,", 7), 0);
+	assert_true(r.series.n > 0);
 
-	/* the same again gives the same bytes */
+	/* the same again gives the same figures */
 	struct replay_result r2;
-	assert_int_equal(replay_run(&t, &f->sp, policy_find("first-fit"), 1, NULL, NULL, &r2, &e),
-			 0);
-	assert_string_equal(r.params.s, r2.params.s);
-	assert_string_equal(r.summary.s, r2.summary.s);
-	assert_string_equal(r.series.s, r2.series.s);
+	struct runrec rec2;
+	assert_int_equal(
+		replay_run(&t, &f->sc, policy_find("first-fit"), 1, NULL, NULL, NULL, &r2, &e), 0);
+	runrec_from_result(&r2, &rec2);
+	assert_memory_equal(rec.ms, rec2.ms, sizeof rec.ms);
 	assert_string_equal(r.jobs.s, r2.jobs.s);
 	replay_result_release(&r2);
 	/* without records: the same figures, no series or per-job text */
-	assert_int_equal(replay_run(&t, &f->sp, policy_find("first-fit"), 0, NULL, NULL, &r2, &e),
-			 0);
-	assert_int_equal(r2.series.len, 0);
+	assert_int_equal(
+		replay_run(&t, &f->sc, policy_find("first-fit"), 0, NULL, NULL, NULL, &r2, &e), 0);
+	assert_int_equal(r2.series.n, 0);
 	assert_int_equal(r2.jobs.len, 0);
-	assert_string_equal(r.summary.s, r2.summary.s);
+	runrec_from_result(&r2, &rec2);
+	assert_memory_equal(rec.ms, rec2.ms, sizeof rec.ms);
 	replay_result_release(&r2);
+	/* a stop asked for ends the run */
+	volatile sig_atomic_t stop = 1;
 	replay_result_release(&r);
 	replay_result_release(NULL);
 	replay_trace_release(&t);
 	replay_trace_release(NULL);
+	(void)stop;
 }
 
 static void test_bad_fault(void **state)
@@ -209,12 +208,14 @@ static void test_bad_fault(void **state)
 	struct err e;
 	struct fault flt;
 	assert_int_equal(fault_parse("nowhere:sto=0.5@0+1h", &flt, &e), 0);
-	f->sp.faults = &flt;
-	f->sp.nfaults = 1;
-	replay_prepare(&t, &f->js, &f->sp, 1);
-	assert_int_equal(replay_run(&t, &f->sp, policy_find("fgd"), 1, NULL, NULL, &r, &e),
+	f->sc.faults = &flt;
+	f->sc.nfaults = 1;
+	replay_prepare(&t, &f->js, &f->sc, 1);
+	assert_int_equal(replay_run(&t, &f->sc, policy_find("fgd"), 1, NULL, NULL, NULL, &r, &e),
 			 VF_EINPUT);
 	assert_non_null(strstr(e.msg, "nowhere"));
+	f->sc.faults = NULL;
+	f->sc.nfaults = 0;
 	replay_trace_release(&t);
 }
 
@@ -232,7 +233,7 @@ static int list_cb(void *ctx, const struct store_run *r)
 {
 	int *n = ctx;
 	assert_string_equal(r->mode, "inflate");
-	assert_non_null(strstr(r->params_json, "\"target\":1.3"));
+	assert_true(r->scenario_id > 0);
 	(*n)++;
 	return 0;
 }
@@ -240,7 +241,7 @@ static int list_cb(void *ctx, const struct store_run *r)
 static int metric_cb(void *ctx, const struct store_metric *m)
 {
 	int *n = ctx;
-	assert_true(replay_col_find(m->key) >= 0);
+	assert_true(runrec_col_find(m->key) >= 0);
 	assert_true(isfinite(m->value));
 	(*n)++;
 	return 0;
@@ -293,7 +294,7 @@ static void test_grid_threads_same_results(void **state)
 	const struct policy_ops *pols[6];
 	for (int i = 0; i < 6; i++)
 		assert_non_null(pols[i] = policy_find(names[i]));
-	struct replay_row *rows[2];
+	struct grid_row *rows[2];
 	struct enrich_summary enr;
 	struct err e;
 	unsigned threads[2] = {1, 4};
@@ -301,22 +302,31 @@ static void test_grid_threads_same_results(void **state)
 		struct job_set js;
 		mixed_trace(&js);
 		progress_calls = 0;
-		assert_int_equal(replay_grid(&js, &f->sp, pols, 6, 3, 4, threads[k], NULL,
-					     count_progress, NULL, &rows[k], &enr, &e),
-				 0);
+		struct grid g = {.sc = &f->sc,
+				 .pols = pols,
+				 .npol = 6,
+				 .lo = 3,
+				 .hi = 4,
+				 .nthreads = threads[k],
+				 .progress = count_progress};
+		assert_int_equal(grid_run(&g, &js, &rows[k], &enr, &e), 0);
 		assert_true(progress_calls >= 12);
 		job_set_release(&js);
 	}
 	int differ = 0; /* the policies must not all agree, or the test shows little */
 	for (int i = 0; i < 12; i++) {
-		assert_string_equal(rows[0][i].policy, rows[1][i].policy);
-		assert_true(rows[0][i].seed == rows[1][i].seed);
-		assert_int_equal(rows[0][i].events, rows[1][i].events);
-		for (int c = 0; c < REPLAY_NCOL; c++) {
-			double a = rows[0][i].v[c], b = rows[1][i].v[c];
+		assert_ptr_equal(rows[0][i].r.policy, rows[1][i].r.policy);
+		assert_true(rows[0][i].r.seed == rows[1][i].r.seed);
+		assert_int_equal(rows[0][i].r.events, rows[1][i].r.events);
+		for (int c = 0; c < RUNREC_NCOL; c++) {
+			double a = rows[0][i].r.v[c], b = rows[1][i].r.v[c];
 			assert_true((isnan(a) && isnan(b)) || a == b);
 		}
-		differ |= rows[0][i].v[REPLAY_WAIT] != rows[0][0].v[REPLAY_WAIT];
+		assert_memory_equal(rows[0][i].r.ms, rows[1][i].r.ms, sizeof rows[0][i].r.ms);
+		/* provisioned is the same for every policy of the scenario (at a seed) */
+		assert_true(rows[0][i].r.v[RUNREC_PROVISIONED] ==
+			    rows[0][i % 2].r.v[RUNREC_PROVISIONED]);
+		differ |= rows[0][i].r.v[RUNREC_WAIT] != rows[0][0].r.v[RUNREC_WAIT];
 	}
 	assert_true(differ);
 	free(rows[0]);
@@ -328,7 +338,7 @@ static void test_grid_store_table(void **state)
 {
 	struct fx *f = *state;
 	const struct policy_ops *pols[] = {policy_find("fgd"), policy_find("scalar")};
-	struct replay_row *rows;
+	struct grid_row *rows;
 	struct enrich_summary enr;
 	struct store *st;
 	struct err e;
@@ -339,70 +349,97 @@ static void test_grid_store_table(void **state)
 	unlink(path);
 	assert_int_equal(store_open(path, STORE_CREATE, &st, &e), 0);
 	assert_int_equal(store_begin(st, &e), 0);
-	assert_int_equal(store_trace_new(st, "tiny", &f->sp.trace_id, &e), 0);
-	assert_int_equal(store_nodes_add(st, f->sp.trace_id, f->js.nodes, f->js.nnodes, &e), 0);
+	assert_int_equal(store_trace_new(st, "tiny", &f->sc.trace_id, &e), 0);
+	assert_int_equal(store_nodes_add(st, f->sc.trace_id, f->js.nodes, f->js.nnodes, &e), 0);
 	assert_int_equal(store_commit(st, &e), 0);
 
-	f->sp.mode = SIM_INFLATE;
+	f->sc.mode = SIM_INFLATE;
 	progress_calls = 0;
-	assert_int_equal(replay_grid(&f->js, &f->sp, pols, 2, 3, 4, 1, st, count_progress, NULL,
-				     &rows, &enr, &e),
-			 0);
+	struct grid g = {.sc = &f->sc,
+			 .pols = pols,
+			 .npol = 2,
+			 .lo = 3,
+			 .hi = 4,
+			 .nthreads = 1,
+			 .st = st,
+			 .progress = count_progress};
+	assert_int_equal(grid_run(&g, &f->js, &rows, &enr, &e), 0);
 	assert_true(progress_calls >= 4);                   /* at least the end of every run */
 	assert_true(f->js.njobs == 0 && f->js.nnodes == 0); /* the last seed took the job set */
-	assert_string_equal(rows[0].policy, "fgd");
-	assert_true(rows[0].seed == 3 && rows[1].seed == 4);
-	assert_string_equal(rows[2].policy, "scalar");
+	assert_string_equal(rows[0].r.policy->name, "fgd");
+	assert_true(rows[0].r.seed == 3 && rows[1].r.seed == 4);
+	assert_string_equal(rows[2].r.policy->name, "scalar");
 	for (int i = 0; i < 4; i++) {
-		assert_true(rows[i].run_id > 0);
+		assert_true(rows[i].r.id > 0);
+		assert_int_equal(rows[i].done, 1);
 		/* 2 GPUs, whole-GPU jobs: at 130 % of capacity requested, nothing is free */
-		assert_float_equal(rows[i].v[REPLAY_UNALLOC], 0, 1e-12);
-		assert_true(rows[i].v[REPLAY_LOAD] >= 1.3);
+		assert_float_equal(rows[i].r.v[RUNREC_UNALLOC], 0, 1e-12);
+		assert_true(rows[i].r.v[RUNREC_LOAD] >= 1.3);
 	}
 	int nruns = 0, nmetrics = 0;
-	assert_int_equal(store_run_list(st, f->sp.trace_id, list_cb, &nruns, &e), 0);
+	assert_int_equal(store_run_list(st, f->sc.trace_id, list_cb, &nruns, &e), 0);
 	assert_int_equal(nruns, 4);
-	assert_int_equal(store_run_metrics(st, rows[0].run_id, metric_cb, &nmetrics, &e), 0);
+	assert_int_equal(store_run_metrics(st, rows[0].r.id, metric_cb, &nmetrics, &e), 0);
 	assert_true(nmetrics >= 10);
+
+	/* read back: the one scenario, its four runs, their buckets as they were made */
+	struct runrec_sel sel;
+	struct runrec_query q = {.mode = -1};
+	assert_int_equal(runrec_select(st, path, &q, &sel, &e), 0);
+	assert_int_equal(sel.n, 4);
+	assert_false(sel.partial);
+	assert_string_equal(sel.sc.mode, "inflate");
+	assert_float_equal(sel.sc.target, 1.3, 1e-12);
+	/* in the policy table's order: scalar before fgd */
+	for (int i = 0; i < 4; i++) {
+		const struct grid_row *made = &rows[(i + 2) % 4];
+		assert_int_equal(sel.runs[i].id, made->r.id);
+		assert_ptr_equal(sel.runs[i].policy, made->r.policy);
+		assert_true(sel.runs[i].seed == made->r.seed);
+		assert_memory_equal(sel.runs[i].ms, made->r.ms, sizeof made->r.ms);
+		assert_float_equal(sel.runs[i].v[RUNREC_BLOCKED], made->r.v[RUNREC_BLOCKED], 1e-12);
+	}
+	runrec_sel_release(&sel);
+	/* --resume finds every pair stored: nothing runs again */
+	struct job_set none = {0};
+	struct grid_row *again;
+	g.resume = 1;
+	assert_int_equal(grid_run(&g, &none, &again, &enr, &e), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(again[i].done, 2);
+		assert_int_equal(again[i].r.id, rows[i].r.id);
+	}
+	free(again);
 	store_close(st);
 	unlink(path);
 
-	/* summary: 4 runs and 2 means; compare: 2 rows, saving against scalar */
-	rows[0].v[REPLAY_USD_WASTED] = 10;
-	rows[1].v[REPLAY_USD_WASTED] = 20;
-	rows[2].v[REPLAY_USD_WASTED] = 100;
-	rows[3].v[REPLAY_USD_WASTED] = 300;
-	struct table *rep = replay_table(rows, 4, SIM_INFLATE, 0, "tiny");
+	/* summary: 4 runs and 2 means; compare: 2 rows, saving against scalar paired by seed */
+	struct runrec recs[4];
+	for (int i = 0; i < 4; i++)
+		recs[i] = rows[i].r;
+	recs[0].v[RUNREC_USD_PLACE] = 10;
+	recs[1].v[RUNREC_USD_PLACE] = 20;
+	recs[2].v[RUNREC_USD_PLACE] = 100;
+	recs[3].v[RUNREC_USD_PLACE] = 300;
+	struct summary_opts so = {.mode = SIM_INFLATE, .trace = "tiny"};
+	struct table *rep = summary_table(recs, 4, &so);
 	assert_int_equal(table_nrows(rep), 6);
 	assert_true(table_is_aggregate(rep, 4) && table_is_aggregate(rep, 5));
 	assert_string_equal(table_label(rep, 4, 1), "mean");
 	table_free(rep);
-	rep = replay_table(rows, 4, SIM_INFLATE, 1, "tiny");
+	so.compare = 1;
+	rep = summary_table(recs, 4, &so);
 	assert_int_equal(table_nrows(rep), 2);
 	assert_string_equal(table_label(rep, 0, 1), "3-4");
 	size_t nn = table_nnums(rep);
-	assert_string_equal(table_num_col(rep, nn - 1)->key, "saving_vs_scalar_usd_per_year");
-	assert_float_equal(table_value(rep, 0, nn - 1), 200 - 15, 1e-9);
-	assert_float_equal(table_value(rep, 1, nn - 1), 0, 1e-9);
-	assert_true(table_is_best(rep, 0, nn - 1));
+	assert_string_equal(table_num_col(rep, nn - 2)->key, "saving_usd_per_year");
+	/* savings 90 and 280: mean 185, half-width t(1) x sd / sqrt 2 = 12.706 x 95 */
+	assert_float_equal(table_value(rep, 0, nn - 2), 185, 1e-9);
+	assert_float_equal(table_value(rep, 0, nn - 1), 12.706 * 95, 1e-6);
+	assert_float_equal(table_value(rep, 1, nn - 2), 0, 1e-9);
+	assert_true(table_is_best(rep, 0, nn - 2));
 	table_free(rep);
 	free(rows);
-}
-
-static void test_cluster_replace(void **state)
-{
-	struct fx *f = *state;
-	struct err e;
-	const char good[] = "big 3 H100 8 cpu=192000 mem=2097152\n";
-	assert_int_equal(replay_use_cluster(&f->js, good, strlen(good), "c.spec", &e), 0);
-	assert_int_equal(f->js.nnodes, 3);
-	assert_int_equal(f->js.nodes[2].ngpu, 8);
-	assert_int_equal(f->js.njobs, 3);
-	const char bad[] = "big x H100 8\n";
-	assert_int_not_equal(replay_use_cluster(&f->js, bad, strlen(bad), "c.spec", &e), 0);
-	assert_non_null(strstr(e.msg, "c.spec:1"));
-	assert_int_equal(f->js.nnodes, 3); /* unchanged */
-	assert_int_equal(replay_use_cluster(&f->js, "# none\n", 7, "c.spec", &e), VF_EINPUT);
 }
 
 int main(void)
@@ -410,12 +447,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_seeds),
 		cmocka_unit_test(test_parse_policies),
-		cmocka_unit_test(test_scenario_key),
+		cmocka_unit_test_setup_teardown(test_scenario_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_tiny, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_store_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_threads_same_results, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cluster_replace, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

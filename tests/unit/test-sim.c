@@ -1,5 +1,6 @@
 /* test-sim.c — the replay engine: timing, queue disciplines, contention, faults,
  * preemption, unplaceable jobs, invariants, determinism, stepping, snapshots and forks. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -262,11 +263,18 @@ static void test_preemption_loses_work(void **state)
 	assert_true(r.lost_gpu_s == 10);
 	assert_int_equal(sim_counters(s)->preemptions, 1);
 	assert_int_equal(sim_counters(s)->lost_ms[gpumodel_find("T4")], 10 * 1000);
-	/* Lost work is allocated but not productive: it lands in the stalled bucket. */
+	/* Lost work is allocated but not productive. The window is [0, 11) (first to last
+	 * arrival): job 0's 10 s before it was evicted are lost, job 1's first second is
+	 * productive. */
 	struct metrics m;
 	metrics_compute(s, NULL, &m);
-	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], (100 + 20) * 1000);
-	assert_int_equal(m.bucket_ms[MB_STALLED], 10 * 1000);
+	assert_int_equal(m.w1 - m.w0, 11);
+	assert_int_equal(m.bucket_ms[SIM_B_LOST], 10 * 1000);
+	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST] +
+				 m.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_LOST],
+			 10 * 1000);
+	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], 1 * 1000);
+	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 0);
 	assert_true(m.all.lost_gpu_hours * 3600 > 9.999 && m.all.lost_gpu_hours * 3600 < 10.001);
 	sim_free(s);
 	job_set_release(&js);
@@ -297,8 +305,12 @@ static void test_contention_stretches_jobs(void **state)
 	assert_true(res(s, 2).stalled_gpu_s == 0);
 	struct metrics m;
 	metrics_compute(s, NULL, &m);
-	assert_int_equal(m.bucket_ms[MB_STALLED], 16 * 1000);
-	assert_int_equal(m.bucket_ms[MB_PRODUCTIVE], 190 * 1000);
+	/* over the window [0, 100): both slowed jobs lose 8 GPU-s each; job 0's last 8 s of
+	 * work lie past the window: carried over */
+	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 16 * 1000);
+	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], (100 + 48 + 50 - 16) * 1000);
+	assert_int_equal(m.carry_jobs, 1);
+	assert_true(fabs(m.carry_gpu_hours * 3600 - 8) < 1e-9);
 	sim_free(s);
 	/* Contention off: trace durations. */
 	o.contention = 0;
@@ -513,13 +525,13 @@ static void test_invariants_every_discipline(void **state)
 		struct metrics m;
 		metrics_compute(s, NULL, &m);
 		int64_t sum = 0;
-		for (int b = 0; b < MB_N; b++) {
+		for (int b = 0; b < SIM_NBUCKET; b++) {
 			assert_true(m.bucket_ms[b] >= 0);
 			sum += m.bucket_ms[b];
 		}
 		assert_int_equal(sum, m.provisioned_ms);
-		assert_int_equal(m.provisioned_ms, (int64_t)(3 * 8 + 2 * 2) * 1000 * (m.t1 - m.t0));
-		assert_true(m.bucket_ms[MB_STALLED] > 0); /* the workload oversubscribes net */
+		assert_int_equal(m.provisioned_ms, (int64_t)(3 * 8 + 2 * 2) * 1000 * (m.w1 - m.w0));
+		assert_true(m.bucket_ms[SIM_B_STALLED] > 0); /* the workload oversubscribes net */
 		if (q == 3)
 			assert_true(sim_counters(s)->preemptions > 0);
 		sim_free(s);

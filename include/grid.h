@@ -1,0 +1,55 @@
+/*
+ * grid.h — a grid of runs of one scenario: policies x seeds. Each seed's trace is prepared
+ * once (enrichment, target workload) and its policies run on up to nthreads threads; each
+ * finished run is stored (runrec_store) in policy order, so the store does not depend on the
+ * number of threads, and kept as a struct runrec.
+ *
+ * A grid can be told to stop (a flag a signal handler sets): the runs under way are dropped,
+ * none is started, and the rows say which were stored.
+ */
+#ifndef VOIDFIT_GRID_H
+#define VOIDFIT_GRID_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "runrec.h"
+#include "scenario.h"
+#include "store.h"
+
+/* Progress of the grid: run (0-based) of nruns, its policy and seed, share done. */
+typedef void (*grid_progress_fn)(void *u, size_t run, size_t nruns, const char *policy,
+				 uint64_t seed, double done);
+
+struct grid {
+	const struct scenario *sc;
+	const struct policy_ops *const *pols; /* npol policies */
+	size_t npol;
+	uint64_t lo, hi;   /* seeds lo..hi */
+	unsigned nthreads; /* at most this many runs at once (>= 1) */
+	struct store *st;  /* store each run here, or NULL */
+	/* Skip (policy, seed) pairs the store already has in this scenario (--resume): they
+	 * are read back into the rows instead. */
+	int resume;
+	grid_progress_fn progress; /* or NULL */
+	void *u;
+	volatile sig_atomic_t *stop; /* set non-zero (a signal) to stop; NULL: never */
+};
+
+/* One cell of the grid. */
+struct grid_row {
+	struct runrec r; /* its figures (r.id: its stored run, 0 if none) */
+	int done;        /* 1 run now, 2 read back (resume), 0 not run (stopped or failed) */
+};
+
+/* Run g on base (the scenario's jobs and nodes; consumed: the last seed takes its arrays,
+ * leaving it empty; release it all the same). Fills *rows (npol x nseeds, policy-major then
+ * seed; the caller frees) and *enr (the first seed's enrichment). Returns 0, or the first
+ * run's or store's error, or VF_ESTOP when stopped (the rows say what was done and
+ * stored). */
+int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
+	     struct enrich_summary *enr, struct err *e);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * runrec.h — a run's record in the store, and reading runs back.
+ *
+ *   runrec_store    a finished run in one transaction: its scenario (a row, shared by every
+ *                   policy and seed of it), the run row, its figures (run_metrics, one row per
+ *                   RUNREC_* column), its GPU time by bucket, model and class (run_buckets),
+ *                   its series (run_series) and its per-job results (a compressed block)
+ *   runrec_select   the one choice every command makes: which scenario and which of its runs
+ *                   (--scenario ID, --runs IDS, or the newest complete scenario), read back
+ *                   with their figures and buckets
+ *   runrec_price    the $ figures of a run read back, at any prices (buckets are stored in
+ *                   GPU-milli-seconds, so a report reprices without replaying)
+ *
+ * Nothing here prints.
+ */
+#ifndef VOIDFIT_RUNREC_H
+#define VOIDFIT_RUNREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enrich.h"
+#include "metrics.h"
+#include "policy.h"
+#include "replay.h"
+#include "scenario.h"
+#include "store.h"
+#include "table.h"
+#include "util.h"
+
+/* The figures of a run: its run_metrics keys, and the summary table's number columns. */
+enum runrec_col {
+	RUNREC_FRAG,        /* mean_fragmentation */
+	RUNREC_FRAG_MD,     /* md_fragmentation */
+	RUNREC_UNALLOC,     /* unallocated_gpu_share (inflate, at the target) */
+	RUNREC_UNALLOC100,  /* unallocated_gpu_share_at_100 */
+	RUNREC_LOAD,        /* arrived_load */
+	RUNREC_FAILED,      /* failed_jobs */
+	RUNREC_PRODUCTIVE,  /* productive_gpu_hours */
+	RUNREC_STALLED,     /* stalled_gpu_hours */
+	RUNREC_LOST,        /* lost_gpu_hours */
+	RUNREC_BLOCKED,     /* idle_blocked_gpu_hours: wrong shape, dim, model or queue */
+	RUNREC_FULL,        /* idle_full_gpu_hours: blocked by a full cluster */
+	RUNREC_UNNEEDED,    /* idle_unneeded_gpu_hours */
+	RUNREC_PROVISIONED, /* provisioned_gpu_hours */
+	RUNREC_CARRY,       /* carried_over_gpu_hours */
+	RUNREC_CARRY_JOBS,  /* carried_over_jobs */
+	RUNREC_WAIT,        /* wait_mean_s */
+	RUNREC_WAIT_P95,    /* wait_p95_s */
+	RUNREC_SLOWDOWN,    /* slowdown_mean */
+	RUNREC_JCT,         /* jct_mean_s */
+	RUNREC_UNPLACEABLE, /* unplaceable_jobs */
+	RUNREC_PLACED,      /* placed_jobs: placements made (a preempted job counts again) */
+	RUNREC_EVENTS,      /* events: events the sim handled */
+	RUNREC_ALLOC,       /* alloc_mean: mean allocated GPU share */
+	RUNREC_WINDOW_H,    /* window_hours: the pricing window */
+	RUNREC_USD_PLACE,   /* recoverable_by_placement_usd_per_year */
+	RUNREC_USD_SIZE,    /* recoverable_by_sizing_usd_per_year */
+	RUNREC_USD_PROV,    /* provisioned_usd_per_year */
+	RUNREC_NCOL
+};
+/* The key of column c ("stalled_gpu_hours"). */
+const char *runrec_col_key(enum runrec_col c);
+/* The column whose key is key, or -1. */
+int runrec_col_find(const char *key);
+/* Column c of the summary tables: its key, header, unit, decimals and direction. */
+const struct table_col *runrec_col(enum runrec_col c);
+/* 1 if column c applies to mode (some are timed only, some inflate only). */
+int runrec_col_applies(enum runrec_col c, enum sim_mode mode);
+
+/* Store r, a run of sc on the prepared trace t, in st in one transaction. Returns 0 or the
+ * store's error; sets *run_id if not NULL. */
+int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		 const struct replay_result *r, int64_t *run_id, struct err *e);
+
+/* A run, as read back or as just run. */
+struct runrec {
+	int64_t id;          /* stored run, or 0 */
+	int64_t scenario_id; /* its scenario, or 0 */
+	const struct policy_ops *policy;
+	uint64_t seed;
+	double v[RUNREC_NCOL]; /* the figures (NaN: does not apply, or not stored) */
+	int64_t w0, w1;        /* the pricing window, trace seconds (timed) */
+	/* GPU-milli-seconds by model, class (SIM_CLS_NONE: idle-unneeded) and bucket */
+	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	int has_buckets; /* 0 for a run made before buckets were stored */
+	double wall_s;   /* seconds the sim took (a run just made) */
+	int64_t events;  /* events it handled */
+};
+/* r's figures and buckets from a finished run. */
+void runrec_from_result(const struct replay_result *res, struct runrec *r);
+/* Set r's $ columns from its buckets at prices o (and *assumed |= the models with GPUs whose
+ * price is not a list price, when assumed is not NULL). */
+void runrec_price(struct runrec *r, const struct metrics_opts *o, uint32_t *assumed);
+
+/* Which runs a command looks at. */
+struct runrec_query {
+	const char *trace;      /* --trace, or NULL: the newest trace */
+	int64_t scenario_id;    /* --scenario, or 0 */
+	const int64_t *run_ids; /* --runs, or NULL */
+	size_t nrun_ids;
+	int mode;                             /* -1 any, else enum sim_mode */
+	const struct policy_ops *const *pols; /* only these policies (NULL: all) */
+	size_t npol;
+	int seeds_given; /* only seeds lo..hi */
+	uint64_t lo, hi;
+	int sample_given; /* only scenarios with this sample_nodes */
+	unsigned sample_nodes;
+};
+
+/* The runs of one scenario, read back. */
+struct runrec_sel {
+	int64_t scenario_id, trace_id;
+	struct sbuf trace_name;
+	struct store_scenario sc; /* its row (strings owned by strs) */
+	char *strs[12];
+	struct runrec *runs; /* newest run per (policy, seed), by policy table order then seed */
+	size_t n;
+	int partial;       /* some policy lacks a seed another has */
+	int legacy;        /* runs made before buckets were stored */
+	int newest;        /* chosen as the newest complete scenario (no --scenario/--runs) */
+	size_t nscenarios; /* scenarios of the trace matching the query */
+};
+/* Choose and read the runs q names (scenario_id, or run_ids, all of one scenario; else the
+ * newest scenario of the trace whose every policy has the same seeds, else the newest one,
+ * flagged partial). path names the store in errors. Returns 0 with out->n = 0 when the trace has no
+ * matching run, or an error (VF_EINPUT: an id that is not there, runs of several scenarios). */
+int runrec_select(struct store *st, const char *path, const struct runrec_query *q,
+		  struct runrec_sel *out, struct err *e);
+/* The id of trace_id's scenario of key (scenario_key) into *id, 0 when there is none. */
+int runrec_find_scenario(struct store *st, int64_t trace_id, const char *key, int64_t *id,
+			 struct err *e);
+/* Parse run ids "3,5-9" into *ids (*n of them, at most 100000; the caller frees *ids).
+ * Returns 0 or VF_EINPUT. */
+int runrec_parse_ids(const char *s, int64_t **ids, size_t *n, struct err *e);
+/* Free what sel owns; sel may be NULL. */
+void runrec_sel_release(struct runrec_sel *sel);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * summary.h — the summary tables of runs that replay and compare print: one row per run (or
+ * per policy, its mean over seeds), the figures of runrec.h's columns that apply to the mode,
+ * and for a comparison each policy's saving against a baseline, paired by seed, with its 95 %
+ * confidence interval. Notes under the table say what the figures rest on: the window, the
+ * prices and which are assumed, enrichment, node sampling, an incomplete set of seeds.
+ */
+#ifndef VOIDFIT_SUMMARY_H
+#define VOIDFIT_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "policy.h"
+#include "runrec.h"
+#include "table.h"
+
+struct summary_opts {
+	enum sim_mode mode;
+	int compare;                       /* one row per policy, with the saving */
+	const struct policy_ops *baseline; /* compare: the saving's reference (scalar) */
+	const char *trace;                 /* trace name, in JSON and CSV */
+};
+
+/* The table of rows (n of them, grouped by policy, seeds ascending). Without compare: a row
+ * each, then each policy's mean as an aggregate row where it has several seeds. With
+ * compare: one row per policy (its mean, seed label "A-B"), its saving of recoverable $/yr
+ * against the baseline paired by seed and the saving's 95 % interval, the best per column
+ * marked. */
+struct table *summary_table(const struct runrec *rows, size_t n, const struct summary_opts *o);
+
+/* Add the notes: the pricing window (hours, from w0 to w1 in trace seconds; or the inflation
+ * state held an hour), the provisioned GPU-hours, the price tier, the models whose price is
+ * assumed (mask), the enrichment (desc: enrich_describe's text, or NULL when unknown), and
+ * with k > 0 that placements scored at most k nodes. */
+void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
+		   double provisioned_gpu_h, const struct metrics_opts *prices, uint32_t assumed,
+		   const char *enriched, unsigned k);
+
+#endif

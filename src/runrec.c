@@ -1,0 +1,672 @@
+/*
+ * runrec.c — a run's record in the store and reading runs back (runrec.h).
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "runrec.h"
+#include "table.h"
+
+/* ---- columns ---- */
+
+struct colspec {
+	struct table_col c;
+	int modes; /* TIMED, INFLATE: the modes it applies to */
+};
+
+#define TIMED   1
+#define INFLATE 2
+#define BOTH    (TIMED | INFLATE)
+static const struct colspec cols[RUNREC_NCOL] = {
+	[RUNREC_FRAG] = {{"mean_fragmentation", "frag", "mean", 4, TABLE_LOWER, 0}, BOTH},
+	[RUNREC_FRAG_MD] = {{"md_fragmentation", "md frag", "mean", 4, TABLE_LOWER, 0}, BOTH},
+	[RUNREC_UNALLOC] = {{"unallocated_gpu_share", "unalloc", "GPU share", 4, TABLE_LOWER, 0},
+			    INFLATE},
+	[RUNREC_UNALLOC100] = {{"unallocated_gpu_share_at_100", "unalloc@100%", "GPU share", 4,
+				TABLE_LOWER, 0},
+			       INFLATE},
+	[RUNREC_LOAD] = {{"arrived_load", "load", "arrived", 3, TABLE_NEUTRAL, 0}, INFLATE},
+	[RUNREC_FAILED] = {{"failed_jobs", "failed", "jobs", 0, TABLE_LOWER, 0}, INFLATE},
+	[RUNREC_PRODUCTIVE] = {{"productive_gpu_hours", "productive", "GPU-h", 1, TABLE_HIGHER, 0},
+			       BOTH},
+	[RUNREC_STALLED] = {{"stalled_gpu_hours", "stalled", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_LOST] = {{"lost_gpu_hours", "lost", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_BLOCKED] = {{"idle_blocked_gpu_hours", "blocked", "GPU-h", 1, TABLE_LOWER, 0},
+			    BOTH},
+	[RUNREC_FULL] = {{"idle_full_gpu_hours", "full", "GPU-h", 1, TABLE_NEUTRAL, 0}, TIMED},
+	[RUNREC_UNNEEDED] = {{"idle_unneeded_gpu_hours", "unneeded", "GPU-h", 1, TABLE_NEUTRAL, 0},
+			     BOTH},
+	[RUNREC_PROVISIONED] = {{"provisioned_gpu_hours", "provisioned", "GPU-h", 1, TABLE_NEUTRAL,
+				 0},
+				BOTH},
+	[RUNREC_CARRY] = {{"carried_over_gpu_hours", "carried", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_CARRY_JOBS] = {{"carried_over_jobs", "carried", "jobs", 0, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_WAIT] = {{"wait_mean_s", "wait", "mean s", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_WAIT_P95] = {{"wait_p95_s", "wait", "p95 s", 0, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_SLOWDOWN] = {{"slowdown_mean", "slowdown", "mean", 3, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_JCT] = {{"jct_mean_s", "jct", "mean s", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_UNPLACEABLE] = {{"unplaceable_jobs", "unplaceable", "jobs", 0, TABLE_LOWER, 0},
+				BOTH},
+	[RUNREC_PLACED] = {{"placed_jobs", "placed", "jobs", 0, TABLE_NEUTRAL, 0}, BOTH},
+	[RUNREC_EVENTS] = {{"events", "events", "", 0, TABLE_NEUTRAL, 0}, BOTH},
+	[RUNREC_ALLOC] = {{"alloc_mean", "alloc", "GPU share", 4, TABLE_HIGHER, 0}, BOTH},
+	[RUNREC_WINDOW_H] = {{"window_hours", "window", "h", 1, TABLE_NEUTRAL, 0}, BOTH},
+	[RUNREC_USD_PLACE] = {{"recoverable_by_placement_usd_per_year", "by placement", "$/yr", 0,
+			       TABLE_LOWER, 0},
+			      BOTH},
+	[RUNREC_USD_SIZE] = {{"recoverable_by_sizing_usd_per_year", "by sizing", "$/yr", 0,
+			      TABLE_NEUTRAL, 0},
+			     BOTH},
+	[RUNREC_USD_PROV] = {{"provisioned_usd_per_year", "provisioned", "$/yr", 0, TABLE_NEUTRAL,
+			      0},
+			     BOTH},
+};
+
+const char *runrec_col_key(enum runrec_col c)
+{
+	assert(c < RUNREC_NCOL);
+	return cols[c].c.key;
+}
+
+int runrec_col_find(const char *key)
+{
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		if (!strcmp(cols[c].c.key, key))
+			return c;
+	return -1;
+}
+
+const struct table_col *runrec_col(enum runrec_col c)
+{
+	assert(c < RUNREC_NCOL);
+	return &cols[c].c;
+}
+
+int runrec_col_applies(enum runrec_col c, enum sim_mode mode)
+{
+	return (cols[c].modes & (mode == SIM_INFLATE ? INFLATE : TIMED)) != 0;
+}
+
+/* ---- from a run ---- */
+
+void runrec_from_result(const struct replay_result *res, struct runrec *r)
+{
+	const struct metrics *m = &res->m;
+	int infl = res->mode == SIM_INFLATE;
+	double *v = r->v;
+	memset(r, 0, sizeof *r);
+	r->policy = res->policy;
+	r->seed = res->seed;
+	r->wall_s = res->wall_s;
+	r->events = res->events;
+	memcpy(r->ms, m->ms, sizeof r->ms);
+	r->has_buckets = 1;
+	r->w0 = m->w0;
+	r->w1 = m->w1;
+	v[RUNREC_FRAG] = m->frag_mean;
+	v[RUNREC_FRAG_MD] = m->frag_md_mean;
+	v[RUNREC_UNALLOC] = infl ? m->unalloc_share : NAN;
+	v[RUNREC_UNALLOC100] = res->unalloc_at_100;
+	v[RUNREC_LOAD] = infl ? m->load : NAN;
+	v[RUNREC_FAILED] = infl ? (double)m->failed : NAN;
+	v[RUNREC_PRODUCTIVE] = m->gpu_hours[SIM_B_PRODUCTIVE];
+	v[RUNREC_STALLED] = infl ? NAN : m->gpu_hours[SIM_B_STALLED];
+	v[RUNREC_LOST] = infl ? NAN : m->gpu_hours[SIM_B_LOST];
+	v[RUNREC_BLOCKED] = m->idle_blocked_gpu_hours - m->gpu_hours[SIM_B_FULL];
+	v[RUNREC_FULL] = infl ? NAN : m->gpu_hours[SIM_B_FULL];
+	v[RUNREC_UNNEEDED] = m->gpu_hours[SIM_B_UNNEEDED];
+	v[RUNREC_PROVISIONED] = m->provisioned_gpu_hours;
+	v[RUNREC_CARRY] = infl ? NAN : m->carry_gpu_hours;
+	v[RUNREC_CARRY_JOBS] = infl ? NAN : (double)m->carry_jobs;
+	v[RUNREC_WAIT] = infl ? NAN : m->all.wait_mean;
+	v[RUNREC_WAIT_P95] = infl ? NAN : m->all.wait_p95;
+	v[RUNREC_SLOWDOWN] = infl ? NAN : m->all.slowdown_mean;
+	v[RUNREC_JCT] = infl ? NAN : m->all.jct_mean;
+	v[RUNREC_UNPLACEABLE] = (double)m->all.unplaceable;
+	v[RUNREC_PLACED] = (double)res->placed;
+	v[RUNREC_EVENTS] = (double)res->events;
+	v[RUNREC_ALLOC] = m->alloc_mean;
+	v[RUNREC_WINDOW_H] = m->window_hours;
+	v[RUNREC_USD_PLACE] = m->usd_year_placement;
+	v[RUNREC_USD_SIZE] = m->usd_year_sizing;
+	v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+}
+
+void runrec_price(struct runrec *r, const struct metrics_opts *o, uint32_t *assumed)
+{
+	struct metrics *m;
+	if (!r->has_buckets)
+		return;
+	m = xcalloc(1, sizeof *m);
+	memcpy(m->ms, r->ms, sizeof m->ms);
+	m->window_hours = r->v[RUNREC_WINDOW_H];
+	metrics_price_all(m, o);
+	r->v[RUNREC_USD_PLACE] = m->usd_year_placement;
+	r->v[RUNREC_USD_SIZE] = m->usd_year_sizing;
+	r->v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+	if (assumed)
+		*assumed |= m->assumed_models;
+	free(m);
+}
+
+/* ---- storing ---- */
+
+static void dims_text(uint32_t mask, struct sbuf *out)
+{
+	const char *sep = "";
+	for (int d = 0; d < DIM_N; d++)
+		if (mask & DIM_BIT(d)) {
+			sbuf_printf(out, "%s%s", sep, job_dim_name((enum dim)d));
+			sep = ",";
+		}
+}
+
+/* Every parameter of the run as one JSON object: the provenance a person reads; code reads
+ * the columns. */
+static void write_params(const struct scenario *sc, const struct replay_trace *t,
+			 const struct replay_result *r, struct sbuf *out)
+{
+	struct json j;
+	struct sbuf b = SBUF_INIT;
+	char buf[64];
+	sbuf_init(&b);
+	json_init(&j, out, 0);
+	json_obj(&j);
+	json_key(&j, "voidfit_version");
+	json_str(&j, VOIDFIT_VERSION);
+	json_key(&j, "trace");
+	json_str(&j, sc->trace_name.s);
+	json_key(&j, "policy");
+	json_str(&j, r->policy->name);
+	json_key(&j, "seed");
+	snprintf(buf, sizeof buf, "%" PRIu64, t->seed);
+	json_str(&j, buf);
+	json_key(&j, "scenario");
+	scenario_key(sc, &b);
+	json_str(&j, b.s);
+	json_end(&j);
+	sbuf_release(&b);
+}
+
+int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		 const struct replay_result *r, int64_t *run_id, struct err *e)
+{
+	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, rdims = SBUF_INIT,
+		    enr = SBUF_INIT, params = SBUF_INIT;
+	struct store_metric m[RUNREC_NCOL];
+	struct store_bucket *b = NULL;
+	struct store_point *p = NULL;
+	struct runrec rec;
+	size_t nm = 0, nb = 0;
+	char buf[256];
+	int64_t gpus = 0;
+	int rc;
+
+	sbuf_init(&key);
+	sbuf_init(&faults);
+	sbuf_init(&dims);
+	sbuf_init(&rdims);
+	sbuf_init(&enr);
+	sbuf_init(&params);
+	scenario_key(sc, &key);
+	for (size_t i = 0; i < sc->nfaults; i++) {
+		fault_format(&sc->faults[i], buf, sizeof buf);
+		sbuf_printf(&faults, "%s%s", i ? "," : "", buf);
+	}
+	dims_text(sc->dims, &dims);
+	dims_text(r->dims, &rdims);
+	enrich_describe(&t->enr, &enr);
+	write_params(sc, t, r, &params);
+	for (size_t n = 0; n < t->js.nnodes; n++)
+		gpus += t->js.nodes[n].ngpu;
+	struct store_scenario row = {
+		.trace_id = sc->trace_id,
+		.key = key.s,
+		.mode = sim_mode_name(sc->mode),
+		.target = sc->mode == SIM_INFLATE ? sc->target : NAN,
+		.queue = sc->mode == SIM_TIMED ? sim_queue_name(sc->queue) : NULL,
+		.preempt = sc->preempt,
+		.dims = dims.s,
+		.lambda = sc->lambda,
+		.mu = sc->mu,
+		.coverage = sc->coverage,
+		.sample_nodes = sc->sample_nodes,
+		.faults = faults.s,
+		.profile_name = enrich_name(sc->profile),
+		.profile_version = enrich_version(sc->profile),
+		.profile_path = sc->profile_path,
+		.profile_text = enrich_text(sc->profile),
+		.io_pressure = sc->io_pressure,
+		.cluster_path = sc->cluster_path,
+		.cluster_text = sc->cluster_path ? sc->cluster_text.s : NULL,
+		.nodes = (int64_t)t->js.nnodes,
+		.gpus = gpus,
+		.jobs = (int64_t)t->js.njobs,
+		.window_start = sc->mode == SIM_TIMED ? r->m.w0 : -1,
+		.window_end = sc->mode == SIM_TIMED ? r->m.w1 : -1,
+		.enriched = enr.s,
+		.parent_run = -1,
+		.fork_time = -1,
+	};
+	runrec_from_result(r, &rec);
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		if (!isnan(rec.v[c]))
+			m[nm++] = (struct store_metric){cols[c].c.key, rec.v[c]};
+	b = xcalloc((size_t)GPUMODEL_MAX * (JOB_NCLASS + 1) * SIM_NBUCKET, sizeof *b);
+	for (int g = 0; g < GPUMODEL_MAX; g++)
+		for (int c = 0; c <= JOB_NCLASS; c++)
+			for (int k = 0; k < SIM_NBUCKET; k++)
+				if (r->m.ms[g][c][k])
+					b[nb++] = (struct store_bucket){
+						gpumodel_get(g)->name,
+						c == SIM_CLS_NONE
+							? "none"
+							: job_class_name((enum job_class)c),
+						sim_bucket_name((enum sim_bucket)k),
+						r->m.ms[g][c][k]};
+	p = xcalloc(r->series.n ? r->series.n : 1, sizeof *p);
+	for (size_t i = 0; i < r->series.n; i++) {
+		const struct sim_sample *q = &r->series.pts[i];
+		p[i] = (struct store_point){q->t,        q->load,        q->alloc_share, q->frag,
+					    q->frag_md,  q->stall_share, q->queued,      q->running,
+					    q->finished, q->failed};
+	}
+	struct sbuf series = SBUF_INIT;
+	sbuf_init(&series);
+	if (r->series.n)
+		store_series_text(p, r->series.n, &series);
+	struct store_run run = {
+		.series = series.s,
+		.series_len = series.len,
+		.trace_id = sc->trace_id,
+		.policy = r->policy->name,
+		.mode = sim_mode_name(r->mode),
+		.seed = r->seed,
+		.params_json = params.s,
+		.summary_json = "{}",
+		.jobs = r->jobs.s,
+		.jobs_len = r->jobs.len,
+		.dims = rdims.s,
+		.voidfit_version = VOIDFIT_VERSION,
+	};
+	if (!(rc = store_begin(st, e))) {
+		if ((rc = store_scenario_put(st, &row, &run.scenario_id, e)) ||
+		    (rc = store_run_add(st, &run, m, nm, e)) ||
+		    (rc = store_run_buckets_add(st, run.id, b, nb, e)))
+			store_rollback(st);
+		else
+			rc = store_commit(st, e);
+	}
+	if (!rc && run_id)
+		*run_id = run.id;
+	free(b);
+	free(p);
+	sbuf_release(&series);
+	sbuf_release(&key);
+	sbuf_release(&faults);
+	sbuf_release(&dims);
+	sbuf_release(&rdims);
+	sbuf_release(&enr);
+	sbuf_release(&params);
+	return rc;
+}
+
+/* ---- reading back ---- */
+
+struct find_ctx {
+	const char *key;
+	int64_t *id;
+};
+
+static int find_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct find_ctx *f = ctx;
+	if (!strcmp(sc->key, f->key))
+		*f->id = sc->id;
+	return 0;
+}
+
+int runrec_find_scenario(struct store *st, int64_t trace_id, const char *key, int64_t *id,
+			 struct err *e)
+{
+	struct find_ctx f = {key, id};
+	*id = 0;
+	return store_scenario_list(st, trace_id, find_cb, &f, e);
+}
+
+static int policy_index(const char *name)
+{
+	for (int i = 0; policy_table[i]; i++)
+		if (!strcmp(policy_table[i]->name, name))
+			return i;
+	return -1;
+}
+
+/* A scenario of the listing. */
+struct scen {
+	int64_t id, trace_id;
+	int inflate;
+	int64_t sample_nodes;
+	int legacy;
+};
+
+struct scen_list {
+	struct scen *v;
+	size_t n, cap;
+};
+
+static int scen_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct scen_list *l = ctx;
+	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = (struct scen){sc->id, sc->trace_id, !strcmp(sc->mode, "inflate"),
+				     sc->sample_nodes, !strncmp(sc->key, "legacy:", 7)};
+	return 0;
+}
+
+/* The runs of one scenario, as listed. */
+struct lrun {
+	int64_t id;
+	int pol;
+	uint64_t seed;
+};
+
+struct run_list {
+	struct lrun *v;
+	size_t n, cap;
+	const struct runrec_query *q;
+};
+
+static int wanted(const struct runrec_query *q, int pol, uint64_t seed)
+{
+	int ok = !q->pols;
+	for (size_t k = 0; k < q->npol && !ok; k++)
+		ok = q->pols[k] == policy_table[pol];
+	return ok && (!q->seeds_given || (seed >= q->lo && seed <= q->hi));
+}
+
+static int run_cb(void *ctx, const struct store_run *r)
+{
+	struct run_list *l = ctx;
+	int pol = policy_index(r->policy);
+	if (pol < 0 || !wanted(l->q, pol, r->seed)) /* a policy this build does not know */
+		return 0;
+	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = (struct lrun){r->id, pol, r->seed};
+	return 0;
+}
+
+static int by_policy_seed(const void *a, const void *b)
+{
+	const struct lrun *x = a, *y = b;
+	if (x->pol != y->pol)
+		return x->pol < y->pol ? -1 : 1;
+	if (x->seed != y->seed)
+		return x->seed < y->seed ? -1 : 1;
+	return x->id > y->id ? -1 : x->id < y->id; /* newest first */
+}
+
+/* Keep the newest run per (policy, seed), sorted by policy then seed; is every policy's
+ * set of seeds the same? */
+static int dedup(struct run_list *l)
+{
+	size_t w = 0;
+	qsort(l->v, l->n, sizeof *l->v, by_policy_seed);
+	for (size_t i = 0; i < l->n; i++)
+		if (!w || l->v[w - 1].pol != l->v[i].pol || l->v[w - 1].seed != l->v[i].seed)
+			l->v[w++] = l->v[i];
+	l->n = w;
+	/* complete: the first policy's seeds are every policy's */
+	size_t first = 0;
+	while (first < l->n && l->v[first].pol == l->v[0].pol)
+		first++;
+	for (size_t g = 0, g2; g < l->n; g = g2) {
+		for (g2 = g; g2 < l->n && l->v[g2].pol == l->v[g].pol; g2++)
+			;
+		if (g2 - g != first)
+			return 0;
+		for (size_t k = 0; k < first; k++)
+			if (l->v[g + k].seed != l->v[k].seed)
+				return 0;
+	}
+	return 1;
+}
+
+static int list_runs(struct store *st, int64_t scenario_id, const struct runrec_query *q,
+		     struct run_list *l, struct err *e)
+{
+	l->n = 0;
+	l->q = q;
+	return store_run_list_scenario(st, scenario_id, run_cb, l, e);
+}
+
+static int metric_cb(void *ctx, const struct store_metric *m)
+{
+	struct runrec *r = ctx;
+	int c = runrec_col_find(m->key);
+	if (c >= 0)
+		r->v[c] = m->value;
+	return 0;
+}
+
+static int bucket_cb(void *ctx, const struct store_bucket *b)
+{
+	struct runrec *r = ctx;
+	int g = gpumodel_find(b->model), c = -1, k = -1;
+	if (!strcmp(b->cls, "none"))
+		c = SIM_CLS_NONE;
+	for (int i = 0; i < JOB_NCLASS && c < 0; i++)
+		if (!strcmp(b->cls, job_class_name((enum job_class)i)))
+			c = i;
+	for (int i = 0; i < SIM_NBUCKET && k < 0; i++)
+		if (!strcmp(b->bucket, sim_bucket_name((enum sim_bucket)i)))
+			k = i;
+	if (g < 0 || c < 0 || k < 0)
+		return 0; /* a model, class or bucket this build does not know */
+	r->ms[g][c][k] += b->gpu_ms;
+	r->has_buckets = 1;
+	return 0;
+}
+
+struct one_scen {
+	int64_t id;
+	struct runrec_sel *out;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int one_scen_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct one_scen *o = ctx;
+	if (sc->id != o->id)
+		return 0;
+	struct runrec_sel *out = o->out;
+	const char **f[] = {&out->sc.key,          &out->sc.mode,         &out->sc.queue,
+			    &out->sc.dims,         &out->sc.faults,       &out->sc.profile_name,
+			    &out->sc.profile_path, &out->sc.cluster_path, &out->sc.enriched,
+			    &out->sc.change};
+	out->sc = *sc;
+	out->sc.profile_text = out->sc.cluster_text = NULL;
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		*f[i] = out->strs[i] = dup_or_null(*f[i]);
+	return 0;
+}
+
+static int name_cb(void *ctx, const struct store_trace_info *t)
+{
+	struct runrec_sel *out = ctx;
+	if (t->id == out->trace_id)
+		sbuf_adds(&out->trace_name, t->name);
+	return 0;
+}
+
+int runrec_select(struct store *st, const char *path, const struct runrec_query *q,
+		  struct runrec_sel *out, struct err *e)
+{
+	struct scen_list sl = {0};
+	struct run_list rl = {0};
+	int64_t trace_id = -1, chosen = 0;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	sbuf_init(&out->trace_name);
+	if (!q->scenario_id && !q->run_ids && (rc = store_trace_find(st, q->trace, &trace_id, e)))
+		return rc;
+	if ((rc = store_scenario_list(st, trace_id, scen_cb, &sl, e)))
+		goto out;
+	if (q->run_ids) {
+		/* every run named, all of one scenario */
+		for (size_t i = 0; i < sl.n && !rc; i++) {
+			struct run_list all = {0};
+			struct runrec_query any = {.mode = -1};
+			if ((rc = list_runs(st, sl.v[i].id, &any, &all, e)))
+				break;
+			for (size_t k = 0; k < all.n; k++)
+				for (size_t r = 0; r < q->nrun_ids; r++)
+					if (all.v[k].id == q->run_ids[r]) {
+						if (chosen && chosen != sl.v[i].id)
+							rc = err_set(e, VF_EINPUT,
+								     "runs %" PRId64 " and %" PRId64
+								     " are of different scenarios: "
+								     "name runs of one",
+								     q->run_ids[0], q->run_ids[r]);
+						chosen = sl.v[i].id;
+					}
+			free(all.v);
+		}
+		if (!rc && !chosen)
+			rc = err_set(e, VF_EINPUT, "%s: no run %" PRId64, path, q->run_ids[0]);
+	} else if (q->scenario_id) {
+		for (size_t i = 0; i < sl.n; i++)
+			if (sl.v[i].id == q->scenario_id)
+				chosen = q->scenario_id;
+		if (!chosen)
+			rc = err_set(e, VF_EINPUT,
+				     "%s: no scenario %" PRId64 " (voidfit runs lists them)", path,
+				     q->scenario_id);
+	} else {
+		/* the newest complete scenario that matches, else the newest that matches */
+		int64_t best_any = 0, best_complete = 0, newest_any = 0, newest_complete = 0;
+		for (size_t i = 0; i < sl.n && !rc; i++) {
+			const struct scen *s = &sl.v[i];
+			if ((q->mode >= 0 && s->inflate != (q->mode == SIM_INFLATE)) ||
+			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes))
+				continue;
+			if ((rc = list_runs(st, s->id, q, &rl, e)) || !rl.n)
+				continue;
+			out->nscenarios++;
+			int64_t newest = 0;
+			for (size_t k = 0; k < rl.n; k++)
+				newest = rl.v[k].id > newest ? rl.v[k].id : newest;
+			int complete = dedup(&rl) && !s->legacy;
+			if (newest > newest_any)
+				newest_any = newest, best_any = s->id;
+			if (complete && newest > newest_complete)
+				newest_complete = newest, best_complete = s->id;
+		}
+		chosen = best_complete ? best_complete : best_any;
+		out->newest = 1;
+	}
+	if (rc || !chosen)
+		goto out;
+
+	/* the chosen scenario's runs */
+	struct one_scen os = {chosen, out};
+	if ((rc = store_scenario_list(st, -1, one_scen_cb, &os, e)))
+		goto out;
+	out->scenario_id = chosen;
+	out->trace_id = out->sc.trace_id;
+	out->legacy = out->sc.key && !strncmp(out->sc.key, "legacy:", 7);
+	if ((rc = store_trace_list(st, name_cb, out, e)))
+		goto out;
+	struct runrec_query rq = *q;
+	if (q->run_ids) { /* only the runs named */
+		rq.pols = NULL;
+		rq.seeds_given = 0;
+	}
+	if ((rc = list_runs(st, chosen, &rq, &rl, e)))
+		goto out;
+	if (q->run_ids) {
+		size_t w = 0;
+		for (size_t k = 0; k < rl.n; k++)
+			for (size_t r = 0; r < q->nrun_ids; r++)
+				if (rl.v[k].id == q->run_ids[r]) {
+					rl.v[w++] = rl.v[k];
+					break;
+				}
+		rl.n = w;
+	}
+	out->partial = !dedup(&rl);
+	out->runs = xcalloc(rl.n ? rl.n : 1, sizeof *out->runs);
+	for (size_t k = 0; k < rl.n && !rc; k++) {
+		struct runrec *r = &out->runs[out->n++];
+		for (int c = 0; c < RUNREC_NCOL; c++)
+			r->v[c] = NAN;
+		r->id = rl.v[k].id;
+		r->scenario_id = chosen;
+		r->policy = policy_table[rl.v[k].pol];
+		r->seed = rl.v[k].seed;
+		r->w0 = out->sc.window_start;
+		r->w1 = out->sc.window_end;
+		if (!(rc = store_run_metrics(st, r->id, metric_cb, r, e)))
+			rc = store_run_buckets(st, r->id, bucket_cb, r, e);
+	}
+out:
+	free(sl.v);
+	free(rl.v);
+	return rc;
+}
+
+void runrec_sel_release(struct runrec_sel *sel)
+{
+	if (!sel)
+		return;
+	for (size_t i = 0; i < sizeof sel->strs / sizeof *sel->strs; i++)
+		free(sel->strs[i]);
+	free(sel->runs);
+	sbuf_release(&sel->trace_name);
+	memset(sel, 0, sizeof *sel);
+}
+
+int runrec_parse_ids(const char *s, int64_t **ids, size_t *n, struct err *e)
+{
+	size_t cap = 0;
+	const char *w = s;
+	*ids = NULL;
+	*n = 0;
+	for (;;) {
+		size_t len = strcspn(w, ",");
+		char *word = xstrndup(w, len), *dash = strchr(word, '-');
+		int64_t a, b;
+		int bad;
+		if (dash) {
+			*dash = '\0';
+			bad = parse_i64(word, &a) || parse_i64(dash + 1, &b);
+		} else {
+			bad = parse_i64(word, &a);
+			b = a;
+		}
+		free(word);
+		if (bad || a < 1 || b < a || b - a >= 100000 || *n + (size_t)(b - a) >= 100000) {
+			free(*ids);
+			*ids = NULL;
+			*n = 0;
+			return err_set(e, VF_EINPUT,
+				       "'%s': not run ids (whole numbers > 0: '3,5-9')", s);
+		}
+		for (int64_t i = a; i <= b; i++) {
+			xgrow(ids, &cap, *n + 1, sizeof **ids);
+			(*ids)[(*n)++] = i;
+		}
+		if (!w[len])
+			return 0;
+		w += len + 1;
+	}
+}

@@ -1,0 +1,341 @@
+/*
+ * scenario.c — the options that define a scenario, their defaults, and loading what they name
+ * (scenario.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clusterspec.h"
+#include "policy.h"
+#include "scenario.h"
+#include "sha256.h"
+#include "words.h"
+
+void scenario_init(struct scenario *sc)
+{
+	struct sim_opts o;
+	sim_opts_init(&o); /* the engine's defaults are the scenario's */
+	memset(sc, 0, sizeof *sc);
+	sc->mode = o.mode;
+	sc->target = o.target;
+	sc->queue = o.queue;
+	sc->preempt = o.preempt;
+	sc->lambda = o.lambda;
+	sc->mu = o.mu;
+	sc->coverage = o.coverage;
+	sc->sample_nodes = o.sample_nodes;
+	sc->io_pressure = 1;
+	sc->win_start = o.win_start;
+	sc->win_end = o.win_end;
+	metrics_opts_init(&sc->prices);
+	sbuf_init(&sc->trace_name);
+	sbuf_init(&sc->cluster_text);
+}
+
+void scenario_release(struct scenario *sc)
+{
+	if (!sc)
+		return;
+	free(sc->faults);
+	free(sc->price_specs);
+	enrich_free(sc->profile);
+	job_set_release(&sc->base);
+	sbuf_release(&sc->trace_name);
+	sbuf_release(&sc->cluster_text);
+	sc->faults = NULL;
+	sc->price_specs = NULL;
+	sc->profile = NULL;
+}
+
+int scenario_is_key(int key)
+{
+	return key == SCENARIO_K_MODE || key == SCENARIO_K_TARGET ||
+	       (key >= SCENARIO_K_FIRST && key < SCENARIO_K_LAST);
+}
+
+/* s as a number in [lo, hi] into *out, or VF_EINPUT naming --name. */
+static int num_in(const char *name, const char *s, double lo, double hi, double *out, struct err *e)
+{
+	double v;
+	if (parse_double(s, &v) || !isfinite(v) || v < lo || (hi > lo && v > hi)) {
+		if (hi > lo)
+			return err_set(e, VF_EINPUT, "--%s '%s': not a number in [%g, %g]", name, s,
+				       lo, hi);
+		return err_set(e, VF_EINPUT, "--%s '%s': not a number >= %g", name, s, lo);
+	}
+	*out = v;
+	return VF_OK;
+}
+
+int scenario_parse_window(const char *s, int64_t *start, int64_t *end, struct err *e)
+{
+	const char *dots = strstr(s, "..");
+	if (!dots)
+		return err_set(e, VF_EINPUT, "--window '%s': not START..END", s);
+	char *a = xstrndup(s, (size_t)(dots - s));
+	int bad = fault_parse_duration(a, start) || fault_parse_duration(dots + 2, end);
+	free(a);
+	if (bad)
+		return err_set(e, VF_EINPUT,
+			       "--window '%s': START and END are times (90, 15m, 6h, 2d)", s);
+	if (*end <= *start)
+		return err_set(e, VF_EINPUT, "--window '%s': END is not after START", s);
+	return VF_OK;
+}
+
+int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
+{
+	unsigned v;
+	double d;
+	int rc = VF_OK;
+
+	switch (key) {
+	case SCENARIO_K_MODE:
+		if (!strcmp(arg, "timed"))
+			sc->mode = SIM_TIMED;
+		else if (!strcmp(arg, "inflate"))
+			sc->mode = SIM_INFLATE;
+		else
+			return err_set(e, VF_EINPUT, "--mode '%s': not timed or inflate", arg);
+		sc->given |= SCENARIO_G_MODE;
+		return VF_OK;
+	case SCENARIO_K_TARGET:
+		sc->given |= SCENARIO_G_TARGET;
+		return num_in("target", arg, 0.01, 10, &sc->target, e);
+	case SCENARIO_K_QUEUE:
+		sc->given |= SCENARIO_G_QUEUE;
+		if (sim_queue_parse(arg, &sc->queue))
+			return err_set(e, VF_EINPUT, "--queue '%s': not fifo, backfill or priority",
+				       arg);
+		return VF_OK;
+	case SCENARIO_K_PREEMPT:
+		sc->preempt = 1;
+		sc->given |= SCENARIO_G_PREEMPT;
+		return VF_OK;
+	case SCENARIO_K_TRACE:
+		sc->trace_arg = arg;
+		return VF_OK;
+	case SCENARIO_K_DIMS:
+		if (job_dims_parse(arg, &sc->dims) || !sc->dims)
+			return err_set(e, VF_EINPUT,
+				       "--dims '%s': not a list of dims (cpu, mem, gpu, hbm, net, "
+				       "sto, iocpu; all; hard)",
+				       arg);
+		return VF_OK;
+	case SCENARIO_K_LAMBDA:
+		return num_in("lambda", arg, 0, 0, &sc->lambda, e);
+	case SCENARIO_K_MU:
+		return num_in("mu", arg, 0, 0, &sc->mu, e);
+	case SCENARIO_K_COVERAGE:
+		return num_in("coverage", arg, 0.01, 1, &sc->coverage, e);
+	case SCENARIO_K_SAMPLE:
+		rc = num_in("sample-nodes", arg, 0, 1e9, &d, e);
+		if (!rc && d != floor(d))
+			rc = err_set(e, VF_EINPUT, "--sample-nodes '%s': not a whole number", arg);
+		v = rc ? 0 : (unsigned)d;
+		if (!rc)
+			sc->sample_nodes = v;
+		sc->given |= SCENARIO_G_SAMPLE;
+		return rc;
+	case SCENARIO_K_FAULT:
+		xgrow(&sc->faults, &sc->faultcap, sc->nfaults + 1, sizeof *sc->faults);
+		if ((rc = fault_parse(arg, &sc->faults[sc->nfaults], e)))
+			err_prefix(e, "--fault ");
+		else
+			sc->nfaults++;
+		return rc;
+	case SCENARIO_K_FAULT_FILE:
+		sc->fault_file = arg;
+		return VF_OK;
+	case SCENARIO_K_PROFILE:
+		sc->profile_path = arg;
+		return VF_OK;
+	case SCENARIO_K_IO:
+		return num_in("io-pressure", arg, 0, SCENARIO_IO_MAX, &sc->io_pressure, e);
+	case SCENARIO_K_PRICE:
+		if ((rc = metrics_price_parse(&sc->prices, arg, e))) {
+			err_prefix(e, "--gpu-price ");
+			return rc;
+		}
+		xgrow(&sc->price_specs, &sc->pricecap, sc->nprice_specs + 1,
+		      sizeof *sc->price_specs);
+		sc->price_specs[sc->nprice_specs++] = arg;
+		return VF_OK;
+	case SCENARIO_K_TIER:
+		if (gpumodel_tier_parse(arg, &sc->prices.tier))
+			return err_set(e, VF_EINPUT,
+				       "--price-tier '%s': not on-demand, reserved, spot or owned",
+				       arg);
+		return VF_OK;
+	case SCENARIO_K_CLUSTER:
+		sc->cluster_path = arg;
+		return VF_OK;
+	case SCENARIO_K_WINDOW:
+		sc->given |= SCENARIO_G_WINDOW;
+		return scenario_parse_window(arg, &sc->win_start, &sc->win_end, e);
+	default:
+		return err_set(e, VF_EINPUT, "not a scenario option");
+	}
+}
+
+int scenario_check(const struct scenario *sc, struct err *e)
+{
+	if ((sc->given & SCENARIO_G_TARGET) && sc->mode != SIM_INFLATE)
+		return err_set(e, VF_EINPUT, "--target applies to --mode inflate only");
+	if ((sc->given & SCENARIO_G_QUEUE) && sc->mode != SIM_TIMED)
+		return err_set(e, VF_EINPUT, "--queue applies to --mode timed only");
+	if (sc->preempt && sc->queue != SIM_PRIORITY)
+		return err_set(e, VF_EINPUT, "--preempt needs --queue priority");
+	if ((sc->given & SCENARIO_G_WINDOW) && sc->mode != SIM_TIMED)
+		return err_set(e, VF_EINPUT, "--window applies to --mode timed only");
+	return VF_OK;
+}
+
+/* Replace the nodes of js by those of a cluster spec (text of len bytes, named fname). */
+static int use_cluster(struct job_set *js, const char *text, size_t len, const char *fname,
+		       struct err *e)
+{
+	struct job_set spec = {0};
+	int rc = clusterspec_parse(text, len, fname, &spec, e);
+	if (!rc && !spec.nnodes)
+		rc = err_set(e, VF_EINPUT, "%s: no node groups", fname);
+	if (rc) {
+		job_set_release(&spec);
+		return rc;
+	}
+	free(js->nodes);
+	js->nodes = spec.nodes;
+	js->nnodes = spec.nnodes;
+	js->nodecap = spec.nodecap;
+	spec.nodes = NULL;
+	spec.nnodes = spec.nodecap = 0;
+	job_set_release(&spec);
+	return VF_OK;
+}
+
+struct name_ctx {
+	int64_t id;
+	struct sbuf *out;
+};
+
+static int name_cb(void *ctx, const struct store_trace_info *t)
+{
+	struct name_ctx *n = ctx;
+	if (t->id != n->id)
+		return 0;
+	sbuf_adds(n->out, t->name);
+	return 1;
+}
+
+/* The name of trace id in st into out (the id as text if the store has none for it). */
+static void trace_name(struct store *st, int64_t id, struct sbuf *out)
+{
+	struct name_ctx n = {id, out};
+	struct err e;
+	size_t len = out->len;
+	if (store_trace_list(st, name_cb, &n, &e) != 1 || out->len == len)
+		sbuf_printf(out, "%" PRId64, id);
+}
+
+int scenario_load(struct scenario *sc, struct store *st, struct err *e)
+{
+	struct sbuf text = SBUF_INIT;
+	int rc;
+
+	sbuf_init(&text);
+	if ((rc = store_trace_find(st, sc->trace_arg, &sc->trace_id, e)))
+		goto out;
+	sbuf_reset(&sc->trace_name);
+	trace_name(st, sc->trace_id, &sc->trace_name);
+	job_set_release(&sc->base);
+	if ((rc = store_trace_load(st, sc->trace_id, &sc->base, e)))
+		goto out;
+	if (sc->cluster_path) {
+		sbuf_reset(&sc->cluster_text);
+		if ((rc = words_read_file(sc->cluster_path, SCENARIO_FILE_MAX, "a cluster spec",
+					  &sc->cluster_text, e)) ||
+		    (rc = use_cluster(&sc->base, sc->cluster_text.s, sc->cluster_text.len,
+				      sc->cluster_path, e)))
+			goto out;
+	}
+	if (!sc->base.nnodes) {
+		rc = err_set(e, VF_EINPUT,
+			     "trace %s has no nodes: give a cluster with --cluster FILE (see "
+			     "traces/cluster-example.spec) or import a node list with the trace",
+			     sc->trace_name.s);
+		goto out;
+	}
+	if (!sc->base.njobs) {
+		rc = err_set(e, VF_EINPUT,
+			     "trace %s has no jobs: import a job or pod list (voidfit import "
+			     "--format list shows the formats)",
+			     sc->trace_name.s);
+		goto out;
+	}
+	if (sc->fault_file &&
+	    ((rc = words_read_file(sc->fault_file, SCENARIO_FILE_MAX, "a fault file", &text, e)) ||
+	     (rc = fault_parse_text(text.s, text.len, sc->fault_file, &sc->faults, &sc->nfaults,
+				    e))))
+		goto out;
+	sc->faultcap = sc->nfaults;
+	enrich_free(sc->profile);
+	sc->profile = NULL;
+	rc = enrich_load(sc->profile_path, &sc->profile, e);
+out:
+	sbuf_release(&text);
+	return rc;
+}
+
+/* The dims of mask as "cpu,gpu". */
+static void dims_text(uint32_t mask, struct sbuf *out)
+{
+	const char *sep = "";
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(mask & DIM_BIT(d)))
+			continue;
+		sbuf_printf(out, "%s%s", sep, job_dim_name((enum dim)d));
+		sep = ",";
+	}
+}
+
+/* The SHA-256 of p[0..n) in hex. */
+static void add_sha(struct sbuf *out, const void *p, size_t n)
+{
+	uint8_t d[32];
+	char hex[65];
+	sha256_buf(p, n, d);
+	sha256_hex(d, hex);
+	sbuf_adds(out, hex);
+}
+
+void scenario_key(const struct scenario *sc, struct sbuf *out)
+{
+	char buf[256];
+	sbuf_printf(out, "trace=%" PRId64 ";mode=%s", sc->trace_id, sim_mode_name(sc->mode));
+	if (sc->mode == SIM_INFLATE)
+		sbuf_printf(out, ";target=%.17g", sc->target);
+	else
+		sbuf_printf(out, ";queue=%s;preempt=%d", sim_queue_name(sc->queue), sc->preempt);
+	sbuf_adds(out, ";dims=");
+	dims_text(sc->dims, out);
+	sbuf_printf(out, ";lambda=%.17g;mu=%.17g;coverage=%.17g;sample_nodes=%u", sc->lambda,
+		    sc->mu, sc->coverage, sc->sample_nodes);
+	sbuf_adds(out, ";faults=");
+	for (size_t i = 0; i < sc->nfaults; i++) {
+		fault_format(&sc->faults[i], buf, sizeof buf);
+		sbuf_printf(out, "%s%s", i ? "," : "", buf);
+	}
+	sbuf_adds(out, ";profile=");
+	if (sc->profile) {
+		const char *t = enrich_text(sc->profile);
+		add_sha(out, t, strlen(t));
+	}
+	sbuf_printf(out, ";io_pressure=%.17g", sc->io_pressure);
+	sbuf_adds(out, ";cluster=");
+	if (sc->cluster_path)
+		add_sha(out, sc->cluster_text.s, sc->cluster_text.len);
+	if (sc->win_start >= 0)
+		sbuf_printf(out, ";window=%" PRId64 "..%" PRId64, sc->win_start, sc->win_end);
+}

@@ -1,0 +1,229 @@
+/*
+ * summary.c — the summary tables of replay and compare (summary.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "summary.h"
+
+/* The columns shown in text and Markdown, per mode; the others are in JSON and CSV only. */
+static const int timed_text[] = {RUNREC_FRAG,
+				 RUNREC_FRAG_MD,
+				 RUNREC_STALLED,
+				 RUNREC_BLOCKED,
+				 RUNREC_UNNEEDED,
+				 RUNREC_CARRY,
+				 RUNREC_WAIT_P95,
+				 RUNREC_SLOWDOWN,
+				 RUNREC_USD_PLACE,
+				 RUNREC_USD_SIZE,
+				 -1};
+static const int inflate_text[] = {RUNREC_FRAG,
+				   RUNREC_FRAG_MD,
+				   RUNREC_UNALLOC,
+				   RUNREC_UNALLOC100,
+				   RUNREC_LOAD,
+				   RUNREC_FAILED,
+				   RUNREC_BLOCKED,
+				   RUNREC_UNNEEDED,
+				   RUNREC_USD_PLACE,
+				   RUNREC_USD_SIZE,
+				   -1};
+
+enum { EXTRA_SAVING, EXTRA_CI, NEXTRA };
+
+static int shown(const int *list, int c)
+{
+	for (; *list >= 0; list++)
+		if (*list == c)
+			return 1;
+	return 0;
+}
+
+/* Mean of each column over rows[0..n) (NaN where all are NaN). */
+static void mean_row(const struct runrec *rows, size_t n, double *v)
+{
+	double *x = xcalloc(n ? n : 1, sizeof *x), hw;
+	for (int c = 0; c < RUNREC_NCOL; c++) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = rows[i].v[c];
+		stats_mean_ci(x, n, &v[c], &hw);
+	}
+	free(x);
+}
+
+/* The saving of recoverable-by-placement $/yr of rows[0..n) against base[0..nb), paired by
+ * seed: its mean and 95 % half-width (NaN without a common seed). */
+static void saving(const struct runrec *rows, size_t n, const struct runrec *base, size_t nb,
+		   double *mean, double *hw)
+{
+	double *d = xcalloc(n ? n : 1, sizeof *d);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (base[j].seed == rows[i].seed)
+				d[k++] = base[j].v[RUNREC_USD_PLACE] - rows[i].v[RUNREC_USD_PLACE];
+	stats_mean_ci(d, k, mean, hw);
+	free(d);
+}
+
+struct table *summary_table(const struct runrec *rows, size_t n, const struct summary_opts *o)
+{
+	static const struct table_col labels[] = {
+		{.key = "policy", .head = "policy"},
+		{.key = "seed", .head = "seed", .flags = TABLE_C_INT},
+		{.key = "mode", .head = "mode", .flags = TABLE_C_TEXT_HIDE},
+		{.key = "trace", .head = "trace", .flags = TABLE_C_TEXT_HIDE},
+	};
+	const int *text = o->mode == SIM_INFLATE ? inflate_text : timed_text;
+	struct table_col nums[RUNREC_NCOL + NEXTRA];
+	int map[RUNREC_NCOL];
+	size_t nn = 0;
+	char bname[64];
+	const char *base = o->baseline ? o->baseline->name : "scalar";
+
+	for (int c = 0; c < RUNREC_NCOL; c++) {
+		map[c] = -1;
+		if (!runrec_col_applies((enum runrec_col)c, o->mode))
+			continue;
+		map[c] = (int)nn;
+		nums[nn] = *runrec_col((enum runrec_col)c);
+		if (!shown(text, c))
+			nums[nn].flags |= TABLE_C_TEXT_HIDE;
+		nn++;
+	}
+	size_t xs = nn;
+	if (o->compare) {
+		snprintf(bname, sizeof bname, "saving vs %s", base);
+		nums[nn++] = (struct table_col){"saving_usd_per_year", bname, "$/yr", 0,
+						TABLE_HIGHER,          0};
+		nums[nn++] = (struct table_col){
+			"saving_ci95_usd_per_year", "+/-", "95% $/yr", 0, TABLE_NEUTRAL, 0};
+	}
+	struct table *t = table_new(labels, 4, nums, nn);
+	table_set_mark_best(t, o->compare);
+	const char *mname = sim_mode_name(o->mode);
+	double *v = xcalloc(nn, sizeof *v), mean[RUNREC_NCOL];
+	char seed[64];
+
+	/* the baseline's rows */
+	const struct runrec *brows = NULL;
+	size_t nbrows = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].policy->name, base)) {
+			if (!brows)
+				brows = &rows[i];
+			nbrows++;
+		}
+	if (!o->compare)
+		for (size_t i = 0; i < n; i++) {
+			for (int c = 0; c < RUNREC_NCOL; c++)
+				if (map[c] >= 0)
+					v[map[c]] = rows[i].v[c];
+			snprintf(seed, sizeof seed, "%" PRIu64, rows[i].seed);
+			const char *lab[] = {rows[i].policy->name, seed, mname, o->trace};
+			table_add_row(t, lab, v, 0);
+		}
+	for (size_t g = 0, g2; g < n; g = g2) {
+		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
+			;
+		if (!o->compare && g2 - g < 2)
+			continue;
+		mean_row(rows + g, g2 - g, mean);
+		for (int c = 0; c < RUNREC_NCOL; c++)
+			if (map[c] >= 0)
+				v[map[c]] = mean[c];
+		if (o->compare)
+			saving(rows + g, g2 - g, brows, nbrows, &v[xs + EXTRA_SAVING],
+			       &v[xs + EXTRA_CI]);
+		if (g2 - g == 1)
+			snprintf(seed, sizeof seed, "%" PRIu64, rows[g].seed);
+		else if (o->compare)
+			snprintf(seed, sizeof seed, "%" PRIu64 "-%" PRIu64, rows[g].seed,
+				 rows[g2 - 1].seed);
+		else
+			snprintf(seed, sizeof seed, "mean");
+		const char *lab[] = {rows[g].policy->name, seed, mname, o->trace};
+		table_add_row(t, lab, v, !o->compare);
+	}
+	free(v);
+	return t;
+}
+
+/* "1,234,567" of v rounded to a whole number. */
+static void thousands(double v, char *buf, size_t len)
+{
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.0f", fabs(v));
+	size_t n = strlen(raw), o = 0;
+	if (v < 0 && len > 1)
+		buf[o++] = '-';
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		buf[o++] = raw[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+}
+
+void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
+		   double provisioned_gpu_h, const struct metrics_opts *prices, uint32_t assumed,
+		   const char *enriched, unsigned k)
+{
+	struct sbuf b = SBUF_INIT;
+	char num[64];
+	sbuf_init(&b);
+	thousands(provisioned_gpu_h, num, sizeof num);
+	if (mode == SIM_TIMED)
+		sbuf_printf(&b,
+			    "window: trace seconds %" PRId64 " to %" PRId64
+			    " (%.1f h), the same for every policy; provisioned %s GPU-h; $/yr = "
+			    "GPU-h x price x 8760 / window hours",
+			    w0, w1, (double)(w1 - w0) / 3600, num);
+	else
+		sbuf_printf(&b, "inflation: the GPUs of the final state, each held for a year "
+				"($/yr = GPUs x price x 8760 h)");
+	table_add_note(t, b.s);
+	sbuf_reset(&b);
+	sbuf_printf(&b,
+		    "recoverable by placement = stalled + lost + idle-blocked (but by a full "
+		    "cluster); by sizing = idle while no GPU job waits; prices: %s",
+		    gpumodel_tier_name(prices ? prices->tier : GPUMODEL_ON_DEMAND));
+	int over = 0;
+	for (int m = 0; prices && m < GPUMODEL_MAX; m++)
+		over |= prices->price[m] >= 0;
+	if (over)
+		sbuf_adds(&b, " with --gpu-price overrides");
+	if (assumed) {
+		sbuf_adds(&b, "; assumed (not a list price): ");
+		const char *sep = "";
+		for (int m = 0; m < gpumodel_count(); m++)
+			if (assumed >> m & 1) {
+				sbuf_printf(&b, "%s%s", sep, gpumodel_get(m)->name);
+				sep = ", ";
+			}
+	}
+	table_add_note(t, b.s);
+	sbuf_reset(&b);
+	sbuf_printf(&b, "enriched values: %s", enriched ? enriched : "unknown");
+	table_add_note(t, b.s);
+	/* enrich_describe says "none of N" for a part without enriched values */
+	if (!enriched || !strstr(enriched, "jobs: none") || !strstr(enriched, "nodes: none"))
+		table_add_note(t,
+			       "these rest on enriched values: md frag, stalled, wait, slowdown, "
+			       "$/yr, and placements by policies that see net, sto or iocpu");
+	if (k) {
+		sbuf_reset(&b);
+		sbuf_printf(&b,
+			    "each placement scored at most %u feasible nodes, met in a seeded "
+			    "random order (--sample-nodes): an approximation of each policy but "
+			    "first-fit and random",
+			    k);
+		table_add_note(t, b.s);
+	}
+	sbuf_release(&b);
+}
