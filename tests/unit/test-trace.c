@@ -188,6 +188,14 @@ static void test_openb_pods_units_and_classes(void **state)
 	assert_int_equal(s.set.jobs[4].arrival, 3);
 	assert_int_equal(s.set.jobs[4].duration, 1); /* 4 - round(2.5) */
 	assert_int_equal(feed(rd, "p11,-0.5,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	/* but not hex floats nor leading blanks (csvin keeps them only inside quotes) */
+	assert_int_equal(feed(rd, "p12,0x1p3,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'cpu_milli': '0x1p3' is not a number");
+	assert_int_equal(feed(rd, "p13,1, 12,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'memory_mib': ' 12' is not a number");
+	assert_int_equal(feed(rd, "p14,1,12,0,0,,LS,Running,1,2,\t1"), TRACE_BAD);
+	assert_int_equal(feed(rd, "p15,1,12,0,0,,LS,Running,1,2,0x10"), TRACE_BAD);
+	assert_int_equal(feed(rd, "p16,1,12,0,0,,LS,Running,1,2,inf"), TRACE_BAD);
 	s.set.njobs = 4;
 	trace_reader_free(rd);
 
@@ -344,6 +352,8 @@ static void test_helpers(void **state)
 	assert_false(trace_is_number("", 0));
 	assert_true(trace_is_number(NULL, 1));
 	assert_false(trace_is_number("12a", 1));
+	assert_false(trace_is_number(" 12", 0));
+	assert_false(trace_is_number("0x1p3", 0));
 	struct trace_nameset *set = NULL;
 	char name[32];
 	for (int i = 0; i < 1000; i++) {
