@@ -255,8 +255,8 @@ static int open_input(const char *path, FILE **out, int64_t *size, struct err *e
 	return 0;
 }
 
-/* A fault file ('voidfit gen -s hard' writes one beside its trace, so importing all of DIR meets
- * it): its first line is gen's comment or a fault. */
+/* A fault file ('voidfit gen --scenario hard' writes one beside its trace, so importing all of DIR
+ * meets it): its first line is gen's comment or a fault. */
 static int is_fault_file(const struct csvin_rec *first)
 {
 	struct fault f;
