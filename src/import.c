@@ -347,7 +347,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		err_prefix(e, "%s:%lld: ", name, (long long)r->line);
 		goto out;
 	}
-	if ((rc = ensure_trace(im, in->path, e)))
+	if ((rc = ensure_trace(im, name, e)))
 		goto out;
 	const char *slash = strrchr(name, '/');
 	sf.trace_id = im->trace_id;
