@@ -2,9 +2,12 @@
  * trace.h — trace formats: how the rows of one kind of trace file become jobs and nodes.
  *
  * Each format is one const struct trace_format in a src/trace-*.c file, listed in the
- * NULL-terminated trace_formats[] table (trace.c). A format names its columns; formats
- * with a header are recognised by their column names, header-less ones by their column
- * count and a look at the first row (sniff).
+ * NULL-terminated trace_formats[] table (trace.c). A format names its columns, the
+ * required ones first, then the optional ones (a file may lack them: their fields read as
+ * absent, NULL). Formats with a header are recognised by their column names: the formats
+ * whose required columns are all there match, the one naming the most of the header wins.
+ * Header-less ones are recognised by their column count and a look at the first row
+ * (sniff).
  *
  * A reader (struct trace_reader) holds one format's state for a whole import, across all
  * of that import's files, so a stateful format (Google task_events, whose tasks span part
@@ -48,7 +51,8 @@ struct trace_format {
 	enum trace_kind kind;
 	int has_header; /* 1: the first record names the columns; 2: it may (optional header) */
 	const char *const *columns; /* known column names, NULL-terminated */
-	int nrequired;              /* the first nrequired columns must all be present */
+	int nrequired; /* columns[0..nrequired) are required, the rest optional (a header-less
+			* format has them all, by position) */
 	/* Header-less formats: does this first record look like ours (its n already equals
 	 * the column count)? NULL: the count is enough. */
 	int (*sniff)(const struct csvin_rec *r);
@@ -88,14 +92,21 @@ const struct trace_format *trace_format_find(const char *name);
  * *header to 1 if that record is a header. NULL if no format matches. */
 const struct trace_format *trace_detect(const struct csvin_rec *first, int *header);
 
-/* Does r name fmt's columns (all the required ones)? */
+/* Does r name fmt's columns (all the required ones)? The number of fmt's columns it
+ * names, required or optional, else 0. */
 int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r);
+/* For a first record that no format matched: the format with a header that comes closest
+ * (the largest share of its required columns there, at least one; then the most columns),
+ * described into buf as "openb-pods, which lacks 'num_gpu', 'gpu_milli'". NULL (buf "")
+ * when no format's required columns are named at all. */
+const struct trace_format *trace_closest(const struct csvin_rec *first, char *buf, size_t len);
 /* Make a reader of fmt sending to sink; map is for the generic format (owned by the reader
  * from then on, else NULL). Returns 0 or VF_E*. */
 int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
 		     const struct trace_sink *sink, struct trace_reader **out, struct err *e);
 /* Start a file: header is its header record (NULL for a header-less file). Maps the
- * format's columns to the file's; a missing required column is VF_EINPUT. */
+ * format's columns to the file's (an optional one absent: -1); missing required columns
+ * are VF_EINPUT ("header lacks 'num_gpu', 'gpu_milli' of format openb-pods"). */
 int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
 /* One data record: 0, TRACE_BAD (reason in rd->why) or VF_E*. Checks the field count. */
 int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);

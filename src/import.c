@@ -192,17 +192,19 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 			}
 		}
 		if (!fmt) {
-			char head[120];
+			char head[120], near[600];
 			snprintf(head, sizeof head, "%.*s",
 				 (int)(first->rawlen < 80 ? first->rawlen : 80), first->raw);
 			for (char *q = head; *q; q++) /* keep the message printable */
 				if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
 					*q = '?';
+			trace_closest(first, near, sizeof near);
 			return err_set(
 				e, VF_EINPUT,
 				"%s:%lld: not a trace format voidfit knows (first line '%s', "
-				"%zu fields); give --format",
-				name, (long long)first->line, head, first->n);
+				"%zu fields%s%s); give --format",
+				name, (long long)first->line, head, first->n,
+				*near ? "; closest: " : "", near);
 		}
 	}
 	int nodes = map ? trace_map_is_nodes(map) : fmt->kind == TRACE_NODES;
