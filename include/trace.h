@@ -35,7 +35,9 @@ enum trace_kind {
  * quarantine; the reason is in the reader's why[]. */
 #define TRACE_BAD (-1)
 
-/* Where a reader sends what it makes. */
+/* Where a reader sends what it makes. A sink returns 0, VF_E* (the import fails), or
+ * TRACE_BAD when it refuses what the row made (a node name already taken), with the reason
+ * set by trace_bad on the reader: the row is then quarantined as any bad row. */
 struct trace_sink {
 	void *ctx;
 	int (*job)(void *ctx, const struct job *j, struct err *e);
@@ -134,10 +136,15 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 /* 1 if s is a whole number or a decimal one (for sniffing header-less files), else 0;
  * empty_ok: NULL or "" counts as one. */
 int trace_is_number(const char *s, int empty_ok);
-/* A set of names (nodes seen), to keep the first of repeated node rows. */
+/* A set of names (nodes seen), to keep the first of repeated node rows; each name may
+ * carry a value (where it was seen). */
 struct trace_nameset;
 /* Add name: 1 if it was new, 0 if already there. *set may be NULL (created). */
 int trace_nameset_add(struct trace_nameset **set, const char *name);
+/* Add name with a copy of value (NULL: ""): 1 if it was new; 0 if already there, and then
+ * *first (if first is not NULL) is the value it came with, valid until the set is freed. */
+int trace_nameset_put(struct trace_nameset **set, const char *name, const char *value,
+		      const char **first);
 void trace_nameset_free(struct trace_nameset *set);
 /* Set rd->why; returns TRACE_BAD. */
 int trace_bad(struct trace_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -56,7 +56,10 @@ struct imp {
 	size_t nslot, slotcap;
 	struct store_raw *raw; /* the current file's raw writer, once it exists */
 	int64_t line;          /* the line of the record being mapped (0: none) */
-	unsigned char *pend;   /* raw bytes read before it existed */
+	const char *file;      /* the current file's name, and its reader */
+	struct trace_reader *rd;
+	struct trace_nameset *node_seen; /* node names, each with the file:line it came from */
+	unsigned char *pend;             /* raw bytes read before it existed */
 	size_t npend, pendcap;
 };
 
@@ -72,7 +75,12 @@ static int sink_job(void *ctx, const struct job *j, struct err *e)
 static int sink_node(void *ctx, const struct node *n, struct err *e)
 {
 	struct imp *im = ctx;
-	(void)e;
+	char where[600];
+	const char *first;
+	snprintf(where, sizeof where, "%s:%lld", im->file, (long long)im->line);
+	if (!trace_nameset_put(&im->node_seen, n->name, where, &first))
+		return im->line ? trace_bad(im->rd, "node '%s' repeats %s", n->name, first)
+				: err_set(e, VF_EINPUT, "node '%s' repeats %s", n->name, first);
 	job_set_add_node(&im->nodes, n);
 	im->res->nodes++;
 	return 0;
@@ -363,6 +371,8 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	if (im->npend && (rc = store_raw_write(im->raw, im->pend, im->npend, e)))
 		goto out;
 	im->npend = 0;
+	im->file = name;
+	im->rd = rd;
 	if (header && (rc = csvin_next(c, &r, e)))
 		goto out;
 	if (!r) {
@@ -535,6 +545,7 @@ out:
 	}
 	free(im.slot);
 	free(im.pend);
+	trace_nameset_free(im.node_seen);
 	job_set_release(&im.nodes);
 	return rc;
 }

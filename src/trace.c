@@ -458,7 +458,7 @@ int trace_is_number(const char *s, int empty_ok)
 }
 
 struct trace_nameset {
-	char **slot; /* open addressing, linear probing; NULL = empty */
+	char **slot; /* open addressing, linear probing; NULL = empty; "name\0value\0" */
 	size_t cap, n;
 };
 
@@ -470,7 +470,8 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-int trace_nameset_add(struct trace_nameset **setp, const char *name)
+int trace_nameset_put(struct trace_nameset **setp, const char *name, const char *value,
+		      const char **first)
 {
 	struct trace_nameset *s = *setp;
 	if (!s)
@@ -491,12 +492,27 @@ int trace_nameset_add(struct trace_nameset **setp, const char *name)
 		s->cap = cap;
 	}
 	size_t j = name_hash(name) & (s->cap - 1);
+	size_t nl = strlen(name);
 	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-		if (!strcmp(s->slot[j], name))
+		if (!strcmp(s->slot[j], name)) {
+			if (first)
+				*first = s->slot[j] + nl + 1;
 			return 0;
-	s->slot[j] = xstrdup(name);
+		}
+	if (!value)
+		value = "";
+	size_t vl = strlen(value);
+	char *e = xmalloc(nl + vl + 2);
+	memcpy(e, name, nl + 1);
+	memcpy(e + nl + 1, value, vl + 1);
+	s->slot[j] = e;
 	s->n++;
 	return 1;
+}
+
+int trace_nameset_add(struct trace_nameset **set, const char *name)
+{
+	return trace_nameset_put(set, name, NULL, NULL);
 }
 
 void trace_nameset_free(struct trace_nameset *s)

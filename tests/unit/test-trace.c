@@ -451,6 +451,26 @@ static void test_helpers(void **state)
 	assert_int_equal(trace_nameset_add(&set, "m500"), 0);
 	assert_int_equal(trace_nameset_add(&set, "m1000"), 1);
 	trace_nameset_free(set);
+	/* with values: the first one stays, through growth */
+	set = NULL;
+	const char *first = NULL;
+	assert_int_equal(trace_nameset_put(&set, "n0", "a.csv:2", &first), 1);
+	assert_null(first);
+	for (int i = 1; i < 500; i++) {
+		char where[32];
+		snprintf(name, sizeof name, "n%d", i);
+		snprintf(where, sizeof where, "a.csv:%d", i + 2);
+		assert_int_equal(trace_nameset_put(&set, name, where, NULL), 1);
+	}
+	assert_int_equal(trace_nameset_put(&set, "n0", "b.csv:9", &first), 0);
+	assert_string_equal(first, "a.csv:2");
+	assert_int_equal(trace_nameset_put(&set, "n321", "b.csv:10", &first), 0);
+	assert_string_equal(first, "a.csv:323");
+	assert_int_equal(trace_nameset_add(&set, "n7"), 0);
+	assert_int_equal(trace_nameset_add(&set, "x"), 1);
+	assert_int_equal(trace_nameset_put(&set, "x", "c.csv:1", &first), 0);
+	assert_string_equal(first, "");
+	trace_nameset_free(set);
 	trace_nameset_free(NULL);
 	trace_reader_free(NULL);
 	assert_null(trace_format_find("nosuch"));
