@@ -252,7 +252,10 @@ static void test_zstd_skippable_frames(void **state)
 	assert_int_equal(read_all("only-skip.zst", NULL, &nrec, &e), 0);
 	assert_int_equal(nrec, 0);
 	/* a skippable frame that promises more than the file holds: truncated */
-	write_file("short-skip.zst", "\x5f\x2a\x4d\x18\x10\x00\x00\x00ab", 10);
+	write_file("short-skip.zst",
+		   "\x5f\x2a\x4d\x18\x10\x00\x00\x00"
+		   "ab",
+		   10);
 	assert_int_equal(read_all("short-skip.zst", NULL, &nrec, &e), VF_EINPUT);
 	assert_non_null(strstr(e.msg, "short-skip.zst: truncated zstd"));
 }
