@@ -2,15 +2,17 @@
  * csvin.h — reading one trace file as CSV records, whatever it came in.
  *
  * A csvin reads a plain, gzip or zstd file (told apart by their magic bytes, not their
- * names) or a stream such as stdin, hands every original byte to a raw sink (so the store
+ * names; a zstd file may begin with a skippable frame, as pzstd writes it) or a stream
+ * such as stdin, hands every original byte to a raw sink (so the store
  * can give the file back byte for byte), strips a UTF-8 BOM, and parses the text with
  * libcsv in strict mode. Each record comes with its 1-based physical line number and its
  * raw text, so a bad row can be quarantined as it was written.
  *
  * Whole-file errors (VF_EINPUT, message "NAME:LINE: cause"): a NUL byte, a record longer
- * than CSVIN_RECORD_MAX, an unterminated quoted field at the end, truncated or corrupt
- * compressed data. A row with broken quoting is not a file error: it comes back with
- * rec->bad set, and reading goes on at the next line.
+ * than CSVIN_RECORD_MAX, truncated or corrupt compressed data. A row with broken quoting
+ * is not a file error: it comes back with rec->bad set, and reading goes on at the next
+ * line. So does a quoted field still open at the end of the file (a file cut short): the
+ * record it began, to the end, is the last one, bad.
  */
 #ifndef VOIDFIT_CSVIN_H
 #define VOIDFIT_CSVIN_H

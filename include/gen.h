@@ -10,6 +10,7 @@
 #ifndef VOIDFIT_GEN_H
 #define VOIDFIT_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -52,6 +53,12 @@ int gen_scenario_find(const char *name);
 int gen_write_nodes(const struct gen_params *p, FILE *f, const char *fname, struct err *e);
 int gen_write_jobs(const struct gen_params *p, FILE *f, const char *fname, struct err *e);
 int gen_write_faults(const struct gen_params *p, FILE *f, const char *fname, struct err *e);
+
+#define GEN_MAX_FILES 3 /* the most files gen_write writes */
+
+/* The names of the files gen_write writes for scenario (< GEN_NSCENARIO), in the order it
+ * writes them, into names; returns how many. */
+size_t gen_files(int scenario, const char *names[GEN_MAX_FILES]);
 
 /* Write dir/jobs.csv, dir/nodes.csv and, for a scenario with faults, dir/faults.txt
  * (creating dir if missing; each file written under a temporary name, then renamed; a

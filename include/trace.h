@@ -2,9 +2,12 @@
  * trace.h — trace formats: how the rows of one kind of trace file become jobs and nodes.
  *
  * Each format is one const struct trace_format in a src/trace-*.c file, listed in the
- * NULL-terminated trace_formats[] table (trace.c). A format names its columns; formats
- * with a header are recognised by their column names, header-less ones by their column
- * count and a look at the first row (sniff).
+ * NULL-terminated trace_formats[] table (trace.c). A format names its columns, the
+ * required ones first, then the optional ones (a file may lack them: their fields read as
+ * absent, NULL). Formats with a header are recognised by their column names: the formats
+ * whose required columns are all there match, the one naming the most of the header wins.
+ * Header-less ones are recognised by their column count and a look at the first row
+ * (sniff).
  *
  * A reader (struct trace_reader) holds one format's state for a whole import, across all
  * of that import's files, so a stateful format (Google task_events, whose tasks span part
@@ -32,7 +35,9 @@ enum trace_kind {
  * quarantine; the reason is in the reader's why[]. */
 #define TRACE_BAD (-1)
 
-/* Where a reader sends what it makes. */
+/* Where a reader sends what it makes. A sink returns 0, VF_E* (the import fails), or
+ * TRACE_BAD when it refuses what the row made (a node name already taken), with the reason
+ * set by trace_bad on the reader: the row is then quarantined as any bad row. */
 struct trace_sink {
 	void *ctx;
 	int (*job)(void *ctx, const struct job *j, struct err *e);
@@ -48,7 +53,8 @@ struct trace_format {
 	enum trace_kind kind;
 	int has_header; /* 1: the first record names the columns; 2: it may (optional header) */
 	const char *const *columns; /* known column names, NULL-terminated */
-	int nrequired;              /* the first nrequired columns must all be present */
+	int nrequired; /* columns[0..nrequired) are required, the rest optional (a header-less
+			* format has them all, by position) */
 	/* Header-less formats: does this first record look like ours (its n already equals
 	 * the column count)? NULL: the count is enough. */
 	int (*sniff)(const struct csvin_rec *r);
@@ -88,14 +94,21 @@ const struct trace_format *trace_format_find(const char *name);
  * *header to 1 if that record is a header. NULL if no format matches. */
 const struct trace_format *trace_detect(const struct csvin_rec *first, int *header);
 
-/* Does r name fmt's columns (all the required ones)? */
+/* Does r name fmt's columns (all the required ones)? The number of fmt's columns it
+ * names, required or optional, else 0. */
 int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r);
+/* For a first record that no format matched: the format with a header that comes closest
+ * (the largest share of its required columns there, at least one; then the most columns),
+ * described into buf as "openb-pods, which lacks 'num_gpu', 'gpu_milli'". NULL (buf "")
+ * when no format's required columns are named at all. */
+const struct trace_format *trace_closest(const struct csvin_rec *first, char *buf, size_t len);
 /* Make a reader of fmt sending to sink; map is for the generic format (owned by the reader
  * from then on, else NULL). Returns 0 or VF_E*. */
 int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
 		     const struct trace_sink *sink, struct trace_reader **out, struct err *e);
 /* Start a file: header is its header record (NULL for a header-less file). Maps the
- * format's columns to the file's; a missing required column is VF_EINPUT. */
+ * format's columns to the file's (an optional one absent: -1); missing required columns
+ * are VF_EINPUT ("header lacks 'num_gpu', 'gpu_milli' of format openb-pods"). */
 int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
 /* One data record: 0, TRACE_BAD (reason in rd->why) or VF_E*. Checks the field count. */
 int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
@@ -123,10 +136,15 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 /* 1 if s is a whole number or a decimal one (for sniffing header-less files), else 0;
  * empty_ok: NULL or "" counts as one. */
 int trace_is_number(const char *s, int empty_ok);
-/* A set of names (nodes seen), to keep the first of repeated node rows. */
+/* A set of names (nodes seen), to keep the first of repeated node rows; each name may
+ * carry a value (where it was seen). */
 struct trace_nameset;
 /* Add name: 1 if it was new, 0 if already there. *set may be NULL (created). */
 int trace_nameset_add(struct trace_nameset **set, const char *name);
+/* Add name with a copy of value (NULL: ""): 1 if it was new; 0 if already there, and then
+ * *first (if first is not NULL) is the value it came with, valid until the set is freed. */
+int trace_nameset_put(struct trace_nameset **set, const char *name, const char *value,
+		      const char **first);
 void trace_nameset_free(struct trace_nameset *set);
 /* Set rd->why; returns TRACE_BAD. */
 int trace_bad(struct trace_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

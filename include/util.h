@@ -57,9 +57,13 @@ void xgrow(void *pp, size_t *cap, size_t need, size_t sz);
 /* A function run before a fatal exit (the dashboard restores the terminal); NULL clears. */
 void util_set_fatal_hook(void (*hook)(void));
 
-/* Parse a whole decimal integer / number; 0 on success, -1 if s is not one (or overflows). */
+/* Parse the whole of s as a decimal integer / number: 0 on success, -1 if s is not one or
+ * overflows. A number starts with a digit, a sign or (parse_double) a point and holds
+ * nothing else: no blanks, no hex ("0x10", "0x1p3"), no "inf" or "nan". */
 int parse_i64(const char *s, int64_t *out);
 int parse_double(const char *s, double *out);
+/* The same for an unsigned 64-bit integer, 0..18446744073709551615 (a seed): digits only. */
+int parse_u64(const char *s, uint64_t *out);
 
 /* Seconds since the epoch, as an integer, and a monotonic clock in seconds. */
 int64_t util_now(void);

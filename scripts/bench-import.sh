@@ -104,6 +104,6 @@ else
 fi
 if [ $big -eq 1 ]; then
 	runs=1 # one import of 350 MB is long enough to measure
-	"$vf" gen -s irregular -j 6000000 -n 4096 -o "$work/gen" > /dev/null
+	"$vf" gen --scenario irregular -j 6000000 --nodes 4096 -o "$work/gen" > /dev/null
 	bench "voidfit gen irregular, 6M jobs" "$work/gen/jobs.csv"
 fi

@@ -1,24 +1,30 @@
 /* cmd-gen.c — 'voidfit gen': write a synthetic trace of a standard scenario. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "gen.h"
+#include "json.h"
+#include "sbuf.h"
 
 static int exec_gen(int argc, char **argv);
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
-	.usage = "[-s NAME] [-j N] [-n N] [--seed S] -o DIR",
+	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--json] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
-	.help = "  -s, --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
-		"  -j, --jobs N         jobs to generate (default 2000; at most 100000000)\n"
-		"  -n, --nodes N        nodes of the cluster (default 64; at most 1000000)\n"
-		"      --seed S         seed, 0..9223372036854775807 (default 1): the same\n"
-		"                       arguments write the same bytes\n"
-		"  -o, --output DIR     write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
-		"                       DIR/faults.txt (DIR is created if missing; a\n"
-		"                       faults.txt there is removed for other scenarios)\n"
+	.help = "      --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
+		"  -j, --jobs N          jobs to generate (default 2000; at most 100000000)\n"
+		"      --nodes N         nodes of the cluster (default 64; at most 1000000)\n"
+		"      --seed S          seed, 0..18446744073709551615 (default 1): the same\n"
+		"                        arguments write the same bytes\n"
+		"      --json            print what was written as one JSON object (keys:\n"
+		"                        scenario, jobs, nodes, seed, files)\n"
+		"  -o, --output DIR      write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
+		"                        DIR/faults.txt (DIR is created if missing; a\n"
+		"                        faults.txt there is removed for other scenarios)\n"
 		"\n"
 		"Scenarios:\n"
 		"  balanced        60% A100x8, 30% T4x4, 10% CPU nodes; jobs 30% infer, 35% "
@@ -42,10 +48,49 @@ const struct cmd_entry cmd_gen_entry = {
 	.exec = exec_gen,
 };
 
+/* -s and -n would mean seed and no-store, as in the other commands: long options only. */
+enum { O_SCENARIO = 256, O_NODES, O_SEED, O_JSON };
+
 static const struct cmd_opt opts[] = {
-	{"scenario", 's', 1}, {"jobs", 'j', 1},   {"nodes", 'n', 1},
-	{"seed", 1000, 1},    {"output", 'o', 1}, {NULL, 0, 0},
+	{"scenario", O_SCENARIO, 1}, {"jobs", 'j', 1},   {"nodes", O_NODES, 1}, {"seed", O_SEED, 1},
+	{"json", O_JSON, 0},         {"output", 'o', 1}, {NULL, 0, 0},
 };
+
+/* What gen_write wrote, as one JSON object; the seed is a string, as in the runs'
+ * parameters: a uint64 does not fit a JSON number. */
+static void print_json(const struct gen_params *p, const char *dir)
+{
+	const char *names[GEN_MAX_FILES];
+	size_t n = gen_files(p->scenario, names);
+	struct sbuf b, path;
+	struct json j;
+	char seed[24];
+	sbuf_init(&b);
+	sbuf_init(&path);
+	json_init(&j, &b, 1);
+	json_obj(&j);
+	json_key(&j, "scenario");
+	json_str(&j, gen_scenario_name(p->scenario));
+	json_key(&j, "jobs");
+	json_int(&j, p->njobs);
+	json_key(&j, "nodes");
+	json_int(&j, p->nnodes);
+	json_key(&j, "seed");
+	snprintf(seed, sizeof seed, "%" PRIu64, p->seed);
+	json_str(&j, seed);
+	json_key(&j, "files");
+	json_arr(&j);
+	for (size_t i = 0; i < n; i++) {
+		sbuf_reset(&path);
+		sbuf_printf(&path, "%s/%s", dir, names[i]);
+		json_str(&j, path.s);
+	}
+	json_end(&j);
+	json_end(&j);
+	fputs(b.s, stdout);
+	sbuf_release(&b);
+	sbuf_release(&path);
+}
 
 static int exec_gen(int argc, char **argv)
 {
@@ -55,7 +100,7 @@ static int exec_gen(int argc, char **argv)
 	struct cmd_parser ps;
 	struct err e = {0};
 	int64_t v;
-	int c, rc = CMD_OK;
+	int c, json = 0, rc = CMD_OK;
 
 	if (cmd_wants_help(argc, argv)) {
 		cmd_print_help(ce, stdout);
@@ -64,7 +109,7 @@ static int exec_gen(int argc, char **argv)
 	cmd_parser_init(&ps, argc, argv);
 	while ((c = cmd_getopt(&ps, opts)) != -1) {
 		switch (c) {
-		case 's':
+		case O_SCENARIO:
 			p.scenario = gen_scenario_find(ps.arg);
 			if (p.scenario < 0)
 				rc = cmd_usage_error(ce,
@@ -78,16 +123,21 @@ static int exec_gen(int argc, char **argv)
 						     ps.arg, GEN_MAX_JOBS);
 			p.njobs = v;
 			break;
-		case 'n':
+		case O_NODES:
 			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_NODES)
 				rc = cmd_usage_error(ce, "nodes '%s': want an integer in 1..%d",
 						     ps.arg, GEN_MAX_NODES);
 			p.nnodes = v;
 			break;
-		case 1000:
-			if (parse_i64(ps.arg, &v) || v < 0)
-				rc = cmd_usage_error(ce, "seed '%s': want an integer >= 0", ps.arg);
-			p.seed = (uint64_t)v;
+		case O_SEED:
+			if (parse_u64(ps.arg, &p.seed))
+				rc = cmd_usage_error(ce,
+						     "seed '%s': want an integer in "
+						     "0..18446744073709551615",
+						     ps.arg);
+			break;
+		case O_JSON:
+			json = 1;
 			break;
 		case 'o':
 			dir = ps.arg;
@@ -108,6 +158,8 @@ static int exec_gen(int argc, char **argv)
 	}
 	if (gen_write(&p, dir, &e))
 		rc = cmd_fail(ce, "%s", e.msg);
+	else if (json)
+		print_json(&p, dir);
 out:
 	cmd_parser_release(&ps);
 	return rc;

@@ -226,8 +226,12 @@ static int fill_out(struct csvin *c, struct err *e)
 			if (inflateInit2(&c->z, 15 + 16) != Z_OK)
 				abort(); /* out of memory */
 			c->z_live = 1;
-		} else if (c->inlen >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f &&
-			   m[3] == 0xfd) {
+		} else if (c->inlen >= 4 &&
+			   ((m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+			    ((m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d &&
+			     m[3] == 0x18))) {
+			/* a zstd frame, or a skippable frame (magic 0x184D2A50..5F), which
+			 * pzstd writes first: the decompressor skips it */
 			c->comp = CSVIN_ZSTD;
 			c->zd = ZSTD_createDCtx();
 			if (!c->zd)
@@ -518,13 +522,12 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 					publish(c, NULL, 0);
 					break;
 				}
-				int fr = csv_fini(&c->p, on_field, on_record, c);
-				if (fr != 0)
-					return err_set(
-						e, VF_EINPUT,
-						"%s:%lld: unterminated quoted field at the end "
-						"of the file",
-						c->name, (long long)c->rec_line);
+				if (csv_fini(&c->p, on_field, on_record, c) != 0) {
+					/* the last record: a bad row, the ones before it stand */
+					c->bad = "unterminated quoted field at the end of the file";
+					publish(c, NULL, 0);
+					break;
+				}
 				if (c->ends) {
 					if (c->ends > 1)
 						c->bad = "carriage return inside an unquoted field";

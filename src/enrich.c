@@ -34,8 +34,10 @@ struct rule {
 };
 
 struct enrich_profile {
-	char *name;         /* "name" line */
-	int version;        /* "version" line, > 0 */
+	char *name;    /* "name" line */
+	int version;   /* "version" line, > 0 */
+	int name_line; /* where they were set, for a second one's message (0: not yet) */
+	int version_line;
 	char *text;         /* the whole profile text */
 	struct rule *rules; /* nrules rules, in file order */
 	size_t nrules, rulecap;
@@ -86,7 +88,9 @@ void enrich_free(struct enrich_profile *p)
 static int claim(struct enrich_profile *p, int *slot, int ri, const char *fname, int line,
 		 const char *what, enum dim d, struct err *e)
 {
-	if (*slot >= 0 && *slot != ri)
+	if (*slot == ri)
+		return err_set(e, VF_EINPUT, "%s:%d: %s named twice", fname, line, what);
+	if (*slot >= 0)
 		return err_set(e, VF_EINPUT, "%s:%d: rule for %s on '%s' repeats line %d", fname,
 			       line, what, job_dim_name(d), p->rules[*slot].line);
 	*slot = ri;
@@ -107,6 +111,10 @@ static int parse_params(char **w, int nw, struct rule *r, const char *fname, int
 				       w[i]);
 		*eq = '\0';
 		const char *k = w[i], *v = eq + 1;
+		for (int j = 0; j < i; j++) /* their '=' is a NUL already: w[j] is the key */
+			if (!strcmp(w[j], k))
+				return err_set(e, VF_EINPUT, "%s:%d: '%s=' given twice", fname,
+					       line, k);
 		if (!strcmp(k, "per")) {
 			if (strcmp(v, "gpu"))
 				return err_set(e, VF_EINPUT, "%s:%d: per '%s': only per=gpu exists",
@@ -269,9 +277,10 @@ int enrich_parse(const char *text, size_t len, const char *fname, struct enrich_
 			if (nw != 2)
 				rc = err_set(e, VF_EINPUT, "%s:%d: want '%s VALUE'", fname, lineno,
 					     w[0]);
-			else if (is_name ? p->name != NULL : p->version != 0)
-				rc = err_set(e, VF_EINPUT, "%s:%d: a second '%s' line", fname,
-					     lineno, w[0]);
+			else if (is_name ? p->name_line : p->version_line)
+				rc = err_set(e, VF_EINPUT, "%s:%d: '%s' repeats line %d", fname,
+					     lineno, w[0],
+					     is_name ? p->name_line : p->version_line);
 			else if (!is_name && (parse_i64(w[1], &v) || v <= 0 || v > 1000000000))
 				rc = err_set(e, VF_EINPUT,
 					     "%s:%d: version '%s' is not a positive "
@@ -279,10 +288,13 @@ int enrich_parse(const char *text, size_t len, const char *fname, struct enrich_
 					     fname, lineno, w[1]);
 			if (rc)
 				goto out;
-			if (is_name)
+			if (is_name) {
 				p->name = xstrdup(w[1]);
-			else
+				p->name_line = lineno;
+			} else {
 				p->version = (int)v;
+				p->version_line = lineno;
+			}
 		} else if (!strcmp(w[0], "job") || !strcmp(w[0], "node")) {
 			rc = parse_rule(p, w, nw, fname, lineno, e);
 			if (rc)

@@ -631,6 +631,27 @@ out:
 	return rc;
 }
 
+/* The files of a trace, in the order gen_write writes them. */
+static const struct {
+	const char *name;
+	writer_fn writer;
+	int faults; /* written only for a scenario with faults (else removed) */
+} outputs[] = {
+	{"nodes.csv", gen_write_nodes, 0},
+	{"jobs.csv", gen_write_jobs, 0},
+	{"faults.txt", gen_write_faults, 1},
+};
+
+size_t gen_files(int scenario, const char *names[GEN_MAX_FILES])
+{
+	static_assert(sizeof outputs / sizeof *outputs <= GEN_MAX_FILES, "GEN_MAX_FILES");
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++)
+		if (!outputs[i].faults || scenarios[scenario].faults)
+			names[n++] = outputs[i].name;
+	return n;
+}
+
 int gen_write(const struct gen_params *p, const char *dir, struct err *e)
 {
 	if (p->scenario < 0 || p->scenario >= GEN_NSCENARIO)
@@ -643,15 +664,15 @@ int gen_write(const struct gen_params *p, const char *dir, struct err *e)
 			       GEN_MAX_NODES);
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return err_set(e, VF_EIO, "%s: %s", dir, strerror(errno));
-	int rc = write_file(p, dir, "nodes.csv", gen_write_nodes, e);
-	if (!rc)
-		rc = write_file(p, dir, "jobs.csv", gen_write_jobs, e);
-	if (!rc && scenarios[p->scenario].faults)
-		rc = write_file(p, dir, "faults.txt", gen_write_faults, e);
-	else if (!rc) {
-		size_t n = strlen(dir) + 16;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < sizeof outputs / sizeof *outputs; i++) {
+		if (!outputs[i].faults || scenarios[p->scenario].faults) {
+			rc = write_file(p, dir, outputs[i].name, outputs[i].writer, e);
+			continue;
+		}
+		size_t n = strlen(dir) + strlen(outputs[i].name) + 2;
 		char *path = xmalloc(n);
-		snprintf(path, n, "%s/faults.txt", dir);
+		snprintf(path, n, "%s/%s", dir, outputs[i].name);
 		if (remove(path) && errno != ENOENT)
 			rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
 		free(path);

@@ -56,7 +56,10 @@ struct imp {
 	size_t nslot, slotcap;
 	struct store_raw *raw; /* the current file's raw writer, once it exists */
 	int64_t line;          /* the line of the record being mapped (0: none) */
-	unsigned char *pend;   /* raw bytes read before it existed */
+	const char *file;      /* the current file's name, and its reader */
+	struct trace_reader *rd;
+	struct trace_nameset *node_seen; /* node names, each with the file:line it came from */
+	unsigned char *pend;             /* raw bytes read before it existed */
 	size_t npend, pendcap;
 };
 
@@ -72,7 +75,12 @@ static int sink_job(void *ctx, const struct job *j, struct err *e)
 static int sink_node(void *ctx, const struct node *n, struct err *e)
 {
 	struct imp *im = ctx;
-	(void)e;
+	char where[600];
+	const char *first;
+	snprintf(where, sizeof where, "%s:%lld", im->file, (long long)im->line);
+	if (!trace_nameset_put(&im->node_seen, n->name, where, &first))
+		return im->line ? trace_bad(im->rd, "node '%s' repeats %s", n->name, first)
+				: err_set(e, VF_EINPUT, "node '%s' repeats %s", n->name, first);
 	job_set_add_node(&im->nodes, n);
 	im->res->nodes++;
 	return 0;
@@ -192,17 +200,19 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 			}
 		}
 		if (!fmt) {
-			char head[120];
+			char head[120], near[600];
 			snprintf(head, sizeof head, "%.*s",
 				 (int)(first->rawlen < 80 ? first->rawlen : 80), first->raw);
 			for (char *q = head; *q; q++) /* keep the message printable */
 				if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
 					*q = '?';
+			trace_closest(first, near, sizeof near);
 			return err_set(
 				e, VF_EINPUT,
 				"%s:%lld: not a trace format voidfit knows (first line '%s', "
-				"%zu fields); give --format",
-				name, (long long)first->line, head, first->n);
+				"%zu fields%s%s); give --format",
+				name, (long long)first->line, head, first->n,
+				*near ? "; closest: " : "", near);
 		}
 	}
 	int nodes = map ? trace_map_is_nodes(map) : fmt->kind == TRACE_NODES;
@@ -255,8 +265,8 @@ static int open_input(const char *path, FILE **out, int64_t *size, struct err *e
 	return 0;
 }
 
-/* A fault file ('voidfit gen -s hard' writes one beside its trace, so importing all of DIR meets
- * it): its first line is gen's comment or a fault. */
+/* A fault file ('voidfit gen --scenario hard' writes one beside its trace, so importing all of DIR
+ * meets it): its first line is gen's comment or a fault. */
 static int is_fault_file(const struct csvin_rec *first)
 {
 	struct fault f;
@@ -347,7 +357,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		err_prefix(e, "%s:%lld: ", name, (long long)r->line);
 		goto out;
 	}
-	if ((rc = ensure_trace(im, in->path, e)))
+	if ((rc = ensure_trace(im, name, e)))
 		goto out;
 	const char *slash = strrchr(name, '/');
 	sf.trace_id = im->trace_id;
@@ -361,6 +371,8 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	if (im->npend && (rc = store_raw_write(im->raw, im->pend, im->npend, e)))
 		goto out;
 	im->npend = 0;
+	im->file = name;
+	im->rd = rd;
 	if (header && (rc = csvin_next(c, &r, e)))
 		goto out;
 	if (!r) {
@@ -533,6 +545,7 @@ out:
 	}
 	free(im.slot);
 	free(im.pend);
+	trace_nameset_free(im.node_seen);
 	job_set_release(&im.nodes);
 	return rc;
 }

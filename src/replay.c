@@ -239,15 +239,6 @@ int replay_parse_policies(const char *s, const struct policy_ops ***out, size_t 
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	int64_t v;
-	if (*s < '0' || *s > '9' || parse_i64(s, &v) || v < 0)
-		return -1;
-	*out = (uint64_t)v;
-	return 0;
-}
-
 int replay_parse_seeds(const char *s, uint64_t *lo, uint64_t *hi, struct err *e)
 {
 	const char *dash = strchr(s, '-');

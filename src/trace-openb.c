@@ -1,13 +1,16 @@
 /*
  * trace-openb.c — Alibaba gpu-v2023 ("openb"): pod lists and node lists.
  *
- * Pods: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
- * deletion_time,scheduled_time (times in s). Some pod lists lack the three time columns.
- *   arrival  = creation_time (0 when the file has no times)
+ * Pods: name,cpu_milli,memory_mib,num_gpu,gpu_milli, then the optional gpu_spec,qos,
+ * pod_phase,creation_time,deletion_time,scheduled_time (times in s): public variants of the
+ * trace lack some or all of them.
+ *   arrival  = creation_time (0 without that column)
  *   duration = deletion_time - scheduled_time; empty scheduled_time = never ran
- *              (-1, JOB_F_NOTRAN); no time columns: -1 (unknown, not flagged)
+ *              (-1, JOB_F_NOTRAN); without either column: -1 (unknown, not flagged)
  *   demand   = cpu_milli, memory_mib, gpu = num_gpu * gpu_milli; gpu_spec = allowed models
- *   class    = no GPU: cpu; LS: infer; BE: batch; Guaranteed, Burstable, other: train
+ *              (without it: any)
+ *   class    = no GPU: cpu; LS: infer; BE: batch; Guaranteed, Burstable, other or no qos
+ *              column: train
  * Nodes: sn,cpu_milli,memory_mib,gpu,model (gpu = GPU count; HBM from the model table).
  */
 #include <string.h>
@@ -56,13 +59,14 @@ static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		j.cls = JOB_BATCH;
 	else
 		j.cls = JOB_TRAIN;
-	if (rd->col[P_CREATE] < 0) { /* a pod list without times */
-		j.arrival = 0;
-		return trace_emit_job(rd, &j, e);
+	j.arrival = 0;
+	if (rd->col[P_CREATE] >= 0) {
+		if (create < 0)
+			return trace_bad(rd, "column 'creation_time' is empty");
+		j.arrival = create;
 	}
-	if (create < 0)
-		return trace_bad(rd, "column 'creation_time' is empty");
-	j.arrival = create;
+	if (rd->col[P_DELETE] < 0 || rd->col[P_SCHED] < 0) /* how long it ran: unknown */
+		return trace_emit_job(rd, &j, e);
 	if (sched < 0) {
 		j.flags |= JOB_F_NOTRAN;
 	} else if (del < 0) {
@@ -82,7 +86,7 @@ const struct trace_format trace_openb_pods = {
 	.kind = TRACE_JOBS,
 	.has_header = 1,
 	.columns = pod_cols,
-	.nrequired = 7,
+	.nrequired = 5,
 	.row = pods_row,
 };
 

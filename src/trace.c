@@ -62,18 +62,44 @@ static int has_field(const struct csvin_rec *r, const char *name)
 	return 0;
 }
 
-int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r)
+/* How r, as a header, covers fmt's columns: *present of its nrequired required ones are
+ * there; returns the number of its columns there, required or optional. */
+static size_t header_hits(const struct trace_format *fmt, const struct csvin_rec *r,
+			  size_t *present)
 {
 	size_t hits = 0, n = ncolumns(fmt);
-	if (r->bad || !n)
-		return 0;
+	*present = 0;
 	for (size_t k = 0; k < n; k++) {
 		int h = has_field(r, fmt->columns[k]);
 		hits += (size_t)h;
-		if (!h && (int)k < fmt->nrequired)
-			return 0;
+		if ((int)k < fmt->nrequired)
+			*present += (size_t)h;
 	}
-	return (int)hits;
+	return hits;
+}
+
+/* The required columns of fmt that header r lacks, quoted and comma-separated, into buf. */
+static void missing_columns(const struct trace_format *fmt, const struct csvin_rec *r, char *buf,
+			    size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < fmt->nrequired && used < len; k++) {
+		if (has_field(r, fmt->columns[k]))
+			continue;
+		int w = snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "",
+				 fmt->columns[k]);
+		used += w < 0 ? 0 : (size_t)w;
+	}
+}
+
+int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec *r)
+{
+	size_t present;
+	if (r->bad || !fmt->columns)
+		return 0;
+	size_t hits = header_hits(fmt, r, &present);
+	return present == (size_t)fmt->nrequired ? (int)hits : 0;
 }
 
 const struct trace_format *trace_detect(const struct csvin_rec *first, int *header)
@@ -103,6 +129,35 @@ const struct trace_format *trace_detect(const struct csvin_rec *first, int *head
 			return *f;
 	}
 	return NULL;
+}
+
+const struct trace_format *trace_closest(const struct csvin_rec *first, char *buf, size_t len)
+{
+	const struct trace_format *best = NULL;
+	size_t best_present = 0, best_hits = 0;
+	buf[0] = '\0';
+	if (first->bad)
+		return NULL;
+	for (const struct trace_format *const *f = trace_formats; *f; f++) {
+		if (!(*f)->has_header || !(*f)->columns || (*f)->nrequired <= 0)
+			continue;
+		size_t present, hits = header_hits(*f, first, &present);
+		/* the largest share of the required columns (present / nrequired), then the
+		 * most columns in all */
+		size_t a = present * (size_t)(best ? best->nrequired : 1),
+		       b = best_present * (size_t)(*f)->nrequired;
+		if (present && (!best || a > b || (a == b && hits > best_hits))) {
+			best = *f;
+			best_present = present;
+			best_hits = hits;
+		}
+	}
+	if (best) {
+		char miss[512];
+		missing_columns(best, first, miss, sizeof miss);
+		snprintf(buf, len, "%s, which lacks %s", best->name, miss);
+	}
+	return best;
 }
 
 int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
@@ -141,6 +196,7 @@ int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, 
 		return 0;
 	}
 	rd->nfields = header->n;
+	int lacks = 0;
 	for (size_t k = 0; k < n; k++) {
 		rd->col[k] = -1;
 		for (size_t i = 0; i < header->n; i++)
@@ -148,9 +204,12 @@ int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, 
 				rd->col[k] = (int)i;
 				break;
 			}
-		if (rd->col[k] < 0 && (int)k < f->nrequired)
-			return err_set(e, VF_EINPUT, "header lacks column '%s' of format %s",
-				       f->columns[k], f->name);
+		lacks |= rd->col[k] < 0 && (int)k < f->nrequired;
+	}
+	if (lacks) {
+		char miss[512];
+		missing_columns(f, header, miss, sizeof miss);
+		return err_set(e, VF_EINPUT, "header lacks %s of format %s", miss, f->name);
 	}
 	return 0;
 }
@@ -399,7 +458,7 @@ int trace_is_number(const char *s, int empty_ok)
 }
 
 struct trace_nameset {
-	char **slot; /* open addressing, linear probing; NULL = empty */
+	char **slot; /* open addressing, linear probing; NULL = empty; "name\0value\0" */
 	size_t cap, n;
 };
 
@@ -411,7 +470,8 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-int trace_nameset_add(struct trace_nameset **setp, const char *name)
+int trace_nameset_put(struct trace_nameset **setp, const char *name, const char *value,
+		      const char **first)
 {
 	struct trace_nameset *s = *setp;
 	if (!s)
@@ -432,12 +492,27 @@ int trace_nameset_add(struct trace_nameset **setp, const char *name)
 		s->cap = cap;
 	}
 	size_t j = name_hash(name) & (s->cap - 1);
+	size_t nl = strlen(name);
 	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-		if (!strcmp(s->slot[j], name))
+		if (!strcmp(s->slot[j], name)) {
+			if (first)
+				*first = s->slot[j] + nl + 1;
 			return 0;
-	s->slot[j] = xstrdup(name);
+		}
+	if (!value)
+		value = "";
+	size_t vl = strlen(value);
+	char *e = xmalloc(nl + vl + 2);
+	memcpy(e, name, nl + 1);
+	memcpy(e + nl + 1, value, vl + 1);
+	s->slot[j] = e;
 	s->n++;
 	return 1;
+}
+
+int trace_nameset_add(struct trace_nameset **set, const char *name)
+{
+	return trace_nameset_put(set, name, NULL, NULL);
 }
 
 void trace_nameset_free(struct trace_nameset *s)

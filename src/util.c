@@ -146,10 +146,17 @@ int err_prefix(struct err *e, const char *fmt, ...)
 	return e->code;
 }
 
+/* Does s start a number as written in a trace or on a command line: a digit, a sign or a
+ * point? strtol and strtod would also skip leading blanks. */
+static int starts_number(const char *s)
+{
+	return (*s >= '0' && *s <= '9') || *s == '-' || *s == '+' || *s == '.';
+}
+
 int parse_i64(const char *s, int64_t *out)
 {
 	char *end;
-	if (!s || !*s)
+	if (!s || !starts_number(s) || *s == '.')
 		return -1;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
@@ -159,10 +166,27 @@ int parse_i64(const char *s, int64_t *out)
 	return 0;
 }
 
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || *s < '0' || *s > '9') /* strtoull would take "-1" as 2^64 - 1 */
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int parse_double(const char *s, double *out)
 {
 	char *end;
-	if (!s || !*s)
+	if (!s || !starts_number(s))
+		return -1;
+	/* Only the characters of a decimal number: strtod also reads hex floats ("0x1p3"),
+	 * "inf" and "nan", which no trace or option means. */
+	if (s[strspn(s, "0123456789+-.eE")])
 		return -1;
 	errno = 0;
 	double v = strtod(s, &end);

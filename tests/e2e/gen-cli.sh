@@ -7,10 +7,10 @@ for o in --scenario --jobs --nodes --seed --output; do contains out "$o"; done
 
 # Same arguments, same bytes; another seed, other bytes.
 expect_rc 0 vf gen --scenario irregular --jobs 300 --nodes 20 --seed 5 -o a
-expect_rc 0 vf gen -s irregular -j 300 -n 20 --seed=5 --output b
+expect_rc 0 vf gen --scenario=irregular -j 300 --nodes=20 --seed=5 --output b
 cmp a/jobs.csv b/jobs.csv || die "jobs.csv differs between identical runs"
 cmp a/nodes.csv b/nodes.csv || die "nodes.csv differs between identical runs"
-expect_rc 0 vf gen -s irregular -j 300 -n 20 --seed 6 -o c
+expect_rc 0 vf gen --scenario irregular -j 300 --nodes 20 --seed 6 -o c
 cmp -s a/jobs.csv c/jobs.csv && die "another seed gave the same jobs"
 [ ! -e a/faults.txt ] || die "irregular wrote faults.txt"
 
@@ -21,22 +21,22 @@ cmp -s a/jobs.csv c/jobs.csv && die "another seed gave the same jobs"
 [ "$(wc -l < a/jobs.csv)" -eq 301 ] || die "want 300 jobs"
 [ "$(wc -l < a/nodes.csv)" -eq 21 ] || die "want 20 nodes"
 
-expect_rc 0 vf gen -s hard -j 100 -n 10 -o h
+expect_rc 0 vf gen --scenario hard -j 100 --nodes 10 -o h
 grep -v '^#' h/faults.txt | grep -Eq '^n[0-9]{4}:sto=0\.5@[0-9]+\+6h$' || die "no storage fault"
 
 # Usage errors exit 2 and name the problem; runtime failures exit 1.
 expect_rc 2 vf gen -j 10
 contains err "-o DIR is required"
-expect_rc 2 vf gen -s nosuch -o x
+expect_rc 2 vf gen --scenario nosuch -o x
 contains err "scenario 'nosuch'"
 expect_rc 2 vf gen -j 0 -o x
 contains err "jobs '0'"
-expect_rc 2 vf gen -n 12x -o x
+expect_rc 2 vf gen --nodes 12x -o x
 contains err "nodes '12x'"
 expect_rc 2 vf gen --seed -3 -o x
 expect_rc 2 vf gen --bogus -o x
 expect_rc 2 vf gen -o x extra
 expect_rc 2 vf gen -o
 mkdir ro && touch ro/file
-expect_rc 1 vf gen -j 5 -n 2 -o ro/file/sub
+expect_rc 1 vf gen -j 5 --nodes 2 -o ro/file/sub
 contains err "voidfit gen: ro/file/sub"

@@ -3,7 +3,7 @@
 . "$VOIDFIT_TOP/tests/lib.sh"
 
 stalled() { # SCENARIO: stalled GPU-hours of scalar on a small trace of it
-	vf gen -s "$1" -j 600 -n 16 --seed 3 -o "$1" || die "gen $1"
+	vf gen --scenario "$1" -j 600 --nodes 16 --seed 3 -o "$1" || die "gen $1"
 	vf import -o "$1.db" "$1/jobs.csv" "$1/nodes.csv" >/dev/null || die "import $1"
 	vf replay "$1.db" --policy scalar --no-store >"$1.txt" || die "replay $1"
 	contains "$1.txt" "enriched values: jobs: none of 600; nodes: none of 16"

@@ -32,16 +32,14 @@ zstd -q -c big.csv | head -c 3000 > cut.csv.zst
 expect_rc 1 vf import -o b.db cut.csv.zst
 contains err "cut.csv.zst: truncated zstd data"
 same
-# a NUL byte inside a text file, a 10 MB field, an unterminated quote at the end
+# a NUL byte inside a text file, a 10 MB field (a file cut inside a quoted field is no file
+# error: import-cut.sh)
 printf '%s\nn1,1,1,0,\nn2,1\0,1,0,\n' "$h" > nul.csv
 expect_rc 1 vf import -o b.db nul.csv
 contains err "nul.csv:3: NUL byte"
 { printf '%s\nn1,' "$h"; head -c 10485760 /dev/zero | tr '\0' 7; printf ',1,0,\n'; } > wide.csv
 expect_rc 1 vf import -o b.db wide.csv
 contains err "wide.csv:2: record longer than 1048576 bytes"
-printf '%s\nn1,1,1,0,\n"n2,1,1,0,\n' "$h" > open.csv
-expect_rc 1 vf import -o b.db open.csv
-contains err "open.csv:3: unterminated quoted field at the end of the file"
 same
 # a bad file among good ones fails the whole import
 printf '%s\nn9,1,1,0,\n' "$h" > good2.csv

@@ -2,7 +2,7 @@
 # as one trace (nodes recognised by their header; the fault file skipped), and the native
 # columns come back unchanged through 'export --jobs / --nodes'.
 . "$VOIDFIT_TOP/tests/lib.sh"
-vf gen -s hard -j 3000 -n 32 -o g > /dev/null
+vf gen --scenario hard -j 3000 --nodes 32 -o g > /dev/null
 expect_rc 0 vf import -o g.db g/*
 contains out "jobs.csv: native-jobs, 3000 rows read, 3000 accepted, 0 quarantined"
 contains out "nodes.csv: native-nodes, 32 rows read, 32 accepted, 0 quarantined"

@@ -5,7 +5,7 @@
 # (hashed first, as only a file of a stored file's size can be one) is skipped, stdin
 # included, while a file of the same size and other bytes is imported.
 . "$VOIDFIT_TOP/tests/lib.sh"
-vf gen -s balanced -j 60000 -n 16 --seed 3 -o g > /dev/null
+vf gen --scenario balanced -j 60000 --nodes 16 --seed 3 -o g > /dev/null
 # line 5001 becomes a bad row (quarantined), lines 12001 and 50001 quoted ones (kept
 # verbatim, still jobs)
 awk -F, -v OFS=, 'NR == 5001 { $2 = "soon" } NR == 12001 || NR == 50001 { $4 = "\"" $4 "\"" }
@@ -31,7 +31,7 @@ if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
 	[ "$(blocks a.db)" = "$(blocks c.db)" ] || die "the blocks differ on one core"
 fi
 # a duplicate after a new file: the new file alone makes the trace
-vf gen -s balanced -j 9000 -n 16 --seed 4 -o h > /dev/null
+vf gen --scenario balanced -j 9000 --nodes 16 --seed 4 -o h > /dev/null
 cp h/jobs.csv other.csv
 expect_rc 0 vf import -o a.db other.csv jobs.csv
 contains err "jobs.csv: already imported (trace 'jobs'), skipped"

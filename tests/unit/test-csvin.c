@@ -181,15 +181,83 @@ static void test_nul_byte_fails_with_line(void **state)
 	assert_string_equal(e.msg, "nul.csv:3: NUL byte (not a text CSV file)");
 }
 
+/* A file cut inside a quoted field: the records before stand, the one it began (to the end
+ * of the file, several lines here) comes back bad with its line and raw text. */
 static void test_unterminated_quote_at_end(void **state)
 {
 	(void)state;
-	const char text[] = "a,b\n1,2\n3,\"open\n";
+	const char text[] = "a,b\n1,2\n3,\"open\nmore,4\n";
 	write_file("open.csv", text, sizeof text - 1);
 	struct err e = {0};
+	struct csvin *c;
+	struct csvin_rec *r;
+	assert_int_equal(csvin_open("open.csv", NULL, &c, &e), 0);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_null(r->bad);
+	assert_string_equal(r->field[1], "2");
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_non_null(r);
+	assert_string_equal(r->bad, "unterminated quoted field at the end of the file");
+	assert_int_equal(r->line, 3);
+	assert_int_equal(r->n, 0);
+	assert_string_equal(r->raw, "3,\"open\nmore,4");
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	assert_int_equal(csvin_next(c, &r, &e), 0);
+	assert_null(r);
+	csvin_close(c);
+	/* without a final line end, and as the only record */
 	int nrec;
-	assert_int_equal(read_all("open.csv", NULL, &nrec, &e), VF_EINPUT);
-	assert_string_equal(e.msg, "open.csv:3: unterminated quoted field at the end of the file");
+	write_file("open2.csv", "a,b\n\"x", 6);
+	assert_int_equal(read_all("open2.csv", NULL, &nrec, &e), 0);
+	assert_int_equal(nrec, 2);
+	write_file("open3.csv", "\"", 1);
+	assert_int_equal(read_all("open3.csv", NULL, &nrec, &e), 0);
+	assert_int_equal(nrec, 1);
+}
+
+/* pzstd begins its files with a skippable frame (magic 0x184D2A50..5F); one of each magic,
+ * with or without content, is skipped, and a skippable frame alone is an empty file. */
+static void test_zstd_skippable_frames(void **state)
+{
+	(void)state;
+	unsigned char z[4096];
+	for (unsigned magic = 0; magic < 16; magic++) {
+		size_t k = magic % 3 ? 4 : 0; /* content of the skippable frame */
+		unsigned char head[] = {(unsigned char)(0x50 | magic),
+					0x2a,
+					0x4d,
+					0x18,
+					(unsigned char)k,
+					0,
+					0,
+					0,
+					1,
+					2,
+					3,
+					4};
+		size_t h = 8 + k;
+		memcpy(z, head, h);
+		size_t n = ZSTD_compress(z + h, sizeof z - h, sample, sizeof sample - 1, 3);
+		assert_false(ZSTD_isError(n));
+		write_file("skip.zst", z, h + n);
+		check_sample("skip.zst");
+	}
+	struct err e = {0};
+	int nrec;
+	write_file("only-skip.zst", "\x50\x2a\x4d\x18\x00\x00\x00\x00", 8);
+	assert_int_equal(read_all("only-skip.zst", NULL, &nrec, &e), 0);
+	assert_int_equal(nrec, 0);
+	/* a skippable frame that promises more than the file holds: truncated */
+	write_file("short-skip.zst",
+		   "\x5f\x2a\x4d\x18\x10\x00\x00\x00"
+		   "ab",
+		   10);
+	assert_int_equal(read_all("short-skip.zst", NULL, &nrec, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "short-skip.zst: truncated zstd"));
 }
 
 static void test_huge_field_fails(void **state)
@@ -387,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_bom_is_stripped),
 		cmocka_unit_test(test_nul_byte_fails_with_line),
 		cmocka_unit_test(test_unterminated_quote_at_end),
+		cmocka_unit_test(test_zstd_skippable_frames),
 		cmocka_unit_test(test_huge_field_fails),
 		cmocka_unit_test(test_bad_quoting_is_a_bad_row),
 		cmocka_unit_test(test_missing_file),

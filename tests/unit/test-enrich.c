@@ -283,7 +283,21 @@ static void test_parse_errors(void **state)
 	expect_error(COVER "job * cpu fixed value=1 min=5 max=4\n",
 		     "t.profile:11: min= is above max=");
 	expect_error(COVER "job * cpu fixed\n", "t.profile:11: fixed needs value=");
-	expect_error(COVER "version 4\n", "t.profile:11: a second 'version' line");
+	expect_error(COVER "version 4\n", "t.profile:11: 'version' repeats line 2");
+	expect_error(COVER "\n# again\nname u\n", "t.profile:13: 'name' repeats line 1");
+	/* a parameter, or a target, given twice in one rule: never the last one silently */
+	expect_error(COVER "job train sto fixed value=1 value=2\n",
+		     "t.profile:11: 'value=' given twice");
+	expect_error(COVER "job train sto uniform lo=1 hi=4 lo=2\n",
+		     "t.profile:11: 'lo=' given twice");
+	expect_error(COVER "job train sto fixed max=9 value=1 max=8\n",
+		     "t.profile:11: 'max=' given twice");
+	expect_error(COVER "job train sto fixed per=gpu value=1 per=gpu\n",
+		     "t.profile:11: 'per=' given twice");
+	expect_error(COVER "job train|infer|train sto fixed value=1\n",
+		     "t.profile:11: job 'train' named twice");
+	expect_error(COVER "node T4|gpu|T4 sto fixed value=1\n",
+		     "t.profile:11: node 'T4' named twice");
 	expect_error(COVER "colour blue\n",
 		     "t.profile:11: 'colour': want name, version, job or node");
 	expect_error("version 1\njob * net fixed value=1\n", "t.profile: no 'name' line");

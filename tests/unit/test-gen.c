@@ -397,6 +397,21 @@ static void test_write_dir(void **state)
 	assert_non_null(strstr(e.msg, "no-such-dir/sub: "));
 }
 
+/* gen_files lists what gen_write writes, in its order: faults.txt only for hard. */
+static void test_files(void **state)
+{
+	(void)state;
+	const char *names[GEN_MAX_FILES];
+	for (int s = 0; s < GEN_NSCENARIO; s++) {
+		size_t n = gen_files(s, names);
+		assert_int_equal(n, s == GEN_HARD ? 3 : 2);
+		assert_string_equal(names[0], "nodes.csv");
+		assert_string_equal(names[1], "jobs.csv");
+		if (s == GEN_HARD)
+			assert_string_equal(names[2], "faults.txt");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_every_job_fits),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_write_dir),
+		cmocka_unit_test(test_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,6 +141,61 @@ static void test_detection(void **state)
 	assert_int_equal(h, 1);
 	assert_string_equal(detect("hello,world", &h), "none");
 	assert_string_equal(detect("Dear planner", &h), "none");
+	/* the five columns a pod needs are enough, in any order, among others */
+	assert_string_equal(detect("name,cpu_milli,memory_mib,num_gpu,gpu_milli", &h),
+			    "openb-pods");
+	assert_int_equal(h, 1);
+	assert_string_equal(detect("gpu_milli,qos,num_gpu,memory_mib,extra,cpu_milli,name", &h),
+			    "openb-pods");
+	assert_string_equal(detect("name,cpu_milli,memory_mib,num_gpu", &h), "none");
+}
+
+static const char *closest(const char *first, char *buf, size_t len)
+{
+	struct rec x;
+	const struct trace_format *f = trace_closest(mk(&x, first, 1), buf, len);
+	free(x.buf);
+	return f ? f->name : "none";
+}
+
+/* No format matches: the one nearest (largest share of its required columns) is named with
+ * what it lacks. */
+static void test_closest_format(void **state)
+{
+	(void)state;
+	char buf[256];
+	assert_string_equal(closest("name,cpu_milli,memory_mib,num_gpu", buf, sizeof buf),
+			    "openb-pods");
+	assert_string_equal(buf, "openb-pods, which lacks 'gpu_milli'");
+	assert_string_equal(closest("sn,cpu_milli,memory_mib", buf, sizeof buf), "openb-nodes");
+	assert_string_equal(buf, "openb-nodes, which lacks 'gpu', 'model'");
+	/* 3 of dlrm's 17 required columns weigh less than 1 of openb-pods' 5 */
+	assert_string_equal(closest("instance_sn,role,app_name,name", buf, sizeof buf),
+			    "openb-pods");
+	assert_string_equal(closest("instance_sn,role,app_name", buf, sizeof buf), "dlrm");
+	assert_non_null(strstr(buf, "dlrm, which lacks 'cpu_request', 'cpu_limit', "));
+	assert_string_equal(closest("hello,world", buf, sizeof buf), "none");
+	assert_string_equal(buf, "");
+	/* a short buffer is cut, not overrun */
+	char small[12];
+	assert_string_equal(closest("sn", small, sizeof small), "openb-nodes");
+	assert_string_equal(small, "openb-nodes");
+}
+
+/* A forced format's header lacking required columns: every missing one is named. */
+static void test_header_lacks_columns(void **state)
+{
+	(void)state;
+	struct trace_sink ts = {NULL, on_job, on_node};
+	struct trace_reader *rd;
+	struct err e = {0};
+	struct rec h;
+	assert_int_equal(trace_reader_new(trace_format_find("openb-pods"), NULL, &ts, &rd, &e), 0);
+	assert_int_equal(trace_reader_start(rd, mk(&h, "cpu_milli,num_gpu,qos", 1), &e), VF_EINPUT);
+	assert_string_equal(e.msg, "header lacks 'name', 'memory_mib', 'gpu_milli' of format "
+				   "openb-pods");
+	free(h.buf);
+	trace_reader_free(rd);
 }
 
 static void test_openb_pods_units_and_classes(void **state)
@@ -188,6 +243,14 @@ static void test_openb_pods_units_and_classes(void **state)
 	assert_int_equal(s.set.jobs[4].arrival, 3);
 	assert_int_equal(s.set.jobs[4].duration, 1); /* 4 - round(2.5) */
 	assert_int_equal(feed(rd, "p11,-0.5,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	/* but not hex floats nor leading blanks (csvin keeps them only inside quotes) */
+	assert_int_equal(feed(rd, "p12,0x1p3,1,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'cpu_milli': '0x1p3' is not a number");
+	assert_int_equal(feed(rd, "p13,1, 12,0,0,,LS,Running,1,2,1"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'memory_mib': ' 12' is not a number");
+	assert_int_equal(feed(rd, "p14,1,12,0,0,,LS,Running,1,2,\t1"), TRACE_BAD);
+	assert_int_equal(feed(rd, "p15,1,12,0,0,,LS,Running,1,2,0x10"), TRACE_BAD);
+	assert_int_equal(feed(rd, "p16,1,12,0,0,,LS,Running,1,2,inf"), TRACE_BAD);
 	s.set.njobs = 4;
 	trace_reader_free(rd);
 
@@ -199,6 +262,39 @@ static void test_openb_pods_units_and_classes(void **state)
 	assert_int_equal(j->arrival, 0);
 	assert_int_equal(j->duration, -1);
 	assert_false(j->flags & JOB_F_NOTRAN);
+	trace_reader_free(rd);
+
+	/* only the five required columns: no qos (a GPU pod trains), any model */
+	rd = reader("openb-pods", "name,cpu_milli,memory_mib,num_gpu,gpu_milli", &s);
+	assert_int_equal(feed(rd, "q0,8000,16384,2,1000"), 0);
+	assert_int_equal(feed(rd, "q1,2000,4096,0,0"), 0);
+	assert_int_equal(feed(rd, "q2,x,4096,0,0"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'cpu_milli': 'x' is not a number");
+	j = &s.set.jobs[5];
+	assert_int_equal(j[0].dem[DIM_CPU], 8000);
+	assert_int_equal(j[0].dem[DIM_GPU], 2000);
+	assert_int_equal(j[0].cls, JOB_TRAIN);
+	assert_int_equal(j[0].gpu_spec, 0);
+	assert_int_equal(j[0].arrival, 0);
+	assert_int_equal(j[0].duration, -1);
+	assert_false(j[0].flags & JOB_F_NOTRAN);
+	assert_int_equal(j[1].cls, JOB_CPU);
+	trace_reader_free(rd);
+
+	/* creation times but no scheduled_time column: arrivals kept, durations unknown, not
+	 * "never ran" (as an empty scheduled_time cell would say) */
+	rd = reader("openb-pods",
+		    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time,"
+		    "deletion_time",
+		    &s);
+	assert_int_equal(feed(rd, "r0,1000,1024,1,500,60,900"), 0);
+	j = &s.set.jobs[7];
+	assert_int_equal(j->arrival, 60);
+	assert_int_equal(j->duration, -1);
+	assert_false(j->flags & JOB_F_NOTRAN);
+	assert_int_equal(feed(rd, "r1,1000,1024,1,500,,900"), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'creation_time' is empty");
+	assert_int_equal(s.set.njobs, 8);
 	trace_reader_free(rd);
 	job_set_release(&s.set);
 }
@@ -344,6 +440,8 @@ static void test_helpers(void **state)
 	assert_false(trace_is_number("", 0));
 	assert_true(trace_is_number(NULL, 1));
 	assert_false(trace_is_number("12a", 1));
+	assert_false(trace_is_number(" 12", 0));
+	assert_false(trace_is_number("0x1p3", 0));
 	struct trace_nameset *set = NULL;
 	char name[32];
 	for (int i = 0; i < 1000; i++) {
@@ -352,6 +450,26 @@ static void test_helpers(void **state)
 	}
 	assert_int_equal(trace_nameset_add(&set, "m500"), 0);
 	assert_int_equal(trace_nameset_add(&set, "m1000"), 1);
+	trace_nameset_free(set);
+	/* with values: the first one stays, through growth */
+	set = NULL;
+	const char *first = NULL;
+	assert_int_equal(trace_nameset_put(&set, "n0", "a.csv:2", &first), 1);
+	assert_null(first);
+	for (int i = 1; i < 500; i++) {
+		char where[32];
+		snprintf(name, sizeof name, "n%d", i);
+		snprintf(where, sizeof where, "a.csv:%d", i + 2);
+		assert_int_equal(trace_nameset_put(&set, name, where, NULL), 1);
+	}
+	assert_int_equal(trace_nameset_put(&set, "n0", "b.csv:9", &first), 0);
+	assert_string_equal(first, "a.csv:2");
+	assert_int_equal(trace_nameset_put(&set, "n321", "b.csv:10", &first), 0);
+	assert_string_equal(first, "a.csv:323");
+	assert_int_equal(trace_nameset_add(&set, "n7"), 0);
+	assert_int_equal(trace_nameset_add(&set, "x"), 1);
+	assert_int_equal(trace_nameset_put(&set, "x", "c.csv:1", &first), 0);
+	assert_string_equal(first, "");
 	trace_nameset_free(set);
 	trace_nameset_free(NULL);
 	trace_reader_free(NULL);
@@ -522,6 +640,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_closest_format),
+		cmocka_unit_test(test_header_lacks_columns),
 		cmocka_unit_test(test_openb_pods_units_and_classes),
 		cmocka_unit_test(test_openb_nodes_hbm_from_model),
 		cmocka_unit_test(test_dlrm_units_and_window),
