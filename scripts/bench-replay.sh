@@ -159,7 +159,7 @@ mean_of() {
 }
 echo "5. the sampled search (--sample-nodes K) on the base trace ($sjobs jobs on $snodes nodes),"
 echo "   seeds 1-3: summed wall time, and means of mean fragmentation, md fragmentation and"
-echo "   \$/yr wasted; 'all' is the full search, and the ratios are to it:"
+echo "   \$/yr recoverable by placement; 'all' is the full search, and the ratios are to it:"
 printf '   %-6s %5s %7s %7s %7s %7s %10s %8s %8s %8s\n' policy K wall_s speedup frag md_frag \
 	usd_yr frag/all md/all usd/all
 for p in ragp7 fgd; do
@@ -172,7 +172,7 @@ for p in ragp7 fgd; do
 		done
 		fr=$(mean_of mean_fragmentation "$work"/k[123].csv)
 		md=$(mean_of md_fragmentation "$work"/k[123].csv)
-		usd=$(mean_of usd_per_year_wasted "$work"/k[123].csv | awk '{ printf "%.0f", $1 }')
+		usd=$(mean_of recoverable_by_placement_usd_per_year "$work"/k[123].csv | awk '{ printf "%.0f", $1 }')
 		if [ "$k" = 0 ]; then
 			w0=$w fr0=$fr md0=$md usd0=$usd
 			printf '   %-6s %5s %7s %7s %7s %7s %10s\n' "$p" all "$w" "" "$fr" "$md" "$usd"

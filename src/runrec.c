@@ -197,7 +197,8 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 {
 	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, rdims = SBUF_INIT,
 		    enr = SBUF_INIT, params = SBUF_INIT;
-	struct store_metric m[RUNREC_NCOL];
+	struct store_metric m[RUNREC_NCOL + 8 * JOB_NCLASS];
+	char ckeys[8 * JOB_NCLASS][48];
 	struct store_bucket *b = NULL;
 	struct store_point *p = NULL;
 	struct runrec rec;
@@ -256,6 +257,24 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 	for (int c = 0; c < RUNREC_NCOL; c++)
 		if (!isnan(rec.v[c]))
 			m[nm++] = (struct store_metric){cols[c].c.key, rec.v[c]};
+	/* the job statistics of each class, as KEY/CLASS */
+	for (int c = 0, k = 0; c < JOB_NCLASS && r->mode == SIM_TIMED; c++) {
+		const struct metrics_jobs *mj = &r->m.cls[c];
+		const char *names[8] = {"jobs",         "unplaceable_jobs", "wait_mean_s",
+					"wait_p95_s",   "jct_mean_s",       "slowdown_mean",
+					"slowdown_p95", "finished_jobs"};
+		double vals[8] = {(double)mj->jobs, (double)mj->unplaceable,
+				  mj->wait_mean,    mj->wait_p95,
+				  mj->jct_mean,     mj->slowdown_mean,
+				  mj->slowdown_p95, (double)mj->finished};
+		if (!mj->jobs)
+			continue;
+		for (int i = 0; i < 8; i++, k++) {
+			snprintf(ckeys[k], sizeof ckeys[k], "%s/%s", names[i],
+				 job_class_name((enum job_class)c));
+			m[nm++] = (struct store_metric){ckeys[k], vals[i]};
+		}
+	}
 	b = xcalloc((size_t)GPUMODEL_MAX * (JOB_NCLASS + 1) * SIM_NBUCKET, sizeof *b);
 	for (int g = 0; g < GPUMODEL_MAX; g++)
 		for (int c = 0; c <= JOB_NCLASS; c++)

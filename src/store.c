@@ -185,7 +185,10 @@ int store_open(const char *path, int flags, struct store **out, struct err *e)
 	    ((rc = query_int(s, "PRAGMA synchronous", &sync, e)) ||
 	     (rc = store_exec(s, "PRAGMA synchronous = OFF", e))))
 		goto fail;
-	if (!s->rdonly && ver < latest_version() && (rc = migrate(s, (int)ver, e)))
+	/* An older store is upgraded even by a reader when the file allows it: a migration
+	 * loses nothing, and the reader then sees the current schema. */
+	if (ver < latest_version() && (!s->rdonly || (!fresh && oflags == SQLITE_OPEN_READWRITE)) &&
+	    (rc = migrate(s, (int)ver, e)))
 		goto fail;
 	if (fresh && !s->rdonly) {
 		char pragma[48];
@@ -193,10 +196,11 @@ int store_open(const char *path, int flags, struct store **out, struct err *e)
 		if ((rc = store_exec(s, pragma, e)))
 			goto fail;
 	}
-	if (s->rdonly && ver < latest_version()) {
+	if (s->rdonly && oflags != SQLITE_OPEN_READWRITE && ver < latest_version()) {
 		rc = err_set(e, VF_ESTORE,
-			     "%s: schema version %lld needs an upgrade (open it writable)", path,
-			     (long long)ver);
+			     "%s: schema version %lld needs an upgrade, and the file is read-only: "
+			     "upgrade a writable copy (any voidfit command does)",
+			     path, (long long)ver);
 		goto fail;
 	}
 	if (s->rdonly && (rc = store_exec(s, "PRAGMA query_only = 1", e)))

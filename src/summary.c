@@ -178,7 +178,11 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	char num[64];
 	sbuf_init(&b);
 	thousands(provisioned_gpu_h, num, sizeof num);
-	if (mode == SIM_TIMED)
+	if (mode == SIM_TIMED && w1 <= w0)
+		sbuf_printf(&b,
+			    "window: not recorded (runs of an earlier voidfit, each priced over "
+			    "its own span)");
+	else if (mode == SIM_TIMED)
 		sbuf_printf(&b,
 			    "window: trace seconds %" PRId64 " to %" PRId64
 			    " (%.1f h), the same for every policy; provisioned %s GPU-h; $/yr = "
