@@ -172,6 +172,261 @@ static void test_thousand_gpus(void **state)
 	free(m);
 }
 
+/* ---- buckets on hand-made clusters: every figure below is worked out by hand ---- */
+
+/* A job of g whole GPUs (0: CPU only) with cpu millicores, arriving at t for d seconds. */
+static struct job *job_at(struct job_set *js, int64_t t, int64_t d, int g, int64_t cpu, int cls)
+{
+	add_job(js, t, d, cpu, g, cls);
+	return &js->jobs[js->njobs - 1];
+}
+
+/* GPU-milli-seconds of bucket b, over every model and class. */
+static int64_t bucket(const struct metrics *m, int b)
+{
+	return m->bucket_ms[b];
+}
+
+/* Run js under o and check that the buckets sum to provisioned, per model. */
+static void run_buckets(const struct job_set *js, const struct sim_opts *o, struct metrics *m)
+{
+	struct sim *s;
+	assert_int_equal(sim_new(js, &ff_ops, NULL, o, &s, NULL), 0);
+	sim_run(s);
+	metrics_compute(s, NULL, m);
+	int64_t sum = 0;
+	for (int b = 0; b < SIM_NBUCKET; b++) {
+		assert_true(m->bucket_ms[b] >= 0);
+		sum += m->bucket_ms[b];
+	}
+	assert_int_equal(sum, m->provisioned_ms);
+	assert_int_equal(m->provisioned_ms, m->gpus * 1000 * (m->w1 - m->w0));
+	sim_free(s);
+}
+
+#define GS(x) ((int64_t)(x)*1000) /* GPU-seconds in GPU-milli-seconds */
+
+/* One node of 2 GPUs. A: 2 GPUs 0-100. B: 1 GPU, arrives at 50, waits for A (no GPU is
+ * free, so nothing idles), runs 100-200. C: arrives at 200 (the window's end). */
+static void test_one_node(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	add_node(&js, "T4", 2, 64000);
+	job_at(&js, 0, 100, 2, 1000, JOB_TRAIN);
+	job_at(&js, 50, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 200, 10, 1, 1000, JOB_TRAIN);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(m.w0, 0);
+	assert_int_equal(m.w1, 200);
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(200 + 100));
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(100)); /* B alone, 100-200 */
+	assert_int_equal(m.idle_blocked_gpu_hours, 0);
+	assert_int_equal(m.carry_jobs, 1); /* C, starting at 200 */
+	assert_true(fabs(m.carry_gpu_hours * 3600 - 10) < 1e-9);
+	job_set_release(&js);
+}
+
+/* Three nodes of 2 GPUs, first-fit: A, B on n0, C, D on n1, E on n2 (1 GPU, 100 s each; B
+ * only 10 s); W wants 2 GPUs and waits: 0-10 one GPU is free (n2): too few, FULL; 10-100
+ * two are free, on n0 and n2: enough in total, wrong shape, SHAPE; at 100 W takes n0 for
+ * 100 s while the other 4 GPUs idle with nothing waiting; a job at 200 ends the window. */
+static void test_three_nodes_shape_and_full(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	for (int i = 0; i < 3; i++)
+		add_node(&js, "T4", 2, 64000);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 10, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 100, 2, 1000, JOB_INFER);
+	job_at(&js, 200, 1, 0, 1000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(m.w1 - m.w0, 200);
+	assert_int_equal(bucket(&m, SIM_B_FULL), GS(1 * 10));
+	assert_int_equal(bucket(&m, SIM_B_SHAPE), GS(2 * 90));
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(4 * 100));
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(100 + 10 + 100 + 100 + 100 + 200));
+	/* idle-blocked counts under the waiting job's class, productive under its holder's */
+	int t4 = gpumodel_find("T4");
+	assert_int_equal(m.ms[t4][JOB_INFER][SIM_B_SHAPE], GS(180));
+	assert_int_equal(m.ms[t4][JOB_INFER][SIM_B_PRODUCTIVE], GS(200));
+	assert_int_equal(m.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(400));
+	/* recoverable by placement: the wrong shape, not the full cluster */
+	assert_true(fabs(m.idle_blocked_gpu_hours * 3600 - 190) < 1e-9);
+	job_set_release(&js);
+}
+
+/* One node of 2 GPUs and 4 cores: a CPU job takes every core 0-100, so the GPU job that
+ * waits finds GPUs but no cpu (DIM, 2 GPUs x 100 s); it runs 100-150; a job at 200. */
+static void test_other_dim_short(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	add_node(&js, "T4", 2, 4000);
+	job_at(&js, 0, 100, 0, 4000, JOB_CPU);
+	job_at(&js, 0, 50, 1, 1000, JOB_TRAIN);
+	job_at(&js, 200, 1, 0, 1000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(bucket(&m, SIM_B_DIM), GS(2 * 100));
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(50));
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(1 * 50 + 2 * 50));
+	job_set_release(&js);
+}
+
+/* A T4 node and an A100 node of 1 GPU; two jobs allow only A100: the second waits 0-100
+ * while the T4 is free (MODEL), then runs 100-200; a job at 300 ends the window. */
+static void test_model_not_allowed(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	int t4 = gpumodel_find("T4"), a100 = gpumodel_find("A100");
+	sim_opts_init(&o);
+	add_node(&js, "T4", 1, 64000);
+	add_node(&js, "A100", 1, 64000);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN)->gpu_spec = 1u << a100;
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN)->gpu_spec = 1u << a100;
+	job_at(&js, 300, 1, 0, 1000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(m.ms[t4][JOB_TRAIN][SIM_B_MODEL], GS(100));
+	assert_int_equal(m.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(200));
+	assert_int_equal(m.ms[a100][JOB_TRAIN][SIM_B_PRODUCTIVE], GS(200));
+	assert_int_equal(m.ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(100));
+	job_set_release(&js);
+}
+
+/* fifo head-of-line: one node of 2 GPUs; A (1 GPU) runs 0-100; B wants 2 and waits; C (1
+ * GPU) would fit but waits behind B: the free GPU is held back by the queue (QUEUE, 0-100);
+ * B runs 100-200, C 200-250; a job at 300. Backfill starts C at once instead. */
+static void test_queue_discipline(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	add_node(&js, "T4", 2, 64000);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN);
+	job_at(&js, 0, 100, 2, 1000, JOB_TRAIN);
+	job_at(&js, 0, 50, 1, 1000, JOB_BATCH);
+	job_at(&js, 300, 1, 0, 1000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(bucket(&m, SIM_B_QUEUE), GS(100));
+	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_QUEUE], GS(100));
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(100 + 200 + 50));
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(1 * 50 + 2 * 50));
+	o.queue = SIM_BACKFILL; /* C starts at 0 beside A; B waits for both: 0-50 nothing is
+				 * free; 50-100 one GPU, too few for B: FULL */
+	run_buckets(&js, &o, &m);
+	assert_int_equal(bucket(&m, SIM_B_QUEUE), 0);
+	assert_int_equal(bucket(&m, SIM_B_FULL), GS(50));
+	job_set_release(&js);
+}
+
+/* Contention and preemption: two jobs share 1000 MB/s of storage, each wanting 1000, on
+ * two GPUs for 200 s at rate 0.5 (stalled half); a batch job evicted by an inference job
+ * at 40 s loses its 40 s of progress. */
+static void test_stalled_and_lost(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	add_node(&js, "T4", 2, 64000);
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 1000;
+	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 1000;
+	job_at(&js, 200, 1, 0, 1000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_int_equal(bucket(&m, SIM_B_STALLED), GS(2 * 100));
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(2 * 100));
+	job_set_release(&js);
+
+	memset(&js, 0, sizeof js);
+	add_node(&js, "T4", 1, 64000);
+	job_at(&js, 0, 100, 1, 1000, JOB_BATCH);
+	job_at(&js, 40, 50, 1, 1000, JOB_INFER);
+	job_at(&js, 200, 1, 0, 1000, JOB_CPU);
+	o.queue = SIM_PRIORITY;
+	o.preempt = 1;
+	run_buckets(&js, &o, &m);
+	/* 0-40 the batch job (then lost), 40-90 the inference job, 90-190 the batch job again */
+	assert_int_equal(bucket(&m, SIM_B_LOST), GS(40));
+	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST], GS(40));
+	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(50 + 100));
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(10));
+	job_set_release(&js);
+}
+
+/* A CPU-only trace on a GPU cluster: its jobs queue for cpu, yet no GPU is ever blocked:
+ * a GPU that CPU-only shapes cannot use is not waste. */
+static void test_cpu_only_trace_blocks_no_gpu(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics m;
+	sim_opts_init(&o);
+	add_node(&js, "A100", 8, 4000);
+	for (int i = 0; i < 20; i++)
+		job_at(&js, 10 * i, 100, 0, 2000, JOB_CPU);
+	run_buckets(&js, &o, &m);
+	assert_true(m.all.wait_mean > 0); /* they did queue */
+	assert_int_equal(m.idle_blocked_gpu_hours, 0);
+	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), m.provisioned_ms);
+	job_set_release(&js);
+}
+
+/* Two policies of one job set are priced over the same window: the same provisioned GPU
+ * time, whatever they do. */
+static double spread_score(const struct policy_ctx *ctx, const struct job *j,
+			   const struct placement *p)
+{
+	(void)ctx, (void)j;
+	return -(double)p->node; /* the last node first */
+}
+static const struct policy_ops spread_ops = {"t-last",     "",   DIMS_HARD, 0,
+					     spread_score, NULL, NULL,      NULL};
+
+static void test_same_window_every_policy(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics a, b;
+	struct sim *s;
+	sim_opts_init(&o);
+	add_node(&js, "T4", 4, 64000);
+	add_node(&js, "T4", 2, 64000);
+	add_node(&js, "T4", 1, 64000);
+	for (int i = 0; i < 30; i++)
+		job_at(&js, 7 * i, 40 + (i * 13) % 90, 1 + i % 3, 1000, JOB_TRAIN);
+	run_buckets(&js, &o, &a);
+	assert_int_equal(sim_new(&js, &spread_ops, NULL, &o, &s, NULL), 0);
+	sim_run(s);
+	metrics_compute(s, NULL, &b);
+	sim_free(s);
+	assert_int_equal(a.provisioned_ms, b.provisioned_ms);
+	assert_int_equal(a.w0, b.w0);
+	assert_int_equal(a.w1, b.w1);
+	assert_true(a.t1 != b.t1 || memcmp(a.bucket_ms, b.bucket_ms, sizeof a.bucket_ms));
+	job_set_release(&js);
+}
+
 static void test_job_statistics(void **state)
 {
 	(void)state;
@@ -309,6 +564,14 @@ int main(void)
 		cmocka_unit_test(test_prices),
 		cmocka_unit_test(test_buckets_and_dollars),
 		cmocka_unit_test(test_thousand_gpus),
+		cmocka_unit_test(test_one_node),
+		cmocka_unit_test(test_three_nodes_shape_and_full),
+		cmocka_unit_test(test_other_dim_short),
+		cmocka_unit_test(test_model_not_allowed),
+		cmocka_unit_test(test_queue_discipline),
+		cmocka_unit_test(test_stalled_and_lost),
+		cmocka_unit_test(test_cpu_only_trace_blocks_no_gpu),
+		cmocka_unit_test(test_same_window_every_policy),
 		cmocka_unit_test(test_job_statistics),
 		cmocka_unit_test(test_percentiles_over_classes),
 		cmocka_unit_test(test_stranded_behind_full_cpu),
