@@ -16,6 +16,7 @@
 #include "replay.h"
 
 static int exec_compare(int argc, char **argv);
+extern const struct cmd_opt cmd_compare_opts[]; /* below */
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -40,11 +41,12 @@ const struct cmd_entry cmd_compare_entry = {
 		"every policy itself with the built-in enrichment profile and stores nothing.\n"
 		"'saving vs scalar' is scalar's wasted $/yr minus the policy's.\n",
 	.exec = exec_compare,
+	.opts = cmd_compare_opts,
 };
 
 enum { O_SEEDS = 256, O_TRACE, O_JSON, O_SAMPLE };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_compare_opts[] = {
 	{"trace", O_TRACE, 1}, {"policies", 'p', 1},
 	{"policy", 'p', 1},    {"mode", 'm', 1},
 	{"seed", 's', 1},      {"seeds", O_SEEDS, 1},
@@ -154,7 +156,7 @@ static int exec_compare(int argc, char **argv)
 	sbuf_init(&tname);
 	sbuf_init(&note);
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1 && rc == CMD_OK) {
+	while ((c = cmd_getopt(&p, cmd_compare_opts)) != -1 && rc == CMD_OK) {
 		switch (c) {
 		case O_TRACE:
 			trace = p.arg;
@@ -186,8 +188,7 @@ static int exec_compare(int argc, char **argv)
 			fmt = p.arg;
 			break;
 		default:
-			rc = cmd_usage_error(&cmd_compare_entry,
-					     "unknown option or missing argument: %s", p.bad);
+			rc = cmd_opt_error(&cmd_compare_entry, &p);
 		}
 	}
 	if (rc != CMD_OK)

@@ -6,6 +6,7 @@
 #include "gen.h"
 
 static int exec_gen(int argc, char **argv);
+extern const struct cmd_opt cmd_gen_opts[]; /* below */
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
@@ -40,9 +41,10 @@ const struct cmd_entry cmd_gen_entry = {
 		"one\n"
 		"                  group's storage halved for 2h\n",
 	.exec = exec_gen,
+	.opts = cmd_gen_opts,
 };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_gen_opts[] = {
 	{"scenario", 's', 1}, {"jobs", 'j', 1},   {"nodes", 'n', 1},
 	{"seed", 1000, 1},    {"output", 'o', 1}, {NULL, 0, 0},
 };
@@ -62,7 +64,7 @@ static int exec_gen(int argc, char **argv)
 		return CMD_OK;
 	}
 	cmd_parser_init(&ps, argc, argv);
-	while ((c = cmd_getopt(&ps, opts)) != -1) {
+	while ((c = cmd_getopt(&ps, cmd_gen_opts)) != -1) {
 		switch (c) {
 		case 's':
 			p.scenario = gen_scenario_find(ps.arg);
@@ -93,7 +95,7 @@ static int exec_gen(int argc, char **argv)
 			dir = ps.arg;
 			break;
 		default:
-			rc = cmd_usage_error(ce, "%s: unknown option or missing argument", ps.bad);
+			rc = cmd_opt_error(ce, &ps);
 		}
 		if (rc)
 			goto out;

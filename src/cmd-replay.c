@@ -12,6 +12,7 @@
 #include "replay.h"
 
 static int exec_replay(int argc, char **argv);
+extern const struct cmd_opt cmd_replay_opts[]; /* below */
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -30,7 +31,7 @@ const struct cmd_entry cmd_replay_entry = {
 		"  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n"
 		"  -s, --seed N           PRNG and enrichment seed (default 1)\n"
 		"      --seeds A-B        one run per seed A..B, then the mean per policy\n"
-		"  -q, --queue Q          timed queue: fifo (default), backfill, priority\n"
+		"      --queue Q          timed queue: fifo (default), backfill, priority\n"
 		"      --preempt          with --queue priority: a waiting job may evict lower "
 		"classes\n"
 		"      --trace T          trace of the store, by name or id (default: the newest)\n"
@@ -68,6 +69,7 @@ const struct cmd_entry cmd_replay_entry = {
 		"were enriched. $/yr wasted = (stalled + idle-fragmented GPU-hours) x price x\n"
 		"8760 / replayed hours.\n",
 	.exec = exec_replay,
+	.opts = cmd_replay_opts,
 };
 
 enum {
@@ -87,15 +89,16 @@ enum {
 	O_COVERAGE,
 	O_THREADS,
 	O_SAMPLE,
+	O_QUEUE,
 };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_replay_opts[] = {
 	{"policy", 'p', 1},
 	{"mode", 'm', 1},
 	{"target", 't', 1},
 	{"seed", 's', 1},
 	{"seeds", O_SEEDS, 1},
-	{"queue", 'q', 1},
+	{"queue", O_QUEUE, 1},
 	{"preempt", O_PREEMPT, 0},
 	{"trace", O_TRACE, 1},
 	{"dims", O_DIMS, 1},
@@ -191,7 +194,7 @@ static int exec_replay(int argc, char **argv)
 	sp.prices = &prices;
 
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1 && rc == CMD_OK) {
+	while ((c = cmd_getopt(&p, cmd_replay_opts)) != -1 && rc == CMD_OK) {
 		switch (c) {
 		case 'p':
 			policy_arg = p.arg;
@@ -209,7 +212,7 @@ static int exec_replay(int argc, char **argv)
 		case O_SEEDS:
 			seeds_arg = p.arg;
 			break;
-		case 'q':
+		case O_QUEUE:
 			queue_arg = p.arg;
 			break;
 		case O_PREEMPT:
@@ -278,8 +281,7 @@ static int exec_replay(int argc, char **argv)
 			fmt = p.arg;
 			break;
 		default:
-			rc = cmd_usage_error(&cmd_replay_entry,
-					     "unknown option or missing argument: %s", p.bad);
+			rc = cmd_opt_error(&cmd_replay_entry, &p);
 		}
 	}
 	if (rc != CMD_OK)
