@@ -4,6 +4,7 @@
 #   make demo       import a bundled trace, replay it under every policy, compare
 #   make bench      the benchmarks (figures as ratios against reference runs)
 #   make DEV=1      warnings are errors;  make SANITIZE=address,undefined
+#   A change of CC, CFLAGS, DEV, SANITIZE, OPT... rebuilds what it affects ($(BUILD)/flags).
 .SUFFIXES:
 .DEFAULT_GOAL := all
 
@@ -52,6 +53,18 @@ ALL_CFLAGS = $(WARN) $(OPT) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DVOIDFIT_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS = $(LDSAN) $(LDFLAGS)
 
+# The compiler and flags in force are part of what an object depends on: $(BUILD)/flags
+# holds them and is rewritten only when they change, so 'make DEV=1' or 'make SANITIZE=...'
+# after a plain 'make' rebuilds everything, and a repeated 'make' rebuilds nothing.
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+FLAGS_NOW := $(strip $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS))
+ifneq ($(FLAGS_NOW),$(strip $(shell cat $(BUILD)/flags 2>/dev/null)))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
+endif
+$(BUILD)/flags: ;
+
 SRC      = $(wildcard src/*.c)
 LIB_SRC  = $(filter-out src/main.c,$(SRC))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/embed.o
@@ -61,16 +74,16 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/voidfit
 
-$(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a
+$(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a $(BUILD)/flags
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a $(PKG_LIBS)
 
 $(BUILD)/libvoidfit.a: $(LIB_OBJ)
 	@rm -f $@
 	$(say) AR $@
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk | $(BUILD)/gen/embed.h
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk $(BUILD)/flags | $(BUILD)/gen/embed.h
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -80,12 +93,12 @@ $(BUILD)/gen/embed.c $(BUILD)/gen/embed.h &: scripts/embed.sh $(EMBED_IN)
 	@mkdir -p $(BUILD)/gen
 	$(say) GEN $(BUILD)/gen/embed.c
 	$(Q)scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
-$(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk
+$(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \

@@ -29,7 +29,8 @@ void cmd_print_help(const struct cmd_entry *ce, FILE *f)
 		fprintf(f, "\n%s", ce->help);
 }
 
-static void vsay(const struct cmd_entry *ce, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vsay(const struct cmd_entry *ce, const char *fmt,
+						       va_list ap)
 {
 	fprintf(stderr, "voidfit %s: ", ce->name);
 	vfprintf(stderr, fmt, ap);
