@@ -3,6 +3,8 @@
 #   make check      unit tests, end-to-end tests, man page lint
 #   make demo       import a bundled trace, replay it under every policy, compare
 #   make bench      the benchmarks (figures as ratios against reference runs)
+#   make fuzz       build the libFuzzer harnesses (tests/fuzz) with clang and run each for
+#                   FUZZ_TIME seconds (default 30) on its corpus; finds go to build-fuzz/
 #   make DEV=1      warnings are errors;  make SANITIZE=address,undefined
 #   A change of CC, CFLAGS, DEV, SANITIZE, OPT... rebuilds what it affects ($(BUILD)/flags).
 .SUFFIXES:
@@ -71,6 +73,13 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/embed.o
 EMBED_IN = $(sort $(wildcard schemas/*.sql schemas/*.csv schemas/*.profile schemas/*.map))
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Fuzz harnesses: tests/fuzz/fuzz-NAME.c, corpus tests/fuzz/corpus/NAME/. 'make check'
+# runs the corpus through each with tests/fuzz/driver.c; 'make fuzz' links libFuzzer.
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LF  = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%-libfuzzer)
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME  ?= 30
 
 all: $(BUILD)/voidfit
 
@@ -104,8 +113,27 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a $(BUILD)/flags
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \
 	    $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
-check: $(BUILD)/voidfit $(UNIT_BIN)
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(BUILD)/libvoidfit.a $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(BUILD)/libvoidfit.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/fuzz/%-libfuzzer: tests/fuzz/%.c $(BUILD)/libvoidfit.a $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libvoidfit.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS)
+
+check: $(BUILD)/voidfit $(UNIT_BIN) $(FUZZ_BIN)
 	@tests/run.sh $(BUILD)
+
+# The library is built for libFuzzer's coverage (fuzzer-no-link) with ASan and UBSan.
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
+	    SANITIZE=address,undefined,fuzzer-no-link fuzz-run
+fuzz-run: $(FUZZ_LF)
+	@scripts/fuzz.sh $(BUILD) $(FUZZ_TIME)
 
 demo: $(BUILD)/voidfit
 	@scripts/demo.sh $(BUILD)
@@ -125,19 +153,22 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/voidfit $(DESTDIR)$(PREFIX)/share/man/man1/voidfit.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/voidfit.5 $(DESTDIR)$(PREFIX)/share/man/man7/voidfit.7
 
+FORMAT_SRC = src/*.c src/*.h include/*.h tests/unit/*.c tests/fuzz/*.c
 format:
-	clang-format -i src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_SRC)
 
 lint-format:
-	clang-format --dry-run --Werror src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format --dry-run --Werror $(FORMAT_SRC)
 
 lint: $(BUILD)/config.mk lint-format
 	mandoc -Tlint -Wwarning man/voidfit.1 man/voidfit.5 man/voidfit.7
+	for m in man/voidfit.1 man/voidfit.5 man/voidfit.7; do \
+	    groff -mandoc -ww -z -Tutf8 $$m && groff -mandoc -ww -z -Tps $$m || exit 1; done
 	scripts/check-layers.sh
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check demo bench install uninstall format lint lint-format clean
+.PHONY: all check fuzz fuzz-run demo bench install uninstall format lint lint-format clean
 
 -include $(wildcard $(BUILD)/obj/*.d)

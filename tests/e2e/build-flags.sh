@@ -3,7 +3,8 @@
 # build with the same flags is (and leaves $(BUILD)/flags alone). One object is enough.
 . "$VOIDFIT_TOP/tests/lib.sh"
 command -v make >/dev/null 2>&1 || skip "make is not installed"
-unset MAKEFLAGS MAKELEVEL MFLAGS
+# make exports its command line (make DEV=1 check) to the tests: start from a plain build.
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES DEV SANITIZE OPT CC CFLAGS LDFLAGS BUILD V
 b=$PWD/b
 o=$b/obj/util.o
 mk() { make -s -C "$VOIDFIT_TOP" BUILD="$b" OPT=-O0 "$@"; }
