@@ -22,9 +22,10 @@ WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-protot
 ifeq ($(DEV),1)
 WARN += -Werror
 endif
+# Not added to OPT: a command-line OPT (as CI gives) would override the addition.
 ifneq ($(SANITIZE),)
-OPT  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDSAN = -fsanitize=$(SANITIZE)
+SANFLAGS = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDSAN    = -fsanitize=$(SANITIZE)
 endif
 
 # Package flags are found once, after scripts/deps.sh has installed what is missing.
@@ -51,7 +52,7 @@ say = @printf '  %-5s %s\n'
 endif
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-ALL_CFLAGS = $(WARN) $(OPT) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
+ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DVOIDFIT_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS = $(LDSAN) $(LDFLAGS)
 

@@ -16,6 +16,10 @@ uprc() { set +e; mk -q "$@" "$o" >/dev/null 2>&1; rc=$?; set -e; echo $rc; }
 [ "$(uprc SANITIZE=undefined)" -ne 0 ] || die "make SANITIZE=undefined: $o counts as up to date"
 [ "$(uprc CC=no-such-cc)" -ne 0 ] || die "make CC=no-such-cc: $o counts as up to date"
 [ "$(uprc CFLAGS=-DX=1)" -ne 0 ] || die "make CFLAGS=-DX=1: $o counts as up to date"
+# The sanitizers reach the compiler even when OPT is given too (as CI does).
+mk -q SANITIZE=undefined OPT="-O1 -g" "$o" >/dev/null 2>&1 || true
+sed 's/|.*//' "$b/flags" | grep -q -- '-fsanitize=undefined' ||
+	die "SANITIZE=undefined OPT=...: no -fsanitize in the compile flags: $(cat "$b/flags")"
 # -q parses the Makefile too: the last probe wrote CFLAGS=-DX=1 into flags; a plain build
 # puts its own flags back and rebuilds, and one more changes nothing.
 mk "$o" >log 2>&1 || { cat log >&2; die "rebuild failed"; }
