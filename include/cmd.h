@@ -1,6 +1,6 @@
 /*
  * cmd.h — voidfit's subcommands. Each lives in src/cmd-NAME.c and exports one
- * const struct cmd_entry, listed in cmd_table (main.c). Only main.c and cmd-*.c print or
+ * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
  */
 #ifndef VOIDFIT_CMD_H
