@@ -3,7 +3,10 @@
 #   make check      unit tests, end-to-end tests, man page lint
 #   make demo       import a bundled trace, replay it under every policy, compare
 #   make bench      the benchmarks (figures as ratios against reference runs)
+#   make fuzz       build the libFuzzer harnesses (tests/fuzz) with clang and run each for
+#                   FUZZ_TIME seconds (default 30) on its corpus; finds go to build-fuzz/
 #   make DEV=1      warnings are errors;  make SANITIZE=address,undefined
+#   A change of CC, CFLAGS, DEV, SANITIZE, OPT... rebuilds what it affects ($(BUILD)/flags).
 .SUFFIXES:
 .DEFAULT_GOAL := all
 
@@ -19,9 +22,10 @@ WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-protot
 ifeq ($(DEV),1)
 WARN += -Werror
 endif
+# Not added to OPT: a command-line OPT (as CI gives) would override the addition.
 ifneq ($(SANITIZE),)
-OPT  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDSAN = -fsanitize=$(SANITIZE)
+SANFLAGS = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDSAN    = -fsanitize=$(SANITIZE)
 endif
 
 # Package flags are found once, after scripts/deps.sh has installed what is missing.
@@ -48,9 +52,21 @@ say = @printf '  %-5s %s\n'
 endif
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
-ALL_CFLAGS = $(WARN) $(OPT) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
+ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
              -DVOIDFIT_VERSION='"$(VERSION)"' $(CFLAGS)
 ALL_LDFLAGS = $(LDSAN) $(LDFLAGS)
+
+# The compiler and flags in force are part of what an object depends on: $(BUILD)/flags
+# holds them and is rewritten only when they change, so 'make DEV=1' or 'make SANITIZE=...'
+# after a plain 'make' rebuilds everything, and a repeated 'make' rebuilds nothing.
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+FLAGS_NOW := $(strip $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(PKG_LIBS))
+ifneq ($(FLAGS_NOW),$(strip $(shell cat $(BUILD)/flags 2>/dev/null)))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/flags,$(FLAGS_NOW))
+endif
+endif
+$(BUILD)/flags: ;
 
 SRC      = $(wildcard src/*.c)
 LIB_SRC  = $(filter-out src/main.c,$(SRC))
@@ -58,19 +74,26 @@ LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/embed.o
 EMBED_IN = $(sort $(wildcard schemas/*.sql schemas/*.csv schemas/*.profile schemas/*.map))
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Fuzz harnesses: tests/fuzz/fuzz-NAME.c, corpus tests/fuzz/corpus/NAME/. 'make check'
+# runs the corpus through each with tests/fuzz/driver.c; 'make fuzz' links libFuzzer.
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BIN = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LF  = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%-libfuzzer)
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME  ?= 30
 
 all: $(BUILD)/voidfit
 
-$(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a
+$(BUILD)/voidfit: $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a $(BUILD)/flags
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libvoidfit.a $(PKG_LIBS)
 
 $(BUILD)/libvoidfit.a: $(LIB_OBJ)
 	@rm -f $@
 	$(say) AR $@
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk | $(BUILD)/gen/embed.h
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/config.mk $(BUILD)/flags | $(BUILD)/gen/embed.h
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -80,19 +103,38 @@ $(BUILD)/gen/embed.c $(BUILD)/gen/embed.h &: scripts/embed.sh $(EMBED_IN)
 	@mkdir -p $(BUILD)/gen
 	$(say) GEN $(BUILD)/gen/embed.c
 	$(Q)scripts/embed.sh $(BUILD)/gen $(EMBED_IN)
-$(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk
+$(BUILD)/obj/embed.o: $(BUILD)/gen/embed.c $(BUILD)/config.mk $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libvoidfit.a $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -Itests -o $@ $< $(BUILD)/libvoidfit.a \
 	    $(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
-check: $(BUILD)/voidfit $(UNIT_BIN)
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(BUILD)/libvoidfit.a $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/driver.c $(BUILD)/libvoidfit.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/fuzz/%-libfuzzer: tests/fuzz/%.c $(BUILD)/libvoidfit.a $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libvoidfit.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS)
+
+check: $(BUILD)/voidfit $(UNIT_BIN) $(FUZZ_BIN)
 	@tests/run.sh $(BUILD)
+
+# The library is built for libFuzzer's coverage (fuzzer-no-link) with ASan and UBSan.
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
+	    SANITIZE=address,undefined,fuzzer-no-link fuzz-run
+fuzz-run: $(FUZZ_LF)
+	@scripts/fuzz.sh $(BUILD) $(FUZZ_TIME)
 
 demo: $(BUILD)/voidfit
 	@scripts/demo.sh $(BUILD)
@@ -112,19 +154,22 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/voidfit $(DESTDIR)$(PREFIX)/share/man/man1/voidfit.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/voidfit.5 $(DESTDIR)$(PREFIX)/share/man/man7/voidfit.7
 
+FORMAT_SRC = src/*.c src/*.h include/*.h tests/unit/*.c tests/fuzz/*.c
 format:
-	clang-format -i src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_SRC)
 
 lint-format:
-	clang-format --dry-run --Werror src/*.c src/*.h include/*.h tests/unit/*.c
+	clang-format --dry-run --Werror $(FORMAT_SRC)
 
 lint: $(BUILD)/config.mk lint-format
 	mandoc -Tlint -Wwarning man/voidfit.1 man/voidfit.5 man/voidfit.7
+	for m in man/voidfit.1 man/voidfit.5 man/voidfit.7; do \
+	    groff -mandoc -ww -z -Tutf8 $$m && groff -mandoc -ww -z -Tps $$m || exit 1; done
 	scripts/check-layers.sh
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check demo bench install uninstall format lint lint-format clean
+.PHONY: all check fuzz fuzz-run demo bench install uninstall format lint lint-format clean
 
 -include $(wildcard $(BUILD)/obj/*.d)

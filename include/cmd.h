@@ -1,6 +1,6 @@
 /*
  * cmd.h — voidfit's subcommands. Each lives in src/cmd-NAME.c and exports one
- * const struct cmd_entry, listed in cmd_table (main.c). Only main.c and cmd-*.c print or
+ * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
  */
 #ifndef VOIDFIT_CMD_H
@@ -10,19 +10,23 @@
 
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
 
+struct cmd_opt;
+
 struct cmd_entry {
 	const char *name;    /* "import" */
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
 	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
 	int (*exec)(int argc, char **argv); /* argv[0] is the command name */
+	const struct cmd_opt *opts;         /* the options exec parses */
 };
 
 extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
 
 /* Print "usage: voidfit NAME USAGE" and the help text of ce to f. */
 void cmd_print_help(const struct cmd_entry *ce, FILE *f);
-/* Print "voidfit NAME: " + message to stderr and return CMD_USAGE, with the usage line. */
+/* Print "voidfit NAME: " + message and then "see 'voidfit NAME -h'" to stderr (one line of
+ * what is wrong, not the whole usage); returns CMD_USAGE. */
 int cmd_usage_error(const struct cmd_entry *ce, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Print "voidfit NAME: " + message to stderr; returns CMD_FAIL. */
@@ -32,7 +36,18 @@ int cmd_fail(const struct cmd_entry *ce, const char *fmt, ...)
 int cmd_wants_help(int argc, char **argv);
 
 /* Options: commands parse with cmd_getopt (long and short options, operands in any order,
- * no global state). */
+ * no global state).
+ *
+ * A short option means one thing in every command: a printable key is the short option of
+ * this long option and of no other, wherever it appears (test-cmd walks every command's
+ * table against this list):
+ *   -C --cluster   -d --dir      -F --format (a trace's)   -f --format (a report's)
+ *   -j --jobs      -m --mode     -N --nodes                -n --no-store
+ *   -o --output    -p --policy (or --policies)             -q --quiet
+ *   -s --seed      -t --target
+ * Every other option is long only: its key is CMD_LONG_ONLY or above (not a character). A
+ * new short option is added here and in test-cmd's list, for every command at once. */
+enum { CMD_LONG_ONLY = 256 };
 struct cmd_opt {
 	const char *name; /* long name without "--", e.g. "format" */
 	int key;          /* returned value; a printable char doubles as the short option */
@@ -43,7 +58,8 @@ struct cmd_parser {
 	char **argv;
 	int ind;             /* next argv index to read */
 	const char *arg;     /* the current option's argument */
-	const char *bad;     /* the offending word, after '?' */
+	const char *bad;     /* the offending word ("--nope", "-x"), after '?' */
+	const char *why;     /* what is wrong with it, after '?': "unknown option", ... */
 	char **operands;     /* operands in order (owned; freed by cmd_parser_release) */
 	int nops;            /* number of operands */
 	int dashdash;        /* "--" seen: the rest are operands */
@@ -57,6 +73,8 @@ void cmd_parser_init(struct cmd_parser *p, int argc, char **argv);
 int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts);
 /* Free p's operand array. */
 void cmd_parser_release(struct cmd_parser *p);
+/* The usage error for the option cmd_getopt answered '?' for: "'WORD': WHY". */
+int cmd_opt_error(const struct cmd_entry *ce, const struct cmd_parser *p);
 
 /* s, the value of option --name of ce, as a number in [lo, hi] (no upper limit when
  * hi <= lo) in *out: 0, or a usage error naming the option and the range. */

@@ -3,8 +3,12 @@
 # are missing. Runs apt-get as root; as another user it names what is missing and stops.
 set -eu
 
+# To build; then what 'make check', CI (the clang build, 'make fuzz': clang's libFuzzer
+# runtime) and the benchmarks use: man page checks (mandoc, groff), clang-format, git.
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
-libcmocka-dev zlib1g-dev mandoc tmux sqlite3 zstd xz-utils gzip time"
+zlib1g-dev
+libcmocka-dev mandoc groff-base clang clang-format libclang-rt-dev git tmux sqlite3 zstd
+xz-utils gzip time"
 
 missing=""
 for p in $pkgs; do

@@ -10,6 +10,7 @@
 #include "store.h"
 
 static int exec_check(int argc, char **argv);
+extern const struct cmd_opt cmd_check_opts[]; /* below */
 
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
@@ -17,6 +18,7 @@ const struct cmd_entry cmd_check_entry = {
 	.summary = "verify a store: integrity, checksums, files, row counts",
 	.help = "  -q, --quiet  print only the problems and the closing line\n",
 	.exec = exec_check,
+	.opts = cmd_check_opts,
 };
 
 struct reporter {
@@ -30,18 +32,19 @@ static void report(void *ctx, int ok, const char *what)
 		printf("%s  %s\n", ok ? "ok " : "BAD", what);
 }
 
+const struct cmd_opt cmd_check_opts[] = {{"quiet", 'q', 0}, {NULL, 0, 0}};
+
 static int exec_check(int argc, char **argv)
 {
-	static const struct cmd_opt opts[] = {{"quiet", 'q', 0}, {NULL, 0, 0}};
 	struct cmd_parser p;
 	struct reporter r = {0};
 	int c, rc = CMD_OK;
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1) {
+	while ((c = cmd_getopt(&p, cmd_check_opts)) != -1) {
 		if (c == 'q') {
 			r.quiet = 1;
 		} else {
-			rc = cmd_usage_error(&cmd_check_entry, "unknown option '%s'", p.bad);
+			rc = cmd_opt_error(&cmd_check_entry, &p);
 			goto out;
 		}
 	}

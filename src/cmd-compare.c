@@ -18,6 +18,7 @@
 #include "summary.h"
 
 static int exec_compare(int argc, char **argv);
+extern const struct cmd_opt cmd_compare_opts[]; /* below */
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -49,12 +50,13 @@ const struct cmd_entry cmd_compare_entry = {
 		"runs, compare runs every policy itself with the defaults and stores nothing.\n"
 		"'saving vs scalar' is scalar's recoverable-by-placement $/yr minus the policy's,\n"
 		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t).\n",
+	.opts = cmd_compare_opts,
 	.exec = exec_compare,
 };
 
-enum { O_SEEDS = 256, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE };
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_compare_opts[] = {
 	{"trace", SCENARIO_K_TRACE, 1},
 	{"policies", 'p', 1},
 	{"policy", 'p', 1},
@@ -122,7 +124,7 @@ static int exec_compare(int argc, char **argv)
 	sbuf_init(&note);
 	scenario_init(&sc);
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1 && rc == CMD_OK) {
+	while ((c = cmd_getopt(&p, cmd_compare_opts)) != -1 && rc == CMD_OK) {
 		switch (c) {
 		case 'p':
 			pol_arg = p.arg;
@@ -158,8 +160,7 @@ static int exec_compare(int argc, char **argv)
 					rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
 				break;
 			}
-			rc = cmd_usage_error(&cmd_compare_entry,
-					     "unknown option or missing argument: %s", p.bad);
+			rc = cmd_opt_error(&cmd_compare_entry, &p);
 		}
 	}
 	if (rc != CMD_OK)

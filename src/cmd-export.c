@@ -14,6 +14,7 @@
 #include "store.h"
 
 static int exec_export(int argc, char **argv);
+extern const struct cmd_opt cmd_export_opts[]; /* below */
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
@@ -28,6 +29,7 @@ const struct cmd_entry cmd_export_entry = {
 		"  -o FILE        where --jobs or --nodes writes (default: standard output)\n"
 		"  --force        overwrite existing files\n",
 	.exec = exec_export,
+	.opts = cmd_export_opts,
 };
 
 enum { OPT_RAW = 256, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE };
@@ -157,18 +159,18 @@ static int export_file(void *ctx, const struct store_file *f)
 	return rc;
 }
 
+const struct cmd_opt cmd_export_opts[] = {
+	{"raw", OPT_RAW, 0}, {"jobs", OPT_JOBS, 0},   {"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
+	{"output", 'o', 1},  {"trace", OPT_TRACE, 1}, {"force", OPT_FORCE, 0}, {NULL, 0, 0},
+};
+
 static int exec_export(int argc, char **argv)
 {
-	static const struct cmd_opt opts[] = {
-		{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0}, {"nodes", OPT_NODES, 0},
-		{"dir", 'd', 1},         {"output", 'o', 1},    {"trace", OPT_TRACE, 1},
-		{"force", OPT_FORCE, 0}, {NULL, 0, 0},
-	};
 	struct cmd_parser p;
 	int what = 0, force = 0, c, rc = CMD_OK;
 	const char *dir = NULL, *outpath = NULL, *trace = NULL;
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1) {
+	while ((c = cmd_getopt(&p, cmd_export_opts)) != -1) {
 		switch (c) {
 		case OPT_RAW:
 		case OPT_JOBS:
@@ -194,8 +196,7 @@ static int exec_export(int argc, char **argv)
 			force = 1;
 			break;
 		default:
-			rc = cmd_usage_error(&cmd_export_entry,
-					     "unknown option or missing argument '%s'", p.bad);
+			rc = cmd_opt_error(&cmd_export_entry, &p);
 			goto out;
 		}
 	}

@@ -10,6 +10,7 @@
 #include "sbuf.h"
 
 static int exec_gen(int argc, char **argv);
+extern const struct cmd_opt cmd_gen_opts[]; /* below */
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
@@ -46,12 +47,13 @@ const struct cmd_entry cmd_gen_entry = {
 		"one\n"
 		"                  group's storage halved for 2h\n",
 	.exec = exec_gen,
+	.opts = cmd_gen_opts,
 };
 
 /* -s and -n would mean seed and no-store, as in the other commands: long options only. */
-enum { O_SCENARIO = 256, O_NODES, O_SEED, O_JSON };
+enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_gen_opts[] = {
 	{"scenario", O_SCENARIO, 1}, {"jobs", 'j', 1},   {"nodes", O_NODES, 1}, {"seed", O_SEED, 1},
 	{"json", O_JSON, 0},         {"output", 'o', 1}, {NULL, 0, 0},
 };
@@ -107,7 +109,7 @@ static int exec_gen(int argc, char **argv)
 		return CMD_OK;
 	}
 	cmd_parser_init(&ps, argc, argv);
-	while ((c = cmd_getopt(&ps, opts)) != -1) {
+	while ((c = cmd_getopt(&ps, cmd_gen_opts)) != -1) {
 		switch (c) {
 		case O_SCENARIO:
 			p.scenario = gen_scenario_find(ps.arg);
@@ -143,7 +145,7 @@ static int exec_gen(int argc, char **argv)
 			dir = ps.arg;
 			break;
 		default:
-			rc = cmd_usage_error(ce, "%s: unknown option or missing argument", ps.bad);
+			rc = cmd_opt_error(ce, &ps);
 		}
 		if (rc)
 			goto out;

@@ -23,6 +23,8 @@
 #define HUGE_HEAP      ((size_t)24 << 20)
 
 static int exec_import(int argc, char **argv);
+extern const struct cmd_opt cmd_import_opts[]; /* below */
+enum { O_NAME = CMD_LONG_ONLY, O_STRICT };
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
@@ -39,11 +41,12 @@ const struct cmd_entry cmd_import_entry = {
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
 		"  -q, --quiet         print nothing but errors\n",
 	.exec = exec_import,
+	.opts = cmd_import_opts,
 };
 
-static const struct cmd_opt opts[] = {
-	{"output", 'o', 1}, {"format", 'F', 1}, {"nodes", 'N', 1}, {"cluster", 'C', 1},
-	{"name", 'n', 1},   {"strict", 's', 0}, {"quiet", 'q', 0}, {NULL, 0, 0},
+const struct cmd_opt cmd_import_opts[] = {
+	{"output", 'o', 1},  {"format", 'F', 1},      {"nodes", 'N', 1}, {"cluster", 'C', 1},
+	{"name", O_NAME, 1}, {"strict", O_STRICT, 0}, {"quiet", 'q', 0}, {NULL, 0, 0},
 };
 
 static void list_formats(void)
@@ -74,7 +77,7 @@ static int exec_import(int argc, char **argv)
 	int quiet = 0, c, rc = CMD_OK;
 
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1) {
+	while ((c = cmd_getopt(&p, cmd_import_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			o.store = p.arg;
@@ -88,18 +91,17 @@ static int exec_import(int argc, char **argv)
 		case 'C':
 			o.cluster = p.arg;
 			break;
-		case 'n':
+		case O_NAME:
 			o.name = p.arg;
 			break;
-		case 's':
+		case O_STRICT:
 			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;
 			break;
 		default:
-			rc = cmd_usage_error(&cmd_import_entry, "%s: %s", p.bad,
-					     "unknown option or missing argument");
+			rc = cmd_opt_error(&cmd_import_entry, &p);
 			goto out;
 		}
 	}

@@ -16,6 +16,7 @@
 #include "store.h"
 
 static int exec_info(int argc, char **argv);
+extern const struct cmd_opt cmd_info_opts[]; /* below */
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
@@ -25,6 +26,7 @@ const struct cmd_entry cmd_info_entry = {
 		"              gpus_by_model, jobs, jobs_by_class, runs, store_bytes, raw_bytes,\n"
 		"              ratio)\n",
 	.exec = exec_info,
+	.opts = cmd_info_opts,
 };
 
 /* What one trace holds, as counted for the report. */
@@ -297,17 +299,18 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_release(&b);
 }
 
+const struct cmd_opt cmd_info_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
+
 static int exec_info(int argc, char **argv)
 {
-	static const struct cmd_opt opts[] = {{"json", 'j', 0}, {NULL, 0, 0}};
 	struct cmd_parser p;
 	int asjson = 0, c, rc = CMD_OK;
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1) {
-		if (c == 'j') {
+	while ((c = cmd_getopt(&p, cmd_info_opts)) != -1) {
+		if (c == CMD_LONG_ONLY) {
 			asjson = 1;
 		} else {
-			rc = cmd_usage_error(&cmd_info_entry, "unknown option '%s'", p.bad);
+			rc = cmd_opt_error(&cmd_info_entry, &p);
 			goto out;
 		}
 	}

@@ -11,6 +11,7 @@
 #include "sbuf.h"
 
 static int exec_policies(int argc, char **argv);
+extern const struct cmd_opt cmd_policies_opts[]; /* below */
 
 const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
@@ -18,6 +19,7 @@ const struct cmd_entry cmd_policies_entry = {
 	.summary = "list placement policies and the dimensions each sees",
 	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
 	.exec = exec_policies,
+	.opts = cmd_policies_opts,
 };
 
 /* "cpu,mem,gpu" for mask into b. */
@@ -80,17 +82,18 @@ static void print_json(void)
 	sbuf_release(&out);
 }
 
+const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
+
 static int exec_policies(int argc, char **argv)
 {
-	static const struct cmd_opt opts[] = {{"json", 'j', 0}, {NULL, 0, 0}};
 	struct cmd_parser p;
 	int json = 0, c, rc = CMD_OK;
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1) {
-		if (c == 'j') {
+	while ((c = cmd_getopt(&p, cmd_policies_opts)) != -1) {
+		if (c == CMD_LONG_ONLY) {
 			json = 1;
 		} else {
-			rc = cmd_usage_error(&cmd_policies_entry, "'%s': unknown option", p.bad);
+			rc = cmd_opt_error(&cmd_policies_entry, &p);
 			goto out;
 		}
 	}

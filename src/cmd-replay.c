@@ -15,6 +15,7 @@
 #include "summary.h"
 
 static int exec_replay(int argc, char **argv);
+extern const struct cmd_opt cmd_replay_opts[]; /* below */
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -40,12 +41,13 @@ const struct cmd_entry cmd_replay_entry = {
 		"GPU job waits). $/yr recoverable by placement = stalled + lost + blocked (but\n"
 		"full); by sizing = unneeded. The notes under the table give the window, the\n"
 		"prices and which figures rest on enrichment.\n",
+	.opts = cmd_replay_opts,
 	.exec = exec_replay,
 };
 
-enum { O_SEEDS = 256, O_JSON, O_THREADS, O_RESUME };
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME };
 
-static const struct cmd_opt opts[] = {
+const struct cmd_opt cmd_replay_opts[] = {
 	{"policy", 'p', 1},
 	{"seed", 's', 1},
 	{"seeds", O_SEEDS, 1},
@@ -146,7 +148,7 @@ static int exec_replay(int argc, char **argv)
 	sbuf_init(&note);
 	scenario_init(&sc);
 	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, opts)) != -1 && rc == CMD_OK) {
+	while ((c = cmd_getopt(&p, cmd_replay_opts)) != -1 && rc == CMD_OK) {
 		switch (c) {
 		case 'p':
 			policy_arg = p.arg;
@@ -178,8 +180,7 @@ static int exec_replay(int argc, char **argv)
 					rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
 				break;
 			}
-			rc = cmd_usage_error(&cmd_replay_entry,
-					     "unknown option or missing argument: %s", p.bad);
+			rc = cmd_opt_error(&cmd_replay_entry, &p);
 		}
 	}
 	if (rc != CMD_OK)

@@ -11,6 +11,15 @@
 #include "cmd.h"
 #include "util.h"
 
+extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
+	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
+	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
+	&cmd_compare_entry, &cmd_policies_entry, NULL,
+};
+
 void cmd_print_help(const struct cmd_entry *ce, FILE *f)
 {
 	fprintf(f, "usage: voidfit %s %s\n", ce->name, ce->usage);
@@ -20,7 +29,8 @@ void cmd_print_help(const struct cmd_entry *ce, FILE *f)
 		fprintf(f, "\n%s", ce->help);
 }
 
-static void vsay(const struct cmd_entry *ce, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vsay(const struct cmd_entry *ce, const char *fmt,
+						       va_list ap)
 {
 	fprintf(stderr, "voidfit %s: ", ce->name);
 	vfprintf(stderr, fmt, ap);
@@ -33,8 +43,14 @@ int cmd_usage_error(const struct cmd_entry *ce, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(ce, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "usage: voidfit %s %s\n", ce->name, ce->usage);
+	fprintf(stderr, "see 'voidfit %s -h'\n", ce->name);
 	return CMD_USAGE;
+}
+
+int cmd_opt_error(const struct cmd_entry *ce, const struct cmd_parser *p)
+{
+	return cmd_usage_error(ce, "'%s': %s", p->bad ? p->bad : "?",
+			       p->why ? p->why : "unknown option");
 }
 
 int cmd_fail(const struct cmd_entry *ce, const char *fmt, ...)
@@ -91,6 +107,7 @@ static int take_arg(struct cmd_parser *p, const struct cmd_opt *o, const char *r
 		p->arg = p->argv[p->ind++];
 	else {
 		p->bad = word;
+		p->why = "needs an argument";
 		return '?';
 	}
 	return o->key;
@@ -100,12 +117,14 @@ int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts)
 {
 	p->arg = NULL;
 	p->bad = NULL;
+	p->why = NULL;
 	if (p->pending && *p->pending) {
 		const struct cmd_opt *o = find_short(opts, (unsigned char)*p->pending);
+		p->shortbad[0] = '-';
+		p->shortbad[1] = *p->pending;
 		if (!o) {
-			p->shortbad[0] = '-';
-			p->shortbad[1] = *p->pending;
 			p->bad = p->shortbad;
+			p->why = "unknown option";
 			p->pending = NULL;
 			return '?';
 		}
@@ -113,7 +132,7 @@ int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts)
 		if (!o->has_arg)
 			return o->key;
 		p->pending = NULL;
-		return take_arg(p, o, rest, o->name);
+		return take_arg(p, o, rest, p->shortbad);
 	}
 	p->pending = NULL;
 	while (p->ind < p->argc) {
@@ -139,11 +158,13 @@ int cmd_getopt(struct cmd_parser *p, const struct cmd_opt *opts)
 				return take_arg(p, o, eq ? eq + 1 : NULL, w);
 			if (eq) {
 				p->bad = w;
+				p->why = "takes no argument";
 				return '?';
 			}
 			return o->key;
 		}
 		p->bad = w;
+		p->why = "unknown option";
 		return '?';
 	}
 	return -1;

@@ -6,15 +6,6 @@
 
 #include "cmd.h"
 
-extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
-	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry;
-
-const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
-	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
-	&cmd_compare_entry, &cmd_policies_entry, NULL,
-};
-
 static void usage(FILE *f)
 {
 	fputs("usage: voidfit [-h | --version] COMMAND [ARG...]\n\n"
@@ -23,7 +14,24 @@ static void usage(FILE *f)
 	      f);
 	for (const struct cmd_entry *const *c = cmd_table; *c; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fputs("\n'voidfit COMMAND -h' describes a command; man voidfit has them all.\n", f);
+	fputs("\n'voidfit COMMAND -h' or 'voidfit help COMMAND' describes a command;\n"
+	      "man voidfit has them all.\n",
+	      f);
+}
+
+static const struct cmd_entry *find_cmd(const char *name)
+{
+	for (const struct cmd_entry *const *c = cmd_table; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}
+
+/* A usage error of voidfit itself: one line, and where to read more. */
+static int usage_error(const char *what, const char *word)
+{
+	fprintf(stderr, "voidfit: '%s': %s\nsee 'voidfit -h'\n", word, what);
+	return CMD_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -32,23 +40,32 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CMD_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	const char *w = argv[1];
+	if (!strcmp(w, "help") && argc > 2) { /* 'voidfit help CMD' is 'voidfit CMD -h' */
+		const struct cmd_entry *ce = find_cmd(argv[2]);
+		if (!ce)
+			return usage_error("not a command", argv[2]);
+		if (argc > 3)
+			return usage_error("unexpected operand", argv[3]);
+		cmd_print_help(ce, stdout);
+		return CMD_OK;
+	}
+	if (!strcmp(w, "-h") || !strcmp(w, "--help") || !strcmp(w, "help")) {
 		usage(stdout);
 		return CMD_OK;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+	if (!strcmp(w, "--version") || !strcmp(w, "-V")) {
 		printf("voidfit %s\n", VOIDFIT_VERSION);
 		return CMD_OK;
 	}
-	for (const struct cmd_entry *const *c = cmd_table; *c; c++) {
-		if (strcmp((*c)->name, argv[1]))
-			continue;
-		if (cmd_wants_help(argc - 1, argv + 1)) {
-			cmd_print_help(*c, stdout);
-			return CMD_OK;
-		}
-		return (*c)->exec(argc - 1, argv + 1);
+	if (w[0] == '-')
+		return usage_error("unknown option", w);
+	const struct cmd_entry *ce = find_cmd(w);
+	if (!ce)
+		return usage_error("not a command", w);
+	if (cmd_wants_help(argc - 1, argv + 1)) {
+		cmd_print_help(ce, stdout);
+		return CMD_OK;
 	}
-	fprintf(stderr, "voidfit: '%s' is not a command (see 'voidfit -h')\n", argv[1]);
-	return CMD_USAGE;
+	return ce->exec(argc - 1, argv + 1);
 }

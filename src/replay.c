@@ -210,12 +210,17 @@ int replay_parse_policies(const char *s, const struct policy_ops ***out, size_t 
 		size_t wl = strcspn(w, ",");
 		char *name = xstrndup(w, wl);
 		const struct policy_ops *ops = policy_find(name);
+		if (!ops && !strcmp(name, "all")) {
+			free(name);
+			free(v);
+			return err_set(e, VF_EINPUT, "'%s': 'all' stands alone, not in a list", s);
+		}
 		if (!ops) {
 			struct sbuf valid = SBUF_INIT;
 			sbuf_init(&valid);
 			for (const struct policy_ops *const *p = policy_table; *p; p++)
 				sbuf_printf(&valid, "%s, ", (*p)->name);
-			sbuf_adds(&valid, "all");
+			sbuf_adds(&valid, "or all alone");
 			err_set(e, VF_EINPUT, "'%s' is not a policy (valid: %s)", name, valid.s);
 			sbuf_release(&valid);
 			free(name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_SHANI 1
 #endif
@@ -121,10 +122,13 @@ __attribute__((target("sha,sse4.1"))) static void blocks_ni(uint32_t h[8], const
 	_mm_storeu_si128((__m128i *)(void *)&h[4], st1);
 }
 
+/* CPUID itself, not __builtin_cpu_supports: clang 14 does not know its "sha" feature. */
 static int have_ni(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3))
+		return 0;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
 }
 #endif
 

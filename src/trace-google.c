@@ -191,6 +191,8 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		return rc;
 	if (ts < 0 || job < 0 || idx < 0 || cpu < -1 || mem < -1)
 		return trace_bad(rd, "negative timestamp, ID or request");
+	if (job >= 0x1p63 || idx >= 0x1p63) /* the casts below would be undefined */
+		return trace_bad(rd, "job ID or task index past 2^63");
 	if (ev != floor(ev) || ev > EV_UPDATE_RUNNING)
 		return trace_bad(rd, "column 'event_type': %g is not an event (0-8)", ev);
 	double t = ts / 1e6;

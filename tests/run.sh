@@ -65,6 +65,21 @@ for g in "$top"/tests/golden/*/; do
 	fi
 done
 
+# Fuzz corpora: each seed of tests/fuzz/corpus/NAME through its harness (built with the
+# plain driver, not libFuzzer), so that the harnesses and seeds stay good between fuzzings.
+for f in "$build"/fuzz/fuzz-*; do
+	[ -x "$f" ] || continue
+	case $f in *-libfuzzer) continue ;; esac
+	name=${f##*/fuzz-}
+	if [ -d "$top/tests/fuzz/corpus/$name" ] &&
+		(cd "$work" && "$f" "$top/tests/fuzz/corpus/$name") >"$work/log" 2>&1; then
+		result "fuzz/$name" 0
+	else
+		result "fuzz/$name" 1
+		tail -20 "$work/log" | sed 's/^/    /'
+	fi
+done
+
 # Man pages: lint-clean under mandoc.
 for m in "$top"/man/voidfit.[157]; do
 	[ -f "$m" ] || continue
@@ -76,10 +91,28 @@ for m in "$top"/man/voidfit.[157]; do
 	fi
 done
 
+# Man pages: no warning from groff either (what man(1) uses on most systems), on a terminal
+# and on paper.
+if command -v groff >/dev/null 2>&1; then
+	for m in "$top"/man/voidfit.[157]; do
+		[ -f "$m" ] || continue
+		out=$(for dev in utf8 ps; do groff -mandoc -ww -z -T$dev "$m" 2>&1; done)
+		if [ -z "$out" ]; then
+			result "groff/$(basename "$m")" 0
+		else
+			result "groff/$(basename "$m")" 1
+			printf '%s\n' "$out" | head -20 | sed 's/^/    /'
+		fi
+	done
+else
+	result groff 77
+	echo "    groff is not installed (scripts/deps.sh installs groff-base)"
+fi
+
 # Formatting: the committed .clang-format, where clang-format is installed.
 if command -v clang-format >/dev/null 2>&1; then
 	if out=$(cd "$top" && clang-format --dry-run --Werror src/*.c src/*.h include/*.h \
-		tests/unit/*.c 2>&1); then
+		tests/unit/*.c tests/fuzz/*.c 2>&1); then
 		result lint/format 0
 	else
 		result lint/format 1

@@ -45,9 +45,9 @@ expect_rc 2 vf replay h.db --policy first-fit --seed 18446744073709551616 --no-s
 
 # -s and -n are gone; the long options stay
 expect_rc 2 vf gen -s hard -o x
-contains err "-s: unknown option"
+contains err "'-s': unknown option"
 expect_rc 2 vf gen -n 5 -o x
-contains err "-n: unknown option"
+contains err "'-n': unknown option"
 [ ! -e x ] || die "a refused gen wrote x"
 
 # numbers are plain decimals: no blanks, no hex

@@ -16,7 +16,7 @@ contains out '--json'
 
 expect_rc 2 vf policies extra
 contains err "'extra': unexpected operand"
-contains err 'usage: voidfit policies [--json]'
+contains err "see 'voidfit policies -h'"
 
 expect_rc 2 vf policies --nope
 contains err "'--nope': unknown option"

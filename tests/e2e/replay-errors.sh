@@ -6,7 +6,7 @@ vf import -o t.db "$VOIDFIT_TOP/traces/balanced/jobs.csv" \
 
 expect_rc 2 vf replay
 contains err "no STORE given"
-contains err "usage: voidfit replay STORE"
+contains err "see 'voidfit replay -h'"
 expect_rc 2 vf replay t.db
 contains err "no --policy given"
 expect_rc 2 vf replay t.db --policy fgd,nope

@@ -107,6 +107,8 @@ static void test_parse_policies(void **state)
 	assert_null(v);
 	assert_non_null(strstr(e.msg, "'nope' is not a policy"));
 	assert_non_null(strstr(e.msg, "first-fit"));
+	assert_int_equal(replay_parse_policies("all,fgd", &v, &n, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "'all' stands alone"));
 	assert_int_equal(replay_parse_policies("fgd,", &v, &n, &e), VF_EINPUT);
 	assert_non_null(strstr(e.msg, "'' is not a policy"));
 }

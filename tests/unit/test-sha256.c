@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,26 @@ static void test_padding_edges(void **state)
 			    "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
+/* sha256_hw asks the CPU itself: it agrees with the kernel's flags (sha_ni, sse4_1,
+ * ssse3), where /proc/cpuinfo has them. */
+static void test_hw_as_the_kernel_says(void **state)
+{
+	(void)state;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		skip();
+	char line[8192];
+	int want = -1;
+	while (want < 0 && fgets(line, sizeof line, f))
+		if (!strncmp(line, "flags", 5))
+			want = strstr(line, " sha_ni") && strstr(line, " sse4_1") &&
+			       strstr(line, " ssse3");
+	fclose(f);
+	if (want < 0)
+		skip();
+	assert_int_equal(sha256_hw(), want);
+}
+
 /* The SHA-NI path itself, on many lengths and alignments against the portable one (skipped
  * on a CPU without the instructions: then sha256_init is the portable code). */
 static void test_hw_matches_portable(void **state)
@@ -132,9 +153,13 @@ static void test_hw_matches_portable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_abc),           cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_448_bits),      cmocka_unit_test(test_million_a_in_chunks),
-		cmocka_unit_test(test_padding_edges), cmocka_unit_test(test_hw_matches_portable),
+		cmocka_unit_test(test_abc),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_448_bits),
+		cmocka_unit_test(test_million_a_in_chunks),
+		cmocka_unit_test(test_padding_edges),
+		cmocka_unit_test(test_hw_as_the_kernel_says),
+		cmocka_unit_test(test_hw_matches_portable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
