@@ -11,7 +11,7 @@ expect_rc 2 vf replay t.db
 contains err "no --policy given"
 expect_rc 2 vf replay t.db --policy fgd,nope
 contains err "'nope' is not a policy (valid: "
-contains err "ragp7, all)"
+contains err "ragp7, or all alone)"
 expect_rc 2 vf replay t.db --policy fgd --seeds 5-3
 contains err "'5-3': the range is empty"
 expect_rc 2 vf replay t.db --policy fgd --seeds 1-x
