@@ -5,6 +5,8 @@
 # fails the run; the input that caused it is saved as BUILD/fuzz/NAME-crash-... (rerun it
 # with 'BUILD/fuzz/fuzz-NAME-libfuzzer FILE'), and a copy may go into the seed corpus once
 # fixed.
+# FUZZ_SEED=N draws the mutations from seed N (CI sets one, so a run explores what the
+# last one did first; default 0, a new seed each time).
 # Usage: scripts/fuzz.sh BUILD [SECONDS]
 set -u
 [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh BUILD [SECONDS]" >&2; exit 2; }
@@ -20,7 +22,7 @@ for bin in "$build"/fuzz/fuzz-*-libfuzzer; do
 	found=$build/fuzz/corpus-$name
 	log=$build/fuzz/$name.log
 	mkdir -p "$found"
-	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	"$bin" -max_total_time="$secs" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix="$build/fuzz/$name-" "$found" "$seeds" \
 		>"$log" 2>&1
 	rc=$?
