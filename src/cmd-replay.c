@@ -202,7 +202,8 @@ static int exec_replay(int argc, char **argv)
 	uint64_t lo = 1, hi = 1;
 	unsigned nthreads = util_ncpu();
 	struct store *st = NULL;
-	struct sbuf out = SBUF_INIT, note = SBUF_INIT;
+	struct sbuf out = SBUF_INIT, note = SBUF_INIT, warn = SBUF_INIT;
+	const int64_t **fjobs = NULL;
 	struct grid_row *rows = NULL;
 	struct runrec *recs = NULL;
 	struct enrich_summary enr = {0};
@@ -211,6 +212,7 @@ static int exec_replay(int argc, char **argv)
 
 	sbuf_init(&out);
 	sbuf_init(&note);
+	sbuf_init(&warn);
 	scenario_init(&sc);
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, opts)) != -1 && rc == CMD_OK) {
@@ -317,6 +319,18 @@ static int exec_replay(int argc, char **argv)
 			 .progress = bar_update,
 			 .u = &bar,
 			 .stop = &stop_flag};
+	/* the trace's mean run time, for the overload warning (grid_run consumes base) */
+	double dur = 0;
+	size_t ndur = 0;
+	for (size_t i = 0; i < sc.base.njobs; i++)
+		if (sc.base.jobs[i].duration > 0) {
+			dur += (double)sc.base.jobs[i].duration;
+			ndur++;
+		}
+	struct summary_check ck = {.run_mean_s = ndur ? dur / (double)ndur : NAN,
+				   .faults = sc.faults,
+				   .nfaults = sc.nfaults};
+
 	/* a signal ignored when we started (a background job of a script) stays ignored */
 	struct sigaction sa = {0}, old_int, old_term;
 	sa.sa_handler = on_stop;
@@ -352,12 +366,18 @@ static int exec_replay(int argc, char **argv)
 	enrich_describe(&enr, &note);
 	summary_notes(tab, sc.mode, recs[0].w0, recs[0].w1, recs[0].v[RUNREC_PROVISIONED],
 		      &sc.prices, assumed, note.s, sc.sample_nodes);
+	fjobs = xcalloc(nrows, sizeof *fjobs);
+	for (size_t i = 0; i < nrows; i++)
+		fjobs[i] = rows[i].fault_jobs;
+	ck.fault_jobs = fjobs;
+	summary_warnings(recs, nrows, &ck, tab, &warn);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {
 		rc = cmd_fail(&cmd_replay_entry, "stdout: write error");
 		goto out;
 	}
+	fputs(warn.s, stderr);
 	if (!no_store && nrows) {
 		size_t made = 0, back = 0;
 		int64_t idlo = INT64_MAX, idhi = 0;
@@ -386,6 +406,8 @@ out:
 	store_close(st);
 	sbuf_release(&out);
 	sbuf_release(&note);
+	sbuf_release(&warn);
+	free(fjobs);
 	free(pols);
 	cmd_parser_release(&p);
 	return rc;
