@@ -71,6 +71,45 @@ static void saving(const struct runrec *rows, size_t n, const struct runrec *bas
 	free(d);
 }
 
+/* Replay with several seeds: a note that the mean rows carry no spread, naming the policies
+ * that gave one run at every seed (nothing they see is drawn from the seed), so their mean
+ * rows are not read as averages of a spread. */
+static void seeds_note(const struct runrec *rows, size_t n, struct table *t)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	size_t nsame = 0, nmulti = 0;
+	for (size_t g = 0, g2; g < n; g = g2) {
+		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
+			;
+		if (g2 - g < 2)
+			continue;
+		nmulti++;
+		int same = 1;
+		for (size_t i = g + 1; i < g2 && same; i++)
+			for (int c = 0; c < RUNREC_NCOL && same; c++)
+				same = rows[i].v[c] == rows[g].v[c] ||
+				       (isnan(rows[i].v[c]) && isnan(rows[g].v[c]));
+		if (same)
+			sbuf_printf(&b, "%s%s", nsame++ ? ", " : "", rows[g].policy->name);
+	}
+	if (nmulti) {
+		struct sbuf note = SBUF_INIT;
+		sbuf_init(&note);
+		sbuf_adds(&note, "mean rows: the mean over the seeds, without their spread "
+				 "('voidfit compare' gives each policy's 95 % interval)");
+		if (nsame)
+			sbuf_printf(
+				&note,
+				"; %s gave the same figures at every seed (a seed draws only "
+				"enriched values, random's choices and the --sample-nodes order)",
+				nsame == nmulti ? "every policy" : b.s);
+		table_add_note(t, note.s);
+		sbuf_release(&note);
+	}
+	sbuf_release(&b);
+}
+
 struct table *summary_table(const struct runrec *rows, size_t n, const struct summary_opts *o)
 {
 	static const struct table_col labels[] = {
@@ -155,6 +194,8 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 		table_add_row(t, lab, v, !o->compare);
 	}
 	free(v);
+	if (!o->compare)
+		seeds_note(rows, n, t);
 	return t;
 }
 

@@ -60,3 +60,19 @@ vf import -o b.db "$VOIDFIT_TOP/traces/balanced/jobs.csv" "$VOIDFIT_TOP/traces/b
 	>/dev/null 2>&1 || die "import balanced"
 expect_rc 0 vf replay b.db --policy all --no-store
 if grep -q 'warning' err out; then cat err >&2; die "a plain run warned"; fi
+
+# compare warns the same way, among its notes, on the runs it reads back
+expect_rc 0 vf replay idle.db --policy fgd,scalar
+expect_rc 0 vf compare idle.db
+contains out "warning: mean allocated GPU share under 1 % (every policy: scalar 0.01 %, fgd 0.01 %)"
+
+# several seeds: the mean rows are said to carry no spread, and the policies whose runs are
+# the same at every seed are named (storage-stress has nothing enriched: only random's
+# choices follow the seed)
+vf import -o s.db "$VOIDFIT_TOP/traces/storage-stress/jobs.csv" \
+	"$VOIDFIT_TOP/traces/storage-stress/nodes.csv" >/dev/null 2>&1 || die "import storage-stress"
+expect_rc 0 vf replay s.db --policy random,fgd,ragp7 --seeds 1-2 --no-store
+contains out "mean rows: the mean over the seeds, without their spread"
+contains out "; fgd, ragp7 gave the same figures at every seed"
+expect_rc 0 vf replay s.db --policy fgd --seed 1 --no-store
+if grep -q "mean rows" out; then die "a single seed has a mean-rows note"; fi
