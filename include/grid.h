@@ -42,6 +42,9 @@ struct grid {
 struct grid_row {
 	struct runrec r; /* its figures (r.id: its stored run, 0 if none) */
 	int done;        /* 1 run now, 2 read back (resume), 0 not run (stopped or failed) */
+	/* a run now: the jobs each fault of the scenario touched (in the rows' block, freed
+	 * with it); NULL without faults or for a run read back */
+	int64_t *fault_jobs;
 };
 
 /* Run g on base (the scenario's jobs and nodes; consumed: the last seed takes its arrays,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fault.h"
 #include "metrics.h"
 #include "policy.h"
 #include "runrec.h"
@@ -37,5 +38,28 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 		   double provisioned_gpu_h, const struct metrics_opts *prices, uint32_t assumed,
 		   const char *enriched, unsigned k);
+
+/* What the warnings look at besides the runs' figures. */
+struct summary_check {
+	/* the mean run time of the trace's jobs (their duration alone), seconds; NaN when not
+	 * known: each run's mean jct - mean wait stands in */
+	double run_mean_s;
+	const struct fault *faults; /* the scenario's faults (nfaults of them), or NULL */
+	size_t nfaults;
+	/* per row: the jobs each fault touched (nfaults values), or NULL when not known (a run
+	 * read back); NULL: none known */
+	const int64_t *const *fault_jobs;
+};
+
+/* The warnings about runs rows[0..n) (grouped by policy, as summary_table takes them), each
+ * a line "warning: ..." without its newline: every job unplaceable; a policy whose mean
+ * allocated GPU share is under 1 %; an overload (a policy's mean wait over ten times the
+ * mean run time); a fault that touched no job in any run. With faults and their counts,
+ * also a note (not a warning) of how many jobs each fault touched. Each line is added to t
+ * as a note when t is not NULL, and appended to lines with a newline when lines is not
+ * NULL. ck may be NULL. Returns the number of warnings. Replay prints them on stderr;
+ * compare and report call it on the runs they read back. */
+size_t summary_warnings(const struct runrec *rows, size_t n, const struct summary_check *ck,
+			struct table *t, struct sbuf *lines);
 
 #endif

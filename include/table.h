@@ -25,6 +25,9 @@ enum table_better { TABLE_NEUTRAL, TABLE_LOWER, TABLE_HIGHER };
 enum {
 	TABLE_C_TEXT_HIDE = 1, /* left out of the text and Markdown tables (JSON, CSV only) */
 	TABLE_C_INT = 2,       /* a label that is an integer: a JSON number when it parses */
+	/* number columns, in text and Markdown (JSON and CSV stay raw): */
+	TABLE_C_SECONDS = 4, /* a time in seconds, in human units: 42s, 15m 20s, 3h 5m, 3d 4h */
+	TABLE_C_DOLLARS = 8, /* dollars with thousands separators: 1,234,567 */
 };
 
 /* A column. Labels use key, head and flags; number columns all fields. */
@@ -73,6 +76,15 @@ const char *table_note(const struct table *r, size_t i);
 /* Format v with the column's decimals into buf ("-" for NaN); returns buf. Negative zero
  * prints as 0, so output does not depend on the sign of a rounded-away value. */
 char *table_fmt(const struct table_col *c, double v, char *buf, size_t len);
+
+/* v as a person reads it (text and Markdown): by c's TABLE_C_SECONDS or TABLE_C_DOLLARS,
+ * else as table_fmt. Returns buf. */
+char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len);
+/* s seconds in the two largest units, rounded to the smaller: "42s", "0.2s" (under 10 s, not
+ * whole), "15m 20s", "3h 5m", "3d 4h", "1,002d 3h", "2h"; "-" for NaN. Returns buf. */
+char *table_fmt_seconds(double s, char *buf, size_t len);
+/* v with decimals decimals and its whole part in groups of three: "-1,234,567.5". */
+char *table_fmt_thousands(double v, int decimals, char *buf, size_t len);
 
 /* An output format. */
 struct table_ops {

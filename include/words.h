@@ -33,7 +33,8 @@ int words_open(struct words *r, const char *text, size_t len, const char *fname,
  * VF_EINPUT negated (-VF_EINPUT) with e set ("FNAME:LINE: too many words"). */
 int words_next(struct words *r, struct err *e);
 /* Append the whole file at path to out. A file over max bytes is an input error
- * ("PATH: larger than MAX bytes: not WHAT"); one that cannot be read, VF_EIO. */
+ * ("PATH: larger than MAX bytes: not WHAT"); one that cannot be opened or read, VF_EIO ("PATH: Is a
+ * directory"). */
 int words_read_file(const char *path, size_t max, const char *what, struct sbuf *out,
 		    struct err *e);
 /* Free what r owns; r may be NULL. */

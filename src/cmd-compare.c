@@ -297,6 +297,7 @@ static int exec_compare(int argc, char **argv)
 	summary_notes(tab, mode, nrecs ? recs[0].w0 : 0, nrecs ? recs[0].w1 : 0,
 		      nrecs ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc.prices, assumed, enriched,
 		      sampled);
+	summary_warnings(recs, nrecs, NULL, tab, NULL);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout))

@@ -75,7 +75,7 @@ struct bar {
 	int on;       /* stderr is a terminal */
 	double start; /* monotonic time the runs began */
 	double last;  /* when the bar was last drawn */
-	int shown;    /* something is on the line */
+	int width;    /* characters on the line (0: nothing drawn) */
 };
 
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
@@ -90,39 +90,106 @@ static void bar_update(void *u, size_t run, size_t nruns, const char *policy, ui
 	b->last = now;
 	double all = ((double)run + fmin(fmax(done, 0), 1)) / (double)nruns;
 	int fill = (int)(all * 30);
-	fprintf(stderr, "\r[%.*s%*s] %3d%%  run %zu/%zu  %s seed %llu ", fill,
-		"##############################", 30 - fill, "", (int)(all * 100), run + 1, nruns,
-		policy, (unsigned long long)seed);
-	b->shown = 1;
+	int w = fprintf(stderr, "\r[%.*s%*s] %3d%%  run %zu/%zu  %s seed %" PRIu64 " ", fill,
+			"##############################", 30 - fill, "", (int)(all * 100), run + 1,
+			nruns, policy, seed);
+	if (w - 1 > b->width)
+		b->width = w - 1;
 }
 
+/* Blank what the bar drew, so the next line starts clean. */
 static void bar_clear(struct bar *b)
 {
-	if (b->on && b->shown)
-		fprintf(stderr, "\r%*s\r", 79, "");
-	b->shown = 0;
+	if (b->on && b->width)
+		fprintf(stderr, "\r%*s\r", b->width, "");
+	b->width = 0;
 }
 
-/* What a stopped or failed replay leaves: which runs are stored, and how to finish. */
-static void say_stored(const struct grid_row *rows, size_t n, const char *store, int stopped)
+/* Is row r among those pairs_text lists: stored ones (r->done 1 with a run id, or 2: read
+ * back), or the others? */
+static int row_is(const struct grid_row *r, int stored)
 {
-	size_t kept = 0, back = 0;
-	for (size_t i = 0; i < n; i++) {
-		kept += rows[i].done == 1 && rows[i].r.id;
-		back += rows[i].done == 2;
+	int is_stored = (r->done == 1 && r->r.id) || r->done == 2;
+	return stored ? is_stored : !is_stored;
+}
+
+/* The (policy, seed) pairs of rows (npol x nseed, policy-major, seeds lo..) that are stored
+ * or not, as "fgd seeds 1-3, 5; ragp7 seed 2" into out. Returns how many. */
+static size_t pairs_text(const struct grid_row *rows, const struct policy_ops *const *pols,
+			 size_t npol, uint64_t lo, size_t nseed, int stored, struct sbuf *out)
+{
+	size_t count = 0;
+	for (size_t p = 0; p < npol; p++) {
+		const struct grid_row *r = rows + p * nseed;
+		size_t np = 0;
+		for (size_t k = 0; k < nseed; k++)
+			np += (size_t)row_is(&r[k], stored);
+		if (!np)
+			continue;
+		sbuf_printf(out, "%s%s seed%s ", count ? "; " : "", pols[p]->name,
+			    np > 1 ? "s" : "");
+		count += np;
+		const char *sep = "";
+		for (size_t k = 0; k < nseed; k++) {
+			if (!row_is(&r[k], stored))
+				continue;
+			size_t k2 = k;
+			while (k2 + 1 < nseed && row_is(&r[k2 + 1], stored))
+				k2++;
+			sbuf_printf(out, "%s%" PRIu64, sep, lo + k);
+			if (k2 > k)
+				sbuf_printf(out, "-%" PRIu64, lo + k2);
+			sep = ", ";
+			k = k2;
+		}
 	}
-	fprintf(stderr, "%s: %zu of %zu runs stored", stopped ? "stopped" : "failed", kept + back,
-		n);
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].done == 1 && rows[i].r.id)
-			fprintf(stderr, "%s %s seed %" PRIu64 " (run %" PRId64 ")", i ? "," : ":",
-				rows[i].r.policy->name, rows[i].r.seed, rows[i].r.id);
-	fprintf(stderr, "\n");
-	if (kept + back < n)
-		fprintf(stderr,
-			"not stored: %zu; 'voidfit replay %s --resume' with the same "
-			"options runs only those\n",
-			n - kept - back, store);
+	return count;
+}
+
+/* arg quoted for a shell where it needs it. */
+static void shell_word(const char *arg, struct sbuf *out)
+{
+	if (*arg && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				"-_=+./,:@%") == strlen(arg)) {
+		sbuf_adds(out, arg);
+		return;
+	}
+	sbuf_addc(out, '\'');
+	for (; *arg; arg++)
+		if (*arg == '\'')
+			sbuf_adds(out, "'\\''");
+		else
+			sbuf_addc(out, *arg);
+	sbuf_addc(out, '\'');
+}
+
+/* What a stopped or failed replay leaves: which runs are stored, which are not, and the
+ * command that runs only those (argv: "replay" and its arguments). */
+static void say_stored(const struct grid_row *rows, const struct policy_ops *const *pols,
+		       size_t npol, uint64_t lo, uint64_t hi, const char *store, int argc,
+		       char **argv, int stopped)
+{
+	size_t nseed = (size_t)(hi - lo) + 1, n = npol * nseed;
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	size_t kept = pairs_text(rows, pols, npol, lo, nseed, 1, &b);
+	fprintf(stderr, "voidfit replay: %s: %zu of %zu runs stored in %s%s%s\n",
+		stopped ? "stopped" : "failed", kept, n, store, kept ? ": " : "", b.s);
+	if (kept < n) {
+		int resume = 0;
+		sbuf_reset(&b);
+		pairs_text(rows, pols, npol, lo, nseed, 0, &b);
+		fprintf(stderr, "not stored: %s\n", b.s);
+		sbuf_reset(&b);
+		sbuf_adds(&b, "voidfit");
+		for (int i = 0; i < argc; i++) {
+			sbuf_addc(&b, ' ');
+			shell_word(argv[i], &b);
+			resume |= !strcmp(argv[i], "--resume");
+		}
+		fprintf(stderr, "to run only those: %s%s\n", b.s, resume ? "" : " --resume");
+	}
+	sbuf_release(&b);
 }
 
 static int exec_replay(int argc, char **argv)
@@ -137,7 +204,8 @@ static int exec_replay(int argc, char **argv)
 	uint64_t lo = 1, hi = 1;
 	unsigned nthreads = util_ncpu();
 	struct store *st = NULL;
-	struct sbuf out = SBUF_INIT, note = SBUF_INIT;
+	struct sbuf out = SBUF_INIT, note = SBUF_INIT, warn = SBUF_INIT;
+	const int64_t **fjobs = NULL;
 	struct grid_row *rows = NULL;
 	struct runrec *recs = NULL;
 	struct enrich_summary enr = {0};
@@ -146,6 +214,7 @@ static int exec_replay(int argc, char **argv)
 
 	sbuf_init(&out);
 	sbuf_init(&note);
+	sbuf_init(&warn);
 	scenario_init(&sc);
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_replay_opts)) != -1 && rc == CMD_OK) {
@@ -251,11 +320,28 @@ static int exec_replay(int argc, char **argv)
 			 .progress = bar_update,
 			 .u = &bar,
 			 .stop = &stop_flag};
+	/* the trace's mean run time, for the overload warning (grid_run consumes base) */
+	double dur = 0;
+	size_t ndur = 0;
+	for (size_t i = 0; i < sc.base.njobs; i++)
+		if (sc.base.jobs[i].duration > 0) {
+			dur += (double)sc.base.jobs[i].duration;
+			ndur++;
+		}
+	struct summary_check ck = {.run_mean_s = ndur ? dur / (double)ndur : NAN,
+				   .faults = sc.faults,
+				   .nfaults = sc.nfaults};
+
+	/* a signal ignored when we started (a background job of a script) stays ignored */
 	struct sigaction sa = {0}, old_int, old_term;
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, NULL, &old_int);
+	sigaction(SIGTERM, NULL, &old_term);
+	if (old_int.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &sa, NULL);
+	if (old_term.sa_handler != SIG_IGN)
+		sigaction(SIGTERM, &sa, NULL);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -265,7 +351,8 @@ static int exec_replay(int argc, char **argv)
 		if (grc != VF_ESTOP)
 			cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		if (!no_store)
-			say_stored(rows, nrows, p.operands[0], grc == VF_ESTOP);
+			say_stored(rows, pols, npol, lo, hi, p.operands[0], argc, argv,
+				   grc == VF_ESTOP);
 		rc = grc == VF_ESTOP ? 130 : CMD_FAIL;
 		goto out;
 	}
@@ -280,12 +367,18 @@ static int exec_replay(int argc, char **argv)
 	enrich_describe(&enr, &note);
 	summary_notes(tab, sc.mode, recs[0].w0, recs[0].w1, recs[0].v[RUNREC_PROVISIONED],
 		      &sc.prices, assumed, note.s, sc.sample_nodes);
+	fjobs = xcalloc(nrows, sizeof *fjobs);
+	for (size_t i = 0; i < nrows; i++)
+		fjobs[i] = rows[i].fault_jobs;
+	ck.fault_jobs = fjobs;
+	summary_warnings(recs, nrows, &ck, tab, &warn);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {
 		rc = cmd_fail(&cmd_replay_entry, "stdout: write error");
 		goto out;
 	}
+	fputs(warn.s, stderr);
 	if (!no_store && nrows) {
 		size_t made = 0, back = 0;
 		int64_t idlo = INT64_MAX, idhi = 0;
@@ -314,6 +407,8 @@ out:
 	store_close(st);
 	sbuf_release(&out);
 	sbuf_release(&note);
+	sbuf_release(&warn);
+	free(fjobs);
 	free(pols);
 	cmd_parser_release(&p);
 	return rc;

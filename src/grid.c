@@ -39,6 +39,9 @@ static int keep_run(const struct grid *g, const struct replay_trace *t, struct g
 {
 	int rc = 0;
 	runrec_from_result(r, &row->r);
+	assert(r->nfaults == g->sc->nfaults);
+	if (row->fault_jobs)
+		memcpy(row->fault_jobs, r->fault_jobs, r->nfaults * sizeof *r->fault_jobs);
 	if (g->st)
 		rc = runrec_store(g->st, g->sc, t, r, &row->r.id, e);
 	row->done = rc ? 0 : 1;
@@ -197,6 +200,7 @@ static int read_back(const struct grid *g, struct grid_row *out, size_t nseed, s
 					&out[p * nseed + (size_t)(sel.runs[i].seed - g->lo)];
 				r->r = sel.runs[i];
 				r->done = 2;
+				r->fault_jobs = NULL;
 			}
 	runrec_sel_release(&sel);
 	return 0;
@@ -205,8 +209,11 @@ static int read_back(const struct grid *g, struct grid_row *out, size_t nseed, s
 int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
 	     struct enrich_summary *enr, struct err *e)
 {
-	size_t nseed = (size_t)(g->hi - g->lo) + 1;
-	struct grid_row *out = xcalloc(g->npol * nseed, sizeof *out);
+	size_t nseed = (size_t)(g->hi - g->lo) + 1, n = g->npol * nseed, nf = g->sc->nfaults;
+	/* the rows, then each row's fault counts: one block the caller frees */
+	struct grid_row *out = xcalloc(1, n * sizeof *out + n * nf * sizeof(int64_t));
+	for (size_t i = 0; nf && i < n; i++)
+		out[i].fault_jobs = (int64_t *)(void *)(out + n) + i * nf;
 	struct progress pr = {g, 0, g->npol * nseed, NULL, 0};
 	const struct policy_ops **todo = xcalloc(g->npol, sizeof *todo);
 	struct grid_row **slot = xcalloc(g->npol, sizeof *slot);

@@ -61,8 +61,8 @@ static int num_in(const char *name, const char *s, double lo, double hi, double 
 	double v;
 	if (parse_double(s, &v) || !isfinite(v) || v < lo || (hi > lo && v > hi)) {
 		if (hi > lo)
-			return err_set(e, VF_EINPUT, "--%s '%s': not a number in [%g, %g]", name, s,
-				       lo, hi);
+			return err_set(e, VF_EINPUT, "--%s '%s': not a number in [%.15g, %.15g]",
+				       name, s, lo, hi);
 		return err_set(e, VF_EINPUT, "--%s '%s': not a number >= %g", name, s, lo);
 	}
 	*out = v;
@@ -262,15 +262,15 @@ int scenario_load(struct scenario *sc, struct store *st, struct err *e)
 	}
 	if (!sc->base.nnodes) {
 		rc = err_set(e, VF_EINPUT,
-			     "trace %s has no nodes: give a cluster with --cluster FILE (see "
-			     "traces/cluster-example.spec) or import a node list with the trace",
+			     "trace '%s' has no nodes: give a cluster with --cluster FILE (a "
+			     "cluster spec, voidfit(5)) or import a node list with the trace",
 			     sc->trace_name.s);
 		goto out;
 	}
 	if (!sc->base.njobs) {
 		rc = err_set(e, VF_EINPUT,
-			     "trace %s has no jobs: import a job or pod list (voidfit import "
-			     "--format list shows the formats)",
+			     "trace '%s' has no jobs: import a job or pod list with its node list "
+			     "('voidfit import --format list' shows the formats)",
 			     sc->trace_name.s);
 		goto out;
 	}

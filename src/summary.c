@@ -71,6 +71,45 @@ static void saving(const struct runrec *rows, size_t n, const struct runrec *bas
 	free(d);
 }
 
+/* Replay with several seeds: a note that the mean rows carry no spread, naming the policies
+ * that gave one run at every seed (nothing they see is drawn from the seed), so their mean
+ * rows are not read as averages of a spread. */
+static void seeds_note(const struct runrec *rows, size_t n, struct table *t)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	size_t nsame = 0, nmulti = 0;
+	for (size_t g = 0, g2; g < n; g = g2) {
+		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
+			;
+		if (g2 - g < 2)
+			continue;
+		nmulti++;
+		int same = 1;
+		for (size_t i = g + 1; i < g2 && same; i++)
+			for (int c = 0; c < RUNREC_NCOL && same; c++)
+				same = rows[i].v[c] == rows[g].v[c] ||
+				       (isnan(rows[i].v[c]) && isnan(rows[g].v[c]));
+		if (same)
+			sbuf_printf(&b, "%s%s", nsame++ ? ", " : "", rows[g].policy->name);
+	}
+	if (nmulti) {
+		struct sbuf note = SBUF_INIT;
+		sbuf_init(&note);
+		sbuf_adds(&note, "mean rows: the mean over the seeds, without their spread "
+				 "('voidfit compare' gives each policy's 95 % interval)");
+		if (nsame)
+			sbuf_printf(
+				&note,
+				"; %s gave the same figures at every seed (a seed draws only "
+				"enriched values, random's choices and the --sample-nodes order)",
+				nsame == nmulti ? "every policy" : b.s);
+		table_add_note(t, note.s);
+		sbuf_release(&note);
+	}
+	sbuf_release(&b);
+}
+
 struct table *summary_table(const struct runrec *rows, size_t n, const struct summary_opts *o)
 {
 	static const struct table_col labels[] = {
@@ -99,10 +138,14 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 	size_t xs = nn;
 	if (o->compare) {
 		snprintf(bname, sizeof bname, "saving vs %s", base);
-		nums[nn++] = (struct table_col){"saving_usd_per_year", bname, "$/yr", 0,
-						TABLE_HIGHER,          0};
-		nums[nn++] = (struct table_col){
-			"saving_ci95_usd_per_year", "+/-", "95% $/yr", 0, TABLE_NEUTRAL, 0};
+		nums[nn++] = (struct table_col){"saving_usd_per_year", bname,          "$/yr", 0,
+						TABLE_HIGHER,          TABLE_C_DOLLARS};
+		nums[nn++] = (struct table_col){"saving_ci95_usd_per_year",
+						"+/-",
+						"95% $/yr",
+						0,
+						TABLE_NEUTRAL,
+						TABLE_C_DOLLARS};
 	}
 	struct table *t = table_new(labels, 4, nums, nn);
 	table_set_mark_best(t, o->compare);
@@ -151,23 +194,9 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 		table_add_row(t, lab, v, !o->compare);
 	}
 	free(v);
+	if (!o->compare)
+		seeds_note(rows, n, t);
 	return t;
-}
-
-/* "1,234,567" of v rounded to a whole number. */
-static void thousands(double v, char *buf, size_t len)
-{
-	char raw[64];
-	snprintf(raw, sizeof raw, "%.0f", fabs(v));
-	size_t n = strlen(raw), o = 0;
-	if (v < 0 && len > 1)
-		buf[o++] = '-';
-	for (size_t i = 0; i < n && o + 2 < len; i++) {
-		buf[o++] = raw[i];
-		if ((n - i - 1) % 3 == 0 && i + 1 < n)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
 }
 
 void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
@@ -175,9 +204,21 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 		   const char *enriched, unsigned k)
 {
 	struct sbuf b = SBUF_INIT;
-	char num[64];
+	char num[64], span[64];
 	sbuf_init(&b);
-	thousands(provisioned_gpu_h, num, sizeof num);
+	table_fmt_thousands(provisioned_gpu_h, 0, num, sizeof num);
+	/* the window's length: under an hour in human units, else in hours (the $/yr divisor),
+	 * and from a day on in days too */
+	if (w1 - w0 < 3600)
+		table_fmt_seconds((double)(w1 - w0), span, sizeof span);
+	else {
+		int n = snprintf(span, sizeof span, "%.1f h", (double)(w1 - w0) / 3600);
+		if (w1 - w0 >= 86400) {
+			snprintf(span + n, sizeof span - (size_t)n, " = ");
+			table_fmt_seconds((double)(w1 - w0), span + n + 3,
+					  sizeof span - (size_t)n - 3);
+		}
+	}
 	if (mode == SIM_TIMED && w1 <= w0)
 		sbuf_printf(&b,
 			    "window: not recorded (runs of an earlier voidfit, each priced over "
@@ -185,9 +226,9 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	else if (mode == SIM_TIMED)
 		sbuf_printf(&b,
 			    "window: trace seconds %" PRId64 " to %" PRId64
-			    " (%.1f h), the same for every policy; provisioned %s GPU-h; $/yr = "
+			    " (%s), the same for every policy; provisioned %s GPU-h; $/yr = "
 			    "GPU-h x price x 8760 / window hours",
-			    w0, w1, (double)(w1 - w0) / 3600, num);
+			    w0, w1, span, num);
 	else
 		sbuf_printf(&b, "inflation: the GPUs of the final state, each held for a year "
 				"($/yr = GPUs x price x 8760 h)");
@@ -230,4 +271,146 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 		table_add_note(t, b.s);
 	}
 	sbuf_release(&b);
+}
+
+/* ---- warnings ---- */
+
+/* Add one line to t and lines. */
+static void say(struct table *t, struct sbuf *lines, const char *line)
+{
+	if (t)
+		table_add_note(t, line);
+	if (lines) {
+		sbuf_adds(lines, line);
+		sbuf_addc(lines, '\n');
+	}
+}
+
+/* The mean of column c over rows[0..n) that have it (NaN if none). */
+static double col_mean(const struct runrec *rows, size_t n, int c)
+{
+	double sum = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(rows[i].v[c])) {
+			sum += rows[i].v[c];
+			k++;
+		}
+	return k ? sum / (double)k : NAN;
+}
+
+size_t summary_warnings(const struct runrec *rows, size_t n, const struct summary_check *ck,
+			struct table *t, struct sbuf *lines)
+{
+	struct sbuf b = SBUF_INIT, low = SBUF_INIT, over = SBUF_INIT;
+	size_t nwarn = 0, npol = 0, nlow = 0, nover = 0, allunp = 0;
+	char x[256], y[64];
+	double run_s = ck ? ck->run_mean_s : NAN;
+
+	sbuf_init(&b);
+	sbuf_init(&low);
+	sbuf_init(&over);
+	/* every job unplaceable: no placement at all, in some run (the same in every run: a
+	 * job that fits no node even empty fits none under any policy) */
+	for (size_t i = 0; i < n && !allunp; i++)
+		if (rows[i].v[RUNREC_PLACED] == 0 && rows[i].v[RUNREC_UNPLACEABLE] > 0)
+			allunp = (size_t)rows[i].v[RUNREC_UNPLACEABLE];
+	if (allunp) {
+		sbuf_printf(&b,
+			    "warning: every job is unplaceable (%zu fit no node, even empty): the "
+			    "figures are those of an idle cluster; check the trace's node list or "
+			    "give a cluster that fits its jobs (--cluster)",
+			    allunp);
+		say(t, lines, b.s);
+		nwarn++;
+	}
+	for (size_t g = 0, g2; g < n; g = g2) {
+		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
+			;
+		npol++;
+		const char *name = rows[g].policy->name;
+		double alloc = col_mean(rows + g, g2 - g, RUNREC_ALLOC);
+		if (!allunp && alloc < 0.01) {
+			sbuf_printf(&low, "%s%s %.2f %%", nlow ? ", " : "", name, alloc * 100);
+			nlow++;
+		}
+		double wait = col_mean(rows + g, g2 - g, RUNREC_WAIT);
+		double run = !isnan(run_s) ? run_s : col_mean(rows + g, g2 - g, RUNREC_JCT) - wait;
+		if (wait > 10 * run && wait > 0) {
+			sbuf_printf(&over, "%s%s %s", nover ? ", " : "", name,
+				    table_fmt_seconds(wait, x, sizeof x));
+			nover++;
+		}
+	}
+	if (nlow) {
+		sbuf_reset(&b);
+		sbuf_printf(&b, "warning: mean allocated GPU share under 1 %% (%s",
+			    nlow == npol && npol > 1 ? "every policy: " : "");
+		sbuf_add(&b, low.s, low.len);
+		sbuf_adds(&b,
+			  "): the cluster is far larger than the load, so its cost is nearly "
+			  "all idle-unneeded (by sizing); check the trace's span and the nodes");
+		say(t, lines, b.s);
+		nwarn++;
+	}
+	if (nover) {
+		sbuf_reset(&b);
+		sbuf_adds(&b, "warning: overload: mean wait over ten times the mean run time");
+		if (!isnan(run_s))
+			sbuf_printf(&b, " of %s", table_fmt_seconds(run_s, y, sizeof y));
+		sbuf_printf(&b, " (%s", nover == npol && npol > 1 ? "every policy: " : "");
+		sbuf_add(&b, over.s, over.len);
+		sbuf_addc(&b, ')');
+		sbuf_adds(&b,
+			  ": the cluster cannot keep up with the arrivals, so waits and "
+			  "carried-over work dominate the figures; give more nodes (--cluster) or "
+			  "check the trace's arrival times");
+		say(t, lines, b.s);
+		nwarn++;
+	}
+	/* faults: how many jobs each touched (fewest to most over the runs that say) */
+	if (ck && ck->faults && ck->nfaults && ck->fault_jobs) {
+		struct sbuf note = SBUF_INIT;
+		sbuf_init(&note);
+		sbuf_adds(&note,
+			  "jobs each fault touched (slowed or held; fewest-most over the runs): ");
+		int known = 0;
+		for (size_t f = 0; f < ck->nfaults; f++) {
+			int64_t lo = INT64_MAX, hi = -1;
+			for (size_t i = 0; i < n; i++)
+				if (ck->fault_jobs[i]) {
+					int64_t v = ck->fault_jobs[i][f];
+					lo = v < lo ? v : lo;
+					hi = v > hi ? v : hi;
+				}
+			if (hi < 0)
+				break; /* no run says */
+			known = 1;
+			fault_format(&ck->faults[f], x, sizeof x);
+			if (f < 20) {
+				sbuf_printf(&note, "%s'%s' %" PRId64, f ? "; " : "", x, lo);
+				if (hi > lo)
+					sbuf_printf(&note, "-%" PRId64, hi);
+			} else if (f == 20)
+				sbuf_printf(&note, "; and %zu more", ck->nfaults - 20);
+			if (hi == 0) {
+				sbuf_reset(&b);
+				sbuf_printf(
+					&b,
+					"warning: fault '%s' touched no job in any run: no job "
+					"demanding %s ran on its nodes while it was on; check its "
+					"start and duration against the trace's span",
+					x, job_dim_name(ck->faults[f].dim));
+				say(t, lines, b.s);
+				nwarn++;
+			}
+		}
+		if (known && t)
+			table_add_note(t, note.s);
+		sbuf_release(&note);
+	}
+	sbuf_release(&b);
+	sbuf_release(&low);
+	sbuf_release(&over);
+	return nwarn;
 }

@@ -69,7 +69,7 @@ static void write_md(const struct table *r, struct sbuf *out)
 			if (c->flags & TABLE_C_TEXT_HIDE)
 				continue;
 			int best = table_is_best(r, row, i);
-			table_fmt(c, table_value(r, row, i), buf, sizeof buf);
+			table_fmt_human(c, table_value(r, row, i), buf, sizeof buf);
 			sbuf_adds(out, best ? " **" : " ");
 			sbuf_adds(out, buf);
 			sbuf_adds(out, best ? "** |" : " |");

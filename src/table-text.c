@@ -74,8 +74,8 @@ static void write_text(const struct table *r, struct sbuf *out)
 		for (size_t row = 0; row < nrows; row++) {
 			if (table_is_best(r, row, i))
 				slot = any_best = 1;
-			w = max_sz(w,
-				   strlen(table_fmt(c, table_value(r, row, i), buf, sizeof buf)));
+			w = max_sz(w, strlen(table_fmt_human(c, table_value(r, row, i), buf,
+							     sizeof buf)));
 		}
 		w = max_sz(w + (size_t)slot, max_sz(strlen(c->head), strlen(c->unit)));
 		cols[ncols++] = (struct tcol){1, i, w, slot};
@@ -126,7 +126,7 @@ static void write_text(const struct table *r, struct sbuf *out)
 			}
 			const struct table_col *c = table_num_col(r, cols[k].i);
 			const char *s =
-				table_fmt(c, table_value(r, row, cols[k].i), buf, sizeof buf);
+				table_fmt_human(c, table_value(r, row, cols[k].i), buf, sizeof buf);
 			int best = table_is_best(r, row, cols[k].i);
 			pad(out, cols[k].width - strlen(s) - (size_t)cols[k].markslot);
 			sbuf_adds(out, s);

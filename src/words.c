@@ -59,6 +59,7 @@ int words_read_file(const char *path, size_t max, const char *what, struct sbuf 
 	int rc = VF_OK;
 	if (!f)
 		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	errno = 0;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
 		if ((total += n) > max) {
 			rc = err_set(e, VF_EINPUT, "%s: larger than %zu bytes: not %s", path, max,
@@ -68,7 +69,7 @@ int words_read_file(const char *path, size_t max, const char *what, struct sbuf 
 		sbuf_add(out, buf, n);
 	}
 	if (!rc && ferror(f))
-		rc = err_set(e, VF_EIO, "%s: read failed", path);
+		rc = err_set(e, VF_EIO, "%s: %s", path, errno ? strerror(errno) : "read failed");
 	fclose(f);
 	return rc;
 }

@@ -1250,6 +1250,39 @@ static void test_inflation(void **state)
 	job_set_release(&js);
 }
 
+/* A run far longer than its arrival span keeps a bounded series: the cadence, span /
+ * series_points at first, doubles every 2 x series_points samples, so a job of 10^9 s after
+ * arrivals 100 s apart gives some 2 x 10 x log2(10^9 / (2 x 10 x 10)) = 450 samples (10^8
+ * at a fixed cadence), still evenly spaced in each stretch and reaching the run's end. */
+static void test_series_bounded_in_a_long_run(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct metrics_series ser = {0};
+	struct sim *s;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 1000000000, 1000, 1, 1000, JOB_TRAIN);
+	add_job(&js, 100, 10, 1000, 0, 0, JOB_CPU);
+	sim_opts_init(&o);
+	o.series_points = 10;
+	assert_int_equal(sim_new(&js, &fit_ops, NULL, &o, &s, NULL), 0);
+	struct sim_observer ob = metrics_series_observer(&ser);
+	sim_observe(s, &ob);
+	sim_run(s);
+	assert_true(ser.n > 2 * 10 && ser.n < 2 * 10 * 30);
+	assert_true(ser.pts[ser.n - 1].t >= 1000000000 / 2);
+	int64_t iv = 10; /* 100 s / 10 points */
+	for (size_t i = 1; i < ser.n; i++) {
+		int64_t d = ser.pts[i].t - ser.pts[i - 1].t;
+		assert_true(d == iv || d == 2 * iv || i + 1 == ser.n);
+		iv = d;
+	}
+	sim_free(s);
+	metrics_series_release(&ser);
+	job_set_release(&js);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -1280,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_step_and_snapshot),
 		cmocka_unit_test(test_long_fifo_queue_keeps_order),
 		cmocka_unit_test(test_inflation),
+		cmocka_unit_test(test_series_bounded_in_a_long_run),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ctx_node_md_and_job_of),
 		cmocka_unit_test(test_bounded_search_matches_full_loop),

@@ -106,6 +106,65 @@ static void test_fmt(void **state)
 	assert_string_equal(table_fmt(&nums[2], 2.5e6, buf, sizeof buf), "2500000");
 }
 
+/* Times in human units, dollars grouped by three: in text and Markdown; JSON and CSV keep
+ * the raw number. */
+static void test_human(void **state)
+{
+	(void)state;
+	char b[64];
+	static const struct {
+		double s;
+		const char *want;
+	} t[] = {
+		{0, "0s"},
+		{0.04, "0s"},
+		{0.2, "0.2s"},
+		{9.94, "9.9s"},
+		{9.96, "10s"},
+		{42, "42s"},
+		{59.6, "1m"},
+		{920, "15m 20s"},
+		{3599.6, "1h"},
+		{3600 + 300, "1h 5m"},
+		{2 * 3600, "2h"},
+		{86399, "1d"},
+		{3 * 86400 + 4 * 3600 + 1700, "3d 4h"},
+		{1002 * 86400.0 + 3 * 3600, "1,002d 3h"},
+		{-920, "-15m 20s"},
+		{-0.01, "0s"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(table_fmt_seconds(t[i].s, b, sizeof b), t[i].want))
+			fail_msg("%g s: '%s', wanted '%s'", t[i].s, b, t[i].want);
+	assert_string_equal(table_fmt_seconds(NAN, b, sizeof b), "-");
+	assert_string_equal(table_fmt_thousands(1234567, 0, b, sizeof b), "1,234,567");
+	assert_string_equal(table_fmt_thousands(-1234567.25, 1, b, sizeof b), "-1,234,567.2");
+	assert_string_equal(table_fmt_thousands(999, 0, b, sizeof b), "999");
+	assert_string_equal(table_fmt_thousands(-0.2, 0, b, sizeof b), "0");
+	assert_string_equal(table_fmt_thousands(100000, 0, b, sizeof b), "100,000");
+
+	static const struct table_col hn[] = {
+		{.key = "wait_s", .head = "wait", .unit = "p95", .flags = TABLE_C_SECONDS},
+		{.key = "usd", .head = "cost", .unit = "$/yr", .flags = TABLE_C_DOLLARS},
+	};
+	struct table *r = table_new(labels, 3, hn, 2);
+	const char *a[] = {"fgd", "1", "timed"};
+	table_add_row(r, a, (double[]){273600, 26280000}, 0);
+	struct sbuf o;
+	const char *txt = render(r, "text", &o);
+	assert_non_null(strstr(txt, "fgd     1     3d 4h  26,280,000\n"));
+	sbuf_release(&o);
+	assert_non_null(strstr(render(r, "md", &o), "| fgd | 1 | 3d 4h | 26,280,000 |"));
+	sbuf_release(&o);
+	assert_non_null(strstr(render(r, "csv", &o), "fgd,1,timed,273600,26280000"));
+	sbuf_release(&o);
+	const char *js = render(r, "json", &o);
+	assert_non_null(strstr(js, "\"wait_s\": 273600"));
+	assert_non_null(strstr(js, "\"usd\": 26280000"));
+	sbuf_release(&o);
+	table_free(r);
+}
+
 static void test_text(void **state)
 {
 	struct table *r = *state;
@@ -218,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_best, setup, teardown),
 		cmocka_unit_test(test_best_ties_after_rounding),
 		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_human),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test(test_text_no_units),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
