@@ -367,11 +367,23 @@ static void write_text(const struct listing *l, struct sbuf *out)
 				sbuf_printf(out, "-%" PRIu64, z->hi);
 			if (*z->shrink)
 				sbuf_printf(out, ", %s only", z->shrink);
-			sbuf_printf(out, ", GPUs retired of %" PRId64 ":", z->gpus_full);
-			for (size_t q = k; q < s->nsz; q++)
-				if (same_sizing(&s->sz[q], z))
-					sbuf_printf(out, "%s %s %" PRId64, q == k ? "" : ",",
-						    s->sz[q].policy, s->sz[q].gpus_retired);
+			sbuf_printf(out, ", GPUs retired of %" PRId64 ":\n   ", z->gpus_full);
+			size_t col = 3; /* a line of policies wraps before 80 columns */
+			for (size_t q = k; q < s->nsz; q++) {
+				if (!same_sizing(&s->sz[q], z))
+					continue;
+				sbuf_reset(&b);
+				sbuf_printf(&b, " %s %" PRId64, s->sz[q].policy,
+					    s->sz[q].gpus_retired);
+				if (col + b.len + 1 > 79) {
+					sbuf_adds(out, "\n   ");
+					col = 3;
+				}
+				sbuf_printf(out, "%s%s", b.s, q + 1 < s->nsz ? "," : "");
+				col += b.len + 1;
+			}
+			while (out->len && out->s[out->len - 1] == ',')
+				out->s[--out->len] = '\0';
 			sbuf_adds(out, "\n");
 		}
 		free(bd);

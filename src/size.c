@@ -173,7 +173,13 @@ void size_term_text(const struct size_term *t, struct sbuf *out)
 		sbuf_printf(out, "%llds", (long long)v);
 		return;
 	}
-	sbuf_printf(out, "%.17g", t->bound);
+	/* the fewest digits that read back the same: 0.1, not 0.10000000000000001 */
+	char buf[32];
+	double back;
+	snprintf(buf, sizeof buf, "%.15g", t->bound);
+	if (parse_double(buf, &back) || back != t->bound)
+		snprintf(buf, sizeof buf, "%.17g", t->bound);
+	sbuf_adds(out, buf);
 }
 
 void size_slo_text(const struct size_slo *slo, struct sbuf *out)

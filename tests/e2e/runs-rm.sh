@@ -41,10 +41,15 @@ grep -q '^  fgd  *seeds 1-2  *runs 2,4 ' out || die "fgd line"
 expect_rc 0 vf check -q t.db
 
 # a sizing keeps its scenario when the last run goes
-vf size t.db --policy fgd --slo 'wait_p95<=1d' >/dev/null 2>&1 || die "size failed"
+vf size t.db --policy all --slo 'wait_p95<=1d' >/dev/null 2>&1 || die "size failed"
+[ "$(q 'SELECT count(*) FROM sizings')" -ge 10 ] || die "sizings not stored"
 expect_rc 0 vf runs rm t.db 2 4
 [ "$(q 'SELECT count(*) FROM runs')" -eq 0 ] || die "runs left"
 [ "$(q 'SELECT count(*) FROM scenarios')" -eq 1 ] || die "the sized scenario went"
 expect_rc 0 vf runs t.db
 contains out "no runs"
-contains out "sized to meet wait_p95<=1d at seed 1"
+contains out "sized to meet wait_p95<=1d at seed 1, GPUs retired of 384:"
+# the policies' GPUs retired, wrapped before 80 columns
+grep -q '^    random [0-9]*, first-fit [0-9]*,' out || die "no line of policies: $(cat out)"
+[ "$(grep -c '^    ' out)" -ge 2 ] || die "the policies are not wrapped"
+if awk 'length > 79 && /^    /' out | grep -q .; then die "a line of policies is too long"; fi

@@ -39,7 +39,7 @@ static void test_slo_parse(void **state)
 	assert_int_equal(slo.t[0].full, 0);
 	assert_true(slo.t[0].bound == 900);
 	/* terms add up over calls; full keys, >=, plain numbers, 'full' */
-	assert_int_equal(size_slo_parse("slowdown_mean<=1.5,alloc_mean>=0.25,wait_mean_s<=90,"
+	assert_int_equal(size_slo_parse("slowdown_mean<=1.5,alloc_mean>=0.1,wait_mean_s<=90,"
 					"carried_over_jobs<=full,jct_mean<=2d",
 					&slo, &e),
 			 0);
@@ -52,7 +52,7 @@ static void test_slo_parse(void **state)
 	assert_int_equal(slo.t[4].full, 1);
 	assert_true(slo.t[5].bound == 2 * 86400);
 	slo_text(&slo, buf, sizeof buf);
-	assert_string_equal(buf, "wait_p95<=15m,slowdown_mean<=1.5,alloc_mean>=0.25,"
+	assert_string_equal(buf, "wait_p95<=15m,slowdown_mean<=1.5,alloc_mean>=0.1,"
 				 "wait_mean<=90s,carried_over_jobs<=full,jct_mean<=2d");
 	assert_int_equal(size_slo_check(&slo, SIM_TIMED, &e), 0);
 	assert_int_equal(size_slo_check(&slo, SIM_INFLATE, &e), VF_EINPUT);
