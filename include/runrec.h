@@ -68,6 +68,11 @@ const struct table_col *runrec_col(enum runrec_col c);
 /* 1 if column c applies to mode (some are timed only, some inflate only). */
 int runrec_col_applies(enum runrec_col c, enum sim_mode mode);
 
+/* The id of sc's scenario row in st (after scenario_load; t: a trace of it prepared for
+ * any seed; w0, w1: its pricing window, as a run measured it), adding the row when there is
+ * none, in the caller's transaction. */
+int runrec_scenario_put(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+			int64_t w0, int64_t w1, int64_t *id, struct err *e);
 /* Store r, a run of sc on the prepared trace t, in st in one transaction. Returns 0 or the
  * store's error; sets *run_id if not NULL. */
 int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,

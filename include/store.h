@@ -130,6 +130,7 @@ struct store_run {
 	int64_t scenario_id;         /* its scenario (store_scenario_put), 0 for none */
 	const char *dims;            /* the dims the policy saw ("cpu,gpu") */
 	const char *voidfit_version; /* the version that made it */
+	int64_t created_at;          /* read back: when it was stored, seconds since the epoch */
 };
 /* Store run r and its metrics (one row each in run_metrics); sets r->id. */
 int store_run_add(struct store *s, struct store_run *r, const struct store_metric *m, size_t nm,
@@ -245,7 +246,40 @@ int store_run_list_scenario(struct store *s, int64_t scenario_id,
 			    int (*cb)(void *ctx, const struct store_run *r), void *ctx,
 			    struct err *e);
 /* Delete run id with its metrics, buckets and series (in the caller's transaction);
- * VF_EINPUT if there is no such run. A scenario left without runs goes too. */
+ * VF_EINPUT if there is no such run. A scenario left without runs goes too, unless a
+ * sizing rests on it. */
 int store_run_delete(struct store *s, int64_t id, struct err *e);
+
+/* ---- sizings: what 'voidfit size' found (store-size.c) ---- */
+
+/* One GPU model of a sizing: its nodes and GPUs in the full cluster and the smallest. */
+struct store_sizing_model {
+	const char *model;
+	int64_t nodes_full, nodes_min, gpus_full, gpus_min;
+};
+/* The smallest cluster one policy needs to meet an SLO on one scenario. Strings are valid
+ * during a callback. */
+struct store_sizing {
+	int64_t id; /* set by store_sizing_put */
+	int64_t scenario_id, trace_id;
+	const char *policy;
+	const char *slo; /* as 'voidfit size --slo' reads it; "" for the unplaceable rule alone */
+	uint64_t seed_lo, seed_hi; /* it holds at every seed of seed_lo..seed_hi */
+	const char *shrink;        /* the GPU model shrunk alone, "" for every GPU group */
+	int64_t nodes_full, nodes_min, gpus_full, gpus_min, gpus_retired;
+	double usd_per_year;    /* the retired GPUs a year, at price_tier and prices */
+	const char *price_tier; /* "on-demand", ... */
+	const char *prices;     /* the --gpu-price overrides, comma-separated, "" for none */
+	int64_t probes;         /* cluster sizes tried */
+	int64_t created_at;     /* seconds since the epoch */
+	const struct store_sizing_model *models; /* nmodels, one per GPU model of the cluster */
+	size_t nmodels;
+};
+/* Store z and its models (in the caller's transaction), replacing the sizing of the same scenario,
+ * policy, SLO, seeds and shrink; sets z->id. */
+int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e);
+/* Every sizing of scenario_id (-1: of all), in id order, with its models. */
+int store_sizing_list(struct store *s, int64_t scenario_id,
+		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e);
 
 #endif

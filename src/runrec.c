@@ -192,36 +192,24 @@ static void write_params(const struct scenario *sc, const struct replay_trace *t
 	sbuf_release(&b);
 }
 
-int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
-		 const struct replay_result *r, int64_t *run_id, struct err *e)
+int runrec_scenario_put(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+			int64_t w0, int64_t w1, int64_t *id, struct err *e)
 {
-	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, rdims = SBUF_INIT,
-		    enr = SBUF_INIT, params = SBUF_INIT;
-	struct store_metric m[RUNREC_NCOL + 8 * JOB_NCLASS];
-	char ckeys[8 * JOB_NCLASS][48];
-	struct store_bucket *b = NULL;
-	struct store_point *p = NULL;
-	struct runrec rec;
-	size_t nm = 0, nb = 0;
+	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, enr = SBUF_INIT;
 	char buf[256];
 	int64_t gpus = 0;
-	int rc;
 
 	sbuf_init(&key);
 	sbuf_init(&faults);
 	sbuf_init(&dims);
-	sbuf_init(&rdims);
 	sbuf_init(&enr);
-	sbuf_init(&params);
 	scenario_key(sc, &key);
 	for (size_t i = 0; i < sc->nfaults; i++) {
 		fault_format(&sc->faults[i], buf, sizeof buf);
 		sbuf_printf(&faults, "%s%s", i ? "," : "", buf);
 	}
 	dims_text(sc->dims, &dims);
-	dims_text(r->dims, &rdims);
 	enrich_describe(&t->enr, &enr);
-	write_params(sc, t, r, &params);
 	for (size_t n = 0; n < t->js.nnodes; n++)
 		gpus += t->js.nodes[n].ngpu;
 	struct store_scenario row = {
@@ -247,12 +235,36 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 		.nodes = (int64_t)t->js.nnodes,
 		.gpus = gpus,
 		.jobs = (int64_t)t->js.njobs,
-		.window_start = sc->mode == SIM_TIMED ? r->m.w0 : -1,
-		.window_end = sc->mode == SIM_TIMED ? r->m.w1 : -1,
+		.window_start = sc->mode == SIM_TIMED ? w0 : -1,
+		.window_end = sc->mode == SIM_TIMED ? w1 : -1,
 		.enriched = enr.s,
 		.parent_run = -1,
 		.fork_time = -1,
 	};
+	int rc = store_scenario_put(st, &row, id, e);
+	sbuf_release(&key);
+	sbuf_release(&faults);
+	sbuf_release(&dims);
+	sbuf_release(&enr);
+	return rc;
+}
+
+int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		 const struct replay_result *r, int64_t *run_id, struct err *e)
+{
+	struct sbuf rdims = SBUF_INIT, params = SBUF_INIT;
+	struct store_metric m[RUNREC_NCOL + 8 * JOB_NCLASS];
+	char ckeys[8 * JOB_NCLASS][48];
+	struct store_bucket *b = NULL;
+	struct store_point *p = NULL;
+	struct runrec rec;
+	size_t nm = 0, nb = 0;
+	int rc;
+
+	sbuf_init(&rdims);
+	sbuf_init(&params);
+	dims_text(r->dims, &rdims);
+	write_params(sc, t, r, &params);
 	runrec_from_result(r, &rec);
 	for (int c = 0; c < RUNREC_NCOL; c++)
 		if (!isnan(rec.v[c]))
@@ -313,7 +325,7 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 		.voidfit_version = VOIDFIT_VERSION,
 	};
 	if (!(rc = store_begin(st, e))) {
-		if ((rc = store_scenario_put(st, &row, &run.scenario_id, e)) ||
+		if ((rc = runrec_scenario_put(st, sc, t, r->m.w0, r->m.w1, &run.scenario_id, e)) ||
 		    (rc = store_run_add(st, &run, m, nm, e)) ||
 		    (rc = store_run_buckets_add(st, run.id, b, nb, e)))
 			store_rollback(st);
@@ -325,11 +337,7 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 	free(b);
 	free(p);
 	sbuf_release(&series);
-	sbuf_release(&key);
-	sbuf_release(&faults);
-	sbuf_release(&dims);
 	sbuf_release(&rdims);
-	sbuf_release(&enr);
 	sbuf_release(&params);
 	return rc;
 }

@@ -90,6 +90,7 @@ static int list_runs(struct store *s, const char *sql, int64_t id,
 			.scenario_id = sqlite3_column_int64(st, 7),
 			.dims = (const char *)sqlite3_column_text(st, 8),
 			.voidfit_version = (const char *)sqlite3_column_text(st, 9),
+			.created_at = sqlite3_column_int64(st, 10),
 		};
 		rc = cb(ctx, &r);
 	}
@@ -101,7 +102,7 @@ static int list_runs(struct store *s, const char *sql, int64_t id,
 
 #define RUN_COLS                                                                                   \
 	"SELECT id, trace_id, policy, mode, seed, params_json, summary_json, scenario_id, dims, "  \
-	"voidfit_version FROM runs "
+	"voidfit_version, created_at FROM runs "
 
 int store_run_list(struct store *s, int64_t trace_id,
 		   int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)

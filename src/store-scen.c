@@ -278,7 +278,8 @@ int store_run_delete(struct store *s, int64_t id, struct err *e)
 		"UPDATE scenarios SET parent_run = NULL WHERE parent_run = ?1",
 		"DELETE FROM runs WHERE id = ?1",
 		("DELETE FROM scenarios WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE "
-		 "r.scenario_id = scenarios.id)"),
+		 "r.scenario_id = scenarios.id) AND NOT EXISTS (SELECT 1 FROM sizings z WHERE "
+		 "z.scenario_id = scenarios.id)"),
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof sql / sizeof *sql && !rc; i++) {

@@ -9,7 +9,7 @@ cp "$VOIDFIT_TOP/tests/data/store-v1.voidfit" old.db
 # a reader upgrades it: every run kept, in one legacy scenario, their metrics untouched
 before=$(sqlite3 old.db "SELECT group_concat(run_id || key || value) FROM run_metrics")
 expect_rc 0 vf compare old.db
-[ "$(sqlite3 old.db 'PRAGMA user_version')" = 2 ] || die "compare did not upgrade the store"
+[ "$(sqlite3 old.db 'PRAGMA user_version')" -gt 1 ] || die "compare did not upgrade the store"
 contains err "made by an earlier voidfit"
 contains out "window: not recorded"
 [ "$(sqlite3 old.db "SELECT count(*) FROM scenarios WHERE key LIKE 'legacy:%'")" = 1 ] ||

@@ -1,0 +1,175 @@
+/*
+ * size.h — right-sizing, Verma et al.'s cluster compaction: for each policy, the smallest
+ * cluster on which a scenario's trace still meets a service-level objective (SLO) and leaves
+ * no more jobs unplaceable than the full cluster does, and what the GPUs it retires cost a
+ * year.
+ *
+ * The cluster shrinks by node groups: nodes of one GPU model and one capacity (as the trace
+ * or --cluster gives them, before enrichment). Step k of S, where S is the node count of the
+ * largest group that shrinks, keeps ceil(k n / S) of a group's n nodes: every group keeps
+ * its share of the cluster, step S is the full cluster, and one step removes at most one
+ * node from each group. Which nodes go is a seeded random order per group and seed, and the
+ * nodes kept at a step are a subset of those kept at the next, so a larger step is always a
+ * larger cluster. CPU-only nodes never go: the price model has GPU prices only, and the
+ * question is which GPUs to retire. With a shrink model, only that model's groups shrink.
+ *
+ * The SLO holds at a step when it holds at every seed. The search is a bisection over the
+ * steps (k-ary when threads outnumber the runs of a round), which assumes that a cluster
+ * that meets the SLO still meets it with more nodes; a policy need not behave so exactly,
+ * and size_probe lets a caller check any step on its own.
+ *
+ *   size_slo_parse   "wait_p95<=15m,slowdown_mean<=1.5" into terms
+ *   size_plan_init   the groups of a cluster and its steps
+ *   size_plan_nodes  the nodes kept at a step for a seed
+ *   size_probe       one step of one policy at every seed: does it meet the SLO?
+ *   size_run         the search, for every policy, on threads
+ *
+ * Nothing here prints or touches the store.
+ */
+#ifndef VOIDFIT_SIZE_H
+#define VOIDFIT_SIZE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "runrec.h"
+#include "sbuf.h"
+#include "scenario.h"
+#include "util.h"
+
+/* ---- the SLO ---- */
+
+/* Terms of one SLO at most (size_slo_parse refuses more). */
+#define SIZE_MAX_TERMS 16
+
+/* One term: a run figure (a runrec.h column), <= or >= a bound. */
+struct size_term {
+	int col;      /* enum runrec_col */
+	int ge;       /* 1: the figure must be >= the bound; 0: <= */
+	int full;     /* 1: the bound is the figure on the full cluster (same policy and seed) */
+	double bound; /* else the bound, in the column's unit (seconds for a *_s column) */
+};
+
+struct size_slo {
+	struct size_term t[SIZE_MAX_TERMS];
+	size_t n;
+};
+
+/* Append the terms of s to slo: comma-separated "NAME<=VALUE" or "NAME>=VALUE", NAME a run
+ * figure (runrec_col_key, "_s" left off or not: wait_p95, slowdown_mean, carried_over_jobs),
+ * VALUE a number, a duration for a figure in seconds (90, 15m, 6h, 2d), or "full" (the
+ * figure on the full cluster). Returns 0 or VF_EINPUT naming the term and what is wrong
+ * (a figure that is not one lists them all). */
+int size_slo_parse(const char *s, struct size_slo *slo, struct err *e);
+/* VF_EINPUT naming the first term whose figure does not apply to mode (wait_p95 in
+ * inflation), else 0. */
+int size_slo_check(const struct size_slo *slo, enum sim_mode mode, struct err *e);
+/* The short name of t's figure into out ("wait_p95": its key without "_s"). */
+void size_term_name(const struct size_term *t, struct sbuf *out);
+/* t as size_slo_parse reads it, durations in their largest whole unit ("wait_p95<=15m"). */
+void size_term_text(const struct size_term *t, struct sbuf *out);
+/* The terms of slo, comma-separated; "" when it has none. */
+void size_slo_text(const struct size_slo *slo, struct sbuf *out);
+
+/* ---- the cluster's groups and steps ---- */
+
+struct size_group {
+	int model;    /* gpumodel id; -1 for CPU-only nodes */
+	int32_t ngpu; /* GPUs per node */
+	size_t n;     /* nodes in the full cluster */
+	size_t *idx;  /* their indexes in the full cluster's node list, ascending */
+	int shrinks;  /* 1 if the search removes some of them */
+};
+
+struct size_plan {
+	struct size_group *g; /* ng groups, in the order their first node comes */
+	size_t ng;
+	unsigned steps; /* S: the full cluster is step S, one node of each group step 1 */
+	size_t nnodes;  /* nodes of the full cluster */
+	int64_t gpus;   /* GPUs of the full cluster */
+};
+
+/* The groups of nodes (n of them). shrink_model >= 0: only that GPU model's groups shrink.
+ * Returns 0, or VF_EINPUT when nothing can shrink (no GPU node, or none of shrink_model:
+ * the message lists the models the cluster has). Release with size_plan_release. */
+int size_plan_init(struct size_plan *p, const struct node *nodes, size_t n, int shrink_model,
+		   struct err *e);
+/* Free what p owns; p may be NULL. */
+void size_plan_release(struct size_plan *p);
+/* Nodes group g keeps at step (0..steps): ceil(step n / steps) if it shrinks, else n. */
+size_t size_plan_kept(const struct size_plan *p, size_t g, unsigned step);
+/* The nodes of all (the full cluster's list) kept at step for seed, in all's order, into
+ * out (room for p->nnodes). Returns how many. */
+size_t size_plan_nodes(const struct size_plan *p, const struct node *all, unsigned step,
+		       uint64_t seed, struct node *out);
+
+/* ---- the search ---- */
+
+/* Progress: share of the search done (an estimate), the policy and step of a run. */
+typedef void (*size_progress_fn)(void *u, double done, const char *policy, unsigned step,
+				 size_t nodes);
+
+struct size_opts {
+	const struct scenario *sc;    /* loaded (scenario_load): sc->base is the full cluster */
+	const struct size_plan *plan; /* of sc->base's nodes */
+	const struct policy_ops *const *pols;
+	size_t npol;
+	uint64_t lo, hi; /* seeds */
+	const struct size_slo *slo;
+	unsigned nthreads;         /* runs at once (>= 1) */
+	size_progress_fn progress; /* or NULL */
+	void *u;
+	volatile sig_atomic_t *stop; /* set non-zero (a signal) to stop; NULL: never */
+};
+
+/* Term index of the unplaceable rule in struct size_check (after the SLO's terms). */
+#define SIZE_UNPLACEABLE(slo) ((slo)->n)
+
+/* One step of one policy, judged over the seeds. */
+struct size_check {
+	unsigned step;
+	size_t nodes; /* nodes kept */
+	int pass;     /* every term and the unplaceable rule hold at every seed */
+	/* when !pass: the first term missed (SIZE_UNPLACEABLE for the unplaceable rule; -1 when
+	 * the step leaves no node to run on), at which seed, and its figure there */
+	int term;
+	uint64_t seed;
+	double value;
+	/* each term's worst figure over the seeds (the largest for <=, the smallest for >=),
+	 * then the most unplaceable jobs; NaN where no seed was run */
+	double worst[SIZE_MAX_TERMS + 1];
+};
+
+/* What the search found for one policy. */
+struct size_result {
+	const struct policy_ops *policy;
+	int full_ok;             /* the full cluster meets the SLO at every seed */
+	struct size_check full;  /* the full cluster */
+	struct size_check min;   /* the smallest step found (the full cluster when none) */
+	int has_smaller;         /* min.step > 0: the step below was tried, and missed */
+	struct size_check below; /* that step */
+	size_t *kept;            /* nodes each group keeps at min.step (plan->ng; owned) */
+	int64_t gpus;            /* GPUs kept */
+	double usd_year;         /* the retired GPUs at sc->prices, per year (8760 h) */
+	uint32_t assumed;        /* models retired whose price is not a list price (bit m) */
+	size_t probes;           /* steps tried, the full cluster included */
+	int64_t w0, w1;          /* the pricing window of its runs, trace seconds */
+};
+
+/* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's
+ * figures of that policy (one runrec.h figure array per seed, lo first), or NULL when step
+ * is the full cluster (then every "full" bound is met). fig, if not NULL, receives each
+ * seed's figures (RUNREC_NCOL doubles a seed). Returns 0, or a run's error (VF_EINPUT,
+ * VF_ESTOP). */
+int size_probe(const struct size_opts *o, size_t p, unsigned step, const double *full,
+	       struct size_check *out, double *fig, struct err *e);
+
+/* The search for every policy of o: *out gets o->npol results (free with
+ * size_results_free). Returns 0, or the first run's error, or VF_ESTOP when stopped. A
+ * policy whose full cluster misses the SLO is not searched (full_ok = 0). */
+int size_run(const struct size_opts *o, struct size_result **out, struct err *e);
+void size_results_free(struct size_result *r, size_t n);
+
+#endif

@@ -1,0 +1,626 @@
+/*
+ * cmd-runs.c — 'voidfit runs': the runs a store holds, grouped by scenario (what defines it,
+ * then each policy's seeds, run ids and when), as text or JSON; 'voidfit runs rm' deletes
+ * runs, all or none.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "json.h"
+#include "runrec.h"
+#include "store.h"
+
+static int exec_runs(int argc, char **argv);
+extern const struct cmd_opt cmd_runs_opts[]; /* below */
+
+const struct cmd_entry cmd_runs_entry = {
+	.name = "runs",
+	.usage = "STORE [--trace T] [--json] | rm STORE ID...",
+	.summary = "list the stored runs by scenario, or delete runs",
+	.help = "      --trace T   only the scenarios of trace T, by name or id (default: all)\n"
+		"      --json      write one JSON object (keys: store, scenarios; each scenario:\n"
+		"                  id, trace, mode, ..., partial, policies, sizings)\n"
+		"\n"
+		"A scenario is what a run is but its policy and seed (trace, cluster, faults,\n"
+		"io-pressure, profile, mode, ...). Each line under it is a policy: its seeds, its\n"
+		"run ids and when its newest run was made; 'partial' marks a scenario whose\n"
+		"policies lack seeds another has. 'rm STORE ID...' deletes runs (IDs such as 3\n"
+		"or 5-9) with their figures, buckets and series in one transaction, and the\n"
+		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
+		"there deletes nothing.\n",
+	.opts = cmd_runs_opts,
+	.exec = exec_runs,
+};
+
+enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
+
+const struct cmd_opt cmd_runs_opts[] = {
+	{"trace", O_TRACE, 1},
+	{"json", O_JSON, 0},
+	{NULL, 0, 0},
+};
+
+/* ---- reading the store ---- */
+
+struct prun { /* a run, as listed */
+	int64_t id, created_at;
+	uint64_t seed;
+	char *policy;
+};
+
+struct scen { /* a scenario and its runs */
+	int64_t id, trace_id, created_at;
+	char *trace;
+	struct store_scenario row; /* its strings owned by strs */
+	char *strs[10];
+	struct prun *runs;
+	size_t nruns, cap;
+	struct sizing {
+		char *policy, *slo, *shrink;
+		uint64_t lo, hi;
+		int64_t gpus_full, gpus_retired;
+		double usd;
+	} * sz;
+	size_t nsz, szcap;
+};
+
+struct listing {
+	struct scen *v;
+	size_t n, cap;
+	struct trace { /* the store's traces */
+		int64_t id;
+		char *name;
+	} * traces;
+	size_t ntraces, tcap;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int trace_cb(void *ctx, const struct store_trace_info *t)
+{
+	struct listing *l = ctx;
+	xgrow(&l->traces, &l->tcap, l->ntraces + 1, sizeof *l->traces);
+	l->traces[l->ntraces++] = (struct trace){t->id, xstrdup(t->name)};
+	return 0;
+}
+
+static int scen_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct listing *l = ctx;
+	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	struct scen *s = &l->v[l->n++];
+	memset(s, 0, sizeof *s);
+	s->id = sc->id;
+	s->trace_id = sc->trace_id;
+	s->created_at = sc->created_at;
+	s->row = *sc;
+	const char **f[] = {&s->row.key,          &s->row.mode,         &s->row.queue,
+			    &s->row.dims,         &s->row.faults,       &s->row.profile_name,
+			    &s->row.profile_path, &s->row.cluster_path, &s->row.enriched,
+			    &s->row.change};
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		*f[i] = s->strs[i] = dup_or_null(*f[i]);
+	s->row.profile_text = s->row.cluster_text = NULL;
+	for (size_t i = 0; i < l->ntraces; i++)
+		if (l->traces[i].id == sc->trace_id)
+			s->trace = l->traces[i].name;
+	return 0;
+}
+
+static int run_cb(void *ctx, const struct store_run *r)
+{
+	struct scen *s = ctx;
+	xgrow(&s->runs, &s->cap, s->nruns + 1, sizeof *s->runs);
+	s->runs[s->nruns++] = (struct prun){r->id, r->created_at, r->seed, xstrdup(r->policy)};
+	return 0;
+}
+
+static int sizing_cb(void *ctx, const struct store_sizing *z)
+{
+	struct listing *l = ctx;
+	for (size_t i = 0; i < l->n; i++) {
+		struct scen *s = &l->v[i];
+		if (s->id != z->scenario_id)
+			continue;
+		xgrow(&s->sz, &s->szcap, s->nsz + 1, sizeof *s->sz);
+		s->sz[s->nsz++] = (struct sizing){
+			xstrdup(z->policy), xstrdup(z->slo), xstrdup(z->shrink), z->seed_lo,
+			z->seed_hi,         z->gpus_full,    z->gpus_retired,    z->usd_per_year};
+	}
+	return 0;
+}
+
+static void listing_release(struct listing *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct scen *s = &l->v[i];
+		for (size_t k = 0; k < sizeof s->strs / sizeof *s->strs; k++)
+			free(s->strs[k]);
+		for (size_t k = 0; k < s->nruns; k++)
+			free(s->runs[k].policy);
+		for (size_t k = 0; k < s->nsz; k++) {
+			free(s->sz[k].policy);
+			free(s->sz[k].slo);
+			free(s->sz[k].shrink);
+		}
+		free(s->runs);
+		free(s->sz);
+	}
+	for (size_t i = 0; i < l->ntraces; i++)
+		free(l->traces[i].name);
+	free(l->traces);
+	free(l->v);
+}
+
+/* Runs of one scenario by policy (in the policy table's order, unknown names after), then
+ * seed, then id. */
+static int policy_rank(const char *name)
+{
+	const struct policy_ops *ops = policy_find(name);
+	for (int i = 0; ops && policy_table[i]; i++)
+		if (policy_table[i] == ops)
+			return i;
+	return 1000;
+}
+
+static int by_policy(const void *a, const void *b)
+{
+	const struct prun *x = a, *y = b;
+	int rx = policy_rank(x->policy), ry = policy_rank(y->policy), c;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if ((c = strcmp(x->policy, y->policy)))
+		return c;
+	if (x->seed != y->seed)
+		return x->seed < y->seed ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int load(struct store *st, const char *trace, struct listing *l, struct err *e)
+{
+	int64_t trace_id = -1;
+	int rc;
+	if (trace && (rc = store_trace_find(st, trace, &trace_id, e)))
+		return rc;
+	if ((rc = store_trace_list(st, trace_cb, l, e)) ||
+	    (rc = store_scenario_list(st, trace_id, scen_cb, l, e)))
+		return rc;
+	for (size_t i = 0; i < l->n && !rc; i++) {
+		struct scen *s = &l->v[i];
+		rc = store_run_list_scenario(st, s->id, run_cb, s, e);
+		qsort(s->runs, s->nruns, sizeof *s->runs, by_policy);
+	}
+	return rc ? rc : store_sizing_list(st, -1, sizing_cb, l, e);
+}
+
+/* ---- what a scenario is ---- */
+
+/* The policies of s: run index ranges [b[i], b[i+1]). Returns how many. */
+static size_t policy_spans(const struct scen *s, size_t *b)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nruns; i++)
+		if (!i || strcmp(s->runs[i].policy, s->runs[i - 1].policy))
+			b[n++] = i;
+	b[n] = s->nruns;
+	return n;
+}
+
+/* Does every policy of s have the same seeds? */
+static int complete(const struct scen *s, const size_t *b, size_t np)
+{
+	for (size_t p = 1; p < np; p++) {
+		size_t i = b[0], k = b[p];
+		for (; i < b[1] && k < b[p + 1]; i++, k++) {
+			while (i + 1 < b[1] && s->runs[i + 1].seed == s->runs[i].seed)
+				i++; /* a seed run twice counts once */
+			while (k + 1 < b[p + 1] && s->runs[k + 1].seed == s->runs[k].seed)
+				k++;
+			if (s->runs[i].seed != s->runs[k].seed)
+				return 0;
+		}
+		if (i < b[1] || k < b[p + 1])
+			return 0;
+	}
+	return 1;
+}
+
+/* Ascending values v[0..n) as ranges: "1-3,5". */
+static void ranges(const uint64_t *v, size_t n, struct sbuf *out)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && (v[j + 1] == v[j] + 1 || v[j + 1] == v[j]))
+			j++;
+		if (out->len && out->s[out->len - 1] != ' ')
+			sbuf_addc(out, ',');
+		if (v[j] == v[i])
+			sbuf_printf(out, "%" PRIu64, v[i]);
+		else
+			sbuf_printf(out, "%" PRIu64 "-%" PRIu64, v[i], v[j]);
+		i = j + 1;
+	}
+}
+
+static void seeds_text(const struct scen *s, size_t b0, size_t b1, struct sbuf *out)
+{
+	uint64_t *v = xcalloc(b1 - b0 + 1, sizeof *v);
+	for (size_t i = b0; i < b1; i++)
+		v[i - b0] = s->runs[i].seed;
+	ranges(v, b1 - b0, out);
+	free(v);
+}
+
+static void ids_text(const struct scen *s, size_t b0, size_t b1, struct sbuf *out)
+{
+	uint64_t *v = xcalloc(b1 - b0 + 1, sizeof *v);
+	for (size_t i = b0; i < b1; i++)
+		v[i - b0] = (uint64_t)s->runs[i].id;
+	for (size_t i = 1; i < b1 - b0; i++) /* sorted by seed: sort the ids */
+		for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			uint64_t t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	ranges(v, b1 - b0, out);
+	free(v);
+}
+
+static void when_text(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	snprintf(buf, len, "-");
+	if (gmtime_r(&tt, &tm))
+		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* "timed fifo, faults n7:sto=0.5@3600+6h, io-pressure 2, cluster FILE, ...". */
+static void describe(const struct store_scenario *r, struct sbuf *out)
+{
+	sbuf_adds(out, r->mode);
+	if (!strcmp(r->mode, "inflate") && !isnan(r->target))
+		sbuf_printf(out, " to %g", r->target);
+	else if (r->queue)
+		sbuf_printf(out, " %s%s", r->queue, r->preempt ? " with preemption" : "");
+	if (r->cluster_path)
+		sbuf_printf(out, ", cluster %s", r->cluster_path);
+	if (r->faults && *r->faults)
+		sbuf_printf(out, ", faults %s", r->faults);
+	if (!isnan(r->io_pressure) && r->io_pressure != 1)
+		sbuf_printf(out, ", io-pressure %g", r->io_pressure);
+	if (r->profile_path)
+		sbuf_printf(out, ", profile %s", r->profile_path);
+	if (r->dims && *r->dims)
+		sbuf_printf(out, ", dims %s", r->dims);
+	if (r->sample_nodes > 0)
+		sbuf_printf(out, ", sample-nodes %" PRId64, r->sample_nodes);
+	if (r->window_start >= 0 && r->window_end >= 0 && strstr(r->key, ";window="))
+		sbuf_printf(out, ", window %" PRId64 "..%" PRId64, r->window_start, r->window_end);
+	if (r->change)
+		sbuf_printf(out, ", what-if %s", r->change);
+	if (!strncmp(r->key, "legacy:", 7))
+		sbuf_adds(out, ", made before scenarios were recorded");
+}
+
+/* ---- writing ---- */
+
+/* Are a and b sizings to the same SLO, seeds and shrink (one line of the listing)? */
+static int same_sizing(const struct sizing *a, const struct sizing *b)
+{
+	return !strcmp(a->slo, b->slo) && !strcmp(a->shrink, b->shrink) && a->lo == b->lo &&
+	       a->hi == b->hi;
+}
+
+static void write_text(const struct listing *l, struct sbuf *out)
+{
+	struct sbuf b = SBUF_INIT;
+	char when[64];
+	sbuf_init(&b);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct scen *s = &l->v[i];
+		size_t *bd = xcalloc(s->nruns + 2, sizeof *bd), np = policy_spans(s, bd);
+		sbuf_reset(&b);
+		describe(&s->row, &b);
+		sbuf_printf(out, "%sscenario %" PRId64 "  trace %s  %s", i ? "\n" : "", s->id,
+			    s->trace ? s->trace : "?", b.s);
+		if (s->row.nodes >= 0)
+			sbuf_printf(out,
+				    "  (%" PRId64 " nodes, %" PRId64 " GPUs, %" PRId64 " jobs)",
+				    s->row.nodes, s->row.gpus, s->row.jobs);
+		if (!complete(s, bd, np))
+			sbuf_adds(out, "  partial: the policies' seeds differ");
+		sbuf_addc(out, '\n');
+		for (size_t p = 0; p < np; p++) {
+			int64_t newest = 0;
+			for (size_t k = bd[p]; k < bd[p + 1]; k++)
+				newest = s->runs[k].created_at > newest ? s->runs[k].created_at
+									: newest;
+			sbuf_reset(&b);
+			seeds_text(s, bd[p], bd[p + 1], &b);
+			sbuf_printf(out, "  %-11s seeds %-8s runs ", s->runs[bd[p]].policy, b.s);
+			sbuf_reset(&b);
+			ids_text(s, bd[p], bd[p + 1], &b);
+			when_text(newest, when, sizeof when);
+			sbuf_printf(out, "%-12s %sZ\n", b.s, when);
+		}
+		if (!s->nruns)
+			sbuf_adds(out, "  no runs\n");
+		/* the sizings, one line per SLO, seeds and shrink */
+		for (size_t k = 0; k < s->nsz; k++) {
+			const struct sizing *z = &s->sz[k];
+			int seen = 0;
+			for (size_t q = 0; q < k && !seen; q++)
+				seen = same_sizing(&s->sz[q], z);
+			if (seen)
+				continue;
+			sbuf_printf(out, "  sized to meet %s%sat seed%s %" PRIu64,
+				    *z->slo ? z->slo : "", *z->slo ? " " : "",
+				    z->lo == z->hi ? "" : "s", z->lo);
+			if (z->hi != z->lo)
+				sbuf_printf(out, "-%" PRIu64, z->hi);
+			if (*z->shrink)
+				sbuf_printf(out, ", %s only", z->shrink);
+			sbuf_printf(out, ", GPUs retired of %" PRId64 ":\n   ", z->gpus_full);
+			size_t col = 3; /* a line of policies wraps before 80 columns */
+			for (size_t q = k; q < s->nsz; q++) {
+				if (!same_sizing(&s->sz[q], z))
+					continue;
+				sbuf_reset(&b);
+				sbuf_printf(&b, " %s %" PRId64, s->sz[q].policy,
+					    s->sz[q].gpus_retired);
+				if (col + b.len + 1 > 79) {
+					sbuf_adds(out, "\n   ");
+					col = 3;
+				}
+				sbuf_printf(out, "%s%s", b.s, q + 1 < s->nsz ? "," : "");
+				col += b.len + 1;
+			}
+			while (out->len && out->s[out->len - 1] == ',')
+				out->s[--out->len] = '\0';
+			sbuf_adds(out, "\n");
+		}
+		free(bd);
+	}
+	if (!l->n)
+		sbuf_adds(out, "no runs\n");
+	sbuf_release(&b);
+}
+
+static void json_seed(struct json *j, uint64_t v)
+{
+	if (v <= INT64_MAX)
+		json_int(j, (int64_t)v);
+	else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%" PRIu64, v);
+		json_str(j, buf);
+	}
+}
+
+static void write_json(const struct listing *l, const char *path, struct sbuf *out)
+{
+	struct json j;
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	json_init(&j, out, 1);
+	json_obj(&j);
+	json_key(&j, "store");
+	json_str(&j, path);
+	json_key(&j, "scenarios");
+	json_arr(&j);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct scen *s = &l->v[i];
+		const struct store_scenario *r = &s->row;
+		size_t *bd = xcalloc(s->nruns + 2, sizeof *bd), np = policy_spans(s, bd);
+		json_obj(&j);
+		json_key(&j, "id");
+		json_int(&j, s->id);
+		json_key(&j, "trace");
+		json_str(&j, s->trace);
+		json_key(&j, "trace_id");
+		json_int(&j, s->trace_id);
+		json_key(&j, "mode");
+		json_str(&j, r->mode);
+		json_key(&j, "target");
+		json_num(&j, r->target);
+		json_key(&j, "queue");
+		json_str(&j, r->queue);
+		json_key(&j, "preempt");
+		json_bool(&j, r->preempt);
+		json_key(&j, "cluster");
+		json_str(&j, r->cluster_path);
+		json_key(&j, "faults");
+		json_str(&j, r->faults);
+		json_key(&j, "io_pressure");
+		json_num(&j, r->io_pressure);
+		json_key(&j, "profile");
+		json_str(&j, r->profile_path ? r->profile_path : r->profile_name);
+		json_key(&j, "dims");
+		json_str(&j, r->dims);
+		json_key(&j, "sample_nodes");
+		json_int(&j, r->sample_nodes > 0 ? r->sample_nodes : 0);
+		json_key(&j, "nodes");
+		json_int(&j, r->nodes);
+		json_key(&j, "gpus");
+		json_int(&j, r->gpus);
+		json_key(&j, "jobs");
+		json_int(&j, r->jobs);
+		json_key(&j, "created_at");
+		json_int(&j, s->created_at);
+		json_key(&j, "partial");
+		json_bool(&j, !complete(s, bd, np));
+		json_key(&j, "policies");
+		json_arr(&j);
+		for (size_t p = 0; p < np; p++) {
+			int64_t newest = 0;
+			json_obj(&j);
+			json_key(&j, "policy");
+			json_str(&j, s->runs[bd[p]].policy);
+			json_key(&j, "seeds");
+			json_arr(&j);
+			for (size_t k = bd[p]; k < bd[p + 1]; k++)
+				if (k == bd[p] || s->runs[k].seed != s->runs[k - 1].seed)
+					json_seed(&j, s->runs[k].seed);
+			json_end(&j);
+			json_key(&j, "runs");
+			json_arr(&j);
+			for (size_t k = bd[p]; k < bd[p + 1]; k++) {
+				json_int(&j, s->runs[k].id);
+				newest = s->runs[k].created_at > newest ? s->runs[k].created_at
+									: newest;
+			}
+			json_end(&j);
+			json_key(&j, "created_at");
+			json_int(&j, newest);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_key(&j, "sizings");
+		json_arr(&j);
+		for (size_t k = 0; k < s->nsz; k++) {
+			json_obj(&j);
+			json_key(&j, "policy");
+			json_str(&j, s->sz[k].policy);
+			json_key(&j, "slo");
+			json_str(&j, s->sz[k].slo);
+			json_key(&j, "seed_lo");
+			json_seed(&j, s->sz[k].lo);
+			json_key(&j, "seed_hi");
+			json_seed(&j, s->sz[k].hi);
+			json_key(&j, "gpus_retired");
+			json_int(&j, s->sz[k].gpus_retired);
+			json_key(&j, "usd_per_year");
+			json_num(&j, s->sz[k].usd);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
+		free(bd);
+	}
+	json_end(&j);
+	json_end(&j);
+	sbuf_addc(out, '\n');
+	sbuf_release(&b);
+}
+
+/* ---- rm ---- */
+
+static int do_rm(const char *path, char **ids, int nids)
+{
+	struct store *st = NULL;
+	struct err e = {0};
+	int64_t *all = NULL;
+	size_t n = 0, cap = 0;
+	int rc = CMD_OK;
+
+	for (int i = 0; i < nids; i++) {
+		int64_t *v;
+		size_t nv;
+		if (runrec_parse_ids(ids[i], &v, &nv, &e)) {
+			free(all);
+			return cmd_usage_error(&cmd_runs_entry, "rm: %s", e.msg);
+		}
+		xgrow(&all, &cap, n + nv, sizeof *all);
+		memcpy(all + n, v, nv * sizeof *v);
+		n += nv;
+		free(v);
+	}
+	if (store_open(path, 0, &st, &e) || store_begin(st, &e)) {
+		rc = cmd_fail(&cmd_runs_entry, "%s", e.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < i; k++)
+			dup |= all[k] == all[i];
+		if (!dup && store_run_delete(st, all[i], &e)) {
+			store_rollback(st);
+			rc = cmd_fail(&cmd_runs_entry, "%s; nothing deleted", e.msg);
+			goto out;
+		}
+	}
+	if (store_commit(st, &e)) {
+		rc = cmd_fail(&cmd_runs_entry, "%s; nothing deleted", e.msg);
+		goto out;
+	}
+	size_t ndel = 0;
+	for (size_t i = 0; i < n; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < i; k++)
+			dup |= all[k] == all[i];
+		ndel += !dup;
+	}
+	fprintf(stderr, "deleted %zu run%s from %s\n", ndel, ndel == 1 ? "" : "s", path);
+out:
+	store_close(st);
+	free(all);
+	return rc;
+}
+
+static int exec_runs(int argc, char **argv)
+{
+	struct cmd_parser p;
+	struct err e = {0};
+	const char *trace = NULL;
+	int json = 0, c, rc = CMD_OK;
+	struct store *st = NULL;
+	struct listing l = {0};
+	struct sbuf out = SBUF_INIT;
+
+	sbuf_init(&out);
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, cmd_runs_opts)) != -1 && rc == CMD_OK) {
+		switch (c) {
+		case O_TRACE:
+			trace = p.arg;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
+		default:
+			rc = cmd_opt_error(&cmd_runs_entry, &p);
+		}
+	}
+	if (rc != CMD_OK)
+		goto out;
+	if (p.nops >= 1 && !strcmp(p.operands[0], "rm")) {
+		if (trace || json)
+			rc = cmd_usage_error(&cmd_runs_entry, "rm takes no --trace or --json");
+		else if (p.nops < 3)
+			rc = cmd_usage_error(&cmd_runs_entry, p.nops < 2 ? "rm: no STORE given"
+									 : "rm: no run ID given");
+		else
+			rc = do_rm(p.operands[1], p.operands + 2, p.nops - 2);
+		goto out;
+	}
+	if (p.nops != 1) {
+		rc = cmd_usage_error(&cmd_runs_entry, p.nops ? "one STORE only" : "no STORE given");
+		goto out;
+	}
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || load(st, trace, &l, &e)) {
+		rc = cmd_fail(&cmd_runs_entry, "%s", e.msg);
+		goto out;
+	}
+	if (json)
+		write_json(&l, p.operands[0], &out);
+	else
+		write_text(&l, &out);
+	fwrite(out.s, 1, out.len, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		rc = cmd_fail(&cmd_runs_entry, "stdout: write error");
+out:
+	listing_release(&l);
+	store_close(st);
+	sbuf_release(&out);
+	cmd_parser_release(&p);
+	return rc;
+}

@@ -1,0 +1,659 @@
+/*
+ * size.c — right-sizing: the SLO, the node groups and their steps, and the search (size.h).
+ *
+ * The search keeps, per policy, a step that misses (lo; -1 before any, as if an empty
+ * cluster missed) and one that meets the SLO (hi; the full cluster to begin with):
+ *
+ *   round 0                 every policy at step S, every seed: full_ok, or not searched
+ *   while hi - lo > 1       k steps strictly between lo and hi, evenly spread, every seed;
+ *                           hi = the smallest that meets it, lo = the one below that
+ *   done                    min = hi, below = lo
+ *
+ * k is 1 unless the threads outnumber the runs of a round (policies x seeds): a single
+ * policy at one seed on two threads tries two steps a round, a ternary search. Each run is
+ * a replay of its own: the trace's jobs on the nodes the step keeps, enriched for its seed
+ * (enrichment is a hash of the node's name and the seed, so a node kept has the values it
+ * has in the full cluster), with the faults whose node, group or model is still there.
+ */
+#include <assert.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+#include "rng.h"
+#include "size.h"
+
+/* ---- the SLO ---- */
+
+/* A column in seconds: its key ends in "_s". */
+static int in_seconds(int col)
+{
+	const char *k = runrec_col_key((enum runrec_col)col);
+	size_t n = strlen(k);
+	return n > 2 && !strcmp(k + n - 2, "_s");
+}
+
+/* The short name of column col (its key, without "_s") into buf (64 bytes). */
+static const char *short_name(int col, char *buf)
+{
+	const char *k = runrec_col_key((enum runrec_col)col);
+	size_t n = strlen(k) - (in_seconds(col) ? 2 : 0);
+	assert(n < 64);
+	memcpy(buf, k, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+void size_term_name(const struct size_term *t, struct sbuf *out)
+{
+	char buf[64];
+	sbuf_adds(out, short_name(t->col, buf));
+}
+
+/* The figure named name (a key, or a *_s key without "_s"), or -1. */
+static int find_col(const char *name)
+{
+	char buf[64];
+	int c = runrec_col_find(name);
+	for (int i = 0; i < RUNREC_NCOL && c < 0; i++)
+		if (in_seconds(i) && !strcmp(short_name(i, buf), name))
+			c = i;
+	return c;
+}
+
+static void figure_names(struct sbuf *out)
+{
+	char buf[64];
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		sbuf_printf(out, "%s%s", c ? ", " : "", short_name(c, buf));
+}
+
+/* One term of len bytes at s. */
+static int parse_term(const char *s, size_t len, struct size_term *t, struct err *e)
+{
+	char *w = xstrndup(s, len), *op = strstr(w, "<="), *val;
+	int rc = VF_OK;
+	if (!op)
+		op = strstr(w, ">=");
+	if (!op || op == w || !op[2]) {
+		rc = err_set(e, VF_EINPUT,
+			     "--slo '%s': not NAME<=VALUE or NAME>=VALUE (wait_p95<=15m)", w);
+		goto out;
+	}
+	t->ge = op[0] == '>';
+	*op = '\0';
+	val = op + 2;
+	if ((t->col = find_col(w)) < 0) {
+		struct sbuf names = SBUF_INIT;
+		sbuf_init(&names);
+		figure_names(&names);
+		*op = t->ge ? '>' : '<';
+		rc = err_set(e, VF_EINPUT, "--slo '%s': '%.*s' is not a run figure (%s)", w,
+			     (int)(op - w), w, names.s);
+		sbuf_release(&names);
+		goto out;
+	}
+	*op = t->ge ? '>' : '<';
+	t->full = !strcmp(val, "full");
+	t->bound = NAN;
+	if (t->full)
+		goto out;
+	if (in_seconds(t->col)) {
+		int64_t d;
+		if (fault_parse_duration(val, &d))
+			rc = err_set(
+				e, VF_EINPUT,
+				"--slo '%s': '%s' is not a duration (90, 15m, 6h, 2d) or 'full'", w,
+				val);
+		else
+			t->bound = (double)d;
+	} else if (parse_double(val, &t->bound) || !isfinite(t->bound)) {
+		rc = err_set(e, VF_EINPUT, "--slo '%s': '%s' is not a number or 'full'", w, val);
+	}
+out:
+	free(w);
+	return rc;
+}
+
+int size_slo_parse(const char *s, struct size_slo *slo, struct err *e)
+{
+	for (const char *w = s;;) {
+		size_t len = strcspn(w, ",");
+		if (slo->n == SIZE_MAX_TERMS)
+			return err_set(e, VF_EINPUT, "--slo '%s': more than %d terms", s,
+				       SIZE_MAX_TERMS);
+		int rc = parse_term(w, len, &slo->t[slo->n], e);
+		if (rc)
+			return rc;
+		slo->n++;
+		if (!w[len])
+			return VF_OK;
+		w += len + 1;
+	}
+}
+
+int size_slo_check(const struct size_slo *slo, enum sim_mode mode, struct err *e)
+{
+	for (size_t i = 0; i < slo->n; i++)
+		if (!runrec_col_applies((enum runrec_col)slo->t[i].col, mode)) {
+			struct sbuf b = SBUF_INIT;
+			char buf[64];
+			sbuf_init(&b);
+			size_term_text(&slo->t[i], &b);
+			err_set(e, VF_EINPUT, "--slo '%s': %s is not measured in --mode %s", b.s,
+				short_name(slo->t[i].col, buf), sim_mode_name(mode));
+			sbuf_release(&b);
+			return VF_EINPUT;
+		}
+	return VF_OK;
+}
+
+void size_term_text(const struct size_term *t, struct sbuf *out)
+{
+	static const struct {
+		const char *unit;
+		int64_t s;
+	} units[] = {{"d", 86400}, {"h", 3600}, {"m", 60}};
+	size_term_name(t, out);
+	sbuf_adds(out, t->ge ? ">=" : "<=");
+	if (t->full) {
+		sbuf_adds(out, "full");
+		return;
+	}
+	if (in_seconds(t->col)) {
+		int64_t v = (int64_t)t->bound;
+		for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+			if (v && v % units[i].s == 0) {
+				sbuf_printf(out, "%lld%s", (long long)(v / units[i].s),
+					    units[i].unit);
+				return;
+			}
+		sbuf_printf(out, "%llds", (long long)v);
+		return;
+	}
+	/* the fewest digits that read back the same: 0.1, not 0.10000000000000001 */
+	char buf[32];
+	double back;
+	snprintf(buf, sizeof buf, "%.15g", t->bound);
+	if (parse_double(buf, &back) || back != t->bound)
+		snprintf(buf, sizeof buf, "%.17g", t->bound);
+	sbuf_adds(out, buf);
+}
+
+void size_slo_text(const struct size_slo *slo, struct sbuf *out)
+{
+	for (size_t i = 0; i < slo->n; i++) {
+		if (i)
+			sbuf_addc(out, ',');
+		size_term_text(&slo->t[i], out);
+	}
+}
+
+/* ---- groups and steps ---- */
+
+static int same_group(const struct size_group *g, const struct node *first, const struct node *n)
+{
+	int model = n->ngpu > 0 ? n->model : -1;
+	return g->model == model && g->ngpu == n->ngpu &&
+	       !memcmp(first->cap, n->cap, sizeof n->cap);
+}
+
+int size_plan_init(struct size_plan *p, const struct node *nodes, size_t n, int shrink_model,
+		   struct err *e)
+{
+	size_t cap = 0;
+	memset(p, 0, sizeof *p);
+	p->nnodes = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < p->ng && !same_group(&p->g[k], &nodes[p->g[k].idx[0]], &nodes[i]))
+			k++;
+		if (k == p->ng) {
+			xgrow(&p->g, &cap, p->ng + 1, sizeof *p->g);
+			struct size_group *g = &p->g[p->ng++];
+			memset(g, 0, sizeof *g);
+			g->model = nodes[i].ngpu > 0 ? nodes[i].model : -1;
+			g->ngpu = nodes[i].ngpu;
+			g->idx = xcalloc(n, sizeof *g->idx);
+			g->shrinks = g->ngpu > 0 && (shrink_model < 0 || g->model == shrink_model);
+		}
+		p->g[k].idx[p->g[k].n++] = i;
+		p->gpus += nodes[i].ngpu;
+	}
+	for (size_t k = 0; k < p->ng; k++)
+		if (p->g[k].shrinks && p->g[k].n > p->steps)
+			p->steps = (unsigned)p->g[k].n;
+	if (p->steps)
+		return VF_OK;
+	if (shrink_model < 0)
+		err_set(e, VF_EINPUT, "the cluster has no GPU node to retire");
+	else {
+		struct sbuf have = SBUF_INIT;
+		uint32_t seen = 0;
+		sbuf_init(&have);
+		for (size_t k = 0; k < p->ng; k++)
+			if (p->g[k].model >= 0 && !(seen & (1u << p->g[k].model))) {
+				seen |= 1u << p->g[k].model;
+				sbuf_printf(&have, "%s%s", have.len ? ", " : "",
+					    gpumodel_get(p->g[k].model)->name);
+			}
+		err_set(e, VF_EINPUT, "the cluster has no %s node (its GPU models: %s)",
+			gpumodel_get(shrink_model)->name, have.len ? have.s : "none");
+		sbuf_release(&have);
+	}
+	size_plan_release(p);
+	return VF_EINPUT;
+}
+
+void size_plan_release(struct size_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t k = 0; k < p->ng; k++)
+		free(p->g[k].idx);
+	free(p->g);
+	memset(p, 0, sizeof *p);
+}
+
+size_t size_plan_kept(const struct size_plan *p, size_t g, unsigned step)
+{
+	const struct size_group *gr = &p->g[g];
+	assert(g < p->ng && step <= p->steps);
+	if (!gr->shrinks)
+		return gr->n;
+	return ((size_t)step * gr->n + p->steps - 1) / p->steps;
+}
+
+size_t size_plan_nodes(const struct size_plan *p, const struct node *all, unsigned step,
+		       uint64_t seed, struct node *out)
+{
+	unsigned char *keep = xcalloc(p->nnodes ? p->nnodes : 1, 1);
+	size_t *perm = xcalloc(p->nnodes ? p->nnodes : 1, sizeof *perm), n = 0;
+	for (size_t k = 0; k < p->ng; k++) {
+		const struct size_group *g = &p->g[k];
+		size_t kept = size_plan_kept(p, k, step);
+		struct rng r;
+		/* The first `kept` of one seeded order: a smaller step keeps a subset. */
+		memcpy(perm, g->idx, g->n * sizeof *perm);
+		rng_seed(&r, rng_hash(seed, k, 0x73697a65 /* "size" */));
+		for (size_t i = 0; i + 1 < g->n; i++) {
+			size_t j = i + (size_t)rng_below(&r, g->n - i), t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (size_t i = 0; i < kept; i++)
+			keep[perm[i]] = 1;
+	}
+	for (size_t i = 0; i < p->nnodes; i++)
+		if (keep[i])
+			out[n++] = all[i];
+	free(keep);
+	free(perm);
+	return n;
+}
+
+/* ---- one run ---- */
+
+/* Does fault f name one of nodes (a node, a group, or a GPU model, as the sim reads it)? */
+static int fault_hits(const struct fault *f, const struct node *nodes, size_t n)
+{
+	int model = gpumodel_find(f->target);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(nodes[i].name, f->target) ||
+		    (nodes[i].group[0] && !strcmp(nodes[i].group, f->target)) ||
+		    (model >= 0 && nodes[i].model == model && nodes[i].ngpu > 0))
+			return 1;
+	return 0;
+}
+
+/* Policy p of o at step and seed: its figures into v (RUNREC_NCOL), *nodes the nodes it
+ * ran on, w[0..1] its pricing window; all NaN, not run, when the step keeps no node. */
+static int run_one(const struct size_opts *o, size_t p, unsigned step, uint64_t seed, double *v,
+		   size_t *nodes, int64_t *w, replay_progress_fn progress, void *u, struct err *e)
+{
+	const struct scenario *sc = o->sc;
+	struct node *kept = xcalloc(o->plan->nnodes ? o->plan->nnodes : 1, sizeof *kept);
+	struct fault *faults = xcalloc(sc->nfaults ? sc->nfaults : 1, sizeof *faults);
+	size_t n = size_plan_nodes(o->plan, sc->base.nodes, step, seed, kept), nf = 0;
+	int rc = VF_OK;
+
+	*nodes = n;
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		v[c] = NAN;
+	if (n) {
+		/* a retired node has no fault: drop those that named only retired nodes (one
+		 * that names nothing at all stays, for the sim to refuse as replay does) */
+		for (size_t i = 0; i < sc->nfaults; i++)
+			if (fault_hits(&sc->faults[i], kept, n) ||
+			    !fault_hits(&sc->faults[i], sc->base.nodes, sc->base.nnodes))
+				faults[nf++] = sc->faults[i];
+		struct scenario s = *sc; /* read only: nothing of it is released */
+		s.faults = faults;
+		s.nfaults = nf;
+		struct job_set view = {
+			.jobs = sc->base.jobs, .njobs = sc->base.njobs, .nodes = kept, .nnodes = n};
+		struct replay_trace t;
+		struct replay_result r;
+		replay_prepare(&t, &view, &s, seed);
+		rc = replay_run(&t, &s, o->pols[p], 0, progress, u, o->stop, &r, e);
+		if (!rc) {
+			struct runrec *rec = xmalloc(sizeof *rec);
+			runrec_from_result(&r, rec);
+			memcpy(v, rec->v, sizeof rec->v);
+			w[0] = rec->w0;
+			w[1] = rec->w1;
+			free(rec);
+			replay_result_release(&r);
+		}
+		replay_trace_release(&t);
+	}
+	free(kept);
+	free(faults);
+	return rc;
+}
+
+/* Judge the figures of every seed (fig: nseed x RUNREC_NCOL) against o's SLO; full as in
+ * size_probe. */
+static void judge(const struct size_opts *o, const double *full, const double *fig, unsigned step,
+		  size_t nodes, struct size_check *c)
+{
+	const struct size_slo *slo = o->slo;
+	size_t nseed = (size_t)(o->hi - o->lo) + 1, nt = slo->n + 1;
+	memset(c, 0, sizeof *c);
+	c->step = step;
+	c->nodes = nodes;
+	c->pass = 1;
+	c->term = 0;
+	for (size_t i = 0; i < nt; i++)
+		c->worst[i] = NAN;
+	for (size_t k = 0; k < nseed; k++) {
+		const double *v = fig + k * RUNREC_NCOL, *f = full ? full + k * RUNREC_NCOL : v;
+		if (!nodes) {
+			if (c->pass)
+				c->pass = 0, c->term = -1, c->seed = o->lo + k, c->value = NAN;
+			continue;
+		}
+		for (size_t i = 0; i < nt; i++) {
+			struct size_term u = {RUNREC_UNPLACEABLE, 0, 1, NAN};
+			const struct size_term *t = i < slo->n ? &slo->t[i] : &u;
+			double x = v[t->col], b = t->full ? f[t->col] : t->bound;
+			int ok = !isnan(x) && (t->ge ? x >= b : x <= b);
+			if (!isnan(x) &&
+			    (isnan(c->worst[i]) || (t->ge ? x < c->worst[i] : x > c->worst[i])))
+				c->worst[i] = x;
+			if (!ok && c->pass) {
+				c->pass = 0;
+				c->term = (int)i;
+				c->seed = o->lo + k;
+				c->value = x;
+			}
+		}
+	}
+}
+
+int size_probe(const struct size_opts *o, size_t p, unsigned step, const double *full,
+	       struct size_check *out, double *fig, struct err *e)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
+	double *v = xcalloc(nseed * RUNREC_NCOL, sizeof *v);
+	int64_t w[2];
+	int rc = VF_OK;
+	for (size_t k = 0; k < nseed && !rc; k++)
+		rc = run_one(o, p, step, o->lo + k, v + k * RUNREC_NCOL, &nodes, w, NULL, NULL, e);
+	if (!rc) {
+		judge(o, full, v, step, nodes, out);
+		if (fig)
+			memcpy(fig, v, nseed * RUNREC_NCOL * sizeof *v);
+	}
+	free(v);
+	return rc;
+}
+
+/* ---- the search ---- */
+
+/* One run of a round. */
+struct task {
+	size_t p;        /* policy */
+	unsigned step;   /* step */
+	uint64_t seed;   /* seed */
+	size_t nodes;    /* nodes it ran on */
+	double share;    /* of it done */
+	int rc;          /* its error */
+	struct err e;    /* and the message */
+	double *v;       /* its figures (RUNREC_NCOL, in the round's array) */
+	int64_t w[2];    /* its pricing window */
+	struct pool *pl; /* the pool it runs in */
+};
+
+struct pool {
+	pthread_mutex_t mu;
+	const struct size_opts *o;
+	struct task *t;
+	size_t n, next;
+	double before, total; /* runs done before this round; all the search will make (est.) */
+};
+
+static void task_progress(void *u, double done)
+{
+	struct task *t = u;
+	struct pool *pl = t->pl;
+	pthread_mutex_lock(&pl->mu);
+	t->share = done;
+	double sum = pl->before;
+	for (size_t i = 0; i < pl->n; i++)
+		sum += pl->t[i].share;
+	pl->o->progress(pl->o->u, fmin(sum / pl->total, 1), pl->o->pols[t->p]->name, t->step,
+			t->nodes);
+	pthread_mutex_unlock(&pl->mu);
+}
+
+static void *pool_thread(void *arg)
+{
+	struct pool *pl = arg;
+	for (;;) {
+		pthread_mutex_lock(&pl->mu);
+		struct task *t = pl->next < pl->n ? &pl->t[pl->next++] : NULL;
+		pthread_mutex_unlock(&pl->mu);
+		if (!t || (pl->o->stop && *pl->o->stop))
+			break;
+		t->rc = run_one(pl->o, t->p, t->step, t->seed, t->v, &t->nodes, t->w,
+				pl->o->progress ? task_progress : NULL, t, &t->e);
+		pthread_mutex_lock(&pl->mu);
+		t->share = 1;
+		pthread_mutex_unlock(&pl->mu);
+	}
+	return NULL;
+}
+
+/* Run the n tasks on up to o->nthreads threads. */
+static int run_tasks(const struct size_opts *o, struct task *t, size_t n, double before,
+		     double total, struct err *e)
+{
+	struct pool pl = {.o = o, .t = t, .n = n, .before = before, .total = total};
+	unsigned nth = o->nthreads < n ? o->nthreads : (unsigned)n, started = 0;
+	pthread_t *th = xcalloc(nth ? nth : 1, sizeof *th);
+	int rc = VF_OK;
+
+	pthread_mutex_init(&pl.mu, NULL);
+	for (size_t i = 0; i < n; i++) {
+		t[i].pl = &pl;
+		t[i].rc = -1; /* not run */
+	}
+	if (nth == 1)
+		pool_thread(&pl);
+	else
+		for (; started < nth; started++)
+			if (pthread_create(&th[started], NULL, pool_thread, &pl))
+				break;
+	if (nth > 1 && !started)
+		pool_thread(&pl); /* no thread: run them here */
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (t[i].rc == -1)
+			rc = err_set(e, VF_ESTOP, "stopped");
+		else if (t[i].rc)
+			*e = t[i].e, rc = t[i].rc;
+	}
+	pthread_mutex_destroy(&pl.mu);
+	free(th);
+	return rc;
+}
+
+/* Where a policy's search stands. */
+struct search {
+	int lo;                  /* a step that misses, -1 for none yet */
+	unsigned hi;             /* a step that meets the SLO */
+	struct size_check below; /* lo's check (lo >= 0) */
+	struct size_check min;   /* hi's check */
+	size_t probes;
+	int active; /* searching */
+};
+
+/* Rounds a search takes from lo to hi = lo + span with k steps a round (an estimate). */
+static double rounds_left(unsigned span, unsigned k)
+{
+	return span > 1 ? ceil(log((double)span) / log((double)k + 1)) : 0;
+}
+
+/* Nodes kept at step. */
+static size_t nodes_at(const struct size_plan *p, unsigned step)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < p->ng; g++)
+		n += size_plan_kept(p, g, step);
+	return n;
+}
+
+int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
+{
+	const struct size_plan *plan = o->plan;
+	size_t nseed = (size_t)(o->hi - o->lo) + 1, npol = o->npol;
+	struct size_result *res = xcalloc(npol, sizeof *res);
+	struct search *s = xcalloc(npol, sizeof *s);
+	double *full = xcalloc(npol * nseed * RUNREC_NCOL, sizeof *full);
+	struct task *t = NULL;
+	double *v = NULL, done = 0;
+	size_t tcap = 0, vcap = 0;
+	int rc = VF_OK;
+
+	assert(o->lo <= o->hi && npol > 0 && o->nthreads > 0 && plan->steps > 0);
+	*out = res;
+	for (int round = 0; !rc; round++) {
+		/* the steps of this round, per active policy */
+		size_t n = 0, nactive = 0;
+		for (size_t p = 0; p < npol; p++)
+			nactive += round == 0 || s[p].active;
+		if (!nactive)
+			break;
+		unsigned k = (unsigned)(o->nthreads / (nactive * nseed));
+		k = k ? k : 1;
+		for (size_t p = 0; p < npol; p++) {
+			unsigned d = round ? s[p].hi - (unsigned)(s[p].lo + 1) : 1;
+			unsigned kp = round == 0 ? 1 : k < d ? k : d;
+			if (round && !s[p].active)
+				continue;
+			for (unsigned i = 1; i <= kp; i++) {
+				unsigned step =
+					round == 0
+						? plan->steps
+						: (unsigned)(s[p].lo +
+							     (int)((uint64_t)i *
+								   (s[p].hi - s[p].lo) / (kp + 1)));
+				xgrow(&t, &tcap, n + nseed, sizeof *t);
+				for (size_t q = 0; q < nseed; q++)
+					t[n++] = (struct task){.p = p,
+							       .step = step,
+							       .seed = o->lo + q,
+							       .nodes = nodes_at(plan, step)};
+			}
+		}
+		xgrow(&v, &vcap, n * RUNREC_NCOL, sizeof *v);
+		for (size_t i = 0; i < n; i++)
+			t[i].v = v + i * RUNREC_NCOL;
+
+		/* the runs the whole search will make, as far as can be told now */
+		double total = done;
+		for (size_t p = 0; p < npol; p++) {
+			if (round == 0)
+				total += (double)nseed * (1 + k * rounds_left(plan->steps + 1, k));
+			else if (s[p].active)
+				total += (double)nseed * k *
+					 rounds_left(s[p].hi - (unsigned)(s[p].lo + 1) + 1, k);
+		}
+		if ((rc = run_tasks(o, t, n, done, fmax(total, 1), e)))
+			break;
+		done += (double)n;
+
+		/* judge each policy's steps, smallest first (tasks are policy, step, seed) */
+		for (size_t i = 0; i < n;) {
+			size_t p = t[i].p;
+			struct search *sp = &s[p];
+			int met = 0;
+			while (i < n && t[i].p == p) {
+				struct size_check c;
+				judge(o, round ? full + p * nseed * RUNREC_NCOL : NULL, t[i].v,
+				      t[i].step, t[i].nodes, &c);
+				if (round == 0) {
+					memcpy(full + p * nseed * RUNREC_NCOL, t[i].v,
+					       nseed * RUNREC_NCOL * sizeof *v);
+					res[p].full = sp->min = c;
+					res[p].full_ok = c.pass;
+					res[p].w0 = t[i].w[0];
+					res[p].w1 = t[i].w[1];
+					sp->hi = plan->steps;
+					sp->lo = -1;
+				} else if (!met && c.pass) {
+					met = 1;
+					sp->hi = c.step;
+					sp->min = c;
+				} else if (!met) {
+					sp->lo = (int)c.step;
+					sp->below = c;
+				}
+				sp->probes++;
+				i += nseed;
+			}
+			sp->active = res[p].full_ok && sp->hi - (unsigned)(sp->lo + 1) > 0;
+		}
+	}
+	for (size_t p = 0; p < npol && !rc; p++) {
+		struct size_result *r = &res[p];
+		r->policy = o->pols[p];
+		r->probes = s[p].probes;
+		r->min = s[p].min;
+		r->has_smaller = s[p].lo >= 0;
+		if (r->has_smaller)
+			r->below = s[p].below;
+		r->kept = xcalloc(plan->ng, sizeof *r->kept);
+		for (size_t g = 0; g < plan->ng; g++) {
+			const struct size_group *gr = &plan->g[g];
+			size_t kept = size_plan_kept(plan, g, r->min.step), gone = gr->n - kept;
+			r->kept[g] = kept;
+			r->gpus += (int64_t)kept * gr->ngpu;
+			if (gone && gr->model >= 0) {
+				r->usd_year += (double)gone * gr->ngpu *
+					       metrics_price(&o->sc->prices, gr->model) * 8760;
+				if (gpumodel_price_assumed(
+					    metrics_price_source(&o->sc->prices, gr->model)))
+					r->assumed |= 1u << gr->model;
+			}
+		}
+	}
+	free(t);
+	free(v);
+	free(s);
+	free(full);
+	return rc;
+}
+
+void size_results_free(struct size_result *r, size_t n)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(r[i].kept);
+	free(r);
+}

@@ -1,0 +1,170 @@
+/*
+ * store-size.c — sizings: the smallest cluster 'voidfit size' found per policy, scenario
+ * and SLO, with its nodes and GPUs per GPU model (store.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store-int.h"
+
+int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
+{
+	static const char *const del[] = {
+		"DELETE FROM sizing_models WHERE sizing_id IN (SELECT id FROM sizings WHERE "
+		"scenario_id = ?1 AND policy = ?2 AND slo = ?3 AND seed_lo = ?4 AND seed_hi = ?5 "
+		"AND shrink = ?6)",
+		"DELETE FROM sizings WHERE scenario_id = ?1 AND policy = ?2 AND slo = ?3 AND "
+		"seed_lo = ?4 AND seed_hi = ?5 AND shrink = ?6",
+	};
+	sqlite3_stmt *st;
+	int rc = 0;
+	for (size_t i = 0; i < sizeof del / sizeof *del && !rc; i++) {
+		if ((rc = store_prep(s, del[i], &st, e)))
+			return rc;
+		sqlite3_bind_int64(st, 1, z->scenario_id);
+		sqlite3_bind_text(st, 2, z->policy, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, z->slo, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (int64_t)z->seed_lo);
+		sqlite3_bind_int64(st, 5, (int64_t)z->seed_hi);
+		sqlite3_bind_text(st, 6, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "replace sizing");
+		sqlite3_finalize(st);
+	}
+	if (rc ||
+	    (rc = store_prep(s,
+			     "INSERT INTO sizings(scenario_id, policy, slo, seed_lo, seed_hi, "
+			     "shrink, nodes_full, nodes_min, gpus_full, gpus_min, "
+			     "gpus_retired, usd_per_year, price_tier, prices, probes, "
+			     "created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			     &st, e)))
+		return rc;
+	int i = 1;
+	sqlite3_bind_int64(st, i++, z->scenario_id);
+	sqlite3_bind_text(st, i++, z->policy, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, z->slo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, (int64_t)z->seed_lo);
+	sqlite3_bind_int64(st, i++, (int64_t)z->seed_hi);
+	sqlite3_bind_text(st, i++, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, z->nodes_full);
+	sqlite3_bind_int64(st, i++, z->nodes_min);
+	sqlite3_bind_int64(st, i++, z->gpus_full);
+	sqlite3_bind_int64(st, i++, z->gpus_min);
+	sqlite3_bind_int64(st, i++, z->gpus_retired);
+	sqlite3_bind_double(st, i++, z->usd_per_year);
+	sqlite3_bind_text(st, i++, z->price_tier, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, z->prices ? z->prices : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, z->probes);
+	sqlite3_bind_int64(st, i++, z->created_at > 0 ? z->created_at : util_now());
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add sizing");
+	else
+		z->id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	if (rc || (rc = store_prep(s,
+				   "INSERT INTO sizing_models(sizing_id, model, nodes_full, "
+				   "nodes_min, gpus_full, gpus_min) VALUES (?,?,?,?,?,?)",
+				   &st, e)))
+		return rc;
+	for (size_t m = 0; m < z->nmodels && !rc; m++) {
+		const struct store_sizing_model *zm = &z->models[m];
+		sqlite3_bind_int64(st, 1, z->id);
+		sqlite3_bind_text(st, 2, zm->model, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, zm->nodes_full);
+		sqlite3_bind_int64(st, 4, zm->nodes_min);
+		sqlite3_bind_int64(st, 5, zm->gpus_full);
+		sqlite3_bind_int64(st, 6, zm->gpus_min);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = store_sqlerr(s, e, "add sizing model");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The models of sizing id into *out (*n of them, names in (*names)[0..*n), both grown as
+ * needed and owned by the caller). */
+static int list_models(struct store *s, int64_t id, struct store_sizing_model **out, size_t *n,
+		       char ***names, struct err *e)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0, ncap = 0;
+	int step, rc = store_prep(s,
+				  "SELECT model, nodes_full, nodes_min, gpus_full, gpus_min FROM "
+				  "sizing_models WHERE sizing_id = ? ORDER BY model",
+				  &st, e);
+	*n = 0;
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		xgrow(out, &cap, *n + 1, sizeof **out);
+		xgrow(names, &ncap, *n + 1, sizeof **names);
+		(*names)[*n] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		(*out)[*n] = (struct store_sizing_model){
+			(*names)[*n], sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4)};
+		(*n)++;
+	}
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list sizing models");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_sizing_list(struct store *s, int64_t scenario_id,
+		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	struct store_sizing_model *models = NULL;
+	char **names = NULL;
+	size_t nnames = 0;
+	int step, rc = store_prep(s,
+				  "SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
+				  "z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
+				  "z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
+				  "z.price_tier, z.prices, z.probes, z.created_at FROM sizings z "
+				  "JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
+				  "z.scenario_id = ?1 ORDER BY z.id",
+				  &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, scenario_id);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int i = 0;
+		struct store_sizing z;
+		z.id = sqlite3_column_int64(st, i++);
+		z.scenario_id = sqlite3_column_int64(st, i++);
+		z.trace_id = sqlite3_column_int64(st, i++);
+		z.policy = (const char *)sqlite3_column_text(st, i++);
+		z.slo = (const char *)sqlite3_column_text(st, i++);
+		z.seed_lo = (uint64_t)sqlite3_column_int64(st, i++);
+		z.seed_hi = (uint64_t)sqlite3_column_int64(st, i++);
+		z.shrink = (const char *)sqlite3_column_text(st, i++);
+		z.nodes_full = sqlite3_column_int64(st, i++);
+		z.nodes_min = sqlite3_column_int64(st, i++);
+		z.gpus_full = sqlite3_column_int64(st, i++);
+		z.gpus_min = sqlite3_column_int64(st, i++);
+		z.gpus_retired = sqlite3_column_int64(st, i++);
+		z.usd_per_year = sqlite3_column_double(st, i++);
+		z.price_tier = (const char *)sqlite3_column_text(st, i++);
+		z.prices = (const char *)sqlite3_column_text(st, i++);
+		z.probes = sqlite3_column_int64(st, i++);
+		z.created_at = sqlite3_column_int64(st, i++);
+		for (size_t k = 0; k < nnames; k++)
+			free(names[k]);
+		rc = list_models(s, z.id, &models, &z.nmodels, &names, e);
+		nnames = z.nmodels;
+		z.models = models;
+		if (!rc)
+			rc = cb(ctx, &z);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list sizings");
+	for (size_t k = 0; k < nnames; k++)
+		free(names[k]);
+	free(names);
+	free(models);
+	sqlite3_finalize(st);
+	return rc;
+}

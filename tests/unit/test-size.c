@@ -1,0 +1,472 @@
+/* test-size.c — right-sizing: the SLO's terms, the node groups and their steps, the nodes a
+ * step keeps, a search whose answer is known by hand, and the bisection against a search of
+ * every size on a bundled trace. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "import.h"
+#include "size.h"
+
+static void slo_text(const struct size_slo *slo, char *buf, size_t len)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	size_slo_text(slo, &b);
+	snprintf(buf, len, "%s", b.s);
+	sbuf_release(&b);
+}
+
+static void test_slo_parse(void **state)
+{
+	(void)state;
+	struct size_slo slo = {0};
+	struct err e;
+	char buf[256];
+
+	assert_int_equal(size_slo_parse("wait_p95<=15m", &slo, &e), 0);
+	assert_int_equal(slo.n, 1);
+	assert_int_equal(slo.t[0].col, RUNREC_WAIT_P95);
+	assert_int_equal(slo.t[0].ge, 0);
+	assert_int_equal(slo.t[0].full, 0);
+	assert_true(slo.t[0].bound == 900);
+	/* terms add up over calls; full keys, >=, plain numbers, 'full' */
+	assert_int_equal(size_slo_parse("slowdown_mean<=1.5,alloc_mean>=0.1,wait_mean_s<=90,"
+					"carried_over_jobs<=full,jct_mean<=2d",
+					&slo, &e),
+			 0);
+	assert_int_equal(slo.n, 6);
+	assert_int_equal(slo.t[1].col, RUNREC_SLOWDOWN);
+	assert_true(slo.t[1].bound == 1.5);
+	assert_int_equal(slo.t[2].ge, 1);
+	assert_int_equal(slo.t[3].col, RUNREC_WAIT);
+	assert_true(slo.t[3].bound == 90);
+	assert_int_equal(slo.t[4].full, 1);
+	assert_true(slo.t[5].bound == 2 * 86400);
+	slo_text(&slo, buf, sizeof buf);
+	assert_string_equal(buf, "wait_p95<=15m,slowdown_mean<=1.5,alloc_mean>=0.1,"
+				 "wait_mean<=90s,carried_over_jobs<=full,jct_mean<=2d");
+	assert_int_equal(size_slo_check(&slo, SIM_TIMED, &e), 0);
+	assert_int_equal(size_slo_check(&slo, SIM_INFLATE, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "'wait_p95<=15m'"));
+	assert_non_null(strstr(e.msg, "inflate"));
+
+	/* what is refused, and how it is said */
+	static const struct {
+		const char *s, *says;
+	} bad[] = {
+		{"wait_p95=15m", "not NAME<=VALUE"},
+		{"<=3", "not NAME<=VALUE"},
+		{"wait_p95<=", "not NAME<=VALUE"},
+		{"wait_p99<=15m", "'wait_p99' is not a run figure"},
+		{"wait_p99<=15m", "wait_p95, "},
+		{"wait_p95<=soon", "'soon' is not a duration"},
+		{"wait_p95<=-5m", "is not a duration"},
+		{"slowdown_mean<=x", "'x' is not a number or 'full'"},
+		{"slowdown_mean<=inf", "not a number"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct size_slo s = {0};
+		assert_int_equal(size_slo_parse(bad[i].s, &s, &e), VF_EINPUT);
+		if (!strstr(e.msg, bad[i].says))
+			fail_msg("'%s': message '%s' lacks '%s'", bad[i].s, e.msg, bad[i].says);
+	}
+	/* at most SIZE_MAX_TERMS terms */
+	struct size_slo many = {0};
+	for (int i = 0; i < SIZE_MAX_TERMS; i++)
+		assert_int_equal(size_slo_parse("wait_p95<=1h", &many, &e), 0);
+	assert_int_equal(size_slo_parse("wait_p95<=1h", &many, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "more than 16 terms"));
+}
+
+static struct node mk_node(const char *name, const char *model, int ngpu, int64_t cpu)
+{
+	struct node n;
+	node_init(&n);
+	snprintf(n.name, sizeof n.name, "%s", name);
+	n.ngpu = ngpu;
+	n.model = (int16_t)(model ? gpumodel_find(model) : -1);
+	int64_t cap[DIM_N] = {cpu, 65536, ngpu * 1000, ngpu * 16384, 1000, 1000, 1000};
+	memcpy(n.cap, cap, sizeof cap);
+	return n;
+}
+
+/* 10 A100 x 8, 5 T4 x 4, 2 T4 x 4 with more CPU, 3 CPU-only, interleaved. */
+static size_t mixed_cluster(struct node *out)
+{
+	size_t n = 0;
+	char name[32];
+	for (int i = 0; i < 10; i++) {
+		snprintf(name, sizeof name, "a%d", i);
+		out[n++] = mk_node(name, "A100", 8, 64000);
+		if (i < 5) {
+			snprintf(name, sizeof name, "t%d", i);
+			out[n++] = mk_node(name, "T4", 4, 32000);
+		}
+		if (i < 2) {
+			snprintf(name, sizeof name, "u%d", i);
+			out[n++] = mk_node(name, "T4", 4, 96000);
+		}
+		if (i < 3) {
+			snprintf(name, sizeof name, "c%d", i);
+			out[n++] = mk_node(name, NULL, 0, 32000);
+		}
+	}
+	return n;
+}
+
+static void test_plan_groups(void **state)
+{
+	(void)state;
+	struct node nodes[32];
+	size_t n = mixed_cluster(nodes);
+	struct size_plan p;
+	struct err e;
+
+	assert_int_equal(n, 20);
+	assert_int_equal(size_plan_init(&p, nodes, n, -1, &e), 0);
+	assert_int_equal(p.ng, 4);
+	assert_int_equal(p.steps, 10);
+	assert_int_equal(p.nnodes, 20);
+	assert_int_equal(p.gpus, 10 * 8 + 7 * 4);
+	/* groups in the order their first node comes: a, t, u, c */
+	assert_int_equal(p.g[0].n, 10);
+	assert_int_equal(p.g[1].n, 5);
+	assert_int_equal(p.g[2].n, 2);
+	assert_int_equal(p.g[3].n, 3);
+	assert_int_equal(p.g[3].model, -1);
+	assert_int_equal(p.g[3].shrinks, 0);
+	/* ceil(k n / 10): every group in proportion, CPU-only nodes stay */
+	static const size_t want[][4] = {
+		{0, 0, 0, 3},  /* step 0 */
+		{1, 1, 1, 3},  /* 1 */
+		{4, 2, 1, 3},  /* 4: 2, 0.8 up */
+		{5, 3, 1, 3},  /* 5: 2.5 up */
+		{9, 5, 2, 3},  /* 9: 4.5, 1.8 up */
+		{10, 5, 2, 3}, /* 10: the full cluster */
+	};
+	static const unsigned steps[] = {0, 1, 4, 5, 9, 10};
+	for (size_t i = 0; i < 6; i++)
+		for (size_t g = 0; g < 4; g++)
+			assert_int_equal(size_plan_kept(&p, g, steps[i]), want[i][g]);
+	size_plan_release(&p);
+
+	/* one model alone: its groups shrink by its largest group, the rest stay */
+	assert_int_equal(size_plan_init(&p, nodes, n, gpumodel_find("T4"), &e), 0);
+	assert_int_equal(p.steps, 5);
+	assert_int_equal(size_plan_kept(&p, 0, 2), 10);
+	assert_int_equal(size_plan_kept(&p, 1, 2), 2);
+	assert_int_equal(size_plan_kept(&p, 2, 2), 1);
+	size_plan_release(&p);
+
+	/* a model the cluster lacks: refused, naming the ones it has */
+	assert_int_equal(size_plan_init(&p, nodes, n, gpumodel_find("V100M32"), &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "no V100M32 node"));
+	assert_non_null(strstr(e.msg, "A100, T4"));
+	/* no GPU at all: nothing to retire */
+	struct node cpu = mk_node("c", NULL, 0, 32000);
+	assert_int_equal(size_plan_init(&p, &cpu, 1, -1, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "no GPU node"));
+}
+
+static void test_plan_nodes_nested(void **state)
+{
+	(void)state;
+	struct node nodes[32], a[32], b[32];
+	size_t n = mixed_cluster(nodes);
+	struct size_plan p;
+	struct err e;
+	int differ = 0;
+
+	assert_int_equal(size_plan_init(&p, nodes, n, -1, &e), 0);
+	for (uint64_t seed = 1; seed <= 3; seed++)
+		for (unsigned k = 0; k < p.steps; k++) {
+			size_t na = size_plan_nodes(&p, nodes, k, seed, a);
+			size_t nb = size_plan_nodes(&p, nodes, k + 1, seed, b);
+			size_t want = 0;
+			for (size_t g = 0; g < p.ng; g++)
+				want += size_plan_kept(&p, g, k);
+			assert_int_equal(na, want);
+			/* a subset of the next step's nodes, both in the cluster's order */
+			size_t j = 0;
+			for (size_t i = 0; i < na; i++) {
+				while (j < nb && strcmp(b[j].name, a[i].name))
+					j++;
+				if (j == nb)
+					fail_msg("seed %d step %u: %s is not kept at step %u",
+						 (int)seed, k, a[i].name, k + 1);
+			}
+			/* the same seed gives the same nodes */
+			struct node c[32];
+			assert_int_equal(size_plan_nodes(&p, nodes, k, seed, c), na);
+			for (size_t i = 0; i < na; i++)
+				assert_string_equal(c[i].name, a[i].name);
+		}
+	/* another seed, another order */
+	for (unsigned k = 1; k < p.steps && !differ; k++) {
+		size_t na = size_plan_nodes(&p, nodes, k, 1, a);
+		size_plan_nodes(&p, nodes, k, 2, b);
+		for (size_t i = 0; i < na; i++)
+			differ |= strcmp(a[i].name, b[i].name) != 0;
+	}
+	assert_true(differ);
+	assert_int_equal(size_plan_nodes(&p, nodes, p.steps, 5, a), n);
+	size_plan_release(&p);
+}
+
+/* Four 1-GPU A100 nodes and four 1-GPU jobs of 100 s arriving at 0: on k nodes the waits
+ * are 0 (k jobs), then 100, 200, ... — known by hand. Every dim recorded. */
+struct fx {
+	struct scenario sc;
+	struct size_plan plan;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	struct err e;
+	scenario_init(&f->sc);
+	for (int i = 0; i < 4; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%d", i);
+		struct node n = mk_node(name, "A100", 1, 8000);
+		job_set_add_node(&f->sc.base, &n);
+	}
+	for (int i = 0; i < 4; i++) {
+		struct job j;
+		job_init(&j);
+		j.id = i;
+		j.arrival = 0;
+		j.duration = 100;
+		j.num_gpu = 1;
+		j.gpu_milli = 1000;
+		j.cls = JOB_TRAIN;
+		int64_t dem[DIM_N] = {1000, 1024, 1000, 1024, 0, 0, 0};
+		memcpy(j.dem, dem, sizeof dem);
+		job_set_add_job(&f->sc.base, &j);
+	}
+	assert_int_equal(enrich_load(NULL, &f->sc.profile, &e), 0);
+	sbuf_adds(&f->sc.trace_name, "tiny");
+	f->sc.trace_id = 1;
+	assert_int_equal(size_plan_init(&f->plan, f->sc.base.nodes, 4, -1, &e), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	size_plan_release(&f->plan);
+	scenario_release(&f->sc);
+	free(f);
+	return 0;
+}
+
+/* The step found for one policy under slo, on nthreads threads. */
+static struct size_result *search(struct fx *f, const char *slo_s, unsigned nthreads)
+{
+	static const struct size_slo empty;
+	static struct size_slo slo;
+	struct size_result *r;
+	struct err e;
+	static const struct policy_ops *pols[1];
+	pols[0] = policy_find("first-fit");
+	slo = empty;
+	assert_int_equal(size_slo_parse(slo_s, &slo, &e), 0);
+	struct size_opts o = {.sc = &f->sc,
+			      .plan = &f->plan,
+			      .pols = pols,
+			      .npol = 1,
+			      .lo = 1,
+			      .hi = 2,
+			      .slo = &slo,
+			      .nthreads = nthreads};
+	assert_int_equal(size_run(&o, &r, &e), 0);
+	return r;
+}
+
+static void test_search_by_hand(void **state)
+{
+	struct fx *f = *state;
+	double a100 = metrics_price(&f->sc.prices, gpumodel_find("A100"));
+	for (unsigned th = 1; th <= 3; th++) {
+		/* waits 0,0,100,100 on 2 nodes; 0,100,200,300 on 1 */
+		struct size_result *r = search(f, "wait_p95<=100", th);
+		assert_true(r->full_ok);
+		assert_int_equal(r->min.step, 2);
+		assert_int_equal(r->min.nodes, 2);
+		assert_int_equal(r->gpus, 2);
+		assert_int_equal(r->kept[0], 2);
+		assert_true(r->has_smaller);
+		assert_int_equal(r->below.step, 1);
+		assert_int_equal(r->below.term, 0);
+		assert_true(r->below.value == 300);
+		assert_true(r->below.seed == 1);
+		assert_true(r->min.worst[0] == 100);
+		assert_true(r->full.worst[0] == 0);
+		assert_true(fabs(r->usd_year - 2 * a100 * 8760) < 1e-6);
+		size_results_free(r, 1);
+
+		/* nothing waits: all four stay */
+		r = search(f, "wait_p95<=0", th);
+		assert_true(r->full_ok);
+		assert_int_equal(r->min.step, 4);
+		assert_int_equal(r->gpus, 4);
+		assert_true(r->usd_year == 0);
+		assert_int_equal(r->below.step, 3);
+		size_results_free(r, 1);
+
+		/* the full cluster's own figure as the bound */
+		r = search(f, "wait_mean<=full", th);
+		assert_int_equal(r->min.step, 4);
+		size_results_free(r, 1);
+
+		/* one node does it (mean wait 150) */
+		r = search(f, "wait_mean<=150", th);
+		assert_int_equal(r->min.step, 1);
+		assert_int_equal(r->below.step, 0);
+		assert_int_equal(r->below.term, -1); /* no node left */
+		size_results_free(r, 1);
+
+		/* the full cluster misses: not searched */
+		r = search(f, "jct_mean<=50", th);
+		assert_false(r->full_ok);
+		assert_int_equal(r->full.term, 0);
+		assert_true(r->full.value == 100);
+		assert_int_equal(r->probes, 1);
+		size_results_free(r, 1);
+	}
+}
+
+/* A fault on a node the search retires goes with it; one that names nothing is refused. */
+static void test_faults_follow_nodes(void **state)
+{
+	struct fx *f = *state;
+	struct size_slo slo = {0};
+	struct size_check c;
+	struct err e;
+	const struct policy_ops *pols[] = {policy_find("first-fit")};
+	struct size_opts o = {.sc = &f->sc,
+			      .plan = &f->plan,
+			      .pols = pols,
+			      .npol = 1,
+			      .lo = 1,
+			      .hi = 1,
+			      .slo = &slo,
+			      .nthreads = 1};
+	assert_int_equal(size_slo_parse("wait_p95<=1d", &slo, &e), 0);
+	f->sc.faults = calloc(1, sizeof *f->sc.faults);
+	f->sc.nfaults = 1;
+	assert_int_equal(fault_parse("n2:sto=0.5@0+1h", &f->sc.faults[0], &e), 0);
+	for (unsigned k = 1; k <= 4; k++)
+		assert_int_equal(size_probe(&o, 0, k, NULL, &c, NULL, &e), 0);
+	assert_int_equal(fault_parse("n9:sto=0.5@0+1h", &f->sc.faults[0], &e), 0);
+	assert_int_equal(size_probe(&o, 0, 4, NULL, &c, NULL, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "'n9'"));
+}
+
+/* The bisection against every size, on traces/storage-stress (38 A100, 20 T4, 6 CPU-only
+ * nodes: 39 steps) at two seeds. Where a policy's figures are not monotone in the size,
+ * the steps that break it are printed, and the bisection must still have found a boundary:
+ * a step that meets the SLO with the one below missing it. */
+static void test_bisection_vs_every_size(void **state)
+{
+	(void)state;
+	const char *top = getenv("VOIDFIT_TOP");
+	char jobs[1024], nodes[1024], path[] = "test-size-XXXXXX";
+	struct import_result ir;
+	struct store *st;
+	struct scenario sc;
+	struct size_plan plan;
+	struct size_slo slo = {0};
+	struct err e;
+	if (!top || !*top)
+		skip();
+	snprintf(jobs, sizeof jobs, "%s/traces/storage-stress/jobs.csv", top);
+	snprintf(nodes, sizeof nodes, "%s/traces/storage-stress/nodes.csv", top);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	struct import_input in[] = {{jobs, 0}, {nodes, 1}};
+	struct import_opts io = {.store = path};
+	assert_int_equal(import_run(&io, in, 2, &ir, &e), 0);
+	import_result_release(&ir);
+	assert_int_equal(store_open(path, STORE_RDONLY, &st, &e), 0);
+	scenario_init(&sc);
+	assert_int_equal(scenario_load(&sc, st, &e), 0);
+	store_close(st);
+	unlink(path);
+	assert_int_equal(size_plan_init(&plan, sc.base.nodes, sc.base.nnodes, -1, &e), 0);
+	assert_int_equal(plan.steps, 38);
+	assert_int_equal(size_slo_parse("wait_p95<=6h", &slo, &e), 0);
+
+	const struct policy_ops *pols[] = {policy_find("fgd"), policy_find("first-fit"),
+					   policy_find("best-fit")};
+	size_t npol = sizeof pols / sizeof *pols;
+	struct size_opts o = {.sc = &sc,
+			      .plan = &plan,
+			      .pols = pols,
+			      .npol = npol,
+			      .lo = 1,
+			      .hi = 2,
+			      .slo = &slo,
+			      .nthreads = 2};
+	struct size_result *r;
+	assert_int_equal(size_run(&o, &r, &e), 0);
+	for (size_t p = 0; p < npol; p++) {
+		int pass[64], last_miss = -1, first_pass = -1;
+		double *full = calloc(2 * RUNREC_NCOL, sizeof *full);
+		struct size_check c;
+		assert_int_equal(size_probe(&o, p, plan.steps, NULL, &c, full, &e), 0);
+		assert_true(c.pass);
+		for (unsigned k = 0; k <= plan.steps; k++) {
+			assert_int_equal(size_probe(&o, p, k, full, &c, NULL, &e), 0);
+			pass[k] = c.pass;
+			if (!c.pass)
+				last_miss = (int)k;
+			else if (first_pass < 0)
+				first_pass = (int)k;
+		}
+		free(full);
+		/* the step found meets it, the one below misses */
+		unsigned found = r[p].min.step;
+		assert_true(pass[found]);
+		assert_true(found == 0 || !pass[found - 1]);
+		if (first_pass == last_miss + 1) {
+			/* monotone: the bisection found the smallest size */
+			assert_int_equal(found, first_pass);
+			continue;
+		}
+		printf("%s: not monotone in the size (bisection found step %u; smallest "
+		       "step that meets the SLO %d; largest that misses %d):",
+		       pols[p]->name, found, first_pass, last_miss);
+		for (int k = first_pass; k <= last_miss; k++)
+			printf(" %d%s", k, pass[k] ? "+" : "-");
+		printf("\n");
+	}
+	size_results_free(r, npol);
+	size_plan_release(&plan);
+	scenario_release(&sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slo_parse),
+		cmocka_unit_test(test_plan_groups),
+		cmocka_unit_test(test_plan_nodes_nested),
+		cmocka_unit_test_setup_teardown(test_search_by_hand, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_faults_follow_nodes, setup, teardown),
+		cmocka_unit_test(test_bisection_vs_every_size),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
