@@ -109,6 +109,7 @@ struct sim_job_result {
 	double rate;          /* progress rate now (running), in [0, 1] */
 	double slowdown;      /* finished: (end - start) / t_alone; else 0 */
 	int64_t gpu_milli;    /* GPU-milli it holds while running */
+	uint32_t gpus;        /* running: the GPUs of its node it holds (bit i: GPU i) */
 	double stalled_gpu_s; /* GPU-seconds stalled: g (T_actual - T_alone) / 1000, so far */
 	double lost_gpu_s;    /* GPU-seconds of runs undone by preemption */
 };
@@ -269,6 +270,24 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r);
 size_t sim_njobs_class(const struct sim *s, int cls);
 /* A sample of the state now (what on_sample gets). */
 void sim_sample_now(const struct sim *s, struct sim_sample *smp);
+
+/* The cluster-wide state now, for a ticker drawn every frame: O(1) reads (no pass over
+ * nodes, jobs or the queue), but for why free GPUs idle, which is decided (and kept for the
+ * window's integrals, so nothing changes) once per event, from the first waiting GPU jobs.
+ * GPU amounts in GPU-milli. */
+struct sim_now {
+	int64_t gpu_cap; /* GPU-milli in the cluster */
+	int64_t alloc;   /* allocated */
+	double stalled;  /* lost to rate < 1 now: sum over running jobs of g (1 - r) */
+	double frag;     /* sum of F_n */
+	double frag_md;  /* multi-dim fragmentation, mean over nodes */
+	int idle_cause;  /* why free GPUs idle (an idle enum sim_bucket; SIM_B_UNNEEDED:
+			  * no GPU job waits) */
+	int64_t queued, running;
+};
+void sim_now(struct sim *s, struct sim_now *out);
+/* Stranded capacity of every node now (c->n rows, in dim units; see node_stranded). */
+const int64_t (*sim_node_stranded(const struct sim *s))[DIM_N];
 
 /* A copy of the state now, for a dashboard or a test. Owns its arrays. */
 struct sim_snapshot {
