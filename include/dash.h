@@ -146,8 +146,9 @@ int dash_over(const struct dash *d);
 /* Move the view to trace second t: every lane handles its events at or before t, going
  * back through a keyframe when t is before the view. */
 void dash_goto(struct dash *d, int64_t t);
-/* Handle the main lane's next event, and the what-if's events up to its time. Returns 0
- * when the run is over. */
+/* Handle the main lane's next event (counted in sim_counters' events: a time-series
+ * sample is stepped past), and the what-if's events up to its time. Returns 0 when the run
+ * is over. */
 int dash_step(struct dash *d);
 /* Move the view forward by dt seconds (playback), handling at most max_events of the
  * main lane's events (0: no limit), so a frame stays short at any speed; the view stops

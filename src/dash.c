@@ -419,7 +419,12 @@ void dash_goto(struct dash *d, int64_t t)
 int dash_step(struct dash *d)
 {
 	struct lane *L = &d->lane[0];
-	if (!lane_step(L)) {
+	int64_t ev = sim_counters(L->s)->events;
+	int stepped;
+	/* a sample is not an event of the run: step past it */
+	while ((stepped = lane_step(L)) && sim_counters(L->s)->events == ev)
+		;
+	if (!stepped) {
 		/* the main run is over: the what-if may go on */
 		int64_t nt = d->nlanes > 1 ? sim_next_time(d->lane[1].s) : -1;
 		if (nt < 0)
@@ -559,6 +564,16 @@ int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *
 		L->fault = xmalloc(sizeof *L->fault);
 		*L->fault = *fault;
 		snprintf(L->change, sizeof L->change, "fault %s", buf);
+		/* a fault that begins now began inside sim_fork, before the lane observed it */
+		size_t nf;
+		sim_faults(s, &nf);
+		int64_t now = sim_counters(s)->now;
+		if (fault->start <= now && now < fault->start + fault->duration)
+			log_add(L, &(struct dash_event){.t = now,
+							.kind = DASH_EV_FAULT,
+							.begin = 1,
+							.node = -1,
+							.fault = (int32_t)nf - 1});
 	}
 	if (ops && ops != M->ops)
 		snprintf(L->change + strlen(L->change), sizeof L->change - strlen(L->change),

@@ -7,12 +7,14 @@
 #include "cmd.h"
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
-	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry;
+	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry, cmd_dash_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
-	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
-	&cmd_compare_entry, &cmd_policies_entry, NULL,
+	&cmd_import_entry,  &cmd_info_entry,
+	&cmd_export_entry,  &cmd_check_entry,
+	&cmd_gen_entry,     &cmd_replay_entry,
+	&cmd_compare_entry, &cmd_policies_entry,
+	&cmd_dash_entry,    NULL,
 };
 
 static void usage(FILE *f)

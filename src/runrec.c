@@ -195,6 +195,13 @@ static void write_params(const struct scenario *sc, const struct replay_trace *t
 int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
 		 const struct replay_result *r, int64_t *run_id, struct err *e)
 {
+	return runrec_store_fork(st, sc, t, r, -1, -1, NULL, run_id, e);
+}
+
+int runrec_store_fork(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		      const struct replay_result *r, int64_t parent_run, int64_t fork_time,
+		      const char *change, int64_t *run_id, struct err *e)
+{
 	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, rdims = SBUF_INIT,
 		    enr = SBUF_INIT, params = SBUF_INIT;
 	struct store_metric m[RUNREC_NCOL];
@@ -213,6 +220,9 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 	sbuf_init(&enr);
 	sbuf_init(&params);
 	scenario_key(sc, &key);
+	if (change) /* a what-if is a scenario of its own */
+		sbuf_printf(&key, " fork=%" PRId64 "@%" PRId64 " change=%s", parent_run, fork_time,
+			    change);
 	for (size_t i = 0; i < sc->nfaults; i++) {
 		fault_format(&sc->faults[i], buf, sizeof buf);
 		sbuf_printf(&faults, "%s%s", i ? "," : "", buf);
@@ -249,8 +259,9 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 		.window_start = sc->mode == SIM_TIMED ? r->m.w0 : -1,
 		.window_end = sc->mode == SIM_TIMED ? r->m.w1 : -1,
 		.enriched = enr.s,
-		.parent_run = -1,
-		.fork_time = -1,
+		.parent_run = parent_run,
+		.fork_time = fork_time,
+		.change = change,
 	};
 	runrec_from_result(r, &rec);
 	for (int c = 0; c < RUNREC_NCOL; c++)
