@@ -41,6 +41,8 @@
 
 /* Default memory budget of one lane's keyframes. */
 #define DASH_KEYFRAME_BYTES ((size_t)256 << 20)
+/* Most keyframes a lane keeps, whatever the budget: beyond, they thin out the same way. */
+#define DASH_KEYFRAME_MAX 32
 /* Events the log keeps. */
 #define DASH_LOG_MAX 256
 /* Points of the fragmentation sparkline over the pricing window. */

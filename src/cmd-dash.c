@@ -17,7 +17,7 @@ static int exec_dash(int argc, char **argv);
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
 	.usage = "STORE [--policy P] [--compare P] [--seed N] [--at TIME] [--speed X] [--paused] "
-		 "[--mono] [--ascii] " SCENARIO_USAGE,
+		 "[--mono] [--ascii] [--frame-log FILE] " SCENARIO_USAGE,
 	.summary = "the live dashboard: replay a trace, watch the cluster, try what-ifs",
 	.help = "  -p, --policy P     the policy to replay (default ragp7)\n"
 		"      --compare P    a second policy side by side from the start\n"
@@ -28,6 +28,9 @@ const struct cmd_entry cmd_dash_entry = {
 		"      --paused       start paused\n"
 		"      --mono         no colour, glyphs only (as NO_COLOR does)\n"
 		"      --ascii        ASCII glyphs only (as a locale that is not UTF-8 does)\n"
+		"      --frame-log F  on exit, write each frame's drawing time (ms), wall time "
+		"and\n"
+		"                     events so far to F, and the keyframes' bytes\n"
 		"\n" SCENARIO_HELP "\n"
 		"Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
 		"p fork under another policy, f fault the selected node, i io-pressure, w store\n"
@@ -37,12 +40,19 @@ const struct cmd_entry cmd_dash_entry = {
 	.exec = exec_dash,
 };
 
-enum { O_COMPARE = 256, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED };
+enum { O_COMPARE = 256, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES };
 
 static const struct cmd_opt opts[] = {
-	{"policy", 'p', 1},  {"compare", O_COMPARE, 1}, {"seed", 's', 1},
-	{"at", O_AT, 1},     {"speed", O_SPEED, 1},     {"paused", O_PAUSED, 0},
-	{"mono", O_MONO, 0}, {"ascii", O_ASCII, 0},     SCENARIO_OPTS,
+	{"policy", 'p', 1},
+	{"compare", O_COMPARE, 1},
+	{"seed", 's', 1},
+	{"at", O_AT, 1},
+	{"speed", O_SPEED, 1},
+	{"paused", O_PAUSED, 0},
+	{"mono", O_MONO, 0},
+	{"ascii", O_ASCII, 0},
+	{"frame-log", O_FRAMES, 1},
+	SCENARIO_OPTS,
 	{NULL, 0, 0},
 };
 
@@ -89,12 +99,27 @@ static int store_lane(void *u, struct dash *d, int lane, char *msg, size_t len)
 	return rc;
 }
 
+/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B". */
+static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o)
+{
+	FILE *f = fopen(path, "w");
+	size_t bytes, n = dash_keyframes(d, 0, &bytes);
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < o->nframes; i++)
+		fprintf(f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms, o->frames[i].at,
+			o->frames[i].events);
+	fprintf(f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
+	return fclose(f) ? -1 : 0;
+}
+
 static int exec_dash(int argc, char **argv)
 {
 	struct cmd_parser p;
 	struct scenario sc;
 	struct err e = {0};
-	const char *policy = "ragp7", *compare = NULL, *at = NULL, *seed_arg = NULL;
+	const char *policy = "ragp7", *compare = NULL, *at = NULL, *seed_arg = NULL,
+		   *frame_log = NULL;
 	double speed = 0;
 	int c, rc = CMD_OK, mono = getenv("NO_COLOR") && getenv("NO_COLOR")[0], ascii = 0,
 	       paused = 0;
@@ -130,6 +155,9 @@ static int exec_dash(int argc, char **argv)
 			break;
 		case O_ASCII:
 			ascii = 1;
+			break;
+		case O_FRAMES:
+			frame_log = p.arg;
 			break;
 		default:
 			if (scenario_is_key(c)) {
@@ -194,8 +222,15 @@ static int exec_dash(int argc, char **argv)
 			     .paused = paused,
 			     .trace_name = sc.trace_name.s,
 			     .store = store_lane,
-			     .store_u = &ctx};
+			     .store_u = &ctx,
+			     .log_frames = frame_log != NULL};
 	int urc = ui_run(d, &uo, &e);
+	if (frame_log && write_frames(frame_log, d, &uo)) {
+		rc = cmd_fail(&cmd_dash_entry, "%s: cannot write", frame_log);
+		free(uo.frames);
+		goto out;
+	}
+	free(uo.frames);
 	if (urc == VF_EIO)
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 	else if (urc > 128)

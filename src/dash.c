@@ -212,7 +212,7 @@ static void lane_keyframe(struct lane *L)
 	(void)rc;
 	xgrow(&L->kf, &L->kfcap, L->nkf + 1, sizeof *L->kf);
 	L->kf[L->nkf++] = (struct keyframe){.s = c, .steps = L->steps, .h = L->h, .peak = L->peak};
-	if (L->nkf > 2 && L->nkf * L->kf_size > L->d->kf_bytes) {
+	if (L->nkf > 2 && (L->nkf > DASH_KEYFRAME_MAX || L->nkf * L->kf_size > L->d->kf_bytes)) {
 		/* keep the start and every other one: the interval doubles */
 		size_t k = 1;
 		for (size_t i = 1; i < L->nkf; i++) {

@@ -14,8 +14,8 @@
  * and overlays over them: help, node detail, the policy picker, a prompt.
  *
  * Keys live in one table (keys[]): the key bar and the help are built from it. Input and
- * drawing run in one loop: getch waits at most until the next frame (30 a second), playback
- * replays events for at most FRAME_BUDGET of each frame, and a resize redraws.
+ * drawing run in one loop: each frame (30 a second) replays until its drawing is due, draws,
+ * and reads keys until the next frame begins; a resize redraws.
  *
  * Restoring the terminal: ui_restore() ends curses once; it runs on q, after a signal
  * (SIGINT, SIGTERM and SIGHUP only set a flag that the loop sees within a frame), from the
@@ -36,11 +36,10 @@
 
 #include "ui.h"
 
-#define MIN_W        80
-#define MIN_H        24
-#define FRAME_S      (1.0 / 30)
-#define FRAME_BUDGET 0.012 /* seconds of a frame spent replaying */
-#define LOG_ROWS     5
+#define MIN_W    80
+#define MIN_H    24
+#define FRAME_S  (1.0 / 30)
+#define LOG_ROWS 5
 
 /* Colour pairs: blue and orange, which colour-blind viewers tell apart (not red/green). */
 enum { PAIR_BLUE = 1, PAIR_ORANGE, PAIR_DIM, PAIR_HEAD };
@@ -1048,21 +1047,21 @@ static void on_key(struct ui *u, int ch)
 		}
 }
 
-/* Replay for the wall time dt at the speed, within the frame's budget. */
-static void play(struct ui *u, double dt)
+/* Replay for the wall time dt at the speed, until the wall time deadline (the frame's
+ * share left for replaying). */
+static void play(struct ui *u, double dt, double deadline)
 {
-	double start = util_mono();
 	double want = dt * u->speed;
 	while (want > 0 && !dash_over(u->d)) {
 		int64_t before = dash_time(u->d);
-		dash_advance(u->d, want, 2048);
+		dash_advance(u->d, want, 1024);
 		want -= (double)(dash_time(u->d) - before);
-		if (dash_time(u->d) == before || util_mono() - start > FRAME_BUDGET)
+		if (dash_time(u->d) == before || util_mono() > deadline)
 			break;
 	}
 }
 
-int ui_run(struct dash *d, const struct ui_opts *o, struct err *e)
+int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 {
 	struct ui u = {0};
 	struct sigaction sa = {0}, old_int, old_term, old_hup, sab = {0}, old_abrt;
@@ -1121,13 +1120,25 @@ int ui_run(struct dash *d, const struct ui_opts *o, struct err *e)
 		init_pair(PAIR_HEAD, COLOR_WHITE, COLOR_BLUE);
 	}
 
-	double last = util_mono();
+	/* each frame: replay until the frame's drawing is due, draw, then read keys until the
+	 * next frame begins (at once when the replay could not keep up) */
+	double last = util_mono(), draw_s = 0;
 	while (!u.quit && !ui_sig) {
-		double now = util_mono();
+		double now = util_mono(), frame_end = now + FRAME_S;
 		if (u.playing && u.mode != M_PROMPT)
-			play(&u, now - last);
+			play(&u, now - last, frame_end - draw_s - 0.002);
 		last = now;
+		double t_draw = util_mono();
 		layout_draw(&u);
+		double end = util_mono();
+		draw_s = end - t_draw;
+		if (o->log_frames) {
+			xgrow(&o->frames, &o->framecap, o->nframes + 1, sizeof *o->frames);
+			o->frames[o->nframes++] = (struct ui_frame){
+				draw_s * 1000, end, sim_counters(dash_sim(d, 0))->events};
+		}
+		int wait_ms = (int)((frame_end - end) * 1000);
+		timeout(wait_ms > 0 ? wait_ms : 0);
 		int ch = getch();
 		while (ch != ERR && !u.quit) {
 			if (ch == '\r')
@@ -1135,7 +1146,6 @@ int ui_run(struct dash *d, const struct ui_opts *o, struct err *e)
 			on_key(&u, ch);
 			ch = u.quit ? ERR : (timeout(0), getch());
 		}
-		timeout((int)(FRAME_S * 1000));
 	}
 	if (ui_sig)
 		rc = 128 + ui_sig;

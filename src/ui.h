@@ -22,11 +22,19 @@ struct ui_opts {
 	 * error code with the message in msg. NULL: 'w' says there is no store. */
 	int (*store)(void *u, struct dash *d, int lane, char *msg, size_t len);
 	void *store_u;
+	/* Out, when frames is not NULL (--frame-log): per frame, the ms its drawing took, the
+	 * wall second it ended at and the main lane's events so far; nframes of them. */
+	struct ui_frame {
+		double draw_ms, at;
+		int64_t events;
+	} * frames;
+	size_t nframes, framecap;
+	int log_frames; /* fill frames */
 };
 
 /* Run the dashboard on d until 'q' or a signal. Returns 0 on q, 128 + the signal after
  * one, or VF_EIO with e filled when the terminal cannot be used (not a terminal, or
  * curses fails to start). The terminal is restored in every case. */
-int ui_run(struct dash *d, const struct ui_opts *o, struct err *e);
+int ui_run(struct dash *d, struct ui_opts *o, struct err *e);
 
 #endif
