@@ -202,12 +202,18 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 	else
 		attron(A_BOLD);
 	mvhline(r->y, r->x, ' ', r->w);
-	put(r->y, r->x, r->w, " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  %s",
-	    u->o->trace_name ? u->o->trace_name : "", sim_policy(dash_sim(u->d, 0))->name, ch, tb,
-	    t.window_share * 100, u->speed,
-	    dash_over(u->d) ? "[over]"
-	    : u->playing    ? (u->ascii ? "> playing" : "▶ playing")
-			    : (u->ascii ? "|| paused" : "⏸ paused"));
+	const char *state = dash_over(u->d) ? "[over]"
+			    : u->playing    ? (u->ascii ? "> playing" : "▶ playing")
+					    : (u->ascii ? "|| paused" : "⏸ paused");
+	const char *trace = u->o->trace_name ? u->o->trace_name : "";
+	const char *pol = sim_policy(dash_sim(u->d, 0))->name;
+	if (r->w >= 100)
+		put(r->y, r->x, r->w,
+		    " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  %s", trace,
+		    pol, ch, tb, t.window_share * 100, u->speed, state);
+	else /* the same, shorter */
+		put(r->y, r->x, r->w, " %s  %s%s  t %s (%.0f%%)  x%.4g  %s", trace, pol, ch, tb,
+		    t.window_share * 100, u->speed, state);
 	attroff(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 }
 
@@ -274,8 +280,13 @@ static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
 	    : dn.ngpu     ? "mixed"
 			  : "cpu");
 	cx += 8;
-	/* GPUs: each GPU a cell for a node; for a range, cells in proportion */
-	int gw = 16;
+	/* GPUs: each GPU a cell for a node; for a range, cells in proportion. The residual
+	 * shape needs 2 x DIM_N columns and the marks a few: the cells give way first. */
+	int room = x + w - cx, gw = room >= 16 + 1 + 2 * DIM_N + 6 ? 16 : 8, shape = 1;
+	if (room < gw + 1 + 2 * DIM_N + 4) {
+		shape = 0;
+		gw = room - 5 < 16 ? room - 5 : 16;
+	}
 	if (n == 1) {
 		for (int g = 0; g < dn.ngpu && g < gw; g++) {
 			attr_cell(u, dn.cell[g], 1);
@@ -300,7 +311,7 @@ static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
 	cx += gw + 1;
 	/* the residual shape: the free share of each dim */
 	static const char dimch[DIM_N] = {'c', 'm', 'g', 'h', 'n', 's', 'i'};
-	if (cx + 2 * DIM_N <= x + w) {
+	if (shape) {
 		for (int d = 0; d < DIM_N; d++) {
 			int str = (dn.stranded >> d) & 1;
 			if (str && u->color)
@@ -313,7 +324,7 @@ static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
 		cx += 2 * DIM_N + 1;
 	}
 	/* marks: faults, stranded nodes, the range's size */
-	char marks[64];
+	char marks[64] = "";
 	int mlen = 0;
 	if (dn.faults)
 		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d ", dn.faults);
