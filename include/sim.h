@@ -229,6 +229,10 @@ void sim_observe(struct sim *s, const struct sim_observer *obs);
 
 /* Handle the next event. Returns 1 if one was handled, 0 when the run is over. */
 int sim_step(struct sim *s);
+/* Handle the next event if it is at time <= t (a completion that moved, whose old event
+ * is still queued, does not count: sim_next_time may give that event's time). Returns 1 if
+ * one was handled, else 0. */
+int sim_step_until(struct sim *s, int64_t t);
 /* Handle every event at time <= t, then move the clock to t (if later and not over).
  * Returns 1 if events remain, 0 when the run is over. */
 int sim_run_until(struct sim *s, int64_t t);
@@ -237,7 +241,8 @@ int sim_run_until(struct sim *s, int64_t t);
 void sim_run(struct sim *s);
 /* 1 when no event is left. */
 int sim_done(const struct sim *s);
-/* The time of the next event, or -1 when none. */
+/* The time of the next event, or -1 when none (it may be a stale completion's: see
+ * sim_step_until). */
 int64_t sim_next_time(const struct sim *s);
 
 /* Copy of s that continues independently from s's current state: same clock, queue, running

@@ -226,9 +226,10 @@ static void lane_keyframe(struct lane *L)
 	}
 }
 
-static int lane_step(struct lane *L)
+/* Handle the lane's next event if it is at time <= t. */
+static int lane_step(struct lane *L, int64_t t)
 {
-	if (!sim_step(L->s))
+	if (!sim_step_until(L->s, t))
 		return 0;
 	L->steps++;
 	lane_note(L);
@@ -263,9 +264,8 @@ static void lane_goto(struct lane *L, int64_t t)
 			k++;
 		lane_restore(L, &L->kf[k]);
 	}
-	for (int64_t nt; (nt = sim_next_time(L->s)) >= 0 && nt <= t;)
-		if (!lane_step(L))
-			break;
+	while (lane_step(L, t))
+		;
 }
 
 static void lane_release(struct lane *L)
@@ -422,7 +422,7 @@ int dash_step(struct dash *d)
 	int64_t ev = sim_counters(L->s)->events;
 	int stepped;
 	/* a sample is not an event of the run: step past it */
-	while ((stepped = lane_step(L)) && sim_counters(L->s)->events == ev)
+	while ((stepped = lane_step(L, INT64_MAX)) && sim_counters(L->s)->events == ev)
 		;
 	if (!stepped) {
 		/* the main run is over: the what-if may go on */
@@ -458,12 +458,13 @@ int64_t dash_advance(struct dash *d, double dt, int64_t max_events)
 	int64_t target = (int64_t)floor(to), n = 0;
 	struct lane *L = &d->lane[0];
 	int capped = 0;
-	for (int64_t nt; (nt = sim_next_time(L->s)) >= 0 && nt <= target;) {
+	for (;;) {
 		if (max_events && n >= max_events) {
-			capped = 1;
+			int64_t nt = sim_next_time(L->s);
+			capped = nt >= 0 && nt <= target;
 			break;
 		}
-		if (!lane_step(L))
+		if (!lane_step(L, target))
 			break;
 		n++;
 	}

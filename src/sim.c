@@ -1957,15 +1957,21 @@ int64_t sim_next_time(const struct sim *s)
 	return s->over || !work_left(s) || !peek_event(s, &nx) ? -1 : nx.time;
 }
 
+int sim_step_until(struct sim *s, int64_t t)
+{
+	struct evq_event nx;
+	/* the top may be a completion that moved (stale): sim_step would skip it and handle
+	 * the next live event, which may be past t */
+	while (!s->over && work_left(s) && peek_event(s, &nx) && !event_live(&nx, s))
+		pop_event(s, &nx);
+	int64_t nt = sim_next_time(s);
+	return nt >= 0 && nt <= t && sim_step(s);
+}
+
 int sim_run_until(struct sim *s, int64_t t)
 {
-	for (;;) {
-		int64_t nt = sim_next_time(s);
-		if (nt < 0 || nt > t)
-			break;
-		if (!sim_step(s))
-			break;
-	}
+	while (sim_step_until(s, t))
+		;
 	if (!s->over && work_left(s)) {
 		if (s->dirty)
 			schedule(s);
