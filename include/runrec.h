@@ -77,6 +77,12 @@ int runrec_scenario_put(struct store *st, const struct scenario *sc, const struc
  * store's error; sets *run_id if not NULL. */
 int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
 		 const struct replay_result *r, int64_t *run_id, struct err *e);
+/* The same for a what-if run of the dashboard, made from run parent_run (stored) at trace
+ * second fork_time (-1: replayed from the start) with change ("policy ragp7"): its
+ * scenario row records the three, under a key of its own. */
+int runrec_store_fork(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		      const struct replay_result *r, int64_t parent_run, int64_t fork_time,
+		      const char *change, int64_t *run_id, struct err *e);
 
 /* A run, as read back or as just run. */
 struct runrec {

@@ -109,6 +109,7 @@ struct sim_job_result {
 	double rate;          /* progress rate now (running), in [0, 1] */
 	double slowdown;      /* finished: (end - start) / t_alone; else 0 */
 	int64_t gpu_milli;    /* GPU-milli it holds while running */
+	uint32_t gpus;        /* running: the GPUs of its node it holds (bit i: GPU i) */
 	double stalled_gpu_s; /* GPU-seconds stalled: g (T_actual - T_alone) / 1000, so far */
 	double lost_gpu_s;    /* GPU-seconds of runs undone by preemption */
 };
@@ -228,6 +229,10 @@ void sim_observe(struct sim *s, const struct sim_observer *obs);
 
 /* Handle the next event. Returns 1 if one was handled, 0 when the run is over. */
 int sim_step(struct sim *s);
+/* Handle the next event if it is at time <= t (a completion that moved, whose old event
+ * is still queued, does not count: sim_next_time may give that event's time). Returns 1 if
+ * one was handled, else 0. */
+int sim_step_until(struct sim *s, int64_t t);
 /* Handle every event at time <= t, then move the clock to t (if later and not over).
  * Returns 1 if events remain, 0 when the run is over. */
 int sim_run_until(struct sim *s, int64_t t);
@@ -236,7 +241,8 @@ int sim_run_until(struct sim *s, int64_t t);
 void sim_run(struct sim *s);
 /* 1 when no event is left. */
 int sim_done(const struct sim *s);
-/* The time of the next event, or -1 when none. */
+/* The time of the next event, or -1 when none (it may be a stale completion's: see
+ * sim_step_until). */
 int64_t sim_next_time(const struct sim *s);
 
 /* Copy of s that continues independently from s's current state: same clock, queue, running
@@ -269,6 +275,24 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r);
 size_t sim_njobs_class(const struct sim *s, int cls);
 /* A sample of the state now (what on_sample gets). */
 void sim_sample_now(const struct sim *s, struct sim_sample *smp);
+
+/* The cluster-wide state now, for a ticker drawn every frame: O(1) reads (no pass over
+ * nodes, jobs or the queue), but for why free GPUs idle, which is decided (and kept for the
+ * window's integrals, so nothing changes) once per event, from the first waiting GPU jobs.
+ * GPU amounts in GPU-milli. */
+struct sim_now {
+	int64_t gpu_cap; /* GPU-milli in the cluster */
+	int64_t alloc;   /* allocated */
+	double stalled;  /* lost to rate < 1 now: sum over running jobs of g (1 - r) */
+	double frag;     /* sum of F_n */
+	double frag_md;  /* multi-dim fragmentation, mean over nodes */
+	int idle_cause;  /* why free GPUs idle (an idle enum sim_bucket; SIM_B_UNNEEDED:
+			  * no GPU job waits) */
+	int64_t queued, running;
+};
+void sim_now(struct sim *s, struct sim_now *out);
+/* Stranded capacity of every node now (c->n rows, in dim units; see node_stranded). */
+const int64_t (*sim_node_stranded(const struct sim *s))[DIM_N];
 
 /* A copy of the state now, for a dashboard or a test. Owns its arrays. */
 struct sim_snapshot {

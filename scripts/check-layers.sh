@@ -18,6 +18,14 @@ for f in src/sim*.c src/evq*.c src/cluster*.c src/job*.c src/pol*.c src/frag*.c 
 		grep . && bad=1
 done
 
+# curses only in the dashboard's terminal side, ui*.c (STYLE.md: curses in one module).
+for f in src/*.c src/*.h include/*.h; do
+	case "$f" in src/ui*) continue ;; esac
+	grep -nE '#include *[<"](n?curses|term)[^">]*[">]' "$f" |
+		while IFS= read -r l; do echo "check-layers: $f: $l: curses only in src/ui*.c"; done |
+		grep . && bad=1
+done
+
 # Library modules return errors; only main.c and cmd-*.c print or exit.
 for f in src/*.c; do
 	case "$f" in src/main.c | src/cmd*.c | src/util.c) continue ;; esac

@@ -192,8 +192,11 @@ static void write_params(const struct scenario *sc, const struct replay_trace *t
 	sbuf_release(&b);
 }
 
-int runrec_scenario_put(struct store *st, const struct scenario *sc, const struct replay_trace *t,
-			int64_t w0, int64_t w1, int64_t *id, struct err *e)
+/* The scenario row of sc on t priced over [w0, w1), a what-if of parent_run at fork_time
+ * when change is not NULL (a scenario of its own), into *id. */
+static int scenario_put(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+			int64_t w0, int64_t w1, int64_t parent_run, int64_t fork_time,
+			const char *change, int64_t *id, struct err *e)
 {
 	struct sbuf key = SBUF_INIT, faults = SBUF_INIT, dims = SBUF_INIT, enr = SBUF_INIT;
 	char buf[256];
@@ -204,6 +207,9 @@ int runrec_scenario_put(struct store *st, const struct scenario *sc, const struc
 	sbuf_init(&dims);
 	sbuf_init(&enr);
 	scenario_key(sc, &key);
+	if (change) /* a what-if is a scenario of its own */
+		sbuf_printf(&key, " fork=%" PRId64 "@%" PRId64 " change=%s", parent_run, fork_time,
+			    change);
 	for (size_t i = 0; i < sc->nfaults; i++) {
 		fault_format(&sc->faults[i], buf, sizeof buf);
 		sbuf_printf(&faults, "%s%s", i ? "," : "", buf);
@@ -238,8 +244,9 @@ int runrec_scenario_put(struct store *st, const struct scenario *sc, const struc
 		.window_start = sc->mode == SIM_TIMED ? w0 : -1,
 		.window_end = sc->mode == SIM_TIMED ? w1 : -1,
 		.enriched = enr.s,
-		.parent_run = -1,
-		.fork_time = -1,
+		.parent_run = parent_run,
+		.fork_time = fork_time,
+		.change = change,
 	};
 	int rc = store_scenario_put(st, &row, id, e);
 	sbuf_release(&key);
@@ -249,8 +256,21 @@ int runrec_scenario_put(struct store *st, const struct scenario *sc, const struc
 	return rc;
 }
 
+int runrec_scenario_put(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+			int64_t w0, int64_t w1, int64_t *id, struct err *e)
+{
+	return scenario_put(st, sc, t, w0, w1, -1, -1, NULL, id, e);
+}
+
 int runrec_store(struct store *st, const struct scenario *sc, const struct replay_trace *t,
 		 const struct replay_result *r, int64_t *run_id, struct err *e)
+{
+	return runrec_store_fork(st, sc, t, r, -1, -1, NULL, run_id, e);
+}
+
+int runrec_store_fork(struct store *st, const struct scenario *sc, const struct replay_trace *t,
+		      const struct replay_result *r, int64_t parent_run, int64_t fork_time,
+		      const char *change, int64_t *run_id, struct err *e)
 {
 	struct sbuf rdims = SBUF_INIT, params = SBUF_INIT;
 	struct store_metric m[RUNREC_NCOL + 8 * JOB_NCLASS];
@@ -325,7 +345,8 @@ int runrec_store(struct store *st, const struct scenario *sc, const struct repla
 		.voidfit_version = VOIDFIT_VERSION,
 	};
 	if (!(rc = store_begin(st, e))) {
-		if ((rc = runrec_scenario_put(st, sc, t, r->m.w0, r->m.w1, &run.scenario_id, e)) ||
+		if ((rc = scenario_put(st, sc, t, r->m.w0, r->m.w1, parent_run, fork_time, change,
+				       &run.scenario_id, e)) ||
 		    (rc = store_run_add(st, &run, m, nm, e)) ||
 		    (rc = store_run_buckets_add(st, run.id, b, nb, e)))
 			store_rollback(st);

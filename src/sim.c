@@ -1957,15 +1957,21 @@ int64_t sim_next_time(const struct sim *s)
 	return s->over || !work_left(s) || !peek_event(s, &nx) ? -1 : nx.time;
 }
 
+int sim_step_until(struct sim *s, int64_t t)
+{
+	struct evq_event nx;
+	/* the top may be a completion that moved (stale): sim_step would skip it and handle
+	 * the next live event, which may be past t */
+	while (!s->over && work_left(s) && peek_event(s, &nx) && !event_live(&nx, s))
+		pop_event(s, &nx);
+	int64_t nt = sim_next_time(s);
+	return nt >= 0 && nt <= t && sim_step(s);
+}
+
 int sim_run_until(struct sim *s, int64_t t)
 {
-	for (;;) {
-		int64_t nt = sim_next_time(s);
-		if (nt < 0 || nt > t)
-			break;
-		if (!sim_step(s))
-			break;
-	}
+	while (sim_step_until(s, t))
+		;
 	if (!s->over && work_left(s)) {
 		if (s->dirty)
 			schedule(s);
@@ -2145,6 +2151,7 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 	r->end = sj->state == SIM_JOB_FINISHED ? sj->end : -1;
 	r->t_alone = j->duration;
 	r->gpu_milli = job_gpu(j);
+	r->gpus = sj->state == SIM_JOB_RUNNING ? sj->gpus : 0;
 	r->lost_gpu_s = (double)(i < s->precap ? s->pre[i].lost_ms : 0) / 1000;
 	double g = (double)r->gpu_milli;
 	if (sj->state == SIM_JOB_RUNNING && s->o.mode == SIM_INFLATE) {
@@ -2160,6 +2167,28 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 		r->slowdown = j->duration > 0 ? (double)ran / (double)j->duration : 1;
 		r->stalled_gpu_s = ran > j->duration ? g * (double)(ran - j->duration) / 1000 : 0;
 	}
+}
+
+void sim_now(struct sim *s, struct sim_now *out)
+{
+	memset(out, 0, sizeof *out);
+	if (s->idle_stale)
+		classify_idle(s); /* what advance_window would decide: the state is the same */
+	out->gpu_cap = s->c.total[DIM_GPU];
+	for (int i = 0; i < s->nmodels; i++) {
+		out->alloc += s->alloc_now[s->models[i]];
+		out->frag += s->sum_frag[s->models[i]];
+	}
+	out->stalled = s->stall_now;
+	out->frag_md = s->c.n ? s->sum_md / (double)s->c.n : 0;
+	out->idle_cause = s->idle_cause;
+	out->queued = s->queued;
+	out->running = s->running;
+}
+
+const int64_t (*sim_node_stranded(const struct sim *s))[DIM_N]
+{
+	return (const int64_t(*)[DIM_N])s->nstr;
 }
 
 void sim_snapshot(const struct sim *s, struct sim_snapshot *out)

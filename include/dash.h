@@ -1,0 +1,211 @@
+/*
+ * dash.h — the dashboard's model: what `voidfit dash` shows, without curses.
+ *
+ * A struct dash holds a scenario replayed under one policy (the main lane) and, optionally,
+ * a what-if beside it (the second lane: another policy, an added fault or another
+ * io-pressure) that runs in lockstep. It steps the sims and answers what each panel shows:
+ *
+ *   dash_node / dash_group   a node's (or a range of nodes') residual shape over the seven
+ *                            dims, its GPUs as cells, stranded marks, active faults
+ *   dash_ticker              the metrics now, O(1) per frame: read from sim_now,
+ *                            sim_counters and sim_buckets, never from the jobs
+ *   dash_log                 the last events (placements, preemptions, faults, unplaceable
+ *                            jobs), kept by sim observer hooks
+ *
+ * Time: the view is at a trace second; every lane has handled all its events at or before
+ * it (dash_goto), or one more event (dash_step). Going back restores the nearest earlier
+ * keyframe (a sim_fork copy, taken at intervals, within a memory budget: when the budget
+ * is met every other keyframe goes and the interval doubles) and steps forward from there.
+ * Runs are deterministic, and the view never moves a sim's clock between events, so the
+ * state reached is the one a straight run reaches: tests check it.
+ *
+ *   dash_new --> [dash_goto | dash_step | dash_advance]* --> dash_free
+ *                 |                ^
+ *                 +-- dash_fork ---+-- dash_drop (what-if gone) / dash_whatif_result
+ *
+ * Nothing here prints; nothing includes curses.
+ */
+#ifndef VOIDFIT_DASH_H
+#define VOIDFIT_DASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fault.h"
+#include "metrics.h"
+#include "policy.h"
+#include "replay.h"
+#include "scenario.h"
+#include "sim.h"
+#include "util.h"
+
+/* Default memory budget of one lane's keyframes. */
+#define DASH_KEYFRAME_BYTES ((size_t)256 << 20)
+/* Most keyframes a lane keeps, whatever the budget: beyond, they thin out the same way. */
+#define DASH_KEYFRAME_MAX 32
+/* Events the log keeps. */
+#define DASH_LOG_MAX 256
+/* Points of the fragmentation sparkline over the pricing window. */
+#define DASH_SPARK_N 240
+/* Lanes: the main run and one what-if. */
+#define DASH_LANES 2
+
+struct dash;
+
+/* A GPU cell of the cluster panel. */
+enum dash_cell {
+	DASH_CELL_FREE,    /* no job on it */
+	DASH_CELL_PART,    /* shared jobs hold part of it */
+	DASH_CELL_FULL,    /* all of it held */
+	DASH_CELL_STALLED, /* held by a job progressing at rate < 1 */
+	DASH_NCELL
+};
+
+/* What the cluster panel shows of one node or of a range of nodes. */
+struct dash_node {
+	char name[64];         /* node name, or "first..last" for a range */
+	int model;             /* gpumodel id, -1 for CPU nodes (or mixed in a range) */
+	size_t nnodes;         /* nodes it covers (1 for a node) */
+	double free[DIM_N];    /* free share of each dim's capacity now, in [0, 1] (a contended
+				* shared dim counts 0), summed over the nodes then divided */
+	double frag;           /* F_n / the GPU capacity (summed over the range) */
+	int ngpu;              /* GPUs */
+	int cells[DASH_NCELL]; /* GPUs in each state */
+	uint8_t cell[CLUSTER_MAX_GPUS]; /* a single node: each GPU's enum dash_cell */
+	uint32_t stranded;              /* DIM_BIT()s with stranded capacity (on any node) */
+	int nstranded;                  /* nodes with stranded capacity */
+	int faults;                     /* active faults on its nodes */
+	int full;                       /* nodes with no free GPU (of those with GPUs) */
+	int njobs;                      /* jobs running on it */
+};
+
+/* The metrics now of one lane (dash_ticker). $ at the scenario's prices. */
+struct dash_ticker {
+	int64_t now;                       /* the sim's clock */
+	int64_t t0, w0, w1;                /* first arrival; the pricing window */
+	double window_share;               /* share of the window the clock has passed, [0, 1] */
+	double frag;                       /* FGD fragmentation now, [0, 1] */
+	double frag_peak;                  /* its peak so far */
+	double gpus;                       /* GPUs in the cluster */
+	double gpu_alloc;                  /* GPUs allocated now */
+	double gpu_stalled;                /* GPUs lost to rate < 1 now */
+	double gpu_blocked;                /* free GPUs idle-blocked now (a GPU job waits) */
+	double gpu_unneeded;               /* free GPUs idle-unneeded now */
+	int idle_cause;                    /* enum sim_bucket of the free GPUs */
+	double usd[SIM_NBUCKET];           /* $ of each bucket so far (over the window passed) */
+	double usd_year[SIM_NBUCKET];      /* its rate, $ per year at the pace so far */
+	double usd_productive, usd_wasted; /* $ so far: productive, the rest */
+	double usd_year_placement, usd_year_sizing; /* $/yr recoverable, at the pace so far */
+	int64_t queued, running, finished, unplaceable, preemptions, events;
+	double wait_p95;     /* s, over the placements so far (log histogram: within 5 %) */
+	double events_per_s; /* events replayed per wall second, lately (0 while paused) */
+	int over;            /* the run is over */
+};
+
+/* One entry of the event log. */
+enum dash_ev { DASH_EV_PLACE, DASH_EV_PREEMPT, DASH_EV_FAULT, DASH_EV_UNPLACEABLE };
+struct dash_event {
+	int64_t t;
+	uint8_t kind;  /* enum dash_ev */
+	uint8_t begin; /* fault: begins (1) or ends (0) */
+	int32_t job;   /* job instance (place, preempt, unplaceable) */
+	int32_t node;  /* node (place, preempt), -1 */
+	int32_t by;    /* preempt: the job it made room for */
+	int32_t fault; /* fault: index in sim_faults() */
+};
+
+/* Sort orders of the cluster panel (dash_order). */
+enum dash_sort { DASH_SORT_NAME, DASH_SORT_FRAG, DASH_SORT_FREE, DASH_SORT_STALLED, DASH_NSORT };
+/* "name", "fragmentation", "free GPUs", "stalled". */
+const char *dash_sort_name(enum dash_sort s);
+
+/* A new dashboard of sc (after scenario_load; not copied, must outlive d) under ops at
+ * seed: the trace prepared (replay_prepare) and a sim made (replay_new), at the first
+ * arrival. kf_bytes: the keyframe budget per lane (0: DASH_KEYFRAME_BYTES). Returns 0, or
+ * VF_EINPUT (a fault of sc names no node) with e filled; *out is NULL then. */
+int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t seed,
+	     size_t kf_bytes, struct dash **out, struct err *e);
+/* Free d; d may be NULL. */
+void dash_free(struct dash *d);
+
+/* Lanes in use (1, or 2 with a what-if). */
+int dash_nlanes(const struct dash *d);
+/* Lane l's sim (read-only) and its prepared trace. */
+const struct sim *dash_sim(const struct dash *d, int l);
+const struct replay_trace *dash_trace(const struct dash *d, int l);
+/* What lane l changed ("policy ragp7", "fault n3:sto=0.5@7200+6h", "io-pressure 2"), or
+ * NULL for the main lane; the trace second it was forked at (-1: from the start). */
+const char *dash_change(const struct dash *d, int l);
+int64_t dash_fork_time(const struct dash *d, int l);
+
+/* The view's trace second; the first and last arrival. */
+int64_t dash_time(const struct dash *d);
+int64_t dash_t0(const struct dash *d);
+int64_t dash_tend(const struct dash *d);
+/* 1 when every lane's run is over. */
+int dash_over(const struct dash *d);
+
+/* Move the view to trace second t: every lane handles its events at or before t, going
+ * back through a keyframe when t is before the view. */
+void dash_goto(struct dash *d, int64_t t);
+/* Handle the main lane's next event (counted in sim_counters' events: a time-series
+ * sample is stepped past), and the what-if's events up to its time. Returns 0 when the run
+ * is over. */
+int dash_step(struct dash *d);
+/* Move the view forward by dt seconds (playback), handling at most max_events of the
+ * main lane's events (0: no limit), so a frame stays short at any speed; the view stops
+ * at the last event handled when the limit is met. Returns events handled. */
+int64_t dash_advance(struct dash *d, double dt, int64_t max_events);
+/* Parse a time of the view: "3d12h", "90m", "3600" (trace seconds from the first
+ * arrival), or "50%" (of the span to the last arrival). 0, or -1 if s is not one. */
+int dash_parse_time(const struct dash *d, const char *s, int64_t *t);
+
+/* Keyframes of lane l now, and the bytes they take. */
+size_t dash_keyframes(const struct dash *d, int l, size_t *bytes);
+
+/* What-if: a second lane forked from the main one now, under ops (or NULL: the same
+ * policy) with fault (or NULL) added. Replaces a what-if there was. Returns 0 or
+ * VF_EINPUT (the fault names no node). */
+int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
+	      struct err *e);
+/* What-if at another io-pressure: demand is re-enriched, so the second lane is a fresh
+ * trace prepared at io_pressure x, replayed from the start to the view's time (not a fork
+ * of the main lane's state, which holds the old demands). Returns 0 or VF_EINPUT. */
+int dash_fork_io(struct dash *d, double x, struct err *e);
+/* Start the second lane as policy ops from the beginning (--compare), the view unmoved. */
+int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e);
+/* Drop the what-if. */
+void dash_drop(struct dash *d);
+/* Lane l run to the end on a copy (the view unmoved), as a replay_result to store
+ * (runrec_store; release it with replay_result_release). */
+void dash_result(const struct dash *d, int l, struct replay_result *r);
+/* The scenario of lane l into *out: a shallow copy of the dashboard's, with the what-if's
+ * io-pressure, and its fault added to the faults (a new array in *faults, which the caller
+ * frees; NULL when there is none). For runrec_store; never scenario_release it. */
+void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struct fault **faults);
+
+/* The panels. */
+/* The ticker of lane l. */
+void dash_ticker(const struct dash *d, int l, struct dash_ticker *t);
+/* Node n of lane l. */
+void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out);
+/* The nodes order[0..n) of lane l as one row (n >= 1). */
+void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out);
+/* The nodes of lane l that match filter (NULL or "": all; else a node name or model
+ * containing it, or "faulted", "stranded", "full"), by GPU model then sort, into out
+ * (room for every node); returns how many. */
+size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
+		  int32_t *out);
+/* The fragmentation sparkline of lane l: out[i] for the i-th of DASH_SPARK_N slices of the
+ * window (-1: not reached yet); returns the slices reached. */
+size_t dash_spark(const struct dash *d, int l, double *out);
+/* The event log of lane l: the i-th newest event (i < n) into *ev; returns 0 past the
+ * end. */
+int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev);
+/* One line of text for ev of lane l ("3d04:12 place job 123 on n7 (2 GPU)"). */
+void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,
+		     size_t len);
+/* Trace second t as "3d04:12:09" (from the first arrival). */
+void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1008 @@
+/*
+ * dash.c — the dashboard's model (dash.h): lanes of sims stepped in lockstep, keyframes for
+ * going back, and the numbers each panel shows. No curses here: ui*.c draws what this
+ * answers, and the tests ask the same questions without a terminal.
+ *
+ * A lane's life:
+ *
+ *   lane_start (a sim at its first event, keyframe 0 taken)
+ *     |
+ *     +--> lane_step -----> one event; a keyframe when the clock passed the last one
+ *     |                     by the interval (lane_keyframe; over budget: lane_thin)
+ *     +--> lane_goto(t) --> t ahead: lane_step while the next event is at or before t
+ *     |                     t behind: lane_restore(the last keyframe at or before t), ahead
+ *     +--> lane_release
+ *
+ * Invariants: a lane's sim has handled exactly steps events since its start; every
+ * keyframe is a sim_fork copy of the lane's sim after kf.steps of them, on the lane's one
+ * trajectory (runs are deterministic), ascending in time; what the lane accumulates besides
+ * the sim (the wait histogram, the fragmentation peak) is saved with each keyframe, and the
+ * sparkline is cut back to the restored time, so going back and forth changes nothing the
+ * panels show but the event log (refilled from the keyframe on) and events per second.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dash.h"
+
+/* Wait histogram: bin 0 holds waits of 0 s, bin i >= 1 waits in [r^(i-1), r^i), r = 1.1. */
+#define HIST_N     256
+#define HIST_RATIO 1.1
+
+struct hist {
+	int64_t n;
+	int64_t bin[HIST_N];
+};
+
+struct keyframe {
+	struct sim *s;
+	int64_t steps;
+	struct hist h;
+	double peak;
+};
+
+struct lane {
+	struct dash *d;
+	int idx;
+	struct replay_trace *own; /* a trace of this lane's own (io-pressure what-if), or NULL */
+	const struct replay_trace *t;
+	const struct policy_ops *ops;
+	struct sim *s;
+	int64_t steps;       /* events handled since the lane's start */
+	struct fault *fault; /* the what-if's fault (owned), or NULL */
+	double io;           /* the lane's io-pressure */
+	char change[160];    /* what the what-if changed, "" for the main lane */
+	int64_t fork_time;   /* trace second it was forked at, -1: from the start */
+	struct keyframe *kf; /* ascending in time; kf[0] is the lane's start */
+	size_t nkf, kfcap;
+	int64_t kf_iv;  /* trace seconds between keyframes */
+	size_t kf_size; /* estimated bytes of one keyframe */
+	struct hist h;  /* waits of the placements so far */
+	double peak;    /* fragmentation peak so far */
+	double spark[DASH_SPARK_N];
+	size_t nspark;                       /* slices of spark reached */
+	struct dash_event log[DASH_LOG_MAX]; /* a ring: the newest at (loghead - 1) */
+	size_t nlog, loghead;
+	double eps, eps_wall; /* events per wall second lately; when it was last measured */
+	int64_t eps_events;   /* steps then */
+};
+
+struct dash {
+	const struct scenario *sc;
+	uint64_t seed;
+	struct replay_trace t; /* the main trace */
+	size_t kf_bytes;
+	int64_t view; /* the view's trace second */
+	double frac;  /* playback: the fraction of a second the view is past view */
+	int64_t t0, w0, w1;
+	int nlanes;
+	struct lane lane[DASH_LANES];
+};
+
+const char *dash_sort_name(enum dash_sort s)
+{
+	static const char *const names[DASH_NSORT] = {"name", "fragmentation", "free GPUs",
+						      "stalled"};
+	assert(s < DASH_NSORT);
+	return names[s];
+}
+
+/* ---- the lane's accumulators ---- */
+
+static int hist_bin(int64_t w)
+{
+	if (w <= 0)
+		return 0;
+	int b = 1 + (int)floor(log((double)w) / log(HIST_RATIO));
+	return b < HIST_N ? b : HIST_N - 1;
+}
+
+/* The p-quantile of h: the geometric middle of its bin. */
+static double hist_quantile(const struct hist *h, double p)
+{
+	if (!h->n)
+		return 0;
+	int64_t want = (int64_t)ceil(p * (double)h->n), sum = 0;
+	for (int b = 0; b < HIST_N; b++) {
+		sum += h->bin[b];
+		if (sum >= want && b == 0)
+			return 0;
+		if (sum >= want)
+			return pow(HIST_RATIO, (double)b - 0.5);
+	}
+	return pow(HIST_RATIO, HIST_N - 1);
+}
+
+static void log_add(struct lane *L, const struct dash_event *ev)
+{
+	L->log[L->loghead] = *ev;
+	L->loghead = (L->loghead + 1) % DASH_LOG_MAX;
+	if (L->nlog < DASH_LOG_MAX)
+		L->nlog++;
+}
+
+static void obs_place(void *u, const struct sim *s, int64_t t, int32_t job,
+		      const struct placement *p)
+{
+	struct lane *L = u;
+	struct sim_job_result r;
+	sim_job_result(s, (size_t)job, &r);
+	L->h.bin[hist_bin(t - r.submit)]++;
+	L->h.n++;
+	log_add(L,
+		&(struct dash_event){.t = t, .kind = DASH_EV_PLACE, .job = job, .node = p->node});
+}
+
+static void obs_preempt(void *u, const struct sim *s, int64_t t, int32_t job, int32_t by)
+{
+	struct sim_job_result r;
+	sim_job_result(s, (size_t)job, &r);
+	log_add(u, &(struct dash_event){
+			   .t = t, .kind = DASH_EV_PREEMPT, .job = job, .node = r.node, .by = by});
+}
+
+static void obs_unplaceable(void *u, const struct sim *s, int64_t t, int32_t job)
+{
+	(void)s;
+	log_add(u,
+		&(struct dash_event){.t = t, .kind = DASH_EV_UNPLACEABLE, .job = job, .node = -1});
+}
+
+static void obs_fault(void *u, const struct sim *s, int64_t t, size_t fault, int begin)
+{
+	(void)s;
+	log_add(u, &(struct dash_event){.t = t,
+					.kind = DASH_EV_FAULT,
+					.begin = (uint8_t)begin,
+					.node = -1,
+					.fault = (int32_t)fault});
+}
+
+static void lane_observe(struct lane *L)
+{
+	struct sim_observer o = {.u = L,
+				 .on_place = obs_place,
+				 .on_preempt = obs_preempt,
+				 .on_unplaceable = obs_unplaceable,
+				 .on_fault = obs_fault};
+	sim_observe(L->s, &o);
+}
+
+static double frag_now(const struct sim *s)
+{
+	struct sim_sample smp;
+	sim_sample_now(s, &smp);
+	return smp.frag;
+}
+
+/* The sparkline slice of trace second t. */
+static size_t spark_slice(const struct dash *d, int64_t t)
+{
+	int64_t span = d->w1 - d->w0;
+	if (span <= 0 || t <= d->w0)
+		return 0;
+	int64_t i = (t - d->w0) * DASH_SPARK_N / span;
+	return i >= DASH_SPARK_N ? DASH_SPARK_N - 1 : (size_t)i;
+}
+
+/* After an event: the sparkline and peak. */
+static void lane_note(struct lane *L)
+{
+	double f = frag_now(L->s);
+	size_t i = spark_slice(L->d, sim_counters(L->s)->now);
+	while (L->nspark <= i)
+		L->spark[L->nspark++] = f;
+	L->spark[i] = f; /* the slice holds the state at its last event */
+	if (f > L->peak)
+		L->peak = f;
+}
+
+/* ---- keyframes ---- */
+
+static void lane_keyframe(struct lane *L)
+{
+	struct sim *c;
+	int rc = sim_fork(L->s, NULL, NULL, &c, NULL);
+	assert(!rc); /* no fault added: a fork cannot fail */
+	(void)rc;
+	xgrow(&L->kf, &L->kfcap, L->nkf + 1, sizeof *L->kf);
+	L->kf[L->nkf++] = (struct keyframe){.s = c, .steps = L->steps, .h = L->h, .peak = L->peak};
+	if (L->nkf > 2 && (L->nkf > DASH_KEYFRAME_MAX || L->nkf * L->kf_size > L->d->kf_bytes)) {
+		/* keep the start and every other one: the interval doubles */
+		size_t k = 1;
+		for (size_t i = 1; i < L->nkf; i++) {
+			if (i % 2 == 0 || i == L->nkf - 1)
+				L->kf[k++] = L->kf[i];
+			else
+				sim_free(L->kf[i].s);
+		}
+		L->nkf = k;
+		L->kf_iv *= 2;
+	}
+}
+
+/* Handle the lane's next event if it is at time <= t. */
+static int lane_step(struct lane *L, int64_t t)
+{
+	if (!sim_step_until(L->s, t))
+		return 0;
+	L->steps++;
+	lane_note(L);
+	int64_t now = sim_counters(L->s)->now;
+	if (now >= sim_counters(L->kf[L->nkf - 1].s)->now + L->kf_iv)
+		lane_keyframe(L);
+	return 1;
+}
+
+static void lane_restore(struct lane *L, const struct keyframe *k)
+{
+	int rc;
+	sim_free(L->s);
+	rc = sim_fork(k->s, NULL, NULL, &L->s, NULL);
+	assert(!rc);
+	(void)rc;
+	lane_observe(L);
+	L->steps = k->steps;
+	L->h = k->h;
+	L->peak = k->peak;
+	size_t i = spark_slice(L->d, sim_counters(L->s)->now);
+	if (L->nspark > i + 1)
+		L->nspark = i + 1;
+	L->nlog = L->loghead = 0;
+}
+
+static void lane_goto(struct lane *L, int64_t t)
+{
+	if (sim_counters(L->s)->now > t) {
+		size_t k = 0;
+		while (k + 1 < L->nkf && sim_counters(L->kf[k + 1].s)->now <= t)
+			k++;
+		lane_restore(L, &L->kf[k]);
+	}
+	while (lane_step(L, t))
+		;
+}
+
+static void lane_release(struct lane *L)
+{
+	for (size_t i = 0; i < L->nkf; i++)
+		sim_free(L->kf[i].s);
+	free(L->kf);
+	sim_free(L->s);
+	free(L->fault);
+	if (L->own) {
+		replay_trace_release(L->own);
+		free(L->own);
+	}
+	memset(L, 0, sizeof *L);
+}
+
+/* Set up lane l around sim s (taken) on trace t: observers, keyframe 0. */
+static void lane_start(struct dash *d, int l, struct sim *s, const struct replay_trace *t,
+		       const struct policy_ops *ops)
+{
+	struct lane *L = &d->lane[l];
+	L->d = d;
+	L->idx = l;
+	L->t = t;
+	L->ops = ops;
+	L->s = s;
+	L->io = d->sc->io_pressure;
+	L->fork_time = -1;
+	int64_t span = d->w1 - d->t0;
+	L->kf_iv = span / 64 > 1 ? span / 64 : 1;
+	/* a sim's state is mostly per job (instance, shape, arrival: ~48 bytes) and per node
+	 * (its state, job list and derived arrays: ~700 bytes) */
+	L->kf_size = t->js.njobs * 48 + t->js.nnodes * 700 + 4096;
+	lane_observe(L);
+	lane_note(L);
+	lane_keyframe(L);
+}
+
+/* ---- life cycle ---- */
+
+int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t seed,
+	     size_t kf_bytes, struct dash **out, struct err *e)
+{
+	struct dash *d = xcalloc(1, sizeof *d);
+	struct sim *s = NULL;
+	int rc;
+	d->sc = sc;
+	d->seed = seed;
+	d->kf_bytes = kf_bytes ? kf_bytes : DASH_KEYFRAME_BYTES;
+	replay_prepare(&d->t, &sc->base, sc, seed);
+	if ((rc = replay_new(&d->t, sc, ops, &s, e))) {
+		replay_trace_release(&d->t);
+		free(d);
+		*out = NULL;
+		return rc;
+	}
+	const struct sim_counters *k = sim_counters(s);
+	d->t0 = d->t.js.njobs ? d->t.js.jobs[0].arrival : 0;
+	d->w0 = k->w0;
+	d->w1 = k->w1 > k->w0 ? k->w1 : k->w0 + 1;
+	d->view = d->t0;
+	d->nlanes = 1;
+	lane_start(d, 0, s, &d->t, ops);
+	lane_goto(&d->lane[0], d->view);
+	*out = d;
+	return VF_OK;
+}
+
+void dash_free(struct dash *d)
+{
+	if (!d)
+		return;
+	for (int l = 0; l < DASH_LANES; l++)
+		lane_release(&d->lane[l]);
+	replay_trace_release(&d->t);
+	free(d);
+}
+
+int dash_nlanes(const struct dash *d)
+{
+	return d->nlanes;
+}
+
+const struct sim *dash_sim(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l].s;
+}
+
+const struct replay_trace *dash_trace(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l].t;
+}
+
+const char *dash_change(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l].change[0] ? d->lane[l].change : NULL;
+}
+
+int64_t dash_fork_time(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l].fork_time;
+}
+
+int64_t dash_time(const struct dash *d)
+{
+	return d->view;
+}
+
+int64_t dash_t0(const struct dash *d)
+{
+	return d->t0;
+}
+
+int64_t dash_tend(const struct dash *d)
+{
+	return d->w1;
+}
+
+int dash_over(const struct dash *d)
+{
+	for (int l = 0; l < d->nlanes; l++)
+		if (!sim_done(d->lane[l].s))
+			return 0;
+	return 1;
+}
+
+size_t dash_keyframes(const struct dash *d, int l, size_t *bytes)
+{
+	assert(l >= 0 && l < d->nlanes);
+	if (bytes)
+		*bytes = d->lane[l].nkf * d->lane[l].kf_size;
+	return d->lane[l].nkf;
+}
+
+/* ---- time ---- */
+
+void dash_goto(struct dash *d, int64_t t)
+{
+	if (t < d->t0)
+		t = d->t0;
+	d->view = t;
+	d->frac = 0;
+	for (int l = 0; l < d->nlanes; l++)
+		lane_goto(&d->lane[l], t);
+}
+
+int dash_step(struct dash *d)
+{
+	struct lane *L = &d->lane[0];
+	int64_t ev = sim_counters(L->s)->events;
+	int stepped;
+	/* a sample is not an event of the run: step past it */
+	while ((stepped = lane_step(L, INT64_MAX)) && sim_counters(L->s)->events == ev)
+		;
+	if (!stepped) {
+		/* the main run is over: the what-if may go on */
+		int64_t nt = d->nlanes > 1 ? sim_next_time(d->lane[1].s) : -1;
+		if (nt < 0)
+			return 0;
+		d->view = nt;
+	} else if (sim_counters(L->s)->now > d->view) {
+		d->view = sim_counters(L->s)->now;
+	}
+	d->frac = 0;
+	for (int l = 1; l < d->nlanes; l++)
+		lane_goto(&d->lane[l], d->view);
+	return 1;
+}
+
+static void eps_update(struct lane *L)
+{
+	double now = util_mono();
+	if (L->eps_wall == 0) {
+		L->eps_wall = now;
+		L->eps_events = L->steps;
+	} else if (now - L->eps_wall >= 0.5) {
+		L->eps = (double)(L->steps - L->eps_events) / (now - L->eps_wall);
+		L->eps_wall = now;
+		L->eps_events = L->steps;
+	}
+}
+
+int64_t dash_advance(struct dash *d, double dt, int64_t max_events)
+{
+	double to = (double)d->view + d->frac + (dt > 0 ? dt : 0);
+	int64_t target = (int64_t)floor(to), n = 0;
+	struct lane *L = &d->lane[0];
+	int capped = 0;
+	for (;;) {
+		if (max_events && n >= max_events) {
+			int64_t nt = sim_next_time(L->s);
+			capped = nt >= 0 && nt <= target;
+			break;
+		}
+		if (!lane_step(L, target))
+			break;
+		n++;
+	}
+	if (capped) {
+		d->view = sim_counters(L->s)->now;
+		d->frac = 0;
+	} else {
+		d->view = target;
+		d->frac = to - (double)target;
+	}
+	for (int l = 1; l < d->nlanes; l++)
+		lane_goto(&d->lane[l], d->view);
+	for (int l = 0; l < d->nlanes; l++)
+		eps_update(&d->lane[l]);
+	return n;
+}
+
+int dash_parse_time(const struct dash *d, const char *s, int64_t *t)
+{
+	size_t len = strlen(s);
+	if (!len)
+		return -1;
+	if (s[len - 1] == '%') {
+		char *w = xstrndup(s, len - 1);
+		double p;
+		int bad = parse_double(w, &p) || p < 0 || p > 100;
+		free(w);
+		if (bad)
+			return -1;
+		*t = d->w0 + (int64_t)llround((double)(d->w1 - d->w0) * p / 100);
+		return 0;
+	}
+	/* digits with units, "3d12h30m", or plain seconds */
+	int64_t sum = 0;
+	const char *p = s;
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		int64_t v = 0;
+		while (isdigit((unsigned char)*p)) {
+			if (v > INT64_MAX / 10 - 10)
+				return -1;
+			v = v * 10 + (*p++ - '0');
+		}
+		int64_t unit = 1;
+		switch (*p) {
+		case 'd':
+			unit = 86400;
+			break;
+		case 'h':
+			unit = 3600;
+			break;
+		case 'm':
+			unit = 60;
+			break;
+		case 's':
+		case '\0':
+			break;
+		default:
+			return -1;
+		}
+		if (*p)
+			p++;
+		if (v > (INT64_MAX - sum) / unit)
+			return -1;
+		sum += v * unit;
+	}
+	*t = sum;
+	return 0;
+}
+
+/* ---- what-if ---- */
+
+int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
+	      struct err *e)
+{
+	struct lane *M = &d->lane[0];
+	struct sim *s;
+	int rc;
+	if ((rc = sim_fork(M->s, ops, fault, &s, e)))
+		return rc;
+	dash_drop(d);
+	d->nlanes = 2;
+	lane_start(d, 1, s, &d->t, ops ? ops : M->ops);
+	struct lane *L = &d->lane[1];
+	L->fork_time = sim_counters(s)->now;
+	L->h = M->h;
+	L->peak = M->peak;
+	L->steps = M->steps;
+	L->kf[0].steps = L->steps;
+	L->kf[0].h = L->h;
+	L->kf[0].peak = L->peak;
+	memcpy(L->spark, M->spark, sizeof L->spark);
+	L->nspark = M->nspark;
+	if (fault) {
+		char buf[120];
+		fault_format(fault, buf, sizeof buf);
+		L->fault = xmalloc(sizeof *L->fault);
+		*L->fault = *fault;
+		snprintf(L->change, sizeof L->change, "fault %s", buf);
+		/* a fault that begins now began inside sim_fork, before the lane observed it */
+		size_t nf;
+		sim_faults(s, &nf);
+		int64_t now = sim_counters(s)->now;
+		if (fault->start <= now && now < fault->start + fault->duration)
+			log_add(L, &(struct dash_event){.t = now,
+							.kind = DASH_EV_FAULT,
+							.begin = 1,
+							.node = -1,
+							.fault = (int32_t)nf - 1});
+	}
+	if (ops && ops != M->ops)
+		snprintf(L->change + strlen(L->change), sizeof L->change - strlen(L->change),
+			 "%spolicy %s", L->change[0] ? ", " : "", ops->name);
+	if (!L->change[0])
+		snprintf(L->change, sizeof L->change, "policy %s", L->ops->name);
+	return VF_OK;
+}
+
+/* A second lane from the start on trace t (owned when own), then to the view. */
+static int lane_fresh(struct dash *d, struct replay_trace *own, const struct replay_trace *t,
+		      const struct scenario *sc, const struct policy_ops *ops, struct err *e)
+{
+	struct sim *s;
+	int rc = replay_new(t, sc, ops, &s, e);
+	if (rc) {
+		if (own) {
+			replay_trace_release(own);
+			free(own);
+		}
+		return rc;
+	}
+	dash_drop(d);
+	d->nlanes = 2;
+	lane_start(d, 1, s, t, ops);
+	d->lane[1].own = own;
+	lane_goto(&d->lane[1], d->view);
+	return VF_OK;
+}
+
+int dash_fork_io(struct dash *d, double x, struct err *e)
+{
+	if (!(x >= 0 && x <= SCENARIO_IO_MAX))
+		return err_set(e, VF_EINPUT, "io-pressure '%g': not in 0..%g", x, SCENARIO_IO_MAX);
+	struct scenario sc = *d->sc; /* shallow: only io_pressure differs */
+	sc.io_pressure = x;
+	struct replay_trace *t = xcalloc(1, sizeof *t);
+	replay_prepare(t, &d->sc->base, &sc, d->seed);
+	int rc = lane_fresh(d, t, t, &sc, d->lane[0].ops, e);
+	if (!rc) {
+		d->lane[1].io = x;
+		snprintf(d->lane[1].change, sizeof d->lane[1].change, "io-pressure %g", x);
+	}
+	return rc;
+}
+
+int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e)
+{
+	int rc = lane_fresh(d, NULL, &d->t, d->sc, ops, e);
+	if (!rc)
+		snprintf(d->lane[1].change, sizeof d->lane[1].change, "policy %s", ops->name);
+	return rc;
+}
+
+void dash_drop(struct dash *d)
+{
+	if (d->nlanes > 1)
+		lane_release(&d->lane[1]);
+	d->nlanes = 1;
+}
+
+void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struct fault **faults)
+{
+	const struct lane *L = &d->lane[l];
+	*out = *d->sc;
+	out->io_pressure = L->io;
+	*faults = NULL;
+	if (L->fault) {
+		*faults = xmalloc((d->sc->nfaults + 1) * sizeof **faults);
+		if (d->sc->nfaults)
+			memcpy(*faults, d->sc->faults, d->sc->nfaults * sizeof **faults);
+		(*faults)[d->sc->nfaults] = *L->fault;
+		out->faults = *faults;
+		out->nfaults = out->faultcap = d->sc->nfaults + 1;
+	}
+}
+
+void dash_result(const struct dash *d, int l, struct replay_result *r)
+{
+	const struct lane *L = &d->lane[l];
+	struct sim *s;
+	int rc = sim_fork(L->s, NULL, NULL, &s, NULL);
+	assert(!rc);
+	(void)rc;
+	double t_start = util_mono();
+	sim_run(s);
+	memset(r, 0, sizeof *r);
+	sbuf_init(&r->jobs);
+	r->policy = L->ops;
+	r->seed = d->seed;
+	r->mode = d->sc->mode;
+	r->dims = d->sc->dims ? d->sc->dims : L->ops->dims;
+	r->unalloc_at_100 = NAN;
+	metrics_compute(s, &d->sc->prices, &r->m);
+	r->wall_s = util_mono() - t_start;
+	r->events = sim_counters(s)->events;
+	r->placed = sim_counters(s)->placed;
+	size_t nf;
+	sim_faults(s, &nf);
+	r->nfaults = nf;
+	r->fault_jobs = xcalloc(nf ? nf : 1, sizeof *r->fault_jobs);
+	for (size_t i = 0; i < nf; i++)
+		r->fault_jobs[i] = sim_fault_jobs(s, i);
+	sim_free(s);
+}
+
+/* ---- the panels ---- */
+
+void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
+{
+	const struct lane *L = &d->lane[l];
+	const struct sim_counters *k = sim_counters(L->s);
+	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	struct sim_now n;
+	int over = sim_done(L->s);
+
+	memset(t, 0, sizeof *t);
+	sim_now(L->s, &n);
+	t->now = k->now;
+	t->t0 = k->t0;
+	t->w0 = k->w0;
+	t->w1 = k->w1;
+	int64_t to = over ? k->w1 : k->now < k->w0 ? k->w0 : k->now > k->w1 ? k->w1 : k->now;
+	double hours = (double)(to - k->w0) / 3600;
+	t->window_share = k->w1 > k->w0 ? (double)(to - k->w0) / (double)(k->w1 - k->w0) : 1;
+	t->frag = n.gpu_cap > 0 ? n.frag / (double)n.gpu_cap : 0;
+	t->frag_peak = L->peak > t->frag ? L->peak : t->frag;
+	t->gpus = (double)n.gpu_cap / 1000;
+	t->gpu_alloc = (double)n.alloc / 1000;
+	t->gpu_stalled = n.stalled / 1000;
+	double idle = (double)(n.gpu_cap - n.alloc) / 1000;
+	t->idle_cause = n.idle_cause;
+	if (n.idle_cause == SIM_B_UNNEEDED)
+		t->gpu_unneeded = idle;
+	else
+		t->gpu_blocked = idle;
+
+	sim_buckets(k, over, ms);
+	for (int m = 0; m < GPUMODEL_MAX; m++) {
+		double price = metrics_price(&d->sc->prices, m) / (3600.0 * 1000);
+		for (int c = 0; c <= JOB_NCLASS; c++)
+			for (int b = 0; b < SIM_NBUCKET; b++)
+				t->usd[b] += (double)ms[m][c][b] * price;
+	}
+	for (int b = 0; b < SIM_NBUCKET; b++) {
+		t->usd_year[b] = metrics_per_year(t->usd[b], hours);
+		if (b == SIM_B_PRODUCTIVE)
+			t->usd_productive += t->usd[b];
+		else
+			t->usd_wasted += t->usd[b];
+		if (metrics_by_placement((enum sim_bucket)b))
+			t->usd_year_placement += t->usd_year[b];
+	}
+	t->usd_year_sizing = t->usd_year[SIM_B_UNNEEDED];
+	t->queued = n.queued;
+	t->running = n.running;
+	t->finished = k->finished;
+	t->unplaceable = k->unplaceable;
+	t->preemptions = k->preemptions;
+	t->events = k->events;
+	t->wait_p95 = hist_quantile(&L->h, 0.95);
+	t->events_per_s = L->eps;
+	t->over = over;
+}
+
+/* Is fault f of s active now and on node n? */
+static int fault_on(const struct sim *s, const struct fault *f, size_t n)
+{
+	const struct node *sp = &sim_cluster(s)->spec[n];
+	int64_t now = sim_counters(s)->now;
+	if (now < f->start || now >= f->start + f->duration)
+		return 0;
+	int model = gpumodel_find(f->target);
+	return !strcmp(sp->name, f->target) || (sp->group[0] && !strcmp(sp->group, f->target)) ||
+	       (model >= 0 && sp->model == model && sp->ngpu > 0);
+}
+
+static int node_faults(const struct sim *s, size_t n)
+{
+	size_t nf;
+	const struct fault *f = sim_faults(s, &nf);
+	int k = 0;
+	for (size_t i = 0; i < nf; i++)
+		k += fault_on(s, &f[i], n);
+	return k;
+}
+
+/* Node n of s added into out (a row of one or more nodes). */
+static void node_add(const struct sim *s, size_t n, struct dash_node *out, double wsum[DIM_N])
+{
+	const struct cluster *c = sim_cluster(s);
+	const struct node_state *st = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	const int64_t(*str)[DIM_N] = sim_node_stranded(s);
+	uint8_t cell[CLUSTER_MAX_GPUS];
+
+	for (int d = 0; d < DIM_N; d++) {
+		if (st->cap[d] <= 0)
+			continue;
+		int64_t fr = st->cap[d] - st->used[d];
+		out->free[d] += fr > 0 ? (double)fr / (double)st->cap[d] : 0;
+		wsum[d] += 1;
+		if (str[n][d] > 0)
+			out->stranded |= DIM_BIT(d);
+	}
+	int anystr = 0;
+	for (int d = 0; d < DIM_N; d++)
+		anystr |= str[n][d] > 0;
+	out->nstranded += anystr;
+	int ng = sp->ngpu < CLUSTER_MAX_GPUS ? sp->ngpu : CLUSTER_MAX_GPUS, nfree = 0;
+	for (int g = 0; g < ng; g++) {
+		int32_t f = st->gpu_free[g];
+		cell[g] = f >= 1000 ? DASH_CELL_FREE : f <= 0 ? DASH_CELL_FULL : DASH_CELL_PART;
+		nfree += f > 0;
+	}
+	/* a job at rate < 1 can only be on a node whose shared dims are oversubscribed */
+	int contended = 0;
+	for (int d = DIM_NET; d <= DIM_IOCPU; d++)
+		contended |= st->used[d] > st->cap[d];
+	if (contended && ng) {
+		struct sim_job_result r;
+		for (int32_t i = 0; i < st->njobs; i++) {
+			sim_job_result(s, (size_t)st->jobs[i], &r);
+			if (r.rate < 1)
+				for (int g = 0; g < ng; g++)
+					if ((r.gpus >> g) & 1)
+						cell[g] = DASH_CELL_STALLED;
+		}
+	}
+	for (int g = 0; g < ng; g++)
+		out->cells[cell[g]]++;
+	if (out->nnodes == 0)
+		memcpy(out->cell, cell, (size_t)ng);
+	out->ngpu += ng;
+	out->full += ng > 0 && nfree == 0;
+	out->faults += node_faults(s, n);
+	out->njobs += st->njobs;
+	out->frag += sim_node_frag(s)[n];
+	if (out->nnodes == 0)
+		out->model = ng ? sp->model : -1;
+	else if (out->model != (ng ? sp->model : -1))
+		out->model = -1;
+	out->nnodes++;
+}
+
+void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out)
+{
+	const struct sim *s = d->lane[l].s;
+	const struct cluster *c = sim_cluster(s);
+	double wsum[DIM_N] = {0};
+	assert(n >= 1);
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		node_add(s, (size_t)order[i], out, wsum);
+	for (int k = 0; k < DIM_N; k++)
+		out->free[k] = wsum[k] > 0 ? out->free[k] / wsum[k] : -1;
+	out->frag = out->ngpu ? out->frag / (out->ngpu * 1000.0) : 0;
+	if (n == 1)
+		snprintf(out->name, sizeof out->name, "%s", c->spec[order[0]].name);
+	else
+		snprintf(out->name, sizeof out->name, "%.28s..%.28s", c->spec[order[0]].name,
+			 c->spec[order[n - 1]].name);
+}
+
+void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out)
+{
+	int32_t one = (int32_t)n;
+	dash_group(d, l, &one, 1, out);
+}
+
+/* strstr without case. */
+static int contains_nocase(const char *h, const char *n)
+{
+	size_t ln = strlen(n);
+	for (; *h; h++) {
+		size_t i = 0;
+		while (i < ln && h[i] &&
+		       tolower((unsigned char)h[i]) == tolower((unsigned char)n[i]))
+			i++;
+		if (i == ln)
+			return 1;
+	}
+	return ln == 0;
+}
+
+struct okey {
+	int model;
+	double key;
+	int32_t n;
+};
+
+static int okey_cmp(const void *a, const void *b)
+{
+	const struct okey *x = a, *y = b;
+	if (x->model != y->model)
+		return x->model < y->model ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
+		  int32_t *out)
+{
+	const struct sim *s = d->lane[l].s;
+	const struct cluster *c = sim_cluster(s);
+	const int64_t(*str)[DIM_N] = sim_node_stranded(s);
+	struct okey *k = xmalloc((c->n ? c->n : 1) * sizeof *k);
+	size_t m = 0;
+	int want_fault = filter && !strcmp(filter, "faulted");
+	int want_str = filter && !strcmp(filter, "stranded");
+	int want_full = filter && !strcmp(filter, "full");
+	for (size_t n = 0; n < c->n; n++) {
+		const struct node *sp = &c->spec[n];
+		const struct node_state *st = &c->st[n];
+		int ng = sp->ngpu < CLUSTER_MAX_GPUS ? sp->ngpu : CLUSTER_MAX_GPUS;
+		int nfree = 0;
+		for (int g = 0; g < ng; g++)
+			nfree += st->gpu_free[g] > 0;
+		if (want_fault && !node_faults(s, n))
+			continue;
+		if (want_str) {
+			int any = 0;
+			for (int dd = 0; dd < DIM_N; dd++)
+				any |= str[n][dd] > 0;
+			if (!any)
+				continue;
+		}
+		if (want_full && !(ng > 0 && nfree == 0))
+			continue;
+		if (filter && filter[0] && !want_fault && !want_str && !want_full &&
+		    !contains_nocase(sp->name, filter) &&
+		    !(ng && contains_nocase(gpumodel_get(sp->model)->name, filter)))
+			continue;
+		double key = 0;
+		switch (sort) {
+		case DASH_SORT_NAME:
+			key = 0; /* node order, the trace's */
+			break;
+		case DASH_SORT_FRAG:
+			key = -(ng ? sim_node_frag(s)[n] / (ng * 1000.0) : 0);
+			break;
+		case DASH_SORT_FREE:
+			key = -(double)nfree;
+			break;
+		case DASH_SORT_STALLED: {
+			struct dash_node dn;
+			dash_node(d, l, n, &dn);
+			key = -(double)dn.cells[DASH_CELL_STALLED];
+			break;
+		}
+		default:
+			assert(!"unknown sort");
+		}
+		k[m++] = (struct okey){ng ? sp->model : -1, key, (int32_t)n};
+	}
+	qsort(k, m, sizeof *k, okey_cmp);
+	for (size_t i = 0; i < m; i++)
+		out[i] = k[i].n;
+	free(k);
+	return m;
+}
+
+size_t dash_spark(const struct dash *d, int l, double *out)
+{
+	const struct lane *L = &d->lane[l];
+	for (size_t i = 0; i < DASH_SPARK_N; i++)
+		out[i] = i < L->nspark ? L->spark[i] : -1;
+	return L->nspark;
+}
+
+int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev)
+{
+	const struct lane *L = &d->lane[l];
+	if (i >= L->nlog)
+		return 0;
+	*ev = L->log[(L->loghead + DASH_LOG_MAX - 1 - i) % DASH_LOG_MAX];
+	return 1;
+}
+
+void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
+{
+	(void)d;
+	const char *sign = t < 0 ? "-" : "";
+	int64_t a = t < 0 ? -t : t;
+	snprintf(buf, len, "%s%" PRId64 "d%02d:%02d:%02d", sign, a / 86400, (int)(a / 3600 % 24),
+		 (int)(a / 60 % 60), (int)(a % 60));
+}
+
+void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,
+		     size_t len)
+{
+	const struct sim *s = d->lane[l].s;
+	const struct cluster *c = sim_cluster(s);
+	char tb[32];
+	struct sim_job_result r = {0};
+	dash_time_text(d, ev->t, tb, sizeof tb);
+	if (ev->kind != DASH_EV_FAULT)
+		sim_job_result(s, (size_t)ev->job, &r);
+	const struct job *j = ev->kind != DASH_EV_FAULT ? &sim_jobs(s)->jobs[r.src] : NULL;
+	const char *node = ev->node >= 0 && (size_t)ev->node < c->n ? c->spec[ev->node].name : "?";
+	switch (ev->kind) {
+	case DASH_EV_PLACE:
+		snprintf(buf, len, "%s place job %" PRId64 " (%s, %.3g GPU) on %s", tb, r.job_id,
+			 job_class_name((enum job_class)j->cls),
+			 (double)j->num_gpu * j->gpu_milli / 1000, node);
+		break;
+	case DASH_EV_PREEMPT: {
+		struct sim_job_result b;
+		sim_job_result(s, (size_t)ev->by, &b);
+		snprintf(buf, len, "%s preempt job %" PRId64 " on %s for job %" PRId64, tb,
+			 r.job_id, node, b.job_id);
+		break;
+	}
+	case DASH_EV_UNPLACEABLE:
+		snprintf(buf, len, "%s unplaceable job %" PRId64 " (%s)", tb, r.job_id,
+			 sim_why_name((enum sim_why)r.why));
+		break;
+	case DASH_EV_FAULT: {
+		size_t nf;
+		const struct fault *f = sim_faults(s, &nf);
+		char fb[160] = "?";
+		if ((size_t)ev->fault < nf)
+			fault_format(&f[ev->fault], fb, sizeof fb);
+		snprintf(buf, len, "%s fault %s %s", tb, ev->begin ? "begins" : "ends", fb);
+		break;
+	}
+	default:
+		snprintf(buf, len, "%s ?", tb);
+	}
+}

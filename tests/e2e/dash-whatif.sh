@@ -1,0 +1,61 @@
+# voidfit dash what-ifs in a real terminal (tmux): 'p' forks under another policy and shows
+# two columns with their differences; 'f' puts a fault on the selected node, which shows on
+# it and in the log; 'x' drops the what-if; 'w' stores one as a run whose scenario names the
+# run it came from, the time and the change; --compare starts two policies side by side.
+. "$VOIDFIT_TOP/tests/lib.sh"
+. "$VOIDFIT_TOP/tests/e2e/dash-tmux.lib"
+dash_store
+dash_start 160 45 -- t.db --paused --policy first-fit --at 30%
+wait_for "64 nodes"
+wait_for "(30% of window)"
+
+# p: the picker lists the policies; Down to the second, Enter forks under it
+keys p
+wait_for "fork under policy"
+contains screen "ragp7"
+keys Down Down Enter
+wait_for "vs policy best-fit"
+contains screen "what-if: policy best-fit"
+contains screen "main   what-if diff"
+keys Space
+sleep 1
+keys Space
+wait_for "paused"
+grep -q 'frag (FGD) .* [+-]0\.[0-9][0-9][0-9]$' screen || grep -q 'frag (FGD) .* 0\.000$' screen ||
+	die "no fragmentation difference: $(grep 'frag (FGD)' screen)"
+
+# x drops it
+keys x
+wait_gone "vs policy"
+
+# f on node n0009 (storage-bound A100 node): the fault shows on the node and in the log
+keys / n0009 Enter
+wait_for "1 nodes /n0009"
+keys f
+wait_for "fault DIM=FRACTION DURATION: sto=0.5 6h"
+keys Enter
+wait_for "vs fault n0009:sto=0.5@"
+grep -q 'n0009 .* F1' screen || { cat screen >&2; die "the fault does not show on n0009"; }
+contains screen "fault begins n0009:sto=0.5@"
+keys Enter
+wait_for "(faulted)"
+keys Escape
+
+# w: stored, with its provenance
+keys w
+wait_for "stored run 2 (fault n0009:sto=0.5@"
+contains screen "from run 1"
+keys q
+[ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
+sqlite3 t.db "SELECT s.parent_run, s.fork_time > 0, s.change FROM runs r JOIN scenarios s
+	ON s.id = r.scenario_id WHERE r.id = 2" >sql
+grep -q '^1|1|fault n0009:sto=0.5@[0-9]*+21600$' sql || { cat sql >&2; die "no provenance"; }
+[ "$(sqlite3 t.db "SELECT count(*) FROM runs")" = 2 ] || die "want 2 runs"
+
+# --compare: two policies from the start
+tm kill-server 2>/dev/null || :
+dash_start 120 40 -- t.db --paused --policy first-fit --compare ragp7
+wait_for "vs policy ragp7"
+contains screen "what-if: policy ragp7"
+keys q
+[ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
