@@ -54,6 +54,9 @@ void *xmalloc_big(size_t n);
 void heap_prefer_huge(size_t n);
 /* Grow *p (an array of *cap elements of size sz) so it holds at least need elements. */
 void xgrow(void *pp, size_t *cap, size_t need, size_t sz);
+/* Out of memory in a library that allocates itself (what: "zstd context"): as xmalloc,
+ * runs the fatal hook, prints and exits 1. */
+void util_die_oom(const char *what) __attribute__((noreturn));
 /* A function run before a fatal exit (the dashboard restores the terminal); NULL clears. */
 void util_set_fatal_hook(void (*hook)(void));
 

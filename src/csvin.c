@@ -107,7 +107,7 @@ static void on_record(int term, void *data)
 static void parser_init(struct csvin *c)
 {
 	if (csv_init(&c->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL))
-		abort(); /* csv_init fails only when out of memory */
+		util_die_oom("csv parser"); /* csv_init fails only when out of memory */
 	/* libcsv grows its field buffer by this much: the default 128 makes a long field
 	 * quadratic */
 	csv_set_blk_size(&c->p, 16384);
@@ -224,7 +224,7 @@ static int fill_out(struct csvin *c, struct err *e)
 		if (c->inlen >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
 			c->comp = CSVIN_GZIP;
 			if (inflateInit2(&c->z, 15 + 16) != Z_OK)
-				abort(); /* out of memory */
+				util_die_oom("gzip stream"); /* its only failure here */
 			c->z_live = 1;
 		} else if (c->inlen >= 4 &&
 			   ((m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
@@ -235,7 +235,7 @@ static int fill_out(struct csvin *c, struct err *e)
 			c->comp = CSVIN_ZSTD;
 			c->zd = ZSTD_createDCtx();
 			if (!c->zd)
-				abort();
+				util_die_oom("zstd context");
 		}
 	}
 	while (c->outlen == 0) {

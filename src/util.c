@@ -33,6 +33,14 @@ static void die_oom(size_t n)
 	exit(1);
 }
 
+void util_die_oom(const char *what)
+{
+	if (fatal_hook)
+		fatal_hook();
+	fprintf(stderr, "voidfit: out of memory (%s)\n", what);
+	exit(1);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
