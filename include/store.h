@@ -22,20 +22,48 @@
 struct store;
 
 enum {
-	STORE_CREATE = 1, /* create the file if it does not exist */
+	STORE_CREATE = 1, /* make a new store if no file is at the path (import only) */
 	STORE_RDONLY = 2, /* open read-only */
 };
 
-/* Open (and migrate, unless read-only) the store at path. A file that is not a voidfit
- * store, or of a newer schema, is VF_ESTORE. */
+/* How long an opener waits for a store another process holds (a writer, or readers when
+ * it commits), and whom it tells. */
+#define STORE_WAIT_DEFAULT 60.0 /* seconds */
+struct store_wait {
+	double seconds; /* give up after this long; 0: at once */
+	/* Called once, when a wait has lasted a moment, with "waiting for PATH (another
+	 * voidfit is writing it)"; NULL: wait silently. */
+	void (*waiting)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/* Open the store at path, bringing an older schema up to date (in one transaction per
+ * migration; read-only too, where the file can be written). Only STORE_CREATE makes a
+ * store, and only where no file is: it is built under a temporary name in the same folder
+ * and put at path by its first store_commit (refused if a file appeared there meanwhile);
+ * until then path does not exist, and store_close (or an exit) removes the temporary
+ * file. Any file found at path is left as it was unless it is a voidfit store: an empty
+ * file, another program's SQLite file, a store of a newer schema are VF_ESTORE; a missing
+ * file without STORE_CREATE is VF_EIO; a store that cannot be written is VF_EIO unless
+ * STORE_RDONLY. w: how to wait (NULL: STORE_WAIT_DEFAULT, silently). */
+int store_open_wait(const char *path, int flags, const struct store_wait *w, struct store **out,
+		    struct err *e);
+/* store_open_wait with w = NULL. */
 int store_open(const char *path, int flags, struct store **out, struct err *e);
-/* Close s; s may be NULL. Rolls back an open transaction. */
+/* Close s; s may be NULL. Rolls back an open transaction; a new store that never
+ * committed is removed (its temporary file, if it is still the file this process made). */
 void store_close(struct store *s);
 
-/* One write transaction (BEGIN IMMEDIATE ... COMMIT). */
+/* One write transaction (BEGIN IMMEDIATE ... COMMIT). The first commit of a new store
+ * puts it in place (see store_open_wait); if that fails, the store is not there. */
 int store_begin(struct store *s, struct err *e);
 int store_commit(struct store *s, struct err *e);
 void store_rollback(struct store *s);
+/* Can this process write s now? Takes the write lock and changes the header inside a
+ * transaction it rolls back, so that a store that is read-only (the file, or its folder
+ * where the journal goes), busy past the wait, or on a full disk fails here, before work
+ * whose results would be lost. 0, or VF_EIO / VF_ESTORE with the cause in e. */
+int store_can_write(struct store *s, struct err *e);
 
 /* ---- traces: one import makes one trace (jobs and nodes imported together) ---- */
 int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *e);

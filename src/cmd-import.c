@@ -2,6 +2,7 @@
  * cmd-import.c — 'voidfit import': read trace files into a store (import.h does the work;
  * this file parses options and prints).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static int exec_import(int argc, char **argv);
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[-q] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
-		 "[--nodes NODEFILE]... [--strict] FILE...",
+		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; created if absent)\n"
 		"  --format FMT        the format of every FILE, instead of detecting it;\n"
@@ -37,14 +38,57 @@ const struct cmd_entry cmd_import_entry = {
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
+		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
+		"                      (default 60; 0: fail at once)\n"
 		"  -q, --quiet         print nothing but errors\n",
 	.exec = exec_import,
 };
 
+enum { OPT_WAIT = 256 };
+
 static const struct cmd_opt opts[] = {
-	{"output", 'o', 1}, {"format", 'F', 1}, {"nodes", 'N', 1}, {"cluster", 'C', 1},
-	{"name", 'n', 1},   {"strict", 's', 0}, {"quiet", 'q', 0}, {NULL, 0, 0},
+	{"output", 'o', 1},  {"format", 'F', 1},    {"nodes", 'N', 1},
+	{"cluster", 'C', 1}, {"name", 'n', 1},      {"strict", 's', 0},
+	{"quiet", 'q', 0},   {"wait", OPT_WAIT, 1}, {NULL, 0, 0},
 };
+
+/* The signal that interrupted the import (0: none): the import stops at the next row,
+ * rolls back and removes the store it was making; then the signal is raised again. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+
+/* Catch (on = 1) or restore the signals that stop an import, but those ignored (nohup, a
+ * background job of a script) stay ignored. No SA_RESTART: a read waiting on a pipe or a
+ * terminal returns, so the import sees the signal at once. */
+static void catch_signals(int on, struct sigaction old[NSTOP])
+{
+	for (size_t i = 0; i < NSTOP; i++) {
+		if (!on) {
+			sigaction(stop_signals[i], &old[i], NULL);
+			continue;
+		}
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(stop_signals[i], &sa, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
+			sigaction(stop_signals[i], &old[i], NULL);
+	}
+}
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit import: %s\n", msg);
+}
 
 static void list_formats(void)
 {
@@ -67,7 +111,11 @@ static int64_t input_bytes(const struct import_input *in, size_t n)
 
 static int exec_import(int argc, char **argv)
 {
-	struct import_opts o = {.store = "voidfit.db", .max_bad = IMPORT_SHOW_BAD};
+	struct import_opts o = {.store = "voidfit.db",
+				.max_bad = IMPORT_SHOW_BAD,
+				.wait = {STORE_WAIT_DEFAULT, say_waiting, NULL},
+				.stop = &stop_signal};
+	struct sigaction oldsig[NSTOP];
 	struct cmd_parser p;
 	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
 	size_t n = 0, nnodes = 0;
@@ -97,6 +145,11 @@ static int exec_import(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case OPT_WAIT:
+			if ((rc = cmd_num_opt(&cmd_import_entry, "wait", p.arg, 0, 0,
+					      &o.wait.seconds)))
+				goto out;
+			break;
 		default:
 			rc = cmd_usage_error(&cmd_import_entry, "%s: %s", p.bad,
 					     "unknown option or missing argument");
@@ -124,8 +177,6 @@ static int exec_import(int argc, char **argv)
 
 	struct import_result res;
 	struct err e = {0};
-	/* A store this import would create must not be left behind, empty, when it fails. */
-	int existed = access(o.store, F_OK) == 0;
 #ifdef __GLIBC__
 	/* An import allocates and frees the same few megabytes for every block, on two
 	 * threads: glibc would give them back to the kernel each time (madvise, munmap: TLB
@@ -140,7 +191,9 @@ static int exec_import(int argc, char **argv)
 	if (input_bytes(in, n) >= HUGE_HEAP_FROM)
 		heap_prefer_huge(HUGE_HEAP);
 #endif
+	catch_signals(1, oldsig);
 	int irc = import_run(&o, in, n, &res, &e);
+	catch_signals(0, oldsig);
 	if (!quiet || irc) {
 		for (size_t i = 0; i < res.nbad; i++)
 			fprintf(stderr, "%s\n", res.bad[i]);
@@ -151,15 +204,16 @@ static int exec_import(int argc, char **argv)
 	}
 	if (irc) {
 		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
-		if (existed) {
-			fprintf(stderr, "voidfit import: nothing imported; %s is unchanged\n",
-				o.store);
-		} else {
-			unlink(o.store);
-			fprintf(stderr, "voidfit import: nothing imported; %s was not created\n",
-				o.store);
-		}
+		/* The import changed nothing it did not make, and removed what it made. */
+		fprintf(stderr, "voidfit import: nothing imported; %s %s\n", o.store,
+			access(o.store, F_OK) == 0 ? "is unchanged" : "was not created");
 		import_result_release(&res);
+		if (stop_signal) { /* die of it, as the caller expects */
+			cmd_parser_release(&p);
+			free(in);
+			signal(stop_signal, SIG_DFL);
+			raise(stop_signal);
+		}
 		goto out;
 	}
 	for (size_t i = 0; i < res.nfiles; i++) {

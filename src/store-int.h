@@ -6,6 +6,7 @@
 #define VOIDFIT_STORE_INT_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include "store.h"
 #include "zblk.h"
@@ -20,6 +21,10 @@
 #define STORE_ZLEVEL_SMALL 19
 #define STORE_SMALL_FILE   (4 << 20)
 
+/* A wait for a busy store says so only once it has lasted this long (a commit passing by
+ * is not worth a message). */
+#define STORE_WAIT_QUIET_MS 200
+
 struct store {
 	sqlite3 *db;
 	char *path;         /* as given to store_open, for messages */
@@ -27,6 +32,20 @@ struct store {
 	int rdonly;         /* opened with STORE_RDONLY */
 	int intx;           /* inside store_begin .. commit/rollback */
 	sqlite3_stmt *qins; /* the quarantine insert, prepared once (bad rows can be many) */
+	/* A new store until its first commit: the temporary file it is built in (NULL once
+	 * in place, or for an existing store), which file that is, and the next such store
+	 * of this process (store.c removes them all at exit). */
+	char *tmp;
+	dev_t tmp_dev;
+	ino_t tmp_ino;
+	struct store *next_pending;
+	/* Waiting for a store another process holds: how long, whom to tell (once), when
+	 * the current wait began (ms, monotonic). */
+	double wait_s;
+	void (*waiting)(void *ctx, const char *msg);
+	void *wait_ctx;
+	int told;
+	int64_t busy_since;
 };
 
 /* The zstd level for the blocks of a file of size bytes (unknown: < 0). */
@@ -39,6 +58,14 @@ int store_sqlerr(struct store *s, struct err *e, const char *what);
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
+/* A single integer from sql (a PRAGMA or a count). */
+int store_query_int(struct store *s, const char *sql, int64_t *out, struct err *e);
+/* The schema version this voidfit makes (the highest migration number), and the SQL of
+ * migration v (NULL if there is none). */
+int store_schema_version(void);
+const char *store_migration(int v);
+/* COMMIT without putting a new store in place (store_commit does that too). */
+int store_commit_migration(struct store *s, struct err *e);
 
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);

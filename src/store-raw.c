@@ -57,6 +57,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -719,7 +720,13 @@ static int flush_text(struct store_raw *w, int final, struct err *e)
 		w->wz = zblk_ctx_new(w->level);
 		pthread_mutex_init(&w->mu, NULL);
 		pthread_cond_init(&w->cv, NULL);
-		if (pthread_create(&w->th, NULL, worker, w)) {
+		/* Signals are for the caller's thread (a read it waits in must return). */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		int prc = pthread_create(&w->th, NULL, worker, w);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (prc) {
 			pthread_cond_destroy(&w->cv);
 			pthread_mutex_destroy(&w->mu);
 			return err_set(e, VF_EIO, "cannot start a thread");
