@@ -17,7 +17,8 @@ static int exec_export(int argc, char **argv);
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] STORE",
+	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] "
+		 "[--wait SECONDS] STORE",
 	.summary = "write imported files back byte for byte, or jobs or nodes as CSV",
 	.help = "  --raw          write each imported file, under its name, into DIR\n"
 		"  -d, --dir DIR  where --raw writes (created if missing)\n"
@@ -26,11 +27,19 @@ const struct cmd_entry cmd_export_entry = {
 		"  --trace TRACE  the trace (name or id); default: the newest for --jobs and\n"
 		"                 --nodes, every trace for --raw\n"
 		"  -o FILE        where --jobs or --nodes writes (default: standard output)\n"
-		"  --force        overwrite existing files\n",
+		"  --force        overwrite existing files\n"
+		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
+		"                 (default 60; 0: fail at once)\n",
 	.exec = exec_export,
 };
 
-enum { OPT_RAW = 256, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE };
+enum { OPT_RAW = 256, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_WAIT };
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit export: %s\n", msg);
+}
 
 /* "" for an unrecorded (-1) value, else the number. */
 static void cell(FILE *f, int64_t v)
@@ -162,9 +171,10 @@ static int exec_export(int argc, char **argv)
 	static const struct cmd_opt opts[] = {
 		{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0}, {"nodes", OPT_NODES, 0},
 		{"dir", 'd', 1},         {"output", 'o', 1},    {"trace", OPT_TRACE, 1},
-		{"force", OPT_FORCE, 0}, {NULL, 0, 0},
+		{"force", OPT_FORCE, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0},
 	};
 	struct cmd_parser p;
+	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
 	int what = 0, force = 0, c, rc = CMD_OK;
 	const char *dir = NULL, *outpath = NULL, *trace = NULL;
 	cmd_parser_init(&p, argc, argv);
@@ -192,6 +202,10 @@ static int exec_export(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			force = 1;
+			break;
+		case OPT_WAIT:
+			if ((rc = cmd_num_opt(&cmd_export_entry, "wait", p.arg, 0, 0, &w.seconds)))
+				goto out;
 			break;
 		default:
 			rc = cmd_usage_error(&cmd_export_entry,
@@ -222,7 +236,7 @@ static int exec_export(int argc, char **argv)
 	struct err e = {0};
 	struct store *s = NULL;
 	int64_t tid = -1;
-	if (store_open(p.operands[0], STORE_RDONLY, &s, &e) ||
+	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &s, &e) ||
 	    ((what != OPT_RAW || trace) && store_trace_find(s, trace, &tid, &e))) {
 		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
 		goto done;

@@ -19,11 +19,13 @@ static int exec_info(int argc, char **argv);
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
-	.usage = "[--json] STORE",
+	.usage = "[--json] [--wait SECONDS] STORE",
 	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
-	.help = "  --json      write one JSON object (keys: store, traces, files, nodes, gpus,\n"
-		"              gpus_by_model, jobs, jobs_by_class, runs, store_bytes, raw_bytes,\n"
-		"              ratio)\n",
+	.help = "  --json          write one JSON object (keys: store, traces, files, nodes,\n"
+		"                  gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
+		"                  raw_bytes, ratio)\n"
+		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
+		"                  (default 60; 0: fail at once)\n",
 	.exec = exec_info,
 };
 
@@ -297,15 +299,28 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_release(&b);
 }
 
+enum { OPT_WAIT = 256 };
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit info: %s\n", msg);
+}
+
 static int exec_info(int argc, char **argv)
 {
-	static const struct cmd_opt opts[] = {{"json", 'j', 0}, {NULL, 0, 0}};
+	static const struct cmd_opt opts[] = {
+		{"json", 'j', 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
 	struct cmd_parser p;
+	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
 	int asjson = 0, c, rc = CMD_OK;
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, opts)) != -1) {
 		if (c == 'j') {
 			asjson = 1;
+		} else if (c == OPT_WAIT) {
+			if ((rc = cmd_num_opt(&cmd_info_entry, "wait", p.arg, 0, 0, &w.seconds)))
+				goto out;
 		} else {
 			rc = cmd_usage_error(&cmd_info_entry, "unknown option '%s'", p.bad);
 			goto out;
@@ -318,7 +333,7 @@ static int exec_info(int argc, char **argv)
 	}
 	struct info in = {0};
 	struct store_sizes z;
-	if (store_open(p.operands[0], STORE_RDONLY, &in.s, &in.e) ||
+	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &in.s, &in.e) ||
 	    store_trace_list(in.s, add_trace, &in, &in.e)) {
 		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
 		goto done;

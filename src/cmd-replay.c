@@ -350,7 +350,9 @@ static int exec_replay(int argc, char **argv)
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
+	/* A store the runs cannot go into fails now, not after computing them. */
 	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
+	    (!no_store && store_can_write(st, &e)) ||
 	    store_trace_find(st, trace, &sp.trace_id, &e) ||
 	    store_trace_load(st, sp.trace_id, &js, &e)) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
