@@ -195,12 +195,18 @@ struct store_sizes {
 };
 int store_sizes(struct store *s, struct store_sizes *out, struct err *e);
 
-/* Verify the store: SQLite integrity, application_id and user_version, every block's
- * checksum and decoding, every file's bytes against its size and sha256, job and node row
- * counts against their traces. Calls report once per thing checked (ok = 1 if fine, what
- * names it, and the problem when not ok). Returns 0 and sets *nbad to the number of
- * problems found; an error only if checking could not go on (then also counted in nbad). */
-int store_check(struct store *s, void (*report)(void *ctx, int ok, const char *what), void *ctx,
+/* Verify the store: SQLite integrity; application_id and user_version; every table and
+ * index the migrations make, as they make it; foreign keys; every row of the sealed
+ * tables (traces, files, quarantine, nodes, runs, run_metrics) against its checksum, and
+ * each table's row count and total against row_sums; every file's rows read = accepted +
+ * quarantined and its quarantined rows; every block's checksum and decoding; every file's
+ * bytes against its size and sha256; job and node row counts against their traces.
+ * Calls report once per thing checked or problem found (ok = 1 if fine; what names it,
+ * "file 'jobs.csv'"; detail says what was found, or the problem when not ok). Returns 0
+ * and sets *nbad to the number of problems found; an error only if checking could not go
+ * on (then also counted in nbad). */
+int store_check(struct store *s,
+		void (*report)(void *ctx, int ok, const char *what, const char *detail), void *ctx,
 		int *nbad, struct err *e);
 
 /* The sha256 and length of the bytes store_raw_export would write for file_id. */

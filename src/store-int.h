@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include <sys/types.h>
 
+#include "sha256.h"
 #include "store.h"
 #include "zblk.h"
 
@@ -20,6 +21,18 @@
 #define STORE_ZLEVEL       1
 #define STORE_ZLEVEL_SMALL 19
 #define STORE_SMALL_FILE   (4 << 20)
+
+/* Sealed tables (store-seal.c) a connection keeps statements for. */
+#define STORE_MAX_SEALED 16
+
+/* A sealed table's statements and the changes to its row_sums row not yet written. */
+struct store_sealtab {
+	char name[32];
+	sqlite3_stmt *sel, *upd; /* a row by rowid; set its rsum */
+	int64_t dn;              /* rows added */
+	uint64_t dtotal;         /* added to the total, mod 2^64 */
+	int dirty;               /* dn or dtotal changed since the last flush */
+};
 
 /* A wait for a busy store says so only once it has lasted this long (a commit passing by
  * is not worth a message). */
@@ -46,6 +59,8 @@ struct store {
 	void *wait_ctx;
 	int told;
 	int64_t busy_since;
+	struct store_sealtab seal[STORE_MAX_SEALED]; /* the sealed tables written so far */
+	size_t nseal;
 };
 
 /* The zstd level for the blocks of a file of size bytes (unknown: < 0). */
@@ -66,6 +81,34 @@ int store_schema_version(void);
 const char *store_migration(int v);
 /* COMMIT without putting a new store in place (store_commit does that too). */
 int store_commit_migration(struct store *s, struct err *e);
+
+/* ---- row checksums (store-seal.c) ---- */
+
+/* A row's checksum from its cells, in column order (NULL cells left out, rsum too). */
+struct store_rowhash {
+	struct sha256 h;
+};
+void store_rowhash_init(struct store_rowhash *r);
+void store_rowhash_int(struct store_rowhash *r, const char *name, int64_t v);
+/* A text (type SQLITE_TEXT) or blob (SQLITE_BLOB) cell. */
+void store_rowhash_bytes(struct store_rowhash *r, const char *name, int type, const void *p,
+			 size_t len);
+uint64_t store_rowhash_end(struct store_rowhash *r);
+/* Count a row of table that voidfit inserted with its rsum sum already in it. */
+int store_seal_added(struct store *s, const char *table, uint64_t sum, struct err *e);
+/* The checksum of the row st is on, over its columns from index from on (a column named
+ * rsum is skipped, and its index put in *rsum_col, else -1 there). */
+uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
+/* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
+int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
+/* Seal every row without an rsum in every table of row_sums (after a migration; nothing
+ * before schema version 2). */
+int store_seal_all(struct store *s, struct err *e);
+/* Add the pending counts and totals to row_sums (before COMMIT), or drop them (after
+ * ROLLBACK); release the statements (before closing the connection). */
+int store_seal_flush(struct store *s, struct err *e);
+void store_seal_discard(struct store *s);
+void store_seal_forget(struct store *s);
 
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);

@@ -894,6 +894,8 @@ int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, str
 			rc = store_sqlerr(w->s, e, "record raw file");
 	}
 	sqlite3_finalize(st);
+	if (!rc)
+		rc = store_seal(w->s, "files", w->file_id, e);
 	if (!rc && sha256) { /* every block is taken back: the hash has seen every byte */
 		assert(w->opaque || w->hashed == w->nblocks);
 		sha256_final(&w->h, sha256);

@@ -164,7 +164,8 @@ static int migrate(struct store *s, int from, struct err *e)
 		int rc = store_begin(s, e);
 		if (rc)
 			return rc;
-		if ((rc = store_exec(s, sql, e)) || (rc = store_exec(s, pragma, e))) {
+		if ((rc = store_exec(s, sql, e)) || (rc = store_exec(s, pragma, e)) ||
+		    (rc = store_seal_all(s, e))) {
 			err_prefix(e, "migration to schema version %d: ", v);
 			store_rollback(s);
 			return rc;
@@ -310,6 +311,7 @@ static int publish(struct store *s, struct err *e)
 	forget_pending(s);
 	sqlite3_finalize(s->qins);
 	s->qins = NULL;
+	store_seal_forget(s);
 	sqlite3_close_v2(s->db);
 	s->db = NULL;
 	return connect(s, s->path, SQLITE_OPEN_READWRITE, e);
@@ -417,6 +419,7 @@ void store_close(struct store *s)
 	if (s->intx)
 		store_rollback(s);
 	sqlite3_finalize(s->qins);
+	store_seal_forget(s);
 	sqlite3_close_v2(s->db);
 	remove_temp(s);
 	forget_pending(s);
@@ -439,7 +442,9 @@ int store_begin(struct store *s, struct err *e)
 int store_commit_migration(struct store *s, struct err *e)
 {
 	assert(s->intx);
-	int rc = store_exec(s, "COMMIT", e);
+	int rc = store_seal_flush(s, e);
+	if (!rc)
+		rc = store_exec(s, "COMMIT", e);
 	if (rc) {
 		store_rollback(s);
 		return rc;
@@ -459,6 +464,7 @@ void store_rollback(struct store *s)
 	if (!s || !s->intx)
 		return;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_seal_discard(s);
 	s->intx = 0;
 }
 
@@ -492,7 +498,7 @@ int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *
 	else
 		*id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "traces", *id, e);
 }
 
 int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struct err *e)
@@ -573,7 +579,7 @@ int store_file_add(struct store *s, struct store_file *f, struct err *e)
 	else
 		f->id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "files", f->id, e);
 }
 
 int store_file_finish(struct store *s, const struct store_file *f, struct err *e)
@@ -597,7 +603,7 @@ int store_file_finish(struct store *s, const struct store_file *f, struct err *e
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "update file");
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "files", f->id, e);
 }
 
 int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name, size_t len,
@@ -679,20 +685,29 @@ int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const c
 {
 	int rc = 0;
 	if (!s->qins && (rc = store_prep(s,
-					 "INSERT INTO quarantine(file_id, line, reason, raw) "
-					 "VALUES (?,?,?,?)",
+					 "INSERT INTO quarantine(file_id, line, reason, raw, rsum) "
+					 "VALUES (?,?,?,?,?)",
 					 &s->qins, e)))
 		return rc;
+	/* Hashed from its cells, as store_seal would read them back (bad rows can be many). */
+	struct store_rowhash h;
+	store_rowhash_init(&h);
+	store_rowhash_int(&h, "file_id", file_id);
+	store_rowhash_int(&h, "line", line);
+	store_rowhash_bytes(&h, "reason", SQLITE_TEXT, reason, strlen(reason));
+	store_rowhash_bytes(&h, "raw", SQLITE_BLOB, raw, rawlen);
+	uint64_t sum = store_rowhash_end(&h);
 	sqlite3_stmt *st = s->qins;
 	sqlite3_bind_int64(st, 1, file_id);
 	sqlite3_bind_int64(st, 2, line);
 	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 4, rawlen ? raw : "", (int)rawlen, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)sum);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "add quarantined row");
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	return rc;
+	return rc ? rc : store_seal_added(s, "quarantine", sum, e);
 }
 
 /* ---- nodes ---- */
@@ -730,12 +745,15 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add node");
 		sqlite3_reset(st);
+		if (!rc)
+			rc = store_seal(s, "nodes", sqlite3_last_insert_rowid(s->db), e);
 	}
 	sqlite3_finalize(st);
 	if (!rc) {
 		snprintf(sql, sizeof sql, "UPDATE traces SET nnodes = nnodes + %zu WHERE id = %lld",
 			 n, (long long)trace_id);
-		rc = store_exec(s, sql, e);
+		if (!(rc = store_exec(s, sql, e)))
+			rc = store_seal(s, "traces", trace_id, e);
 	}
 	return rc;
 }
