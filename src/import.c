@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cluster.h"
 #include "clusterspec.h"
 #include "csvin.h"
 #include "fault.h"
@@ -56,9 +57,10 @@ struct imp {
 	struct job_set nodes;
 	struct slot *slot;
 	size_t nslot, slotcap;
-	struct store_raw *raw; /* the current file's raw writer, once it exists */
-	int64_t line;          /* the line of the record being mapped (0: none) */
-	unsigned char *pend;   /* raw bytes read before it existed */
+	struct store_raw *raw;   /* the current file's raw writer, once it exists */
+	struct trace_reader *rd; /* the reader of the record being mapped */
+	int64_t line;            /* the line of the record being mapped (0: none) */
+	unsigned char *pend;     /* raw bytes read before it existed */
 	size_t npend, pendcap;
 };
 
@@ -74,7 +76,15 @@ static int sink_job(void *ctx, const struct job *j, struct err *e)
 static int sink_node(void *ctx, const struct node *n, struct err *e)
 {
 	struct imp *im = ctx;
-	(void)e;
+	/* The simulator holds at most CLUSTER_MAX_GPUS GPUs a node: refuse more here, where
+	 * the row can be named, as a bad row (or, for a node made when a file ends, an error). */
+	if (n->ngpu < 0 || n->ngpu > CLUSTER_MAX_GPUS) {
+		if (im->line && im->rd)
+			return trace_bad(im->rd, "node '%s': %d GPUs, at most %d on one node",
+					 n->name, (int)n->ngpu, CLUSTER_MAX_GPUS);
+		return err_set(e, VF_EINPUT, "node '%s': %d GPUs, at most %d on one node", n->name,
+			       (int)n->ngpu, CLUSTER_MAX_GPUS);
+	}
 	job_set_add_node(&im->nodes, n);
 	im->res->nodes++;
 	return 0;
@@ -381,8 +391,10 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 			goto out;
 		}
 		im->line = r->line;
+		im->rd = rd;
 		int rr = trace_reader_row(rd, r, e);
 		im->line = 0;
+		im->rd = NULL;
 		if (rr == TRACE_BAD) {
 			if (im->o->strict) {
 				rc = err_set(e, VF_EINPUT,

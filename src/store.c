@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "embed.h"
 #include "gpumodel.h"
 #include "sha256.h"
@@ -779,10 +780,19 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		nd.model = (int16_t)(model ? gpumodel_find(model) : -1);
 		if (model && nd.model < 0)
 			nd.model = (int16_t)gpumodel_unknown();
-		nd.ngpu = (int32_t)sqlite3_column_int64(st, 3);
+		int64_t ngpu = sqlite3_column_int64(st, 3);
 		for (int d = 0; d < DIM_N; d++)
 			nd.cap[d] = sqlite3_column_int64(st, 4 + d);
 		nd.enriched = (uint8_t)sqlite3_column_int64(st, 11);
+		if (ngpu < 0 || ngpu > CLUSTER_MAX_GPUS) { /* import refuses them: damage */
+			rc = err_set(e, VF_ESTORE,
+				     "%s: trace %lld, node %zu '%s': %lld GPUs, at most %d on one "
+				     "node (the store is damaged: 'voidfit check' tells more)",
+				     s->path, (long long)trace_id, out->nnodes, nd.name,
+				     (long long)ngpu, CLUSTER_MAX_GPUS);
+			break;
+		}
+		nd.ngpu = (int32_t)ngpu;
 		job_set_add_node(out, &nd);
 	}
 	if (!rc && step != SQLITE_DONE)
