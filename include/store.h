@@ -107,7 +107,9 @@ int store_raw_end(struct store_raw *w, struct err *e);
 int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, struct err *e);
 /* Free w without writing the rest; w may be NULL. */
 void store_raw_abort(struct store_raw *w);
-/* Write the file's original bytes to out. */
+/* Write the file's original bytes to out, and make sure they are: their count and
+ * sha256 against those recorded at import (a mismatch, from a damaged store, is
+ * VF_ESTORE naming the file; out then holds wrong bytes, for the caller to remove). */
 int store_raw_export(struct store *s, int64_t file_id, FILE *out, struct err *e);
 
 /* A bad row: where (file id, 1-based line), why, and its raw text. */

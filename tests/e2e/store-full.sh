@@ -1,6 +1,6 @@
 # store-full.sh — a full disk and a read-only file system, on small tmpfs mounts: the
-# error names the cause; a failed new import leaves nothing (no store, no journal, no
-# temporary file); replay on a store it cannot write fails before computing anything;
+# error names the cause; a failed new import or export leaves nothing (no store, no
+# journal, no temporary file, no truncated file); replay on a store it cannot write fails before computing anything;
 # readers still read.
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces/balanced
@@ -19,6 +19,15 @@ contains err "full/t.db"
 contains err "the disk is full"
 contains err "full/t.db was not created"
 [ -z "$(ls -A full)" ] || die "left on the full disk: $(ls -A full)"
+
+# An export that does not fit: no truncated file.
+vf import -q -o big.db big.csv
+expect_rc 1 vf export --jobs -o full/jobs.csv big.db
+contains err "full/jobs.csv: No space left on device"
+[ -z "$(ls -A full)" ] || die "left on the full disk: $(ls -A full)"
+expect_rc 1 vf export --raw -d full/raw big.db
+contains err "full/raw/big.csv"
+[ -z "$(ls -A full/raw)" ] || die "left on the full disk: $(ls -A full/raw)"
 
 # A store on a read-only file system.
 mount -t tmpfs -o size=4m tmpfs ro
