@@ -14,6 +14,8 @@
 
 #include "cmd.h"
 #include "import.h"
+#include "json.h"
+#include "sbuf.h"
 #include "trace.h"
 
 /* Bad rows printed as "file:line: reason" before the counts. */
@@ -27,7 +29,7 @@ static int exec_import(int argc, char **argv);
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "[-q] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
+	.usage = "[-q] [--json] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
 		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; created if absent)\n"
@@ -40,16 +42,19 @@ const struct cmd_entry cmd_import_entry = {
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
 		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
 		"                      (default 60; 0: fail at once)\n"
+		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
+		"                      error, trace, trace_id, files, read, accepted,\n"
+		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
 	.exec = exec_import,
 };
 
-enum { OPT_WAIT = 256 };
+enum { OPT_WAIT = 256, OPT_JSON };
 
 static const struct cmd_opt opts[] = {
-	{"output", 'o', 1},  {"format", 'F', 1},    {"nodes", 'N', 1},
-	{"cluster", 'C', 1}, {"name", 'n', 1},      {"strict", 's', 0},
-	{"quiet", 'q', 0},   {"wait", OPT_WAIT, 1}, {NULL, 0, 0},
+	{"output", 'o', 1},    {"format", 'F', 1}, {"nodes", 'N', 1}, {"cluster", 'C', 1},
+	{"name", 'n', 1},      {"strict", 's', 0}, {"quiet", 'q', 0}, {"wait", OPT_WAIT, 1},
+	{"json", OPT_JSON, 0}, {NULL, 0, 0},
 };
 
 /* The signal that interrupted the import (0: none): the import stops at the next row,
@@ -82,6 +87,66 @@ static void catch_signals(int on, struct sigaction old[NSTOP])
 		if (old[i].sa_handler == SIG_IGN)
 			sigaction(stop_signals[i], &old[i], NULL);
 	}
+}
+
+/* The outcome as JSON: on failure (error not NULL), how far the import went, with
+ * nothing stored. */
+static void print_json(const char *store, const struct import_result *res, const char *error)
+{
+	struct sbuf b = {0};
+	struct json j;
+	json_init(&j, &b, 1);
+	json_obj(&j);
+	json_key(&j, "store");
+	json_str(&j, store);
+	json_key(&j, "ok");
+	json_bool(&j, !error && res->trace_id);
+	json_key(&j, "error");
+	json_str(&j, error ? error : res->trace_id ? NULL : "nothing new");
+	json_key(&j, "trace");
+	json_str(&j, res->trace_id ? res->trace : NULL);
+	json_key(&j, "trace_id");
+	if (res->trace_id)
+		json_int(&j, res->trace_id);
+	else
+		json_null(&j);
+	json_key(&j, "files");
+	json_arr(&j);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const struct import_file *f = &res->files[i];
+		json_obj(&j);
+		json_key(&j, "name");
+		json_str(&j, f->name);
+		json_key(&j, "format");
+		json_str(&j, *f->format ? f->format : NULL);
+		json_key(&j, "read");
+		json_int(&j, f->read);
+		json_key(&j, "accepted");
+		json_int(&j, f->accepted);
+		json_key(&j, "quarantined");
+		json_int(&j, f->quarantined);
+		json_key(&j, "duplicate_of");
+		json_str(&j, f->dup_of);
+		json_key(&j, "skipped");
+		json_str(&j, f->skipped);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_key(&j, "read");
+	json_int(&j, res->read);
+	json_key(&j, "accepted");
+	json_int(&j, res->accepted);
+	json_key(&j, "quarantined");
+	json_int(&j, res->quarantined);
+	json_key(&j, "jobs");
+	json_int(&j, res->trace_id ? res->jobs : 0);
+	json_key(&j, "nodes");
+	json_int(&j, res->trace_id ? res->nodes : 0);
+	json_end(&j);
+	fputs(b.s, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
+	sbuf_release(&b);
 }
 
 static void say_waiting(void *ctx, const char *msg)
@@ -119,7 +184,7 @@ static int exec_import(int argc, char **argv)
 	struct cmd_parser p;
 	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
 	size_t n = 0, nnodes = 0;
-	int quiet = 0, c, rc = CMD_OK;
+	int quiet = 0, asjson = 0, c, rc = CMD_OK;
 
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, opts)) != -1) {
@@ -144,6 +209,9 @@ static int exec_import(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case OPT_JSON:
+			asjson = 1;
 			break;
 		case OPT_WAIT:
 			if ((rc = cmd_num_opt(&cmd_import_entry, "wait", p.arg, 0, 0,
@@ -202,6 +270,8 @@ static int exec_import(int argc, char **argv)
 				"... and %lld more bad rows (all in the quarantine table)\n",
 				(long long)(res.quarantined - (int64_t)res.nbad));
 	}
+	if (asjson)
+		print_json(o.store, &res, irc ? e.msg : NULL);
 	if (irc) {
 		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
 		/* The import changed nothing it did not make, and removed what it made. */
@@ -223,7 +293,7 @@ static int exec_import(int argc, char **argv)
 		else if (f->dup_of)
 			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", f->name,
 				f->dup_of);
-		else if (!quiet)
+		else if (!quiet && !asjson)
 			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", f->name,
 			       f->format, (long long)f->read, (long long)f->accepted,
 			       (long long)f->quarantined);
@@ -231,7 +301,7 @@ static int exec_import(int argc, char **argv)
 	if (!res.trace_id) {
 		rc = cmd_fail(&cmd_import_entry,
 			      "nothing new: every file is already in %s (or skipped)", o.store);
-	} else if (!quiet) {
+	} else if (!quiet && !asjson) {
 		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
 		       "%lld quarantined; %lld jobs, %lld nodes\n",
 		       res.trace, (long long)res.trace_id, o.store, res.nnew,
