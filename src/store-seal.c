@@ -176,9 +176,15 @@ int store_seal_added(struct store *s, const char *table, uint64_t sum, struct er
 int store_seal_all(struct store *s, struct err *e)
 {
 	sqlite3_stmt *tabs, *rows;
-	int rc = store_prep(s, "SELECT tbl FROM row_sums ORDER BY tbl", &tabs, e), step;
-	if (rc)
-		return sqlite3_errcode(s->db) == SQLITE_ERROR ? 0 : rc; /* before 002: none */
+	int64_t has;
+	int rc = store_query_int(
+		s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'row_sums'",
+		&has, e);
+	if (rc || !has) /* before schema version 2, nothing is sealed */
+		return rc;
+	int step;
+	if ((rc = store_prep(s, "SELECT tbl FROM row_sums ORDER BY tbl", &tabs, e)))
+		return rc;
 	while (!rc && (step = sqlite3_step(tabs)) == SQLITE_ROW) {
 		char sql[128];
 		snprintf(sql, sizeof sql, "SELECT rowid FROM %s WHERE rsum IS NULL",
