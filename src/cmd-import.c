@@ -32,7 +32,8 @@ const struct cmd_entry cmd_import_entry = {
 	.usage = "[-q] [--json] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
 		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
-	.help = "  -o, --output STORE  the store to write (default voidfit.db; created if absent)\n"
+	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
+		"                      is there, and put in place only if the import succeeds)\n"
 		"  --format FMT        the format of every FILE, instead of detecting it;\n"
 		"                      'generic:NAME' maps columns with schemas/NAME.map or a\n"
 		"                      .map file; 'voidfit import --format list' lists formats\n"
