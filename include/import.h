@@ -9,18 +9,24 @@
 #ifndef VOIDFIT_IMPORT_H
 #define VOIDFIT_IMPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store.h"
 #include "util.h"
 
 struct import_opts {
-	const char *store;   /* store path (created if absent) */
-	const char *format;  /* format name or "generic:NAME|PATH"; NULL = detect per file */
-	const char *name;    /* trace name; NULL = the first new file's base name */
-	const char *cluster; /* a cluster-spec file adding nodes, or NULL */
-	int strict;          /* the first bad row fails the import */
-	size_t max_bad;      /* bad-row messages to keep in the result */
+	const char *store;      /* store path (made if no file is there: see store_open_wait) */
+	const char *format;     /* format name or "generic:NAME|PATH"; NULL = detect per file */
+	const char *name;       /* trace name; NULL = the first new file's base name */
+	const char *cluster;    /* a cluster-spec file adding nodes, or NULL */
+	int strict;             /* the first bad row fails the import */
+	size_t max_bad;         /* bad-row messages to keep in the result */
+	struct store_wait wait; /* how to wait for a store another process holds */
+	/* Set non-zero (by a signal handler) to stop the import: it fails "interrupted" at
+	 * the next row, or as soon as a read the signal broke returns; NULL: never. */
+	volatile sig_atomic_t *stop;
 };
 
 /* One input file: its path ("-" = stdin) and whether --nodes named it. */

@@ -23,20 +23,48 @@
 struct store;
 
 enum {
-	STORE_CREATE = 1, /* create the file if it does not exist */
+	STORE_CREATE = 1, /* make a new store if no file is at the path (import only) */
 	STORE_RDONLY = 2, /* open read-only */
 };
 
-/* Open (and migrate, unless read-only) the store at path. A file that is not a voidfit
- * store, or of a newer schema, is VF_ESTORE. */
+/* How long an opener waits for a store another process holds (a writer, or readers when
+ * it commits), and whom it tells. */
+#define STORE_WAIT_DEFAULT 60.0 /* seconds */
+struct store_wait {
+	double seconds; /* give up after this long; 0: at once */
+	/* Called once, when a wait has lasted a moment, with "waiting for PATH (another
+	 * voidfit is writing it)"; NULL: wait silently. */
+	void (*waiting)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/* Open the store at path, bringing an older schema up to date (in one transaction per
+ * migration; read-only too, where the file can be written). Only STORE_CREATE makes a
+ * store, and only where no file is: it is built under a temporary name in the same folder
+ * and put at path by its first store_commit (refused if a file appeared there meanwhile);
+ * until then path does not exist, and store_close (or an exit) removes the temporary
+ * file. Any file found at path is left as it was unless it is a voidfit store: an empty
+ * file, another program's SQLite file, a store of a newer schema are VF_ESTORE; a missing
+ * file without STORE_CREATE is VF_EIO; a store that cannot be written is VF_EIO unless
+ * STORE_RDONLY. w: how to wait (NULL: STORE_WAIT_DEFAULT, silently). */
+int store_open_wait(const char *path, int flags, const struct store_wait *w, struct store **out,
+		    struct err *e);
+/* store_open_wait with w = NULL. */
 int store_open(const char *path, int flags, struct store **out, struct err *e);
-/* Close s; s may be NULL. Rolls back an open transaction. */
+/* Close s; s may be NULL. Rolls back an open transaction; a new store that never
+ * committed is removed (its temporary file, if it is still the file this process made). */
 void store_close(struct store *s);
 
-/* One write transaction (BEGIN IMMEDIATE ... COMMIT). */
+/* One write transaction (BEGIN IMMEDIATE ... COMMIT). The first commit of a new store
+ * puts it in place (see store_open_wait); if that fails, the store is not there. */
 int store_begin(struct store *s, struct err *e);
 int store_commit(struct store *s, struct err *e);
 void store_rollback(struct store *s);
+/* Can this process write s now? Takes the write lock and changes the header inside a
+ * transaction it rolls back, so that a store that is read-only (the file, or its folder
+ * where the journal goes), busy past the wait, or on a full disk fails here, before work
+ * whose results would be lost. 0, or VF_EIO / VF_ESTORE with the cause in e. */
+int store_can_write(struct store *s, struct err *e);
 
 /* ---- traces: one import makes one trace (jobs and nodes imported together) ---- */
 int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *e);
@@ -80,7 +108,9 @@ int store_raw_end(struct store_raw *w, struct err *e);
 int store_raw_finish(struct store_raw *w, uint8_t sha256[32], int64_t *size, struct err *e);
 /* Free w without writing the rest; w may be NULL. */
 void store_raw_abort(struct store_raw *w);
-/* Write the file's original bytes to out. */
+/* Write the file's original bytes to out, and make sure they are: their count and
+ * sha256 against those recorded at import (a mismatch, from a damaged store, is
+ * VF_ESTORE naming the file; out then holds wrong bytes, for the caller to remove). */
 int store_raw_export(struct store *s, int64_t file_id, FILE *out, struct err *e);
 
 /* A bad row: where (file id, 1-based line), why, and its raw text. */
@@ -172,12 +202,18 @@ struct store_sizes {
 };
 int store_sizes(struct store *s, struct store_sizes *out, struct err *e);
 
-/* Verify the store: SQLite integrity, application_id and user_version, every block's
- * checksum and decoding, every file's bytes against its size and sha256, job and node row
- * counts against their traces. Calls report once per thing checked (ok = 1 if fine, what
- * names it, and the problem when not ok). Returns 0 and sets *nbad to the number of
- * problems found; an error only if checking could not go on (then also counted in nbad). */
-int store_check(struct store *s, void (*report)(void *ctx, int ok, const char *what), void *ctx,
+/* Verify the store: SQLite integrity; application_id and user_version; every table and
+ * index the migrations make, as they make it; foreign keys; every row of the sealed
+ * tables (traces, files, quarantine, nodes, runs, run_metrics) against its checksum, and
+ * each table's row count and total against row_sums; every file's rows read = accepted +
+ * quarantined and its quarantined rows; every block's checksum and decoding; every file's
+ * bytes against its size and sha256; job and node row counts against their traces.
+ * Calls report once per thing checked or problem found (ok = 1 if fine; what names it,
+ * "file 'jobs.csv'"; detail says what was found, or the problem when not ok). Returns 0
+ * and sets *nbad to the number of problems found; an error only if checking could not go
+ * on (then also counted in nbad). */
+int store_check(struct store *s,
+		void (*report)(void *ctx, int ok, const char *what, const char *detail), void *ctx,
 		int *nbad, struct err *e);
 
 /* The sha256 and length of the bytes store_raw_export would write for file_id. */

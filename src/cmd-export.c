@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "gpumodel.h"
@@ -18,21 +19,32 @@ extern const struct cmd_opt cmd_export_opts[]; /* below */
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] STORE",
+	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] "
+		 "[--wait SECONDS] STORE",
 	.summary = "write imported files back byte for byte, or jobs or nodes as CSV",
-	.help = "  --raw          write each imported file, under its name, into DIR\n"
+	.help = "  --raw          write each imported file, under its name, into DIR (into\n"
+		"                 DIR/TRACE/ when the store holds several traces and no\n"
+		"                 --trace is given)\n"
 		"  -d, --dir DIR  where --raw writes (created if missing)\n"
 		"  --jobs         write the trace's jobs as voidfit-native CSV\n"
 		"  --nodes        write the trace's nodes as voidfit-native CSV\n"
 		"  --trace TRACE  the trace (name or id); default: the newest for --jobs and\n"
 		"                 --nodes, every trace for --raw\n"
 		"  -o FILE        where --jobs or --nodes writes (default: standard output)\n"
-		"  --force        overwrite existing files\n",
+		"  --force        overwrite existing files\n"
+		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
+		"                 (default 60; 0: fail at once)\n",
 	.exec = exec_export,
 	.opts = cmd_export_opts,
 };
 
-enum { OPT_RAW = 256, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE };
+enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_WAIT };
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit export: %s\n", msg);
+}
 
 /* "" for an unrecorded (-1) value, else the number. */
 static void cell(FILE *f, int64_t v)
@@ -121,52 +133,201 @@ static void write_nodes(FILE *f, const struct job_set *js)
 	}
 }
 
-struct rawjob {
-	struct store *s;
-	const char *dir;
-	int force;
-	int64_t trace; /* -1: every trace */
-	int nfiles;
-	struct err e;
-};
-
-static int export_file(void *ctx, const struct store_file *f)
+/* Write a file at path through fn (ctx its data) all or nothing: into a temporary file
+ * beside it, put in place only once whole; unless force, an existing file (even one
+ * that appears meanwhile) is refused. On failure nothing is left at path but what was
+ * there. */
+static int write_whole(const char *path, int force, int (*fn)(void *ctx, FILE *f, struct err *e),
+		       void *ctx, struct err *e)
 {
-	struct rawjob *r = ctx;
-	if (!*f->name || strchr(f->name, '/') || !strcmp(f->name, ".") || !strcmp(f->name, ".."))
-		return err_set(&r->e, VF_EINPUT, "file %lld: name '%s' is not a plain file name",
-			       (long long)f->id, f->name);
-	size_t len = strlen(r->dir) + strlen(f->name) + 2;
-	char *path = xmalloc(len);
-	snprintf(path, len, "%s/%s", r->dir, f->name);
-	/* "x": refuse to replace an existing file unless --force. */
-	FILE *out = fopen(path, r->force ? "wb" : "wbx");
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path) + 1 : 0;
+	size_t n = strlen(path) + 40;
+	char *tmp = xmalloc(n);
+	snprintf(tmp, n, "%.*s.%s.%ld.tmp", dirlen, path, path + dirlen, (long)getpid());
+	FILE *f = fopen(tmp, "wbx");
 	int rc = 0;
-	if (!out) {
-		rc = err_set(&r->e, VF_EIO, "%s: %s%s", path, strerror(errno),
-			     errno == EEXIST ? " (--force overwrites)" : "");
-	} else {
-		rc = store_raw_export(r->s, f->id, out, &r->e);
-		if (fclose(out) && !rc)
-			rc = err_set(&r->e, VF_EIO, "%s: %s", path, strerror(errno));
-		else if (rc)
-			err_prefix(&r->e, "%s: ", path);
-		if (rc)
-			remove(path);
+	if (!f) {
+		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+		free(tmp);
+		return rc;
 	}
-	free(path);
-	r->nfiles += !rc;
+	rc = fn(ctx, f, e);
+	if (!rc && ferror(f))
+		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if (fclose(f) && !rc)
+		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if (!rc && force && rename(tmp, path))
+		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if (!rc && !force && link(tmp, path))
+		rc = err_set(e, VF_EIO, "%s: %s%s", path, strerror(errno),
+			     errno == EEXIST ? " (--force overwrites)" : "");
+	if (rc || !force)
+		unlink(tmp);
+	free(tmp);
 	return rc;
 }
 
+/* One imported file to write back: which, and where. */
+struct rawfile {
+	int64_t id, trace_id;
+	char *name; /* as imported */
+	char *path; /* where it goes */
+};
+
+struct rawplan {
+	struct rawfile *f;
+	size_t n, cap;
+	struct store_trace_info *t; /* every trace (names owned) */
+	size_t nt, tcap;
+};
+
+static int plan_file(void *ctx, const struct store_file *f)
+{
+	struct rawplan *pl = ctx;
+	xgrow(&pl->f, &pl->cap, pl->n + 1, sizeof *pl->f);
+	pl->f[pl->n++] = (struct rawfile){f->id, f->trace_id, xstrdup(f->name), NULL};
+	return 0;
+}
+
+static int plan_trace(void *ctx, const struct store_trace_info *t)
+{
+	struct rawplan *pl = ctx;
+	xgrow(&pl->t, &pl->tcap, pl->nt + 1, sizeof *pl->t);
+	pl->t[pl->nt] = *t;
+	pl->t[pl->nt++].name = xstrdup(t->name);
+	return 0;
+}
+
+static void plan_release(struct rawplan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		free(pl->f[i].name);
+		free(pl->f[i].path);
+	}
+	for (size_t i = 0; i < pl->nt; i++)
+		free((char *)pl->t[i].name);
+	free(pl->f);
+	free(pl->t);
+}
+
+/* A name that is one plain entry of a folder. */
+static int plain_name(const char *s)
+{
+	return *s && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
+static const char *trace_name(const struct rawplan *pl, int64_t id)
+{
+	for (size_t i = 0; i < pl->nt; i++)
+		if (pl->t[i].id == id)
+			return pl->t[i].name;
+	return "?";
+}
+
+struct rawout {
+	struct store *s;
+	int64_t id;
+};
+
+static int put_raw(void *ctx, FILE *f, struct err *e)
+{
+	const struct rawout *r = ctx;
+	return store_raw_export(r->s, r->id, f, e);
+}
+
+/* --raw: every file of trace tid (-1: of every trace) into dir; where the store holds
+ * several traces and tid is -1, each trace's files into a folder of dir named after it
+ * (two traces of 'voidfit gen' both hold jobs.csv and nodes.csv). Where each file goes,
+ * and that nothing is in the way, is settled before anything is written. */
+static int export_raw(struct store *s, int64_t tid, const char *dir, int force, struct err *e)
+{
+	struct rawplan pl = {0};
+	int rc = store_trace_list(s, plan_trace, &pl, e);
+	if (!rc)
+		rc = store_file_list(s, tid, plan_file, &pl, e);
+	int folders = tid < 0 && pl.nt > 1;
+	for (size_t i = 0; i < pl.n && !rc; i++) {
+		struct rawfile *f = &pl.f[i];
+		const char *tn = trace_name(&pl, f->trace_id);
+		if (!plain_name(f->name)) {
+			rc = err_set(e, VF_EINPUT, "file %lld: name '%s' is not a plain file name",
+				     (long long)f->id, f->name);
+			break;
+		}
+		if (folders && !plain_name(tn)) {
+			rc = err_set(e, VF_EINPUT,
+				     "trace '%s': not a folder name; export it alone with --trace",
+				     tn);
+			break;
+		}
+		size_t len = strlen(dir) + strlen(tn) + strlen(f->name) + 3;
+		f->path = xmalloc(len);
+		if (folders)
+			snprintf(f->path, len, "%s/%s/%s", dir, tn, f->name);
+		else
+			snprintf(f->path, len, "%s/%s", dir, f->name);
+		for (size_t k = 0; k < i && !rc; k++)
+			if (!strcmp(pl.f[k].path, f->path))
+				rc = err_set(e, VF_EINPUT,
+					     "%s: files %lld and %lld of trace '%s' are both named "
+					     "'%s'",
+					     f->path, (long long)pl.f[k].id, (long long)f->id, tn,
+					     f->name);
+		struct stat sb;
+		if (!rc && !force && lstat(f->path, &sb) == 0)
+			rc = err_set(e, VF_EIO, "%s: %s (--force overwrites)", f->path,
+				     strerror(EEXIST));
+	}
+	if (rc) {
+		err_prefix(e, "nothing written: ");
+		plan_release(&pl);
+		return rc;
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		rc = err_set(e, VF_EIO, "%s: %s", dir, strerror(errno));
+	for (size_t i = 0; i < pl.n && !rc; i++) {
+		struct rawfile *f = &pl.f[i];
+		char *slash = strrchr(f->path, '/');
+		*slash = '\0';
+		if (folders && mkdir(f->path, 0777) && errno != EEXIST)
+			rc = err_set(e, VF_EIO, "%s: %s", f->path, strerror(errno));
+		*slash = '/';
+		struct rawout r = {s, f->id};
+		if (!rc && (rc = write_whole(f->path, force, put_raw, &r, e)) &&
+		    strncmp(e->msg, f->path, strlen(f->path)))
+			err_prefix(e, "%s: ", f->path);
+	}
+	plan_release(&pl);
+	return rc;
+}
+
+struct csvout {
+	const struct job_set *js;
+	int jobs; /* 1: jobs, 0: nodes */
+};
+
+static int put_csv(void *ctx, FILE *f, struct err *e)
+{
+	const struct csvout *c = ctx;
+	(void)e;
+	if (c->jobs)
+		write_jobs(f, c->js);
+	else
+		write_nodes(f, c->js);
+	return 0;
+}
+
 const struct cmd_opt cmd_export_opts[] = {
-	{"raw", OPT_RAW, 0}, {"jobs", OPT_JOBS, 0},   {"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
-	{"output", 'o', 1},  {"trace", OPT_TRACE, 1}, {"force", OPT_FORCE, 0}, {NULL, 0, 0},
+	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0}, {"nodes", OPT_NODES, 0},
+	{"dir", 'd', 1},         {"output", 'o', 1},    {"trace", OPT_TRACE, 1},
+	{"force", OPT_FORCE, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0},
 };
 
 static int exec_export(int argc, char **argv)
 {
 	struct cmd_parser p;
+	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
 	int what = 0, force = 0, c, rc = CMD_OK;
 	const char *dir = NULL, *outpath = NULL, *trace = NULL;
 	cmd_parser_init(&p, argc, argv);
@@ -194,6 +355,10 @@ static int exec_export(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			force = 1;
+			break;
+		case OPT_WAIT:
+			if ((rc = cmd_num_opt(&cmd_export_entry, "wait", p.arg, 0, 0, &w.seconds)))
+				goto out;
 			break;
 		default:
 			rc = cmd_opt_error(&cmd_export_entry, &p);
@@ -223,19 +388,14 @@ static int exec_export(int argc, char **argv)
 	struct err e = {0};
 	struct store *s = NULL;
 	int64_t tid = -1;
-	if (store_open(p.operands[0], STORE_RDONLY, &s, &e) ||
+	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &s, &e) ||
 	    ((what != OPT_RAW || trace) && store_trace_find(s, trace, &tid, &e))) {
 		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
 		goto done;
 	}
 	if (what == OPT_RAW) {
-		if (mkdir(dir, 0777) && errno != EEXIST) {
-			rc = cmd_fail(&cmd_export_entry, "%s: %s", dir, strerror(errno));
-			goto done;
-		}
-		struct rawjob r = {s, dir, force, tid, 0, {0}};
-		if (store_file_list(s, tid, export_file, &r, &r.e))
-			rc = cmd_fail(&cmd_export_entry, "%s", r.e.msg);
+		if (export_raw(s, tid, dir, force, &e))
+			rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
 		goto done;
 	}
 	struct job_set js = {0};
@@ -243,20 +403,15 @@ static int exec_export(int argc, char **argv)
 		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
 		goto done;
 	}
-	FILE *f = stdout;
-	if (outpath && !(f = fopen(outpath, force ? "w" : "wx"))) {
-		rc = cmd_fail(&cmd_export_entry, "%s: %s%s", outpath, strerror(errno),
-			      errno == EEXIST ? " (--force overwrites)" : "");
-		job_set_release(&js);
-		goto done;
+	struct csvout co = {&js, what == OPT_JOBS};
+	if (outpath) {
+		if (write_whole(outpath, force, put_csv, &co, &e))
+			rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
+	} else {
+		put_csv(&co, stdout, &e);
+		if (fflush(stdout) || ferror(stdout))
+			rc = cmd_fail(&cmd_export_entry, "standard output: %s", strerror(errno));
 	}
-	if (what == OPT_JOBS)
-		write_jobs(f, &js);
-	else
-		write_nodes(f, &js);
-	if ((f != stdout ? fclose(f) : fflush(f)) != 0)
-		rc = cmd_fail(&cmd_export_entry, "%s: %s", outpath ? outpath : "standard output",
-			      strerror(errno));
 	job_set_release(&js);
 done:
 	store_close(s);

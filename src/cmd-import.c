@@ -2,6 +2,7 @@
  * cmd-import.c — 'voidfit import': read trace files into a store (import.h does the work;
  * this file parses options and prints).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 
 #include "cmd.h"
 #include "import.h"
+#include "json.h"
+#include "sbuf.h"
 #include "trace.h"
 
 /* Bad rows printed as "file:line: reason" before the counts. */
@@ -24,14 +27,14 @@
 
 static int exec_import(int argc, char **argv);
 extern const struct cmd_opt cmd_import_opts[]; /* below */
-enum { O_NAME = CMD_LONG_ONLY, O_STRICT };
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "[-q] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
-		 "[--nodes NODEFILE]... [--strict] FILE...",
+	.usage = "[-q] [--json] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
+		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
-	.help = "  -o, --output STORE  the store to write (default voidfit.db; created if absent)\n"
+	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
+		"                      is there, and put in place only if the import succeeds)\n"
 		"  --format FMT        the format of every FILE, instead of detecting it;\n"
 		"                      'generic:NAME' maps columns with schemas/NAME.map or a\n"
 		"                      .map file; 'voidfit import --format list' lists formats\n"
@@ -39,15 +42,122 @@ const struct cmd_entry cmd_import_entry = {
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
+		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
+		"                      (default 60; 0: fail at once)\n"
+		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
+		"                      error, trace, trace_id, files, read, accepted,\n"
+		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
 	.exec = exec_import,
 	.opts = cmd_import_opts,
 };
 
+enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT };
+
 const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},  {"format", 'F', 1},      {"nodes", 'N', 1}, {"cluster", 'C', 1},
-	{"name", O_NAME, 1}, {"strict", O_STRICT, 0}, {"quiet", 'q', 0}, {NULL, 0, 0},
+	{"output", 'o', 1},  {"format", 'F', 1},    {"nodes", 'N', 1},
+	{"cluster", 'C', 1}, {"name", OPT_NAME, 1}, {"strict", OPT_STRICT, 0},
+	{"quiet", 'q', 0},   {"wait", OPT_WAIT, 1}, {"json", OPT_JSON, 0},
+	{NULL, 0, 0},
 };
+
+/* The signal that interrupted the import (0: none): the import stops at the next row,
+ * rolls back and removes the store it was making; then the signal is raised again. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+
+/* Catch (on = 1) or restore the signals that stop an import, but those ignored (nohup, a
+ * background job of a script) stay ignored. No SA_RESTART: a read waiting on a pipe or a
+ * terminal returns, so the import sees the signal at once. */
+static void catch_signals(int on, struct sigaction old[NSTOP])
+{
+	for (size_t i = 0; i < NSTOP; i++) {
+		if (!on) {
+			sigaction(stop_signals[i], &old[i], NULL);
+			continue;
+		}
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(stop_signals[i], &sa, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
+			sigaction(stop_signals[i], &old[i], NULL);
+	}
+}
+
+/* The outcome as JSON: on failure (error not NULL), how far the import went, with
+ * nothing stored. */
+static void print_json(const char *store, const struct import_result *res, const char *error)
+{
+	struct sbuf b = {0};
+	struct json j;
+	json_init(&j, &b, 1);
+	json_obj(&j);
+	json_key(&j, "store");
+	json_str(&j, store);
+	json_key(&j, "ok");
+	json_bool(&j, !error && res->trace_id);
+	json_key(&j, "error");
+	json_str(&j, error ? error : res->trace_id ? NULL : "nothing new");
+	json_key(&j, "trace");
+	json_str(&j, res->trace_id ? res->trace : NULL);
+	json_key(&j, "trace_id");
+	if (res->trace_id)
+		json_int(&j, res->trace_id);
+	else
+		json_null(&j);
+	json_key(&j, "files");
+	json_arr(&j);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const struct import_file *f = &res->files[i];
+		json_obj(&j);
+		json_key(&j, "name");
+		json_str(&j, f->name);
+		json_key(&j, "format");
+		json_str(&j, *f->format ? f->format : NULL);
+		json_key(&j, "read");
+		json_int(&j, f->read);
+		json_key(&j, "accepted");
+		json_int(&j, f->accepted);
+		json_key(&j, "quarantined");
+		json_int(&j, f->quarantined);
+		json_key(&j, "duplicate_of");
+		json_str(&j, f->dup_of);
+		json_key(&j, "skipped");
+		json_str(&j, f->skipped);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_key(&j, "read");
+	json_int(&j, res->read);
+	json_key(&j, "accepted");
+	json_int(&j, res->accepted);
+	json_key(&j, "quarantined");
+	json_int(&j, res->quarantined);
+	json_key(&j, "jobs");
+	json_int(&j, res->trace_id ? res->jobs : 0);
+	json_key(&j, "nodes");
+	json_int(&j, res->trace_id ? res->nodes : 0);
+	json_end(&j);
+	fputs(b.s, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
+	sbuf_release(&b);
+}
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit import: %s\n", msg);
+}
 
 static void list_formats(void)
 {
@@ -70,11 +180,15 @@ static int64_t input_bytes(const struct import_input *in, size_t n)
 
 static int exec_import(int argc, char **argv)
 {
-	struct import_opts o = {.store = "voidfit.db", .max_bad = IMPORT_SHOW_BAD};
+	struct import_opts o = {.store = "voidfit.db",
+				.max_bad = IMPORT_SHOW_BAD,
+				.wait = {STORE_WAIT_DEFAULT, say_waiting, NULL},
+				.stop = &stop_signal};
+	struct sigaction oldsig[NSTOP];
 	struct cmd_parser p;
 	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
 	size_t n = 0, nnodes = 0;
-	int quiet = 0, c, rc = CMD_OK;
+	int quiet = 0, asjson = 0, c, rc = CMD_OK;
 
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_import_opts)) != -1) {
@@ -91,14 +205,22 @@ static int exec_import(int argc, char **argv)
 		case 'C':
 			o.cluster = p.arg;
 			break;
-		case O_NAME:
+		case OPT_NAME:
 			o.name = p.arg;
 			break;
-		case O_STRICT:
+		case OPT_STRICT:
 			o.strict = 1;
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case OPT_JSON:
+			asjson = 1;
+			break;
+		case OPT_WAIT:
+			if ((rc = cmd_num_opt(&cmd_import_entry, "wait", p.arg, 0, 0,
+					      &o.wait.seconds)))
+				goto out;
 			break;
 		default:
 			rc = cmd_opt_error(&cmd_import_entry, &p);
@@ -126,8 +248,6 @@ static int exec_import(int argc, char **argv)
 
 	struct import_result res;
 	struct err e = {0};
-	/* A store this import would create must not be left behind, empty, when it fails. */
-	int existed = access(o.store, F_OK) == 0;
 #ifdef __GLIBC__
 	/* An import allocates and frees the same few megabytes for every block, on two
 	 * threads: glibc would give them back to the kernel each time (madvise, munmap: TLB
@@ -142,7 +262,9 @@ static int exec_import(int argc, char **argv)
 	if (input_bytes(in, n) >= HUGE_HEAP_FROM)
 		heap_prefer_huge(HUGE_HEAP);
 #endif
+	catch_signals(1, oldsig);
 	int irc = import_run(&o, in, n, &res, &e);
+	catch_signals(0, oldsig);
 	if (!quiet || irc) {
 		for (size_t i = 0; i < res.nbad; i++)
 			fprintf(stderr, "%s\n", res.bad[i]);
@@ -151,17 +273,20 @@ static int exec_import(int argc, char **argv)
 				"... and %lld more bad rows (all in the quarantine table)\n",
 				(long long)(res.quarantined - (int64_t)res.nbad));
 	}
+	if (asjson)
+		print_json(o.store, &res, irc ? e.msg : NULL);
 	if (irc) {
 		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
-		if (existed) {
-			fprintf(stderr, "voidfit import: nothing imported; %s is unchanged\n",
-				o.store);
-		} else {
-			unlink(o.store);
-			fprintf(stderr, "voidfit import: nothing imported; %s was not created\n",
-				o.store);
-		}
+		/* The import changed nothing it did not make, and removed what it made. */
+		fprintf(stderr, "voidfit import: nothing imported; %s %s\n", o.store,
+			access(o.store, F_OK) == 0 ? "is unchanged" : "was not created");
 		import_result_release(&res);
+		if (stop_signal) { /* die of it, as the caller expects */
+			cmd_parser_release(&p);
+			free(in);
+			signal(stop_signal, SIG_DFL);
+			raise(stop_signal);
+		}
 		goto out;
 	}
 	for (size_t i = 0; i < res.nfiles; i++) {
@@ -171,7 +296,7 @@ static int exec_import(int argc, char **argv)
 		else if (f->dup_of)
 			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", f->name,
 				f->dup_of);
-		else if (!quiet)
+		else if (!quiet && !asjson)
 			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", f->name,
 			       f->format, (long long)f->read, (long long)f->accepted,
 			       (long long)f->quarantined);
@@ -179,7 +304,7 @@ static int exec_import(int argc, char **argv)
 	if (!res.trace_id) {
 		rc = cmd_fail(&cmd_import_entry,
 			      "nothing new: every file is already in %s (or skipped)", o.store);
-	} else if (!quiet) {
+	} else if (!quiet && !asjson) {
 		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
 		       "%lld quarantined; %lld jobs, %lld nodes\n",
 		       res.trace, (long long)res.trace_id, o.store, res.nnew,

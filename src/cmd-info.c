@@ -20,11 +20,13 @@ extern const struct cmd_opt cmd_info_opts[]; /* below */
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
-	.usage = "[--json] STORE",
+	.usage = "[--json] [--wait SECONDS] STORE",
 	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
-	.help = "  --json      write one JSON object (keys: store, traces, files, nodes, gpus,\n"
-		"              gpus_by_model, jobs, jobs_by_class, runs, store_bytes, raw_bytes,\n"
-		"              ratio)\n",
+	.help = "  --json          write one JSON object (keys: store, traces, files, nodes,\n"
+		"                  gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
+		"                  raw_bytes, ratio)\n"
+		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
+		"                  (default 60; 0: fail at once)\n",
 	.exec = exec_info,
 	.opts = cmd_info_opts,
 };
@@ -299,16 +301,28 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_release(&b);
 }
 
-const struct cmd_opt cmd_info_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
+enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
+
+static void say_waiting(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "voidfit info: %s\n", msg);
+}
+
+const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
 
 static int exec_info(int argc, char **argv)
 {
 	struct cmd_parser p;
+	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
 	int asjson = 0, c, rc = CMD_OK;
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_info_opts)) != -1) {
-		if (c == CMD_LONG_ONLY) {
+		if (c == OPT_JSON) {
 			asjson = 1;
+		} else if (c == OPT_WAIT) {
+			if ((rc = cmd_num_opt(&cmd_info_entry, "wait", p.arg, 0, 0, &w.seconds)))
+				goto out;
 		} else {
 			rc = cmd_opt_error(&cmd_info_entry, &p);
 			goto out;
@@ -321,7 +335,7 @@ static int exec_info(int argc, char **argv)
 	}
 	struct info in = {0};
 	struct store_sizes z;
-	if (store_open(p.operands[0], STORE_RDONLY, &in.s, &in.e) ||
+	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &in.s, &in.e) ||
 	    store_trace_list(in.s, add_trace, &in, &in.e)) {
 		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
 		goto done;

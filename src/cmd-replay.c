@@ -300,10 +300,9 @@ static int exec_replay(int argc, char **argv)
 		goto out;
 	}
 
-	/* ---- inputs: the store must take the runs before any is made ---- */
+	/* ---- inputs: a store the runs cannot go into fails now, not after computing them ---- */
 	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
-	    scenario_load(&sc, st, &e) || (!no_store && store_begin(st, &e)) ||
-	    (!no_store && (store_rollback(st), 0))) {
+	    (!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e)) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}

@@ -23,7 +23,9 @@
  *
  * Invariants: the raw bytes a csvin reads before the file's store row exists wait in
  * pend[] (at most the first record plus a block); afterwards they go straight to the
- * store. read = accepted + quarantined for every file.
+ * store. read = accepted + quarantined for every file, however far its import went: a row
+ * is counted read once it is accepted or quarantined (a row that fails the import is
+ * neither).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cluster.h"
 #include "clusterspec.h"
 #include "csvin.h"
 #include "fault.h"
@@ -54,10 +57,10 @@ struct imp {
 	struct job_set nodes;
 	struct slot *slot;
 	size_t nslot, slotcap;
-	struct store_raw *raw; /* the current file's raw writer, once it exists */
-	int64_t line;          /* the line of the record being mapped (0: none) */
-	const char *file;      /* the current file's name, and its reader */
-	struct trace_reader *rd;
+	struct store_raw *raw;           /* the current file's raw writer, once it exists */
+	int64_t line;                    /* the line of the record being mapped (0: none) */
+	const char *file;                /* the current file's name */
+	struct trace_reader *rd;         /* the reader of the record being mapped */
 	struct trace_nameset *node_seen; /* node names, each with the file:line it came from */
 	unsigned char *pend;             /* raw bytes read before it existed */
 	size_t npend, pendcap;
@@ -75,6 +78,15 @@ static int sink_job(void *ctx, const struct job *j, struct err *e)
 static int sink_node(void *ctx, const struct node *n, struct err *e)
 {
 	struct imp *im = ctx;
+	/* The simulator holds at most CLUSTER_MAX_GPUS GPUs a node: refuse more here, where
+	 * the row can be named, as a bad row (or, for a node made when a file ends, an error). */
+	if (n->ngpu < 0 || n->ngpu > CLUSTER_MAX_GPUS) {
+		if (im->line && im->rd)
+			return trace_bad(im->rd, "node '%s': %d GPUs, at most %d on one node",
+					 n->name, (int)n->ngpu, CLUSTER_MAX_GPUS);
+		return err_set(e, VF_EINPUT, "node '%s': %d GPUs, at most %d on one node", n->name,
+			       (int)n->ngpu, CLUSTER_MAX_GPUS);
+	}
 	char where[600];
 	const char *first;
 	snprintf(where, sizeof where, "%s:%lld", im->file, (long long)im->line);
@@ -127,15 +139,14 @@ static int ensure_trace(struct imp *im, const char *path, struct err *e)
 		char name[300];
 		snprintf(name, sizeof name, "%s", base);
 		for (int i = 2;; i++) {
-			struct err de = {0};
-			rc = store_trace_new(im->s, name, &im->trace_id, &de);
+			rc = store_trace_new(im->s, name, &im->trace_id, e);
 			if (rc != VF_EDUP)
 				break;
 			snprintf(name, sizeof name, "%s-%d", base, i);
 		}
 		free(base);
 		if (rc)
-			return err_set(e, rc, "cannot add the trace to the store");
+			return rc;
 		im->res->trace = xstrdup(name);
 	}
 	im->res->trace_id = im->trace_id;
@@ -228,38 +239,45 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 	return get_reader(im, fmt, map, rd, e);
 }
 
-/* Open the input: a file, or stdin spooled to a temporary file (so its size is known, and it
- * can be read twice); *size is its size if known (else -1). */
+/* Open the input: a regular file, or else (stdin, a pipe) its bytes spooled to a
+ * temporary file (so its size is known, and it can be read twice); *size is its size if
+ * known (else -1). */
 static int open_input(const char *path, FILE **out, int64_t *size, struct err *e)
 {
-	FILE *f;
+	FILE *in = stdin, *f;
 	struct stat sb;
+	const char *name = strcmp(path, "-") ? path : "stdin";
 	*out = NULL;
 	*size = -1;
-	if (!strcmp(path, "-")) {
-		f = tmpfile();
-		if (!f)
-			return err_set(e, VF_EIO, "stdin: cannot make a temporary file: %s",
-				       strerror(errno));
-		char buf[65536];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-			if (fwrite(buf, 1, n, f) != n) {
-				fclose(f);
-				return err_set(e, VF_EIO, "stdin: cannot spool: %s",
-					       strerror(errno));
-			}
-		if (ferror(stdin) || fflush(f)) {
-			fclose(f);
-			return err_set(e, VF_EIO, "stdin: read error: %s", strerror(errno));
-		}
-		rewind(f);
-	} else {
-		f = fopen(path, "rb");
-		if (!f)
-			return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (strcmp(path, "-") && !(in = fopen(path, "rb")))
+		return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (in != stdin && fstat(fileno(in), &sb) == 0 && S_ISREG(sb.st_mode)) {
+		*size = (int64_t)sb.st_size;
+		*out = in;
+		return 0;
 	}
-	if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode))
+	if (!(f = tmpfile())) {
+		if (in != stdin)
+			fclose(in);
+		return err_set(e, VF_EIO, "%s: cannot make a temporary file: %s", name,
+			       strerror(errno));
+	}
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+	while (!rc && !ferror(in) && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			rc = err_set(e, VF_EIO, "%s: cannot spool: %s", name, strerror(errno));
+	if (!rc && (ferror(in) || fflush(f)))
+		rc = err_set(e, VF_EIO, "%s: read error: %s", name, strerror(errno));
+	if (in != stdin)
+		fclose(in);
+	if (rc) {
+		fclose(f);
+		return rc;
+	}
+	rewind(f);
+	if (fstat(fileno(f), &sb) == 0)
 		*size = (int64_t)sb.st_size;
 	*out = f;
 	return 0;
@@ -380,10 +398,15 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		goto out;
 	}
 	while (r) {
-		sf.rows_read++;
+		if (im->o->stop && *im->o->stop) {
+			rc = err_set(e, VF_EIO, "%s:%lld: interrupted", name, (long long)r->line);
+			goto out;
+		}
 		im->line = r->line;
+		im->rd = rd;
 		int rr = trace_reader_row(rd, r, e);
 		im->line = 0;
+		im->rd = NULL;
 		if (rr == TRACE_BAD) {
 			if (im->o->strict) {
 				rc = err_set(e, VF_EINPUT,
@@ -391,6 +414,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 					     (long long)r->line, rd->why);
 				goto out;
 			}
+			sf.rows_read++;
 			sf.rows_quarantined++;
 			keep_bad(im, name, r->line, rd->why);
 			if ((rc = store_quarantine_add(im->s, sf.id, r->line, rd->why, r->raw,
@@ -401,6 +425,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 			rc = rr;
 			goto out;
 		} else {
+			sf.rows_read++;
 			sf.rows_accepted++;
 		}
 		if ((rc = csvin_next(c, &r, e)))
@@ -500,7 +525,7 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 			goto out;
 		trace_map_free(m);
 	}
-	if ((rc = store_open(o->store, STORE_CREATE, &im.s, e)))
+	if ((rc = store_open_wait(o->store, STORE_CREATE, &o->wait, &im.s, e)))
 		goto out;
 	if ((rc = store_begin(im.s, e)))
 		goto out;
@@ -538,6 +563,8 @@ out:
 		res->trace_id = 0;
 		res->nnew = 0;
 	}
+	if (rc && o->stop && *o->stop) /* what failed did so because of the signal */
+		err_set(e, VF_EIO, "interrupted");
 	store_close(im.s);
 	for (size_t i = 0; i < im.nslot; i++) {
 		trace_reader_free(im.slot[i].rd);

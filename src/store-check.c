@@ -1,6 +1,9 @@
 /*
  * store-check.c — store_check: verify everything a store holds can be read back and
- * matches what was recorded when it was written.
+ * matches what was recorded when it was written: SQLite's integrity, the header, the
+ * schema objects against those the migrations make, foreign keys, the row checksums of
+ * the sealed tables (store-seal.c) and their counts, every file's bytes, every trace's
+ * jobs and nodes, every run's blocks, and the import counts of every file.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,16 +13,19 @@
 #include "sha256.h"
 #include "store-int.h"
 
+/* Problems of one table reported one by one; past this many, one line counts the rest. */
+#define CHECK_SHOW_ROWS 10
+
 struct checker {
 	struct store *s;
-	void (*report)(void *ctx, int ok, const char *what);
+	void (*report)(void *ctx, int ok, const char *what, const char *detail);
 	void *ctx;
 	int nbad;
 };
 
-static void say(struct checker *c, int ok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(struct checker *c, int ok, const char *fmt, ...)
+static void say(struct checker *c, int ok, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(struct checker *c, int ok, const char *what, const char *fmt, ...)
 {
 	char msg[1400];
 	va_list ap;
@@ -28,7 +34,7 @@ static void say(struct checker *c, int ok, const char *fmt, ...)
 	va_end(ap);
 	c->nbad += !ok;
 	if (c->report)
-		c->report(c->ctx, ok, msg);
+		c->report(c->ctx, ok, what, msg);
 }
 
 static void check_integrity(struct checker *c)
@@ -36,7 +42,7 @@ static void check_integrity(struct checker *c)
 	sqlite3_stmt *st;
 	struct err e = {0};
 	if (store_prep(c->s, "PRAGMA integrity_check", &st, &e)) {
-		say(c, 0, "sqlite integrity_check: %s", e.msg);
+		say(c, 0, "sqlite integrity_check", "%s", e.msg);
 		return;
 	}
 	int step, n = 0, ok = 0;
@@ -44,14 +50,14 @@ static void check_integrity(struct checker *c)
 		const char *r = (const char *)sqlite3_column_text(st, 0);
 		if (n++ == 0 && r && !strcmp(r, "ok"))
 			ok = 1;
-		else if (n <= 10)
-			say(c, 0, "sqlite integrity_check: %s", r ? r : "?");
+		else if (n <= CHECK_SHOW_ROWS)
+			say(c, 0, "sqlite integrity_check", "%s", r ? r : "?");
 	}
 	if (step != SQLITE_DONE) {
 		store_sqlerr(c->s, &e, "integrity_check");
-		say(c, 0, "sqlite integrity_check: %s", e.msg);
+		say(c, 0, "sqlite integrity_check", "%s", e.msg);
 	} else if (ok) {
-		say(c, 1, "sqlite integrity_check");
+		say(c, 1, "sqlite integrity_check", "ok");
 	}
 	sqlite3_finalize(st);
 }
@@ -64,17 +70,18 @@ static void check_header(struct checker *c)
 		       "SELECT (SELECT application_id FROM pragma_application_id), "
 		       "(SELECT user_version FROM pragma_user_version)",
 		       &st, &e)) {
-		say(c, 0, "store header: %s", e.msg);
+		say(c, 0, "store header", "%s", e.msg);
 		return;
 	}
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t app = sqlite3_column_int64(st, 0), ver = sqlite3_column_int64(st, 1);
-		say(c, app == STORE_APP_ID, "application_id 0x%08llx%s", (long long)app,
+		say(c, app == STORE_APP_ID, "application_id", "0x%08llx%s", (long long)app,
 		    app == STORE_APP_ID ? " (voidfit)" : ", not voidfit's");
-		say(c, ver >= 1, "schema version %lld", (long long)ver);
+		say(c, ver == store_schema_version(), "schema version", "%lld%s", (long long)ver,
+		    ver == store_schema_version() ? "" : ", not this voidfit's");
 	} else {
 		store_sqlerr(c->s, &e, "header");
-		say(c, 0, "store header: %s", e.msg);
+		say(c, 0, "store header", "%s", e.msg);
 	}
 	sqlite3_finalize(st);
 }
@@ -108,21 +115,22 @@ static void check_files(struct checker *c)
 	struct filelist l = {0};
 	struct err e = {0};
 	if (store_file_list(c->s, -1, collect_file, &l, &e))
-		say(c, 0, "files: %s", e.msg);
+		say(c, 0, "files", "%s", e.msg);
 	for (size_t i = 0; i < l.n; i++) {
 		struct fileinfo *f = &l.f[i];
 		uint8_t sha[32];
 		int64_t len;
-		char hex[65];
+		char hex[65], what[300];
+		snprintf(what, sizeof what, "file '%s'", f->name);
 		if (store_raw_digest(c->s, f->id, sha, &len, &e))
-			say(c, 0, "file '%s': %s", f->name, e.msg);
+			say(c, 0, what, "%s", e.msg);
 		else if (len != f->size)
-			say(c, 0, "file '%s': %lld bytes stored, %lld imported", f->name,
-			    (long long)len, (long long)f->size);
+			say(c, 0, what, "%lld bytes stored, %lld imported", (long long)len,
+			    (long long)f->size);
 		else if (memcmp(sha, f->sha, 32))
-			say(c, 0, "file '%s': sha256 of the stored bytes does not match", f->name);
+			say(c, 0, what, "sha256 of the stored bytes does not match");
 		else
-			say(c, 1, "file '%s': %lld bytes, sha256 %.12s", f->name, (long long)len,
+			say(c, 1, what, "%lld bytes, sha256 %.12s", (long long)len,
 			    (sha256_hex(sha, hex), hex));
 		free(f->name);
 	}
@@ -148,19 +156,19 @@ static void check_traces(struct checker *c)
 	struct tracelist l = {0};
 	struct err e = {0};
 	if (store_trace_list(c->s, collect_trace, &l, &e))
-		say(c, 0, "traces: %s", e.msg);
+		say(c, 0, "traces", "%s", e.msg);
 	for (size_t i = 0; i < l.n; i++) {
 		struct store_trace_info *t = &l.t[i];
 		struct job_set js = {0};
+		char what[300];
+		snprintf(what, sizeof what, "trace '%s'", t->name);
 		if (store_trace_load(c->s, t->id, &js, &e))
-			say(c, 0, "trace '%s': %s", t->name, e.msg);
+			say(c, 0, what, "%s", e.msg);
 		else if ((int64_t)js.njobs != t->njobs || (int64_t)js.nnodes != t->nnodes)
-			say(c, 0,
-			    "trace '%s': %zu jobs and %zu nodes stored, %lld and %lld recorded",
-			    t->name, js.njobs, js.nnodes, (long long)t->njobs,
-			    (long long)t->nnodes);
+			say(c, 0, what, "%zu jobs and %zu nodes stored, %lld and %lld recorded",
+			    js.njobs, js.nnodes, (long long)t->njobs, (long long)t->nnodes);
 		else
-			say(c, 1, "trace '%s': %zu jobs, %zu nodes", t->name, js.njobs, js.nnodes);
+			say(c, 1, what, "%zu jobs, %zu nodes", js.njobs, js.nnodes);
 		job_set_release(&js);
 		free((char *)t->name);
 	}
@@ -172,7 +180,7 @@ static void check_runs(struct checker *c)
 	sqlite3_stmt *st;
 	struct err e = {0};
 	if (store_prep(c->s, "SELECT id FROM runs ORDER BY id", &st, &e)) {
-		say(c, 0, "runs: %s", e.msg);
+		say(c, 0, "runs", "%s", e.msg);
 		return;
 	}
 	int step, n = 0, bad = 0;
@@ -182,7 +190,9 @@ static void check_runs(struct checker *c)
 			void *p;
 			size_t len;
 			if (store_run_data(c->s, id, which, &p, &len, &e)) {
-				say(c, 0, "run %lld: %s", (long long)id, e.msg);
+				char what[64];
+				snprintf(what, sizeof what, "run %lld", (long long)id);
+				say(c, 0, what, "%s", e.msg);
 				bad++;
 			}
 			free(p);
@@ -191,20 +201,270 @@ static void check_runs(struct checker *c)
 	}
 	if (step != SQLITE_DONE) {
 		store_sqlerr(c->s, &e, "runs");
-		say(c, 0, "runs: %s", e.msg);
+		say(c, 0, "runs", "%s", e.msg);
 	} else if (!bad) {
-		say(c, 1, "runs: %d, their series and results readable", n);
+		say(c, 1, "runs", "%d, their series and results readable", n);
 	}
 	sqlite3_finalize(st);
 }
 
-int store_check(struct store *s, void (*report)(void *ctx, int ok, const char *what), void *ctx,
+/* The schema objects every migration up to this version makes, in an empty database. */
+static int reference_schema(sqlite3 **out, struct err *e)
+{
+	if (sqlite3_open_v2(":memory:", out, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		return err_set(e, VF_ESTORE, "cannot open an in-memory database");
+	for (int v = 1; v <= store_schema_version(); v++) {
+		const char *sql = store_migration(v);
+		if (!sql || sqlite3_exec(*out, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return err_set(e, VF_ESTORE, "migration %d: %s", v,
+				       sql ? sqlite3_errmsg(*out) : "missing");
+	}
+	return 0;
+}
+
+/* Every table and index the migrations make is there, as they make it. */
+static void check_schema(struct checker *c, sqlite3 *ref)
+{
+	sqlite3_stmt *want, *have;
+	struct err e = {0};
+	if (sqlite3_prepare_v2(ref,
+			       "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE "
+			       "'sqlite_%' ORDER BY type DESC, name",
+			       -1, &want, NULL) != SQLITE_OK) {
+		say(c, 0, "schema", "%s", sqlite3_errmsg(ref));
+		return;
+	}
+	if (store_prep(c->s, "SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", &have,
+		       &e)) {
+		say(c, 0, "schema", "%s", e.msg);
+		sqlite3_finalize(want);
+		return;
+	}
+	int n = 0, bad = 0;
+	while (sqlite3_step(want) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(want, 0);
+		const char *name = (const char *)sqlite3_column_text(want, 1);
+		const char *sql = (const char *)sqlite3_column_text(want, 2);
+		char what[160];
+		snprintf(what, sizeof what, "schema %s '%s'", type, name);
+		sqlite3_bind_text(have, 1, type, -1, SQLITE_STATIC);
+		sqlite3_bind_text(have, 2, name, -1, SQLITE_STATIC);
+		int step = sqlite3_step(have);
+		const char *got =
+			step == SQLITE_ROW ? (const char *)sqlite3_column_text(have, 0) : NULL;
+		n++;
+		if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			store_sqlerr(c->s, &e, "schema");
+			say(c, 0, what, "%s", e.msg);
+			bad++;
+		} else if (step == SQLITE_DONE) {
+			say(c, 0, what, "missing");
+			bad++;
+		} else if (!got || !sql || strcmp(got, sql)) {
+			say(c, 0, what, "differs from schema version %d", store_schema_version());
+			bad++;
+		}
+		sqlite3_reset(have);
+	}
+	if (!bad)
+		say(c, 1, "schema", "%d tables and indexes, as schema version %d makes them", n,
+		    store_schema_version());
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+}
+
+/* Every row's trace, file and run is there. */
+static void check_foreign_keys(struct checker *c)
+{
+	sqlite3_stmt *st;
+	struct err e = {0};
+	if (store_prep(c->s, "PRAGMA foreign_key_check", &st, &e)) {
+		say(c, 0, "foreign keys", "%s", e.msg);
+		return;
+	}
+	int step, n = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (++n > CHECK_SHOW_ROWS)
+			continue;
+		char what[160];
+		snprintf(what, sizeof what, "table %s row %lld", sqlite3_column_text(st, 0),
+			 (long long)sqlite3_column_int64(st, 1));
+		say(c, 0, what, "refers to a row of %s that is not there",
+		    sqlite3_column_text(st, 2));
+	}
+	if (step != SQLITE_DONE) {
+		store_sqlerr(c->s, &e, "foreign_key_check");
+		say(c, 0, "foreign keys", "%s", e.msg);
+	} else if (n > CHECK_SHOW_ROWS) {
+		say(c, 0, "foreign keys", "%d more rows refer to rows that are not there",
+		    n - CHECK_SHOW_ROWS);
+	} else if (!n) {
+		say(c, 1, "foreign keys", "every row's trace, file and run is there");
+	}
+	sqlite3_finalize(st);
+}
+
+/* "row R (col v, col v, col v)": a row of st (rowid in column 0) named for a message. */
+static void row_name(sqlite3_stmt *st, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "row %lld (", (long long)sqlite3_column_int64(st, 0));
+	for (int i = 1, k = 0; i < sqlite3_column_count(st) && k < 3 && n < (int)len; i++) {
+		int type = sqlite3_column_type(st, i);
+		if (type == SQLITE_BLOB || type == SQLITE_NULL ||
+		    !strcmp(sqlite3_column_name(st, i), "rsum"))
+			continue;
+		n += snprintf(buf + n, len - (size_t)n,
+			      type == SQLITE_TEXT ? "%s%s '%.40s'" : "%s%s %s", k++ ? ", " : "",
+			      sqlite3_column_name(st, i), (const char *)sqlite3_column_text(st, i));
+	}
+	if (n < (int)len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
+/* The rows of one sealed table against their checksums and the table's count and total. */
+static void check_table(struct checker *c, const char *table, int64_t nrows, uint64_t total)
+{
+	sqlite3_stmt *st;
+	struct err e = {0};
+	char sql[128], what[64];
+	snprintf(what, sizeof what, "table %s", table);
+	snprintf(sql, sizeof sql, "SELECT rowid AS vf_rowid, * FROM %s", table);
+	if (store_prep(c->s, sql, &st, &e)) {
+		say(c, 0, what, "%s", e.msg);
+		return;
+	}
+	int64_t n = 0, bad = 0;
+	uint64_t sum = 0;
+	int step, col;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t h = store_row_sum(st, 1, &col);
+		int sealed = col >= 0 && sqlite3_column_type(st, col) == SQLITE_INTEGER;
+		n++;
+		sum += h;
+		if (sealed && (uint64_t)sqlite3_column_int64(st, col) == h)
+			continue;
+		if (++bad <= CHECK_SHOW_ROWS) {
+			char row[300];
+			row_name(st, row, sizeof row);
+			say(c, 0, what, "%s: %s", row,
+			    sealed ? "its checksum does not match" : "has no checksum");
+		}
+	}
+	if (step != SQLITE_DONE) {
+		store_sqlerr(c->s, &e, "row sums");
+		say(c, 0, what, "%s", e.msg);
+	} else if (bad > CHECK_SHOW_ROWS) {
+		say(c, 0, what, "%lld more rows do not match their checksum",
+		    (long long)(bad - CHECK_SHOW_ROWS));
+	}
+	if (step != SQLITE_DONE) {
+	} else if (n != nrows) {
+		say(c, 0, what, "%lld rows, %lld written by voidfit (rows were %s)", (long long)n,
+		    (long long)nrows, n < nrows ? "deleted" : "added");
+	} else if (sum != total) {
+		say(c, 0, what, "%lld rows, but not those voidfit wrote (rows were replaced)",
+		    (long long)n);
+	} else if (!bad) {
+		say(c, 1, what, "%lld rows, checksums match", (long long)n);
+	}
+	sqlite3_finalize(st);
+}
+
+/* Every table the migrations seal has its row in row_sums, and its rows match it. */
+static void check_row_sums(struct checker *c, sqlite3 *ref)
+{
+	sqlite3_stmt *want, *have;
+	struct err e = {0};
+	if (sqlite3_prepare_v2(ref, "SELECT tbl FROM row_sums ORDER BY rowid", -1, &want, NULL) !=
+	    SQLITE_OK) {
+		say(c, 0, "row sums", "%s", sqlite3_errmsg(ref));
+		return;
+	}
+	if (store_prep(c->s, "SELECT nrows, total FROM row_sums WHERE tbl = ?", &have, &e)) {
+		say(c, 0, "row sums", "%s", e.msg);
+		sqlite3_finalize(want);
+		return;
+	}
+	while (sqlite3_step(want) == SQLITE_ROW) {
+		const char *table = (const char *)sqlite3_column_text(want, 0);
+		sqlite3_bind_text(have, 1, table, -1, SQLITE_STATIC);
+		int step = sqlite3_step(have);
+		if (step == SQLITE_ROW) {
+			check_table(c, table, sqlite3_column_int64(have, 0),
+				    (uint64_t)sqlite3_column_int64(have, 1));
+		} else {
+			char what[64];
+			snprintf(what, sizeof what, "table %s", table);
+			if (step == SQLITE_DONE)
+				say(c, 0, what, "not in row_sums: its rows cannot be checked");
+			else
+				say(c, 0, what, "%s", (store_sqlerr(c->s, &e, "row sums"), e.msg));
+		}
+		sqlite3_reset(have);
+	}
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+}
+
+/* Every file's rows read = accepted + quarantined, and its quarantined rows are there. */
+static void check_counts(struct checker *c)
+{
+	sqlite3_stmt *st;
+	struct err e = {0};
+	if (store_prep(c->s,
+		       "SELECT f.name, f.rows_read, f.rows_accepted, f.rows_quarantined, "
+		       "(SELECT count(*) FROM quarantine q WHERE q.file_id = f.id) "
+		       "FROM files f ORDER BY f.id",
+		       &st, &e)) {
+		say(c, 0, "counts", "%s", e.msg);
+		return;
+	}
+	int step, n = 0, bad = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rd = sqlite3_column_int64(st, 1), acc = sqlite3_column_int64(st, 2),
+			q = sqlite3_column_int64(st, 3), inq = sqlite3_column_int64(st, 4);
+		char what[300];
+		snprintf(what, sizeof what, "file '%s'", sqlite3_column_text(st, 0));
+		n++;
+		if (rd != acc + q)
+			say(c, 0, what, "%lld rows read, but %lld accepted + %lld quarantined",
+			    (long long)rd, (long long)acc, (long long)q);
+		else if (inq != q)
+			say(c, 0, what, "%lld rows quarantined, %lld in the quarantine table",
+			    (long long)q, (long long)inq);
+		else
+			continue;
+		bad++;
+	}
+	if (step != SQLITE_DONE) {
+		store_sqlerr(c->s, &e, "counts");
+		say(c, 0, "counts", "%s", e.msg);
+	} else if (!bad) {
+		say(c, 1, "counts",
+		    "%d files: rows read = accepted + quarantined, quarantined rows all there", n);
+	}
+	sqlite3_finalize(st);
+}
+
+int store_check(struct store *s,
+		void (*report)(void *ctx, int ok, const char *what, const char *detail), void *ctx,
 		int *nbad, struct err *e)
 {
 	(void)e;
 	struct checker c = {s, report, ctx, 0};
+	struct err re = {0};
+	sqlite3 *ref = NULL;
 	check_integrity(&c);
 	check_header(&c);
+	if (reference_schema(&ref, &re)) {
+		say(&c, 0, "schema", "%s", re.msg);
+	} else {
+		check_schema(&c, ref);
+		check_row_sums(&c, ref);
+	}
+	sqlite3_close(ref);
+	check_foreign_keys(&c);
+	check_counts(&c);
 	check_files(&c);
 	check_traces(&c);
 	check_runs(&c);

@@ -6,7 +6,9 @@
 #define VOIDFIT_STORE_INT_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
+#include "sha256.h"
 #include "store.h"
 #include "zblk.h"
 
@@ -20,6 +22,22 @@
 #define STORE_ZLEVEL_SMALL 19
 #define STORE_SMALL_FILE   (4 << 20)
 
+/* Sealed tables (store-seal.c) a connection keeps statements for. */
+#define STORE_MAX_SEALED 16
+
+/* A sealed table's statements and the changes to its row_sums row not yet written. */
+struct store_sealtab {
+	char name[32];
+	sqlite3_stmt *sel, *upd; /* a row by rowid; set its rsum */
+	int64_t dn;              /* rows added */
+	uint64_t dtotal;         /* added to the total, mod 2^64 */
+	int dirty;               /* dn or dtotal changed since the last flush */
+};
+
+/* A wait for a busy store says so only once it has lasted this long (a commit passing by
+ * is not worth a message). */
+#define STORE_WAIT_QUIET_MS 200
+
 struct store {
 	sqlite3 *db;
 	char *path;         /* as given to store_open, for messages */
@@ -27,6 +45,22 @@ struct store {
 	int rdonly;         /* opened with STORE_RDONLY */
 	int intx;           /* inside store_begin .. commit/rollback */
 	sqlite3_stmt *qins; /* the quarantine insert, prepared once (bad rows can be many) */
+	/* A new store until its first commit: the temporary file it is built in (NULL once
+	 * in place, or for an existing store), which file that is, and the next such store
+	 * of this process (store.c removes them all at exit). */
+	char *tmp;
+	dev_t tmp_dev;
+	ino_t tmp_ino;
+	struct store *next_pending;
+	/* Waiting for a store another process holds: how long, whom to tell (once), when
+	 * the current wait began (ms, monotonic). */
+	double wait_s;
+	void (*waiting)(void *ctx, const char *msg);
+	void *wait_ctx;
+	int told;
+	int64_t busy_since;
+	struct store_sealtab seal[STORE_MAX_SEALED]; /* the sealed tables written so far */
+	size_t nseal;
 };
 
 /* The zstd level for the blocks of a file of size bytes (unknown: < 0). */
@@ -39,6 +73,45 @@ int store_sqlerr(struct store *s, struct err *e, const char *what);
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
+/* A single integer from sql (a PRAGMA or a count). */
+int store_query_int(struct store *s, const char *sql, int64_t *out, struct err *e);
+/* The schema version this voidfit makes (the highest migration number), and the SQL of
+ * migration v (NULL if there is none). */
+int store_schema_version(void);
+const char *store_migration(int v);
+/* COMMIT without putting a new store in place (store_commit does that too). */
+int store_commit_migration(struct store *s, struct err *e);
+
+/* ---- row checksums (store-seal.c) ---- */
+
+/* A row's checksum from its cells, in column order (NULL cells left out, rsum too). */
+struct store_rowhash {
+	struct sha256 h;
+};
+void store_rowhash_init(struct store_rowhash *r);
+void store_rowhash_int(struct store_rowhash *r, const char *name, int64_t v);
+/* A text (type SQLITE_TEXT) or blob (SQLITE_BLOB) cell. */
+void store_rowhash_bytes(struct store_rowhash *r, const char *name, int type, const void *p,
+			 size_t len);
+uint64_t store_rowhash_end(struct store_rowhash *r);
+/* Count a row of table that voidfit inserted with its rsum sum already in it. */
+int store_seal_added(struct store *s, const char *table, uint64_t sum, struct err *e);
+/* The checksum of the row st is on, over its columns from index from on (a column named
+ * rsum is skipped, and its index put in *rsum_col, else -1 there). */
+uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
+/* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
+int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
+/* The rows of table matching where (an SQL condition on ?1 = id) are about to be deleted by
+ * voidfit: take them out of the table's count and total. */
+int store_unseal(struct store *s, const char *table, const char *where, int64_t id, struct err *e);
+/* Seal every row without an rsum in every table of row_sums (after a migration; nothing
+ * before schema version 2). */
+int store_seal_all(struct store *s, struct err *e);
+/* Add the pending counts and totals to row_sums (before COMMIT), or drop them (after
+ * ROLLBACK); release the statements (before closing the connection). */
+int store_seal_flush(struct store *s, struct err *e);
+void store_seal_discard(struct store *s);
+void store_seal_forget(struct store *s);
 
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);

@@ -432,7 +432,8 @@ int store_jobs_end(struct store_jobs *w, struct err *e)
 		char sql[128];
 		snprintf(sql, sizeof sql, "UPDATE traces SET njobs = njobs + %lld WHERE id = %lld",
 			 (long long)w->total, (long long)w->trace_id);
-		rc = store_exec(w->s, sql, e);
+		if (!(rc = store_exec(w->s, sql, e)))
+			rc = store_seal(w->s, "traces", w->trace_id, e);
 	}
 	store_jobs_abort(w);
 	return rc;

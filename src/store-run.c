@@ -54,6 +54,8 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	}
 	sqlite3_finalize(st);
 	zblk_buf_release(&tmp);
+	if (!rc)
+		rc = store_seal(s, "runs", r->id, e);
 	if (rc || (rc = store_prep(s, "INSERT INTO run_metrics(run_id, key, value) VALUES (?,?,?)",
 				   &st, e)))
 		return rc;
@@ -64,6 +66,8 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add run metric");
 		sqlite3_reset(st);
+		if (!rc)
+			rc = store_seal(s, "run_metrics", sqlite3_last_insert_rowid(s->db), e);
 	}
 	sqlite3_finalize(st);
 	return rc;

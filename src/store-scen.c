@@ -281,7 +281,10 @@ int store_run_delete(struct store *s, int64_t id, struct err *e)
 		 "r.scenario_id = scenarios.id) AND NOT EXISTS (SELECT 1 FROM sizings z WHERE "
 		 "z.scenario_id = scenarios.id)"),
 	};
-	int rc = 0;
+	/* the sealed rows leave the tables' counts and totals (store-seal.c) */
+	int rc = store_unseal(s, "run_metrics", "run_id = ?1", id, e);
+	if (!rc)
+		rc = store_unseal(s, "runs", "id = ?1", id, e);
 	for (size_t i = 0; i < sizeof sql / sizeof *sql && !rc; i++) {
 		sqlite3_stmt *st;
 		if ((rc = store_prep(s, sql[i], &st, e)))

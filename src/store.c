@@ -1,50 +1,93 @@
 /*
  * store.c — the store file: opening, schema migrations, transactions, and the plain SQL
  * tables (traces, files, quarantine, nodes). Raw bytes are in store-raw.c, jobs in
- * store-jobs.c, runs in store-run.c, verification in store-check.c.
+ * store-jobs.c, runs in store-run.c, row checksums in store-seal.c, verification in
+ * store-check.c.
  *
  * A store is an SQLite file with PRAGMA application_id = STORE_APP_ID and user_version = the
  * number of the last migration applied. Opening:
  *
- *   missing file --(STORE_CREATE)--> empty db --page_size, migrate()--> current
- *   empty db (no tables, app id 0) ---------------migrate()-----------> current
- *   app id ours, user_version < ours -------------migrate()-----------> current
- *   app id not ours, or not SQLite, or user_version > ours ---> VF_ESTORE
+ *   no file, STORE_CREATE --make_temp()--> empty db under a temporary name in the same
+ *        folder --page_size, migrate()--> current; store_commit() links it into place
+ *        (publish(), refused if a file appeared there meanwhile); store_close() before
+ *        that removes it (remove_temp())
+ *   no file, other flags ---------------------------------------------> VF_EIO
+ *   an empty file, or SQLite without voidfit's application_id --------> VF_ESTORE, untouched
+ *   app id ours, user_version < ours ----------migrate()---------------> current
+ *   not SQLite, or user_version > ours -------------------------------> VF_ESTORE
  *
- * Each migration runs in the transaction that bumps user_version, so a store is always at
- * a version some migration produced. Pages are 1 KiB (most data is in a few large blobs;
- * small pages keep the many small tables of a small store small) and the journal is the
- * default rollback journal: an import writes to fresh pages, so the journal stays small,
- * and a killed import is rolled back on the next open. Job blocks are coded and written
- * as the import goes (store-jobs.c).
+ * Only a new store is ever created, and only where no file is: whatever this process finds
+ * at the path is another's, and it never removes it. Each migration runs in the transaction
+ * that bumps user_version (and seals the rows it leaves without a checksum), so a store is
+ * always at a version some migration produced. Pages are 1 KiB (most data is in a few large
+ * blobs; small pages keep the many small tables of a small store small) and the journal is
+ * the default rollback journal: an import writes to fresh pages, so the journal stays
+ * small, and a killed import is rolled back on the next open. Job blocks are coded and
+ * written as the import goes (store-jobs.c).
  */
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "embed.h"
 #include "gpumodel.h"
 #include "sha256.h"
 #include "store-int.h"
-
-#define BUSY_MS 1000 /* how long to wait for another writer before giving up */
 
 int store_zlevel(int64_t size)
 {
 	return size >= 0 && size <= STORE_SMALL_FILE ? STORE_ZLEVEL_SMALL : STORE_ZLEVEL;
 }
 
+/* Who holds the lock s waits for: inside a write transaction it is readers (a commit needs
+ * them gone), otherwise a writer. */
+static const char *busy_who(const struct store *s)
+{
+	return s->intx ? "another voidfit is reading it" : "another voidfit is writing it";
+}
+
+/* Why path cannot be written: the file itself, or its folder (where the journal goes). */
+static void write_cause(const char *path, char *buf, size_t len)
+{
+	if (access(path, W_OK) != 0) {
+		snprintf(buf, len, "the file cannot be written: %s", strerror(errno));
+		return;
+	}
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (access(slash ? dir : ".", W_OK) != 0)
+		snprintf(buf, len, "its folder cannot be written (the journal goes there): %s",
+			 strerror(errno));
+	else
+		snprintf(buf, len, "read-only");
+	free(dir);
+}
+
 int store_sqlerr(struct store *s, struct err *e, const char *what)
 {
-	int code = sqlite3_errcode(s->db);
+	int code = sqlite3_errcode(s->db), sys = sqlite3_system_errno(s->db);
+	char cause[300];
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-		return err_set(e, VF_ESTORE, "%s: store is busy (another voidfit is writing it)",
-			       s->path);
+		return err_set(e, VF_ESTORE, "%s: store is busy: %s (gave up after %g s)", s->path,
+			       busy_who(s), s->wait_s);
 	if (code == SQLITE_NOTADB)
 		return err_set(e, VF_ESTORE, "%s: not a voidfit store", s->path);
+	if (code == SQLITE_READONLY || (code == SQLITE_CANTOPEN && !s->rdonly)) {
+		write_cause(s->path, cause, sizeof cause);
+		return err_set(e, VF_EIO, "%s: %s: %s", s->path, what, cause);
+	}
+	if (code == SQLITE_FULL)
+		return err_set(e, VF_EIO, "%s: %s: the disk is full", s->path, what);
+	if (sys && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN))
+		return err_set(e, VF_EIO, "%s: %s: %s (%s)", s->path, what, sqlite3_errmsg(s->db),
+			       strerror(sys));
 	return err_set(e, VF_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -64,8 +107,7 @@ int store_exec(struct store *s, const char *sql, struct err *e)
 	return 0;
 }
 
-/* A single integer from sql (a PRAGMA or a count). */
-static int query_int(struct store *s, const char *sql, int64_t *out, struct err *e)
+int store_query_int(struct store *s, const char *sql, int64_t *out, struct err *e)
 {
 	sqlite3_stmt *st;
 	int rc = store_prep(s, sql, &st, e);
@@ -92,7 +134,7 @@ static int migration_number(const char *name)
 	return (name[0] - '0') * 100 + (name[1] - '0') * 10 + (name[2] - '0');
 }
 
-static int latest_version(void)
+int store_schema_version(void)
 {
 	int v = 0;
 	for (const struct embed_file *f = embed_files; f->name; f++)
@@ -101,108 +143,266 @@ static int latest_version(void)
 	return v;
 }
 
+const char *store_migration(int v)
+{
+	for (const struct embed_file *f = embed_files; f->name; f++)
+		if (migration_number(f->name) == v)
+			return f->data;
+	return NULL;
+}
+
 /* Apply the migrations after version from, in order, each in its own transaction. */
 static int migrate(struct store *s, int from, struct err *e)
 {
-	for (int v = from + 1; v <= latest_version(); v++) {
-		const struct embed_file *f = embed_files;
-		while (f->name && migration_number(f->name) != v)
-			f++;
-		if (!f->name)
+	for (int v = from + 1; v <= store_schema_version(); v++) {
+		const char *sql = store_migration(v);
+		if (!sql)
 			return err_set(e, VF_ESTORE, "%s: no migration to schema version %d",
 				       s->path, v);
 		char pragma[96];
 		snprintf(pragma, sizeof pragma,
 			 "PRAGMA user_version = %d; PRAGMA application_id = %d;", v, STORE_APP_ID);
-		int rc = store_exec(s, "BEGIN IMMEDIATE", e);
+		int rc = store_begin(s, e);
 		if (rc)
 			return rc;
-		if ((rc = store_exec(s, f->data, e)) || (rc = store_exec(s, pragma, e))) {
-			err_prefix(e, "migration %s: ", f->name);
-			store_exec(s, "ROLLBACK", NULL);
+		if ((rc = store_exec(s, sql, e)) || (rc = store_exec(s, pragma, e)) ||
+		    (rc = store_seal_all(s, e))) {
+			err_prefix(e, "migration to schema version %d: ", v);
+			store_rollback(s);
 			return rc;
 		}
-		if ((rc = store_exec(s, "COMMIT", e))) {
-			store_exec(s, "ROLLBACK", NULL);
+		if ((rc = store_commit_migration(s, e)))
 			return rc;
-		}
 	}
 	return 0;
 }
 
+/* ---- waiting for a store another process holds ---- */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* SQLite's busy handler: wait up to s->wait_s, saying so once (after a short while: a
+ * commit in passing is not worth a message); prints nothing itself. */
+static int on_busy(void *ctx, int count)
+{
+	struct store *s = ctx;
+	int64_t now = now_ms();
+	if (count == 0)
+		s->busy_since = now;
+	int64_t waited = now - s->busy_since, limit = (int64_t)(s->wait_s * 1000);
+	if (waited >= limit)
+		return 0;
+	if (!s->told && s->waiting && waited >= STORE_WAIT_QUIET_MS) {
+		char msg[1200];
+		snprintf(msg, sizeof msg, "waiting for %s (%s)", s->path, busy_who(s));
+		s->told = 1;
+		s->waiting(s->wait_ctx, msg);
+	}
+	int64_t nap = count < 10 ? 5 : 50;
+	sqlite3_sleep((int)(nap < limit - waited ? nap : limit - waited));
+	return 1;
+}
+
+/* ---- a new store: built under a temporary name, put in place by its first commit ---- */
+
+/* New stores not yet in place, so that an exit on the way (xmalloc's, out of memory)
+ * removes their temporary files too. Stores are opened and closed by one thread. */
+static struct store *pending;
+static int pending_hooked;
+
+/* Remove the temporary file of s (and SQLite's journal beside it), only if it is still
+ * the file this process made. */
+static void remove_temp(struct store *s)
+{
+	struct stat sb;
+	if (!s->tmp || lstat(s->tmp, &sb) != 0 || sb.st_dev != s->tmp_dev ||
+	    sb.st_ino != s->tmp_ino)
+		return;
+	size_t n = strlen(s->tmp) + 9;
+	char *j = xmalloc(n);
+	snprintf(j, n, "%s-journal", s->tmp);
+	unlink(j);
+	free(j);
+	unlink(s->tmp);
+}
+
+static void remove_pending(void)
+{
+	for (struct store *s = pending; s; s = s->next_pending)
+		remove_temp(s);
+}
+
+static void forget_pending(struct store *s)
+{
+	for (struct store **p = &pending; *p; p = &(*p)->next_pending)
+		if (*p == s) {
+			*p = s->next_pending;
+			break;
+		}
+	free(s->tmp);
+	s->tmp = NULL;
+}
+
+/* Make an empty file for a new store at s->path: ".NAME.PID-N.tmp" in the same folder (so
+ * it can be linked into place), created exclusively, mode 0666 less the umask. */
+static int make_temp(struct store *s, struct err *e)
+{
+	const char *slash = strrchr(s->path, '/');
+	int dirlen = slash ? (int)(slash - s->path) + 1 : 0;
+	size_t n = strlen(s->path) + 48;
+	s->tmp = xmalloc(n);
+	for (int i = 0;; i++) {
+		snprintf(s->tmp, n, "%.*s.%s.%ld-%d.tmp", dirlen, s->path, s->path + dirlen,
+			 (long)getpid(), i);
+		int fd = open(s->tmp, O_RDWR | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0) {
+			struct stat sb;
+			fstat(fd, &sb);
+			close(fd);
+			s->tmp_dev = sb.st_dev;
+			s->tmp_ino = sb.st_ino;
+			break;
+		}
+		if (errno != EEXIST || i == 99) {
+			int err = errno;
+			free(s->tmp);
+			s->tmp = NULL;
+			return err_set(e, VF_EIO, "%s: cannot make a new store in its folder: %s",
+				       s->path, strerror(err));
+		}
+	}
+	if (!pending_hooked && atexit(remove_pending) == 0)
+		pending_hooked = 1;
+	s->next_pending = pending;
+	pending = s;
+	return 0;
+}
+
+/* Open the connection to the file at name. */
+static int connect(struct store *s, const char *name, int oflags, struct err *e)
+{
+	if (sqlite3_open_v2(name, &s->db, oflags, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "open");
+	sqlite3_busy_handler(s->db, on_busy, s);
+	sqlite3_extended_result_codes(s->db, 0);
+	return 0;
+}
+
+/* The new store s holds its first commit: link it into place, unless a file appeared
+ * there meanwhile (another import made a store: it is left alone, and this one is
+ * dropped), then go on at its real name. */
+static int publish(struct store *s, struct err *e)
+{
+	if (link(s->tmp, s->path) != 0) {
+		int err = errno;
+		if (err == EEXIST)
+			return err_set(e, VF_ESTORE,
+				       "%s: another process made a file there while this store "
+				       "was being made; that file is left as it is",
+				       s->path);
+		return err_set(e, VF_EIO, "%s: cannot put the new store in place: %s", s->path,
+			       strerror(err));
+	}
+	remove_temp(s);
+	forget_pending(s);
+	sqlite3_finalize(s->qins);
+	s->qins = NULL;
+	store_seal_forget(s);
+	sqlite3_close_v2(s->db);
+	s->db = NULL;
+	return connect(s, s->path, SQLITE_OPEN_READWRITE, e);
+}
+
 int store_open(const char *path, int flags, struct store **out, struct err *e)
+{
+	return store_open_wait(path, flags, NULL, out, e);
+}
+
+int store_open_wait(const char *path, int flags, const struct store_wait *w, struct store **out,
+		    struct err *e)
 {
 	*out = NULL;
 	struct stat sb;
-	int exists = stat(path, &sb) == 0;
-	if (!exists && (!(flags & STORE_CREATE) || (flags & STORE_RDONLY)))
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	int rdonly = !!(flags & STORE_RDONLY), rc = 0, exists = 1;
+	if (stat(path, &sb) != 0) {
+		exists = 0;
+		if (errno != ENOENT || !(flags & STORE_CREATE) || rdonly)
+			return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	} else if (!S_ISREG(sb.st_mode)) {
+		return err_set(e, VF_ESTORE, "%s: not a voidfit store (not a regular file)", path);
+	} else if (sb.st_size == 0) {
+		return err_set(e, VF_ESTORE, "%s: not a voidfit store (an empty file)", path);
+	}
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
-	s->rdonly = !!(flags & STORE_RDONLY);
+	s->rdonly = rdonly;
+	s->wait_s = w ? w->seconds : STORE_WAIT_DEFAULT;
+	s->waiting = w ? w->waiting : NULL;
+	s->wait_ctx = w ? w->ctx : NULL;
 	/* A read-only store is still opened for writing when the file allows it, so a hot
 	 * journal left by a killed import is rolled back instead of making the store
-	 * unreadable; PRAGMA query_only then keeps the connection from writing. */
-	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (s->rdonly)
-		oflags = access(path, W_OK) == 0 ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
-	int rc = 0;
-	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
-		rc = store_sqlerr(s, e, "open");
+	 * unreadable, and an older schema is brought up to date; PRAGMA query_only then keeps
+	 * the connection from writing. */
+	int oflags = SQLITE_OPEN_READWRITE;
+	if (s->rdonly && access(path, W_OK) != 0)
+		oflags = SQLITE_OPEN_READONLY;
+	if (sqlite3_initialize() != SQLITE_OK) {
+		rc = err_set(e, VF_ESTORE, "%s: cannot start SQLite", path);
 		goto fail;
 	}
-	sqlite3_busy_timeout(s->db, BUSY_MS);
-	sqlite3_extended_result_codes(s->db, 0);
-	int64_t app, ver, ntables;
-	if ((rc = query_int(s, "PRAGMA application_id", &app, e)))
+	if (!exists && (rc = make_temp(s, e)))
 		goto fail;
-	if ((rc = query_int(s, "PRAGMA user_version", &ver, e)) ||
-	    (rc = query_int(s, "SELECT count(*) FROM sqlite_master", &ntables, e)))
+	if ((rc = connect(s, s->tmp ? s->tmp : path, oflags, e)))
 		goto fail;
-	int fresh = app == 0 && ver == 0 && ntables == 0;
-	if (!fresh && app != STORE_APP_ID) {
+	if (!s->rdonly && sqlite3_db_readonly(s->db, "main") == 1) {
+		char cause[300];
+		write_cause(path, cause, sizeof cause);
+		rc = err_set(e, VF_EIO, "%s: %s", path, cause);
+		goto fail;
+	}
+	int64_t app, ver;
+	if ((rc = store_query_int(s, "PRAGMA application_id", &app, e)) ||
+	    (rc = store_query_int(s, "PRAGMA user_version", &ver, e)))
+		goto fail;
+	if (!s->tmp && app != STORE_APP_ID) {
 		rc = err_set(e, VF_ESTORE, "%s: not a voidfit store", path);
 		goto fail;
 	}
-	if (ver > latest_version()) {
+	if (ver > store_schema_version()) {
 		rc = err_set(e, VF_ESTORE,
 			     "%s: schema version %lld is newer than this voidfit knows (%d)", path,
-			     (long long)ver, latest_version());
+			     (long long)ver, store_schema_version());
 		goto fail;
 	}
-	if (fresh && s->rdonly) {
-		rc = err_set(e, VF_ESTORE, "%s: not a voidfit store (empty)", path);
+	if (s->tmp && (rc = store_exec(s, "PRAGMA page_size = 1024", e)))
 		goto fail;
-	}
-	if (fresh && (rc = store_exec(s, "PRAGMA page_size = 1024", e)))
-		goto fail;
-	/* A fresh file holds nothing to lose: its schema is written without waiting for the
+	/* A new store holds nothing to lose: its schema is written without waiting for the
 	 * disk (four syncs, milliseconds each, before an import can start). The first commit
-	 * that follows syncs the file, schema pages included; a crash before it leaves a file
-	 * no command had finished, as an import killed before its commit does. */
-	int64_t sync = 2;
-	if (fresh && !s->rdonly &&
-	    ((rc = query_int(s, "PRAGMA synchronous", &sync, e)) ||
-	     (rc = store_exec(s, "PRAGMA synchronous = OFF", e))))
+	 * that follows syncs the file, schema pages included, before it is put in place. */
+	if (s->tmp && (rc = store_exec(s, "PRAGMA synchronous = OFF", e)))
 		goto fail;
-	/* An older store is upgraded even by a reader when the file allows it: a migration
-	 * loses nothing, and the reader then sees the current schema. */
-	if (ver < latest_version() && (!s->rdonly || (!fresh && oflags == SQLITE_OPEN_READWRITE)) &&
-	    (rc = migrate(s, (int)ver, e)))
-		goto fail;
-	if (fresh && !s->rdonly) {
-		char pragma[48];
-		snprintf(pragma, sizeof pragma, "PRAGMA synchronous = %d", (int)sync);
-		if ((rc = store_exec(s, pragma, e)))
+	if (ver < store_schema_version()) {
+		if (sqlite3_db_readonly(s->db, "main") == 1) {
+			rc = err_set(e, VF_ESTORE,
+				     "%s: schema version %lld needs an upgrade to %d (open it "
+				     "where it can be written)",
+				     path, (long long)ver, store_schema_version());
+			goto fail;
+		}
+		int ro = s->rdonly;
+		s->rdonly = 0;
+		rc = migrate(s, (int)ver, e);
+		s->rdonly = ro;
+		if (rc)
 			goto fail;
 	}
-	if (s->rdonly && oflags != SQLITE_OPEN_READWRITE && ver < latest_version()) {
-		rc = err_set(e, VF_ESTORE,
-			     "%s: schema version %lld needs an upgrade, and the file is read-only: "
-			     "upgrade a writable copy (any voidfit command does)",
-			     path, (long long)ver);
+	if (s->tmp && (rc = store_exec(s, "PRAGMA synchronous = FULL", e)))
 		goto fail;
-	}
 	if (s->rdonly && (rc = store_exec(s, "PRAGMA query_only = 1", e)))
 		goto fail;
 	s->z = zblk_ctx_new(STORE_ZLEVEL);
@@ -220,7 +420,10 @@ void store_close(struct store *s)
 	if (s->intx)
 		store_rollback(s);
 	sqlite3_finalize(s->qins);
+	store_seal_forget(s);
 	sqlite3_close_v2(s->db);
+	remove_temp(s);
+	forget_pending(s);
 	zblk_ctx_free(s->z);
 	free(s->path);
 	free(s);
@@ -237,10 +440,12 @@ int store_begin(struct store *s, struct err *e)
 	return rc;
 }
 
-int store_commit(struct store *s, struct err *e)
+int store_commit_migration(struct store *s, struct err *e)
 {
 	assert(s->intx);
-	int rc = store_exec(s, "COMMIT", e);
+	int rc = store_seal_flush(s, e);
+	if (!rc)
+		rc = store_exec(s, "COMMIT", e);
 	if (rc) {
 		store_rollback(s);
 		return rc;
@@ -249,12 +454,31 @@ int store_commit(struct store *s, struct err *e)
 	return 0;
 }
 
+int store_commit(struct store *s, struct err *e)
+{
+	int rc = store_commit_migration(s, e);
+	return rc || !s->tmp ? rc : publish(s, e);
+}
+
 void store_rollback(struct store *s)
 {
 	if (!s || !s->intx)
 		return;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_seal_discard(s);
 	s->intx = 0;
+}
+
+int store_can_write(struct store *s, struct err *e)
+{
+	char sql[48];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", store_schema_version());
+	int rc = store_begin(s, e);
+	if (!rc) {
+		rc = store_exec(s, sql, e);
+		store_rollback(s);
+	}
+	return rc;
 }
 
 /* ---- traces ---- */
@@ -275,7 +499,7 @@ int store_trace_new(struct store *s, const char *name, int64_t *id, struct err *
 	else
 		*id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "traces", *id, e);
 }
 
 int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struct err *e)
@@ -356,7 +580,7 @@ int store_file_add(struct store *s, struct store_file *f, struct err *e)
 	else
 		f->id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "files", f->id, e);
 }
 
 int store_file_finish(struct store *s, const struct store_file *f, struct err *e)
@@ -380,7 +604,7 @@ int store_file_finish(struct store *s, const struct store_file *f, struct err *e
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "update file");
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "files", f->id, e);
 }
 
 int store_file_seen(struct store *s, const uint8_t sha256[32], char *trace_name, size_t len,
@@ -462,20 +686,29 @@ int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const c
 {
 	int rc = 0;
 	if (!s->qins && (rc = store_prep(s,
-					 "INSERT INTO quarantine(file_id, line, reason, raw) "
-					 "VALUES (?,?,?,?)",
+					 "INSERT INTO quarantine(file_id, line, reason, raw, rsum) "
+					 "VALUES (?,?,?,?,?)",
 					 &s->qins, e)))
 		return rc;
+	/* Hashed from its cells, as store_seal would read them back (bad rows can be many). */
+	struct store_rowhash h;
+	store_rowhash_init(&h);
+	store_rowhash_int(&h, "file_id", file_id);
+	store_rowhash_int(&h, "line", line);
+	store_rowhash_bytes(&h, "reason", SQLITE_TEXT, reason, strlen(reason));
+	store_rowhash_bytes(&h, "raw", SQLITE_BLOB, raw, rawlen);
+	uint64_t sum = store_rowhash_end(&h);
 	sqlite3_stmt *st = s->qins;
 	sqlite3_bind_int64(st, 1, file_id);
 	sqlite3_bind_int64(st, 2, line);
 	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 4, rawlen ? raw : "", (int)rawlen, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (int64_t)sum);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "add quarantined row");
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	return rc;
+	return rc ? rc : store_seal_added(s, "quarantine", sum, e);
 }
 
 /* ---- nodes ---- */
@@ -488,7 +721,7 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 	char sql[96];
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM nodes WHERE trace_id = %lld",
 		 (long long)trace_id);
-	int rc = query_int(s, sql, &base, e);
+	int rc = store_query_int(s, sql, &base, e);
 	if (rc || (rc = store_prep(s,
 				   "INSERT INTO nodes(trace_id, idx, name, grp, model, ngpu, "
 				   "cpu_milli, mem_mib, gpu_milli, hbm_mib, net_mbps, sto_mbps, "
@@ -513,12 +746,15 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add node");
 		sqlite3_reset(st);
+		if (!rc)
+			rc = store_seal(s, "nodes", sqlite3_last_insert_rowid(s->db), e);
 	}
 	sqlite3_finalize(st);
 	if (!rc) {
 		snprintf(sql, sizeof sql, "UPDATE traces SET nnodes = nnodes + %zu WHERE id = %lld",
 			 n, (long long)trace_id);
-		rc = store_exec(s, sql, e);
+		if (!(rc = store_exec(s, sql, e)))
+			rc = store_seal(s, "traces", trace_id, e);
 	}
 	return rc;
 }
@@ -544,10 +780,19 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		nd.model = (int16_t)(model ? gpumodel_find(model) : -1);
 		if (model && nd.model < 0)
 			nd.model = (int16_t)gpumodel_unknown();
-		nd.ngpu = (int32_t)sqlite3_column_int64(st, 3);
+		int64_t ngpu = sqlite3_column_int64(st, 3);
 		for (int d = 0; d < DIM_N; d++)
 			nd.cap[d] = sqlite3_column_int64(st, 4 + d);
 		nd.enriched = (uint8_t)sqlite3_column_int64(st, 11);
+		if (ngpu < 0 || ngpu > CLUSTER_MAX_GPUS) { /* import refuses them: damage */
+			rc = err_set(e, VF_ESTORE,
+				     "%s: trace %lld, node %zu '%s': %lld GPUs, at most %d on one "
+				     "node (the store is damaged: 'voidfit check' tells more)",
+				     s->path, (long long)trace_id, out->nnodes, nd.name,
+				     (long long)ngpu, CLUSTER_MAX_GPUS);
+			break;
+		}
+		nd.ngpu = (int32_t)ngpu;
 		job_set_add_node(out, &nd);
 	}
 	if (!rc && step != SQLITE_DONE)
@@ -562,10 +807,10 @@ int store_sizes(struct store *s, struct store_sizes *out, struct err *e)
 {
 	int64_t pages, psize, freep, raw;
 	int rc;
-	if ((rc = query_int(s, "PRAGMA page_count", &pages, e)) ||
-	    (rc = query_int(s, "PRAGMA page_size", &psize, e)) ||
-	    (rc = query_int(s, "PRAGMA freelist_count", &freep, e)) ||
-	    (rc = query_int(s, "SELECT coalesce(sum(size), 0) FROM files", &raw, e)))
+	if ((rc = store_query_int(s, "PRAGMA page_count", &pages, e)) ||
+	    (rc = store_query_int(s, "PRAGMA page_size", &psize, e)) ||
+	    (rc = store_query_int(s, "PRAGMA freelist_count", &freep, e)) ||
+	    (rc = store_query_int(s, "SELECT coalesce(sum(size), 0) FROM files", &raw, e)))
 		return rc;
 	out->store_bytes = pages * psize;
 	out->free_bytes = freep * psize;

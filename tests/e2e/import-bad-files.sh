@@ -49,7 +49,7 @@ same
 printf '\357\273\277%s\nn5,32000,262144,0,\n' "$h" > bom.csv
 expect_rc 0 vf import -o b.db bom.csv
 contains out "bom.csv: openb-nodes, 1 rows read, 1 accepted, 0 quarantined"
-vf export --raw -d raw b.db
+vf export --raw --trace bom -d raw b.db
 cmp bom.csv raw/bom.csv || die "BOM file not exported byte for byte"
 # a missing file, an unknown format
 expect_rc 1 vf import -o b.db nosuch.csv

@@ -50,5 +50,5 @@ has_line pai.nodes "3cc7f50829bef281c20cf1cc,,V100M32,96000,393216,8,32768,,,"
 expect_rc 0 vf export --raw -d raw s.db
 for f in "$v23/openb_pod_list_default.csv" "$v23/openb_node_list_gpu_node.csv" \
 	"$v23/openb_node_list_all_node.csv" "$dlrm" "$pai" "$ali" pods.csv.gz dlrm.csv.zst; do
-	cmp "$f" "raw/$(basename "$f")" || die "export --raw of $(basename "$f") differs"
+	cmp "$f" raw/*/"$(basename "$f")" || die "export --raw of $(basename "$f") differs"
 done

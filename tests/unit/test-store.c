@@ -1,6 +1,7 @@
 /* test-store.c — the store: create and migrate, refuse what is not a store, keep files
  * byte for byte (tricky bytes and the real samples), jobs and runs round trips, damage
  * found by store_check, a killed import leaves no trace, a busy store is an error. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -53,9 +54,24 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A new store, put in place by its first commit. */
 static void open_new(struct fx *f)
 {
 	assert_int_equal(store_open(f->path, STORE_CREATE, &f->s, &f->e), 0);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+}
+
+/* Entries of dir other than . and .. */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));)
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
 }
 
 static int64_t sql_int(const char *path, const char *sql)
@@ -89,11 +105,11 @@ static void test_create_and_reopen(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	assert_int_equal(sql_int(f->path, "PRAGMA application_id"), 0x56464954);
-	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 4);
 	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
 					  "('traces','files','quarantine','nodes','runs',"
-					  "'run_metrics','raw_blocks','job_blocks')"),
-			 8);
+					  "'run_metrics','raw_blocks','job_blocks','row_sums')"),
+			 9);
 	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
 	int64_t id;
 	assert_int_equal(store_trace_find(f->s, NULL, &id, &f->e), VF_EINPUT); /* empty store */
@@ -114,7 +130,7 @@ static void test_fresh_store_syncs_after_schema(void **state)
 		store_close(f->s);
 		f->s = NULL;
 	}
-	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 3);
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 4);
 }
 
 static void test_not_a_store(void **state)
@@ -140,6 +156,109 @@ static void test_not_a_store(void **state)
 	sql_exec(f->path, "PRAGMA user_version = 999");
 	assert_int_equal(store_open(f->path, 0, &f->s, &f->e), VF_ESTORE);
 	assert_non_null(strstr(f->e.msg, "newer"));
+}
+
+/* A file of n bytes (each 'x') at p; its sha256 in sha. */
+static void write_bytes(const char *p, const void *data, size_t n, uint8_t sha[32])
+{
+	FILE *j = fopen(p, "wb");
+	assert_non_null(j);
+	assert_int_equal(fwrite(data, 1, n, j), n);
+	fclose(j);
+	sha256_buf(data, n, sha);
+}
+
+static void file_sha(const char *p, uint8_t sha[32])
+{
+	static char buf[1 << 16];
+	FILE *j = fopen(p, "rb");
+	assert_non_null(j);
+	size_t n = fread(buf, 1, sizeof buf, j);
+	fclose(j);
+	sha256_buf(buf, n, sha);
+}
+
+/* Only import makes a store: an empty file, an empty SQLite file and another program's
+ * SQLite file are refused by every kind of open and left byte for byte as they were. */
+static void test_open_refuses_and_leaves_untouched(void **state)
+{
+	struct fx *f = *state;
+	char p[128];
+	uint8_t want[32], got[32];
+	const int flags[] = {STORE_CREATE, 0, STORE_RDONLY};
+	snprintf(p, sizeof p, "%s/x.db", f->dir);
+	for (int kind = 0; kind < 3; kind++) {
+		remove(p);
+		if (kind == 0) {
+			write_bytes(p, "", 0, want);
+		} else {
+			sql_exec(p, kind == 1 ? "VACUUM"
+					      : "CREATE TABLE t(x); INSERT INTO t VALUES (1)");
+			file_sha(p, want);
+		}
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(store_open(p, flags[i], &f->s, &f->e), VF_ESTORE);
+			assert_null(f->s);
+			assert_non_null(strstr(f->e.msg, "not a voidfit store"));
+			assert_non_null(strstr(f->e.msg, "x.db"));
+			file_sha(p, got);
+			assert_memory_equal(got, want, 32);
+		}
+	}
+	remove(p);
+	assert_int_equal(dir_entries(f->dir), 0); /* no journal, no temporary file */
+}
+
+/* A new store is not at its path before its first commit, and a store closed before that
+ * leaves nothing behind. */
+static void test_new_store_appears_at_commit(void **state)
+{
+	struct fx *f = *state;
+	struct stat sb;
+	int64_t id;
+	assert_int_equal(store_open(f->path, STORE_CREATE, &f->s, &f->e), 0);
+	assert_int_equal(stat(f->path, &sb), -1);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "t", &id, &f->e), 0);
+	store_close(f->s); /* no commit */
+	f->s = NULL;
+	assert_int_equal(dir_entries(f->dir), 0);
+	assert_int_equal(store_open(f->path, STORE_CREATE, &f->s, &f->e), 0);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "t", &id, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	assert_int_equal(stat(f->path, &sb), 0);
+	assert_int_equal(dir_entries(f->dir), 1);
+	/* the store goes on at its path: another transaction, then a reader sees both */
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "u", &id, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	store_close(f->s);
+	f->s = NULL;
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM traces"), 2);
+	assert_int_equal(dir_entries(f->dir), 1);
+}
+
+/* Two new stores at one path: the first commit puts its store there; the second is
+ * refused, and removes only its own file. */
+static void test_new_store_refused_if_path_taken(void **state)
+{
+	struct fx *f = *state;
+	struct store *a, *b;
+	int64_t id;
+	assert_int_equal(store_open(f->path, STORE_CREATE, &a, &f->e), 0);
+	assert_int_equal(store_open(f->path, STORE_CREATE, &b, &f->e), 0);
+	assert_int_equal(store_begin(a, &f->e), 0);
+	assert_int_equal(store_begin(b, &f->e), 0);
+	assert_int_equal(store_trace_new(a, "first", &id, &f->e), 0);
+	assert_int_equal(store_trace_new(b, "second", &id, &f->e), 0);
+	assert_int_equal(store_commit(b, &f->e), 0);
+	assert_int_equal(store_commit(a, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "another process"));
+	store_close(a);
+	store_close(b);
+	assert_int_equal(dir_entries(f->dir), 1);
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM traces WHERE name = 'second'"), 1);
 }
 
 static void test_traces_and_files(void **state)
@@ -737,10 +856,11 @@ struct tally {
 	int ok, bad;
 };
 
-static void on_check(void *ctx, int ok, const char *what)
+static void on_check(void *ctx, int ok, const char *what, const char *detail)
 {
 	struct tally *t = ctx;
 	(void)what;
+	(void)detail;
 	if (ok)
 		t->ok++;
 	else
@@ -841,6 +961,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fresh_store_syncs_after_schema, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_refuses_and_leaves_untouched, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_new_store_appears_at_commit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_new_store_refused_if_path_taken, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_traces_and_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_tricky_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_first_block_short, setup, teardown),
