@@ -4,7 +4,7 @@
 set -eu
 
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
-libcmocka-dev zlib1g-dev mandoc tmux sqlite3 zstd xz-utils gzip time"
+libcmocka-dev zlib1g-dev mandoc tmux sqlite3 zstd xz-utils gzip time librsvg2-bin libxml2-utils"
 
 missing=""
 for p in $pkgs; do

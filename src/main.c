@@ -8,11 +8,14 @@
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
 	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry;
+extern const struct cmd_entry cmd_report_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
-	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
-	&cmd_compare_entry, &cmd_policies_entry, NULL,
+	&cmd_import_entry,  &cmd_info_entry,
+	&cmd_export_entry,  &cmd_check_entry,
+	&cmd_gen_entry,     &cmd_replay_entry,
+	&cmd_compare_entry, &cmd_policies_entry,
+	&cmd_report_entry,  NULL,
 };
 
 static void usage(FILE *f)
