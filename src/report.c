@@ -707,7 +707,8 @@ static void section_series(struct ctx *x)
 		   "common job shapes cannot use, as a share of all), the share of GPU capacity "
 		   "stalled by contention, and the jobs waiting. Means are time-weighted; peaks "
 		   "are the highest sample of any seed. Charts: the mean over seeds, in "
-		   "equal slices of time.");
+		   "equal slices of time. Both stop a quarter past the end of the pricing "
+		   "window: what runs after it is the last jobs draining.");
 	size_t nr = x->sel.n, ng = x->ng;
 	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
 	double tmax = 0;
@@ -721,6 +722,14 @@ static void section_series(struct ctx *x)
 	if (rc) {
 		report_addf(r, REPORT_B_WARN, "the series could not be read: %s", e.msg);
 		goto out;
+	}
+	/* the drain after the window would take most of a chart's width */
+	int64_t w1 = x->sel.sc.window_end;
+	if (x->mode == SIM_TIMED && w1 > 0 && 1.25 * (double)w1 < tmax) {
+		tmax = 1.25 * (double)w1;
+		for (size_t i = 0; i < nr; i++)
+			while (p[i].n && p[i].t[p[i].n - 1] > tmax)
+				p[i].n--;
 	}
 	static const struct report_col cols[] = {
 		LABEL_COLS,
@@ -827,7 +836,6 @@ static void section_series(struct ctx *x)
 		for (size_t gi = 0; gi < ng; gi++)
 			lines[gi] = (struct svg_line){x->g[gi].pol->name, bt,
 						      line[q] + gi * SERIES_BINS, SERIES_BINS};
-		int64_t w1 = x->sel.sc.window_end;
 		struct svg_lines lc = {
 			.title = charts[q].title,
 			.lines = lines,

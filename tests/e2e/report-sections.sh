@@ -119,3 +119,7 @@ jq -e '[.tables.what_if[] | (.what_if_usd_per_year - .plain_usd_per_year -
 	.change_usd_per_year) | fabs < 1e-6] | all' out >/dev/null || die "what-if change"
 expect_rc 0 vf report t.db --scenario 1
 contains out "io-pressure 2"
+
+# the over-time figures stop a quarter past the pricing window (1.25 x 111673 s)
+jq -e '[.tables.series[].t_s] | max <= 139591.25 and max > 111673' rep.json >/dev/null ||
+	die "the series are not cut a quarter past the window"
