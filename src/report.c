@@ -420,7 +420,7 @@ static void verdict(struct ctx *x)
 		if (n < 2)
 			sbuf_adds(&t, " (one seed: no interval)");
 		else if (hw == 0)
-			sbuf_printf(&t, " (95 %% CI %s to %s: every seed gives the same)", lo, hi);
+			sbuf_adds(&t, " (95 % CI of zero width: every seed gives the same)");
 		else
 			sbuf_printf(&t, " (95 %% CI %s to %s)", lo, hi);
 		sbuf_printf(&t, " against %s", x->baseline->name);
@@ -705,10 +705,12 @@ static void section_series(struct ctx *x)
 	report_add(r, REPORT_B_PARA,
 		   "From each run's stored series: the FGD fragmentation (free GPU capacity the "
 		   "common job shapes cannot use, as a share of all), the share of GPU capacity "
-		   "stalled by contention, and the jobs waiting. Means are time-weighted; peaks "
-		   "are the highest sample of any seed. Charts: the mean over seeds, in "
-		   "equal slices of time. Both stop a quarter past the end of the pricing "
-		   "window: what runs after it is the last jobs draining.");
+		   "stalled by contention, and the jobs waiting. The table is over the pricing "
+		   "window (compare's mean fragmentation is over the whole replay, the drain "
+		   "included): means are time-weighted, the mean over seeds; peaks are the highest "
+		   "sample of any seed. The charts show the mean over seeds in equal slices of "
+		   "time, up to a quarter past the end of the window (after it the last jobs "
+		   "drain).");
 	size_t nr = x->sel.n, ng = x->ng;
 	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
 	double tmax = 0;
@@ -725,6 +727,7 @@ static void section_series(struct ctx *x)
 	}
 	/* the drain after the window would take most of a chart's width */
 	int64_t w1 = x->sel.sc.window_end;
+	double wend = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : tmax;
 	if (x->mode == SIM_TIMED && w1 > 0 && 1.25 * (double)w1 < tmax) {
 		tmax = 1.25 * (double)w1;
 		for (size_t i = 0; i < nr; i++)
@@ -760,16 +763,21 @@ static void section_series(struct ctx *x)
 		for (size_t j = 0; j < g->n; j++) {
 			const struct pts *s = &p[off + j];
 			double sum[SER_N][SERIES_BINS] = {{0}}, num[SERIES_BINS] = {0};
+			size_t m = 0; /* the samples in the pricing window */
+			while (m < s->n && s->t[m] <= wend)
+				m++;
 			for (size_t k = 0; k < s->n; k++) {
-				double dt = k + 1 < s->n ? s->t[k + 1] - s->t[k] : 0;
+				double dt = k + 1 < m ? s->t[k + 1] - s->t[k] : 0;
 				size_t b = (size_t)(s->t[k] / width);
 				b = b < SERIES_BINS ? b : SERIES_BINS - 1;
 				num[b]++;
 				for (int q = 0; q < SER_N; q++) {
 					double y = s->y[q][k];
 					sum[q][b] += y;
-					if (s->n > 1)
-						mean[q] += y * dt / (s->t[s->n - 1] - s->t[0]) /
+					if (k >= m)
+						continue;
+					if (m > 1)
+						mean[q] += y * dt / (s->t[m - 1] - s->t[0]) /
 							   (double)g->n;
 					if (y > peak[q]) {
 						peak[q] = y;

@@ -123,3 +123,6 @@ contains out "io-pressure 2"
 # the over-time figures stop a quarter past the pricing window (1.25 x 111673 s)
 jq -e '[.tables.series[].t_s] | max <= 139591.25 and max > 111673' rep.json >/dev/null ||
 	die "the series are not cut a quarter past the window"
+# the table's means and peaks are over the pricing window
+jq -e '[.tables.over_time[] | .queued_peak_s <= 111673 and .frag_peak <= 1 and
+	.frag_mean <= .frag_peak] | all' rep.json >/dev/null || die "over-time table outside the window"
