@@ -9,14 +9,22 @@
 
 #include "report.h"
 
-/* Append s with the characters Markdown would read as markup in a table cell escaped. */
+/* Append s with the characters Markdown would read as markup escaped: emphasis, code,
+ * links, HTML, a table's bars, and '$', which some renderers take for mathematics. */
 static void cell(struct sbuf *out, const char *s)
 {
 	for (; *s; s++) {
-		if (strchr("|\\*_`[]<>", *s))
+		if (strchr("|\\*_`[]<>$", *s))
 			sbuf_addc(out, '\\');
 		sbuf_addc(out, *s);
 	}
+}
+
+static void text(struct sbuf *out, const char *pre, const char *s, const char *post)
+{
+	sbuf_adds(out, pre);
+	cell(out, s);
+	sbuf_adds(out, post);
 }
 
 static void table(struct sbuf *out, const struct report_table *t)
@@ -60,25 +68,25 @@ static void write_md(const struct report *r, const char *base, struct report_out
 			continue;
 		switch (b->type) {
 		case REPORT_B_TITLE:
-			sbuf_printf(out, "# %s\n\n", b->text);
+			text(out, "# ", b->text, "\n\n");
 			break;
 		case REPORT_B_HEADING:
-			sbuf_printf(out, "## %s\n\n", b->text);
+			text(out, "## ", b->text, "\n\n");
 			break;
 		case REPORT_B_ITEM:
-			sbuf_printf(out, "- %s\n", b->text);
+			text(out, "- ", b->text, "\n");
 			if (i + 1 >= r->n || r->blocks[i + 1].type != REPORT_B_ITEM)
 				sbuf_addc(out, '\n');
 			break;
 		case REPORT_B_WARN:
-			sbuf_printf(out, "> **Warning:** %s\n\n", b->text);
+			text(out, "> **Warning:** ", b->text, "\n\n");
 			break;
 		case REPORT_B_VERDICT:
-			sbuf_printf(out, "**%s**\n\n", b->text);
+			text(out, "**", b->text, "**\n\n");
 			break;
 		case REPORT_B_TABLE:
 			if (b->text)
-				sbuf_printf(out, "*%s*\n\n", b->text);
+				text(out, "*", b->text, "*\n\n");
 			table(out, b->table);
 			sbuf_addc(out, '\n');
 			break;
@@ -101,7 +109,7 @@ static void write_md(const struct report *r, const char *base, struct report_out
 			}
 			break;
 		default:
-			sbuf_printf(out, "%s\n\n", b->text);
+			text(out, "", b->text, "\n\n");
 		}
 	}
 	if (charts_left)

@@ -157,11 +157,13 @@ static void test_md(void **state)
 {
 	struct report_output o;
 	render(*state, "md", "r", &o);
-	assert_non_null(strstr(o.doc.s, "# Cost <report>\n"));
+	assert_non_null(strstr(o.doc.s, "# Cost \\<report\\>\n"));
+	assert_non_null(strstr(o.doc.s, "**fgd recovers \\$1,000/yr**\n"));
 	assert_non_null(strstr(o.doc.s, "> **Warning:** seeds differ\n"));
-	assert_non_null(strstr(o.doc.s, "| policy | cost | share | GPU-h | wait |\n"
-					"| :--- | ---: | ---: | ---: | ---: |\n"
-					"| a\\|b,c | $1,577,612 | 12.3 % | 13,195.3 | 3d 4h |\n"));
+	assert_non_null(strstr(o.doc.s,
+			       "| policy | cost | share | GPU-h | wait |\n"
+			       "| :--- | ---: | ---: | ---: | ---: |\n"
+			       "| a\\|b,c | \\$1,577,612 | 12.3 % | 13,195.3 | 3d 4h |\n"));
 	assert_non_null(strstr(o.doc.s, "![A chart](r-1.svg)"));
 	assert_int_equal(o.nfiles, 1);
 	assert_string_equal(o.files[0].name, "r-1.svg");
