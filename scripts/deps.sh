@@ -8,7 +8,7 @@ set -eu
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
 zlib1g-dev
 libcmocka-dev mandoc groff-base clang clang-format libclang-rt-dev git tmux sqlite3 zstd
-xz-utils gzip time"
+xz-utils gzip time librsvg2-bin libxml2-utils"
 
 missing=""
 for p in $pkgs; do

@@ -1,0 +1,159 @@
+/*
+ * report.h — the cost report a capacity planner hands upstairs: one scenario's runs read
+ * back from a store (runrec_select) and turned into a document of sections, written as
+ * text, Markdown, HTML, JSON or CSV.
+ *
+ *   report_build    the document: the verdict (the best policy's saving against a baseline,
+ *                   paired by seed, with its 95 % interval), $/yr by bucket, by GPU model
+ *                   and by job class, fragmentation, stalled GPUs and queue over time, the
+ *                   right-sizing (when one is stored), the what-ifs of the trace, owned
+ *                   against rented, and the assumptions (prices and their sources, window,
+ *                   seeds, enrichment); warnings first
+ *   report_formats  the writers, one report-NAME.c each, exporting a const struct
+ *                   report_ops
+ *
+ * A document is blocks in order: headings, paragraphs, list items, warnings, tables and
+ * charts. A table's cells carry a kind (dollars, GPU-hours, a share, a duration), so that
+ * text, Markdown and HTML print them for a person ("$1,234,567", "3d 4h") and JSON and CSV
+ * print the raw value, unrounded. Some tables are only for JSON and CSV (the per-run figures,
+ * the plotted series); charts (SVG, svg.h) only for Markdown and HTML.
+ *
+ * Nothing here prints; output depends only on the document.
+ */
+#ifndef VOIDFIT_REPORT_H
+#define VOIDFIT_REPORT_H
+
+#include <stddef.h>
+
+#include "metrics.h"
+#include "policy.h"
+#include "runrec.h"
+#include "sbuf.h"
+#include "store.h"
+#include "util.h"
+
+/* How a cell reads in text, Markdown and HTML (JSON and CSV: the raw number or text). */
+enum report_kind {
+	REPORT_K_TEXT,    /* a string */
+	REPORT_K_USD,     /* whole dollars with thousands separators: "$1,234,567" */
+	REPORT_K_PRICE,   /* dollars and cents: "$3.06" (a price per GPU-hour) */
+	REPORT_K_GPU_H,   /* GPU-hours, one decimal, thousands separated: "13,195.2" */
+	REPORT_K_SHARE,   /* a share as a percentage with one decimal: "12.3 %" */
+	REPORT_K_FRAC,    /* a fraction with four decimals: "0.1305" */
+	REPORT_K_SECONDS, /* a duration: "3d 4h", "2h 5m", "40s" */
+	REPORT_K_COUNT,   /* a whole number, thousands separated: "1,234" */
+};
+
+enum {
+	REPORT_C_RAW = 1, /* a column only JSON and CSV show (run ids, the finer buckets) */
+};
+
+struct report_col {
+	const char *key;  /* JSON and CSV name: "stalled_usd_per_year" */
+	const char *head; /* header for a person: "stalled" */
+	int kind;         /* enum report_kind */
+	unsigned flags;   /* REPORT_C_* */
+};
+
+struct report_cell {
+	double v; /* the value (NaN: none, "-") */
+	char *s;  /* REPORT_K_TEXT: the text (owned; NULL: "-") */
+};
+
+struct report_table {
+	char *id;                /* JSON key and CSV table name: "buckets" */
+	struct report_col *cols; /* ncol of them (strings static) */
+	size_t ncol;
+	struct report_cell *cells; /* nrow x ncol, row-major */
+	size_t nrow, cap;
+	unsigned char *shown; /* per column: 1 if a person's format shows it */
+};
+
+enum report_block_type {
+	REPORT_B_TITLE,   /* the document's title */
+	REPORT_B_HEADING, /* a section */
+	REPORT_B_PARA,    /* a paragraph */
+	REPORT_B_ITEM,    /* an item of a list (consecutive items make one list) */
+	REPORT_B_WARN,    /* a warning, near the top */
+	REPORT_B_VERDICT, /* the one sentence that goes upstairs */
+	REPORT_B_TABLE,   /* a table (with a caption in text) */
+	REPORT_B_CHART,   /* an SVG chart (text: its title) */
+};
+
+enum {
+	REPORT_BF_RAW = 1, /* JSON and CSV only (a table of every figure) */
+};
+
+struct report_block {
+	int type;                   /* enum report_block_type */
+	unsigned flags;             /* REPORT_BF_* */
+	char *text;                 /* heading, paragraph, item, warning, verdict; caption */
+	struct report_table *table; /* REPORT_B_TABLE (owned) */
+	struct sbuf svg;            /* REPORT_B_CHART: a complete <svg> element */
+};
+
+struct report {
+	struct report_block *blocks;
+	size_t n, cap;
+};
+
+/* What the report is priced at and compared against. */
+struct report_opts {
+	const struct policy_ops *baseline; /* the savings' reference (NULL: scalar) */
+	struct metrics_opts prices;        /* the tier and --gpu-price overrides */
+	double api_usd_per_mtok;           /* an API's price per million tokens, or NaN */
+	double tokens_per_gpu_hour;        /* tokens a productive GPU-hour makes (with the API) */
+};
+
+/* Build the report of the runs q names in st (path names the store in messages). Returns 0
+ * with *out set (free with report_free), VF_EINPUT when q names nothing (no runs, an unknown
+ * scenario or run id), or the store's error. */
+int report_build(struct store *st, const char *path, const struct runrec_query *q,
+		 const struct report_opts *o, struct report **out, struct err *e);
+/* Free r; r may be NULL. */
+void report_free(struct report *r);
+
+/* The right-sizing section's text when no right-sizing is stored. */
+#define REPORT_NO_SIZING "no right-sizing stored (voidfit size)"
+
+/* A file written beside the document (Markdown's charts). */
+struct report_file {
+	char *name; /* file name, relative to the document's directory (owned) */
+	struct sbuf body;
+};
+struct report_output {
+	struct sbuf doc; /* the document */
+	struct report_file *files;
+	size_t nfiles;
+};
+void report_output_init(struct report_output *o);
+void report_output_release(struct report_output *o);
+
+/* An output format. */
+struct report_ops {
+	const char *name; /* "text", "md", "html", "json", "csv" */
+	const char *ext;  /* its usual file name ending: ".txt", ".md", ... */
+	/* Write r into out. base names the files beside the document ("FILE" for
+	 * FILE.md: FILE-1.svg, ...), or is NULL when the document goes to a stream (the
+	 * formats that need files then say where the charts are not). */
+	void (*write)(const struct report *r, const char *base, struct report_output *out);
+};
+extern const struct report_ops report_text, report_md, report_html, report_json, report_csv;
+extern const struct report_ops *const report_formats[]; /* NULL-terminated */
+/* The format named name, or NULL. */
+const struct report_ops *report_format_find(const char *name);
+/* The format whose ext ends path, or NULL. */
+const struct report_ops *report_format_for_path(const char *path);
+
+/* For the writers: cell (row, col) of t for a person into out (thousands separators,
+ * durations; "-" for none). */
+void report_cell_human(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
+/* The raw value of cell (row, col): the text, the shortest decimal that reads back exactly,
+ * or "" for none. */
+void report_cell_raw(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
+/* A duration in seconds for a person: "3d 4h", "2h 5m", "12m 30s", "40s". */
+void report_fmt_duration(double s, char *buf, size_t len);
+/* Whole dollars with thousands separators: "$1,234,567", "-$12". */
+void report_fmt_usd(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * cmd-report.c — 'voidfit report': the cost report of one scenario's runs, as text,
+ * Markdown (with its charts as SVG files beside it), one self-contained HTML file, JSON or
+ * CSV, to standard output or -o FILE.
+ *
+ * Which runs: as compare (runrec_select). A file is written whole or not at all: each file
+ * goes to a temporary name beside it and is renamed into place once every one is written.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "report.h"
+
+static int exec_report(int argc, char **argv);
+extern const struct cmd_opt cmd_report_opts[]; /* below */
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.usage = "STORE [--scenario ID | --runs IDS] [--trace T] [--baseline P] "
+		 "[--price-tier T] [--gpu-price MODEL=USD]... "
+		 "[--api-price USD_PER_MTOK --tokens-per-gpu-hour N] "
+		 "[--format text|md|html|json|csv] [-o FILE]",
+	.summary = "the cost report of one scenario: verdict, $ by bucket, charts, breakeven",
+	.help = "      --scenario ID      the runs of scenario ID ('voidfit runs' lists them)\n"
+		"      --runs IDS         these runs (\"3,5-9\"), all of one scenario\n"
+		"      --trace T          trace of the store, by name or id (default: the newest)\n"
+		"      --baseline P       the policy savings are measured against (default "
+		"scalar)\n"
+		"      --price-tier T     price at on-demand (default), reserved, spot or owned\n"
+		"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"
+		"      --api-price USD    an API's price per million tokens, for the breakeven\n"
+		"      --tokens-per-gpu-hour N\n"
+		"                         tokens a productive GPU-hour makes (with --api-price)\n"
+		"  -f, --format F         text, md, html, json or csv (default: from -o's\n"
+		"                         ending, else text)\n"
+		"  -o, --output FILE      write FILE (md: and FILE-1.svg, ... beside it) instead\n"
+		"                         of standard output; whole or not at all\n"
+		"\n"
+		"The verdict names the policy with the largest saving of recoverable-by-placement\n"
+		"$/yr against the baseline, paired by seed, with its 95 % interval. Runs are\n"
+		"chosen as by compare: without --scenario or --runs, the newest scenario of the\n"
+		"trace whose policies all have the same seeds.\n",
+	.opts = cmd_report_opts,
+	.exec = exec_report,
+};
+
+enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS };
+
+const struct cmd_opt cmd_report_opts[] = {
+	{"trace", SCENARIO_K_TRACE, 1},
+	{"gpu-price", SCENARIO_K_PRICE, 1},
+	{"price-tier", SCENARIO_K_TIER, 1},
+	{"scenario", O_SCENARIO, 1},
+	{"runs", O_RUNS, 1},
+	{"baseline", O_BASELINE, 1},
+	{"api-price", O_API, 1},
+	{"tokens-per-gpu-hour", O_TOKENS, 1},
+	{"format", 'f', 1},
+	{"output", 'o', 1},
+	{NULL, 0, 0},
+};
+
+/* dir/name of path's directory and name. */
+static char *beside(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+	size_t d = slash ? (size_t)(slash - path) + 1 : 0;
+	char *p = xmalloc(d + strlen(name) + 1);
+	memcpy(p, path, d);
+	strcpy(p + d, name);
+	return p;
+}
+
+/* Write bodies[i] to paths[i], each through a temporary file beside it, renamed into place
+ * only when all are written; on failure nothing is left. Returns 0, or -1 with msg set. */
+static int write_all(char **paths, const struct sbuf *const *bodies, size_t n, struct sbuf *msg)
+{
+	char **tmp = xcalloc(n, sizeof *tmp);
+	size_t made = 0, i;
+	int rc = 0;
+	for (i = 0; i < n && !rc; i++) {
+		tmp[i] = xmalloc(strlen(paths[i]) + 16);
+		sprintf(tmp[i], "%s.tmp.XXXXXX", paths[i]);
+		int fd = mkstemp(tmp[i]);
+		if (fd < 0) {
+			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
+			free(tmp[i]);
+			tmp[i] = NULL;
+			rc = -1;
+			break;
+		}
+		made = i + 1;
+		const char *p = bodies[i]->s;
+		size_t left = bodies[i]->len;
+		while (left && !rc) {
+			ssize_t w = write(fd, p, left);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				sbuf_printf(msg, "%s: %s", paths[i], strerror(errno ? errno : EIO));
+				rc = -1;
+			} else {
+				p += w;
+				left -= (size_t)w;
+			}
+		}
+		if (!rc && (fchmod(fd, 0644) || fsync(fd))) {
+			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
+			rc = -1;
+		}
+		if (close(fd) && !rc) {
+			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
+			rc = -1;
+		}
+	}
+	/* the document is last in paths: it appears only when its files are in place */
+	for (i = 0; i < made && !rc; i++)
+		if (rename(tmp[i], paths[i])) {
+			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
+			rc = -1;
+			for (size_t k = 0; k < i; k++)
+				unlink(paths[k]);
+			break; /* tmp[i] and after are removed below */
+		}
+	for (; i < made; i++)
+		if (tmp[i])
+			unlink(tmp[i]);
+	for (i = 0; i < n; i++)
+		free(tmp[i]);
+	free(tmp);
+	return rc;
+}
+
+static int exec_report(int argc, char **argv)
+{
+	struct cmd_parser p;
+	struct err e = {0};
+	struct scenario sc;
+	const char *fmt = NULL, *base_arg = "scalar", *outp = NULL;
+	int c, rc = CMD_OK;
+	struct runrec_query q = {.mode = -1};
+	int64_t *ids = NULL;
+	struct store *st = NULL;
+	struct report *rep = NULL;
+	struct report_output out;
+	struct report_opts ro = {.api_usd_per_mtok = NAN, .tokens_per_gpu_hour = NAN};
+	char *base = NULL, **paths = NULL;
+	const struct sbuf **bodies = NULL;
+	struct sbuf msg = SBUF_INIT;
+
+	sbuf_init(&msg);
+	report_output_init(&out);
+	scenario_init(&sc);
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, cmd_report_opts)) != -1 && rc == CMD_OK) {
+		double v;
+		switch (c) {
+		case O_SCENARIO:
+			if (!(rc = cmd_num_opt(&cmd_report_entry, "scenario", p.arg, 1, 0, &v)))
+				q.scenario_id = (int64_t)v;
+			break;
+		case O_RUNS:
+			if (runrec_parse_ids(p.arg, &ids, &q.nrun_ids, &e))
+				rc = cmd_usage_error(&cmd_report_entry, "--runs %s", e.msg);
+			break;
+		case O_BASELINE:
+			base_arg = p.arg;
+			break;
+		case O_API:
+			if (!(rc = cmd_num_opt(&cmd_report_entry, "api-price", p.arg, 0, 0, &v)))
+				ro.api_usd_per_mtok = v;
+			break;
+		case O_TOKENS:
+			if (!(rc = cmd_num_opt(&cmd_report_entry, "tokens-per-gpu-hour", p.arg, 0,
+					       0, &v)))
+				ro.tokens_per_gpu_hour = v;
+			break;
+		case 'f':
+			fmt = p.arg;
+			break;
+		case 'o':
+			outp = p.arg;
+			break;
+		default:
+			if (scenario_is_key(c)) {
+				if (scenario_set(&sc, c, p.arg, &e))
+					rc = cmd_usage_error(&cmd_report_entry, "%s", e.msg);
+				break;
+			}
+			rc = cmd_opt_error(&cmd_report_entry, &p);
+		}
+	}
+	if (rc != CMD_OK)
+		goto out;
+	if (p.nops != 1) {
+		rc = cmd_usage_error(&cmd_report_entry,
+				     p.nops ? "one STORE only" : "no STORE given");
+		goto out;
+	}
+	if (!(ro.baseline = policy_find(base_arg))) {
+		rc = cmd_usage_error(&cmd_report_entry, "--baseline '%s': not a policy", base_arg);
+		goto out;
+	}
+	if (isnan(ro.api_usd_per_mtok) != isnan(ro.tokens_per_gpu_hour)) {
+		rc = cmd_usage_error(&cmd_report_entry,
+				     "give --api-price and --tokens-per-gpu-hour together");
+		goto out;
+	}
+	if (q.scenario_id && ids) {
+		rc = cmd_usage_error(&cmd_report_entry, "give --scenario or --runs, not both");
+		goto out;
+	}
+	if (outp && !*outp) {
+		rc = cmd_usage_error(&cmd_report_entry, "-o: an empty file name");
+		goto out;
+	}
+	const struct report_ops *fops =
+		fmt ? report_format_find(fmt)
+		    : (outp && report_format_for_path(outp) ? report_format_for_path(outp)
+							    : &report_text);
+	if (!fops) {
+		rc = cmd_usage_error(&cmd_report_entry,
+				     "--format '%s': not text, md, html, json or csv", fmt);
+		goto out;
+	}
+	ro.prices = sc.prices;
+	q.trace = sc.trace_arg;
+	q.run_ids = ids;
+
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) ||
+	    report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
+		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
+		goto out;
+	}
+	if (outp) {
+		/* FILE.md's charts are FILE-1.svg, ... */
+		const char *slash = strrchr(outp, '/'), *name = slash ? slash + 1 : outp;
+		size_t n = strlen(name);
+		if (n > 3 && !strcmp(name + n - 3, ".md"))
+			n -= 3;
+		base = xstrndup(name, n);
+	}
+	fops->write(rep, base, &out);
+	if (!outp) {
+		fwrite(out.doc.s, 1, out.doc.len, stdout);
+		if (fflush(stdout) || ferror(stdout))
+			rc = cmd_fail(&cmd_report_entry, "stdout: write error");
+		goto out;
+	}
+	paths = xcalloc(out.nfiles + 1, sizeof *paths);
+	bodies = xcalloc(out.nfiles + 1, sizeof *bodies);
+	for (size_t i = 0; i < out.nfiles; i++) {
+		paths[i] = beside(outp, out.files[i].name);
+		bodies[i] = &out.files[i].body;
+	}
+	paths[out.nfiles] = xstrdup(outp);
+	bodies[out.nfiles] = &out.doc;
+	if (write_all(paths, bodies, out.nfiles + 1, &msg))
+		rc = cmd_fail(&cmd_report_entry, "%s", msg.s);
+	else
+		fprintf(stderr, "wrote %s%s\n", outp,
+			out.nfiles ? " and its charts beside it" : "");
+out:
+	for (size_t i = 0; paths && i <= out.nfiles; i++)
+		free(paths[i]);
+	free(paths);
+	free(bodies);
+	free(base);
+	free(ids);
+	report_output_release(&out);
+	report_free(rep);
+	scenario_release(&sc);
+	store_close(st);
+	sbuf_release(&msg);
+	cmd_parser_release(&p);
+	return rc;
+}

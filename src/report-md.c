@@ -1,0 +1,122 @@
+/*
+ * report-md.c — the report as Markdown (report.h): headings, paragraphs, pipe tables with
+ * the numbers to the right, and each chart as an image link to an SVG file written beside
+ * the document (BASE-1.svg, BASE-2.svg, ...).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Append s with the characters Markdown would read as markup escaped: emphasis, code,
+ * links, HTML, a table's bars, and '$', which some renderers take for mathematics. */
+static void cell(struct sbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("|\\*_`[]<>$", *s))
+			sbuf_addc(out, '\\');
+		sbuf_addc(out, *s);
+	}
+}
+
+static void text(struct sbuf *out, const char *pre, const char *s, const char *post)
+{
+	sbuf_adds(out, pre);
+	cell(out, s);
+	sbuf_adds(out, post);
+}
+
+static void table(struct sbuf *out, const struct report_table *t)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_adds(out, "|");
+	for (size_t c = 0; c < t->ncol; c++)
+		if (t->shown[c]) {
+			sbuf_addc(out, ' ');
+			cell(out, t->cols[c].head);
+			sbuf_adds(out, " |");
+		}
+	sbuf_adds(out, "\n|");
+	for (size_t c = 0; c < t->ncol; c++)
+		if (t->shown[c])
+			sbuf_adds(out, t->cols[c].kind == REPORT_K_TEXT ? " :--- |" : " ---: |");
+	sbuf_addc(out, '\n');
+	for (size_t r = 0; r < t->nrow; r++) {
+		sbuf_adds(out, "|");
+		for (size_t c = 0; c < t->ncol; c++)
+			if (t->shown[c]) {
+				sbuf_reset(&b);
+				report_cell_human(t, r, c, &b);
+				sbuf_addc(out, ' ');
+				cell(out, b.s);
+				sbuf_adds(out, " |");
+			}
+		sbuf_addc(out, '\n');
+	}
+	sbuf_release(&b);
+}
+
+static void write_md(const struct report *r, const char *base, struct report_output *o)
+{
+	struct sbuf *out = &o->doc;
+	int charts_left = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct report_block *b = &r->blocks[i];
+		if (b->flags & REPORT_BF_RAW)
+			continue;
+		switch (b->type) {
+		case REPORT_B_TITLE:
+			text(out, "# ", b->text, "\n\n");
+			break;
+		case REPORT_B_HEADING:
+			text(out, "## ", b->text, "\n\n");
+			break;
+		case REPORT_B_ITEM:
+			text(out, "- ", b->text, "\n");
+			if (i + 1 >= r->n || r->blocks[i + 1].type != REPORT_B_ITEM)
+				sbuf_addc(out, '\n');
+			break;
+		case REPORT_B_WARN:
+			text(out, "> **Warning:** ", b->text, "\n\n");
+			break;
+		case REPORT_B_VERDICT:
+			text(out, "**", b->text, "**\n\n");
+			break;
+		case REPORT_B_TABLE:
+			if (b->text)
+				text(out, "*", b->text, "*\n\n");
+			table(out, b->table);
+			sbuf_addc(out, '\n');
+			break;
+		case REPORT_B_CHART:
+			if (!base) {
+				charts_left++;
+				break;
+			}
+			o->files = xrealloc(o->files, (o->nfiles + 1) * sizeof *o->files);
+			{
+				struct report_file *f = &o->files[o->nfiles++];
+				struct sbuf n = SBUF_INIT;
+				sbuf_init(&n);
+				sbuf_printf(&n, "%s-%zu.svg", base, o->nfiles);
+				f->name = xstrdup(n.s);
+				sbuf_init(&f->body);
+				sbuf_add(&f->body, b->svg.s, b->svg.len);
+				sbuf_printf(out, "![%s](%s)\n\n", b->text, n.s);
+				sbuf_release(&n);
+			}
+			break;
+		default:
+			text(out, "", b->text, "\n\n");
+		}
+	}
+	if (charts_left)
+		sbuf_printf(out,
+			    "*%d chart%s left out: written to standard output, the document has no "
+			    "place for its SVG files (give -o FILE.md).*\n",
+			    charts_left, charts_left == 1 ? "" : "s");
+}
+
+const struct report_ops report_md = {"md", ".md", write_md};

@@ -1,0 +1,132 @@
+/*
+ * report-text.c — the report as plain text (report.h): headings underlined, paragraphs
+ * wrapped, tables aligned (numbers to the right), the numbers for a person. No charts: a
+ * chart's figures are in the tables beside it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define WIDTH 88 /* wrap paragraphs here */
+
+/* Append s wrapped at WIDTH, the first line after first, the others after indent. */
+static void wrap(struct sbuf *out, const char *s, const char *first, const char *indent)
+{
+	size_t col = strlen(first);
+	int fresh = 1; /* nothing on the line yet but its prefix */
+	sbuf_adds(out, first);
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		size_t w = strcspn(s, " ");
+		if (!fresh && col + 1 + w > WIDTH) {
+			sbuf_printf(out, "\n%s", indent);
+			col = strlen(indent);
+			fresh = 1;
+		}
+		if (!fresh) {
+			sbuf_addc(out, ' ');
+			col++;
+		}
+		sbuf_add(out, s, w);
+		col += w;
+		s += w;
+		fresh = 0;
+	}
+	sbuf_addc(out, '\n');
+}
+
+static void table(struct sbuf *out, const struct report_table *t)
+{
+	size_t nc = t->ncol, *w = xcalloc(nc, sizeof *w);
+	struct sbuf *cells = xcalloc(t->nrow * nc + 1, sizeof *cells);
+	for (size_t c = 0; c < nc; c++)
+		w[c] = strlen(t->cols[c].head);
+	for (size_t r = 0; r < t->nrow; r++)
+		for (size_t c = 0; c < nc; c++) {
+			struct sbuf *b = &cells[r * nc + c];
+			sbuf_init(b);
+			if (!t->shown[c])
+				continue;
+			report_cell_human(t, r, c, b);
+			w[c] = b->len > w[c] ? b->len : w[c];
+		}
+	const char *sep = "";
+	for (size_t c = 0; c < nc; c++) {
+		if (!t->shown[c])
+			continue;
+		int left = t->cols[c].kind == REPORT_K_TEXT;
+		sbuf_printf(out, "%s%*s", sep, left ? -(int)w[c] : (int)w[c], t->cols[c].head);
+		sep = "  ";
+	}
+	sbuf_addc(out, '\n');
+	for (size_t r = 0; r < t->nrow; r++) {
+		sep = "";
+		for (size_t c = 0; c < nc; c++) {
+			if (!t->shown[c])
+				continue;
+			int left = t->cols[c].kind == REPORT_K_TEXT;
+			sbuf_printf(out, "%s%*s", sep, left ? -(int)w[c] : (int)w[c],
+				    cells[r * nc + c].s);
+			sep = "  ";
+		}
+		/* no blanks at the end of a line */
+		while (out->len && out->s[out->len - 1] == ' ')
+			out->s[--out->len] = '\0';
+		sbuf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < t->nrow * nc; i++)
+		sbuf_release(&cells[i]);
+	free(cells);
+	free(w);
+}
+
+static void underline(struct sbuf *out, const char *s, char c)
+{
+	sbuf_printf(out, "%s\n", s);
+	for (size_t i = strlen(s); i > 0; i--)
+		sbuf_addc(out, c);
+	sbuf_addc(out, '\n');
+}
+
+static void write_text(const struct report *r, const char *base, struct report_output *o)
+{
+	struct sbuf *out = &o->doc;
+	int prev = -1;
+	(void)base;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct report_block *b = &r->blocks[i];
+		if (b->flags & REPORT_BF_RAW || b->type == REPORT_B_CHART)
+			continue;
+		if (prev >= 0 && !(prev == REPORT_B_ITEM && b->type == REPORT_B_ITEM) &&
+		    !(prev == REPORT_B_WARN && b->type == REPORT_B_WARN))
+			sbuf_addc(out, '\n');
+		switch (b->type) {
+		case REPORT_B_TITLE:
+			underline(out, b->text, '=');
+			break;
+		case REPORT_B_HEADING:
+			underline(out, b->text, '-');
+			break;
+		case REPORT_B_ITEM:
+			wrap(out, b->text, "  - ", "    ");
+			break;
+		case REPORT_B_WARN:
+			wrap(out, b->text, "WARNING: ", "         ");
+			break;
+		case REPORT_B_TABLE:
+			if (b->text)
+				sbuf_printf(out, "%s:\n", b->text);
+			table(out, b->table);
+			break;
+		default:
+			wrap(out, b->text, "", "");
+		}
+		prev = b->type;
+	}
+}
+
+const struct report_ops report_text = {"text", ".txt", write_text};

@@ -1,0 +1,1317 @@
+/*
+ * report.c — the cost report's content (report.h): one scenario's runs read back, priced,
+ * and laid out as sections.
+ *
+ * Order of the document: the title, what the report covers, its warnings (runs made before
+ * buckets were stored, an incomplete set of seeds, runs that placed nothing, barely used
+ * the cluster or were overloaded), the verdict, then sections 1-8. Each figure per policy is
+ * the mean over its seeds; the verdict's saving is summary.c's, paired by seed. Everything
+ * is priced here from the stored GPU time by bucket (runrec.ms), at the prices asked for.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-int.h"
+#include "stats.h"
+#include "summary.h"
+#include "svg.h"
+
+#define MS_PER_HOUR 3.6e6 /* GPU-milli-seconds in a GPU-hour, as the buckets are stored */
+#define SERIES_BINS 120   /* points of a line chart: the series averaged over this many bins */
+
+/* The buckets as a person reads them: the five idle-blocked causes but a full cluster are
+ * one, "blocked" (by cause in their own table). */
+enum show { SH_PROD, SH_STALL, SH_LOST, SH_BLOCKED, SH_FULL, SH_UNNEEDED, SH_N };
+static const struct {
+	const char *key, *head;
+	int color; /* svg_palette index: the same bucket has the same colour in every chart */
+} shows[SH_N] = {
+	{"productive_usd_per_year", "productive", 2},
+	{"stalled_usd_per_year", "stalled", 1},
+	{"lost_usd_per_year", "lost", 5},
+	{"idle_blocked_usd_per_year", "blocked", 3},
+	{"idle_full_usd_per_year", "full cluster", 0},
+	{"idle_unneeded_usd_per_year", "unneeded", 4},
+};
+
+static enum show show_of(int b)
+{
+	switch (b) {
+	case SIM_B_PRODUCTIVE:
+		return SH_PROD;
+	case SIM_B_STALLED:
+		return SH_STALL;
+	case SIM_B_LOST:
+		return SH_LOST;
+	case SIM_B_FULL:
+		return SH_FULL;
+	case SIM_B_UNNEEDED:
+		return SH_UNNEEDED;
+	default:
+		return SH_BLOCKED;
+	}
+}
+
+/* A policy's runs: a run of sel.runs (grouped by policy, seeds ascending). */
+struct group {
+	const struct policy_ops *pol;
+	const struct runrec *runs;
+	size_t n;
+};
+
+struct ctx {
+	struct store *st;
+	const char *path;
+	const struct runrec_query *q;
+	const struct report_opts *o;
+	const struct policy_ops *baseline;
+	struct runrec_sel sel;
+	struct group *g;
+	size_t ng;
+	enum sim_mode mode;
+	int buckets; /* every run has its GPU time by bucket */
+	uint32_t assumed;
+	uint32_t models;       /* models with GPU time in some run */
+	struct table *summary; /* summary_table's compare table: the savings */
+	struct report *r;
+};
+
+static void group_runs(struct runrec *runs, size_t n, struct group **out, size_t *ng)
+{
+	*out = NULL;
+	*ng = 0;
+	size_t cap = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && runs[j].policy == runs[i].policy; j++)
+			;
+		xgrow(out, &cap, *ng + 1, sizeof **out);
+		(*out)[(*ng)++] = (struct group){runs[i].policy, &runs[i], j - i};
+	}
+}
+
+/* $ per year of run r's GPU time of model m (-1: all), class c (-1: all) by bucket. */
+static void run_usd(const struct runrec *r, const struct metrics_opts *o, int m, int c,
+		    double out[SIM_NBUCKET])
+{
+	for (int b = 0; b < SIM_NBUCKET; b++)
+		out[b] = 0;
+	for (int g = 0; g < GPUMODEL_MAX; g++) {
+		if (m >= 0 && g != m)
+			continue;
+		double price = metrics_price(o, g) / MS_PER_HOUR;
+		for (int k = 0; k <= JOB_NCLASS; k++)
+			if (c < 0 || k == c)
+				for (int b = 0; b < SIM_NBUCKET; b++)
+					out[b] += (double)r->ms[g][k][b] * price;
+	}
+	for (int b = 0; b < SIM_NBUCKET; b++)
+		out[b] = metrics_per_year(out[b], r->v[RUNREC_WINDOW_H]);
+}
+
+/* The mean over a group's runs of run_usd, and of recoverable by placement. */
+static void group_usd(const struct group *g, const struct metrics_opts *o, int m, int c,
+		      double out[SIM_NBUCKET], double *place)
+{
+	double one[SIM_NBUCKET];
+	for (int b = 0; b < SIM_NBUCKET; b++)
+		out[b] = 0;
+	*place = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		run_usd(&g->runs[i], o, m, c, one);
+		for (int b = 0; b < SIM_NBUCKET; b++) {
+			out[b] += one[b] / (double)g->n;
+			if (metrics_by_placement((enum sim_bucket)b))
+				*place += one[b] / (double)g->n;
+		}
+	}
+}
+
+/* GPU-hours of a group (mean over its runs) of model m in bucket b (-1: every bucket). */
+static double group_hours(const struct group *g, int m, int b)
+{
+	double h = 0;
+	for (size_t i = 0; i < g->n; i++)
+		for (int k = 0; k <= JOB_NCLASS; k++)
+			for (int x = 0; x < SIM_NBUCKET; x++)
+				if (b < 0 || x == b)
+					h += (double)g->runs[i].ms[m][k][x] / MS_PER_HOUR;
+	return g->n ? h / (double)g->n : NAN;
+}
+
+/* "1-3" or "1,4,9" of runs' seeds; "12,23,34" of their ids. */
+static void seeds_text(const struct runrec *runs, size_t n, struct sbuf *out)
+{
+	int run = n > 1;
+	for (size_t i = 1; i < n && run; i++)
+		run = runs[i].seed == runs[i - 1].seed + 1;
+	if (run) {
+		sbuf_printf(out, "%" PRIu64 "-%" PRIu64, runs[0].seed, runs[n - 1].seed);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(out, "%s%" PRIu64, i ? "," : "", runs[i].seed);
+}
+
+static void ids_text(const struct runrec *runs, size_t n, struct sbuf *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(out, "%s%" PRId64, i ? "," : "", runs[i].id);
+}
+
+/* Fill the policy, seeds and run-id cells (columns 0, 1, 2) of a row of group g. */
+static void label_cells(struct report_cell *c, const struct group *g)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	report_cell_text(&c[0], g->pol->name);
+	seeds_text(g->runs, g->n, &b);
+	report_cell_text(&c[1], b.s);
+	sbuf_reset(&b);
+	ids_text(g->runs, g->n, &b);
+	report_cell_text(&c[2], b.s);
+	sbuf_release(&b);
+}
+
+#define LABEL_COLS                                                                                 \
+	{"policy", "policy", REPORT_K_TEXT, 0}, {"seeds", "seeds", REPORT_K_TEXT, 0},              \
+	{                                                                                          \
+		"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW                                     \
+	}
+
+/* Chart tick labels. */
+static void fmt_usd_axis(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (a >= 1e9)
+		snprintf(buf, len, "$%gB", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "$%gM", v / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "$%gk", v / 1e3);
+	else
+		snprintf(buf, len, "$%g", v);
+}
+
+static void fmt_share_axis(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g %%", v * 100);
+}
+
+static void fmt_count_axis(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", v);
+}
+
+/* ---- scenarios ---- */
+
+/* "faults n7:sto=0.5@3600+6h, io-pressure 2" of what s sets differently from ref (ref NULL:
+ * the mode and everything set otherwise than by default). */
+static void describe(const struct store_scenario *s, const struct store_scenario *ref,
+		     struct sbuf *out)
+{
+	size_t start = out->len;
+#define DIFF_S(f) (ref ? strcmp(s->f ? s->f : "", ref->f ? ref->f : "") != 0 : s->f && *s->f)
+#define SEP       (out->len > start ? ", " : "")
+	if (!ref) {
+		sbuf_adds(out, s->mode);
+		if (!strcmp(s->mode, "inflate"))
+			sbuf_printf(out, " to %g", s->target);
+		else if (s->queue)
+			sbuf_printf(out, " %s%s", s->queue, s->preempt ? " with preemption" : "");
+	} else {
+		if (DIFF_S(queue) || s->preempt != ref->preempt)
+			sbuf_printf(out, "%squeue %s%s", SEP, s->queue ? s->queue : "-",
+				    s->preempt ? " with preemption" : "");
+		if (!strcmp(s->mode, "inflate") && s->target != ref->target)
+			sbuf_printf(out, "%starget %g", SEP, s->target);
+	}
+	if (DIFF_S(faults))
+		sbuf_printf(out, "%sfaults %s", SEP, *s->faults ? s->faults : "none");
+	double io = isnan(s->io_pressure) ? 1 : s->io_pressure;
+	double rio = ref && !isnan(ref->io_pressure) ? ref->io_pressure : 1;
+	if (io != rio)
+		sbuf_printf(out, "%sio-pressure %g", SEP, io);
+	if (DIFF_S(cluster_path))
+		sbuf_printf(out, "%scluster %s", SEP,
+			    s->cluster_path ? s->cluster_path : "of the trace");
+	if (DIFF_S(dims))
+		sbuf_printf(out, "%sdims %s", SEP, *s->dims ? s->dims : "each policy's own");
+	if (ref ? s->sample_nodes != ref->sample_nodes : s->sample_nodes > 0)
+		sbuf_printf(out, "%ssample-nodes %" PRId64, SEP, s->sample_nodes);
+	if (DIFF_S(profile_path))
+		sbuf_printf(out, "%sprofile %s", SEP,
+			    s->profile_path ? s->profile_path : "built-in");
+	if (ref && (s->lambda != ref->lambda || s->mu != ref->mu))
+		sbuf_printf(out, "%slambda %g, mu %g", SEP, s->lambda, s->mu);
+	if (ref && s->coverage != ref->coverage)
+		sbuf_printf(out, "%scoverage %g", SEP, s->coverage);
+	if (ref && (s->window_start != ref->window_start || s->window_end != ref->window_end))
+		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
+			    s->window_end);
+	if (ref && out->len == start)
+		sbuf_adds(out, "another profile version or parameters");
+#undef DIFF_S
+#undef SEP
+}
+
+/* ---- warnings ---- */
+
+enum warn { W_UNPLACEABLE, W_IDLE, W_OVERLOAD, W_N };
+
+/* Does run r carry warning w? */
+static int has_warn(const struct runrec *r, enum warn w, enum sim_mode mode)
+{
+	const double *v = r->v;
+	switch (w) {
+	case W_UNPLACEABLE:
+		return v[RUNREC_PLACED] == 0 && v[RUNREC_UNPLACEABLE] > 0;
+	case W_IDLE:
+		return v[RUNREC_ALLOC] < 0.01;
+	default:
+		/* the mean run is about mean JCT - mean wait */
+		return mode == SIM_TIMED &&
+		       v[RUNREC_WAIT] > 10 * (v[RUNREC_JCT] - v[RUNREC_WAIT]) && v[RUNREC_WAIT] > 0;
+	}
+}
+
+static void warnings(struct ctx *x)
+{
+	static const char *const what[W_N] = {
+		"every job was unplaceable: nothing ran, so its figures say nothing about "
+		"placement",
+		"the mean allocated GPU share is under 1 %: the cluster is almost idle, and its $ "
+		"are mostly idle time",
+		"overloaded: the mean wait is over ten times the mean run time (mean JCT less "
+		"mean wait), so the queue, not placement, decides most figures",
+	};
+	struct report *r = x->r;
+	if (x->sel.legacy)
+		report_add(r, REPORT_B_WARN,
+			   "these runs were made by an earlier voidfit, before GPU time was stored "
+			   "by bucket: the $ by bucket, model and class are missing and the $ "
+			   "figures are as stored, not repriced (replay them)");
+	if (x->sel.partial)
+		report_add(
+			r, REPORT_B_WARN,
+			"the policies do not have the same seeds: each mean is over its own seeds, "
+			"and the savings over the seeds the two policies share (replay the missing "
+			"ones with --resume)");
+	struct sbuf b = SBUF_INIT, s = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_init(&s);
+	for (int w = 0; w < W_N; w++)
+		for (size_t i = 0; i < x->ng; i++) {
+			const struct group *g = &x->g[i];
+			sbuf_reset(&b);
+			sbuf_reset(&s);
+			size_t k = 0;
+			for (size_t j = 0; j < g->n; j++)
+				if (has_warn(&g->runs[j], (enum warn)w, x->mode)) {
+					sbuf_printf(&s, "%s%" PRId64, k++ ? ", " : "",
+						    g->runs[j].id);
+				}
+			if (!k)
+				continue;
+			report_addf(r, REPORT_B_WARN, "%s (%s %s): %s", g->pol->name,
+				    k == 1 ? "run" : "runs", s.s, what[w]);
+		}
+	sbuf_release(&b);
+	sbuf_release(&s);
+}
+
+/* ---- the verdict ---- */
+
+static size_t col_index(const struct table *t, const char *key)
+{
+	for (size_t i = 0; i < table_nnums(t); i++)
+		if (!strcmp(table_num_col(t, i)->key, key))
+			return i;
+	return (size_t)-1;
+}
+
+static const struct group *find_group(const struct ctx *x, const struct policy_ops *p)
+{
+	for (size_t i = 0; i < x->ng; i++)
+		if (x->g[i].pol == p)
+			return &x->g[i];
+	return NULL;
+}
+
+/* Seeds of a that b also has. */
+static size_t paired(const struct group *a, const struct group *b)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			k += a->runs[i].seed == b->runs[j].seed;
+	return k;
+}
+
+static void verdict(struct ctx *x)
+{
+	struct summary_opts so = {.mode = x->mode,
+				  .compare = 1,
+				  .baseline = x->baseline,
+				  .trace = x->sel.trace_name.s};
+	x->summary = summary_table(x->sel.runs, x->sel.n, &so);
+	size_t cs = col_index(x->summary, "saving_usd_per_year");
+	size_t ch = col_index(x->summary, "saving_ci95_usd_per_year");
+	size_t cp = col_index(x->summary, runrec_col_key(RUNREC_USD_PLACE));
+	const struct group *base = find_group(x, x->baseline);
+	static const struct report_col cols[] = {
+		{"policy", "policy", REPORT_K_TEXT, 0},
+		{"baseline", "baseline", REPORT_K_TEXT, 0},
+		{"saving_usd_per_year", "saving", REPORT_K_USD, 0},
+		{"ci95_low_usd_per_year", "95% low", REPORT_K_USD, 0},
+		{"ci95_high_usd_per_year", "95% high", REPORT_K_USD, 0},
+		{"paired_seeds", "seeds", REPORT_K_COUNT, 0},
+		{"recoverable_by_placement_usd_per_year", "recoverable", REPORT_K_USD, 0},
+		{"baseline_recoverable_by_placement_usd_per_year", "baseline's", REPORT_K_USD, 0},
+		{"run_ids", "runs", REPORT_K_TEXT, 0},
+		{"baseline_run_ids", "baseline runs", REPORT_K_TEXT, 0},
+	};
+	/* the best: the largest saving against the baseline, else the least recoverable */
+	size_t best = (size_t)-1;
+	for (size_t i = 0; i < table_nrows(x->summary); i++) {
+		const struct group *g = &x->g[i]; /* summary rows follow the groups */
+		if (g->pol == x->baseline)
+			continue;
+		double v = base ? table_value(x->summary, i, cs) : -table_value(x->summary, i, cp);
+		if (isnan(v))
+			continue;
+		double bv = best == (size_t)-1 ? -INFINITY
+			    : base             ? table_value(x->summary, best, cs)
+					       : -table_value(x->summary, best, cp);
+		if (v > bv)
+			best = i;
+	}
+	char a[64], lo[64], hi[64], pl[64];
+	struct sbuf t = SBUF_INIT, ids = SBUF_INIT;
+	sbuf_init(&t);
+	sbuf_init(&ids);
+	if (best == (size_t)-1) {
+		sbuf_printf(&t,
+			    "Only %s ran on this trace (%s): there is nothing to compare it with.",
+			    x->g[0].pol->name, x->sel.trace_name.s);
+	} else if (!base) {
+		report_fmt_usd(table_value(x->summary, best, cp), pl, sizeof pl);
+		sbuf_printf(
+			&t,
+			"No %s run to measure against (--baseline P): of the policies that ran "
+			"on this trace (%s), %s leaves the least recoverable by placement, %s/yr.",
+			x->baseline->name, x->sel.trace_name.s, x->g[best].pol->name, pl);
+	} else {
+		const struct group *g = &x->g[best];
+		double m = table_value(x->summary, best, cs),
+		       hw = table_value(x->summary, best, ch);
+		size_t n = paired(g, base);
+		report_fmt_usd(m, a, sizeof a);
+		report_fmt_usd(m - hw, lo, sizeof lo);
+		report_fmt_usd(m + hw, hi, sizeof hi);
+		if (m <= 0)
+			sbuf_printf(
+				&t,
+				"No policy recovers more than %s on this trace (%s): the best, ",
+				x->baseline->name, x->sel.trace_name.s);
+		sbuf_printf(&t, "%s recovers %s/yr", g->pol->name, a);
+		if (n < 2)
+			sbuf_adds(&t, " (one seed: no interval)");
+		else if (hw == 0)
+			sbuf_adds(&t, " (95 % CI of zero width: every seed gives the same)");
+		else
+			sbuf_printf(&t, " (95 %% CI %s to %s)", lo, hi);
+		sbuf_printf(&t, " against %s", x->baseline->name);
+		if (m > 0)
+			sbuf_printf(&t, " on this trace (%s)", x->sel.trace_name.s);
+		sbuf_printf(&t, ", over %zu seed%s.", n, n == 1 ? "" : "s");
+		if (n >= 2 && m > 0 && m - hw <= 0)
+			sbuf_adds(&t,
+				  " The interval includes zero: on these seeds the saving is not "
+				  "told apart from none.");
+	}
+	report_add(x->r, REPORT_B_VERDICT, t.s);
+	struct report_table *tab = report_add_table(x->r, "verdict", NULL, cols,
+						    sizeof cols / sizeof *cols, REPORT_BF_RAW);
+	if (best != (size_t)-1) {
+		const struct group *g = &x->g[best];
+		struct report_cell *c = report_row(tab);
+		double m = base ? table_value(x->summary, best, cs) : NAN;
+		double hw = base ? table_value(x->summary, best, ch) : NAN;
+		report_cell_text(&c[0], g->pol->name);
+		report_cell_text(&c[1], x->baseline->name);
+		c[2].v = m;
+		c[3].v = m - hw;
+		c[4].v = m + hw;
+		c[5].v = base ? (double)paired(g, base) : 0;
+		c[6].v = table_value(x->summary, best, cp);
+		if (base)
+			c[7].v = table_value(x->summary, (size_t)(base - x->g), cp);
+		ids_text(g->runs, g->n, &ids);
+		report_cell_text(&c[8], ids.s);
+		if (base) {
+			sbuf_reset(&ids);
+			ids_text(base->runs, base->n, &ids);
+			report_cell_text(&c[9], ids.s);
+		}
+	}
+	sbuf_release(&t);
+	sbuf_release(&ids);
+}
+
+/* ---- 1-3: $ per year by bucket, by GPU model, by class ---- */
+
+static int legacy_says(struct ctx *x)
+{
+	if (x->buckets)
+		return 0;
+	report_add(x->r, REPORT_B_PARA,
+		   "Not stored for these runs: they were made before GPU time was stored by "
+		   "bucket (replay them).");
+	return 1;
+}
+
+/* The columns of a bucket table after its labels: the shown buckets, provisioned and
+ * recoverable by placement, then (JSON and CSV) the finer buckets and sizing. */
+static size_t bucket_cols(struct report_col *cols, size_t n)
+{
+	for (int s = 0; s < SH_N; s++)
+		cols[n++] = (struct report_col){shows[s].key, shows[s].head, REPORT_K_USD, 0};
+	cols[n++] =
+		(struct report_col){"provisioned_usd_per_year", "= provisioned", REPORT_K_USD, 0};
+	cols[n++] = (struct report_col){"recoverable_by_placement_usd_per_year", "by placement",
+					REPORT_K_USD, 0};
+	static const char *const fine[] = {"blocked_shape_usd_per_year", "blocked_dim_usd_per_year",
+					   "blocked_model_usd_per_year",
+					   "blocked_queue_usd_per_year"};
+	for (int i = 0; i < 4; i++)
+		cols[n++] = (struct report_col){fine[i], fine[i], REPORT_K_USD, REPORT_C_RAW};
+	return n;
+}
+
+static void bucket_cells(struct report_cell *c, const double usd[SIM_NBUCKET], double place)
+{
+	double prov = 0;
+	for (int s = 0; s < SH_N; s++)
+		c[s].v = 0;
+	for (int b = 0; b < SIM_NBUCKET; b++) {
+		c[show_of(b)].v += usd[b];
+		prov += usd[b];
+	}
+	c[SH_N].v = prov;
+	c[SH_N + 1].v = place;
+	c[SH_N + 2].v = usd[SIM_B_SHAPE];
+	c[SH_N + 3].v = usd[SIM_B_DIM];
+	c[SH_N + 4].v = usd[SIM_B_MODEL];
+	c[SH_N + 5].v = usd[SIM_B_QUEUE];
+}
+
+static const char **policy_names(const struct ctx *x)
+{
+	const char **n = xcalloc(x->ng ? x->ng : 1, sizeof *n);
+	for (size_t i = 0; i < x->ng; i++)
+		n[i] = x->g[i].pol->name;
+	return n;
+}
+
+static void section_buckets(struct ctx *x)
+{
+	struct report *r = x->r;
+	report_add(r, REPORT_B_HEADING, "1. Cost by bucket");
+	report_add(
+		r, REPORT_B_PARA,
+		"What the cluster's provisioned GPU time costs a year, split by what the GPUs "
+		"were doing: productive (progress at full rate), stalled (allocated but slowed "
+		"by contention), lost (runs undone by preemption), blocked (idle while a GPU job "
+		"waited: wrong shape, another resource short, model not allowed, held by the "
+		"queue), full cluster (idle, but too few free GPUs for any waiting job) and "
+		"unneeded (idle while no GPU job waited: recoverable by sizing). Recoverable "
+		"by placement = stalled + lost + blocked. Mean over each policy's seeds.");
+	if (legacy_says(x))
+		return;
+	struct report_col cols[32] = {LABEL_COLS};
+	size_t nc = bucket_cols(cols, 3);
+	struct report_table *t =
+		report_add_table(r, "buckets", "$ per year by bucket", cols, nc, 0);
+	double *v = xcalloc((size_t)SH_N * (x->ng ? x->ng : 1), sizeof *v);
+	for (size_t i = 0; i < x->ng; i++) {
+		double usd[SIM_NBUCKET], place;
+		struct report_cell *c = report_row(t);
+		label_cells(c, &x->g[i]);
+		group_usd(&x->g[i], &x->o->prices, -1, -1, usd, &place);
+		bucket_cells(c + 3, usd, place);
+		for (int s = 0; s < SH_N; s++)
+			v[(size_t)s * x->ng + i] = c[3 + s].v;
+	}
+	report_hide_zero(t);
+
+	/* the chart: the buckets some policy has */
+	const char *names[SH_N];
+	int colors[SH_N];
+	double *vv = xcalloc((size_t)SH_N * (x->ng ? x->ng : 1), sizeof *vv);
+	size_t ns = 0;
+	for (int s = 0; s < SH_N; s++) {
+		if (!t->shown[3 + s])
+			continue;
+		names[ns] = shows[s].head;
+		colors[ns] = shows[s].color;
+		memcpy(vv + ns * x->ng, v + (size_t)s * x->ng, x->ng * sizeof *v);
+		ns++;
+	}
+	const char **cats = policy_names(x);
+	struct svg_bars b = {.title = "Cost by bucket, per policy",
+			     .cats = cats,
+			     .ncat = x->ng,
+			     .names = names,
+			     .nser = ns,
+			     .colors = colors,
+			     .v = vv,
+			     .y = {"$ per year", fmt_usd_axis, 0}};
+	svg_bar_chart(&report_add(r, REPORT_B_CHART, b.title)->svg, &b);
+
+	/* idle-blocked by cause */
+	static const struct report_col ccols[] = {
+		LABEL_COLS,
+		{"blocked_shape_usd_per_year", "wrong shape", REPORT_K_USD, 0},
+		{"blocked_dim_usd_per_year", "other resource short", REPORT_K_USD, 0},
+		{"blocked_model_usd_per_year", "model not allowed", REPORT_K_USD, 0},
+		{"blocked_queue_usd_per_year", "held by the queue", REPORT_K_USD, 0},
+	};
+	t = report_add_table(r, "blocked", "Blocked, by cause, $ per year", ccols,
+			     sizeof ccols / sizeof *ccols, 0);
+	for (size_t i = 0; i < x->ng; i++) {
+		double usd[SIM_NBUCKET], place;
+		struct report_cell *c = report_row(t);
+		label_cells(c, &x->g[i]);
+		group_usd(&x->g[i], &x->o->prices, -1, -1, usd, &place);
+		c[3].v = usd[SIM_B_SHAPE];
+		c[4].v = usd[SIM_B_DIM];
+		c[5].v = usd[SIM_B_MODEL];
+		c[6].v = usd[SIM_B_QUEUE];
+	}
+	report_hide_zero(t);
+	free(cats);
+	free(v);
+	free(vv);
+}
+
+/* Section 2 (by model) or 3 (by class): a table of rows per policy and part, and a chart of
+ * each part's recoverable by placement. */
+static void section_split(struct ctx *x, int by_class)
+{
+	struct report *r = x->r;
+	report_add(r, REPORT_B_HEADING, by_class ? "3. Cost by job class" : "2. Cost by GPU model");
+	report_add(r, REPORT_B_PARA,
+		   by_class ? "The same by the class of the job the time served or waited for "
+			      "(none: idle while no GPU job waited)."
+			    : "The same by GPU model, each priced at its own price.");
+	if (legacy_says(x))
+		return;
+	int nparts = by_class ? JOB_NCLASS + 1 : gpumodel_count();
+	struct report_col cols[32] = {LABEL_COLS};
+	cols[3] = by_class ? (struct report_col){"class", "class", REPORT_K_TEXT, 0}
+			   : (struct report_col){"model", "model", REPORT_K_TEXT, 0};
+	size_t nc = bucket_cols(cols, 4);
+	struct report_table *t = report_add_table(
+		r, by_class ? "by_class" : "by_model",
+		by_class ? "$ per year by job class" : "$ per year by GPU model", cols, nc, 0);
+	const char *names[GPUMODEL_MAX + JOB_NCLASS + 1];
+	double *v = xcalloc((size_t)(nparts + 1) * (x->ng ? x->ng : 1), sizeof *v);
+	size_t ns = 0;
+	for (int p = 0; p < nparts; p++) {
+		double usd[SIM_NBUCKET], place, any = 0;
+		for (size_t i = 0; i < x->ng; i++) {
+			group_usd(&x->g[i], &x->o->prices, by_class ? -1 : p, by_class ? p : -1,
+				  usd, &place);
+			for (int b = 0; b < SIM_NBUCKET; b++)
+				any += usd[b];
+		}
+		if (any == 0)
+			continue;
+		const char *name =
+			by_class ? (p == SIM_CLS_NONE ? "none" : job_class_name((enum job_class)p))
+				 : gpumodel_get(p)->name;
+		int placed_any = 0;
+		for (size_t i = 0; i < x->ng; i++) {
+			group_usd(&x->g[i], &x->o->prices, by_class ? -1 : p, by_class ? p : -1,
+				  usd, &place);
+			struct report_cell *c = report_row(t);
+			label_cells(c, &x->g[i]);
+			report_cell_text(&c[3], name);
+			bucket_cells(c + 4, usd, place);
+			v[ns * x->ng + i] = place;
+			placed_any |= place > 0;
+		}
+		if (placed_any)
+			names[ns++] = name;
+	}
+	report_hide_zero(t);
+	const char **cats = policy_names(x);
+	struct svg_bars b = {.title = by_class ? "Recoverable by placement, by job class"
+					       : "Recoverable by placement, by GPU model",
+			     .cats = cats,
+			     .ncat = x->ng,
+			     .names = names,
+			     .nser = ns,
+			     .v = v,
+			     .y = {"$ per year", fmt_usd_axis, 0}};
+	svg_bar_chart(&report_add(r, REPORT_B_CHART, b.title)->svg, &b);
+	free(cats);
+	free(v);
+}
+
+/* ---- 4: over time ---- */
+
+enum { SER_FRAG, SER_STALL, SER_QUEUED, SER_N };
+
+struct pts {
+	double *t, *y[SER_N];
+	size_t n, cap;
+};
+
+static int point_cb(void *ctx, const struct store_point *p)
+{
+	struct pts *s = ctx;
+	if (s->n == s->cap) {
+		size_t cap = s->cap;
+		xgrow(&s->t, &cap, s->n + 1, sizeof *s->t);
+		for (int k = 0; k < SER_N; k++) {
+			size_t c2 = s->cap;
+			xgrow(&s->y[k], &c2, s->n + 1, sizeof *s->y[k]);
+		}
+		s->cap = cap;
+	}
+	s->t[s->n] = (double)p->t;
+	s->y[SER_FRAG][s->n] = p->frag;
+	s->y[SER_STALL][s->n] = p->stall_share;
+	s->y[SER_QUEUED][s->n] = (double)p->queued;
+	s->n++;
+	return 0;
+}
+
+static void pts_release(struct pts *s)
+{
+	free(s->t);
+	for (int k = 0; k < SER_N; k++)
+		free(s->y[k]);
+}
+
+static void section_series(struct ctx *x)
+{
+	struct report *r = x->r;
+	report_add(r, REPORT_B_HEADING, "4. Fragmentation, stalled GPUs and queue over time");
+	report_add(r, REPORT_B_PARA,
+		   "From each run's stored series: the FGD fragmentation (free GPU capacity the "
+		   "common job shapes cannot use, as a share of all), the share of GPU capacity "
+		   "stalled by contention, and the jobs waiting. The table is over the pricing "
+		   "window (compare's mean fragmentation is over the whole replay, the drain "
+		   "included): means are time-weighted, the mean over seeds; peaks are the highest "
+		   "sample of any seed. The charts show the mean over seeds in equal slices of "
+		   "time, up to a quarter past the end of the window (after it the last jobs "
+		   "drain).");
+	size_t nr = x->sel.n, ng = x->ng;
+	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
+	double tmax = 0;
+	int rc = 0;
+	struct err e = {0};
+	for (size_t i = 0; i < nr && !rc; i++) {
+		rc = store_run_series(x->st, x->sel.runs[i].id, point_cb, &p[i], &e);
+		if (p[i].n)
+			tmax = p[i].t[p[i].n - 1] > tmax ? p[i].t[p[i].n - 1] : tmax;
+	}
+	if (rc) {
+		report_addf(r, REPORT_B_WARN, "the series could not be read: %s", e.msg);
+		goto out;
+	}
+	/* the drain after the window would take most of a chart's width */
+	int64_t w1 = x->sel.sc.window_end;
+	double wend = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : tmax;
+	if (x->mode == SIM_TIMED && w1 > 0 && 1.25 * (double)w1 < tmax) {
+		tmax = 1.25 * (double)w1;
+		for (size_t i = 0; i < nr; i++)
+			while (p[i].n && p[i].t[p[i].n - 1] > tmax)
+				p[i].n--;
+	}
+	static const struct report_col cols[] = {
+		LABEL_COLS,
+		{"frag_mean", "frag mean", REPORT_K_FRAC, 0},
+		{"frag_peak", "frag peak", REPORT_K_FRAC, 0},
+		{"stall_share_mean", "stalled mean", REPORT_K_SHARE, 0},
+		{"stall_share_peak", "stalled peak", REPORT_K_SHARE, 0},
+		{"queued_mean", "queue mean", REPORT_K_COUNT, 0},
+		{"queued_peak", "queue peak", REPORT_K_COUNT, 0},
+		{"queued_peak_s", "peak at", REPORT_K_SECONDS, 0},
+	};
+	struct report_table *t = report_add_table(r, "over_time", "Over time, per policy", cols,
+						  sizeof cols / sizeof *cols, 0);
+	/* the binned lines: line[k][policy][bin] */
+	double *line[SER_N], *bt = xcalloc(SERIES_BINS, sizeof *bt);
+	double width = tmax > 0 ? tmax / SERIES_BINS : 1;
+	for (int k = 0; k < SER_N; k++)
+		line[k] = xcalloc((ng ? ng : 1) * SERIES_BINS, sizeof *line[k]);
+	for (size_t b = 0; b < SERIES_BINS; b++)
+		bt[b] = ((double)b + 0.5) * width;
+	size_t off = 0;
+	for (size_t gi = 0; gi < ng; gi++) {
+		const struct group *g = &x->g[gi];
+		struct report_cell *c = report_row(t);
+		double mean[SER_N] = {0}, peak[SER_N] = {0}, peak_t = NAN;
+		double cnt[SERIES_BINS] = {0};
+		label_cells(c, g);
+		for (size_t j = 0; j < g->n; j++) {
+			const struct pts *s = &p[off + j];
+			double sum[SER_N][SERIES_BINS] = {{0}}, num[SERIES_BINS] = {0};
+			size_t m = 0; /* the samples in the pricing window */
+			while (m < s->n && s->t[m] <= wend)
+				m++;
+			for (size_t k = 0; k < s->n; k++) {
+				double dt = k + 1 < m ? s->t[k + 1] - s->t[k] : 0;
+				size_t b = (size_t)(s->t[k] / width);
+				b = b < SERIES_BINS ? b : SERIES_BINS - 1;
+				num[b]++;
+				for (int q = 0; q < SER_N; q++) {
+					double y = s->y[q][k];
+					sum[q][b] += y;
+					if (k >= m)
+						continue;
+					if (m > 1)
+						mean[q] += y * dt / (s->t[m - 1] - s->t[0]) /
+							   (double)g->n;
+					if (y > peak[q]) {
+						peak[q] = y;
+						if (q == SER_QUEUED)
+							peak_t = s->t[k];
+					}
+				}
+			}
+			/* a bin without a sample holds the value before it */
+			double last[SER_N] = {NAN, NAN, NAN};
+			for (size_t b = 0; b < SERIES_BINS; b++) {
+				if (num[b] > 0)
+					for (int q = 0; q < SER_N; q++)
+						last[q] = sum[q][b] / num[b];
+				if (isnan(last[0]))
+					continue;
+				for (int q = 0; q < SER_N; q++)
+					line[q][gi * SERIES_BINS + b] += last[q];
+				cnt[b]++;
+			}
+		}
+		for (size_t b = 0; b < SERIES_BINS; b++)
+			for (int q = 0; q < SER_N; q++)
+				line[q][gi * SERIES_BINS + b] =
+					cnt[b] ? line[q][gi * SERIES_BINS + b] / cnt[b] : NAN;
+		for (int q = 0; q < SER_N; q++) {
+			c[3 + 2 * q].v = mean[q];
+			c[4 + 2 * q].v = peak[q];
+		}
+		c[9].v = peak_t;
+		off += g->n;
+	}
+	/* the plotted points, for JSON and CSV */
+	static const struct report_col pcols[] = {
+		{"policy", "policy", REPORT_K_TEXT, 0},
+		{"t_s", "t", REPORT_K_SECONDS, 0},
+		{"frag", "frag", REPORT_K_FRAC, 0},
+		{"stall_share", "stalled", REPORT_K_SHARE, 0},
+		{"queued", "queued", REPORT_K_COUNT, 0},
+	};
+	struct report_table *pt = report_add_table(r, "series", "The plotted points", pcols,
+						   sizeof pcols / sizeof *pcols, REPORT_BF_RAW);
+	for (size_t gi = 0; gi < ng; gi++)
+		for (size_t b = 0; b < SERIES_BINS; b++) {
+			if (isnan(line[0][gi * SERIES_BINS + b]))
+				continue;
+			struct report_cell *c = report_row(pt);
+			report_cell_text(&c[0], x->g[gi].pol->name);
+			c[1].v = bt[b];
+			for (int q = 0; q < SER_N; q++)
+				c[2 + q].v = line[q][gi * SERIES_BINS + b];
+		}
+	static const struct {
+		const char *title, *axis;
+		svg_fmt_fn fmt;
+	} charts[SER_N] = {
+		{"Fragmentation over time", "FGD fragmentation, share of GPU capacity",
+		 fmt_share_axis},
+		{"Stalled GPUs over time", "stalled, share of GPU capacity", fmt_share_axis},
+		{"Queue over time", "jobs waiting", fmt_count_axis},
+	};
+	struct svg_line *lines = xcalloc(ng ? ng : 1, sizeof *lines);
+	for (int q = 0; q < SER_N; q++) {
+		for (size_t gi = 0; gi < ng; gi++)
+			lines[gi] = (struct svg_line){x->g[gi].pol->name, bt,
+						      line[q] + gi * SERIES_BINS, SERIES_BINS};
+		struct svg_lines lc = {
+			.title = charts[q].title,
+			.lines = lines,
+			.nlines = ng,
+			.x = {"time since the trace's first arrival", report_fmt_duration, 1},
+			.y = {charts[q].axis, charts[q].fmt, 0},
+			.ymin = 0,
+			.xmark = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : NAN,
+			.xmark_label = "pricing window ends"};
+		svg_line_chart(&report_add(r, REPORT_B_CHART, lc.title)->svg, &lc);
+	}
+	free(lines);
+	for (int k = 0; k < SER_N; k++)
+		free(line[k]);
+	free(bt);
+out:
+	for (size_t i = 0; i < nr; i++)
+		pts_release(&p[i]);
+	free(p);
+}
+
+/* ---- 5: right-sizing ---- */
+
+/* Where 'voidfit size' results go once the store keeps them: the smallest cluster that
+ * still meets the SLO, and what it saves. Until then the section says none is stored. */
+static void section_sizing(struct ctx *x)
+{
+	report_add(x->r, REPORT_B_HEADING, "5. Right-sizing");
+	report_add(x->r, REPORT_B_PARA, REPORT_NO_SIZING);
+}
+
+/* ---- 6: what-ifs ---- */
+
+struct scen_copy {
+	struct store_scenario s;
+	char *strs[12];
+};
+
+struct scen_list {
+	struct scen_copy *v;
+	size_t n, cap;
+};
+
+static int scen_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct scen_list *l = ctx;
+	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	struct scen_copy *c = &l->v[l->n++];
+	memset(c, 0, sizeof *c);
+	c->s = *sc;
+	const char **f[] = {&c->s.key,          &c->s.mode,         &c->s.queue,
+			    &c->s.dims,         &c->s.faults,       &c->s.profile_name,
+			    &c->s.profile_path, &c->s.cluster_path, &c->s.enriched,
+			    &c->s.change};
+	c->s.profile_text = c->s.cluster_text = NULL;
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		*f[i] = c->strs[i] = *f[i] ? xstrdup(*f[i]) : NULL;
+	return 0;
+}
+
+static void scen_list_release(struct scen_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t k = 0; k < 12; k++)
+			free(l->v[i].strs[k]);
+	free(l->v);
+}
+
+static int section_whatif(struct ctx *x, struct err *e)
+{
+	struct report *r = x->r;
+	struct scen_list sl = {0};
+	int rc;
+	report_add(r, REPORT_B_HEADING, "6. What-ifs");
+	report_add(r, REPORT_B_PARA,
+		   "The other scenarios of this trace and mode (faults, io-pressure, another "
+		   "cluster, ...), each against this report's scenario: recoverable by placement "
+		   "of the same policy, $ per year, the change paired by seed.");
+	if ((rc = store_scenario_list(x->st, x->sel.trace_id, scen_cb, &sl, e)))
+		goto out;
+	static const struct report_col cols[] = {
+		{"what_if", "what-if", REPORT_K_TEXT, 0},
+		{"scenario", "scenario", REPORT_K_COUNT, 0},
+		{"policy", "policy", REPORT_K_TEXT, 0},
+		{"seeds", "seeds", REPORT_K_TEXT, 0},
+		{"plain_usd_per_year", "plain", REPORT_K_USD, 0},
+		{"what_if_usd_per_year", "what-if", REPORT_K_USD, 0},
+		{"change_usd_per_year", "change", REPORT_K_USD, 0},
+		{"change_ci95_usd_per_year", "+/- 95%", REPORT_K_USD, 0},
+		{"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW},
+		{"plain_run_ids", "plain runs", REPORT_K_TEXT, REPORT_C_RAW},
+	};
+	struct report_table *t = NULL;
+	struct sbuf d = SBUF_INIT, b = SBUF_INIT;
+	sbuf_init(&d);
+	sbuf_init(&b);
+	size_t skipped_legacy = 0;
+	for (size_t i = 0; i < sl.n && !rc; i++) {
+		const struct store_scenario *s = &sl.v[i].s;
+		if (s->id == x->sel.scenario_id || strcmp(s->mode, x->sel.sc.mode) || !s->nruns)
+			continue;
+		if (!strncmp(s->key, "legacy:", 7)) {
+			skipped_legacy++;
+			continue;
+		}
+		struct runrec_query q = {.scenario_id = s->id,
+					 .mode = -1,
+					 .pols = x->q->pols,
+					 .npol = x->q->npol,
+					 .seeds_given = x->q->seeds_given,
+					 .lo = x->q->lo,
+					 .hi = x->q->hi};
+		struct runrec_sel ws;
+		if ((rc = runrec_select(x->st, x->path, &q, &ws, e)))
+			break;
+		for (size_t k = 0; k < ws.n; k++)
+			runrec_price(&ws.runs[k], &x->o->prices, &x->assumed);
+		struct group *wg;
+		size_t nwg;
+		group_runs(ws.runs, ws.n, &wg, &nwg);
+		sbuf_reset(&d);
+		describe(s, &x->sel.sc, &d);
+		for (size_t k = 0; k < nwg; k++) {
+			const struct group *pg = find_group(x, wg[k].pol);
+			if (!pg)
+				continue;
+			double pm, ph, wm, wh, dm, dh;
+			double *pv = xcalloc(pg->n, sizeof *pv), *wv = xcalloc(wg[k].n, sizeof *wv),
+			       *dv = xcalloc(wg[k].n, sizeof *dv);
+			size_t nd = 0;
+			for (size_t j = 0; j < pg->n; j++)
+				pv[j] = pg->runs[j].v[RUNREC_USD_PLACE];
+			for (size_t j = 0; j < wg[k].n; j++) {
+				wv[j] = wg[k].runs[j].v[RUNREC_USD_PLACE];
+				for (size_t m = 0; m < pg->n; m++)
+					if (pg->runs[m].seed == wg[k].runs[j].seed)
+						dv[nd++] = wv[j] - pv[m];
+			}
+			stats_mean_ci(pv, pg->n, &pm, &ph);
+			stats_mean_ci(wv, wg[k].n, &wm, &wh);
+			stats_mean_ci(dv, nd, &dm, &dh);
+			if (!t)
+				t = report_add_table(r, "what_if", "What-ifs against this scenario",
+						     cols, sizeof cols / sizeof *cols, 0);
+			struct report_cell *c = report_row(t);
+			report_cell_text(&c[0], d.s);
+			c[1].v = (double)s->id;
+			report_cell_text(&c[2], wg[k].pol->name);
+			sbuf_reset(&b);
+			seeds_text(wg[k].runs, wg[k].n, &b);
+			report_cell_text(&c[3], b.s);
+			c[4].v = pm;
+			c[5].v = wm;
+			c[6].v = nd ? dm : NAN;
+			c[7].v = dh;
+			sbuf_reset(&b);
+			ids_text(wg[k].runs, wg[k].n, &b);
+			report_cell_text(&c[8], b.s);
+			sbuf_reset(&b);
+			ids_text(pg->runs, pg->n, &b);
+			report_cell_text(&c[9], b.s);
+			free(pv);
+			free(wv);
+			free(dv);
+		}
+		free(wg);
+		runrec_sel_release(&ws);
+	}
+	if (!rc && !t)
+		report_add(
+			r, REPORT_B_PARA,
+			"No what-if runs of this trace: replay it with --fault, --io-pressure or "
+			"--cluster to make some.");
+	if (!rc && skipped_legacy)
+		report_addf(
+			r, REPORT_B_PARA,
+			"%zu scenario%s made before buckets were stored left out (replay them).",
+			skipped_legacy, skipped_legacy == 1 ? "" : "s");
+	sbuf_release(&d);
+	sbuf_release(&b);
+out:
+	scen_list_release(&sl);
+	return rc;
+}
+
+/* ---- 7: owned against rented ---- */
+
+/* The price of model m in tier t: the --gpu-price override when t is the tier asked for. */
+static double tier_price(const struct metrics_opts *o, enum gpumodel_tier t, int m)
+{
+	if (o->tier == t && o->price[m] >= 0)
+		return o->price[m];
+	return gpumodel_get(m)->usd[t];
+}
+
+static const char *tier_source(const struct metrics_opts *o, enum gpumodel_tier t, int m)
+{
+	if (o->tier == t && o->price[m] >= 0)
+		return "--gpu-price";
+	return gpumodel_get(m)->source[t];
+}
+
+static void section_breakeven(struct ctx *x)
+{
+	struct report *r = x->r;
+	const struct metrics_opts *o = &x->o->prices;
+	int api = !isnan(x->o->api_usd_per_mtok);
+	double api_h = api ? x->o->tokens_per_gpu_hour / 1e6 * x->o->api_usd_per_mtok : NAN;
+	report_add(r, REPORT_B_HEADING, "7. Owned against rented");
+	report_addf(
+		r, REPORT_B_PARA,
+		"Owning pays for every provisioned GPU-hour; renting, ideally, only for the "
+		"productive ones. Owned cost per productive GPU-hour = owned price x "
+		"provisioned GPU-h / productive GPU-h. Owning breaks even with renting when the "
+		"productive share reaches owned price / rental price.%s",
+		api ? " The API figure is what an API charges for the tokens a productive "
+		      "GPU-hour makes (tokens per GPU-hour / 1e6 x price per million tokens)."
+		    : " (--api-price and --tokens-per-gpu-hour add an API's token price.)");
+	if (legacy_says(x))
+		return;
+	struct report_col cols[16] = {
+		LABEL_COLS,
+		{"productive_share", "productive", REPORT_K_SHARE, 0},
+		{"owned_usd_per_productive_gpu_hour", "owned $/prod GPU-h", REPORT_K_PRICE, 0},
+		{"on_demand_usd_per_gpu_hour", "on-demand", REPORT_K_PRICE, 0},
+		{"spot_usd_per_gpu_hour", "spot", REPORT_K_PRICE, 0},
+		{"breakeven_share_on_demand", "breakeven vs on-demand", REPORT_K_SHARE, 0},
+		{"breakeven_share_spot", "vs spot", REPORT_K_SHARE, 0},
+		{"cheapest", "cheapest", REPORT_K_TEXT, 0},
+	};
+	size_t nc = 10;
+	if (api) {
+		cols[nc++] = (struct report_col){"api_usd_per_productive_gpu_hour", "API",
+						 REPORT_K_PRICE, 0};
+		cols[nc++] =
+			(struct report_col){"breakeven_share_api", "vs API", REPORT_K_SHARE, 0};
+	}
+	struct report_table *t =
+		report_add_table(r, "breakeven", "Owned against rented", cols, nc, 0);
+	for (size_t i = 0; i < x->ng; i++) {
+		const struct group *g = &x->g[i];
+		double own = 0, od = 0, spot = 0, prod = 0, prov = 0, od_prov = 0, spot_prov = 0;
+		for (int m = 0; m < gpumodel_count(); m++) {
+			double pv = group_hours(g, m, -1), pr = group_hours(g, m, SIM_B_PRODUCTIVE);
+			if (!(pv > 0))
+				continue;
+			own += tier_price(o, GPUMODEL_OWNED, m) * pv;
+			od += tier_price(o, GPUMODEL_ON_DEMAND, m) * pr;
+			spot += tier_price(o, GPUMODEL_SPOT, m) * pr;
+			od_prov += tier_price(o, GPUMODEL_ON_DEMAND, m) * pv;
+			spot_prov += tier_price(o, GPUMODEL_SPOT, m) * pv;
+			prod += pr;
+			prov += pv;
+		}
+		struct report_cell *c = report_row(t);
+		label_cells(c, g);
+		c[3].v = prov > 0 ? prod / prov : NAN;
+		c[4].v = prod > 0 ? own / prod : NAN;
+		c[5].v = prod > 0 ? od / prod : NAN;
+		c[6].v = prod > 0 ? spot / prod : NAN;
+		c[7].v = od_prov > 0 ? own / od_prov : NAN;
+		c[8].v = spot_prov > 0 ? own / spot_prov : NAN;
+		const char *best = "owned";
+		double bv = c[4].v;
+		if (c[5].v < bv)
+			best = "on-demand", bv = c[5].v;
+		if (c[6].v < bv)
+			best = "spot", bv = c[6].v;
+		if (api) {
+			c[10].v = api_h;
+			c[11].v = prov > 0 && api_h > 0 ? own / prov / api_h : NAN;
+			if (api_h < bv)
+				best = "API", bv = api_h;
+		}
+		report_cell_text(&c[9], isnan(bv) ? NULL : best);
+	}
+	report_add(r, REPORT_B_PARA,
+		   "Spot capacity can be taken back at short notice; its price fits work that can "
+		   "be interrupted.");
+}
+
+/* ---- 8: assumptions ---- */
+
+static void section_assumptions(struct ctx *x)
+{
+	struct report *r = x->r;
+	const struct metrics_opts *o = &x->o->prices;
+	struct sbuf b = SBUF_INIT;
+	char buf[64];
+	sbuf_init(&b);
+	report_add(r, REPORT_B_HEADING, "8. Assumptions");
+	if (x->mode == SIM_TIMED) {
+		int64_t w0 = x->sel.sc.window_start, w1 = x->sel.sc.window_end;
+		report_fmt_duration((double)(w1 - w0), buf, sizeof buf);
+		report_addf(
+			r, REPORT_B_ITEM,
+			"Window: trace seconds %" PRId64 " to %" PRId64
+			" (%s), the same for every policy; $ per year = the window's $ x 8760 h "
+			"/ window hours.",
+			w0, w1, buf);
+	} else {
+		report_add(
+			r, REPORT_B_ITEM,
+			"Inflation: the GPUs of the final state, each held for a year ($ per year "
+			"= GPUs x price x 8760 h).");
+	}
+	sbuf_reset(&b);
+	seeds_text(x->sel.runs, x->g[0].n, &b);
+	report_addf(r, REPORT_B_ITEM,
+		    "Seeds: %s%s; %zu run%s of scenario %" PRId64 " (%zu polic%s).", b.s,
+		    x->sel.partial ? " for the first policy (the others differ)" : "", x->sel.n,
+		    x->sel.n == 1 ? "" : "s", x->sel.scenario_id, x->ng, x->ng == 1 ? "y" : "ies");
+	/* summary.c's notes: the prices, the enrichment and what rests on it, sampling (the
+	 * first, the window, is said above in human units) */
+	struct table *nt = summary_table(NULL, 0, &(struct summary_opts){.mode = x->mode});
+	summary_notes(nt, x->mode, x->sel.sc.window_start, x->sel.sc.window_end, 0, o, x->assumed,
+		      x->sel.sc.enriched,
+		      x->sel.sc.sample_nodes > 0 ? (unsigned)x->sel.sc.sample_nodes : 0);
+	for (size_t i = 1; i < table_nnotes(nt); i++) {
+		sbuf_reset(&b);
+		sbuf_adds(&b, table_note(nt, i));
+		b.s[0] = (char)(b.s[0] >= 'a' && b.s[0] <= 'z' ? b.s[0] - 32 : b.s[0]);
+		sbuf_addc(&b, '.');
+		report_add(r, REPORT_B_ITEM, b.s);
+	}
+	table_free(nt);
+
+	report_add(r, REPORT_B_PARA,
+		   "Prices per GPU-hour of the models in the cluster, with their sources; those "
+		   "marked assumed are not list prices:");
+	static const struct report_col cols[] = {
+		{"model", "model", REPORT_K_TEXT, 0},
+		{"tier", "tier", REPORT_K_TEXT, 0},
+		{"usd_per_gpu_hour", "price", REPORT_K_PRICE, 0},
+		{"assumed", "assumed", REPORT_K_COUNT, 0},
+		{"source", "source", REPORT_K_TEXT, 0},
+	};
+	struct report_table *t = report_add_table(r, "prices", "Prices", cols,
+						  sizeof cols / sizeof *cols, REPORT_BF_RAW);
+	enum gpumodel_tier tiers[] = {o->tier, GPUMODEL_ON_DEMAND, GPUMODEL_SPOT, GPUMODEL_OWNED};
+	for (int m = 0; m < gpumodel_count(); m++) {
+		if (!(x->models >> m & 1))
+			continue;
+		for (size_t k = 0; k < 4; k++) {
+			int dup = 0;
+			for (size_t j = 0; j < k; j++)
+				dup |= tiers[j] == tiers[k];
+			if (dup)
+				continue;
+			const char *src = tier_source(o, tiers[k], m);
+			int assumed = strcmp(src, "--gpu-price") && gpumodel_price_assumed(src);
+			double p = tier_price(o, tiers[k], m);
+			report_addf(r, REPORT_B_ITEM, "%s %s%s: $%.2f per GPU-hour%s. Source: %s",
+				    gpumodel_get(m)->name, gpumodel_tier_name(tiers[k]),
+				    k == 0 ? " (the report's tier)" : "", p,
+				    assumed ? ", ASSUMED (not a list price)" : "", src);
+			struct report_cell *c = report_row(t);
+			report_cell_text(&c[0], gpumodel_get(m)->name);
+			report_cell_text(&c[1], gpumodel_tier_name(tiers[k]));
+			c[2].v = p;
+			c[3].v = assumed;
+			report_cell_text(&c[4], src);
+		}
+	}
+	if (!isnan(x->o->api_usd_per_mtok))
+		report_addf(r, REPORT_B_ITEM,
+			    "API: $%g per million tokens at %g tokens per productive GPU-hour "
+			    "(--api-price, --tokens-per-gpu-hour: as given, not checked).",
+			    x->o->api_usd_per_mtok, x->o->tokens_per_gpu_hour);
+	sbuf_release(&b);
+}
+
+/* Every figure of every run, for JSON and CSV. */
+static void runs_table(struct ctx *x)
+{
+	struct report_col cols[RUNREC_NCOL + 4] = {
+		{"run_id", "run", REPORT_K_COUNT, 0},
+		{"policy", "policy", REPORT_K_TEXT, 0},
+		{"seed", "seed", REPORT_K_COUNT, 0},
+	};
+	size_t nc = 3;
+	int map[RUNREC_NCOL];
+	for (int k = 0; k < RUNREC_NCOL; k++) {
+		map[k] = -1;
+		if (!runrec_col_applies((enum runrec_col)k, x->mode))
+			continue;
+		map[k] = (int)nc;
+		cols[nc++] = (struct report_col){runrec_col_key((enum runrec_col)k),
+						 runrec_col((enum runrec_col)k)->head,
+						 REPORT_K_GPU_H, 0};
+	}
+	struct report_table *t =
+		report_add_table(x->r, "runs", "Every run", cols, nc, REPORT_BF_RAW);
+	for (size_t i = 0; i < x->sel.n; i++) {
+		const struct runrec *rr = &x->sel.runs[i];
+		struct report_cell *c = report_row(t);
+		c[0].v = (double)rr->id;
+		report_cell_text(&c[1], rr->policy->name);
+		c[2].v = (double)rr->seed;
+		for (int k = 0; k < RUNREC_NCOL; k++)
+			if (map[k] >= 0)
+				c[map[k]].v = rr->v[k];
+	}
+}
+
+int report_build(struct store *st, const char *path, const struct runrec_query *q,
+		 const struct report_opts *o, struct report **out, struct err *e)
+{
+	struct ctx x = {.st = st, .path = path, .q = q, .o = o};
+	struct sbuf b = SBUF_INIT;
+	int rc;
+
+	*out = NULL;
+	x.baseline = o->baseline ? o->baseline : policy_find("scalar");
+	if ((rc = runrec_select(st, path, q, &x.sel, e)))
+		goto out;
+	if (!x.sel.n) {
+		rc = err_set(e, VF_EINPUT, "%s: no runs%s%s (voidfit replay makes them)", path,
+			     q->trace ? " of trace " : "", q->trace ? q->trace : "");
+		goto out;
+	}
+	x.mode = !strcmp(x.sel.sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
+	x.buckets = 1;
+	for (size_t i = 0; i < x.sel.n; i++) {
+		struct runrec *rr = &x.sel.runs[i];
+		runrec_price(rr, &o->prices, &x.assumed);
+		x.buckets &= rr->has_buckets;
+		for (int m = 0; m < GPUMODEL_MAX; m++)
+			for (int k = 0; k <= JOB_NCLASS; k++)
+				for (int bk = 0; bk < SIM_NBUCKET; bk++)
+					if (rr->ms[m][k][bk])
+						x.models |= 1u << m;
+	}
+	group_runs(x.sel.runs, x.sel.n, &x.g, &x.ng);
+	x.r = xcalloc(1, sizeof *x.r);
+
+	sbuf_init(&b);
+	describe(&x.sel.sc, NULL, &b);
+	report_addf(x.r, REPORT_B_TITLE, "Cost report: trace %s, scenario %" PRId64 " (%s)",
+		    x.sel.trace_name.s, x.sel.scenario_id, b.s);
+	sbuf_reset(&b);
+	seeds_text(x.sel.runs, x.g[0].n, &b);
+	report_addf(x.r, REPORT_B_PARA,
+		    "%zu polic%s, seed%s %s, %zu run%s; %" PRId64 " jobs on %" PRId64
+		    " nodes with %" PRId64 " GPUs; priced at %s prices%s.",
+		    x.ng, x.ng == 1 ? "y" : "ies", x.g[0].n == 1 ? "" : "s", b.s, x.sel.n,
+		    x.sel.n == 1 ? "" : "s", x.sel.sc.jobs, x.sel.sc.nodes, x.sel.sc.gpus,
+		    gpumodel_tier_name(o->prices.tier),
+		    x.assumed ? ", some assumed (section 8)" : "");
+	warnings(&x);
+	verdict(&x);
+	section_buckets(&x);
+	section_split(&x, 0);
+	section_split(&x, 1);
+	section_series(&x);
+	section_sizing(&x);
+	if ((rc = section_whatif(&x, e)))
+		goto out;
+	section_breakeven(&x);
+	section_assumptions(&x);
+	runs_table(&x);
+	*out = x.r;
+	x.r = NULL;
+out:
+	report_free(x.r);
+	table_free(x.summary);
+	free(x.g);
+	runrec_sel_release(&x.sel);
+	sbuf_release(&b);
+	return rc;
+}
