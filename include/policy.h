@@ -23,9 +23,13 @@ struct policy_ctx {
 	const struct frag_workload *wl; /* the target workload (fgd, ragp) */
 	const double *node_frag;        /* F_n of every node now (frag_node), kept by the sim */
 	uint32_t dims;                  /* DIM_BIT()s the policy sees (its own, or --dims) */
-	double lambda;                  /* RAGP: weight of residual-shape irregularity */
-	double mu;                      /* RAGP: weight of bandwidth congestion */
-	struct rng *rng;                /* the simulation's PRNG */
+	/* Shared dims (of dims) under I/O admission: the simulator never places a job where
+	 * one of them would be oversubscribed (sim.h, io_admission), so such a placement is
+	 * not offered to score() */
+	uint32_t admit;
+	double lambda;   /* RAGP: weight of residual-shape irregularity */
+	double mu;       /* RAGP: weight of bandwidth congestion */
+	struct rng *rng; /* the simulation's PRNG */
 	/* The job behind an index in node_state.jobs (clustering); NULL: clustering infers job
 	 * types from the GPU state. job_of_u is passed back to it. */
 	const struct job *(*job_of)(const void *job_of_u, int32_t jobidx);
@@ -81,6 +85,9 @@ struct policy_ops {
 	 * bound() comes first in the search gets its bound2() and goes back in order, and is
 	 * scored only if that comes first too. */
 	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
+	/* Shared dims it treats as feasibility by default (I/O admission; those it sees): a
+	 * job waits rather than oversubscribe them. --io-admission on|off overrides it. */
+	uint32_t admit;
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */
