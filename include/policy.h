@@ -61,6 +61,10 @@ enum {
 	/* The policy reads ctx->node_md and ctx->node_nofit: the simulator keeps them over the
 	 * policy's dims (they are NULL for other policies). */
 	POLICY_F_NODE_MD = 2,
+	/* I/O admission by default (RAGP-I/O): sto and iocpu, where seen, are feasibility, so
+	 * a job waits rather than oversubscribe them; --io-admission on|off overrides it
+	 * (sim.h's io_admission). */
+	POLICY_F_IO_ADMIT = 4,
 };
 
 struct policy_ops {
@@ -85,9 +89,6 @@ struct policy_ops {
 	 * bound() comes first in the search gets its bound2() and goes back in order, and is
 	 * scored only if that comes first too. */
 	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
-	/* Shared dims it treats as feasibility by default (I/O admission; those it sees): a
-	 * job waits rather than oversubscribe them. --io-admission on|off overrides it. */
-	uint32_t admit;
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

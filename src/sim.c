@@ -1666,7 +1666,9 @@ static void setup_derived(struct sim *s)
 	s->ctx.node_frag = s->nfrag;
 	s->ctx.node_fnofit = s->wl ? s->nfnofit : NULL;
 	s->ctx.dims = s->o.dims ? s->o.dims : s->ops->dims;
-	s->admit = s->o.io_admission < 0 ? s->ops->admit : s->o.io_admission ? DIMS_SHARED : 0;
+	uint32_t own =
+		(s->ops->flags & POLICY_F_IO_ADMIT) ? DIM_BIT(DIM_STO) | DIM_BIT(DIM_IOCPU) : 0;
+	s->admit = s->o.io_admission < 0 ? own : s->o.io_admission ? DIMS_SHARED : 0;
 	s->admit &= s->ctx.dims & DIMS_SHARED;
 	s->ctx.admit = s->admit;
 	s->ctx.node_md = s->ctx.node_nofit = NULL;
