@@ -2,7 +2,7 @@
  * enrich.h — enrichment: the demand and capacity values a trace does not record (net, sto,
  * iocpu; node cpu, mem, gpu, hbm where missing), drawn from a profile (DESIGN.md section 2).
  *
- * A profile is a small versioned text file (format in schemas/enrich-v1.profile, the
+ * A profile is a small versioned text file (format in schemas/enrich-v2.profile, the
  * built-in default) of rules "job CLASS DIM DIST ..." and "node TYPE DIM DIST ...". A value
  * depends only on (profile name and version, seed, job id or node name, dim): never on row
  * order, nor on other rules. Enriched values are marked in job.enriched / node.enriched.
@@ -18,6 +18,21 @@
 #include "util.h"
 
 struct enrich_profile; /* opaque; immutable once loaded */
+
+/* Most values a rule's levels= may list. */
+#define ENRICH_LEVELS_MAX 32
+
+/* The request level x snaps to: of levels[0..n) (ascending, n > 0), the nearest to x (the
+ * higher of two equally near; the lowest below levels[0], the highest above the last). A
+ * rule with levels= draws, clamps, scales per GPU, then snaps: demands then repeat, as real
+ * requests do. */
+double enrich_snap(const double *levels, size_t n, double x);
+/* The built-in profile's ladders: net and sto MB/s on a 1-2-5 series (1 .. 50,000), iocpu
+ * in whole cores (0 .. 32 cores); 'voidfit gen' draws on them too. */
+#define ENRICH_BW_NLEVELS   15
+#define ENRICH_CORE_NLEVELS 11
+extern const double enrich_bw_levels[ENRICH_BW_NLEVELS];
+extern const double enrich_core_levels[ENRICH_CORE_NLEVELS];
 
 /* Load the profile in file path, or the built-in default when path is NULL. On success sets
  * *out (free with enrich_free) and returns 0; otherwise returns VF_EIO (unreadable file) or

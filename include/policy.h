@@ -23,9 +23,13 @@ struct policy_ctx {
 	const struct frag_workload *wl; /* the target workload (fgd, ragp) */
 	const double *node_frag;        /* F_n of every node now (frag_node), kept by the sim */
 	uint32_t dims;                  /* DIM_BIT()s the policy sees (its own, or --dims) */
-	double lambda;                  /* RAGP: weight of residual-shape irregularity */
-	double mu;                      /* RAGP: weight of bandwidth congestion */
-	struct rng *rng;                /* the simulation's PRNG */
+	/* Shared dims (of dims) under I/O admission: the simulator never places a job where
+	 * one of them would be oversubscribed (sim.h, io_admission), so such a placement is
+	 * not offered to score() */
+	uint32_t admit;
+	double lambda;   /* RAGP: weight of residual-shape irregularity */
+	double mu;       /* RAGP: weight of bandwidth congestion */
+	struct rng *rng; /* the simulation's PRNG */
 	/* The job behind an index in node_state.jobs (clustering); NULL: clustering infers job
 	 * types from the GPU state. job_of_u is passed back to it. */
 	const struct job *(*job_of)(const void *job_of_u, int32_t jobidx);
@@ -57,6 +61,10 @@ enum {
 	/* The policy reads ctx->node_md and ctx->node_nofit: the simulator keeps them over the
 	 * policy's dims (they are NULL for other policies). */
 	POLICY_F_NODE_MD = 2,
+	/* I/O admission by default (RAGP-I/O): sto and iocpu, where seen, are feasibility, so
+	 * a job waits rather than oversubscribe them; --io-admission on|off overrides it
+	 * (sim.h's io_admission). */
+	POLICY_F_IO_ADMIT = 4,
 };
 
 struct policy_ops {

@@ -50,6 +50,7 @@ struct scenario {
 	double lambda, mu;             /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
 	double coverage;               /* target workload coverage (0.95) */
 	unsigned sample_nodes;         /* nodes scored per placement at most; 0 = all */
+	int io_admission;              /* --io-admission: 1 on, 0 off, -1 each policy's own */
 	struct fault *faults;          /* --fault and --fault-file faults (owned), nfaults */
 	size_t nfaults, faultcap;      /* how many, room */
 	const char *fault_file;        /* --fault-file, or NULL */
@@ -101,6 +102,7 @@ enum scenario_key {
 	SCENARIO_K_TIER,
 	SCENARIO_K_CLUSTER,
 	SCENARIO_K_WINDOW,
+	SCENARIO_K_ADMIT,
 	SCENARIO_K_LAST
 };
 
@@ -115,7 +117,7 @@ enum scenario_key {
 		{"fault", SCENARIO_K_FAULT, 1}, {"fault-file", SCENARIO_K_FAULT_FILE, 1},          \
 		{"profile", SCENARIO_K_PROFILE, 1}, {"io-pressure", SCENARIO_K_IO, 1},             \
 		{"gpu-price", SCENARIO_K_PRICE, 1}, {"price-tier", SCENARIO_K_TIER, 1},            \
-		{"cluster", SCENARIO_K_CLUSTER, 1},                                                \
+		{"cluster", SCENARIO_K_CLUSTER, 1}, {"io-admission", SCENARIO_K_ADMIT, 1},         \
 	{                                                                                          \
 		"window", SCENARIO_K_WINDOW, 1                                                     \
 	}
@@ -125,7 +127,7 @@ enum scenario_key {
 	"[--mode timed|inflate] [--target X] [--queue Q] [--preempt] [--trace T] [--dims D] "      \
 	"[--lambda L] [--mu M] [--coverage C] [--fault SPEC]... [--fault-file FILE] "              \
 	"[--profile FILE] [--io-pressure X] [--gpu-price MODEL=USD]... [--price-tier T] "          \
-	"[--cluster FILE] [--sample-nodes K] [--window START..END]"
+	"[--cluster FILE] [--sample-nodes K] [--window START..END] [--io-admission on|off]"
 #define SCENARIO_HELP                                                                              \
 	"scenario (what every policy and seed of a comparison share):\n"                           \
 	"  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n"       \
@@ -152,7 +154,9 @@ enum scenario_key {
 	"                         seeded random order (default 0: every node); faster on\n"        \
 	"                         big clusters, but an approximation of each policy\n"             \
 	"      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n"   \
-	"                         default: first to last arrival)\n"
+	"                         default: first to last arrival)\n"                               \
+	"      --io-admission A   on: every policy waits rather than oversubscribe a shared\n"     \
+	"                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n"
 
 /* The defaults. Release with scenario_release. */
 void scenario_init(struct scenario *sc);

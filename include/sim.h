@@ -50,10 +50,16 @@ struct sim_opts {
 	uint64_t seed;        /* the PRNG seed (1) */
 	double target;        /* SIM_INFLATE: stop at requested GPU = target x capacity (1.3) */
 	uint32_t dims;        /* DIM_BIT()s the policy sees; 0 = the policy's own (0) */
-	double lambda, mu;    /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
-	double coverage;      /* for callers building wl: shapes covering this share (0.95) */
-	int contention;       /* 1: shared dims slow jobs down (1) */
-	int series_points;    /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
+	/* I/O admission: -1 the policy's own (its admit), 1 on every shared dim it sees, 0
+	 * off (-1). Under admission a job is placed only where each such dim it uses keeps
+	 * used + demand <= capacity (a job wanting more than a whole node's capacity: where
+	 * nothing else uses the dim, and the capacity is not 0); otherwise it waits (timed) or
+	 * fails (inflation). */
+	int io_admission;
+	double lambda, mu; /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
+	double coverage;   /* for callers building wl: shapes covering this share (0.95) */
+	int contention;    /* 1: shared dims slow jobs down (1) */
+	int series_points; /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
 	/* Score at most this many feasible nodes per placement, met in a seeded random order
 	 * (0 = every node, the default); policies with pick() (first-fit, random) ignore it */
 	uint32_t sample_nodes;

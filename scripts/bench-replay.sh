@@ -5,7 +5,8 @@
 #   1. one inflation run of openb default to 130 % under fgd (goal < 0.5 s), vs first-fit
 #   2. placements per second of every policy in inflation on the openb cluster
 #   3. timed replay events per second on a synthetic trace of BENCH_JOBS jobs on BENCH_NODES
-#      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd and ragp7), and peak memory
+#      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd, ragp5 and ragp7), and peak memory;
+#      with the number of distinct demand vectors (shapes that repeat let the search reuse)
 #   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios); the
 #      sampled ragp7 should not grow with the nodes
 #   5. the sampled search (--sample-nodes K): ragp7 and fgd on part 4's base trace, seeds
@@ -91,9 +92,12 @@ else
 	echo "1-2. skipped: no traces in $traces"
 fi
 
-# prepare NAME JOBS NODES: a generated trace imported into $work/NAME.db
+# prepare NAME JOBS NODES: a generated trace imported into $work/NAME.db; sets distinct,
+# the number of distinct demand vectors (all columns but id, arrival and duration)
 prepare() {
 	"$vf" gen --scenario "$scen" --jobs "$2" --nodes "$3" --seed 1 -o "$work/$1" >/dev/null
+	distinct=$(awk -F, 'NR > 1 { $1 = $2 = $3 = ""; if (!($0 in s)) { s[$0] = 1; n++ } }
+		END { print n + 0 }' "$work/$1/jobs.csv")
 	"$vf" import -o "$work/$1.db" "$work/$1/jobs.csv" "$work/$1/nodes.csv" >/dev/null
 	rm -rf "${work:?}/$1"
 }
@@ -117,9 +121,10 @@ timed() {
 
 bigrss=0 base_rss=0
 prepare big "$jobs" "$nodes"
-echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO):"
+echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO), $distinct distinct"
+echo "   demand vectors:"
 printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
-for p in first-fit fgd ragp7 ragp7/$sample; do
+for p in first-fit fgd ragp5 ragp5/$sample ragp7 ragp7/$sample; do
 	timed big "$p" "$jobs"
 	goal=100000
 	[ "$p" = first-fit ] && goal=1000000
@@ -135,7 +140,7 @@ prepare s2 "$((sjobs * 2))" "$snodes"
 prepare s3 "$sjobs" "$((snodes * 2))"
 echo "4. growth: base $sjobs jobs on $snodes nodes; wall-time ratios to the base run:"
 printf '   %-10s %8s %12s %12s\n' policy base_s 2x_jobs 2x_nodes
-for p in first-fit fgd ragp7 ragp7/$sample; do
+for p in first-fit fgd ragp5 ragp7 ragp7/$sample; do
 	timed s1 "$p" "$sjobs"
 	w1=$wall
 	r1=$rss

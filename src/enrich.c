@@ -20,7 +20,7 @@
 #include "rng.h"
 #include "words.h"
 
-#define BUILTIN_FILE "enrich-v1.profile"
+#define BUILTIN_FILE "enrich-v2.profile"
 #define PROFILE_MAX  (1 << 20) /* bytes: a profile is a short text */
 
 enum dist { DIST_FIXED, DIST_UNIFORM, DIST_LOGNORMAL };
@@ -31,6 +31,8 @@ struct rule {
 	double a, b;   /* fixed: value; uniform: lo, hi; lognormal: median, sigma */
 	double lo, hi; /* clamp of the draw (before per=gpu scaling) */
 	int per_gpu;   /* multiply by the job's / node's GPUs */
+	int nlevels;   /* levels=: the values a request may take, ascending (0: any) */
+	double levels[ENRICH_LEVELS_MAX];
 };
 
 struct enrich_profile {
@@ -97,6 +99,33 @@ static int claim(struct enrich_profile *p, int *slot, int ri, const char *fname,
 	return VF_OK;
 }
 
+/* "L1,L2,..." (numbers >= 0, ascending, at most ENRICH_LEVELS_MAX) into r's levels. */
+static int parse_levels(const char *v, struct rule *r, const char *fname, int line, struct err *e)
+{
+	char buf[1024];
+	if (strlen(v) >= sizeof buf)
+		return err_set(e, VF_EINPUT, "%s:%d: levels '%.40s...': too long", fname, line, v);
+	strcpy(buf, v);
+	r->nlevels = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		double x;
+		if (parse_double(t, &x) || !isfinite(x) || x < 0)
+			return err_set(e, VF_EINPUT, "%s:%d: level '%s' is not a number >= 0",
+				       fname, line, t);
+		if (r->nlevels == ENRICH_LEVELS_MAX)
+			return err_set(e, VF_EINPUT, "%s:%d: more than %d levels", fname, line,
+				       ENRICH_LEVELS_MAX);
+		if (r->nlevels && x <= r->levels[r->nlevels - 1])
+			return err_set(e, VF_EINPUT,
+				       "%s:%d: level '%s' is not above the one before", fname, line,
+				       t);
+		r->levels[r->nlevels++] = x;
+	}
+	if (!r->nlevels)
+		return err_set(e, VF_EINPUT, "%s:%d: levels= names no level", fname, line);
+	return VF_OK;
+}
+
 /* Read "key=value" params into r; fname:line for messages. */
 static int parse_params(char **w, int nw, struct rule *r, const char *fname, int line,
 			struct err *e)
@@ -115,6 +144,12 @@ static int parse_params(char **w, int nw, struct rule *r, const char *fname, int
 			if (!strcmp(w[j], k))
 				return err_set(e, VF_EINPUT, "%s:%d: '%s=' given twice", fname,
 					       line, k);
+		if (!strcmp(k, "levels")) {
+			int rc = parse_levels(v, r, fname, line, e);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (!strcmp(k, "per")) {
 			if (strcmp(v, "gpu"))
 				return err_set(e, VF_EINPUT, "%s:%d: per '%s': only per=gpu exists",
@@ -372,7 +407,32 @@ static double draw(const struct rule *r, uint64_t key, uint64_t id, enum dim d, 
 		x = exp(log(r->a) + r->b * z);
 	}
 	x = x < r->lo ? r->lo : x > r->hi ? r->hi : x;
-	return r->per_gpu ? x * gpus : x;
+	x = r->per_gpu ? x * gpus : x;
+	return r->nlevels ? enrich_snap(r->levels, (size_t)r->nlevels, x) : x;
+}
+
+const double enrich_bw_levels[ENRICH_BW_NLEVELS] = {1,   2,    5,    10,   20,    50,    100,  200,
+						    500, 1000, 2000, 5000, 10000, 20000, 50000};
+const double enrich_core_levels[ENRICH_CORE_NLEVELS] = {0,    1000,  2000,  3000,  4000, 6000,
+							8000, 12000, 16000, 24000, 32000};
+
+double enrich_snap(const double *levels, size_t n, double x)
+{
+	assert(n > 0);
+	size_t lo = 0, hi = n; /* the first level >= x */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (levels[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n)
+		return levels[n - 1];
+	if (lo == 0)
+		return levels[0];
+	/* the nearer of the two around x; halfway goes up, as rounding does */
+	return x - levels[lo - 1] < levels[lo] - x ? levels[lo - 1] : levels[lo];
 }
 
 static int64_t to_int(double x)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "enrich.h"
 #include "gen.h"
 #include "gpumodel.h"
 #include "job.h"
@@ -402,9 +403,13 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 		j->hbm = h < 1024 ? 1024 : h > 16384 ? 16384 : h;
 	}
 	j->duration = (int64_t)llround(lognormal(r, &cd->dur, 1.0));
-	j->net = (int64_t)llround(lognormal(r, &cd->net, 1.0) * gpus);
-	j->sto = (int64_t)llround(lognormal(r, &cd->sto, sc->sto_scale) * gpus);
-	j->iocpu = (int64_t)llround(lognormal(r, &cd->iocpu, 1.0) * gpus);
+	/* on request levels, as the built-in profile: real requests take few values */
+	j->net = (int64_t)enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS,
+				      lognormal(r, &cd->net, 1.0) * gpus);
+	j->sto = (int64_t)enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS,
+				      lognormal(r, &cd->sto, sc->sto_scale) * gpus);
+	j->iocpu = (int64_t)enrich_snap(enrich_core_levels, ENRICH_CORE_NLEVELS,
+					lognormal(r, &cd->iocpu, 1.0) * gpus);
 	j->spec[0] = '\0';
 	for (int k = 0; k < sc->nspecs; k++) {
 		if (sc->specs[k].cls != j->cls)

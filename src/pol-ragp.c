@@ -367,7 +367,8 @@ const struct policy_ops pol_ragp7_ops = {
 	.name = "ragp7",
 	.summary = "RAGP-I/O: residual-aware geometric packing over all seven dims",
 	.dims = DIMS_ALL,
-	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD,
+	/* the article's RAGP-I/O: storage bandwidth and I/O CPU are feasibility */
+	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD | POLICY_F_IO_ADMIT,
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,

@@ -73,6 +73,7 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->mu = sc->mu;
 	o->coverage = sc->coverage;
 	o->sample_nodes = sc->sample_nodes;
+	o->io_admission = sc->io_admission;
 	o->faults = sc->faults;
 	o->nfaults = sc->nfaults;
 	o->win_start = sc->win_start;

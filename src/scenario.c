@@ -26,6 +26,7 @@ void scenario_init(struct scenario *sc)
 	sc->mu = o.mu;
 	sc->coverage = o.coverage;
 	sc->sample_nodes = o.sample_nodes;
+	sc->io_admission = o.io_admission;
 	sc->io_pressure = 1;
 	sc->win_start = o.win_start;
 	sc->win_end = o.win_end;
@@ -139,6 +140,11 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 			sc->sample_nodes = v;
 		sc->given |= SCENARIO_G_SAMPLE;
 		return rc;
+	case SCENARIO_K_ADMIT:
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return err_set(e, VF_EINPUT, "--io-admission '%s': want on or off", arg);
+		sc->io_admission = !strcmp(arg, "on");
+		return VF_OK;
 	case SCENARIO_K_FAULT:
 		xgrow(&sc->faults, &sc->faultcap, sc->nfaults + 1, sizeof *sc->faults);
 		if ((rc = fault_parse(arg, &sc->faults[sc->nfaults], e)))
@@ -338,4 +344,9 @@ void scenario_key(const struct scenario *sc, struct sbuf *out)
 		add_sha(out, sc->cluster_text.s, sc->cluster_text.len);
 	if (sc->win_start >= 0)
 		sbuf_printf(out, ";window=%" PRId64 "..%" PRId64, sc->win_start, sc->win_end);
+	/* always: the default is each policy's own, which changed once (ragp7 now admits) */
+	sbuf_printf(out, ";io_admission=%s",
+		    sc->io_admission < 0 ? "default"
+		    : sc->io_admission   ? "on"
+					 : "off");
 }

@@ -95,6 +95,7 @@ enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
  * each, on a large run); id numbers the shapes in order of first appearance. */
 struct fitkey {
 	int64_t cpu, mem, hbm;
+	int64_t io[3]; /* net, sto, iocpu demand on the dims under I/O admission, else 0 */
 	int32_t num_gpu, gpu_milli;
 	uint32_t gpu_spec;
 	int32_t id;
@@ -169,6 +170,7 @@ struct sim {
 	struct evq q;
 	struct sim_classes cls; /* classes of identical nodes, when use_cls */
 	int use_cls;       /* the policy is POLICY_F_BY_STATE and has no pick(), and not sampled */
+	uint32_t admit;    /* shared dims under I/O admission (ctx.admit) */
 	int sampled;       /* o.sample_nodes is below the number of nodes: find_sampled */
 	struct sjob *jobs; /* instances */
 	size_t njobs, jobcap;
@@ -264,6 +266,7 @@ void sim_opts_init(struct sim_opts *o)
 	o->contention = 1;
 	o->series_points = 200;
 	o->win_start = o->win_end = -1;
+	o->io_admission = -1;
 }
 
 static const char *const queue_names[] = {"fifo", "backfill", "priority"};
@@ -330,6 +333,23 @@ static int64_t job_gpu(const struct job *j)
 
 /* Rebuild j's placement on its node from the job and the GPUs it holds. */
 /* The class j's GPU time counts under (classes past JOB_NCLASS count as batch). */
+/* I/O admission: may j go on a node in state st, judging by the shared dims in admit? Each
+ * such dim j uses must keep used + demand <= capacity; a demand above the whole capacity
+ * counts as the capacity (the job may run where nothing else uses the dim), and a capacity
+ * of 0 admits nothing. */
+static int admits(uint32_t admit, const struct node_state *st, const struct job *j)
+{
+	for (int d = DIM_NET; admit && d < DIM_N; d++) {
+		int64_t dem = j->dem[d];
+		if (!(admit & DIM_BIT(d)) || dem <= 0)
+			continue;
+		int64_t cap = st->cap[d];
+		if (cap <= 0 || st->used[d] + (dem < cap ? dem : cap) > cap)
+			return 0;
+	}
+	return 1;
+}
+
 static int cls_of(const struct job *j)
 {
 	return j->cls < JOB_NCLASS ? j->cls : JOB_BATCH;
@@ -592,6 +612,8 @@ static int best_on_node(struct sim *s, const struct job *j, size_t n, double *sc
 			struct placement *out)
 {
 	struct placement buf[CLUSTER_MAX_GPUS];
+	if (!admits(s->admit, &s->c.st[n], j))
+		return 0;
 	int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS), found = 0;
 	assert(k <= CLUSTER_MAX_GPUS);
 	for (int c = 0; c < k; c++) {
@@ -680,7 +702,8 @@ static size_t sample_nodes(struct sim *s, const struct job *j)
 	for (size_t nmet; m < want && (nmet = cluster_walk(&s->c, j, &w, s->met, want - m));)
 		for (size_t k = 0; k < nmet; k++) { /* the nodes met that may hold j */
 			struct placement p;
-			if (cluster_first_choice(&s->c, (size_t)s->met[k], j, &p))
+			if (admits(s->admit, &s->c.st[s->met[k]], j) &&
+			    cluster_first_choice(&s->c, (size_t)s->met[k], j, &p))
 				s->cand[m++] = (struct cand){0, s->met[k]};
 		}
 	return m;
@@ -736,7 +759,7 @@ static int find_sampled(struct sim *s, const struct job *j, struct placement *ou
 /* The placement the policy picks for j, or 0 if j fits nowhere now. */
 static int find_place(struct sim *s, const struct job *j, struct placement *out)
 {
-	if (s->ops->pick)
+	if (s->ops->pick && !s->admit) /* a pick() knows no admission: the score loop does */
 		return s->ops->pick(&s->ctx, j, out);
 	struct placement buf[CLUSTER_MAX_GPUS];
 	double best = 0;
@@ -749,6 +772,8 @@ static int find_place(struct sim *s, const struct job *j, struct placement *out)
 		return find_by_class(s, j, out);
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
 	     n = cluster_next_fit(&s->c, n + 1, j)) {
+		if (!admits(s->admit, &s->c.st[n], j))
+			continue;
 		int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS);
 		assert(k <= CLUSTER_MAX_GPUS);
 		s->k.scored++;
@@ -854,7 +879,8 @@ static int never_fits(struct sim *s, struct sjob *sj)
 	struct placement p;
 	sj->flags |= SJ_CHECKED;
 	for (size_t k = 0; k < s->empty.n; k++)
-		if (cluster_first_choice(&s->empty, k, j, &p))
+		if (admits(s->admit, &s->empty.st[k], j) &&
+		    cluster_first_choice(&s->empty, k, j, &p))
 			return 0;
 	sj->why = SIM_WHY_TOO_BIG;
 	sj->why_dim = -1;
@@ -905,13 +931,14 @@ static void mark_unplaceable(struct sim *s, int32_t idx)
 /* Waiting GPU jobs after the first that classify_idle tries, under fifo. */
 #define IDLE_LOOKAHEAD 16
 
-/* Does j fit on some node now (hard dims and GPU shape; a policy could place it)? */
+/* Does j fit on some node now (hard dims, GPU shape and I/O admission; a policy could place
+ * it)? */
 static int fits_now(const struct sim *s, const struct job *j)
 {
 	struct placement p;
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
 	     n = cluster_next_fit(&s->c, n + 1, j))
-		if (cluster_first_choice(&s->c, n, j, &p))
+		if (admits(s->admit, &s->c.st[n], j) && cluster_first_choice(&s->c, n, j, &p))
 			return 1;
 	return 0;
 }
@@ -919,8 +946,12 @@ static int fits_now(const struct sim *s, const struct job *j)
 /* Why GPU job j, which fits nowhere now, cannot use the free GPUs of the models it allows. */
 static int blocked_cause(const struct sim *s, const struct job *j)
 {
-	struct job relaxed = *j; /* the GPU shape alone: cpu and mem are what a node lacks */
+	/* the GPU shape alone: cpu, mem or a dim under admission is what a node lacks */
+	struct job relaxed = *j;
 	relaxed.dem[DIM_CPU] = relaxed.dem[DIM_MEM] = 0;
+	for (int d = DIM_NET; d < DIM_N; d++)
+		if (s->admit & DIM_BIT(d))
+			relaxed.dem[d] = 0;
 	if (fits_now(s, &relaxed))
 		return SIM_B_DIM;
 	int64_t free = 0;
@@ -1050,6 +1081,7 @@ static uint64_t fit_hash(const struct fitkey *k)
 {
 	uint64_t h = rng_hash((uint64_t)k->num_gpu << 32 | (uint32_t)k->gpu_milli, k->gpu_spec,
 			      (uint64_t)k->cpu);
+	h = rng_hash(h, (uint64_t)k->io[0], rng_hash((uint64_t)k->io[1], (uint64_t)k->io[2], 0));
 	return rng_hash(h, (uint64_t)k->mem, (uint64_t)k->hbm);
 }
 
@@ -1057,7 +1089,7 @@ static int same_fit(const struct fitkey *a, const struct fitkey *b)
 {
 	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
 	       a->gpu_spec == b->gpu_spec && a->cpu == b->cpu && a->mem == b->mem &&
-	       a->hbm == b->hbm;
+	       a->hbm == b->hbm && !memcmp(a->io, b->io, sizeof a->io);
 }
 
 /* The id of job instance idx's fit shape (numbered in order of first appearance). */
@@ -1066,13 +1098,10 @@ static int32_t shape_of(struct sim *s, int32_t idx)
 	if (s->jshape[idx] >= 0)
 		return s->jshape[idx];
 	const struct job *j = src_job(s, &s->jobs[idx]);
-	struct fitkey k = {j->dem[DIM_CPU],
-			   j->dem[DIM_MEM],
-			   j->dem[DIM_HBM],
-			   j->num_gpu,
-			   j->gpu_milli,
-			   j->gpu_spec,
-			   -1};
+	struct fitkey k = {j->dem[DIM_CPU], j->dem[DIM_MEM], j->dem[DIM_HBM], {0, 0, 0},
+			   j->num_gpu,      j->gpu_milli,    j->gpu_spec,     -1};
+	for (int d = DIM_NET; d < DIM_N; d++) /* under admission, these decide a fit too */
+		k.io[d - DIM_NET] = (s->admit & DIM_BIT(d)) ? j->dem[d] : 0;
 	if (2 * (s->nshapes + 1) > s->stabcap) { /* grow and rehash */
 		size_t cap = s->stabcap ? 2 * s->stabcap : 256;
 		struct fitkey *t = xmalloc(cap * sizeof *t);
@@ -1264,11 +1293,13 @@ static int preempt_for(struct sim *s, int32_t idx)
 					st->hbm_free[g] += vp.hbm;
 				}
 		}
-		int could = cluster_first_choice(&s->c, n, j, &p);
+		int could = admits(s->admit, st, j) && cluster_first_choice(&s->c, n, j, &p);
 		*st = saved;
 		if (!could)
 			continue;
-		for (int v = 0; v < nv && !cluster_first_choice(&s->c, n, j, &p); v++) {
+		for (int v = 0;
+		     v < nv && !(admits(s->admit, st, j) && cluster_first_choice(&s->c, n, j, &p));
+		     v++) {
 			int32_t vi = victims[v];
 			struct sjob *vj = &s->jobs[vi];
 			int m = node_model(s, n);
@@ -1548,6 +1579,8 @@ static void fault_apply(struct sim *s, size_t n, enum dim d)
 	}
 	cluster_set_cap(&s->c, n, d, (int64_t)floor((double)s->c.spec[n].cap[d] * frac));
 	node_refresh(s, n);
+	if (s->admit & DIM_BIT(d)) /* admission there may now let waiting jobs in */
+		s->freed = s->dirty = 1;
 }
 
 static void fault_switch(struct sim *s, size_t i, int begin)
@@ -1633,6 +1666,11 @@ static void setup_derived(struct sim *s)
 	s->ctx.node_frag = s->nfrag;
 	s->ctx.node_fnofit = s->wl ? s->nfnofit : NULL;
 	s->ctx.dims = s->o.dims ? s->o.dims : s->ops->dims;
+	uint32_t own =
+		(s->ops->flags & POLICY_F_IO_ADMIT) ? DIM_BIT(DIM_STO) | DIM_BIT(DIM_IOCPU) : 0;
+	s->admit = s->o.io_admission < 0 ? own : s->o.io_admission ? DIMS_SHARED : 0;
+	s->admit &= s->ctx.dims & DIMS_SHARED;
+	s->ctx.admit = s->admit;
 	s->ctx.node_md = s->ctx.node_nofit = NULL;
 	s->ctx.node_fits = s->wl ? (const uint64_t(*)[2])s->nfits : NULL;
 	if (s->wl && (s->ops->flags & POLICY_F_NODE_MD)) {

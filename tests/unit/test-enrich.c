@@ -70,7 +70,7 @@ static void test_builtin_identity(void **state)
 {
 	const struct enrich_profile *p = *state;
 	assert_string_equal(enrich_name(p), "default");
-	assert_int_equal(enrich_version(p), 1);
+	assert_int_equal(enrich_version(p), 2);
 	assert_non_null(strstr(enrich_text(p), "job train"));
 }
 
@@ -162,10 +162,12 @@ static void test_seed_changes_values(void **state)
 	}
 	enrich_apply(p, 1, 1.0, &a);
 	enrich_apply(p, 2, 1.0, &b);
+	/* on request levels one dim often agrees; the three rarely do */
 	int same = 0;
 	for (int i = 0; i < 100; i++)
-		same += a.jobs[i].dem[DIM_STO] == b.jobs[i].dem[DIM_STO];
-	assert_true(same < 10);
+		same += !memcmp(&a.jobs[i].dem[DIM_NET], &b.jobs[i].dem[DIM_NET],
+				3 * sizeof a.jobs[i].dem[0]);
+	assert_true(same < 25);
 	job_set_release(&a);
 	job_set_release(&b);
 }
@@ -258,6 +260,15 @@ static void expect_error(const char *text, const char *msg)
 static void test_parse_errors(void **state)
 {
 	(void)state;
+	expect_error(COVER "job train sto fixed value=1 levels=5,2\n",
+		     "t.profile:11: level '2' is not above the one before");
+	expect_error(COVER "job train sto fixed value=1 levels=5,x\n",
+		     "t.profile:11: level 'x' is not a number >= 0");
+	expect_error(COVER "job train sto fixed value=1 levels=,\n",
+		     "t.profile:11: levels= names no level");
+	expect_error(COVER "job train sto fixed value=1 levels=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
+			   "16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33\n",
+		     "t.profile:11: more than 32 levels");
 	expect_error(COVER "job train sto fixed value=1\njob train sto fixed value=2\n",
 		     "t.profile:12: rule for job 'train' on 'sto' repeats line 11");
 	expect_error(COVER "job trian sto fixed value=1\n",
@@ -393,6 +404,107 @@ static void test_summary(void **state)
 	job_set_release(&s);
 }
 
+/* Every enriched net and sto of the built-in profile is on its 1-2-5 ladder of MB/s and
+ * every iocpu a whole number of cores, whatever the class and GPUs; the same job id gives
+ * the same values, in any set; and the demand vectors repeat. The ladders are
+ * enrich.h's too (gen draws on them). */
+static void test_builtin_request_levels(void **state)
+{
+	const struct enrich_profile *p = *state;
+	static const int64_t bw[] = {1,   2,    5,    10,   20,    50,    100,  200,
+				     500, 1000, 2000, 5000, 10000, 20000, 50000};
+	static const int gpus[] = {0, 1, 1, 2, 4, 8};
+	static const int milli[] = {0, 250, 1000, 1000, 1000, 1000};
+	struct job_set a = {0}, b = {0};
+	for (int i = 0; i < 3000; i++) {
+		int k = i % 6;
+		struct job j = mkjob(i, k ? (enum job_class)(i % 3) : JOB_CPU, gpus[k], milli[k]);
+		job_set_add_job(&a, &j);
+	}
+	for (int i = 2999; i >= 0; i -= 7) { /* fewer jobs, another order */
+		int k = i % 6;
+		struct job j = mkjob(i, k ? (enum job_class)(i % 3) : JOB_CPU, gpus[k], milli[k]);
+		job_set_add_job(&b, &j);
+	}
+	enrich_apply(p, 5, 1.0, &a);
+	enrich_apply(p, 5, 1.0, &b);
+	size_t distinct = 0;
+	for (size_t i = 0; i < a.njobs; i++) {
+		const struct job *j = &a.jobs[i];
+		for (int d = DIM_NET; d <= DIM_STO; d++) {
+			int on = 0;
+			for (size_t l = 0; l < sizeof bw / sizeof *bw; l++)
+				on |= j->dem[d] == bw[l];
+			if (!on)
+				fail_msg("job %zu: %s %lld is not on a level", i,
+					 job_dim_name((enum dim)d), (long long)j->dem[d]);
+		}
+		assert_int_equal(j->dem[DIM_IOCPU] % 1000, 0);
+		int seen = 0;
+		for (size_t m = 0; m < i && !seen; m++)
+			seen = a.jobs[m].cls == j->cls && a.jobs[m].num_gpu == j->num_gpu &&
+			       a.jobs[m].gpu_milli == j->gpu_milli &&
+			       !memcmp(&a.jobs[m].dem[DIM_NET], &j->dem[DIM_NET],
+				       3 * sizeof j->dem[0]);
+		distinct += !seen;
+	}
+	/* continuous draws: every job its own; here 533 of 3,000 over 6 shapes */
+	assert_true(distinct < a.njobs / 4);
+	for (size_t i = 0; i < b.njobs; i++) {
+		const struct job *x = &b.jobs[i], *y = &a.jobs[x->id];
+		assert_memory_equal(&x->dem[DIM_NET], &y->dem[DIM_NET], 3 * sizeof x->dem[0]);
+	}
+	job_set_release(&a);
+	job_set_release(&b);
+}
+
+/* enrich_snap: the nearest level, halfway up, the ends beyond the ladder; and a rule's
+ * levels= snaps after per=gpu. */
+static void test_snap_and_levels_rule(void **state)
+{
+	(void)state;
+	static const double lv[] = {0, 1000, 2000, 4000};
+	assert_true(enrich_snap(lv, 4, -5) == 0);
+	assert_true(enrich_snap(lv, 4, 499) == 0);
+	assert_true(enrich_snap(lv, 4, 500) == 1000);
+	assert_true(enrich_snap(lv, 4, 2999) == 2000);
+	assert_true(enrich_snap(lv, 4, 3000) == 4000);
+	assert_true(enrich_snap(lv, 4, 1e9) == 4000);
+	assert_true(enrich_snap(lv + 1, 1, 7) == 1000);
+	assert_true(enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS, 140) == 100);
+	assert_true(enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS, 150) == 200);
+	assert_true(enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS, 1e6) == 50000);
+	assert_true(enrich_snap(enrich_core_levels, ENRICH_CORE_NLEVELS, 499) == 0);
+	assert_true(enrich_snap(enrich_core_levels, ENRICH_CORE_NLEVELS, 5000) == 6000);
+	struct err e = {0};
+	struct enrich_profile *q =
+		parse("name t\nversion 1\n"
+		      "job * net fixed value=30 per=gpu levels=10,50,100,200\n"
+		      "job * sto uniform lo=0 hi=1000 levels=100,500\n"
+		      "job * iocpu fixed value=0\n"
+		      "node * net fixed value=1000\nnode * sto fixed value=2000\n"
+		      "node * iocpu fixed value=3000\nnode * cpu fixed value=4000\n"
+		      "node * mem fixed value=5000\n",
+		      &e);
+	assert_non_null(q);
+	struct job_set s = {0};
+	for (int i = 0; i < 200; i++) {
+		struct job j = mkjob(i, JOB_TRAIN, 1 + i % 8, 1000);
+		job_set_add_job(&s, &j);
+	}
+	enrich_apply(q, 1, 1.0, &s);
+	for (size_t i = 0; i < s.njobs; i++) {
+		const struct job *j = &s.jobs[i];
+		/* 30 x GPUs, then the nearest of 10, 50, 100, 200 */
+		int64_t g = j->num_gpu, n = 30 * g;
+		int64_t want = n < 30 ? 10 : n < 75 ? 50 : n < 150 ? 100 : 200;
+		assert_int_equal(j->dem[DIM_NET], want);
+		assert_true(j->dem[DIM_STO] == 100 || j->dem[DIM_STO] == 500);
+	}
+	job_set_release(&s);
+	enrich_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_node_rule_specificity),
 		cmocka_unit_test(test_order_independent),
 		cmocka_unit_test(test_seed_changes_values),
+		cmocka_unit_test(test_builtin_request_levels),
 		cmocka_unit_test(test_lognormal_median_and_clamp),
 		cmocka_unit_test(test_per_gpu_and_uniform),
 		cmocka_unit_test(test_io_pressure),
@@ -408,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_comments_and_coverage_by_class),
 		cmocka_unit_test(test_load_files),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_snap_and_levels_rule),
 	};
 	return cmocka_run_group_tests(tests, setup_builtin, teardown_profile);
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,8 +23,11 @@ static void assert_near_(double a, double b, double eps, const char *file, int l
 }
 
 #include "cluster.h"
+#include "fault.h"
 #include "frag.h"
+#include "gpumodel.h"
 #include "policy.h"
+#include "sim.h"
 
 #define HBM_GPU 16000
 
@@ -718,6 +722,143 @@ static void test_by_state_flag_holds(void **state)
 	tc_release(&t);
 }
 
+/* ---- I/O admission, through the simulator ---- */
+
+/* One T4 node of 2 GPUs with 1000 MB/s of storage; jobs of one GPU, sto each. */
+static void adm_set(struct job_set *js, int njobs, const int64_t *arrival, const int64_t *sto)
+{
+	struct node n;
+	memset(js, 0, sizeof *js);
+	node_init(&n);
+	snprintf(n.name, sizeof n.name, "n0");
+	n.ngpu = 2;
+	n.model = (int16_t)gpumodel_find("T4");
+	int64_t cap[DIM_N] = {16000, 1 << 20, 2000, 2 * HBM_GPU, 3000, 1000, 8000};
+	memcpy(n.cap, cap, sizeof cap);
+	job_set_add_node(js, &n);
+	for (int i = 0; i < njobs; i++) {
+		struct job j;
+		mkjob(&j, 1000, 1, 1000, 10);
+		j.id = i;
+		j.arrival = arrival[i];
+		j.duration = 100;
+		j.cls = JOB_TRAIN;
+		j.dem[DIM_HBM] = -1;
+		j.dem[DIM_STO] = sto[i];
+		j.dem[DIM_IOCPU] = 500;
+		job_set_add_job(js, &j);
+	}
+}
+
+/* Run js under policy name with io_admission adm (-1: the policy's own) and fault f (or
+ * NULL), priced over [0, 300). */
+static struct sim *adm_run(const struct job_set *js, const struct frag_workload *wl,
+			   const char *name, int adm, const struct fault *f)
+{
+	struct sim_opts o;
+	struct sim *s;
+	sim_opts_init(&o);
+	o.io_admission = adm;
+	o.win_start = 0;
+	o.win_end = 300;
+	o.faults = f;
+	o.nfaults = f ? 1 : 0;
+	assert_int_equal(sim_new(js, policy_find(name), wl, &o, &s, NULL), 0);
+	sim_run(s);
+	return s;
+}
+
+static void expect_job(const struct sim *s, size_t i, int64_t start, int64_t end, double stalled)
+{
+	struct sim_job_result r;
+	sim_job_result(s, i, &r);
+	if (r.start != start || r.end != end || fabs(r.stalled_gpu_s - stalled) > 1e-6)
+		fail_msg("%s job %zu: [%lld, %lld] stalled %g, wanted [%lld, %lld] stalled %g",
+			 sim_policy(s)->name, i, (long long)r.start, (long long)r.end,
+			 r.stalled_gpu_s, (long long)start, (long long)end, stalled);
+}
+
+/* The only node with a free GPU has its storage taken by the first job: ragp7 (admission on
+ * sto and iocpu by default) holds the second job back, which then runs alone and unslowed,
+ * and the GPU it waited for idles blocked on another dim; scalar (storage-blind) and
+ * ragp7 with admission off start it at once, and both jobs stall. */
+static void test_io_admission_waits_instead_of_stalling(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	const int64_t arrival[] = {0, 1}, sto[] = {1000, 1000};
+	adm_set(&js, 2, arrival, sto);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	int m = gpumodel_find("T4");
+
+	struct sim *s = adm_run(&js, &wl, "ragp7", -1, NULL);
+	expect_job(s, 0, 0, 100, 0);
+	expect_job(s, 1, 100, 200, 0);
+	/* one GPU idle from 1 to 100 while job 1 waits for storage alone: blocked_dim */
+	const struct sim_counters *k = sim_counters(s);
+	assert_int_equal(k->win_idle_ms[m][JOB_TRAIN][SIM_B_DIM - SIM_B_IDLE0], 99 * 1000);
+	assert_int_equal(k->win_idle_ms[m][JOB_TRAIN][SIM_B_SHAPE - SIM_B_IDLE0], 0);
+	assert_int_equal(k->win_idle_ms[m][JOB_TRAIN][SIM_B_FULL - SIM_B_IDLE0], 0);
+	sim_free(s);
+
+	/* both at rate 1/2 from 1: job 0 has 99 s left, done at 1 + 198; job 1 then has 1 s */
+	static const char *const blind[][2] = {{"scalar", "-1"}, {"ragp7", "0"}};
+	for (int i = 0; i < 2; i++) {
+		s = adm_run(&js, &wl, blind[i][0], blind[i][1][0] == '0' ? 0 : -1, NULL);
+		expect_job(s, 0, 0, 199, 99);
+		expect_job(s, 1, 1, 200, 99);
+		sim_free(s);
+	}
+	/* --io-admission on makes scalar's seen shared dims (none: cpu, gpu) no matter, and
+	 * ragp5 admits on net only: job 1 (net 10 of 3000) goes in and stalls on sto */
+	s = adm_run(&js, &wl, "ragp5", 1, NULL);
+	expect_job(s, 1, 1, 200, 99);
+	sim_free(s);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* A RAID rebuild halves the node's storage: the running job contends, and admission stops
+ * there until it ends; a job wanting more than a node has runs where nothing else uses it. */
+static void test_io_admission_under_a_fault(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	struct fault f;
+	const int64_t arrival[] = {0, 20}, sto[] = {600, 300};
+	adm_set(&js, 2, arrival, sto);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(fault_parse("n0:sto=0.5@10+60", &f, NULL), 0);
+	/* job 0: 10 s at rate 1, 60 s at 500/600 (50 s of work), 40 s left from 70 */
+	struct sim *s = adm_run(&js, &wl, "ragp7", -1, &f);
+	expect_job(s, 0, 0, 110, 10);
+	expect_job(s, 1, 70, 170, 0);
+	sim_free(s);
+	/* without admission job 1 starts at 20 on the faulted node: 900 MB/s on 500 */
+	s = adm_run(&js, &wl, "ragp7", 0, &f);
+	struct sim_job_result r;
+	sim_job_result(s, 1, &r);
+	assert_int_equal(r.start, 20);
+	assert_true(r.stalled_gpu_s > 0);
+	sim_free(s);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+
+	/* 1500 MB/s on a 1000 MB/s node: admitted alone, never unplaceable */
+	const int64_t arr2[] = {0, 0}, sto2[] = {1500, 100};
+	adm_set(&js, 2, arr2, sto2);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	s = adm_run(&js, &wl, "ragp7", -1, NULL);
+	expect_job(s, 0, 0, 150, 50);
+	expect_job(s, 1, 150, 250, 0);
+	assert_int_equal(sim_counters(s)->unplaceable, 0);
+	sim_free(s);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +881,8 @@ int main(void)
 		cmocka_unit_test(test_every_policy_respects_seen_shared_dims),
 		cmocka_unit_test(test_by_state_flag_holds),
 		cmocka_unit_test(test_ties_and_model_constraints),
+		cmocka_unit_test(test_io_admission_waits_instead_of_stalling),
+		cmocka_unit_test(test_io_admission_under_a_fault),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

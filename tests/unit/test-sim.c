@@ -675,7 +675,7 @@ static void test_preempt_overload_accounting(void **state)
 static struct policy_ops full_loop(const struct policy_ops *ops)
 {
 	struct policy_ops full = *ops;
-	full.flags = 0;
+	full.flags &= POLICY_F_IO_ADMIT; /* admission is feasibility, not search */
 	full.bound = NULL;
 	full.bound2 = NULL;
 	return full;
