@@ -14,7 +14,7 @@ vf replay t.db --policy $pols --seeds 1-3 >/dev/null 2>&1 || die "replay failed"
 # the text: the verdict sentence, then sections 1-8
 expect_rc 0 vf report t.db
 grep -Eq '^[a-z0-9-]+ recovers \$[0-9,]+/yr \(95 % CI' out || die "no verdict line"
-contains out "against scalar on this trace (jobs), over 3 seeds."
+tr "\n" " " < out | tr -s " " | grep -q "against scalar on this trace (jobs), over 3 seeds\." || die "the verdict does not name the baseline, trace and seeds"
 for s in "1. Cost by bucket" "2. Cost by GPU model" "3. Cost by job class" \
 	"4. Fragmentation, stalled GPUs and queue over time" "5. Right-sizing" "6. What-ifs" \
 	"7. Owned against rented" "8. Assumptions"; do
