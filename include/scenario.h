@@ -60,6 +60,9 @@ struct scenario {
 	size_t nprice_specs, pricecap; /* how many, room */
 	const char *cluster_path;      /* --cluster FILE, or NULL: the trace's nodes */
 	int64_t win_start, win_end;    /* --window, or -1: the trace's span */
+	enum sim_scoring scoring;      /* --scoring: SIM_SCORING_EXACT */
+	int tie_random;                /* --tie-break random (k8s): 0, by name */
+	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* ---- found by scenario_load ---- */
 	int64_t trace_id;               /* its id in the store */
@@ -77,6 +80,7 @@ enum {
 	SCENARIO_G_PREEMPT = 1 << 3,
 	SCENARIO_G_WINDOW = 1 << 4,
 	SCENARIO_G_SAMPLE = 1 << 5,
+	SCENARIO_G_K8S = 1 << 6, /* --tie-break or --k8s-weights */
 };
 
 /* Keys of the scenario options, for a command's option table (cmd.h's struct cmd_opt):
@@ -101,6 +105,9 @@ enum scenario_key {
 	SCENARIO_K_TIER,
 	SCENARIO_K_CLUSTER,
 	SCENARIO_K_WINDOW,
+	SCENARIO_K_SCORING,
+	SCENARIO_K_TIE,
+	SCENARIO_K_WEIGHTS,
 	SCENARIO_K_LAST
 };
 
@@ -115,7 +122,8 @@ enum scenario_key {
 		{"fault", SCENARIO_K_FAULT, 1}, {"fault-file", SCENARIO_K_FAULT_FILE, 1},          \
 		{"profile", SCENARIO_K_PROFILE, 1}, {"io-pressure", SCENARIO_K_IO, 1},             \
 		{"gpu-price", SCENARIO_K_PRICE, 1}, {"price-tier", SCENARIO_K_TIER, 1},            \
-		{"cluster", SCENARIO_K_CLUSTER, 1},                                                \
+		{"cluster", SCENARIO_K_CLUSTER, 1}, {"scoring", SCENARIO_K_SCORING, 1},            \
+		{"tie-break", SCENARIO_K_TIE, 1}, {"k8s-weights", SCENARIO_K_WEIGHTS, 1},          \
 	{                                                                                          \
 		"window", SCENARIO_K_WINDOW, 1                                                     \
 	}
@@ -125,7 +133,8 @@ enum scenario_key {
 	"[--mode timed|inflate] [--target X] [--queue Q] [--preempt] [--trace T] [--dims D] "      \
 	"[--lambda L] [--mu M] [--coverage C] [--fault SPEC]... [--fault-file FILE] "              \
 	"[--profile FILE] [--io-pressure X] [--gpu-price MODEL=USD]... [--price-tier T] "          \
-	"[--cluster FILE] [--sample-nodes K] [--window START..END]"
+	"[--cluster FILE] [--sample-nodes K] [--window START..END] [--scoring exact|k8s] "         \
+	"[--tie-break name|random] [--k8s-weights NAME=W,...]"
 #define SCENARIO_HELP                                                                              \
 	"scenario (what every policy and seed of a comparison share):\n"                           \
 	"  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n"       \
@@ -152,7 +161,13 @@ enum scenario_key {
 	"                         seeded random order (default 0: every node); faster on\n"        \
 	"                         big clusters, but an approximation of each policy\n"             \
 	"      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n"   \
-	"                         default: first to last arrival)\n"
+	"                         default: first to last arrival)\n"                               \
+	"      --scoring S        exact (default: each policy's formula) or k8s (as\n"             \
+	"                         kube-scheduler score plugins: integers 0-100, weighted sum)\n"   \
+	"      --tie-break T      k8s ties: name (default: first node name, as the FGD\n"          \
+	"                         artifact) or random (seeded, as upstream Kubernetes)\n"          \
+	"      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n"        \
+	"                         (weight 1 unless named), e.g. packing=1\n"
 
 /* The defaults. Release with scenario_release. */
 void scenario_init(struct scenario *sc);
