@@ -12,7 +12,9 @@
  * allocated; 2: the node is idle (pol-packing.c's tiers); free'_gpu the node's free GPU share
  * after placement (1 on a node without GPUs). The packing term is below 1, so it only orders
  * placements of one bin. Default dims gpu.
- * bound: -q(fgd's bound): q does not increase with dF and the packing term is >= 0.
+ * bound: -q(fgd's bound) (q does not increase with dF) + the packing term with the tier's
+ * least value (0 for a share on a used node, whose GPU is not chosen yet): the free GPU
+ * share after placement is the same on every GPU.
  */
 #include "k8s.h"
 #include "pol-common.h"
@@ -39,7 +41,14 @@ static double fp_score(const struct policy_ctx *ctx, const struct job *j, const 
 
 static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
 {
-	return -(double)k8s_fgd_of(pol_fgd_ops.bound(ctx, j, n));
+	/* the packing term's least value: the tier is known but for a share on a used node (0
+	 * or 1), and the free GPU share after does not depend on the GPU chosen */
+	struct placement p;
+	const struct node_state *s = &ctx->c->st[n];
+	pol_dem_of(ctx->c, n, j, &p);
+	int tier = !pol_node_used(s) ? 2 : p.milli > 0 && p.milli < 1000 ? 0 : 1;
+	double fr = s->cap[DIM_GPU] > 0 ? pol_free_after(s, &p, DIM_GPU) : 1;
+	return -(double)k8s_fgd_of(pol_fgd_ops.bound(ctx, j, n)) + (tier + fr) / 3.5;
 }
 
 const struct policy_ops pol_fgd_pack_ops = {
