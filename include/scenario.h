@@ -61,6 +61,9 @@ struct scenario {
 	size_t nprice_specs, pricecap; /* how many, room */
 	const char *cluster_path;      /* --cluster FILE, or NULL: the trace's nodes */
 	int64_t win_start, win_end;    /* --window, or -1: the trace's span */
+	enum sim_scoring scoring;      /* --scoring: SIM_SCORING_EXACT */
+	int tie_random;                /* --tie-break random (k8s): 0, by name */
+	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* ---- found by scenario_load ---- */
 	int64_t trace_id;               /* its id in the store */
@@ -78,6 +81,7 @@ enum {
 	SCENARIO_G_PREEMPT = 1 << 3,
 	SCENARIO_G_WINDOW = 1 << 4,
 	SCENARIO_G_SAMPLE = 1 << 5,
+	SCENARIO_G_K8S = 1 << 6, /* --tie-break or --k8s-weights */
 };
 
 /* Keys of the scenario options, for a command's option table (cmd.h's struct cmd_opt):
@@ -103,6 +107,9 @@ enum scenario_key {
 	SCENARIO_K_CLUSTER,
 	SCENARIO_K_WINDOW,
 	SCENARIO_K_ADMIT,
+	SCENARIO_K_SCORING,
+	SCENARIO_K_TIE,
+	SCENARIO_K_WEIGHTS,
 	SCENARIO_K_LAST
 };
 
@@ -118,6 +125,8 @@ enum scenario_key {
 		{"profile", SCENARIO_K_PROFILE, 1}, {"io-pressure", SCENARIO_K_IO, 1},             \
 		{"gpu-price", SCENARIO_K_PRICE, 1}, {"price-tier", SCENARIO_K_TIER, 1},            \
 		{"cluster", SCENARIO_K_CLUSTER, 1}, {"io-admission", SCENARIO_K_ADMIT, 1},         \
+		{"scoring", SCENARIO_K_SCORING, 1}, {"tie-break", SCENARIO_K_TIE, 1},              \
+		{"k8s-weights", SCENARIO_K_WEIGHTS, 1},                                            \
 	{                                                                                          \
 		"window", SCENARIO_K_WINDOW, 1                                                     \
 	}
@@ -127,7 +136,8 @@ enum scenario_key {
 	"[--mode timed|inflate] [--target X] [--queue Q] [--preempt] [--trace T] [--dims D] "      \
 	"[--lambda L] [--mu M] [--coverage C] [--fault SPEC]... [--fault-file FILE] "              \
 	"[--profile FILE] [--io-pressure X] [--gpu-price MODEL=USD]... [--price-tier T] "          \
-	"[--cluster FILE] [--sample-nodes K] [--window START..END] [--io-admission on|off]"
+	"[--cluster FILE] [--sample-nodes K] [--window START..END] [--io-admission on|off] "       \
+	"[--scoring exact|k8s] [--tie-break name|random] [--k8s-weights NAME=W,...]"
 #define SCENARIO_HELP                                                                              \
 	"scenario (what every policy and seed of a comparison share):\n"                           \
 	"  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n"       \
@@ -156,7 +166,13 @@ enum scenario_key {
 	"      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n"   \
 	"                         default: first to last arrival)\n"                               \
 	"      --io-admission A   on: every policy waits rather than oversubscribe a shared\n"     \
-	"                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n"
+	"                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n"    \
+	"      --scoring S        exact (default: each policy's formula) or k8s (as\n"             \
+	"                         kube-scheduler score plugins: integers 0-100, weighted sum)\n"   \
+	"      --tie-break T      k8s ties: name (default: first node name, as the FGD\n"          \
+	"                         artifact) or random (seeded, as upstream Kubernetes)\n"          \
+	"      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n"        \
+	"                         (weight 1 unless named), e.g. packing=1\n"
 
 /* The defaults. Release with scenario_release. */
 void scenario_init(struct scenario *sc);

@@ -36,6 +36,8 @@
 struct sim;
 
 enum sim_mode { SIM_TIMED, SIM_INFLATE };
+/* How placements are scored: the policies' formulas, or as kube-scheduler plugins (k8s.h). */
+enum sim_scoring { SIM_SCORING_EXACT, SIM_SCORING_K8S };
 /* Queue disciplines of timed replay. */
 enum sim_queue {
 	SIM_FIFO,     /* strict arrival order: nothing passes a job that waits */
@@ -63,6 +65,13 @@ struct sim_opts {
 	/* Score at most this many feasible nodes per placement, met in a seeded random order
 	 * (0 = every node, the default); policies with pick() (first-fit, random) ignore it */
 	uint32_t sample_nodes;
+	/* SIM_SCORING_K8S: each policy as a kube-scheduler score plugin (k8s.h), the highest
+	 * weighted sum wins; ties to the node whose name sorts first, or with k8s_tie_random
+	 * to a seeded random one. k8s_weights "NAME=W,...": plugins added to the policy's own
+	 * (weight 1 unless named), or NULL. */
+	enum sim_scoring scoring;
+	int k8s_tie_random;
+	const char *k8s_weights;
 	const struct fault *faults; /* faults of the run (copied by sim_new) */
 	size_t nfaults;
 	/* SIM_TIMED: the pricing window [win_start, win_end) in trace seconds; -1: the trace's

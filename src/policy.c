@@ -7,12 +7,22 @@
 
 extern const struct policy_ops pol_random_ops, pol_first_fit_ops, pol_best_fit_ops, pol_scalar_ops,
 	pol_packing_ops, pol_clustering_ops, pol_dotprod_ops, pol_tetris_ops, pol_fgd_ops,
-	pol_ragp5_ops, pol_ragp7_ops;
+	pol_ragp5_ops, pol_ragp7_ops, pol_fgd_pack_ops;
 
 const struct policy_ops *const policy_table[] = {
-	&pol_random_ops,  &pol_first_fit_ops,  &pol_best_fit_ops, &pol_scalar_ops,
-	&pol_packing_ops, &pol_clustering_ops, &pol_dotprod_ops,  &pol_tetris_ops,
-	&pol_fgd_ops,     &pol_ragp5_ops,      &pol_ragp7_ops,    NULL,
+	&pol_random_ops,
+	&pol_first_fit_ops,
+	&pol_best_fit_ops,
+	&pol_scalar_ops,
+	&pol_packing_ops,
+	&pol_clustering_ops,
+	&pol_dotprod_ops,
+	&pol_tetris_ops,
+	&pol_fgd_ops,
+	&pol_fgd_pack_ops,
+	&pol_ragp5_ops,
+	&pol_ragp7_ops,
+	NULL,
 };
 
 const struct policy_ops *policy_find(const char *name)

@@ -78,6 +78,9 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->nfaults = sc->nfaults;
 	o->win_start = sc->win_start;
 	o->win_end = sc->win_end;
+	o->scoring = sc->scoring;
+	o->k8s_tie_random = sc->tie_random;
+	o->k8s_weights = sc->k8s_weights;
 }
 
 int replay_new(const struct replay_trace *t, const struct scenario *sc,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clusterspec.h"
+#include "k8s.h"
 #include "policy.h"
 #include "scenario.h"
 #include "sha256.h"
@@ -181,6 +182,34 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 	case SCENARIO_K_WINDOW:
 		sc->given |= SCENARIO_G_WINDOW;
 		return scenario_parse_window(arg, &sc->win_start, &sc->win_end, e);
+	case SCENARIO_K_SCORING:
+		if (!strcmp(arg, "exact"))
+			sc->scoring = SIM_SCORING_EXACT;
+		else if (!strcmp(arg, "k8s"))
+			sc->scoring = SIM_SCORING_K8S;
+		else
+			return err_set(e, VF_EINPUT, "--scoring '%s': not exact or k8s", arg);
+		return VF_OK;
+	case SCENARIO_K_TIE:
+		sc->given |= SCENARIO_G_K8S;
+		if (!strcmp(arg, "name") || !strcmp(arg, "random"))
+			sc->tie_random = !strcmp(arg, "random");
+		else
+			return err_set(e, VF_EINPUT, "--tie-break '%s': not name or random", arg);
+		return VF_OK;
+	case SCENARIO_K_WEIGHTS: {
+		struct k8s_plugin pl[K8S_MAX_PLUGINS];
+		size_t n;
+		const char *bad;
+		sc->given |= SCENARIO_G_K8S;
+		if (k8s_weights_parse(arg, pl, K8S_MAX_PLUGINS - 1, &n, &bad))
+			return err_set(e, VF_EINPUT,
+				       "--k8s-weights '%s': not POLICY=WEIGHT,... (weights 1 to "
+				       "1000000, each policy once) at '%s'",
+				       arg, bad);
+		sc->k8s_weights = arg;
+		return VF_OK;
+	}
 	default:
 		return err_set(e, VF_EINPUT, "not a scenario option");
 	}
@@ -196,6 +225,12 @@ int scenario_check(const struct scenario *sc, struct err *e)
 		return err_set(e, VF_EINPUT, "--preempt needs --queue priority");
 	if ((sc->given & SCENARIO_G_WINDOW) && sc->mode != SIM_TIMED)
 		return err_set(e, VF_EINPUT, "--window applies to --mode timed only");
+	if ((sc->given & SCENARIO_G_K8S) && sc->scoring != SIM_SCORING_K8S)
+		return err_set(e, VF_EINPUT, "--tie-break and --k8s-weights need --scoring k8s");
+	if (sc->scoring == SIM_SCORING_K8S && sc->sample_nodes)
+		return err_set(e, VF_EINPUT,
+			       "--sample-nodes applies to --scoring exact only (k8s scores every "
+			       "feasible node)");
 	return VF_OK;
 }
 
@@ -349,4 +384,9 @@ void scenario_key(const struct scenario *sc, struct sbuf *out)
 		    sc->io_admission < 0 ? "default"
 		    : sc->io_admission   ? "on"
 					 : "off");
+	/* exact scoring adds nothing, so the keys of earlier runs stay as they were */
+	if (sc->scoring == SIM_SCORING_K8S)
+		sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",
+			    sc->tie_random ? "random" : "name",
+			    sc->k8s_weights ? sc->k8s_weights : "");
 }

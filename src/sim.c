@@ -85,6 +85,7 @@
 
 #include "evq.h"
 #include "frag.h"
+#include "k8s.h"
 #include "sim-class.h"
 #include "sim.h"
 
@@ -248,6 +249,7 @@ struct sim {
 	struct cand *cand;
 	int32_t *met;
 	size_t candcap, metcap;
+	struct sim_k8s *k8s; /* o.scoring SIM_SCORING_K8S: its plugins and scratch; else NULL */
 	struct sim_counters k;
 	struct sim_observer obs[SIM_MAX_OBSERVERS];
 	int nobs;
@@ -756,9 +758,232 @@ static int find_sampled(struct sim *s, const struct job *j, struct placement *ou
 	return bn >= 0 && best_on_node(s, j, (size_t)bn, &best, out);
 }
 
+/* ---- placement as kube-scheduler score plugins (--scoring k8s, k8s.h) ---- */
+
+#define K8S_SALT 0x6b3873ULL /* "k8s": its draws apart from the run's own PRNG */
+
+struct sim_k8s {
+	struct k8s_plugin pl[K8S_MAX_PLUGINS];
+	size_t npl;
+	size_t main;          /* whose GPU selection places: the largest weight (first) */
+	struct k8s_spec spec; /* the largest node, for the plugins' normalisation */
+	/* One plugin that depends on the node's state only, nodes in name order, ties by
+	 * name: the class search (the lowest index of a class is then its first name) */
+	int fast;
+	int32_t *rank;  /* per node: its place in name order */
+	struct rng rng; /* random ties, the random plugin, random GPUs */
+	int32_t *cand;  /* scratch, c.n long: the feasible nodes of a scan */
+	int64_t *raw;   /* scratch, npl x c.n: their scores per plugin */
+};
+
+static const struct node *rank_nodes; /* for the qsort below only */
+static int by_name(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	int c = strcmp(rank_nodes[x].name, rank_nodes[y].name);
+	return c ? c : (x > y) - (x < y);
+}
+
+static void k8s_release(struct sim_k8s *k)
+{
+	if (!k)
+		return;
+	free(k->rank);
+	free(k->cand);
+	free(k->raw);
+	free(k);
+}
+
+/* Set up s->k8s for o.scoring (s->ops, s->c and s->use_cls set); rng: the draws so far (a
+ * fork's), or NULL to seed them. Returns 0 or VF_EINPUT for bad o.k8s_weights. */
+static int k8s_setup(struct sim *s, const struct rng *rng, struct err *e)
+{
+	k8s_release(s->k8s);
+	s->k8s = NULL;
+	if (s->o.scoring != SIM_SCORING_K8S)
+		return VF_OK;
+	struct sim_k8s *k = xcalloc(1, sizeof *k);
+	struct k8s_plugin more[K8S_MAX_PLUGINS];
+	size_t nmore = 0;
+	const char *bad = NULL;
+	if (s->o.k8s_weights &&
+	    k8s_weights_parse(s->o.k8s_weights, more, K8S_MAX_PLUGINS - 1, &nmore, &bad)) {
+		free(k);
+		return err_set(e, VF_EINPUT, "--k8s-weights '%s': not NAME=WEIGHT,... at '%s'",
+			       s->o.k8s_weights, bad);
+	}
+	k8s_plugin_of(s->ops, &k->pl[0]);
+	k->npl = 1;
+	for (size_t i = 0; i < nmore; i++) {
+		if (more[i].ops == s->ops)
+			k->pl[0].weight = more[i].weight;
+		else
+			k->pl[k->npl++] = more[i];
+	}
+	for (size_t i = 1; i < k->npl; i++)
+		k->main = k->pl[i].weight > k->pl[k->main].weight ? i : k->main;
+	k8s_spec_of(&s->c, &k->spec);
+	size_t nn = s->c.n ? s->c.n : 1;
+	k->rank = xmalloc(nn * sizeof *k->rank);
+	k->cand = xmalloc(nn * sizeof *k->cand);
+	k->raw = xmalloc(nn * k->npl * sizeof *k->raw);
+	int sorted = 1;
+	for (size_t n = 0; n < s->c.n; n++)
+		k->cand[n] = (int32_t)n;
+	rank_nodes = s->c.spec;
+	qsort(k->cand, s->c.n, sizeof *k->cand, by_name);
+	for (size_t r = 0; r < s->c.n; r++) {
+		k->rank[k->cand[r]] = (int32_t)r;
+		sorted &= k->cand[r] == (int32_t)r;
+	}
+	k->fast = k->npl == 1 && k->pl[0].by_state && s->use_cls && !s->o.k8s_tie_random && sorted;
+	if (rng)
+		k->rng = *rng;
+	else
+		rng_seed(&k->rng, rng_hash(s->o.seed, K8S_SALT, 0));
+	s->k8s = k;
+	return VF_OK;
+}
+
+/* The placement on node n that plugin main's GPU selection takes; its raw score in *raw if
+ * raw is not NULL. 0 if j does not fit on n. */
+static int k8s_choose(struct sim *s, const struct job *j, size_t n, struct placement *out,
+		      int64_t *raw)
+{
+	struct sim_k8s *k = s->k8s;
+	struct placement buf[CLUSTER_MAX_GPUS];
+	int nc = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS), pick = 0;
+	if (!nc)
+		return 0;
+	const struct k8s_plugin *pl = &k->pl[k->main];
+	int64_t v = k8s_node_score(pl, &s->ctx, &k->spec, j, n, buf, nc, &pick);
+	if (raw)
+		*raw = v;
+	if (pl->gpusel == K8S_GPU_RANDOM && nc > 1) { /* a random GPU, not a random state */
+		int w[CLUSTER_MAX_GPUS], tot = 0;
+		for (int i = 0; i < nc; i++)
+			tot += w[i] = k8s_gpu_weight(&s->c, n, &buf[i]);
+		int64_t r = (int64_t)rng_below(&k->rng, (uint64_t)tot);
+		for (pick = 0; pick < nc - 1 && r >= w[pick]; pick++)
+			r -= w[pick];
+	}
+	*out = buf[pick];
+	return 1;
+}
+
+struct k8s_eval {
+	struct sim *s;
+	const struct job *j;
+};
+
+/* The class search's score: the negated integer, so the lowest wins. */
+static int k8s_eval_node(void *u, int32_t n, double *score)
+{
+	struct k8s_eval *x = u;
+	struct sim_k8s *k = x->s->k8s;
+	struct placement buf[CLUSTER_MAX_GPUS];
+	int nc = cluster_choices(&x->s->c, (size_t)n, x->j, buf, CLUSTER_MAX_GPUS), pick;
+	x->s->k.scored++;
+	if (!nc)
+		return 0;
+	*score = -(double)k8s_node_score(&k->pl[0], &x->s->ctx, &k->spec, x->j, (size_t)n, buf, nc,
+					 &pick);
+	return 1;
+}
+
+/* The policy's bound through the plugin's map, which is monotone, so it stays a bound. */
+static int k8s_bound_node(void *u, int32_t n, double *score)
+{
+	struct k8s_eval *x = u;
+	const struct k8s_plugin *pl = &x->s->k8s->pl[0];
+	double b = x->s->ops->bound(&x->s->ctx, x->j, (size_t)n);
+	*score = -(double)(pl->kind == K8S_FGD ? k8s_fgd_of(b) : k8s_derived_of(b));
+	return 1;
+}
+
+/* One plugin that scores by state: the best class, as find_by_class. */
+static int k8s_by_class(struct sim *s, const struct job *j, struct placement *out)
+{
+	struct sim_key key;
+	struct k8s_eval x = {s, j};
+	const struct k8s_plugin *pl = &s->k8s->pl[0];
+	int64_t need[3] = {j->dem[DIM_CPU] > 0 ? j->dem[DIM_CPU] : 0,
+			   j->dem[DIM_MEM] > 0 ? j->dem[DIM_MEM] : 0, job_gpu(j)};
+	int32_t n;
+	double sc;
+	int bounded = s->ops->bound && (pl->kind == K8S_FGD || pl->kind == K8S_DERIVED);
+	sim_key_make(&key, j, s->ctx.dims);
+	if (!sim_classes_best(&s->cls, &key, need, k8s_eval_node, bounded ? k8s_bound_node : NULL,
+			      NULL, &x, &n, &sc))
+		return 0;
+	int64_t raw = 0;
+	int ok = k8s_choose(s, j, (size_t)n, out, &raw);
+	assert(ok && -(double)raw == sc && "a by-state plugin must depend on the state only");
+	(void)ok;
+	return 1;
+}
+
+/* Every feasible node: each plugin's score, NormalizeScore where the plugin has it, the
+ * weighted sum; the highest wins, ties by name or at random. */
+static int k8s_scan(struct sim *s, const struct job *j, struct placement *out)
+{
+	struct sim_k8s *k = s->k8s;
+	size_t m = 0, cap = s->c.n;
+	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
+	     n = cluster_next_fit(&s->c, n + 1, j)) {
+		struct placement buf[CLUSTER_MAX_GPUS];
+		int nc = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS), pick;
+		if (!nc)
+			continue;
+		s->k.scored++;
+		for (size_t p = 0; p < k->npl; p++)
+			k->raw[p * cap + m] =
+				k8s_node_score(&k->pl[p], &s->ctx, &k->spec, j, n, buf, nc, &pick);
+		k->cand[m++] = (int32_t)n;
+	}
+	if (!m)
+		return 0;
+	for (size_t p = 0; p < k->npl; p++) {
+		int64_t *v = &k->raw[p * cap];
+		if (k->pl[p].kind == K8S_RANDOM) { /* PreScore draws one feasible node */
+			memset(v, 0, m * sizeof *v);
+			v[rng_below(&k->rng, m)] = K8S_MAX_SCORE;
+		} else if (k->pl[p].normalize) {
+			k8s_normalize(v, m);
+		}
+	}
+	size_t best = 0, ties = 0;
+	int64_t top = 0;
+	for (size_t i = 0; i < m; i++) {
+		int64_t t = 0;
+		for (size_t p = 0; p < k->npl; p++)
+			t += k->pl[p].weight * k->raw[p * cap + i];
+		if (!i || t > top) {
+			top = t;
+			best = i;
+			ties = 1;
+		} else if (t == top) {
+			ties++;
+			if (s->o.k8s_tie_random ? rng_below(&k->rng, ties) == 0
+						: k->rank[k->cand[i]] < k->rank[k->cand[best]])
+				best = i;
+		}
+	}
+	return k8s_choose(s, j, (size_t)k->cand[best], out, NULL);
+}
+
+static int k8s_find(struct sim *s, const struct job *j, struct placement *out)
+{
+	if (job_gpu(j) > s->c.free_gpu_milli)
+		return 0;
+	return s->k8s->fast ? k8s_by_class(s, j, out) : k8s_scan(s, j, out);
+}
+
 /* The placement the policy picks for j, or 0 if j fits nowhere now. */
 static int find_place(struct sim *s, const struct job *j, struct placement *out)
 {
+	if (s->k8s)
+		return k8s_find(s, j, out);
 	if (s->ops->pick && !s->admit) /* a pick() knows no admission: the score loop does */
 		return s->ops->pick(&s->ctx, j, out);
 	struct placement buf[CLUSTER_MAX_GPUS];
@@ -1725,6 +1950,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	setup_derived(s);
 	if (s->use_cls)
 		sim_classes_init(&s->cls, &s->c);
+	if ((rc = k8s_setup(s, NULL, e)))
+		goto fail;
 	/* One empty node per spec class answers "could it ever fit?". */
 	uint32_t present = 0; /* bit m: a node of GPU model m */
 	for (size_t n = 0; n < js->nnodes; n++) {
@@ -1866,6 +2093,7 @@ void sim_free(struct sim *s)
 	free(s->pfits);
 	free(s->nstr);
 	free(s->contended);
+	k8s_release(s->k8s);
 	free(s);
 }
 
@@ -2102,7 +2330,9 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)
 		sim_classes_init(&f->cls, &f->c);
-	if (fault && (rc = fault_add(f, fault, e))) {
+	f->k8s = NULL;
+	rc = k8s_setup(f, s->k8s ? &s->k8s->rng : NULL, e);
+	if (rc || (fault && (rc = fault_add(f, fault, e)))) {
 		sim_free(f);
 		f = NULL;
 	}

@@ -2,7 +2,7 @@
 . "$VOIDFIT_TOP/tests/lib.sh"
 
 expect_rc 0 vf policies --json
-[ "$(grep -c '"name":' out)" -eq 11 ] || die "want 11 policies in the JSON"
+[ "$(grep -c '"name":' out)" -eq 12 ] || die "want 12 policies in the JSON"
 contains out '"name": "ragp7"'
 contains out '"iocpu"'
 contains out '"by_state": false'

@@ -164,17 +164,17 @@ static void test_table(void **state)
 	(void)state;
 	static const char *const names[] = {"random",  "first-fit",  "best-fit", "scalar",
 					    "packing", "clustering", "dotprod",  "tetris",
-					    "fgd",     "ragp5",      "ragp7"};
+					    "fgd",     "fgd-pack",   "ragp5",    "ragp7"};
 	int n = 0;
 	for (const struct policy_ops *const *p = policy_table; *p; p++, n++) {
-		assert_true(n < 11);
+		assert_true(n < 12);
 		assert_string_equal((*p)->name, names[n]);
 		assert_ptr_equal(policy_find(names[n]), *p);
 		assert_non_null((*p)->score);
 		assert_true((*p)->summary && *(*p)->summary);
 		assert_true((*p)->dims && !((*p)->dims & ~DIMS_ALL));
 	}
-	assert_int_equal(n, 11);
+	assert_int_equal(n, 12);
 	assert_null(policy_find("nope"));
 	assert_null(policy_find(NULL));
 	assert_int_equal(policy_find("ragp7")->dims, DIMS_ALL);
@@ -451,6 +451,43 @@ static void test_fgd(void **state)
 	 * 0.25 * 900), node 1 0 -> 0: a tie, the lowest index. */
 	mkjob(&j, 0, 1, 1000, 0);
 	assert_int_equal(run(&t, "fgd", &j, &p), 0);
+	tc_release(&t);
+}
+
+/* fgd-pack: fgd's change of F_n in the artifact's integer bins, ties to packing. */
+static void test_fgd_pack(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[2] = {4, 4};
+	tc_init(&t, 2, g, NULL);
+	/* node 1 as test_fgd's node 0: GPU free {1000, 300, 600, 0}, cpu 4000 used; node 0 idle */
+	tc_put(&t, 1, 2, 700, 0, 0);
+	tc_put(&t, 1, 4, 400, 0, 0);
+	tc_put(&t, 1, 8, 1000, 0, 0);
+	tc_put(&t, 1, 0, 0, 4000, 0);
+	struct job j;
+	struct placement p;
+	/* A 500 share: -50 on GPU 2 of node 1 (bin 51) beats +125 elsewhere (bin 46), as fgd. */
+	mkjob(&j, 0, 1, 500, 0);
+	assert_int_equal(run(&t, "fgd-pack", &j, &p), 1);
+	assert_int_equal(p.gpus, 4u);
+	assert_int_equal(run(&t, "fgd", &j, &p), 1);
+	/* A whole GPU changes F_n on neither node: fgd takes the lowest index, the idle node 0;
+	 * fgd-pack packs it onto the used node 1 (tier 1 before 2): -50 + (1 + 900 / 4000) / 3.5 */
+	mkjob(&j, 0, 1, 1000, 0);
+	assert_int_equal(run(&t, "fgd", &j, &p), 0);
+	assert_int_equal(run(&t, "fgd-pack", &j, &p), 1);
+	assert_near(policy_find("fgd-pack")->score(&t.ctx, &j, &p), -50 + 1.225 / 3.5, 1e-12);
+	/* The bound never exceeds the score of any choice. */
+	mkjob(&j, 0, 1, 300, 0);
+	for (int n = 0; n < 2; n++) {
+		struct placement ch[CLUSTER_MAX_GPUS];
+		int k = cluster_choices(&t.c, (size_t)n, &j, ch, CLUSTER_MAX_GPUS);
+		for (int i = 0; i < k; i++)
+			assert_true(policy_find("fgd-pack")->bound(&t.ctx, &j, (size_t)n) <=
+				    policy_find("fgd-pack")->score(&t.ctx, &j, &ch[i]));
+	}
 	tc_release(&t);
 }
 
@@ -872,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_clustering_cpu_jobs_no_type),
 		cmocka_unit_test(test_dotprod_and_tetris),
 		cmocka_unit_test(test_fgd),
+		cmocka_unit_test(test_fgd_pack),
 		cmocka_unit_test(test_ragp_fgd_limit_and_choice),
 		cmocka_unit_test(test_ragp_residual_shape),
 		cmocka_unit_test(test_ragp_counts_the_irregularity_it_adds),

@@ -697,12 +697,12 @@ static void queue_case(struct sim_opts *o, enum sim_queue queue, const struct fa
 static void test_bounded_search_matches_full_loop(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7", "ragp5"};
+	static const char *const names[] = {"fgd", "ragp7", "ragp5", "fgd-pack"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 11, 500);
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		assert_non_null(ops);
 		assert_non_null(ops->bound);
@@ -741,6 +741,46 @@ static void test_bounded_search_matches_full_loop(void **state)
 	sim_free(a);
 	sim_free(f1);
 	sim_free(f2);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* --scoring k8s: on nodes named in index order the class search (fgd's bound through the
+ * plugin's integer map) picks what the scan of every node picks, in every queue case and in
+ * inflation; with the names reversed the scan follows the names. */
+static void test_k8s_class_search_matches_scan(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"fgd", "dotprod", "packing", "best-fit", "fgd-pack"};
+	struct job_set js;
+	struct frag_workload wl;
+	random_set(&js, 12, 500);
+	for (size_t n = 0; n < js.nnodes; n++)
+		snprintf(js.nodes[n].name, sizeof js.nodes[n].name, "n%02zu", n);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	struct fault f;
+	assert_int_equal(fault_parse("n00:net=0.3@500+2h", &f, NULL), 0);
+	for (int i = 0; i < 5; i++) {
+		const struct policy_ops *ops = policy_find(names[i]);
+		assert_non_null(ops);
+		struct policy_ops full = full_loop(ops);
+		for (int q = SIM_FIFO; q <= SIM_PRIORITY + 1; q++) {
+			struct sim_opts o;
+			struct sim *a, *b;
+			queue_case(&o, q <= SIM_PRIORITY ? (enum sim_queue)q : SIM_FIFO, &f);
+			if (q > SIM_PRIORITY)
+				o.mode = SIM_INFLATE;
+			o.scoring = SIM_SCORING_K8S;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
+			assert_int_equal(sim_new(&js, &full, &wl, &o, &b, NULL), 0);
+			sim_run(a);
+			sim_run(b);
+			assert_same_results(a, b);
+			assert_true(sim_counters(a)->placed > (q > SIM_PRIORITY ? 5 : 300));
+			sim_free(a);
+			sim_free(b);
+		}
+	}
 	frag_workload_release(&wl);
 	job_set_release(&js);
 }
@@ -1317,6 +1357,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ctx_node_md_and_job_of),
 		cmocka_unit_test(test_bounded_search_matches_full_loop),
+		cmocka_unit_test(test_k8s_class_search_matches_scan),
 		cmocka_unit_test(test_sampled_search),
 		cmocka_unit_test(test_sampled_finds_the_only_fit),
 		cmocka_unit_test(test_bounds_never_exceed_scores),
