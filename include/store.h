@@ -248,4 +248,27 @@ int store_run_list_scenario(struct store *s, int64_t scenario_id,
  * VF_EINPUT if there is no such run. A scenario left without runs goes too. */
 int store_run_delete(struct store *s, int64_t id, struct err *e);
 
+/* ---- task stores of a sweep, and merging them (store-merge.c) ---- */
+
+/* The trace's digest into hex: the sha256 of its files' sha256s (hex, sorted, one a line),
+ * the same in every store that holds the trace. VF_ESTORE if it has no file rows. */
+int store_trace_digest(struct store *s, int64_t trace_id, char hex[65], struct err *e);
+/* Make the empty store task (in its transaction) a task store of trace_id of from: the trace
+ * row (same id and name, no jobs or nodes) and its file rows, and the task table. */
+int store_task_init(struct store *task, struct store *from, int64_t trace_id, struct err *e);
+/* Mark task finished (in its transaction): the task row, with the trace's digest, this
+ * voidfit's version and its runs. A task store without it is never merged. */
+int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
+/* What merging one task store did. */
+struct store_merge_count {
+	int64_t trace_id; /* the store's trace of the task's runs */
+	int64_t added;    /* runs copied in */
+	int64_t skipped;  /* runs the store had already (same scenario, policy and seed) */
+};
+/* Check the task store at path and copy its runs that s lacks into s, in s's transaction.
+ * VF_ESTORE names path and what is wrong (not a finished task store, damaged, another
+ * voidfit version); VF_EINPUT when s has no trace of its digest (both sha256s named). */
+int store_merge_task(struct store *s, const char *path, struct store_merge_count *out,
+		     struct err *e);
+
 #endif

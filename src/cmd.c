@@ -13,11 +13,21 @@
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
 	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry;
+extern const struct cmd_entry cmd_sweep_entry;
+extern const struct cmd_entry cmd_merge_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
-	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
-	&cmd_compare_entry, &cmd_policies_entry, NULL,
+	&cmd_import_entry,
+	&cmd_info_entry,
+	&cmd_export_entry,
+	&cmd_check_entry,
+	&cmd_gen_entry,
+	&cmd_replay_entry,
+	&cmd_compare_entry,
+	&cmd_policies_entry,
+	&cmd_sweep_entry,
+	&cmd_merge_entry,
+	NULL,
 };
 
 void cmd_print_help(const struct cmd_entry *ce, FILE *f)
