@@ -148,13 +148,12 @@ int store_task_seal(struct store *task, int64_t trace_id, struct err *e)
 static int quick_check(struct store *t, struct err *e)
 {
 	sqlite3_stmt *st;
-	int rc = store_prep(t, "PRAGMA quick_check", &st, e);
-	if (rc)
-		return rc;
-	int step = sqlite3_step(st);
+	if (sqlite3_prepare_v2(t->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
+		return err_set(e, VF_ESTORE, "%s: damaged: %s", t->path, sqlite3_errmsg(t->db));
+	int rc = 0, step = sqlite3_step(st);
 	const char *r = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
 	if (step != SQLITE_ROW)
-		rc = store_sqlerr(t, e, "quick_check");
+		rc = err_set(e, VF_ESTORE, "%s: damaged: %s", t->path, sqlite3_errmsg(t->db));
 	else if (!r || strcmp(r, "ok"))
 		rc = err_set(e, VF_ESTORE, "%s: damaged: %s", t->path, r ? r : "?");
 	sqlite3_finalize(st);
@@ -287,7 +286,7 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 	struct sbuf list = SBUF_INIT, key = SBUF_INIT;
 	struct scen_map map = {0};
 	int64_t task_tid = 0, nruns = 0, tid = 0, count = 0;
-	char hex[65], ver[64] = "", h[65];
+	char hex[65], ver[64] = "", h[65], name[256];
 	int rc, step;
 
 	sbuf_init(&list);
@@ -295,8 +294,10 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 	memset(out, 0, sizeof *out);
 	if ((rc = store_open(path, STORE_RDONLY, &t, e)) || (rc = quick_check(t, e)))
 		goto out;
-	if (store_prep(t, "SELECT trace_id, trace_sha256, voidfit_version, runs FROM task", &st,
-		       e) ||
+	if (store_prep(t,
+		       "SELECT trace_id, trace_sha256, task.voidfit_version, runs, name FROM task "
+		       "JOIN traces ON traces.id = trace_id",
+		       &st, e) ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		rc = err_set(e, VF_ESTORE,
 			     "%s: not a finished task store (no task row: the task did not end)",
@@ -307,6 +308,7 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 	snprintf(hex, sizeof hex, "%s", (const char *)sqlite3_column_text(st, 1));
 	snprintf(ver, sizeof ver, "%s", (const char *)sqlite3_column_text(st, 2));
 	nruns = sqlite3_column_int64(st, 3);
+	snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 4));
 	sqlite3_finalize(st);
 	st = NULL;
 	if ((rc = store_trace_digest(t, task_tid, h, e)))
@@ -326,8 +328,8 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 	if ((rc = find_trace(s, hex, &tid, &list, e)))
 		goto out;
 	if (!tid) {
-		rc = err_set(e, VF_EINPUT, "%s: trace sha256 %s is not in %s (%s)", path, hex,
-			     s->path, list.len ? list.s : "no trace");
+		rc = err_set(e, VF_EINPUT, "%s: trace '%s' sha256 %s is not in %s (%s)", path, name,
+			     hex, s->path, list.len ? list.s : "no trace");
 		goto out;
 	}
 	out->trace_id = tid;
