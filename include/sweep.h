@@ -27,6 +27,8 @@
 
 /* Most tasks a sweep writes. */
 #define SWEEP_MAX_TASKS 1000000
+/* Largest what-if file. */
+#define SWEEP_WHATIF_MAX ((size_t)16 << 20)
 /* The suffix of a task store being written. */
 #define SWEEP_PART ".part"
 
@@ -58,9 +60,9 @@ void sweep_release(struct sweep *w);
  * printed with the decimals given, so 0.5..1.3/0.05 gives 0.65, not 0.65000000000000002).
  * Returns 0 or VF_EINPUT naming the bad item. */
 int sweep_add_targets(struct sweep *w, const char *spec, struct err *e);
-/* Add the lines of what-if file path: scenario options, words separated by blanks; blank
- * lines and lines starting with '#' are skipped. The words are not checked here (a bad
- * line is its tasks' failure). Returns 0, VF_EIO or VF_EINPUT (no line). */
+/* Add the lines of what-if file path: scenario options, words separated by blanks; '#'
+ * starts a comment, lines without words are skipped (words.h). The words are not checked here (a
+ * bad line is its tasks' failure). Returns 0, VF_EIO or VF_EINPUT (no line). */
 int sweep_add_whatif(struct sweep *w, const char *path, struct err *e);
 /* The number of tasks of w. */
 size_t sweep_ntasks(const struct sweep *w);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "words.h"
 
 void sweep_init(struct sweep *w)
 {
@@ -114,34 +115,29 @@ int sweep_add_targets(struct sweep *w, const char *spec, struct err *e)
 
 int sweep_add_whatif(struct sweep *w, const char *path, struct err *e)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, nlines = 0;
-	ssize_t len;
-	if (!f)
-		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	for (size_t ln = 1; (len = getline(&line, &cap, f)) >= 0; ln++) {
-		struct sweep_whatif wi = {0};
-		char *save = NULL;
-		for (char *t = strtok_r(line, " \t\r\n", &save); t;
-		     t = strtok_r(NULL, " \t\r\n", &save)) {
-			if (!wi.n && *t == '#')
-				break;
-			wi.words = xrealloc(wi.words, (wi.n + 1) * sizeof *wi.words);
-			wi.words[wi.n++] = xstrdup(t);
-		}
-		if (!wi.n)
-			continue;
-		snprintf(wi.where, sizeof wi.where, "%s:%zu", path, ln);
+	struct sbuf text = SBUF_INIT;
+	struct words r;
+	size_t nlines = 0;
+	int rc;
+	sbuf_init(&text);
+	if ((rc = words_read_file(path, SWEEP_WHATIF_MAX, "a what-if file", &text, e)) ||
+	    (rc = words_open(&r, text.s, text.len, path, e))) {
+		sbuf_release(&text);
+		return rc;
+	}
+	while ((rc = words_next(&r, e)) > 0) {
+		struct sweep_whatif wi = {xcalloc((size_t)r.n, sizeof(char *)), (size_t)r.n, ""};
+		for (int i = 0; i < r.n; i++)
+			wi.words[i] = xstrdup(r.w[i]);
+		snprintf(wi.where, sizeof wi.where, "%s:%d", path, r.lineno);
 		w->wi = xrealloc(w->wi, (w->nwi + 1) * sizeof *w->wi);
 		w->wi[w->nwi++] = wi;
 		nlines++;
 	}
-	int bad = ferror(f);
-	free(line);
-	fclose(f);
-	if (bad)
-		return err_set(e, VF_EIO, "%s: read error", path);
+	words_close(&r);
+	sbuf_release(&text);
+	if (rc < 0)
+		return -rc;
 	if (!nlines)
 		return err_set(e, VF_EINPUT, "%s: no what-if line", path);
 	return 0;
