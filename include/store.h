@@ -265,10 +265,16 @@ struct store_merge_count {
 	int64_t added;    /* runs copied in */
 	int64_t skipped;  /* runs the store had already (same scenario, policy and seed) */
 };
-/* Check the task store at path and copy its runs that s lacks into s, in s's transaction.
- * VF_ESTORE names path and what is wrong (not a finished task store, damaged, another
- * voidfit version); VF_EINPUT when s has no trace of its digest (both sha256s named). */
-int store_merge_task(struct store *s, const char *path, struct store_merge_count *out,
+/* A merge into s, in s's transaction: store_merge_begin reads which runs s has. */
+struct store_merge;
+int store_merge_begin(struct store *s, struct store_merge **out, struct err *e);
+/* Check the task store at path and copy its runs that the store lacks into it. VF_ESTORE
+ * names path and what is wrong (not a finished task store, damaged, another voidfit
+ * version); VF_EINPUT when the store has no trace of its digest (both sha256s named). A
+ * run added before a failure stays known as added: roll the transaction back. */
+int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
 		     struct err *e);
+/* Free m; m may be NULL. */
+void store_merge_end(struct store_merge *m);
 
 #endif

@@ -27,9 +27,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench-sweep.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 now() { date +%s.%N; }
-# cpu: user + system seconds of this shell's finished children so far (the machine may be
-# shared: CPU seconds say what the sweep cost when wall seconds say little)
-cpu() { times | awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }'; }
+# cpu: user + system seconds of this shell's finished children so far, from 'times' run in
+# this shell (in $(...) it would count the subshell's); the machine may be shared: CPU
+# seconds say what the sweep cost when wall seconds say little.
+cpu() { awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' times.out; }
 secs() { echo "$2 - $1" | bc; }
 size() { stat -c %s "$1"; }
 
@@ -45,6 +46,7 @@ echo "bench-sweep: openb inflation, $pols, seeds $seeds, 17 targets: $ntask task
 echo "bench-sweep: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 
 # 1. one after another
+times >times.out
 c0=$(cpu)
 t0=$(now)
 (cd serial && PATH=$bindir:$PATH && export PATH && while IFS= read -r line; do
@@ -52,12 +54,14 @@ t0=$(now)
 done <tasks)
 t1=$(now)
 ser=$(secs "$t0" "$t1")
+times >times.out
 c1=$(cpu)
 # 2. parallel.sh
 t0=$(now)
 par/parallel.sh -j "$j" || echo "bench-sweep: parallel.sh: $? tasks failed" >&2
 t1=$(now)
 pt=$(secs "$t0" "$t1")
+times >times.out
 c2=$(cpu)
 done_n=$(ls par/runs/*.db | wc -l)
 # 3. merge

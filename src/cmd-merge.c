@@ -99,6 +99,7 @@ static int exec_merge(int argc, char **argv)
 	struct cmd_parser p;
 	struct err e = {0};
 	struct store *st = NULL;
+	struct store_merge *m = NULL;
 	struct seen *sw = NULL;
 	size_t nsw = 0, refused = 0;
 	int64_t added = 0, skipped = 0;
@@ -114,13 +115,14 @@ static int exec_merge(int argc, char **argv)
 				     p.nops ? "no TASKSTORE given" : "no STORE given");
 		goto out;
 	}
-	if (store_open(p.operands[0], 0, &st, &e) || store_begin(st, &e)) {
+	if (store_open(p.operands[0], 0, &st, &e) || store_begin(st, &e) ||
+	    store_merge_begin(st, &m, &e)) {
 		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
 		goto out;
 	}
 	for (int i = 1; i < p.nops; i++) {
 		struct store_merge_count n;
-		if (store_merge_task(st, p.operands[i], &n, &e)) {
+		if (store_merge_task(m, p.operands[i], &n, &e)) {
 			cmd_fail(&cmd_merge_entry, "%s", e.msg);
 			refused++;
 			continue;
@@ -154,6 +156,7 @@ out:
 		free(sw[i].given);
 	}
 	free(sw);
+	store_merge_end(m);
 	store_close(st);
 	cmd_parser_release(&p);
 	return rc;

@@ -142,7 +142,99 @@ int store_task_seal(struct store *task, int64_t trace_id, struct err *e)
 	return rc;
 }
 
-/* ---- merging ---- */
+/* ---- merging ----
+ *
+ * The runs a store has are looked up in a hash set of (scenario, policy, seed) read once
+ * (store_merge_begin) and kept up to date: a query of runs by scenario has no index to use,
+ * and reading runs.scenario_id walks past each row's blocks (100 MB of pages for openb's
+ * 1,020 runs, per look-up).
+ */
+struct run_key {
+	int64_t sid, seed;
+	char *policy; /* owned; NULL: an empty slot */
+};
+struct store_merge {
+	struct store *s;
+	struct run_key *set; /* open addressing, cap slots (a power of 2), n used */
+	size_t cap, n;
+};
+
+static size_t key_hash(int64_t sid, const char *policy, int64_t seed)
+{
+	uint64_t h = 1469598103934665603u ^ (uint64_t)sid;
+	h = (h ^ (uint64_t)seed) * 1099511628211u;
+	for (const char *p = policy; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot of the key, or the empty slot where it would go. */
+static struct run_key *key_slot(struct store_merge *m, int64_t sid, const char *policy,
+				int64_t seed)
+{
+	size_t i = key_hash(sid, policy, seed) & (m->cap - 1);
+	while (m->set[i].policy &&
+	       (m->set[i].sid != sid || m->set[i].seed != seed || strcmp(m->set[i].policy, policy)))
+		i = (i + 1) & (m->cap - 1);
+	return &m->set[i];
+}
+
+/* Add the key; 0 if it was there already. */
+static int key_add(struct store_merge *m, int64_t sid, const char *policy, int64_t seed)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct store_merge old = *m;
+		m->cap = m->cap ? 2 * m->cap : 1024;
+		m->set = xcalloc(m->cap, sizeof *m->set);
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.set[i].policy)
+				*key_slot(m, old.set[i].sid, old.set[i].policy, old.set[i].seed) =
+					old.set[i];
+		free(old.set);
+	}
+	struct run_key *k = key_slot(m, sid, policy, seed);
+	if (k->policy)
+		return 0;
+	*k = (struct run_key){sid, seed, xstrdup(policy)};
+	m->n++;
+	return 1;
+}
+
+int store_merge_begin(struct store *s, struct store_merge **out, struct err *e)
+{
+	struct store_merge *m = xcalloc(1, sizeof *m);
+	sqlite3_stmt *st;
+	int rc = store_prep(s, "SELECT scenario_id, policy, seed FROM runs", &st, e), step;
+	m->s = s;
+	*out = NULL;
+	if (rc) {
+		store_merge_end(m);
+		return rc;
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			key_add(m, sqlite3_column_int64(st, 0),
+				(const char *)sqlite3_column_text(st, 1),
+				sqlite3_column_int64(st, 2));
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "list runs");
+	sqlite3_finalize(st);
+	if (rc)
+		store_merge_end(m);
+	else
+		*out = m;
+	return rc;
+}
+
+void store_merge_end(struct store_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->set[i].policy);
+	free(m->set);
+	free(m);
+}
 
 /* SQLite's quick check of t: 0, or VF_ESTORE naming the first problem. */
 static int quick_check(struct store *t, struct err *e)
@@ -278,11 +370,11 @@ static int put_scenario(void *ctx, const struct store_scenario *sc)
 	return 0;
 }
 
-int store_merge_task(struct store *s, const char *path, struct store_merge_count *out,
+int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
 		     struct err *e)
 {
-	struct store *t = NULL;
-	sqlite3_stmt *st = NULL, *has = NULL, *ins = NULL;
+	struct store *s = m->s, *t = NULL;
+	sqlite3_stmt *st = NULL, *ins = NULL;
 	struct sbuf list = SBUF_INIT, key = SBUF_INIT;
 	struct scen_map map = {0};
 	int64_t task_tid = 0, nruns = 0, tid = 0, count = 0;
@@ -344,9 +436,6 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 		     "created_at, series, jobs, scenario_id, dims, voidfit_version FROM runs "
 		     "ORDER BY id",
 		     &st, e)) ||
-	    (rc = store_prep(s,
-			     "SELECT 1 FROM runs WHERE scenario_id = ? AND policy = ? AND seed = ?",
-			     &has, e)) ||
 	    (rc = store_prep(
 		     s,
 		     "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
@@ -376,18 +465,10 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 		}
 		if ((rc = check_block(t, st, 8, run, e)) || (rc = check_block(t, st, 9, run, e)))
 			break;
-		sqlite3_bind_int64(has, 1, map.to[k]);
-		sqlite3_bind_value(has, 2, sqlite3_column_value(st, 2));
-		sqlite3_bind_value(has, 3, sqlite3_column_value(st, 4));
-		step = sqlite3_step(has);
-		sqlite3_reset(has);
-		if (step == SQLITE_ROW) {
+		if (!key_add(m, map.to[k], (const char *)sqlite3_column_text(st, 2),
+			     sqlite3_column_int64(st, 4))) {
 			out->skipped++;
 			continue;
-		}
-		if (step != SQLITE_DONE) {
-			rc = store_sqlerr(s, e, "find run");
-			break;
 		}
 		sqlite3_bind_int64(ins, 1, tid);
 		for (int i = 2; i <= 9; i++)
@@ -435,7 +516,6 @@ int store_merge_task(struct store *s, const char *path, struct store_merge_count
 			     count, nruns);
 out:
 	sqlite3_finalize(st);
-	sqlite3_finalize(has);
 	sqlite3_finalize(ins);
 	store_close(t);
 	free(map.from);
