@@ -318,4 +318,33 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e);
 int store_sizing_list(struct store *s, int64_t scenario_id,
 		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e);
 
+/* ---- task stores of a sweep, and merging them (store-merge.c) ---- */
+
+/* The trace's digest into hex: the sha256 of its files' sha256s (hex, sorted, one a line),
+ * the same in every store that holds the trace. VF_ESTORE if it has no file rows. */
+int store_trace_digest(struct store *s, int64_t trace_id, char hex[65], struct err *e);
+/* Make the empty store task (in its transaction) a task store of trace_id of from: the trace
+ * row (same id and name, no jobs or nodes) and its file rows, and the task table. */
+int store_task_init(struct store *task, struct store *from, int64_t trace_id, struct err *e);
+/* Mark task finished (in its transaction): the task row, with the trace's digest, this
+ * voidfit's version and its runs. A task store without it is never merged. */
+int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
+/* What merging one task store did. */
+struct store_merge_count {
+	int64_t trace_id; /* the store's trace of the task's runs */
+	int64_t added;    /* runs copied in */
+	int64_t skipped;  /* runs the store had already (same scenario, policy and seed) */
+};
+/* A merge into s, in s's transaction: store_merge_begin reads which runs s has. */
+struct store_merge;
+int store_merge_begin(struct store *s, struct store_merge **out, struct err *e);
+/* Check the task store at path and copy its runs that the store lacks into it. VF_ESTORE
+ * names path and what is wrong (not a finished task store, damaged, another voidfit
+ * version); VF_EINPUT when the store has no trace of its digest (both sha256s named). A
+ * run added before a failure stays known as added: roll the transaction back. */
+int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
+		     struct err *e);
+/* Free m; m may be NULL. */
+void store_merge_end(struct store_merge *m);
+
 #endif

@@ -4,11 +4,14 @@
 set -eu
 
 # To build; then what 'make check', CI (the clang build, 'make fuzz': clang's libFuzzer
-# runtime) and the benchmarks use: man page checks (mandoc, groff), clang-format, git.
+# runtime) and the benchmarks use: man page checks (mandoc, groff), clang-format, git, and
+# the engines the sweep tests run (GNU parallel and rsync; Slurm and munge, started by
+# tests/slurm/).
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
 zlib1g-dev
 libcmocka-dev mandoc groff-base clang clang-format libclang-rt-dev git tmux sqlite3 zstd
-xz-utils gzip time librsvg2-bin libxml2-utils"
+xz-utils gzip time librsvg2-bin libxml2-utils
+parallel rsync slurm-wlm munge"
 
 missing=""
 for p in $pkgs; do

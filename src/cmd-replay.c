@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "grid.h"
 #include "summary.h"
+#include "sweep.h"
 
 static int exec_replay(int argc, char **argv);
 extern const struct cmd_opt cmd_replay_opts[]; /* below */
@@ -20,7 +21,7 @@ extern const struct cmd_opt cmd_replay_opts[]; /* below */
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
 	.usage = "STORE --policy P[,P...] [--seed N | --seeds A-B] [--resume] [--threads N] "
-		 "[--no-store] [--json | --format F] " SCENARIO_USAGE,
+		 "[--no-store] [--into TASKSTORE] [--json | --format F] " SCENARIO_USAGE,
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
 	.help = "  -p, --policy P[,P...]  policies to run, comma-separated, or 'all'\n"
 		"  -s, --seed N           PRNG and enrichment seed (default 1)\n"
@@ -31,6 +32,8 @@ const struct cmd_entry cmd_replay_entry = {
 		"CPUs;\n"
 		"                         the results do not depend on it)\n"
 		"  -n, --no-store         do not store the runs; print only\n"
+		"      --into TASKSTORE   store the runs in a new task store instead (a task of\n"
+		"                         'voidfit sweep'; 'voidfit merge' folds it into STORE)\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
 		"\n" SCENARIO_HELP "\n"
@@ -45,7 +48,7 @@ const struct cmd_entry cmd_replay_entry = {
 	.exec = exec_replay,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME };
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME, O_INTO };
 
 const struct cmd_opt cmd_replay_opts[] = {
 	{"policy", 'p', 1},
@@ -54,6 +57,7 @@ const struct cmd_opt cmd_replay_opts[] = {
 	{"resume", O_RESUME, 0},
 	{"threads", O_THREADS, 1},
 	{"no-store", 'n', 0},
+	{"into", O_INTO, 1},
 	{"json", O_JSON, 0},
 	{"format", 'f', 1},
 	SCENARIO_OPTS,
@@ -200,6 +204,8 @@ static int exec_replay(int argc, char **argv)
 	const struct policy_ops **pols = NULL;
 	size_t npol = 0;
 	const char *policy_arg = NULL, *seeds_arg = NULL, *seed_arg = NULL, *fmt = "text";
+	const char *into = NULL;
+	struct store *task = NULL;
 	int no_store = 0, json = 0, resume = 0, c, rc = CMD_OK;
 	uint64_t lo = 1, hi = 1;
 	unsigned nthreads = util_ncpu();
@@ -236,6 +242,9 @@ static int exec_replay(int argc, char **argv)
 			break;
 		case 'n':
 			no_store = 1;
+			break;
+		case O_INTO:
+			into = p.arg;
 			break;
 		case O_JSON:
 			json = 1;
@@ -286,6 +295,10 @@ static int exec_replay(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_replay_entry, "--seeds %s", e.msg);
 		goto out;
 	}
+	if (into && (no_store || resume)) {
+		rc = cmd_usage_error(&cmd_replay_entry, "--into: not with --no-store or --resume");
+		goto out;
+	}
 	if (resume && no_store) {
 		rc = cmd_usage_error(&cmd_replay_entry,
 				     "--resume needs the store: not with --no-store");
@@ -301,8 +314,11 @@ static int exec_replay(int argc, char **argv)
 	}
 
 	/* ---- inputs: a store the runs cannot go into fails now, not after computing them ---- */
+	if (into)
+		no_store = 1; /* STORE is only read; the runs go to the task store */
 	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
-	    (!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e)) {
+	    (!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e) ||
+	    (into && sweep_task_begin(st, sc.trace_id, into, &task, &e))) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
@@ -314,7 +330,9 @@ static int exec_replay(int argc, char **argv)
 			 .lo = lo,
 			 .hi = hi,
 			 .nthreads = nthreads,
-			 .st = no_store ? NULL : st,
+			 .st = into       ? task
+			       : no_store ? NULL
+					  : st,
 			 .resume = resume,
 			 .progress = bar_update,
 			 .u = &bar,
@@ -342,6 +360,9 @@ static int exec_replay(int argc, char **argv)
 	if (old_term.sa_handler != SIG_IGN)
 		sigaction(SIGTERM, &sa, NULL);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
+	if (into && sweep_task_end(task, sc.trace_id, into, !grc, &e))
+		grc = VF_ESTORE;
+	task = NULL;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	bar_clear(&bar);
@@ -378,7 +399,7 @@ static int exec_replay(int argc, char **argv)
 		goto out;
 	}
 	fputs(warn.s, stderr);
-	if (!no_store && nrows) {
+	if ((!no_store || into) && nrows) {
 		size_t made = 0, back = 0;
 		int64_t idlo = INT64_MAX, idhi = 0;
 		for (size_t i = 0; i < nrows; i++) {
@@ -391,7 +412,8 @@ static int exec_replay(int argc, char **argv)
 		}
 		if (made)
 			fprintf(stderr, "stored %zu run%s in %s (ids %" PRId64 "-%" PRId64 ")",
-				made, made == 1 ? "" : "s", p.operands[0], idlo, idhi);
+				made, made == 1 ? "" : "s", into ? into : p.operands[0], idlo,
+				idhi);
 		else
 			fprintf(stderr, "stored no new run in %s", p.operands[0]);
 		if (back)
@@ -399,6 +421,7 @@ static int exec_replay(int argc, char **argv)
 		fprintf(stderr, "\n");
 	}
 out:
+	sweep_task_end(task, 0, into, 0, NULL);
 	table_free(tab);
 	free(rows);
 	free(recs);

@@ -1,0 +1,107 @@
+/*
+ * sweep.h — a sweep: a grid of replays (traces x what-ifs x targets x seeds, every policy in
+ * each) written as tasks that an existing engine runs past one machine, each task writing its
+ * own small task store (store.h: store_task_init), which 'voidfit merge' folds into the store.
+ *
+ * A sweep directory holds
+ *   tasks          one voidfit command a line; line N writes runs/N.db (its log: logs/N.log)
+ *   parallel.sh    runs the tasks with GNU parallel (joblog, resume-failed, ssh hosts)
+ *   slurm.sbatch   a Slurm job array: array task N runs line N
+ *   runs/, logs/   what the tasks write
+ *
+ * A task writes runs/N.db.part and renames it runs/N.db once its runs are in and the store is
+ * sealed (sweep_task_end): a task killed half-way leaves only the .part file, which merge
+ * refuses.
+ *
+ * Nothing here prints.
+ */
+#ifndef VOIDFIT_SWEEP_H
+#define VOIDFIT_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbuf.h"
+#include "store.h"
+#include "util.h"
+
+/* Most tasks a sweep writes. */
+#define SWEEP_MAX_TASKS 1000000
+/* Largest what-if file. */
+#define SWEEP_WHATIF_MAX ((size_t)16 << 20)
+/* The suffix of a task store being written. */
+#define SWEEP_PART ".part"
+
+/* A variation of the scenario: the words of a what-if line. */
+struct sweep_whatif {
+	char **words;     /* owned */
+	size_t n;         /* how many */
+	char where[1100]; /* "FILE:LINE" */
+};
+
+struct sweep {
+	char *store;             /* the store's absolute path (owned) */
+	const char *policies;    /* --policies as given */
+	uint64_t lo, hi;         /* seeds lo..hi */
+	char **targets;          /* inflation targets as text (owned); none: timed */
+	size_t ntargets;         /* how many */
+	const char **traces;     /* --trace values (strings not owned); none: the newest */
+	size_t ntraces;          /* how many */
+	struct sweep_whatif *wi; /* what-if lines; none: the scenario as it is */
+	size_t nwi;              /* how many */
+	const char *bindir;      /* put first on the tasks' PATH, or NULL */
+};
+
+/* An empty sweep: seeds 1..1, no target, trace, what-if. */
+void sweep_init(struct sweep *w);
+/* Free what w owns; w may be NULL. */
+void sweep_release(struct sweep *w);
+/* Add targets "X[,X...]", each X a number or LO..HI/STEP (LO, LO+STEP, ... up to HI; each
+ * printed with the decimals given, so 0.5..1.3/0.05 gives 0.65, not 0.65000000000000002).
+ * Returns 0 or VF_EINPUT naming the bad item. */
+int sweep_add_targets(struct sweep *w, const char *spec, struct err *e);
+/* Add the lines of what-if file path: scenario options, words separated by blanks; '#'
+ * starts a comment, lines without words are skipped (words.h). The words are not checked here (a
+ * bad line is its tasks' failure). Returns 0, VF_EIO or VF_EINPUT (no line). */
+int sweep_add_whatif(struct sweep *w, const char *path, struct err *e);
+/* The number of tasks of w. */
+size_t sweep_ntasks(const struct sweep *w);
+/* Create dir (it must not hold a sweep) with tasks, parallel.sh, slurm.sbatch, runs/ and
+ * logs/. Returns 0, VF_EINPUT (dir holds a sweep already) or VF_EIO. */
+int sweep_write(const struct sweep *w, const char *dir, struct err *e);
+
+/* ---- a task's store (replay --into) ---- */
+
+/* Create path + SWEEP_PART (removing one a killed task left), a task store of trace_id of
+ * from, into *out. Returns 0 or the store's error. */
+int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, struct store **out,
+		     struct err *e);
+/* ok: seal the task store, close it and rename it to path; else close and remove it. t may
+ * be NULL. Returns 0 or an error (then nothing is at path). */
+int sweep_task_end(struct store *t, int64_t trace_id, const char *path, int ok, struct err *e);
+
+/* ---- what a sweep directory says ---- */
+
+enum sweep_state {
+	SWEEP_DONE,    /* runs/N.db is there */
+	SWEEP_FAILED,  /* a log, no store: the task ended without its store */
+	SWEEP_PARTIAL, /* runs/N.db.part: running, or killed half-way */
+	SWEEP_MISSING, /* neither: not run yet */
+};
+struct sweep_status {
+	size_t n;                /* tasks */
+	enum sweep_state *state; /* per task, 0-based (task N is state[N - 1]) */
+	char **last;             /* per task: the last line of its log, or NULL */
+	size_t count[4];         /* tasks in each state */
+};
+/* The number of tasks of sweep dir (lines of dir/tasks) into *n. VF_EINPUT: not a sweep. */
+int sweep_count_tasks(const char *dir, size_t *n, struct err *e);
+/* Read dir's tasks and what they left. Returns 0, VF_EINPUT (no sweep there) or VF_EIO. */
+int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e);
+void sweep_status_release(struct sweep_status *s);
+
+/* If path is a task store of a sweep (DIR/runs/N.db with DIR/tasks), set dir to DIR and *n
+ * to N and return 1; else 0. */
+int sweep_task_of(const char *path, struct sbuf *dir, size_t *n);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * cmd-merge.c — 'voidfit merge': fold the task stores of a sweep into the store, in one
+ * transaction: every task store is checked (store_merge_task) and, if one is refused, nothing
+ * is merged. Then it lists the tasks of each sweep that have no task store, to run again.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "sweep.h"
+
+static int exec_merge(int argc, char **argv);
+extern const struct cmd_opt cmd_merge_opts[]; /* below */
+
+const struct cmd_entry cmd_merge_entry = {
+	.name = "merge",
+	.usage = "STORE TASKSTORE...",
+	.summary = "fold the task stores of a sweep into the store",
+	.help = "Each TASKSTORE (DIR/runs/N.db of 'voidfit sweep') must be a finished task\n"
+		"store of a trace STORE holds (the same sha256 of its files' sha256s), made by\n"
+		"this version of voidfit. Its runs join the scenario a replay in STORE would\n"
+		"have used; a run STORE has already (same scenario, policy and seed) is not\n"
+		"added again. One transaction: when a task store is refused (damaged, unfinished,\n"
+		"another trace or version), nothing is merged. The tasks of a sweep with no task\n"
+		"store among those given are listed, to run again.\n",
+	.opts = cmd_merge_opts,
+	.exec = exec_merge,
+};
+
+const struct cmd_opt cmd_merge_opts[] = {
+	{NULL, 0, 0},
+};
+
+/* A sweep met among the task stores: its directory and which of its tasks were given. */
+struct seen {
+	char *dir;
+	size_t n;       /* its tasks */
+	uint8_t *given; /* n flags */
+};
+
+static void note_task(struct seen **sw, size_t *nsw, const char *path)
+{
+	struct sbuf dir = SBUF_INIT;
+	struct err e = {0};
+	size_t k, i, n;
+	sbuf_init(&dir);
+	if (!sweep_task_of(path, &dir, &k))
+		goto out;
+	for (i = 0; i < *nsw && strcmp((*sw)[i].dir, dir.s); i++)
+		;
+	if (i == *nsw) {
+		if (sweep_count_tasks(dir.s, &n, &e))
+			goto out;
+		*sw = xrealloc(*sw, (*nsw + 1) * sizeof **sw);
+		(*sw)[i] = (struct seen){xstrdup(dir.s), n, xcalloc(n + 1, 1)};
+		(*nsw)++;
+	}
+	if (k >= 1 && k <= (*sw)[i].n)
+		(*sw)[i].given[k - 1] = 1;
+out:
+	sbuf_release(&dir);
+}
+
+/* The tasks of sw that were not given, as "3, 5-9" (at most 40 ranges). */
+static size_t print_missing(const struct seen *sw)
+{
+	size_t miss = 0, shown = 0;
+	for (size_t i = 0; i < sw->n; i++)
+		miss += !sw->given[i];
+	if (!miss)
+		return 0;
+	fprintf(stderr, "%s: %zu of %zu tasks have no task store here: ", sw->dir, miss, sw->n);
+	for (size_t i = 0; i < sw->n; i++) {
+		if (sw->given[i])
+			continue;
+		size_t j = i;
+		while (j + 1 < sw->n && !sw->given[j + 1])
+			j++;
+		if (shown++ == 40) {
+			fprintf(stderr, ", ...");
+			break;
+		}
+		fprintf(stderr, "%s%zu", shown > 1 ? ", " : "", i + 1);
+		if (j > i)
+			fprintf(stderr, "-%zu", j + 1);
+		i = j;
+	}
+	fprintf(stderr,
+		"\nrun them again: %s/parallel.sh (it runs what failed or did not run), or\n"
+		"sbatch --array=LIST %s/slurm.sbatch; 'voidfit sweep status %s' says why\n",
+		sw->dir, sw->dir, sw->dir);
+	return miss;
+}
+
+static int exec_merge(int argc, char **argv)
+{
+	struct cmd_parser p;
+	struct err e = {0};
+	struct store *st = NULL;
+	struct store_merge *m = NULL;
+	struct seen *sw = NULL;
+	size_t nsw = 0, refused = 0;
+	int64_t added = 0, skipped = 0;
+	int c, rc = CMD_OK;
+
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, cmd_merge_opts)) != -1 && rc == CMD_OK)
+		rc = cmd_opt_error(&cmd_merge_entry, &p);
+	if (rc != CMD_OK)
+		goto out;
+	if (p.nops < 2) {
+		rc = cmd_usage_error(&cmd_merge_entry,
+				     p.nops ? "no TASKSTORE given" : "no STORE given");
+		goto out;
+	}
+	if (store_open(p.operands[0], 0, &st, &e) || store_begin(st, &e) ||
+	    store_merge_begin(st, &m, &e)) {
+		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
+		goto out;
+	}
+	for (int i = 1; i < p.nops; i++) {
+		struct store_merge_count n;
+		if (store_merge_task(m, p.operands[i], &n, &e)) {
+			cmd_fail(&cmd_merge_entry, "%s", e.msg);
+			refused++;
+			continue;
+		}
+		added += n.added;
+		skipped += n.skipped;
+		note_task(&sw, &nsw, p.operands[i]);
+	}
+	if (refused) {
+		store_rollback(st);
+		rc = cmd_fail(&cmd_merge_entry,
+			      "merged nothing: %zu of %d task stores refused (leave them out, or "
+			      "run their tasks again)",
+			      refused, p.nops - 1);
+		goto out;
+	}
+	if (store_commit(st, &e)) {
+		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
+		goto out;
+	}
+	fprintf(stderr, "merged %" PRId64 " run%s from %d task store%s into %s", added,
+		added == 1 ? "" : "s", p.nops - 1, p.nops == 2 ? "" : "s", p.operands[0]);
+	if (skipped)
+		fprintf(stderr, "; %" PRId64 " already there", skipped);
+	fprintf(stderr, "\n");
+	for (size_t i = 0; i < nsw; i++)
+		print_missing(&sw[i]);
+out:
+	for (size_t i = 0; i < nsw; i++) {
+		free(sw[i].dir);
+		free(sw[i].given);
+	}
+	free(sw);
+	store_merge_end(m);
+	store_close(st);
+	cmd_parser_release(&p);
+	return rc;
+}

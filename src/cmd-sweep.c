@@ -1,0 +1,231 @@
+/*
+ * cmd-sweep.c — 'voidfit sweep': write a grid of replays (traces x what-ifs x targets x
+ * seeds, every policy in each) as a task list with a GNU parallel script and a Slurm job
+ * array; 'voidfit sweep status DIR' says which tasks are done, failed or missing.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "replay.h"
+#include "sweep.h"
+
+static int exec_sweep(int argc, char **argv);
+extern const struct cmd_opt cmd_sweep_opts[]; /* below */
+
+const struct cmd_entry cmd_sweep_entry = {
+	.name = "sweep",
+	.usage = "STORE --policies P[,P...] [--seeds A-B] [--targets LIST] [--what-if FILE]... "
+		 "[--trace T]... -o DIR | status DIR",
+	.summary = "write a grid of replays as tasks for GNU parallel or a Slurm job array",
+	.help = "  -p, --policies P,...   policies every task runs, comma-separated, or 'all'\n"
+		"      --seeds A-B        one task per seed A..B (default 1)\n"
+		"      --targets LIST     inflation targets, one task each: X[,X...], X a number\n"
+		"                         or LO..HI/STEP (e.g. 0.5..1.3/0.05); none: timed runs\n"
+		"      --what-if FILE     scenario variations, one a line, each line scenario\n"
+		"                         options ('--io-pressure 2', '--fault n1:sto=0.5@0+6h');\n"
+		"                         one task per line (repeatable; files add up)\n"
+		"      --trace T          a trace of the store, by name or id (repeatable;\n"
+		"                         default: the newest)\n"
+		"  -o, --output DIR       the sweep directory to create\n"
+		"\n"
+		"DIR gets 'tasks' (one voidfit command a line; task N writes its own task store\n"
+		"runs/N.db), 'parallel.sh' (runs them with GNU parallel: -j N, --sshloginfile\n"
+		"FILE, --transfer) and 'slurm.sbatch' (a Slurm job array: sbatch "
+		"DIR/slurm.sbatch).\n"
+		"'voidfit merge STORE DIR/runs/*.db' folds the task stores into STORE.\n"
+		"'voidfit sweep status DIR' lists the tasks done, failed (with the last line of\n"
+		"their log) and missing; it exits 0 only when every task is done.\n",
+	.opts = cmd_sweep_opts,
+	.exec = exec_sweep,
+};
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_TARGETS, O_WHATIF, O_TRACE };
+
+const struct cmd_opt cmd_sweep_opts[] = {
+	{"policies", 'p', 1},
+	{"seeds", O_SEEDS, 1},
+	{"targets", O_TARGETS, 1},
+	{"what-if", O_WHATIF, 1},
+	{"trace", O_TRACE, 1},
+	{"output", 'o', 1},
+	{NULL, 0, 0},
+};
+
+/* Task numbers of state st as "3, 5-9" on f, at most 40 ranges. */
+static void print_tasks(FILE *f, const struct sweep_status *s, enum sweep_state st)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->state[i] != st)
+			continue;
+		size_t j = i;
+		while (j + 1 < s->n && s->state[j + 1] == st)
+			j++;
+		if (shown++ == 40) {
+			fprintf(f, ", ...");
+			break;
+		}
+		fprintf(f, "%s%zu", shown > 1 ? ", " : "", i + 1);
+		if (j > i)
+			fprintf(f, "-%zu", j + 1);
+		i = j;
+	}
+	fputc('\n', f);
+}
+
+static int exec_status(int argc, char **argv)
+{
+	struct sweep_status s;
+	struct err e = {0};
+	if (argc != 3)
+		return cmd_usage_error(&cmd_sweep_entry,
+				       argc < 3 ? "status: no DIR given" : "status: one DIR only");
+	if (sweep_status_read(argv[2], &s, &e))
+		return cmd_fail(&cmd_sweep_entry, "%s", e.msg);
+	printf("%s: %zu tasks: %zu done, %zu failed, %zu running or killed, %zu missing\n", argv[2],
+	       s.n, s.count[SWEEP_DONE], s.count[SWEEP_FAILED], s.count[SWEEP_PARTIAL],
+	       s.count[SWEEP_MISSING]);
+	for (size_t i = 0; i < s.n; i++)
+		if (s.state[i] == SWEEP_FAILED || s.state[i] == SWEEP_PARTIAL)
+			printf("%s task %zu: %s\n",
+			       s.state[i] == SWEEP_FAILED ? "failed" : "running or killed", i + 1,
+			       s.last[i] ? s.last[i] : "(empty log)");
+	if (s.count[SWEEP_MISSING]) {
+		printf("missing: ");
+		print_tasks(stdout, &s, SWEEP_MISSING);
+	}
+	int rc = s.count[SWEEP_DONE] == s.n ? CMD_OK : CMD_FAIL;
+	sweep_status_release(&s);
+	if (fflush(stdout) || ferror(stdout))
+		return cmd_fail(&cmd_sweep_entry, "stdout: write error");
+	return rc;
+}
+
+/* The directory of this voidfit, for the tasks' PATH (NULL if unknown; the caller frees). */
+static char *bin_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(*buf ? buf : "/");
+}
+
+static int exec_sweep(int argc, char **argv)
+{
+	struct cmd_parser p;
+	struct sweep w;
+	struct err e = {0};
+	const char *dir = NULL, *seeds = NULL;
+	const struct policy_ops **pols = NULL;
+	size_t npol = 0;
+	struct store *st = NULL;
+	char *bindir = NULL;
+	int c, rc = CMD_OK;
+
+	if (argc >= 2 && !strcmp(argv[1], "status"))
+		return exec_status(argc, argv);
+	sweep_init(&w);
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, cmd_sweep_opts)) != -1 && rc == CMD_OK) {
+		switch (c) {
+		case 'p':
+			w.policies = p.arg;
+			break;
+		case O_SEEDS:
+			seeds = p.arg;
+			break;
+		case O_TARGETS:
+			if (sweep_add_targets(&w, p.arg, &e))
+				rc = cmd_usage_error(&cmd_sweep_entry, "--targets %s", e.msg);
+			break;
+		case O_WHATIF:
+			if (sweep_add_whatif(&w, p.arg, &e))
+				rc = cmd_fail(&cmd_sweep_entry, "--what-if %s", e.msg);
+			break;
+		case O_TRACE:
+			w.traces = xrealloc(w.traces, (w.ntraces + 1) * sizeof *w.traces);
+			w.traces[w.ntraces++] = p.arg;
+			break;
+		case 'o':
+			dir = p.arg;
+			break;
+		default:
+			rc = cmd_opt_error(&cmd_sweep_entry, &p);
+		}
+	}
+	if (rc != CMD_OK)
+		goto out;
+	if (p.nops != 1) {
+		rc = cmd_usage_error(&cmd_sweep_entry,
+				     p.nops ? "one STORE only" : "no STORE given");
+		goto out;
+	}
+	if (!w.policies) {
+		rc = cmd_usage_error(&cmd_sweep_entry, "no --policies given");
+		goto out;
+	}
+	if (replay_parse_policies(w.policies, &pols, &npol, &e)) {
+		rc = cmd_usage_error(&cmd_sweep_entry, "--policies: %s", e.msg);
+		goto out;
+	}
+	if (seeds && replay_parse_seeds(seeds, &w.lo, &w.hi, &e)) {
+		rc = cmd_usage_error(&cmd_sweep_entry, "--seeds %s", e.msg);
+		goto out;
+	}
+	if (!dir) {
+		rc = cmd_usage_error(&cmd_sweep_entry, "no -o DIR given");
+		goto out;
+	}
+	if (sweep_ntasks(&w) > SWEEP_MAX_TASKS) {
+		rc = cmd_usage_error(&cmd_sweep_entry, "more than %d tasks", SWEEP_MAX_TASKS);
+		goto out;
+	}
+
+	/* the store and its traces are the sweep's: a bad one fails here, not in each task */
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
+		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < (w.ntraces ? w.ntraces : 1); i++) {
+		int64_t id;
+		if (store_trace_find(st, w.ntraces ? w.traces[i] : NULL, &id, &e)) {
+			rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
+			goto out;
+		}
+	}
+	w.store = realpath(p.operands[0], NULL);
+	if (!w.store) {
+		rc = cmd_fail(&cmd_sweep_entry, "%s: cannot resolve its path", p.operands[0]);
+		goto out;
+	}
+	bindir = bin_dir();
+	w.bindir = bindir;
+	if (sweep_write(&w, dir, &e)) {
+		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
+		goto out;
+	}
+	size_t n = sweep_ntasks(&w);
+	fprintf(stderr,
+		"wrote %zu task%s (%zu runs) to %s/tasks\n"
+		"run them: %s/parallel.sh [-j N] | sbatch %s/slurm.sbatch\n"
+		"then: voidfit merge %s %s/runs/*.db\n",
+		n, n == 1 ? "" : "s", n * npol, dir, dir, dir, p.operands[0], dir);
+out:
+	free(bindir);
+	free(pols);
+	store_close(st);
+	sweep_release(&w);
+	cmd_parser_release(&p);
+	return rc;
+}

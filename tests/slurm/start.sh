@@ -1,0 +1,78 @@
+#!/bin/sh
+# Start a private single-node Slurm on this machine for the tests: munged with its own socket,
+# slurmctld and slurmd on localhost, configured in STATEDIR (created), nothing in /etc
+# touched. Needs root, Debian's slurm-wlm and munge, and a munge key (/etc/munge/munge.key,
+# made when munge is installed). Prints the SLURM_CONF to export; stop it with stop.sh.
+#
+#   tests/slurm/start.sh STATEDIR
+#
+# Exits 77 with the reason on the last line when Slurm cannot start here.
+set -eu
+dir=${1:?usage: start.sh STATEDIR}
+skip() { echo "slurm: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "not root (slurmd runs jobs as their user only as root)"
+for b in munged slurmctld slurmd sbatch squeue sinfo; do
+	command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] ||
+		skip "$b is not installed (apt-get install slurm-wlm munge)"
+done
+key=/etc/munge/munge.key
+[ -r "$key" ] || skip "no munge key $key (it is made when munge is installed)"
+id munge >/dev/null 2>&1 || skip "no munge user"
+PATH=/usr/sbin:$PATH
+
+mkdir -p "$dir/munge" "$dir/spool" "$dir/state" "$dir/log"
+dir=$(cd "$dir" && pwd)
+chown munge: "$dir/munge"
+chmod 711 "$dir/munge"
+sock=$dir/munge/munge.socket
+# munged refuses root: it runs as the munge user, as the package's service does
+runuser -u munge -- munged --socket="$sock" --pid-file="$dir/munge/munged.pid" \
+	--log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" ||
+	skip "munged did not start: $(tail -1 "$dir/munge/munged.log" 2>/dev/null)"
+
+cpus=$(nproc)
+mem=$(awk '/MemTotal/ { print int($2 / 1024 / 2) }' /proc/meminfo)
+# Ports away from the defaults (6817, 6818), so a Slurm of the machine's own is not hit.
+cat >"$dir/slurm.conf" <<CONF
+ClusterName=voidfit-test
+SlurmctldHost=localhost
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$sock
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+SlurmdTimeout=30
+InactiveLimit=0
+MinJobAge=30
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+PartitionName=main Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$dir/slurm.conf"
+slurmctld -f "$SLURM_CONF" -i ||
+	skip "slurmctld did not start: $(tail -1 "$dir/log/slurmctld.log" 2>/dev/null)"
+slurmd -f "$SLURM_CONF" -N localhost ||
+	skip "slurmd did not start: $(tail -1 "$dir/log/slurmd.log" 2>/dev/null)"
+i=0
+until sinfo -h -n localhost -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || skip "the node did not come up: $(tail -1 "$dir/log/slurmd.log" 2>/dev/null)"
+	sleep 0.2
+done
+echo "SLURM_CONF=$SLURM_CONF"
