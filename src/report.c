@@ -867,12 +867,74 @@ out:
 
 /* ---- 5: right-sizing ---- */
 
-/* Where 'voidfit size' results go once the store keeps them: the smallest cluster that
- * still meets the SLO, and what it saves. Until then the section says none is stored. */
+struct sizing_rows {
+	struct ctx *x;
+	struct report_table *t;
+	size_t n;
+};
+
+static int sizing_cb(void *ctx, const struct store_sizing *z)
+{
+	struct sizing_rows *sr = ctx;
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	if (!sr->t) {
+		static const struct report_col cols[] = {
+			{"policy", "policy", REPORT_K_TEXT, 0},
+			{"slo", "SLO", REPORT_K_TEXT, 0},
+			{"seeds", "seeds", REPORT_K_TEXT, 0},
+			{"shrink", "shrink", REPORT_K_TEXT, 0},
+			{"nodes_full", "nodes", REPORT_K_COUNT, 0},
+			{"nodes_min", "nodes kept", REPORT_K_COUNT, 0},
+			{"gpus_full", "GPUs", REPORT_K_COUNT, 0},
+			{"gpus_retired", "GPUs retired", REPORT_K_COUNT, 0},
+			{"usd_per_year", "saved $/yr", REPORT_K_USD, 0},
+			{"price_tier", "prices", REPORT_K_TEXT, 0},
+		};
+		sr->t = report_add_table(sr->x->r, "sizing",
+					 "The smallest cluster that still meets the SLO", cols,
+					 sizeof cols / sizeof *cols, 0);
+	}
+	struct report_cell *c = report_row(sr->t);
+	report_cell_text(&c[0], z->policy);
+	report_cell_text(&c[1], *z->slo ? z->slo : "no more unplaceable jobs");
+	if (z->seed_lo == z->seed_hi)
+		sbuf_printf(&b, "%llu", (unsigned long long)z->seed_lo);
+	else
+		sbuf_printf(&b, "%llu-%llu", (unsigned long long)z->seed_lo,
+			    (unsigned long long)z->seed_hi);
+	report_cell_text(&c[2], b.s);
+	report_cell_text(&c[3], *z->shrink ? z->shrink : "every GPU group");
+	c[4].v = (double)z->nodes_full;
+	c[5].v = (double)z->nodes_min;
+	c[6].v = (double)z->gpus_full;
+	c[7].v = (double)z->gpus_retired;
+	c[8].v = z->usd_per_year;
+	report_cell_text(&c[9], z->price_tier);
+	sr->n++;
+	sbuf_release(&b);
+	return 0;
+}
+
+/* The results of 'voidfit size' stored for this scenario: the smallest cluster that still
+ * meets the SLO, and what it saves (at the prices the sizing was made with). */
 static void section_sizing(struct ctx *x)
 {
+	struct sizing_rows sr = {x, NULL, 0};
+	struct err e = {0};
 	report_add(x->r, REPORT_B_HEADING, "5. Right-sizing");
-	report_add(x->r, REPORT_B_PARA, REPORT_NO_SIZING);
+	if (store_sizing_list(x->st, x->sel.scenario_id, sizing_cb, &sr, &e))
+		report_addf(x->r, REPORT_B_WARN, "the sizings could not be read: %s", e.msg);
+	if (!sr.n)
+		report_add(x->r, REPORT_B_PARA, REPORT_NO_SIZING);
+	else
+		report_add(
+			x->r, REPORT_B_PARA,
+			"Each row: the smallest cluster (every node group shrunk in proportion, "
+			"or one GPU model) on which the policy still meets the SLO at every seed "
+			"and places every job the full cluster places; the GPUs it retires a "
+			"year, at the prices of the sizing (voidfit size; man 7 voidfit, "
+			"right-sizing).");
 }
 
 /* ---- 6: what-ifs ---- */

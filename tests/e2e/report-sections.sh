@@ -126,3 +126,18 @@ jq -e '[.tables.series[].t_s] | max <= 139591.25 and max > 111673' rep.json >/de
 # the table's means and peaks are over the pricing window
 jq -e '[.tables.over_time[] | .queued_peak_s <= 111673 and .frag_peak <= 1 and
 	.frag_mean <= .frag_peak] | all' rep.json >/dev/null || die "over-time table outside the window"
+
+# a stored right-sizing shows in section 5, as 'voidfit size' stored it
+vf size t.db --policy fgd --slo 'wait_p95<=12h' --seeds 1-3 >/dev/null 2>&1 || true
+[ "$(sqlite3 t.db 'SELECT count(*) FROM sizings WHERE scenario_id = 1')" -gt 0 ] ||
+	die "size stored no sizing of scenario 1 (the test needs one)"
+if [ "$(sqlite3 t.db 'SELECT count(*) FROM sizings WHERE scenario_id = 1')" -gt 0 ]; then
+	expect_rc 0 vf report t.db --scenario 1 --format json
+	jq -e '.tables.sizing[0].policy == "fgd"' out >/dev/null || die "no sizing row"
+	want=$(sqlite3 t.db 'SELECT gpus_retired FROM sizings WHERE scenario_id = 1')
+	jq -e ".tables.sizing[0].gpus_retired == $want" out >/dev/null ||
+		die "the report's retired GPUs are not the stored ones ($want)"
+	expect_rc 0 vf report t.db --scenario 1
+	contains out "The smallest cluster that still meets the SLO"
+	if grep -q "no right-sizing stored" out; then die "a stored sizing said absent"; fi
+fi
