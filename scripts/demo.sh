@@ -1,28 +1,43 @@
 #!/bin/sh
-# make demo: import a bundled trace, replay it under every policy, print the comparison.
+# make demo: import a bundled trace, replay it under every policy over three seeds, print the
+# verdict in $ per year, and keep the store and the report in a folder.
 # Usage: scripts/demo.sh BUILD_DIR
+# DEMO_TRACE (default traces/storage-stress) is the trace folder; DEMO_DIR (default demo/ at
+# the top of the checkout) the folder kept, made anew each time.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
 trace=${DEMO_TRACE:-$top/traces/storage-stress}
-work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-demo.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-db=demo.db
-cd "$work"
-
+out=${DEMO_DIR:-$top/demo}
 name=$(basename "$trace")
-ln -s "$trace" "$name"
-echo "== voidfit import -o demo.db --name $name $name/*.csv"
-"$vf" import -o "$db" --name "$name" "$name"/*.csv
+
+rm -rf "$out"
+mkdir -p "$out"
+cd "$out"
+db=demo.db
+
+echo "== voidfit import -o $db --name $name $trace/*.csv"
+"$vf" import -o "$db" --name "$name" "$trace"/*.csv
 echo
-echo "== voidfit info demo.db"
+echo "== voidfit info $db"
 "$vf" info "$db"
 echo
 faults=""
-[ -f "$trace/faults.txt" ] && faults="--fault-file $name/faults.txt"
-echo "== voidfit replay demo.db --policy all --seed 1 $faults"
+[ -f "$trace/faults.txt" ] && faults="--fault-file $trace/faults.txt"
+echo "== voidfit replay $db --policy all --seeds 1-3 $faults"
 # shellcheck disable=SC2086
-"$vf" replay "$db" --policy all --seed 1 $faults
+"$vf" replay "$db" --policy all --seeds 1-3 $faults
 echo
-echo "== voidfit compare demo.db"
+echo "== voidfit compare $db"
 "$vf" compare "$db"
+echo
+echo "== voidfit report $db -o report.html (and report.md, report.txt)"
+"$vf" report "$db" -o report.html
+"$vf" report "$db" -o report.md
+"$vf" report "$db" -o report.txt
+echo
+# the verdict: the report's one sentence that goes upstairs
+awk 'f && NF { print; n++ } /^$/ && n { exit } / recovers \$/ { f = 1; print; n = 1 }' \
+	report.txt
+echo
+echo "kept in $out: $db (the store), report.html, report.md (+ its SVG charts), report.txt"
