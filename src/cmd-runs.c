@@ -196,7 +196,8 @@ static int load(struct store *st, const char *trace, struct listing *l, struct e
 	for (size_t i = 0; i < l->n && !rc; i++) {
 		struct scen *s = &l->v[i];
 		rc = store_run_list_scenario(st, s->id, run_cb, s, e);
-		qsort(s->runs, s->nruns, sizeof *s->runs, by_policy);
+		if (s->nruns)
+			qsort(s->runs, s->nruns, sizeof *s->runs, by_policy);
 	}
 	return rc ? rc : store_sizing_list(st, -1, sizing_cb, l, e);
 }

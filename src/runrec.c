@@ -463,7 +463,8 @@ static int by_policy_seed(const void *a, const void *b)
 static int dedup(struct run_list *l)
 {
 	size_t w = 0;
-	qsort(l->v, l->n, sizeof *l->v, by_policy_seed);
+	if (l->n)
+		qsort(l->v, l->n, sizeof *l->v, by_policy_seed);
 	for (size_t i = 0; i < l->n; i++)
 		if (!w || l->v[w - 1].pol != l->v[i].pol || l->v[w - 1].seed != l->v[i].seed)
 			l->v[w++] = l->v[i];
