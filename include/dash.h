@@ -166,6 +166,10 @@ size_t dash_keyframes(const struct dash *d, int l, size_t *bytes);
 /* What-if: a second lane forked from the main one now, under ops (or NULL: the same
  * policy) with fault (or NULL) added. Replaces a what-if there was. Returns 0 or
  * VF_EINPUT (the fault names no node). */
+/* The same with more changes (ch, or NULL: none): the dims every policy sees, the RAGP
+ * weights, the queue discipline (sim_fork_with). */
+int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
+		   const struct sim_change *ch, struct err *e);
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 	      struct err *e);
 /* What-if at another io-pressure: demand is re-enriched, so the second lane is a fresh

@@ -266,6 +266,20 @@ int64_t sim_next_time(const struct sim *s);
  * copied. Fails like sim_new on a bad fault. */
 int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
 	     struct sim **out, struct err *e);
+/* What else a fork may change, from its time on: the dims every policy sees (0: keep; the
+ * placement search and I/O admission follow them), the RAGP weights (NaN: keep), the queue
+ * discipline (-1: keep; the waiting jobs are put in the new order, and preemption is on
+ * only when preempt is 1 under SIM_PRIORITY, -1: keep). */
+struct sim_change {
+	uint32_t dims;
+	double lambda, mu;
+	int queue, preempt;
+};
+/* A change that changes nothing. */
+void sim_change_init(struct sim_change *ch);
+/* sim_fork with ch (NULL: none) applied to the copy. */
+int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
+		  const struct sim_change *ch, struct sim **out, struct err *e);
 
 /* Read access. */
 const struct sim_counters *sim_counters(const struct sim *s);

@@ -53,12 +53,13 @@ struct lane {
 	const struct replay_trace *t;
 	const struct policy_ops *ops;
 	struct sim *s;
-	int64_t steps;       /* events handled since the lane's start */
-	struct fault *fault; /* the what-if's fault (owned), or NULL */
-	double io;           /* the lane's io-pressure */
-	char change[160];    /* what the what-if changed, "" for the main lane */
-	int64_t fork_time;   /* trace second it was forked at, -1: from the start */
-	struct keyframe *kf; /* ascending in time; kf[0] is the lane's start */
+	int64_t steps;        /* events handled since the lane's start */
+	struct fault *fault;  /* the what-if's fault (owned), or NULL */
+	double io;            /* the lane's io-pressure */
+	char change[160];     /* what the what-if changed, "" for the main lane */
+	struct sim_change ch; /* what the what-if changed of the scenario's options */
+	int64_t fork_time;    /* trace second it was forked at, -1: from the start */
+	struct keyframe *kf;  /* ascending in time; kf[0] is the lane's start */
 	size_t nkf, kfcap;
 	int64_t kf_iv;  /* trace seconds between keyframes */
 	size_t kf_size; /* estimated bytes of one keyframe */
@@ -280,6 +281,7 @@ static void lane_release(struct lane *L)
 		free(L->own);
 	}
 	memset(L, 0, sizeof *L);
+	sim_change_init(&L->ch);
 }
 
 /* Set up lane l around sim s (taken) on trace t: observers, keyframe 0. */
@@ -289,6 +291,7 @@ static void lane_start(struct dash *d, int l, struct sim *s, const struct replay
 	struct lane *L = &d->lane[l];
 	L->d = d;
 	L->idx = l;
+	sim_change_init(&L->ch);
 	L->t = t;
 	L->ops = ops;
 	L->s = s;
@@ -541,10 +544,39 @@ int dash_parse_time(const struct dash *d, const char *s, int64_t *t)
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 	      struct err *e)
 {
+	return dash_fork_with(d, ops, fault, NULL, e);
+}
+
+/* "dims cpu,gpu, queue backfill, lambda 2" of what ch changes, appended to out. */
+static void change_text(const struct sim_change *ch, char *out, size_t len)
+{
+	size_t n = strlen(out);
+	if (ch->dims) {
+		n += (size_t)snprintf(out + n, len - n, "%sdims ", n ? ", " : "");
+		for (int k = 0, first = 1; k < DIM_N && n < len; k++)
+			if (ch->dims & DIM_BIT(k)) {
+				n += (size_t)snprintf(out + n, len - n, "%s%s", first ? "" : ",",
+						      job_dim_name((enum dim)k));
+				first = 0;
+			}
+	}
+	if (!isnan(ch->lambda) && n < len)
+		n += (size_t)snprintf(out + n, len - n, "%slambda %g", n ? ", " : "", ch->lambda);
+	if (!isnan(ch->mu) && n < len)
+		n += (size_t)snprintf(out + n, len - n, "%smu %g", n ? ", " : "", ch->mu);
+	if (ch->queue >= 0 && n < len)
+		n += (size_t)snprintf(out + n, len - n, "%squeue %s%s", n ? ", " : "",
+				      sim_queue_name((enum sim_queue)ch->queue),
+				      ch->preempt > 0 ? " with preemption" : "");
+}
+
+int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
+		   const struct sim_change *ch, struct err *e)
+{
 	struct lane *M = &d->lane[0];
 	struct sim *s;
 	int rc;
-	if ((rc = sim_fork(M->s, ops, fault, &s, e)))
+	if ((rc = sim_fork_with(M->s, ops, fault, ch, &s, e)))
 		return rc;
 	dash_drop(d);
 	d->nlanes = 2;
@@ -579,6 +611,10 @@ int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *
 	if (ops && ops != M->ops)
 		snprintf(L->change + strlen(L->change), sizeof L->change - strlen(L->change),
 			 "%spolicy %s", L->change[0] ? ", " : "", ops->name);
+	if (ch) {
+		L->ch = *ch;
+		change_text(ch, L->change, sizeof L->change);
+	}
 	if (!L->change[0])
 		snprintf(L->change, sizeof L->change, "policy %s", L->ops->name);
 	return VF_OK;
@@ -641,6 +677,16 @@ void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struc
 	const struct lane *L = &d->lane[l];
 	*out = *d->sc;
 	out->io_pressure = L->io;
+	if (l > 0 && L->ch.dims)
+		out->dims = L->ch.dims;
+	if (l > 0 && !isnan(L->ch.lambda))
+		out->lambda = L->ch.lambda;
+	if (l > 0 && !isnan(L->ch.mu))
+		out->mu = L->ch.mu;
+	if (l > 0 && L->ch.queue >= 0)
+		out->queue = (enum sim_queue)L->ch.queue;
+	if (l > 0 && L->ch.preempt >= 0)
+		out->preempt = L->ch.preempt;
 	*faults = NULL;
 	if (L->fault) {
 		*faults = xmalloc((d->sc->nfaults + 1) * sizeof **faults);

@@ -2266,8 +2266,50 @@ static void *copy_of(const void *p, size_t n, size_t cap, size_t sz)
 	return q;
 }
 
+void sim_change_init(struct sim_change *ch)
+{
+	ch->dims = 0;
+	ch->lambda = ch->mu = NAN;
+	ch->queue = ch->preempt = -1;
+}
+
+/* The fit shapes depend on the admitted dims: after a change of dims, forget them and give
+ * the waiting jobs theirs again (a new pass, so no shape counts as failed in it). */
+static void reshape(struct sim *s)
+{
+	if (!s->jshape)
+		return;
+	for (size_t i = 0; i < s->njobs; i++)
+		s->jshape[i] = -1;
+	for (size_t i = 0; i < s->stabcap; i++)
+		s->stab[i].id = -1;
+	s->nshapes = 0;
+	for (size_t i = 0; i < s->nwait; i++)
+		s->wshape[i] = shape_of(s, s->wait[i]);
+	s->pass++;
+}
+
+/* The waiting jobs in the order of the queue discipline now in force. */
+static void requeue_all(struct sim *s)
+{
+	for (size_t a = 1; a < s->nwait; a++)
+		for (size_t b = a; b > 0 && wait_before(s, s->wait[b], s->wait[b - 1]); b--) {
+			int32_t t = s->wait[b], u = s->wshape[b];
+			s->wait[b] = s->wait[b - 1];
+			s->wshape[b] = s->wshape[b - 1];
+			s->wait[b - 1] = t;
+			s->wshape[b - 1] = u;
+		}
+}
+
 int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
 	     struct sim **out, struct err *e)
+{
+	return sim_fork_with(s, ops, fault, NULL, out, e);
+}
+
+int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
+		  const struct sim_change *ch, struct sim **out, struct err *e)
 {
 	struct sim *f = xmalloc(sizeof *f);
 	int rc = VF_OK;
@@ -2315,6 +2357,21 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	f->contended = copy_of(s->contended, s->c.n, s->c.n, 1);
 	if (ops)
 		f->ops = ops;
+	uint32_t admit_was = f->admit;
+	int queue_was = f->o.queue;
+	if (ch) {
+		if (ch->dims)
+			f->o.dims = ch->dims;
+		if (!isnan(ch->lambda))
+			f->o.lambda = ch->lambda;
+		if (!isnan(ch->mu))
+			f->o.mu = ch->mu;
+		if (ch->queue >= 0)
+			f->o.queue = (enum sim_queue)ch->queue;
+		if (ch->preempt >= 0)
+			f->o.preempt = ch->preempt;
+		f->o.preempt &= f->o.queue == SIM_PRIORITY;
+	}
 	f->pmd = f->pnofit = NULL;
 	f->pfits = NULL;
 	uint32_t dims = f->o.dims ? f->o.dims : f->ops->dims;
@@ -2330,6 +2387,15 @@ int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fau
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)
 		sim_classes_init(&f->cls, &f->c);
+	if (f->admit != admit_was)
+		reshape(f);
+	if ((int)f->o.queue != queue_was)
+		requeue_all(f);
+	if (ch) { /* the waiting jobs meet the new rules at the next schedule: a full pass */
+		f->freed = 1;
+		f->dirty = f->nwait > 0;
+		f->idle_stale = 1;
+	}
 	f->k8s = NULL;
 	rc = k8s_setup(f, s->k8s ? &s->k8s->rng : NULL, e);
 	if (rc || (fault && (rc = fault_add(f, fault, e)))) {

@@ -889,6 +889,31 @@ static void run_cmd(struct ui *u, const char *line)
 			snprintf(u->msg, sizeof u->msg, "io '%s': not a number", w2);
 		else if (dash_fork_io(u->d, x, &e))
 			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+	} else if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
+		    !strcmp(w1, "queue")) &&
+		   n >= 2) {
+		struct sim_change ch;
+		double x = 0;
+		enum sim_queue q = SIM_FIFO;
+		int bad = 0;
+		sim_change_init(&ch);
+		if (!strcmp(w1, "dims"))
+			bad = job_dims_parse(w2, &ch.dims) || !ch.dims;
+		else if (!strcmp(w1, "queue")) {
+			bad = sim_queue_parse(w2, &q);
+			ch.queue = (int)q;
+			ch.preempt = n >= 3 && !strcmp(rest, "preempt");
+		} else {
+			bad = parse_double(w2, &x) || x < 0;
+			if (!strcmp(w1, "lambda"))
+				ch.lambda = x;
+			else
+				ch.mu = x;
+		}
+		if (bad)
+			snprintf(u->msg, sizeof u->msg, "%s '%s': not a value for it", w1, w2);
+		else if (dash_fork_with(u->d, NULL, NULL, &ch, &e))
+			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
 	} else if (!strcmp(w1, "drop"))
 		k_drop(u);
 	else if (!strcmp(w1, "store"))
@@ -898,7 +923,7 @@ static void run_cmd(struct ui *u, const char *line)
 	else
 		snprintf(u->msg, sizeof u->msg,
 			 "'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, "
-			 "io X, drop, store, quit)",
+			 "io X, dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
 			 line);
 }
 

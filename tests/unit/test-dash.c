@@ -411,6 +411,28 @@ static void test_fork(void **state)
 	assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));
 	assert_int_equal(dash_fork_io(d, -1, &e), VF_EINPUT);
 
+	/* the queue discipline, the dims and the RAGP weights: a fork that says what it
+	 * changed, and whose scenario records it (a what-if stored from it is one) */
+	struct sim_change ch;
+	sim_change_init(&ch);
+	ch.queue = SIM_BACKFILL;
+	ch.lambda = 2;
+	ch.dims = DIMS_HARD;
+	assert_int_equal(dash_fork_with(d, NULL, NULL, &ch, &e), 0);
+	assert_string_equal(dash_change(d, 1), "dims cpu,mem,gpu,hbm, lambda 2, queue backfill");
+	assert_int_equal(sim_options(dash_sim(d, 1))->queue, SIM_BACKFILL);
+	assert_int_equal(sim_options(dash_sim(d, 0))->queue, SIM_FIFO);
+	dash_lane_scenario(d, 1, &lsc, &fs);
+	assert_int_equal(lsc.queue, SIM_BACKFILL);
+	assert_true(lsc.lambda == 2 && lsc.mu == f->sc.mu && lsc.dims == DIMS_HARD);
+	free(fs);
+	dash_lane_scenario(d, 0, &lsc, &fs);
+	assert_int_equal(lsc.queue, SIM_FIFO);
+	assert_true(lsc.lambda == f->sc.lambda && lsc.dims == f->sc.dims);
+	free(fs);
+	dash_advance(d, 50, 0);
+	assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));
+
 	/* --compare: another policy from the start, the same as its straight run */
 	assert_int_equal(dash_compare(d, policy_find("fgd"), &e), 0);
 	s = straight(f, dash_trace(d, 0), "fgd", dash_time(d));

@@ -1089,6 +1089,91 @@ static void test_fork_same_policy_matches(void **state)
 	job_set_release(&js);
 }
 
+/* A fork made at the start with a change gives exactly the run made with that change from
+ * the start: the dims (and with them the search and I/O admission), the RAGP weights, the
+ * queue discipline. */
+static void test_fork_with_changes_from_the_start(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	const struct policy_ops *ragp = policy_find("ragp5");
+	random_set(&js, 23, 300);
+	assert_int_equal(frag_workload_build(&wl, js.jobs, js.njobs, 0.95), 0);
+	for (int k = 0; k < 4; k++) {
+		struct sim_opts o0, o1;
+		struct sim_change ch;
+		struct sim *a, *f, *ref;
+		sim_opts_init(&o0);
+		sim_change_init(&ch);
+		o1 = o0;
+		if (k == 0)
+			o1.queue = SIM_BACKFILL, ch.queue = SIM_BACKFILL;
+		else if (k == 1)
+			o1.dims = ch.dims = DIMS_ALL; /* ragp5 comes to see sto and iocpu */
+		else if (k == 2)
+			o1.lambda = ch.lambda = 2, o1.mu = ch.mu = 1;
+		else
+			o1.queue = SIM_PRIORITY, o1.preempt = 1, ch.queue = SIM_PRIORITY,
+			ch.preempt = 1;
+		assert_int_equal(sim_new(&js, ragp, &wl, &o1, &ref, NULL), 0);
+		sim_run(ref);
+		assert_int_equal(sim_new(&js, ragp, &wl, &o0, &a, NULL), 0);
+		assert_int_equal(sim_fork_with(a, NULL, NULL, &ch, &f, NULL), 0);
+		sim_run(f);
+		assert_same_results(f, ref);
+		sim_free(a);
+		sim_free(f);
+		sim_free(ref);
+	}
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* A fork mid-run that changes the queue discipline and the dims puts the waiting jobs in
+ * the new order and keeps every invariant: hard dims never overcommitted, every job ends
+ * finished or unplaceable, and backfill lets some waiting job start that fifo held. */
+static void test_fork_with_changes_mid_run(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	struct sim_change ch;
+	struct sim *a, *f;
+	random_set(&js, 29, 400);
+	sim_opts_init(&o);
+	assert_int_equal(sim_new(&js, &fit_ops, NULL, &o, &a, NULL), 0);
+	int64_t mid = js.jobs[200].arrival;
+	sim_run_until(a, mid);
+	struct sim_snapshot sa;
+	sim_snapshot(a, &sa);
+	sim_change_init(&ch);
+	ch.queue = SIM_BACKFILL;
+	ch.dims = DIMS_HARD;
+	assert_int_equal(sim_fork_with(a, NULL, NULL, &ch, &f, NULL), 0);
+	assert_int_equal(sim_options(f)->queue, SIM_BACKFILL);
+	assert_int_equal(sim_options(a)->queue, SIM_FIFO);
+	struct sim_observer ob = {.on_place = check_hard};
+	invariant_breaks = 0;
+	sim_observe(f, &ob);
+	sim_step(f);
+	struct sim_snapshot sf;
+	sim_snapshot(f, &sf);
+	assert_true(sf.nqueued <= sa.nqueued + 1); /* backfill starts what fifo held */
+	sim_run(f);
+	assert_int_equal(invariant_breaks, 0);
+	for (size_t i = 0; i < sim_njobs(f); i++) {
+		struct sim_job_result r = res(f, i);
+		assert_true(r.state == SIM_JOB_FINISHED || r.state == SIM_JOB_UNPLACEABLE ||
+			    r.state == SIM_JOB_SKIPPED);
+	}
+	sim_snapshot_release(&sa);
+	sim_snapshot_release(&sf);
+	sim_free(a);
+	sim_free(f);
+	job_set_release(&js);
+}
+
 static void test_fork_new_policy_diverges_after(void **state)
 {
 	(void)state;
@@ -1348,6 +1433,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_classes_exact),
 		cmocka_unit_test(test_class_index_exact_under_reuse),
 		cmocka_unit_test(test_fork_same_policy_matches),
+		cmocka_unit_test(test_fork_with_changes_from_the_start),
+		cmocka_unit_test(test_fork_with_changes_mid_run),
 		cmocka_unit_test(test_fork_new_policy_diverges_after),
 		cmocka_unit_test(test_fork_with_fault),
 		cmocka_unit_test(test_step_and_snapshot),
