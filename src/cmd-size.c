@@ -252,19 +252,20 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 		ncpu += plan->g[g].model < 0 ? plan->g[g].n : 0;
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
 		sbuf_init(&strs[i]);
+		/* STR: the next of strs, printed (one a statement: an initializer's order is unset)
+		 */
 #define STR(...) (sbuf_printf(&strs[ns], __VA_ARGS__), strs[ns++].s)
-	cols[nc++] = (struct table_col){"nodes", "nodes",     STR("of %zu", plan->nnodes),
-					0,       TABLE_LOWER, 0};
+	const char *u0 = STR("of %zu", plan->nnodes);
+	cols[nc++] = (struct table_col){"nodes", "nodes", u0, 0, TABLE_LOWER, 0};
 	for (const int *m = order; *m >= 0; m++)
-		if (shr >> *m & 1)
-			cols[nc++] = (struct table_col){STR("nodes_%s", gpumodel_get(*m)->name),
-							gpumodel_get(*m)->name,
-							STR("of %zu", full[*m].nodes_full),
-							0,
-							TABLE_NEUTRAL,
-							0};
-	cols[nc++] = (struct table_col){"gpus", "GPUs",      STR("of %" PRId64, plan->gpus),
-					0,      TABLE_LOWER, 0};
+		if (shr >> *m & 1) {
+			const char *key = STR("nodes_%s", gpumodel_get(*m)->name);
+			const char *unit = STR("of %zu", full[*m].nodes_full);
+			cols[nc++] = (struct table_col){key, gpumodel_get(*m)->name, unit,
+							0,   TABLE_NEUTRAL,          0};
+		}
+	const char *u1 = STR("of %" PRId64, plan->gpus);
+	cols[nc++] = (struct table_col){"gpus", "GPUs", u1, 0, TABLE_LOWER, 0};
 	cols[nc++] = (struct table_col){"gpus_retired", "retired", "GPUs", 0, TABLE_HIGHER, 0};
 	cols[nc++] = (struct table_col){"usd_per_year", "saved", "$/yr", 0, TABLE_HIGHER, 0};
 	for (size_t i = 0; i < slo->n; i++) {
@@ -274,15 +275,14 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 		struct sbuf name = SBUF_INIT;
 		sbuf_init(&name);
 		size_term_name(t, &name);
+		const char *kf = STR("%s_full", name.s);
+		const char *hf = STR("%s", name.s);
 		cols[nc++] = (struct table_col){
-			STR("%s_full", name.s), STR("%s", name.s), secs ? "full s" : "full",
-			rc->decimals,           TABLE_NEUTRAL,     0};
-		cols[nc++] = (struct table_col){STR("%s_sized", name.s),
-						STR("%s", name.s),
-						secs ? "sized s" : "sized",
-						rc->decimals,
-						TABLE_NEUTRAL,
-						0};
+			kf, hf, secs ? "full s" : "full", rc->decimals, TABLE_NEUTRAL, 0};
+		const char *ks = STR("%s_sized", name.s);
+		const char *hs = STR("%s", name.s);
+		cols[nc++] = (struct table_col){
+			ks, hs, secs ? "sized s" : "sized", rc->decimals, TABLE_NEUTRAL, 0};
 		sbuf_release(&name);
 	}
 	cols[nc++] = (struct table_col){"nodes_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
