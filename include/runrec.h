@@ -138,6 +138,11 @@ struct runrec_sel {
  * matching run, or an error (VF_EINPUT: an id that is not there, runs of several scenarios). */
 int runrec_select(struct store *st, const char *path, const struct runrec_query *q,
 		  struct runrec_sel *out, struct err *e);
+/* What scenario s is, in a few words, into out: with ref NULL its mode and every parameter
+ * set otherwise than by default ("timed fifo, faults n7:sto=0.5@3600+6h, io-pressure 2");
+ * else only what s sets differently from ref. */
+void runrec_describe(const struct store_scenario *s, const struct store_scenario *ref,
+		     struct sbuf *out);
 /* The id of trace_id's scenario of key (scenario_key) into *id, 0 when there is none. */
 int runrec_find_scenario(struct store *st, int64_t trace_id, const char *key, int64_t *id,
 			 struct err *e);

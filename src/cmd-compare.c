@@ -75,28 +75,6 @@ const struct cmd_opt cmd_compare_opts[] = {
 	{NULL, 0, 0},
 };
 
-/* "timed fifo, io-pressure 2, 3 faults" of a scenario row, for the line that says which. */
-static void describe(const struct store_scenario *s, struct sbuf *out)
-{
-	sbuf_adds(out, s->mode);
-	if (!strcmp(s->mode, "inflate"))
-		sbuf_printf(out, " to %g", s->target);
-	else if (s->queue)
-		sbuf_printf(out, " %s%s", s->queue, s->preempt ? " with preemption" : "");
-	if (s->faults && *s->faults)
-		sbuf_printf(out, ", faults %s", s->faults);
-	if (!isnan(s->io_pressure) && s->io_pressure != 1)
-		sbuf_printf(out, ", io-pressure %g", s->io_pressure);
-	if (s->cluster_path)
-		sbuf_printf(out, ", cluster %s", s->cluster_path);
-	if (s->dims && *s->dims)
-		sbuf_printf(out, ", dims %s", s->dims);
-	if (s->sample_nodes > 0)
-		sbuf_printf(out, ", sample-nodes %" PRId64, s->sample_nodes);
-	if (s->profile_path)
-		sbuf_printf(out, ", profile %s", s->profile_path);
-}
-
 static int exec_compare(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -221,7 +199,7 @@ static int exec_compare(int argc, char **argv)
 	if (sel.n) {
 		mode = !strcmp(sel.sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
 		sampled = sel.sc.sample_nodes > 0 ? (unsigned)sel.sc.sample_nodes : 0;
-		describe(&sel.sc, &desc);
+		runrec_describe(&sel.sc, NULL, &desc);
 		fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s%s\n",
 			sel.scenario_id, sel.trace_name.s, desc.s, sel.n, sel.n == 1 ? "" : "s",
 			sel.newest && sel.nscenarios > 1

@@ -284,34 +284,6 @@ static void when_text(int64_t t, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
 }
 
-/* "timed fifo, faults n7:sto=0.5@3600+6h, io-pressure 2, cluster FILE, ...". */
-static void describe(const struct store_scenario *r, struct sbuf *out)
-{
-	sbuf_adds(out, r->mode);
-	if (!strcmp(r->mode, "inflate") && !isnan(r->target))
-		sbuf_printf(out, " to %g", r->target);
-	else if (r->queue)
-		sbuf_printf(out, " %s%s", r->queue, r->preempt ? " with preemption" : "");
-	if (r->cluster_path)
-		sbuf_printf(out, ", cluster %s", r->cluster_path);
-	if (r->faults && *r->faults)
-		sbuf_printf(out, ", faults %s", r->faults);
-	if (!isnan(r->io_pressure) && r->io_pressure != 1)
-		sbuf_printf(out, ", io-pressure %g", r->io_pressure);
-	if (r->profile_path)
-		sbuf_printf(out, ", profile %s", r->profile_path);
-	if (r->dims && *r->dims)
-		sbuf_printf(out, ", dims %s", r->dims);
-	if (r->sample_nodes > 0)
-		sbuf_printf(out, ", sample-nodes %" PRId64, r->sample_nodes);
-	if (r->window_start >= 0 && r->window_end >= 0 && strstr(r->key, ";window="))
-		sbuf_printf(out, ", window %" PRId64 "..%" PRId64, r->window_start, r->window_end);
-	if (r->change)
-		sbuf_printf(out, ", what-if %s", r->change);
-	if (!strncmp(r->key, "legacy:", 7))
-		sbuf_adds(out, ", made before scenarios were recorded");
-}
-
 /* ---- writing ---- */
 
 /* Are a and b sizings to the same SLO, seeds and shrink (one line of the listing)? */
@@ -330,7 +302,7 @@ static void write_text(const struct listing *l, struct sbuf *out)
 		const struct scen *s = &l->v[i];
 		size_t *bd = xcalloc(s->nruns + 2, sizeof *bd), np = policy_spans(s, bd);
 		sbuf_reset(&b);
-		describe(&s->row, &b);
+		runrec_describe(&s->row, NULL, &b);
 		sbuf_printf(out, "%sscenario %" PRId64 "  trace %s  %s", i ? "\n" : "", s->id,
 			    s->trace ? s->trace : "?", b.s);
 		if (s->row.nodes >= 0)

@@ -207,56 +207,6 @@ static void fmt_count_axis(double v, char *buf, size_t len)
 
 /* ---- scenarios ---- */
 
-/* "faults n7:sto=0.5@3600+6h, io-pressure 2" of what s sets differently from ref (ref NULL:
- * the mode and everything set otherwise than by default). */
-static void describe(const struct store_scenario *s, const struct store_scenario *ref,
-		     struct sbuf *out)
-{
-	size_t start = out->len;
-#define DIFF_S(f) (ref ? strcmp(s->f ? s->f : "", ref->f ? ref->f : "") != 0 : s->f && *s->f)
-#define SEP       (out->len > start ? ", " : "")
-	if (!ref) {
-		sbuf_adds(out, s->mode);
-		if (!strcmp(s->mode, "inflate"))
-			sbuf_printf(out, " to %g", s->target);
-		else if (s->queue)
-			sbuf_printf(out, " %s%s", s->queue, s->preempt ? " with preemption" : "");
-	} else {
-		if (DIFF_S(queue) || s->preempt != ref->preempt)
-			sbuf_printf(out, "%squeue %s%s", SEP, s->queue ? s->queue : "-",
-				    s->preempt ? " with preemption" : "");
-		if (!strcmp(s->mode, "inflate") && s->target != ref->target)
-			sbuf_printf(out, "%starget %g", SEP, s->target);
-	}
-	if (DIFF_S(faults))
-		sbuf_printf(out, "%sfaults %s", SEP, *s->faults ? s->faults : "none");
-	double io = isnan(s->io_pressure) ? 1 : s->io_pressure;
-	double rio = ref && !isnan(ref->io_pressure) ? ref->io_pressure : 1;
-	if (io != rio)
-		sbuf_printf(out, "%sio-pressure %g", SEP, io);
-	if (DIFF_S(cluster_path))
-		sbuf_printf(out, "%scluster %s", SEP,
-			    s->cluster_path ? s->cluster_path : "of the trace");
-	if (DIFF_S(dims))
-		sbuf_printf(out, "%sdims %s", SEP, *s->dims ? s->dims : "each policy's own");
-	if (ref ? s->sample_nodes != ref->sample_nodes : s->sample_nodes > 0)
-		sbuf_printf(out, "%ssample-nodes %" PRId64, SEP, s->sample_nodes);
-	if (DIFF_S(profile_path))
-		sbuf_printf(out, "%sprofile %s", SEP,
-			    s->profile_path ? s->profile_path : "built-in");
-	if (ref && (s->lambda != ref->lambda || s->mu != ref->mu))
-		sbuf_printf(out, "%slambda %g, mu %g", SEP, s->lambda, s->mu);
-	if (ref && s->coverage != ref->coverage)
-		sbuf_printf(out, "%scoverage %g", SEP, s->coverage);
-	if (ref && (s->window_start != ref->window_start || s->window_end != ref->window_end))
-		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
-			    s->window_end);
-	if (ref && out->len == start)
-		sbuf_adds(out, "another profile version or parameters");
-#undef DIFF_S
-#undef SEP
-}
-
 /* ---- warnings ---- */
 
 enum warn { W_UNPLACEABLE, W_IDLE, W_OVERLOAD, W_N };
@@ -1027,7 +977,7 @@ static int section_whatif(struct ctx *x, struct err *e)
 		size_t nwg;
 		group_runs(ws.runs, ws.n, &wg, &nwg);
 		sbuf_reset(&d);
-		describe(s, &x->sel.sc, &d);
+		runrec_describe(s, &x->sel.sc, &d);
 		for (size_t k = 0; k < nwg; k++) {
 			const struct group *pg = find_group(x, wg[k].pol);
 			if (!pg)
@@ -1343,7 +1293,7 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 	x.r = xcalloc(1, sizeof *x.r);
 
 	sbuf_init(&b);
-	describe(&x.sel.sc, NULL, &b);
+	runrec_describe(&x.sel.sc, NULL, &b);
 	report_addf(x.r, REPORT_B_TITLE, "Cost report: trace %s, scenario %" PRId64 " (%s)",
 		    x.sel.trace_name.s, x.sel.scenario_id, b.s);
 	sbuf_reset(&b);

@@ -363,6 +363,61 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	return rc;
 }
 
+void runrec_describe(const struct store_scenario *s, const struct store_scenario *ref,
+		     struct sbuf *out)
+{
+	size_t start = out->len;
+#define DIFF_S(f) (ref ? strcmp(s->f ? s->f : "", ref->f ? ref->f : "") != 0 : s->f && *s->f)
+#define SEP       (out->len > start ? ", " : "")
+	if (!ref) {
+		sbuf_adds(out, s->mode);
+		if (!strcmp(s->mode, "inflate"))
+			sbuf_printf(out, " to %g", s->target);
+		else if (s->queue)
+			sbuf_printf(out, " %s%s", s->queue, s->preempt ? " with preemption" : "");
+	} else {
+		if (DIFF_S(queue) || s->preempt != ref->preempt)
+			sbuf_printf(out, "%squeue %s%s", SEP, s->queue ? s->queue : "-",
+				    s->preempt ? " with preemption" : "");
+		if (!strcmp(s->mode, "inflate") && s->target != ref->target)
+			sbuf_printf(out, "%starget %g", SEP, s->target);
+	}
+	if (DIFF_S(faults))
+		sbuf_printf(out, "%sfaults %s", SEP, *s->faults ? s->faults : "none");
+	double io = isnan(s->io_pressure) ? 1 : s->io_pressure;
+	double rio = ref && !isnan(ref->io_pressure) ? ref->io_pressure : 1;
+	if (io != rio)
+		sbuf_printf(out, "%sio-pressure %g", SEP, io);
+	if (DIFF_S(cluster_path))
+		sbuf_printf(out, "%scluster %s", SEP,
+			    s->cluster_path ? s->cluster_path : "of the trace");
+	if (DIFF_S(dims))
+		sbuf_printf(out, "%sdims %s", SEP, *s->dims ? s->dims : "each policy's own");
+	if (ref ? s->sample_nodes != ref->sample_nodes : s->sample_nodes > 0)
+		sbuf_printf(out, "%ssample-nodes %" PRId64, SEP, s->sample_nodes);
+	if (DIFF_S(profile_path))
+		sbuf_printf(out, "%sprofile %s", SEP,
+			    s->profile_path ? s->profile_path : "built-in");
+	if (ref && (s->lambda != ref->lambda || s->mu != ref->mu))
+		sbuf_printf(out, "%slambda %g, mu %g", SEP, s->lambda, s->mu);
+	if (ref && s->coverage != ref->coverage)
+		sbuf_printf(out, "%scoverage %g", SEP, s->coverage);
+	if (ref && (s->window_start != ref->window_start || s->window_end != ref->window_end))
+		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
+			    s->window_end);
+	if (!ref && s->key && strstr(s->key, ";window="))
+		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
+			    s->window_end);
+	if (!ref && s->change)
+		sbuf_printf(out, "%swhat-if %s", SEP, s->change);
+	if (!ref && s->key && !strncmp(s->key, "legacy:", 7))
+		sbuf_printf(out, "%smade before scenarios were recorded", SEP);
+	if (ref && out->len == start)
+		sbuf_adds(out, "another profile version or parameters");
+#undef DIFF_S
+#undef SEP
+}
+
 /* ---- reading back ---- */
 
 struct find_ctx {
