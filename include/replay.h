@@ -90,5 +90,9 @@ int replay_parse_policies(const char *s, const struct policy_ops ***out, size_t 
 /* Parse "A-B" (A <= B, at most REPLAY_MAX_SEEDS seeds) or "N". Returns 0 or VF_EINPUT. */
 #define REPLAY_MAX_SEEDS 1000
 int replay_parse_seeds(const char *s, uint64_t *lo, uint64_t *hi, struct err *e);
+/* The --seed N or --seeds A-B a command was given (either may be NULL; not both) into
+ * *lo..*hi, left as they are when neither is. Returns 0 or VF_EINPUT naming the option. */
+int replay_seed_opts(const char *seed, const char *seeds, uint64_t *lo, uint64_t *hi,
+		     struct err *e);
 
 #endif

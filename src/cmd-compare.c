@@ -156,14 +156,8 @@ static int exec_compare(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_compare_entry, "--baseline '%s': not a policy", base_arg);
 		goto out;
 	}
-	if (seed_arg && seeds_arg) {
-		rc = cmd_usage_error(&cmd_compare_entry, "give --seed or --seeds, not both");
-		goto out;
-	}
-	if ((seed_arg && (replay_parse_seeds(seed_arg, &q.lo, &q.hi, &e) || q.lo != q.hi)) ||
-	    (seeds_arg && replay_parse_seeds(seeds_arg, &q.lo, &q.hi, &e))) {
-		rc = cmd_usage_error(&cmd_compare_entry, "--seed%s %s", seeds_arg ? "s" : "",
-				     seed_arg ? "not a whole number >= 0" : e.msg);
+	if (replay_seed_opts(seed_arg, seeds_arg, &q.lo, &q.hi, &e)) {
+		rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
 		goto out;
 	}
 	if (q.scenario_id && ids) {

@@ -282,17 +282,8 @@ static int exec_replay(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
-	if (seed_arg && seeds_arg) {
-		rc = cmd_usage_error(&cmd_replay_entry, "give --seed or --seeds, not both");
-		goto out;
-	}
-	if (seed_arg && (replay_parse_seeds(seed_arg, &lo, &hi, &e) || lo != hi)) {
-		rc = cmd_usage_error(&cmd_replay_entry,
-				     "--seed '%s': not a seed (a whole number >= 0)", seed_arg);
-		goto out;
-	}
-	if (seeds_arg && replay_parse_seeds(seeds_arg, &lo, &hi, &e)) {
-		rc = cmd_usage_error(&cmd_replay_entry, "--seeds %s", e.msg);
+	if (replay_seed_opts(seed_arg, seeds_arg, &lo, &hi, &e)) {
+		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
 	if (into && (no_store || resume)) {

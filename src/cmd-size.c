@@ -563,8 +563,8 @@ static int exec_size(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
 		goto out;
 	}
-	if (seeds_arg && replay_parse_seeds(seeds_arg, &lo, &hi, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "--seeds %s", e.msg);
+	if (replay_seed_opts(NULL, seeds_arg, &lo, &hi, &e)) {
+		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
 		goto out;
 	}
 	if (!any_slo && sc.mode != SIM_TIMED) {

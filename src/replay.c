@@ -268,3 +268,14 @@ int replay_parse_seeds(const char *s, uint64_t *lo, uint64_t *hi, struct err *e)
 		return err_set(e, VF_EINPUT, "'%s': more than %d seeds", s, REPLAY_MAX_SEEDS);
 	return 0;
 }
+
+int replay_seed_opts(const char *seed, const char *seeds, uint64_t *lo, uint64_t *hi, struct err *e)
+{
+	if (seed && seeds)
+		return err_set(e, VF_EINPUT, "give --seed or --seeds, not both");
+	if (seed && (replay_parse_seeds(seed, lo, hi, e) || *lo != *hi))
+		return err_set(e, VF_EINPUT, "--seed '%s': not a seed (a whole number >= 0)", seed);
+	if (seeds && replay_parse_seeds(seeds, lo, hi, e))
+		return err_prefix(e, "--seeds ");
+	return 0;
+}
