@@ -2111,11 +2111,42 @@ static int work_left(const struct sim *s)
 	return s->next_arrival < s->js->njobs || s->running > 0 || s->queued > 0;
 }
 
+static int event_live(const struct evq_event *ev, void *u)
+{
+	const struct sim *s = u;
+	return ev->kind != EV_FINISH ||
+	       (s->jobs[ev->arg].ver == ev->ver && s->jobs[ev->arg].state == SIM_JOB_RUNNING);
+}
+
+/* Take the completions that moved (stale) off the top of the queue: what is next is then
+ * a live event. */
+static void drop_stale(struct sim *s)
+{
+	struct evq_event nx;
+	while (peek_event(s, &nx) == 1 && !event_live(&nx, s))
+		evq_pop(&s->q, &nx);
+}
+
+/*
+ * Schedule once the queue has changed and every event of this instant is handled (the
+ * next live one is later). A pass that preempts requeues the jobs it evicted, and they may
+ * start in a pass of their own: passes repeat until one leaves nothing to do. Each
+ * preemption trades running work of a lower class for a higher one, so this ends; the
+ * bound is a guard. How many passes run depends on the state only, not on how the caller
+ * steps nor on the stale events still queued.
+ */
+#define SCHED_MAX_PASSES 64
 static void maybe_schedule(struct sim *s)
 {
 	struct evq_event nx;
-	if (s->dirty && (!peek_event(s, &nx) || nx.time > s->k.now))
+	if (!s->dirty)
+		return;
+	drop_stale(s);
+	if (peek_event(s, &nx) && nx.time <= s->k.now)
+		return;
+	for (int i = 0; s->dirty && i < SCHED_MAX_PASSES; i++)
 		schedule(s);
+	s->dirty = 0;
 }
 
 /* A hint, no effect on results: ask for the records the next event will read while this
@@ -2146,13 +2177,6 @@ static void prefetch_next(const struct sim *s)
 #else
 	(void)s;
 #endif
-}
-
-static int event_live(const struct evq_event *ev, void *u)
-{
-	const struct sim *s = u;
-	return ev->kind != EV_FINISH ||
-	       (s->jobs[ev->arg].ver == ev->ver && s->jobs[ev->arg].state == SIM_JOB_RUNNING);
 }
 
 int sim_step(struct sim *s)
@@ -2225,11 +2249,9 @@ int64_t sim_next_time(const struct sim *s)
 
 int sim_step_until(struct sim *s, int64_t t)
 {
-	struct evq_event nx;
 	/* the top may be a completion that moved (stale): sim_step would skip it and handle
 	 * the next live event, which may be past t */
-	while (!s->over && work_left(s) && peek_event(s, &nx) && !event_live(&nx, s))
-		pop_event(s, &nx);
+	drop_stale(s);
 	int64_t nt = sim_next_time(s);
 	return nt >= 0 && nt <= t && sim_step(s);
 }
@@ -2239,8 +2261,7 @@ int sim_run_until(struct sim *s, int64_t t)
 	while (sim_step_until(s, t))
 		;
 	if (!s->over && work_left(s)) {
-		if (s->dirty)
-			schedule(s);
+		maybe_schedule(s);
 		advance(s, t);
 	}
 	return !sim_done(s);

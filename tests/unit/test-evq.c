@@ -59,12 +59,15 @@ static void test_random_against_sorted_order(void **state)
 	struct evq_event e, prev = {0};
 	evq_init(&q);
 	rng_seed(&r, 7);
-	for (int i = 0; i < 5000; i++)
-		push(&q, (int64_t)rng_below(&r, 100), (int)rng_below(&r, 4), i);
+	for (int i = 0; i < 5000; i++) {
+		int64_t t = (int64_t)rng_below(&r, 100); /* one draw a statement */
+		push(&q, t, (int)rng_below(&r, 4), i);
+	}
 	/* Interleave pops and pushes of later events: order must still hold. */
 	for (int i = 0; i < 2000; i++) {
 		assert_int_equal(evq_pop(&q, &e), 1);
-		push(&q, e.time + 1 + (int64_t)rng_below(&r, 50), (int)rng_below(&r, 4), 9000 + i);
+		int64_t t = e.time + 1 + (int64_t)rng_below(&r, 50);
+		push(&q, t, (int)rng_below(&r, 4), 9000 + i);
 	}
 	size_t n = 0;
 	while (evq_pop(&q, &e)) {

@@ -445,9 +445,11 @@ static void random_set_wide(struct job_set *js, uint64_t seed, int njobs, int co
 		int kind = (int)rng_below(&r, 10);
 		int ngpu = kind < 4 ? 1 : kind < 6 ? 1 + (int)rng_below(&r, 4) : kind < 7 ? 8 : 0;
 		int milli = kind < 4 ? 100 * (1 + (int)rng_below(&r, 9)) : 1000;
-		struct job *j = add_job(js, t, 1 + (int64_t)rng_below(&r, 400),
-					1000 * (1 + (int64_t)rng_below(&r, 16)), ngpu, milli,
-					(int)rng_below(&r, JOB_NCLASS));
+		/* one draw a statement: the order of call arguments is the compiler's */
+		int64_t dur = 1 + (int64_t)rng_below(&r, 400);
+		int64_t cpu = 1000 * (1 + (int64_t)rng_below(&r, 16));
+		int cls = (int)rng_below(&r, JOB_NCLASS);
+		struct job *j = add_job(js, t, dur, cpu, ngpu, milli, cls);
 		j->dem[DIM_NET] = (int64_t)rng_below(&r, 400);
 		j->dem[DIM_STO] = (int64_t)rng_below(&r, 300);
 		if (rng_below(&r, 50) == 0)
@@ -647,8 +649,9 @@ static void test_preempt_overload_accounting(void **state)
 	int64_t t = 0;
 	for (int i = 0; i < 400; i++) {
 		t += (int64_t)rng_below(&r, 3);
-		add_job(&js, t, 50 + (int64_t)rng_below(&r, 200), 2000, 1 + (int)rng_below(&r, 2),
-			1000, (int)rng_below(&r, JOB_NCLASS));
+		int64_t dur = 50 + (int64_t)rng_below(&r, 200);
+		int ngpu = 1 + (int)rng_below(&r, 2);
+		add_job(&js, t, dur, 2000, ngpu, 1000, (int)rng_below(&r, JOB_NCLASS));
 	}
 	sim_opts_init(&o);
 	o.queue = SIM_PRIORITY;
