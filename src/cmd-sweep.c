@@ -92,9 +92,9 @@ static int exec_status(int argc, char **argv)
 	       s.count[SWEEP_MISSING]);
 	for (size_t i = 0; i < s.n; i++)
 		if (s.state[i] == SWEEP_FAILED || s.state[i] == SWEEP_PARTIAL)
-			printf("%s task %zu: %s\n",
+			printf("%s task %zu (no runs/%zu.db), its log ends: %s\n",
 			       s.state[i] == SWEEP_FAILED ? "failed" : "running or killed", i + 1,
-			       s.last[i] ? s.last[i] : "(empty log)");
+			       i + 1, s.last[i] ? s.last[i] : "(empty log)");
 	if (s.count[SWEEP_MISSING]) {
 		printf("missing: ");
 		print_tasks(stdout, &s, SWEEP_MISSING);

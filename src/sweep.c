@@ -206,7 +206,8 @@ static const char parallel_sh[] =
 	"# Run the tasks of this sweep (one a line in 'tasks') with GNU parallel; written by\n"
 	"# 'voidfit sweep'. Task N writes runs/N.db, its output goes to logs/N.log, and the\n"
 	"# joblog records its exit status: run this again to run only the tasks that failed or\n"
-	"# did not run (--resume-failed).\n"
+	"# did not run (--resume-failed). It exits with the number of tasks that failed, or 1\n"
+	"# when every task exited 0 but some task store is not here.\n"
 	"#\n"
 	"#   ./parallel.sh [-j N] [--sshloginfile FILE [--transfer]] [PARALLEL-OPTION...]\n"
 	"#\n"
@@ -242,8 +243,19 @@ static const char parallel_sh[] =
 	"\tset -- --basefile @STORE@ --workdir . --return 'runs/{#}.db' --return 'logs/{#}.log' "
 	"\"$@\"\n"
 	"fi\n"
-	"exec parallel --will-cite --joblog joblog --resume-failed -j \"$jobs\" \"$@\" \\\n"
-	"\t'mkdir -p runs logs && sh -c {} >logs/{#}.log 2>&1' <tasks\n";
+	"rc=0\n"
+	"parallel --will-cite --joblog joblog --resume-failed -j \"$jobs\" \"$@\" \\\n"
+	"\t'mkdir -p runs logs && sh -c {} >logs/{#}.log 2>&1' <tasks || rc=$?\n"
+	"# every task exited 0: each task store must be here too (a task whose store did not\n"
+	"# come back, or was removed since, is missing: say so and fail)\n"
+	"if [ $rc -eq 0 ]; then\n"
+	"\ts=$(voidfit sweep status \"$(pwd)\" 2>&1) || {\n"
+	"\t\tprintf '%s\\n' \"$s\" >&2\n"
+	"\t\techo 'parallel.sh: every task exited 0, but task stores are missing here' >&2\n"
+	"\t\trc=1\n"
+	"\t}\n"
+	"fi\n"
+	"exit $rc\n";
 
 static const char slurm_sbatch[] =
 	"#!/bin/sh\n"

@@ -41,7 +41,7 @@ set -e
 [ -s sw/joblog ] || die "no joblog"
 expect_rc 1 vf sweep status sw
 contains out "12 tasks: 8 done, 4 failed, 0 running or killed, 0 missing"
-contains out "failed task 9: voidfit replay: --io-pressure 'nope': not a number"
+contains out "failed task 9 (no runs/9.db), its log ends: voidfit replay: --io-pressure 'nope': not a number"
 [ "$(grep -c '^failed task' out)" -eq 4 ] || die "want 4 failed tasks"
 expect_rc 0 vf sweep status swt
 contains out "2 tasks: 2 done"

@@ -40,7 +40,7 @@ done
 [ -s sw/logs/1.log ] && [ -s sw/logs/2.log ] || die "no log per task: $(ls sw/logs)"
 expect_rc 1 vf sweep status sw
 contains out "2 tasks: 1 done, 1 failed, 0 running or killed, 0 missing"
-contains out "failed task 2: voidfit replay: --io-pressure 'nope': not a number"
+contains out "failed task 2 (no runs/2.db), its log ends: voidfit replay: --io-pressure 'nope': not a number"
 
 vf replay one.db --policy first-fit,fgd --seed 2 --mode inflate --target 0.5 \
 	--io-pressure 2 >/dev/null 2>&1 || die "replay failed"

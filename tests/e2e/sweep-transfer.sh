@@ -11,6 +11,7 @@ vf import -o t.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>
 	die "import failed"
 here=$(pwd)
 # ssh [OPTION...] HOST COMMAND...: run COMMAND in a home of its own, with voidfit on PATH
+# and the login shell in SHELL, as sshd sets it (GNU parallel's remote worker runs SHELL)
 cat >ssh <<SSH
 #!/bin/sh
 echo "ssh \$*" >>"$here/ssh.log"
@@ -24,7 +25,8 @@ done
 [ "\${1:-}" = "--" ] && shift
 HOME="$here/remote"
 PATH="$(dirname "$VOIDFIT"):\$PATH"
-export HOME PATH
+SHELL=/bin/sh
+export HOME PATH SHELL
 mkdir -p "\$HOME"
 cd "\$HOME"
 exec sh -c "\$*"
@@ -47,3 +49,14 @@ expect_rc 0 vf sweep status sw
 contains out "4 tasks: 4 done"
 expect_rc 0 vf merge t.db sw/runs/*.db
 contains err "merged 8 runs from 4 task stores into t.db"
+
+# a task store that is gone (not returned, or removed since) while its task exited 0: a
+# second run runs nothing again (the joblog says done), names the task and fails
+rm sw/runs/3.db
+set +e
+sw/parallel.sh --sshloginfile hosts --transfer --ssh "$here/ssh" >par.out 2>&1
+prc=$?
+set -e
+[ $prc -eq 1 ] || { cat par.out >&2; die "parallel.sh exited $prc with a store missing"; }
+contains par.out "failed task 3 (no runs/3.db), its log ends: stored 2 runs in runs/3.db"
+contains par.out "task stores are missing here"
