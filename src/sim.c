@@ -63,7 +63,8 @@
  *     lowest-indexed node where evicting all lower-class jobs would let it fit, the lower
  *     classes lowest class first, latest start first, until it fits. The evicted jobs go
  *     back to the queue and restart from scratch: their GPU time so far is lost (counted in
- *     lost_ms, and in the stalled bucket).
+ *     lost_ms, and in the stalled bucket). A pass that evicts is followed by another in the
+ *     same second until one evicts nothing (maybe_schedule).
  *   - a job is unplaceable when it fits no node of the cluster even empty (checked once,
  *     the first time it cannot start); it leaves the queue, so it never blocks fifo.
  *   - trace jobs that never ran (JOB_F_NOTRAN or duration < 0) are skipped in timed mode
