@@ -19,6 +19,7 @@
  * machine_events: timestamp,machine ID,event type (0 ADD, 1 REMOVE, 2 UPDATE),platform
  * ID,CPUs,memory. A machine's first ADD makes its node; other rows are counted.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,25 @@ static int task_sniff(const struct csvin_rec *r)
 	       ev >= 0 && ev <= 8;
 }
 
+/* Field f (read as v) as an ID, exactly: a double holds every integer only up to 2^53, so
+ * past that the digits are read as they are. -1 if it is not a whole number below 2^63. */
+static int exact_id(const char *f, double v, int64_t *out)
+{
+	if (v != floor(v) || v >= 0x1p63)
+		return -1;
+	if (v < 0x1p53) {
+		*out = (int64_t)v;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long long x = strtoll(f, &end, 10);
+	if (errno || end == f || *end)
+		return -1;
+	*out = x;
+	return 0;
+}
+
 static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	struct gstate *s = rd->state;
@@ -191,8 +211,9 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		return rc;
 	if (ts < 0 || job < 0 || idx < 0 || cpu < -1 || mem < -1)
 		return trace_bad(rd, "negative timestamp, ID or request");
-	if (job >= 0x1p63 || idx >= 0x1p63) /* the casts below would be undefined */
-		return trace_bad(rd, "job ID or task index past 2^63");
+	int64_t jid, tix;
+	if (exact_id(r->field[2], job, &jid) || exact_id(r->field[3], idx, &tix))
+		return trace_bad(rd, "job ID or task index is not a whole number below 2^63");
 	if (ev != floor(ev) || ev > EV_UPDATE_RUNNING)
 		return trace_bad(rd, "column 'event_type': %g is not an event (0-8)", ev);
 	double t = ts / 1e6;
@@ -200,7 +221,7 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		t = s->last;
 	if (t > s->last)
 		s->last = t;
-	struct gtask *g = task_get(s, (int64_t)job, (int64_t)idx, t);
+	struct gtask *g = task_get(s, jid, tix, t);
 	if (cpu >= 0)
 		g->cpu = cpu;
 	if (mem >= 0)

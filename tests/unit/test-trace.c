@@ -377,6 +377,32 @@ static void test_google_tasks_span_part_files(void **state)
 	job_set_release(&s.set);
 }
 
+/* IDs past 2^53, where a double no longer tells neighbours apart, stay apart; an ID that is
+ * not a whole number is refused. */
+static void test_google_ids_exact(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("google-task", NULL, &s);
+	/* 2^53 and 2^53 + 1: one double, two jobs */
+	assert_int_equal(feed(rd, "0,,9007199254740992,0,,0,u,0,0,0.5,0.25,0,0"), 0);
+	assert_int_equal(feed(rd, "0,,9007199254740993,0,,0,u,0,0,0.25,0.25,0,0"), 0);
+	assert_int_equal(feed(rd, "1000000,,9007199254740992,0,1,1,u,0,0,,,,"), 0);
+	assert_int_equal(feed(rd, "2000000,,9007199254740993,0,1,1,u,0,0,,,,"), 0);
+	assert_int_equal(feed(rd, "5000000,,9007199254740993,0,1,4,u,0,0,,,,"), 0);
+	assert_int_equal(feed(rd, "7000000,,9007199254740992,0,1,4,u,0,0,,,,"), 0);
+	assert_int_equal(s.set.njobs, 2);
+	assert_int_equal(s.set.jobs[0].duration, 3); /* 2^53 + 1: scheduled at 2 s, done at 5 */
+	assert_int_equal(s.set.jobs[0].dem[DIM_CPU], 8000);
+	assert_int_equal(s.set.jobs[1].duration, 6); /* 2^53: 1 s to 7 s */
+	assert_int_equal(s.set.jobs[1].dem[DIM_CPU], 16000);
+	assert_int_equal(feed(rd, "0,,7.5,0,,0,u,0,0,0.5,0.25,0,0"), TRACE_BAD);
+	assert_int_equal(feed(rd, "0,,9223372036854775808,0,,0,u,0,0,0.5,0.25,0,0"), TRACE_BAD);
+	assert_string_equal(rd->why, "job ID or task index is not a whole number below 2^63");
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
 static void test_pai_task_instances_and_gpus(void **state)
 {
 	(void)state;
@@ -646,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_openb_nodes_hbm_from_model),
 		cmocka_unit_test(test_dlrm_units_and_window),
 		cmocka_unit_test(test_google_tasks_span_part_files),
+		cmocka_unit_test(test_google_ids_exact),
 		cmocka_unit_test(test_pai_task_instances_and_gpus),
 		cmocka_unit_test(test_native_jobs_specs),
 		cmocka_unit_test(test_helpers),
