@@ -53,6 +53,7 @@ struct import_result {
 	int64_t read, accepted, quarantined; /* totals over the files */
 	int64_t jobs, nodes;                 /* what went into the trace */
 	size_t nnew;                         /* files imported (not duplicates) */
+	size_t swept; /* temporary files of killed imports removed (store_swept) */
 };
 
 /*

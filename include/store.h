@@ -49,6 +49,9 @@ struct store_wait {
  * STORE_RDONLY. w: how to wait (NULL: STORE_WAIT_DEFAULT, silently). */
 int store_open_wait(const char *path, int flags, const struct store_wait *w, struct store **out,
 		    struct err *e);
+/* A new store: how many temporary files of killed imports of it (this host's, their
+ * process gone) were removed when it was made; 0 for an existing store. */
+size_t store_swept(const struct store *s);
 /* store_open_wait with w = NULL. */
 int store_open(const char *path, int flags, struct store **out, struct err *e);
 /* Close s; s may be NULL. Rolls back an open transaction; a new store that never

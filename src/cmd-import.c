@@ -265,6 +265,11 @@ static int exec_import(int argc, char **argv)
 	catch_signals(1, oldsig);
 	int irc = import_run(&o, in, n, &res, &e);
 	catch_signals(0, oldsig);
+	if (res.swept)
+		fprintf(stderr,
+			"voidfit import: removed %zu temporary file%s that a killed import of %s "
+			"left in its folder\n",
+			res.swept, res.swept == 1 ? "" : "s", o.store);
 	if (!quiet || irc) {
 		for (size_t i = 0; i < res.nbad; i++)
 			fprintf(stderr, "%s\n", res.bad[i]);

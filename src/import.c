@@ -527,6 +527,7 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 	}
 	if ((rc = store_open_wait(o->store, STORE_CREATE, &o->wait, &im.s, e)))
 		goto out;
+	res->swept = store_swept(im.s);
 	if ((rc = store_begin(im.s, e)))
 		goto out;
 	began = 1;

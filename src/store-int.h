@@ -51,6 +51,7 @@ struct store {
 	char *tmp;
 	dev_t tmp_dev;
 	ino_t tmp_ino;
+	size_t swept; /* leftovers of killed imports removed when it was made (sweep_temps) */
 	struct store *next_pending;
 	/* Waiting for a store another process holds: how long, whom to tell (once), when
 	 * the current wait began (ms, monotonic). */

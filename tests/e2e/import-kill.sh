@@ -32,3 +32,35 @@ expect_rc 0 vf check k.db
 # and the store takes the same import afterwards
 expect_rc 0 vf import -o k.db big.csv
 contains out "200000 rows read = 200000 accepted + 0 quarantined"
+
+# a new store: the killed import leaves its temporary file (SIGKILL gives no chance to
+# clean up), never at the store's path; the next import of that store removes it and says
+# so, but not one of a live process, nor one of another host
+"$VOIDFIT" import -q -o new.db big.csv - < never &
+pid=$!
+sleep 300 > never &
+sleeper=$!
+i=0
+while [ -z "$(ls -A | grep '^\.new\.db\..*\.tmp$' || true)" ] && [ $i -lt 100 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 1
+kill -9 $pid
+set +e; wait $pid; set -e
+kill $sleeper
+[ ! -e new.db ] || die "a killed import left a store at its path"
+left=$(ls -A | grep '^\.new\.db\..*\.tmp$') || die "no temporary file to clean up"
+swept="1 temporary file that"
+[ -e "$left-journal" ] && swept="2 temporary files that" # and its journal
+host=$(hostname)
+sleep 300 &
+live=$!
+: > ".new.db.$host.$live-0.tmp"
+: > ".new.db.otherhost.$pid-0.tmp"
+expect_rc 0 vf import -o new.db nodes.csv
+kill $live
+contains err "removed $swept a killed import of new.db left in its folder"
+[ ! -e "$left" ] || die "the killed import's temporary file is still there"
+[ ! -e "$left-journal" ] || die "the killed import's journal is still there"
+[ -e ".new.db.$host.$live-0.tmp" ] || die "a live import's temporary file was removed"
+[ -e ".new.db.otherhost.$pid-0.tmp" ] || die "another host's temporary file was removed"
