@@ -78,7 +78,7 @@ const char *table_note(const struct table *r, size_t i);
 char *table_fmt(const struct table_col *c, double v, char *buf, size_t len);
 
 /* v as a person reads it (text and Markdown): by c's TABLE_C_SECONDS or TABLE_C_DOLLARS,
- * else as table_fmt. Returns buf. */
+ * else as table_fmt, with thousands separators from 1,000 on. Returns buf. */
 char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len);
 /* s seconds in the two largest units, rounded to the smaller: "42s", "0.2s" (under 10 s, not
  * whole), "15m 20s", "3h 5m", "3d 4h", "1,002d 3h", "2h"; "-" for NaN. Returns buf. */

@@ -259,7 +259,7 @@ char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len
 		return table_fmt(c, v, buf, len);
 	if (c->flags & TABLE_C_SECONDS)
 		return table_fmt_seconds(v, buf, len);
-	if (c->flags & TABLE_C_DOLLARS)
+	if ((c->flags & TABLE_C_DOLLARS) || fabs(v) >= 1000)
 		return table_fmt_thousands(v, c->decimals, buf, len);
 	return table_fmt(c, v, buf, len);
 }

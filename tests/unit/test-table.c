@@ -142,6 +142,12 @@ static void test_human(void **state)
 	assert_string_equal(table_fmt_thousands(999, 0, b, sizeof b), "999");
 	assert_string_equal(table_fmt_thousands(-0.2, 0, b, sizeof b), "0");
 	assert_string_equal(table_fmt_thousands(100000, 0, b, sizeof b), "100,000");
+	/* any number column reads with separators from 1,000 on, in text and Markdown only */
+	const struct table_col gh = {.key = "stalled_gpu_hours", .head = "stalled", .decimals = 1};
+	assert_string_equal(table_fmt_human(&gh, 59104.34, b, sizeof b), "59,104.3");
+	assert_string_equal(table_fmt_human(&gh, 999.94, b, sizeof b), "999.9");
+	assert_string_equal(table_fmt_human(&gh, -1234, b, sizeof b), "-1,234.0");
+	assert_string_equal(table_fmt(&gh, 59104.34, b, sizeof b), "59104.3");
 
 	static const struct table_col hn[] = {
 		{.key = "wait_s", .head = "wait", .unit = "p95", .flags = TABLE_C_SECONDS},
