@@ -138,6 +138,27 @@ static void attr_cell(const struct ui *u, int c, int on)
 /* ---- small drawing helpers ---- */
 
 /* Print fmt at (y, x), cut to w columns. */
+/* The columns UTF-8 text s takes (one a code point: all this file draws), and the bytes of
+ * its first w columns. */
+static int cols_of(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static int bytes_of_cols(const char *s, int w)
+{
+	int i = 0;
+	for (int c = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && c++ == w)
+			break;
+	}
+	return i;
+}
+
+/* Draw at most w columns of the formatted text at (y, x). */
 static void put(int y, int x, int w, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(int y, int x, int w, const char *fmt, ...)
 {
@@ -148,7 +169,7 @@ static void put(int y, int x, int w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	mvaddnstr(y, x, buf, w);
+	mvaddnstr(y, x, buf, bytes_of_cols(buf, w));
 }
 
 /* A money figure: "$1.23M". */
@@ -207,13 +228,23 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 					    : (u->ascii ? "|| paused" : "⏸ paused");
 	const char *trace = u->o->trace_name ? u->o->trace_name : "";
 	const char *pol = sim_policy(dash_sim(u->d, 0))->name;
-	if (r->w >= 100)
-		put(r->y, r->x, r->w,
-		    " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  %s", trace,
-		    pol, ch, tb, t.window_share * 100, u->speed, state);
-	else /* the same, shorter */
-		put(r->y, r->x, r->w, " %s  %s%s  t %s (%.0f%%)  x%.4g  %s", trace, pol, ch, tb,
-		    t.window_share * 100, u->speed, state);
+	/* the longest form that fits: in full, shorter, then without the what-if's change
+	 * (the lanes' titles name it), so the clock and the play state stay in sight */
+	char line[512];
+	for (int form = 0; form < 3; form++) {
+		if (form == 0)
+			snprintf(line, sizeof line,
+				 " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  "
+				 "%s",
+				 trace, pol, ch, tb, t.window_share * 100, u->speed, state);
+		else
+			snprintf(line, sizeof line, " %s  %s%s  t %s (%.0f%%)  x%.4g  %s", trace,
+				 pol, form == 1 ? ch : "", tb, t.window_share * 100, u->speed,
+				 state);
+		if (cols_of(line) <= r->w)
+			break;
+	}
+	put(r->y, r->x, r->w, "%s", line);
 	attroff(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 }
 
@@ -395,7 +426,7 @@ static void draw_metrics(struct ui *u, const struct ui_rect *r)
 {
 	struct dash_ticker t[DASH_LANES];
 	int nl = dash_nlanes(u->d), y = r->y;
-	double v[DASH_LANES];
+	double v[DASH_LANES] = {0};
 	for (int l = 0; l < nl; l++)
 		dash_ticker(u->d, l, &t[l]);
 #define ROW(label, expr, m, prec)                                                                  \

@@ -40,6 +40,14 @@ contains screen "fault begins n0009:sto=0.5@"
 keys Enter
 wait_for "(faulted)"
 keys Escape
+# at 80 columns the header drops the change, not the clock nor the play state
+tm resize-window -x 80 -y 45
+wait_gone "vs fault"
+screen
+head -1 screen | grep -q ' t [0-9][0-9:d]* ([0-9]*%)  x[0-9.]*  .*paused *$' ||
+	die "the header lost its clock or state at 80 columns: $(head -1 screen)"
+tm resize-window -x 160 -y 45
+wait_for "vs fault n0009:sto=0.5@"
 
 # w: stored, with its provenance
 keys w
