@@ -39,7 +39,12 @@ struct gen_params {
 	int64_t njobs;  /* 1..GEN_MAX_JOBS */
 	int64_t nnodes; /* 1..GEN_MAX_NODES */
 	uint64_t seed;
+	/* 0, or the jobs draw their requests (class, GPUs, cpu, mem, HBM, net, sto, iocpu,
+	 * GPU models) from this many templates, the k-th of popularity 1/k (Zipf), and only
+	 * their durations and arrivals each: 1..GEN_MAX_TEMPLATES */
+	int64_t templates;
 };
+#define GEN_MAX_TEMPLATES 1000000
 
 /* "balanced", "irregular", "storage-stress", "hard"; s < GEN_NSCENARIO. */
 const char *gen_scenario_name(int s);

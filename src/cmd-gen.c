@@ -14,15 +14,20 @@ extern const struct cmd_opt cmd_gen_opts[]; /* below */
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
-	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--json] -o DIR",
+	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--templates N] [--json] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
 	.help = "      --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
 		"  -j, --jobs N          jobs to generate (default 2000; at most 100000000)\n"
 		"      --nodes N         nodes of the cluster (default 64; at most 1000000)\n"
 		"      --seed S          seed, 0..18446744073709551615 (default 1): the same\n"
 		"                        arguments write the same bytes\n"
+		"      --templates N     the jobs take their requests (class, GPUs, cpu, mem,\n"
+		"                        HBM, net, sto, iocpu, GPU models) from N templates, the\n"
+		"                        k-th of popularity 1/k, as real traces repeat requests;\n"
+		"                        durations and arrivals stay each job's own (default:\n"
+		"                        every job drawn on its own)\n"
 		"      --json            print what was written as one JSON object (keys:\n"
-		"                        scenario, jobs, nodes, seed, files)\n"
+		"                        scenario, jobs, nodes, seed, templates, files)\n"
 		"  -o, --output DIR      write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
 		"                        DIR/faults.txt (DIR is created if missing; a\n"
 		"                        faults.txt there is removed for other scenarios)\n"
@@ -51,11 +56,17 @@ const struct cmd_entry cmd_gen_entry = {
 };
 
 /* -s and -n would mean seed and no-store, as in the other commands: long options only. */
-enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON };
+enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
 
 const struct cmd_opt cmd_gen_opts[] = {
-	{"scenario", O_SCENARIO, 1}, {"jobs", 'j', 1},   {"nodes", O_NODES, 1}, {"seed", O_SEED, 1},
-	{"json", O_JSON, 0},         {"output", 'o', 1}, {NULL, 0, 0},
+	{"scenario", O_SCENARIO, 1},
+	{"jobs", 'j', 1},
+	{"nodes", O_NODES, 1},
+	{"seed", O_SEED, 1},
+	{"templates", O_TEMPLATES, 1},
+	{"json", O_JSON, 0},
+	{"output", 'o', 1},
+	{NULL, 0, 0},
 };
 
 /* What gen_write wrote, as one JSON object; the seed is a string, as in the runs'
@@ -80,6 +91,8 @@ static void print_json(const struct gen_params *p, const char *dir)
 	json_key(&j, "seed");
 	snprintf(seed, sizeof seed, "%" PRIu64, p->seed);
 	json_str(&j, seed);
+	json_key(&j, "templates");
+	json_int(&j, p->templates);
 	json_key(&j, "files");
 	json_arr(&j);
 	for (size_t i = 0; i < n; i++) {
@@ -137,6 +150,12 @@ static int exec_gen(int argc, char **argv)
 						     "seed '%s': want an integer in "
 						     "0..18446744073709551615",
 						     ps.arg);
+			break;
+		case O_TEMPLATES:
+			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_TEMPLATES)
+				rc = cmd_usage_error(ce, "templates '%s': want an integer in 1..%d",
+						     ps.arg, GEN_MAX_TEMPLATES);
+			p.templates = v;
 			break;
 		case O_JSON:
 			json = 1;

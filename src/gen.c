@@ -146,7 +146,7 @@ static const struct scenario_def scenarios[GEN_NSCENARIO] = {
 };
 /* clang-format on */
 
-enum { STREAM_NODES = 1, STREAM_JOBS = 2, STREAM_FAULTS = 3 };
+enum { STREAM_NODES = 1, STREAM_JOBS = 2, STREAM_FAULTS = 3, STREAM_TEMPLATES = 4 };
 
 const char *gen_scenario_name(int s)
 {
@@ -421,21 +421,83 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 	clamp_io(cs, j);
 }
 
+/*
+ * Where the jobs' requests come from: each job drawn on its own, or, with p->templates,
+ * from templates drawn once (from a stream of their own, so they do not depend on --jobs),
+ * the k-th picked with weight 1/k, each job then drawing its duration alone. Real traces
+ * repeat requests this way: openb's 8,152 pods have 151 shapes.
+ */
+struct job_source {
+	const struct scenario_def *sc;
+	const struct cluster_shape *cs;
+	struct gjob *tpl;
+	double *cum; /* cumulative weights of the templates */
+	int64_t n;
+};
+
+static void source_init(struct job_source *src, const struct gen_params *p,
+			const struct cluster_shape *cs)
+{
+	memset(src, 0, sizeof *src);
+	src->sc = &scenarios[p->scenario];
+	src->cs = cs;
+	if (p->templates <= 0)
+		return;
+	struct rng r;
+	stream(&r, p, STREAM_TEMPLATES);
+	src->n = p->templates;
+	src->tpl = xmalloc((size_t)src->n * sizeof *src->tpl);
+	src->cum = xmalloc((size_t)src->n * sizeof *src->cum);
+	double acc = 0;
+	for (int64_t k = 0; k < src->n; k++) {
+		draw_job(&r, src->sc, cs, &src->tpl[k]);
+		acc += 1.0 / (double)(k + 1);
+		src->cum[k] = acc;
+	}
+}
+
+static void source_release(struct job_source *src)
+{
+	free(src->tpl);
+	free(src->cum);
+}
+
+static void source_next(struct job_source *src, struct rng *r, struct gjob *j)
+{
+	if (!src->n) {
+		draw_job(r, src->sc, src->cs, j);
+		return;
+	}
+	double u = rng_unit(r) * src->cum[src->n - 1];
+	int64_t lo = 0, hi = src->n - 1;
+	while (lo < hi) { /* the first template whose cumulative weight passes u */
+		int64_t mid = lo + (hi - lo) / 2;
+		if (src->cum[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*j = src->tpl[lo];
+	j->duration = (int64_t)llround(lognormal(r, &classes[j->cls].dur, 1.0));
+}
+
 /* GPU-seconds (or core-seconds when the cluster has no GPUs) of all jobs: the first pass. */
 static double total_work(const struct gen_params *p, const struct cluster_shape *cs)
 {
-	const struct scenario_def *sc = &scenarios[p->scenario];
+	struct job_source src;
 	struct rng r;
 	struct gjob j;
 	double work = 0;
+	source_init(&src, p, cs);
 	stream(&r, p, STREAM_JOBS);
 	for (int64_t i = 0; i < p->njobs; i++) {
-		draw_job(&r, sc, cs, &j);
+		source_next(&src, &r, &j);
 		if (cs->gpus > 0)
 			work += j.num_gpu * (j.milli / 1000.0) * (double)j.duration;
 		else
 			work += (double)j.cpu / 1000 * (double)j.duration;
 	}
+	source_release(&src);
 	return work;
 }
 
@@ -469,17 +531,18 @@ static void put_i64(FILE *f, int64_t v, int c)
 
 int gen_write_jobs(const struct gen_params *p, FILE *f, const char *fname, struct err *e)
 {
-	const struct scenario_def *sc = &scenarios[p->scenario];
 	struct cluster_shape cs;
+	struct job_source src;
 	struct rng r, ra;
 	struct gjob j;
 	cluster_shape(p, &cs);
 	double gap = horizon(p, &cs) / (double)p->njobs, t = 0;
+	source_init(&src, p, &cs);
 	stream(&r, p, STREAM_JOBS);
 	rng_seed(&ra, rng_hash(p->seed, (uint64_t)p->scenario + 1, STREAM_JOBS + 100));
 	fputs(GEN_JOBS_HEADER "\n", f);
 	for (int64_t i = 0; i < p->njobs; i++) {
-		draw_job(&r, sc, &cs, &j);
+		source_next(&src, &r, &j);
 		char name[24];
 		snprintf(name, sizeof name, "j%06lld", (long long)i + 1);
 		fputs(name, f);
@@ -505,6 +568,7 @@ int gen_write_jobs(const struct gen_params *p, FILE *f, const char *fname, struc
 		if (ferror(f))
 			break;
 	}
+	source_release(&src);
 	return write_failed(f, fname, e);
 }
 
@@ -667,6 +731,9 @@ int gen_write(const struct gen_params *p, const char *dir, struct err *e)
 	if (p->nnodes < 1 || p->nnodes > GEN_MAX_NODES)
 		return err_set(e, VF_EINPUT, "nodes '%lld': want 1..%d", (long long)p->nnodes,
 			       GEN_MAX_NODES);
+	if (p->templates < 0 || p->templates > GEN_MAX_TEMPLATES)
+		return err_set(e, VF_EINPUT, "templates '%lld': want 0..%d",
+			       (long long)p->templates, GEN_MAX_TEMPLATES);
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return err_set(e, VF_EIO, "%s: %s", dir, strerror(errno));
 	int rc = 0;

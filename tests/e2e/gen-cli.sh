@@ -24,6 +24,24 @@ cmp -s a/jobs.csv c/jobs.csv && die "another seed gave the same jobs"
 expect_rc 0 vf gen --scenario hard -j 100 --nodes 10 -o h
 grep -v '^#' h/faults.txt | grep -Eq '^n[0-9]{4}:sto=0\.5@[0-9]+\+6h$' || die "no storage fault"
 
+# --templates N: at most N distinct requests (every column but job, arrival and duration),
+# the first template the most frequent; the same bytes again; durations still vary
+expect_rc 0 vf gen -j 5000 --nodes 40 --templates 50 -o t1
+expect_rc 0 vf gen -j 5000 --nodes 40 --templates 50 -o t2
+cmp t1/jobs.csv t2/jobs.csv || die "--templates: jobs.csv differs between identical runs"
+req() { awk -F, 'NR > 1 { print $4","$5","$6","$7","$8","$9","$10","$11","$12","$13 }' "$1"; }
+n=$(req t1/jobs.csv | sort -u | wc -l)
+[ "$n" -le 50 ] && [ "$n" -ge 20 ] || die "--templates 50 gave $n distinct requests"
+top=$(req t1/jobs.csv | sort | uniq -c | sort -rn | head -1 | awk '{ print $1 }')
+[ "$top" -ge 500 ] || die "the most popular template has $top jobs (1/k popularity: ~1,100)"
+[ "$(awk -F, 'NR > 1 { print $3 }' t1/jobs.csv | sort -u | wc -l)" -gt 1000 ] ||
+	die "durations repeat with the templates"
+[ "$(req a/jobs.csv | sort -u | wc -l)" -gt 150 ] || die "without --templates requests repeat"
+expect_rc 0 vf gen -j 10 --nodes 4 --templates 3 --json -o t3
+contains out '"templates": 3'
+expect_rc 2 vf gen --templates 0 -o x
+contains err "templates '0': want an integer in 1..1000000"
+
 # Usage errors exit 2 and name the problem; runtime failures exit 1.
 expect_rc 2 vf gen -j 10
 contains err "-o DIR is required"

@@ -10,6 +10,7 @@ cat > want <<'END'
   "jobs": 40,
   "nodes": 6,
   "seed": "18446744073709551615",
+  "templates": 0,
   "files": [
     "h/nodes.csv",
     "h/jobs.csv",
