@@ -65,6 +65,10 @@ enum {
 	 * a job waits rather than oversubscribe them; --io-admission on|off overrides it
 	 * (sim.h's io_admission). */
 	POLICY_F_IO_ADMIT = 4,
+	/* bound() costs several heap operations (ragp's does): the search then keeps more
+	 * shape indexes (sim-class.h), each catching up with the classes that changed, where
+	 * scanning every class costs more (fgd's cheap bound scans faster than it indexes). */
+	POLICY_F_DEAR_BOUND = 8,
 };
 
 struct policy_ops {

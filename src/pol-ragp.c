@@ -356,7 +356,7 @@ const struct policy_ops pol_ragp5_ops = {
 	.summary = "residual-aware geometric packing over cpu, mem, gpu, hbm, net",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM) | DIM_BIT(DIM_GPU) | DIM_BIT(DIM_HBM) |
 		DIM_BIT(DIM_NET),
-	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD,
+	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD | POLICY_F_DEAR_BOUND,
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,
@@ -368,7 +368,7 @@ const struct policy_ops pol_ragp7_ops = {
 	.summary = "RAGP-I/O: residual-aware geometric packing over all seven dims",
 	.dims = DIMS_ALL,
 	/* the article's RAGP-I/O: storage bandwidth and I/O CPU are feasibility */
-	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD | POLICY_F_IO_ADMIT,
+	.flags = POLICY_F_BY_STATE | POLICY_F_NODE_MD | POLICY_F_IO_ADMIT | POLICY_F_DEAR_BOUND,
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,

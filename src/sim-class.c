@@ -27,8 +27,6 @@ struct sim_class {
 	int64_t hbm_free[CLUSTER_MAX_GPUS];
 };
 
-#define SIM_KEYS 128 /* shapes indexed at once (the least recently used goes) */
-
 /* A class's best score for one shape, with the class's lowest node when it was scored. */
 struct kent {
 	double score; /* the class's best score (level 2), or a lower bound of it */
@@ -253,6 +251,7 @@ void sim_classes_init(struct sim_classes *k, const struct cluster *c)
 	size_t nn = c->n ? c->n : 1;
 	memset(k, 0, sizeof *k);
 	k->c = c;
+	k->maxkeys = SIM_KEYS;
 	k->node_cls = xmalloc(nn * sizeof *k->node_cls);
 	k->spec_cls = xmalloc(nn * sizeof *k->spec_cls);
 	k->mark = xcalloc(nn, sizeof *k->mark);
@@ -624,14 +623,16 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 	}
 	if (!x) {
 		if (!k->keys) {
-			k->keys = xcalloc(SIM_KEYS, sizeof *k->keys);
-			k->khash = xcalloc(SIM_KEYS, sizeof *k->khash);
+			k->keys = xcalloc(k->maxkeys, sizeof *k->keys);
+			k->khash = xcalloc(k->maxkeys, sizeof *k->khash);
 		}
-		if (k->nkeys < SIM_KEYS)
+		/* a new one while there are slots and room, else the least recently used */
+		if (!k->nkeys ||
+		    (k->nkeys < k->maxkeys && (k->nkeys + 1) * (k->nlive + 1) <= SIM_KEY_ENTRIES))
 			x = &k->keys[k->nkeys++];
 		else {
 			x = &k->keys[0];
-			for (size_t i = 1; i < SIM_KEYS; i++)
+			for (size_t i = 1; i < k->nkeys; i++)
 				if (k->keys[i].used < x->used)
 					x = &k->keys[i];
 			kidx_release(x);

@@ -72,7 +72,8 @@ struct sim_classes {
 		uint32_t gen;
 	} * log;
 	size_t nlog, logcap;
-	struct sim_kidx *keys; /* the per-shape indexes (SIM_KEYS of them at most) */
+	struct sim_kidx *keys; /* the per-shape indexes (maxkeys of them at most) */
+	size_t maxkeys;        /* SIM_KEYS unless set after sim_classes_init */
 	uint64_t *khash;       /* their keys' hashes (parallel to keys: a short scan) */
 	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
@@ -83,6 +84,12 @@ struct sim_classes {
 	uint8_t seen[4096];       /* shapes asked before, by hash: a shape gets an index on its
 				   * second query, so one-off shapes cost no index */
 };
+
+/* Shape indexes kept by default, and with a dear bound (POLICY_F_DEAR_BOUND); they hold
+ * at most SIM_KEY_ENTRIES entries together (about one per live class each: ~100 MB). */
+#define SIM_KEYS        128
+#define SIM_KEYS_DEAR   512
+#define SIM_KEY_ENTRIES (4u << 20)
 
 /* Build the classes of c's nodes in their current state. */
 void sim_classes_init(struct sim_classes *k, const struct cluster *c);

@@ -1949,8 +1949,11 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
 	setup_derived(s);
-	if (s->use_cls)
+	if (s->use_cls) {
 		sim_classes_init(&s->cls, &s->c);
+		if (ops->flags & POLICY_F_DEAR_BOUND)
+			s->cls.maxkeys = SIM_KEYS_DEAR;
+	}
 	if ((rc = k8s_setup(s, NULL, e)))
 		goto fail;
 	/* One empty node per spec class answers "could it ever fit?". */
@@ -2407,8 +2410,11 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	}
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);
-	if (f->use_cls)
+	if (f->use_cls) {
 		sim_classes_init(&f->cls, &f->c);
+		if (f->ops->flags & POLICY_F_DEAR_BOUND)
+			f->cls.maxkeys = SIM_KEYS_DEAR;
+	}
 	if (f->admit != admit_was)
 		reshape(f);
 	if ((int)f->o.queue != queue_was)

@@ -49,7 +49,7 @@ static void test_deterministic(void **state)
 {
 	(void)state;
 	for (int s = 0; s < GEN_NSCENARIO; s++) {
-		struct gen_params p = {s, 500, 40, 7};
+		struct gen_params p = {.scenario = s, .njobs = 500, .nnodes = 40, .seed = 7};
 		size_t n1, n2;
 		char *a = run(gen_write_jobs, &p, &n1), *b = run(gen_write_jobs, &p, &n2);
 		assert_int_equal(n1, n2);
@@ -67,7 +67,8 @@ static void test_deterministic(void **state)
 static void test_nodes_independent_of_jobs(void **state)
 {
 	(void)state;
-	struct gen_params p = {GEN_IRREGULAR, 100, 50, 3}, q = {GEN_IRREGULAR, 9000, 50, 3};
+	struct gen_params p = {.scenario = GEN_IRREGULAR, .njobs = 100, .nnodes = 50, .seed = 3},
+			  q = {.scenario = GEN_IRREGULAR, .njobs = 9000, .nnodes = 50, .seed = 3};
 	size_t n1, n2;
 	char *a = run(gen_write_nodes, &p, &n1), *b = run(gen_write_nodes, &q, &n2);
 	assert_int_equal(n1, n2);
@@ -89,7 +90,7 @@ static void test_nodes(void **state)
 	(void)state;
 	for (int s = 0; s < GEN_NSCENARIO; s++) {
 		for (int64_t nn = 1; nn <= 130; nn += 43) {
-			struct gen_params p = {s, 10, nn, 1};
+			struct gen_params p = {.scenario = s, .njobs = 10, .nnodes = nn, .seed = 1};
 			char *t = run(gen_write_nodes, &p, NULL);
 			assert_int_equal(count_lines(t), nn + 1);
 			assert_memory_equal(t, GEN_NODES_HEADER "\n", strlen(GEN_NODES_HEADER) + 1);
@@ -224,7 +225,7 @@ static void test_jobs_and_load(void **state)
 	static const double load[GEN_NSCENARIO] = {0.85, 0.85, 0.85, 0.90};
 	struct jobstats st[GEN_NSCENARIO];
 	for (int s = 0; s < GEN_NSCENARIO; s++) {
-		struct gen_params p = {s, 3000, 64, 11};
+		struct gen_params p = {.scenario = s, .njobs = 3000, .nnodes = 64, .seed = 11};
 		char *t = run(gen_write_jobs, &p, NULL);
 		parse_jobs(t, &st[s]);
 		free(t);
@@ -254,7 +255,7 @@ static void test_jobs_and_load(void **state)
 static void test_small_cluster(void **state)
 {
 	(void)state;
-	struct gen_params p = {GEN_IRREGULAR, 400, 1, 5};
+	struct gen_params p = {.scenario = GEN_IRREGULAR, .njobs = 400, .nnodes = 1, .seed = 5};
 	int gpus_per_node = (int)cluster_gpus(&p);
 	assert_true(gpus_per_node >= 1 && gpus_per_node < 8);
 	char *t = run(gen_write_jobs, &p, NULL);
@@ -275,7 +276,8 @@ static void test_every_job_fits(void **state)
 	static const int64_t sizes[] = {1, 2, 3, 7, 64};
 	for (int s = 0; s < GEN_NSCENARIO; s++) {
 		for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-			struct gen_params p = {s, 1500, sizes[z], 99};
+			struct gen_params p = {
+				.scenario = s, .njobs = 1500, .nnodes = sizes[z], .seed = 99};
 			struct {
 				long long cpu, mem, gpu;
 				int model;
@@ -325,7 +327,7 @@ static void test_every_job_fits(void **state)
 static void test_faults(void **state)
 {
 	(void)state;
-	struct gen_params p = {GEN_HARD, 2000, 64, 1};
+	struct gen_params p = {.scenario = GEN_HARD, .njobs = 2000, .nnodes = 64, .seed = 1};
 	char *t = run(gen_write_faults, &p, NULL);
 	int nsto = 0, nnet = 0, ngroup = 0;
 	long long prev = -1;
@@ -373,7 +375,7 @@ static void test_write_dir(void **state)
 {
 	(void)state;
 	struct err e = {0};
-	struct gen_params p = {GEN_HARD, 50, 8, 2};
+	struct gen_params p = {.scenario = GEN_HARD, .njobs = 50, .nnodes = 8, .seed = 2};
 	struct stat sb;
 	assert_int_equal(gen_write(&p, "t-gen-out", &e), 0);
 	assert_int_equal(stat("t-gen-out/faults.txt", &sb), 0);
