@@ -6,7 +6,9 @@
 #   2. placements per second of every policy in inflation on the openb cluster
 #   3. timed replay events per second on a synthetic trace of BENCH_JOBS jobs on BENCH_NODES
 #      nodes (goal >= 1 M/s first-fit, >= 100 k/s fgd, ragp5 and ragp7), and peak memory;
-#      with the number of distinct demand vectors (shapes that repeat let the search reuse)
+#      with the number of distinct demand vectors (shapes that repeat let the search reuse);
+#      then the same trace with its requests from BENCH_TEMPLATES templates (gen
+#      --templates: requests repeat as in real traces)
 #   4. how cost grows: the same with twice the jobs, and with twice the nodes (ratios); the
 #      sampled ragp7 should not grow with the nodes
 #   5. the sampled search (--sample-nodes K): ragp7 and fgd on part 4's base trace, seeds
@@ -18,7 +20,8 @@
 # Usage: scripts/bench-replay.sh BUILD_DIR
 # Environment: BENCH_JOBS (default 1000000), BENCH_NODES (6000), BENCH_SCALE_JOBS (100000),
 # BENCH_SCALE_NODES (1500), BENCH_SCENARIO (balanced), BENCH_TIMEOUT (300: seconds a timed
-# run may take before it is stopped and reported as a lower bound), BENCH_SAMPLE (64).
+# run may take before it is stopped and reported as a lower bound), BENCH_SAMPLE (64),
+# BENCH_TEMPLATES (500; 0: part 3 without templates only).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
@@ -31,6 +34,7 @@ snodes=${BENCH_SCALE_NODES:-1500}
 scen=${BENCH_SCENARIO:-balanced}
 limit=${BENCH_TIMEOUT:-300}
 sample=${BENCH_SAMPLE:-64}
+templates=${BENCH_TEMPLATES:-500}
 work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -92,10 +96,12 @@ else
 	echo "1-2. skipped: no traces in $traces"
 fi
 
-# prepare NAME JOBS NODES: a generated trace imported into $work/NAME.db; sets distinct,
-# the number of distinct demand vectors (all columns but id, arrival and duration)
+# prepare NAME JOBS NODES [TEMPLATES]: a generated trace imported into $work/NAME.db (its
+# requests from TEMPLATES templates if given and not 0); sets distinct, the number of
+# distinct demand vectors (all columns but id, arrival and duration)
 prepare() {
-	"$vf" gen --scenario "$scen" --jobs "$2" --nodes "$3" --seed 1 -o "$work/$1" >/dev/null
+	"$vf" gen --scenario "$scen" --jobs "$2" --nodes "$3" --seed 1 -o "$work/$1" \
+		$([ "${4:-0}" -gt 0 ] && echo --templates "$4") >/dev/null
 	distinct=$(awk -F, 'NR > 1 { $1 = $2 = $3 = ""; if (!($0 in s)) { s[$0] = 1; n++ } }
 		END { print n + 0 }' "$work/$1/jobs.csv")
 	"$vf" import -o "$work/$1.db" "$work/$1/jobs.csv" "$work/$1/nodes.csv" >/dev/null
@@ -120,20 +126,23 @@ timed() {
 }
 
 bigrss=0 base_rss=0
-prepare big "$jobs" "$nodes"
-echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO), $distinct distinct"
-echo "   demand vectors:"
-printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
-for p in first-fit fgd ragp5 ragp5/$sample ragp7 ragp7/$sample; do
-	timed big "$p" "$jobs"
-	goal=100000
-	[ "$p" = first-fit ] && goal=1000000
-	printf '   %-10s %8s %10s %12s %8s %10s\n' "$p" "$wall" "$events" "$evs" \
-		"x$(ratio "${evs#<}" "$goal")" "$((rss / 1024))"
-	[ "$p" = first-fit ] && bigrss=$rss
+for tpl in 0 $([ "$templates" -gt 0 ] && echo "$templates"); do
+	prepare big "$jobs" "$nodes" "$tpl"
+	how=$([ "$tpl" -gt 0 ] && echo "requests from $tpl templates, " || echo "")
+	echo "3. timed replay, '$scen' trace of $jobs jobs on $nodes nodes (FIFO), $how$distinct"
+	echo "   distinct demand vectors:"
+	printf '   %-10s %8s %10s %12s %8s %10s\n' policy wall_s events events_per_s goal peak_MiB
+	for p in first-fit fgd ragp5 ragp5/$sample ragp7 ragp7/$sample; do
+		timed big "$p" "$jobs"
+		goal=100000
+		[ "$p" = first-fit ] && goal=1000000
+		printf '   %-10s %8s %10s %12s %8s %10s\n' "$p" "$wall" "$events" "$evs" \
+			"x$(ratio "${evs#<}" "$goal")" "$((rss / 1024))"
+		[ "$p" = first-fit ] && [ "$tpl" = 0 ] && bigrss=$rss
+	done
+	echo "   (POLICY/K: with --sample-nodes K, which scores at most K feasible nodes a placement)"
+	rm -f "$work/big.db"
 done
-echo "   (POLICY/K: with --sample-nodes K, which scores at most K feasible nodes a placement)"
-rm -f "$work/big.db"
 
 prepare s1 "$sjobs" "$snodes"
 prepare s2 "$((sjobs * 2))" "$snodes"
