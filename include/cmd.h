@@ -6,6 +6,7 @@
 #ifndef VOIDFIT_CMD_H
 #define VOIDFIT_CMD_H
 
+#include <signal.h>
 #include <stdio.h>
 
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
@@ -83,5 +84,31 @@ int cmd_num_opt(const struct cmd_entry *ce, const char *name, const char *s, dou
 /* The same for a whole number (an error too if it has a fraction). */
 int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
 		  unsigned *out);
+
+/* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
+ * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next
+ * check), but those ignored when it started (nohup, a background job of a script) stay
+ * ignored. No SA_RESTART: a read waiting on a pipe or a terminal returns at once. */
+extern volatile sig_atomic_t cmd_stop_signal;
+struct cmd_stop {
+	struct sigaction old[3];
+};
+void cmd_stop_catch(struct cmd_stop *s);
+void cmd_stop_release(struct cmd_stop *s);
+
+/* A progress bar on stderr, drawn only when it is a terminal and once the work has taken
+ * half a second (short runs stay quiet), at most ten times a second. */
+struct cmd_bar {
+	int on;       /* stderr is a terminal */
+	double start; /* monotonic time the work began */
+	double last;  /* when the bar was last drawn */
+	int width;    /* characters on the line (0: nothing drawn) */
+};
+void cmd_bar_start(struct cmd_bar *b);
+/* "[####      ]  40%  " and the formatted text, if due; done in [0, 1]. */
+void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Blank what the bar drew, so the next line starts clean. */
+void cmd_bar_clear(struct cmd_bar *b);
 
 #endif

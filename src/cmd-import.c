@@ -61,38 +61,6 @@ const struct cmd_opt cmd_import_opts[] = {
 	{NULL, 0, 0},
 };
 
-/* The signal that interrupted the import (0: none): the import stops at the next row,
- * rolls back and removes the store it was making; then the signal is raised again. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
-#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
-
-/* Catch (on = 1) or restore the signals that stop an import, but those ignored (nohup, a
- * background job of a script) stay ignored. No SA_RESTART: a read waiting on a pipe or a
- * terminal returns, so the import sees the signal at once. */
-static void catch_signals(int on, struct sigaction old[NSTOP])
-{
-	for (size_t i = 0; i < NSTOP; i++) {
-		if (!on) {
-			sigaction(stop_signals[i], &old[i], NULL);
-			continue;
-		}
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(stop_signals[i], &sa, &old[i]);
-		if (old[i].sa_handler == SIG_IGN)
-			sigaction(stop_signals[i], &old[i], NULL);
-	}
-}
-
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with
  * nothing stored. */
 static void print_json(const char *store, const struct import_result *res, const char *error)
@@ -183,8 +151,9 @@ static int exec_import(int argc, char **argv)
 	struct import_opts o = {.store = "voidfit.db",
 				.max_bad = IMPORT_SHOW_BAD,
 				.wait = {STORE_WAIT_DEFAULT, say_waiting, NULL},
-				.stop = &stop_signal};
-	struct sigaction oldsig[NSTOP];
+				.stop = &cmd_stop_signal};
+	struct cmd_stop stop; /* a signal stops the import at the next row: it rolls back and
+			       * removes the store it was making, then the signal is raised again */
 	struct cmd_parser p;
 	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
 	size_t n = 0, nnodes = 0;
@@ -262,9 +231,9 @@ static int exec_import(int argc, char **argv)
 	if (input_bytes(in, n) >= HUGE_HEAP_FROM)
 		heap_prefer_huge(HUGE_HEAP);
 #endif
-	catch_signals(1, oldsig);
+	cmd_stop_catch(&stop);
 	int irc = import_run(&o, in, n, &res, &e);
-	catch_signals(0, oldsig);
+	cmd_stop_release(&stop);
 	if (res.swept)
 		fprintf(stderr,
 			"voidfit import: removed %zu temporary file%s that a killed import of %s "
@@ -286,11 +255,11 @@ static int exec_import(int argc, char **argv)
 		fprintf(stderr, "voidfit import: nothing imported; %s %s\n", o.store,
 			access(o.store, F_OK) == 0 ? "is unchanged" : "was not created");
 		import_result_release(&res);
-		if (stop_signal) { /* die of it, as the caller expects */
+		if (cmd_stop_signal) { /* die of it, as the caller expects */
 			cmd_parser_release(&p);
 			free(in);
-			signal(stop_signal, SIG_DFL);
-			raise(stop_signal);
+			signal(cmd_stop_signal, SIG_DFL);
+			raise(cmd_stop_signal);
 		}
 		goto out;
 	}

@@ -64,49 +64,11 @@ const struct cmd_opt cmd_replay_opts[] = {
 	{NULL, 0, 0},
 };
 
-/* Set by SIGINT and SIGTERM: the grid stops, and what was stored is said. */
-static volatile sig_atomic_t stop_flag;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-/* The progress bar: on stderr, only when it is a terminal, and only once a run has taken
- * a moment (short runs stay quiet). */
-struct bar {
-	int on;       /* stderr is a terminal */
-	double start; /* monotonic time the runs began */
-	double last;  /* when the bar was last drawn */
-	int width;    /* characters on the line (0: nothing drawn) */
-};
-
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
 		       double done)
 {
-	struct bar *b = u;
-	if (!b->on)
-		return;
-	double now = util_mono();
-	if (now - b->start < 0.5 || now - b->last < 0.1) /* quiet when short; 10 draws/s */
-		return;
-	b->last = now;
 	double all = ((double)run + fmin(fmax(done, 0), 1)) / (double)nruns;
-	int fill = (int)(all * 30);
-	int w = fprintf(stderr, "\r[%.*s%*s] %3d%%  run %zu/%zu  %s seed %" PRIu64 " ", fill,
-			"##############################", 30 - fill, "", (int)(all * 100), run + 1,
-			nruns, policy, seed);
-	if (w - 1 > b->width)
-		b->width = w - 1;
-}
-
-/* Blank what the bar drew, so the next line starts clean. */
-static void bar_clear(struct bar *b)
-{
-	if (b->on && b->width)
-		fprintf(stderr, "\r%*s\r", b->width, "");
-	b->width = 0;
+	cmd_bar_draw(u, all, "run %zu/%zu  %s seed %" PRIu64 " ", run + 1, nruns, policy, seed);
 }
 
 /* Is row r among those pairs_text lists: stored ones (r->done 1 with a run id, or 2: read
@@ -216,7 +178,8 @@ static int exec_replay(int argc, char **argv)
 	struct runrec *recs = NULL;
 	struct enrich_summary enr = {0};
 	struct table *tab = NULL;
-	struct bar bar = {isatty(STDERR_FILENO), util_mono(), 0, 0};
+	struct cmd_bar bar;
+	struct cmd_stop stop;
 
 	sbuf_init(&out);
 	sbuf_init(&note);
@@ -327,7 +290,7 @@ static int exec_replay(int argc, char **argv)
 			 .resume = resume,
 			 .progress = bar_update,
 			 .u = &bar,
-			 .stop = &stop_flag};
+			 .stop = &cmd_stop_signal};
 	/* the trace's mean run time, for the overload warning (grid_run consumes base) */
 	double dur = 0;
 	size_t ndur = 0;
@@ -340,23 +303,14 @@ static int exec_replay(int argc, char **argv)
 				   .faults = sc.faults,
 				   .nfaults = sc.nfaults};
 
-	/* a signal ignored when we started (a background job of a script) stays ignored */
-	struct sigaction sa = {0}, old_int, old_term;
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, NULL, &old_int);
-	sigaction(SIGTERM, NULL, &old_term);
-	if (old_int.sa_handler != SIG_IGN)
-		sigaction(SIGINT, &sa, NULL);
-	if (old_term.sa_handler != SIG_IGN)
-		sigaction(SIGTERM, &sa, NULL);
+	cmd_bar_start(&bar);
+	cmd_stop_catch(&stop);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
 	if (into && sweep_task_end(task, sc.trace_id, into, !grc, &e))
 		grc = VF_ESTORE;
 	task = NULL;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	bar_clear(&bar);
+	cmd_stop_release(&stop);
+	cmd_bar_clear(&bar);
 	size_t nrows = npol * (size_t)(hi - lo + 1);
 	if (grc) {
 		if (grc != VF_ESTOP)

@@ -69,45 +69,10 @@ const struct cmd_opt cmd_size_opts[] = {
 	{NULL, 0, 0},
 };
 
-/* Set by SIGINT and SIGTERM: the search stops and nothing is stored. */
-static volatile sig_atomic_t stop_flag;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-/* The progress bar: on stderr, only when it is a terminal, and only once the search has
- * taken a moment. Called from the search's threads under its lock. */
-struct bar {
-	int on;       /* stderr is a terminal */
-	double start; /* monotonic time the search began */
-	double last;  /* when the bar was last drawn */
-	int shown;    /* something is on the line */
-};
-
+/* Called from the search's threads under its lock. */
 static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
 {
-	struct bar *b = u;
-	if (!b->on)
-		return;
-	double now = util_mono();
-	if (now - b->start < 0.5 || now - b->last < 0.1) /* quiet when short; 10 draws/s */
-		return;
-	b->last = now;
-	int fill = (int)(fmin(fmax(done, 0), 1) * 30);
-	fprintf(stderr, "\r[%.*s%*s] %3d%%  %s on %zu nodes (step %u) ", fill,
-		"##############################", 30 - fill, "", (int)(done * 100), policy, nodes,
-		step);
-	b->shown = 1;
-}
-
-static void bar_clear(struct bar *b)
-{
-	if (b->on && b->shown)
-		fprintf(stderr, "\r%*s\r", 79, "");
-	b->shown = 0;
+	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
 }
 
 /* The models of plan whose groups shrink, as a mask, and each model's nodes and GPUs. */
@@ -494,7 +459,8 @@ static int exec_size(int argc, char **argv)
 	struct store *st = NULL;
 	struct table *tab = NULL;
 	struct sbuf out = SBUF_INIT, slo_text = SBUF_INIT;
-	struct bar bar = {isatty(STDERR_FILENO), util_mono(), 0, 0};
+	struct cmd_bar bar;
+	struct cmd_stop stop;
 	int64_t scenario_id = 0;
 
 	sbuf_init(&out);
@@ -618,16 +584,12 @@ static int exec_size(int argc, char **argv)
 			      .nthreads = nthreads,
 			      .progress = bar_update,
 			      .u = &bar,
-			      .stop = &stop_flag};
-	struct sigaction sa = {0}, old_int, old_term;
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+			      .stop = &cmd_stop_signal};
+	cmd_bar_start(&bar);
+	cmd_stop_catch(&stop);
 	int src = size_run(&o, &res, &e);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	bar_clear(&bar);
+	cmd_stop_release(&stop);
+	cmd_bar_clear(&bar);
 	if (src == VF_ESTOP) {
 		fprintf(stderr, "voidfit size: stopped; nothing stored\n");
 		rc = 130;

@@ -4,9 +4,11 @@
  * and operands in any order, without getopt's global state.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "util.h"
@@ -192,4 +194,69 @@ int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, d
 		rc = cmd_usage_error(ce, "--%s '%s': not a whole number", name, s);
 	*out = rc ? 0 : (unsigned)v;
 	return rc;
+}
+
+/* ---- stopping and progress ---- */
+
+volatile sig_atomic_t cmd_stop_signal;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_stop(int sig)
+{
+	cmd_stop_signal = sig;
+}
+
+void cmd_stop_catch(struct cmd_stop *s)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) {
+		sigaction(stop_signals[i], &sa, &s->old[i]);
+		if (s->old[i].sa_handler == SIG_IGN)
+			sigaction(stop_signals[i], &s->old[i], NULL);
+	}
+}
+
+void cmd_stop_release(struct cmd_stop *s)
+{
+	for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++)
+		sigaction(stop_signals[i], &s->old[i], NULL);
+}
+
+void cmd_bar_start(struct cmd_bar *b)
+{
+	b->on = isatty(STDERR_FILENO);
+	b->start = util_mono();
+	b->last = 0;
+	b->width = 0;
+}
+
+void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
+{
+	if (!b->on)
+		return;
+	double now = util_mono();
+	if (now - b->start < 0.5 || now - b->last < 0.1)
+		return;
+	b->last = now;
+	done = fmin(fmax(done, 0), 1);
+	int fill = (int)(done * 30);
+	int w = fprintf(stderr, "\r[%.*s%*s] %3d%%  ", fill, "##############################",
+			30 - fill, "", (int)(done * 100));
+	va_list ap;
+	va_start(ap, fmt);
+	w += vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (w - 1 > b->width)
+		b->width = w - 1;
+}
+
+void cmd_bar_clear(struct cmd_bar *b)
+{
+	if (b->on && b->width)
+		fprintf(stderr, "\r%*s\r", b->width, "");
+	b->width = 0;
 }

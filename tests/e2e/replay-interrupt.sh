@@ -1,4 +1,4 @@
-# replay stopped by a signal (SIGTERM, or Ctrl-C's SIGINT): exit 130, it says which (policy,
+# replay stopped by a signal (SIGTERM, SIGHUP, or Ctrl-C's SIGINT): exit 130, it says which (policy,
 # seed) runs were stored and which not, and the command that runs only those; --resume stores
 # exactly the missing pairs and prints the table a straight replay prints. A signal ignored
 # when it started (SIGINT in a script's background job) stays ignored. On a terminal the
@@ -9,6 +9,7 @@
 vf gen --scenario balanced --jobs 60000 --nodes 300 -o . >/dev/null || die "gen failed"
 vf import -o t.db jobs.csv nodes.csv >/dev/null 2>&1 || die "import failed"
 cp t.db straight.db
+cp t.db empty.db
 set -- replay t.db --policy fgd,best-fit --seeds 1-2 --threads 1 --format csv
 
 nruns() { sqlite3 t.db 'select count(*) from runs' 2>/dev/null || echo 0; }
@@ -65,6 +66,19 @@ cmp -s out resumed.csv || { diff out resumed.csv >&2; die "resumed table differs
 expect_rc 0 vf "$@" --resume
 contains err "stored no new run in t.db; 4 read back (--resume)"
 cmp -s out resumed.csv || die "a second resume prints another table"
+
+# SIGHUP (the terminal went away) stops it the same way: what is stored is kept and said
+cp empty.db t.db
+"$VOIDFIT" "$@" >out 2>err &
+pid=$!
+wait_stored $pid
+kill -HUP $pid
+set +e
+wait $pid
+rc=$?
+set -e
+[ "$rc" -eq 130 ] || { cat err >&2; die "a replay stopped by SIGHUP exited $rc, wanted 130"; }
+contains err "voidfit replay: stopped: "
 
 # on a terminal, Ctrl-C (SIGINT): the progress line is blanked before the message
 command -v script >/dev/null 2>&1 || skip "no script(1): the terminal part is not tested"
