@@ -143,6 +143,8 @@ struct size_check {
 };
 
 /* What the search found for one policy. */
+#define SIZE_ABOVE 2 /* steps above the size found that are checked to meet the SLO too */
+
 struct size_result {
 	const struct policy_ops *policy;
 	int full_ok;             /* the full cluster meets the SLO at every seed */
@@ -155,7 +157,13 @@ struct size_result {
 	double usd_year;         /* the retired GPUs at sc->prices, per year (8760 h) */
 	uint32_t assumed;        /* models retired whose price is not a list price (bit m) */
 	size_t probes;           /* steps tried, the full cluster included */
-	int64_t w0, w1;          /* the pricing window of its runs, trace seconds */
+	/* The bisection assumes more nodes never miss what fewer meet; the SIZE_ABOVE steps
+	 * above min are tried too (fewer if the full cluster comes first): above_checked of
+	 * them, and above_miss, the first that misses (then above is its check), or 0. */
+	unsigned above_checked;
+	int above_miss;
+	struct size_check above;
+	int64_t w0, w1; /* the pricing window of its runs, trace seconds */
 };
 
 /* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's

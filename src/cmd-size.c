@@ -48,8 +48,9 @@ const struct cmd_entry cmd_size_entry = {
 		"largest group's nodes) keeps ceil(k x n / S) of a group's n nodes, removed in a\n"
 		"seeded order; CPU-only nodes stay. A bisection over k finds the smallest cluster\n"
 		"that meets the SLO at every seed with no more unplaceable jobs than the full\n"
-		"cluster; it assumes more nodes never miss what fewer meet (voidfit(7)). Saved\n"
-		"$/yr = retired GPUs x price x 8760 h.\n",
+		"cluster; it assumes more nodes never miss what fewer meet (voidfit(7)), and\n"
+		"the two next larger sizes are tried to check it. Saved $/yr = retired GPUs x\n"
+		"price x 8760 h.\n",
 	.opts = cmd_size_opts,
 	.exec = exec_size,
 };
@@ -340,6 +341,17 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 			say_kept(plan, r->below.step, &b);
 			sbuf_adds(&b, ") misses ");
 			say_miss(slo, &r->below, &r->full, &b);
+		}
+		if (r->above_miss) {
+			sbuf_adds(&b, "; NOT MONOTONE: a larger size (");
+			say_kept(plan, r->above.step, &b);
+			sbuf_adds(&b, ") misses ");
+			say_miss(slo, &r->above, &r->full, &b);
+			sbuf_adds(&b, ", so the size found is a boundary, not a margin");
+		} else if (r->above_checked) {
+			sbuf_printf(&b, "; the %u next larger size%s meet%s it too",
+				    r->above_checked, r->above_checked > 1 ? "s" : "",
+				    r->above_checked > 1 ? "" : "s");
 		}
 		sbuf_printf(&b, "; %zu sizes tried", r->probes);
 		table_add_note(tab, b.s);

@@ -619,6 +619,26 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			sp->active = res[p].full_ok && sp->hi - (unsigned)(sp->lo + 1) > 0;
 		}
 	}
+	/* the steps just above the size found: where one misses, the policy is not monotone
+	 * there and the size found is a boundary, not a margin */
+	for (size_t p = 0; p < npol && !rc; p++) {
+		if (!res[p].full_ok)
+			continue;
+		for (unsigned j = 1; j <= SIZE_ABOVE && s[p].hi + j < plan->steps && !rc; j++) {
+			struct size_check c;
+			rc = size_probe(o, p, s[p].hi + j, full + p * nseed * RUNREC_NCOL, &c, NULL,
+					e);
+			if (rc)
+				break;
+			s[p].probes++;
+			res[p].above_checked = j;
+			if (!c.pass) {
+				res[p].above_miss = 1;
+				res[p].above = c;
+				break;
+			}
+		}
+	}
 	for (size_t p = 0; p < npol && !rc; p++) {
 		struct size_result *r = &res[p];
 		r->policy = o->pols[p];
