@@ -310,7 +310,11 @@ struct store_sizing {
 	const char *price_tier; /* "on-demand", ... */
 	const char *prices;     /* the --gpu-price overrides, comma-separated, "" for none */
 	int64_t probes;         /* cluster sizes tried */
-	int64_t created_at;     /* seconds since the epoch */
+	/* the larger sizes tried to check the answer (-1: not known, a sizing of an older
+	 * voidfit), the nodes of the first that missed the SLO (0: none) and what it missed */
+	int64_t checked_above, miss_above_nodes;
+	const char *miss_above;                  /* "" if none (NULL reads as "") */
+	int64_t created_at;                      /* seconds since the epoch */
 	const struct store_sizing_model *models; /* nmodels, one per GPU model of the cluster */
 	size_t nmodels;
 };

@@ -390,7 +390,7 @@ static int store_results(struct store *st, const struct size_opts *o, const stru
 	struct replay_trace t;
 	struct store_sizing_model zm[GPUMODEL_MAX];
 	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
-	struct sbuf prices = SBUF_INIT;
+	struct sbuf prices = SBUF_INIT, miss = SBUF_INIT;
 	const struct size_result *first = NULL;
 	int order[GPUMODEL_MAX + 1];
 	model_order(plan, order);
@@ -403,6 +403,7 @@ static int store_results(struct store *st, const struct size_opts *o, const stru
 	if (!first)
 		return VF_OK;
 	sbuf_init(&prices);
+	sbuf_init(&miss);
 	for (size_t i = 0; i < o->sc->nprice_specs; i++)
 		sbuf_printf(&prices, "%s%s", i ? "," : "", o->sc->price_specs[i]);
 	sum_models(plan, NULL, full);
@@ -422,6 +423,9 @@ static int store_results(struct store *st, const struct size_opts *o, const stru
 					gpumodel_get(*m)->name, (int64_t)full[*m].nodes_full,
 					(int64_t)ms[*m].nodes_min, full[*m].gpus_full,
 					ms[*m].gpus_min};
+		sbuf_reset(&miss);
+		if (r->above_miss)
+			say_miss(o->slo, &r->above, &r->full, &miss);
 		struct store_sizing z = {
 			.scenario_id = *scenario_id,
 			.policy = r->policy->name,
@@ -438,6 +442,9 @@ static int store_results(struct store *st, const struct size_opts *o, const stru
 			.price_tier = gpumodel_tier_name(o->sc->prices.tier),
 			.prices = prices.s,
 			.probes = (int64_t)r->probes,
+			.checked_above = r->above_checked,
+			.miss_above_nodes = r->above_miss ? (int64_t)r->above.nodes : 0,
+			.miss_above = miss.s,
 			.models = zm,
 			.nmodels = nm,
 		};
@@ -451,6 +458,7 @@ static int store_results(struct store *st, const struct size_opts *o, const stru
 out:
 	replay_trace_release(&t);
 	sbuf_release(&prices);
+	sbuf_release(&miss);
 	return rc;
 }
 

@@ -840,6 +840,7 @@ static int sizing_cb(void *ctx, const struct store_sizing *z)
 			{"gpus_retired", "GPUs retired", REPORT_K_COUNT, 0},
 			{"usd_per_year", "saved $/yr", REPORT_K_USD, 0},
 			{"price_tier", "prices", REPORT_K_TEXT, 0},
+			{"margin", "larger sizes", REPORT_K_TEXT, 0},
 		};
 		sr->t = report_add_table(sr->x->r, "sizing",
 					 "The smallest cluster that still meets the SLO", cols,
@@ -861,6 +862,18 @@ static int sizing_cb(void *ctx, const struct store_sizing *z)
 	c[7].v = (double)z->gpus_retired;
 	c[8].v = z->usd_per_year;
 	report_cell_text(&c[9], z->price_tier);
+	/* whether the size is a margin: the larger sizes tried meet the SLO too */
+	sbuf_reset(&b);
+	if (z->checked_above < 0)
+		sbuf_adds(&b, "not checked (an older voidfit)");
+	else if (z->miss_above_nodes > 0)
+		sbuf_printf(&b, "NOT MONOTONE: %lld nodes miss the SLO (%s)",
+			    (long long)z->miss_above_nodes, z->miss_above ? z->miss_above : "");
+	else if (z->checked_above == 0)
+		sbuf_adds(&b, "no size between it and the full cluster");
+	else
+		sbuf_printf(&b, "the next %lld meet it too", (long long)z->checked_above);
+	report_cell_text(&c[10], b.s);
 	sr->n++;
 	sbuf_release(&b);
 	return 0;
@@ -883,8 +896,9 @@ static void section_sizing(struct ctx *x)
 			"Each row: the smallest cluster (every node group shrunk in proportion, "
 			"or one GPU model) on which the policy still meets the SLO at every seed "
 			"and places every job the full cluster places; the GPUs it retires a "
-			"year, at the prices of the sizing (voidfit size; man 7 voidfit, "
-			"right-sizing).");
+			"year, at the prices of the sizing; and whether the next larger sizes "
+			"meet the SLO too: where one does not, the size is a boundary, not a "
+			"margin (voidfit size; man 7 voidfit, right-sizing).");
 }
 
 /* ---- 6: what-ifs ---- */

@@ -36,7 +36,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 			     "INSERT INTO sizings(scenario_id, policy, slo, seed_lo, seed_hi, "
 			     "shrink, nodes_full, nodes_min, gpus_full, gpus_min, "
 			     "gpus_retired, usd_per_year, price_tier, prices, probes, "
-			     "created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			     "created_at, checked_above, miss_above_nodes, miss_above) VALUES "
+			     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			     &st, e)))
 		return rc;
 	int i = 1;
@@ -56,6 +57,9 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 	sqlite3_bind_text(st, i++, z->prices ? z->prices : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, i++, z->probes);
 	sqlite3_bind_int64(st, i++, z->created_at > 0 ? z->created_at : util_now());
+	sqlite3_bind_int64(st, i++, z->checked_above);
+	sqlite3_bind_int64(st, i++, z->miss_above_nodes);
+	sqlite3_bind_text(st, i++, z->miss_above ? z->miss_above : "", -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "add sizing");
 	else
@@ -119,14 +123,16 @@ int store_sizing_list(struct store *s, int64_t scenario_id,
 	struct store_sizing_model *models = NULL;
 	char **names = NULL;
 	size_t nnames = 0;
-	int step, rc = store_prep(s,
-				  "SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
-				  "z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
-				  "z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
-				  "z.price_tier, z.prices, z.probes, z.created_at FROM sizings z "
-				  "JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
-				  "z.scenario_id = ?1 ORDER BY z.id",
-				  &st, e);
+	int step,
+		rc = store_prep(s,
+				"SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
+				"z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
+				"z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
+				"z.price_tier, z.prices, z.probes, z.created_at, z.checked_above, "
+				"z.miss_above_nodes, z.miss_above FROM sizings z "
+				"JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
+				"z.scenario_id = ?1 ORDER BY z.id",
+				&st, e);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, scenario_id);
@@ -151,6 +157,9 @@ int store_sizing_list(struct store *s, int64_t scenario_id,
 		z.prices = (const char *)sqlite3_column_text(st, i++);
 		z.probes = sqlite3_column_int64(st, i++);
 		z.created_at = sqlite3_column_int64(st, i++);
+		z.checked_above = sqlite3_column_int64(st, i++);
+		z.miss_above_nodes = sqlite3_column_int64(st, i++);
+		z.miss_above = (const char *)sqlite3_column_text(st, i++);
 		for (size_t k = 0; k < nnames; k++)
 			free(names[k]);
 		rc = list_models(s, z.id, &models, &z.nmodels, &names, e);

@@ -60,6 +60,20 @@ contains out "assumes that a cluster meeting the SLO still meets it with more no
 grep -q '^fgd: one step smaller (A100 [0-9]*, T4 [0-9]*) misses wait_p95<=30m: ' out ||
 	die "no line on the step below"
 contains out "prices: on-demand"
+# the larger sizes tried: stored as the text says them, and shown in the report
+ca=$(q "SELECT checked_above FROM sizings WHERE policy = 'fgd'")
+mn=$(q "SELECT miss_above_nodes FROM sizings WHERE policy = 'fgd'")
+[ "$ca" -ge 0 ] && [ "$ca" -le 2 ] || die "checked_above is '$ca'"
+vf replay t.db --policy fgd,best-fit >/dev/null 2>&1 || die "replay failed"
+expect_rc 0 vf report t.db --format csv
+if [ "$mn" -gt 0 ]; then
+	contains out "NOT MONOTONE: $mn nodes miss the SLO"
+elif [ "$ca" -gt 0 ]; then
+	contains out "the next $ca meet it too"
+fi
+q "UPDATE sizings SET checked_above = -1" # a sizing of an older voidfit
+expect_rc 0 vf report t.db --format csv
+contains out "not checked (an older voidfit)"
 
 # one model alone: T4 shrinks, A100 stays whole
 expect_rc 0 vf size t.db --policy fgd --slo "$slo" --shrink T4 --json --no-store

@@ -105,7 +105,7 @@ static void test_create_and_reopen(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	assert_int_equal(sql_int(f->path, "PRAGMA application_id"), 0x56464954);
-	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 5);
 	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
 					  "('traces','files','quarantine','nodes','runs',"
 					  "'run_metrics','raw_blocks','job_blocks','row_sums')"),
@@ -130,7 +130,7 @@ static void test_fresh_store_syncs_after_schema(void **state)
 		store_close(f->s);
 		f->s = NULL;
 	}
-	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 4);
+	assert_int_equal(sql_int(f->path, "PRAGMA user_version"), 5);
 }
 
 static void test_not_a_store(void **state)
