@@ -206,10 +206,10 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 	int order[GPUMODEL_MAX + 1];
 	model_order(plan, order);
 	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
-	struct table_col cols[8 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
+	struct table_col cols[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
 	struct sbuf strs[2 + 2 * GPUMODEL_MAX + 6 * SIZE_MAX_TERMS], b = SBUF_INIT;
 	size_t nc = 0, ns = 0;
-	double v[8 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
+	double v[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
 	size_t ncpu = 0;
 
 	sbuf_init(&b);
@@ -254,6 +254,10 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 	cols[nc++] = (struct table_col){"nodes_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
 	cols[nc++] = (struct table_col){"gpus_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
 	cols[nc++] = (struct table_col){"probes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] =
+		(struct table_col){"checked_above", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] =
+		(struct table_col){"miss_above_nodes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
 	const struct table_col lab = {"policy", "policy", NULL, 0, 0, 0};
 	struct table *tab = table_new(&lab, 1, cols, nc);
 	table_set_mark_best(tab, 1);
@@ -279,6 +283,8 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 		v[k++] = (double)plan->nnodes;
 		v[k++] = (double)plan->gpus;
 		v[k++] = (double)r->probes;
+		v[k++] = (double)r->above_checked;
+		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
 		const char *name = r->policy->name;
 		table_add_row(tab, &name, v, 0);
 	}

@@ -64,6 +64,9 @@ contains out "prices: on-demand"
 ca=$(q "SELECT checked_above FROM sizings WHERE policy = 'fgd'")
 mn=$(q "SELECT miss_above_nodes FROM sizings WHERE policy = 'fgd'")
 [ "$ca" -ge 0 ] && [ "$ca" -le 2 ] || die "checked_above is '$ca'"
+jq -e --argjson ca "$ca" --argjson mn "$mn" '.rows[] | select(.policy == "fgd") |
+	.checked_above == $ca and .miss_above_nodes == $mn' both.json >/dev/null ||
+	die "the JSON's checked_above or miss_above_nodes differ from the stored ones"
 vf replay t.db --policy fgd,best-fit >/dev/null 2>&1 || die "replay failed"
 expect_rc 0 vf report t.db --format csv
 if [ "$mn" -gt 0 ]; then
