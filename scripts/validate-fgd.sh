@@ -64,6 +64,12 @@ variant() {
 		}
 	}
 	NR == 1 { print; next }
+	kind == "spec" && $4 + 0 > 0 && $6 == "" && rand() < 1 / 3 {
+		r = rand() * tot
+		for (i = 0; i < nm && r >= g[model[i]]; i++)
+			r -= g[model[i]]
+		$6 = model[i < nm ? i : nm - 1]
+	}
 	{
 		print
 		twice = kind == "cpu" && $4 + 0 == 0
@@ -74,29 +80,6 @@ variant() {
 			print
 		}
 	}' "$csv/openb_pod_list_default.csv" >"$out"
-	if [ "$1" = spec ]; then
-		awk -F, -v OFS=, -v nodes="$nodes" '
-		BEGIN {
-			srand(42)
-			while ((getline l < nodes) > 0) {
-				split(l, f, ",")
-				if (f[1] == "sn" || f[4] + 0 <= 0)
-					continue
-				if (!(f[5] in g))
-					model[nm++] = f[5]
-				g[f[5]] += f[4]
-				tot += f[4]
-			}
-		}
-		NR == 1 { print; next }
-		$4 + 0 > 0 && $6 == "" && rand() < 1 / 3 {
-			r = rand() * tot
-			for (i = 0; i < nm && r >= g[model[i]]; i++)
-				r -= g[model[i]]
-			$6 = model[i < nm ? i : nm - 1]
-		}
-		{ print }' "$csv/openb_pod_list_default.csv" >"$out"
-	fi
 	"$vf" import -o "$work/$1.db" "$out" "$nodes" >/dev/null
 }
 

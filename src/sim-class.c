@@ -246,12 +246,12 @@ static void join(struct sim_classes *k, size_t n)
 	}
 }
 
-void sim_classes_init(struct sim_classes *k, const struct cluster *c)
+void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys)
 {
 	size_t nn = c->n ? c->n : 1;
 	memset(k, 0, sizeof *k);
 	k->c = c;
-	k->maxkeys = SIM_KEYS;
+	k->maxkeys = maxkeys ? maxkeys : 1;
 	k->node_cls = xmalloc(nn * sizeof *k->node_cls);
 	k->spec_cls = xmalloc(nn * sizeof *k->spec_cls);
 	k->mark = xcalloc(nn, sizeof *k->mark);

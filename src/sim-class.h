@@ -73,7 +73,7 @@ struct sim_classes {
 	} * log;
 	size_t nlog, logcap;
 	struct sim_kidx *keys; /* the per-shape indexes (maxkeys of them at most) */
-	size_t maxkeys;        /* SIM_KEYS unless set after sim_classes_init */
+	size_t maxkeys;        /* at most so many (sim_classes_init) */
 	uint64_t *khash;       /* their keys' hashes (parallel to keys: a short scan) */
 	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
@@ -91,8 +91,9 @@ struct sim_classes {
 #define SIM_KEYS_DEAR   512
 #define SIM_KEY_ENTRIES (4u << 20)
 
-/* Build the classes of c's nodes in their current state. */
-void sim_classes_init(struct sim_classes *k, const struct cluster *c);
+/* Build the classes of c's nodes in their current state, keeping at most maxkeys shape
+ * indexes (SIM_KEYS, or SIM_KEYS_DEAR for a policy whose bound is dear). */
+void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys);
 /* Free what k owns; k may be NULL. */
 void sim_classes_release(struct sim_classes *k);
 /* Node n's state changed: move it to the class of its new state. */

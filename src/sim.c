@@ -1917,6 +1917,12 @@ static void setup_derived(struct sim *s)
 	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick && !s->sampled;
 }
 
+/* Shape indexes the class search keeps: more for a policy whose bound is dear. */
+static size_t shape_indexes(const struct policy_ops *ops)
+{
+	return ops->flags & POLICY_F_DEAR_BOUND ? SIM_KEYS_DEAR : SIM_KEYS;
+}
+
 int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
 	    const struct sim_opts *o, struct sim **out, struct err *e)
 {
@@ -1949,11 +1955,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
 	setup_derived(s);
-	if (s->use_cls) {
-		sim_classes_init(&s->cls, &s->c);
-		if (ops->flags & POLICY_F_DEAR_BOUND)
-			s->cls.maxkeys = SIM_KEYS_DEAR;
-	}
+	if (s->use_cls)
+		sim_classes_init(&s->cls, &s->c, shape_indexes(ops));
 	if ((rc = k8s_setup(s, NULL, e)))
 		goto fail;
 	/* One empty node per spec class answers "could it ever fit?". */
@@ -2410,11 +2413,8 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	}
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);
-	if (f->use_cls) {
-		sim_classes_init(&f->cls, &f->c);
-		if (f->ops->flags & POLICY_F_DEAR_BOUND)
-			f->cls.maxkeys = SIM_KEYS_DEAR;
-	}
+	if (f->use_cls)
+		sim_classes_init(&f->cls, &f->c, shape_indexes(f->ops));
 	if (f->admit != admit_was)
 		reshape(f);
 	if ((int)f->o.queue != queue_was)

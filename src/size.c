@@ -577,11 +577,16 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		/* the runs the whole search will make, as far as can be told now */
 		double total = done;
 		for (size_t p = 0; p < npol; p++) {
-			if (round == 0)
-				total += (double)nseed * (1 + k * rounds_left(plan->steps + 1, k));
-			else if (s[p].active)
+			if (round == 0) {
+				total += (double)nseed *
+					 (1 + SIZE_ABOVE + k * rounds_left(plan->steps + 1, k));
+				continue;
+			}
+			if (s[p].active)
 				total += (double)nseed * k *
 					 rounds_left(s[p].hi - (unsigned)(s[p].lo + 1) + 1, k);
+			if (res[p].full_ok) /* the check above, at the end */
+				total += (double)nseed * SIZE_ABOVE;
 		}
 		if ((rc = run_tasks(o, t, n, done, fmax(total, 1), e)))
 			break;
@@ -619,24 +624,37 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			sp->active = res[p].full_ok && sp->hi - (unsigned)(sp->lo + 1) > 0;
 		}
 	}
-	/* the steps just above the size found: where one misses, the policy is not monotone
-	 * there and the size found is a boundary, not a margin */
-	for (size_t p = 0; p < npol && !rc; p++) {
-		if (!res[p].full_ok)
+	/* a last round: the SIZE_ABOVE steps just above each size found, where they are not the
+	 * full cluster; the first that misses, if one does, shows the policy is not monotone
+	 * there, and the size found is a boundary, not a margin */
+	size_t n = 0;
+	for (size_t p = 0; p < npol && !rc; p++)
+		for (unsigned j = 1; res[p].full_ok && j <= SIZE_ABOVE && s[p].hi + j < plan->steps;
+		     j++) {
+			xgrow(&t, &tcap, n + nseed, sizeof *t);
+			for (size_t q = 0; q < nseed; q++)
+				t[n++] = (struct task){.p = p,
+						       .step = s[p].hi + j,
+						       .seed = o->lo + q,
+						       .nodes = nodes_at(plan, s[p].hi + j)};
+		}
+	if (n && !rc) {
+		xgrow(&v, &vcap, n * RUNREC_NCOL, sizeof *v);
+		for (size_t i = 0; i < n; i++)
+			t[i].v = v + i * RUNREC_NCOL;
+		rc = run_tasks(o, t, n, done, done + (double)n, e);
+	}
+	for (size_t i = 0; i < n && !rc; i += nseed) { /* policy by policy, smallest step first */
+		size_t p = t[i].p;
+		struct size_check c;
+		s[p].probes++;
+		if (res[p].above_miss)
 			continue;
-		for (unsigned j = 1; j <= SIZE_ABOVE && s[p].hi + j < plan->steps && !rc; j++) {
-			struct size_check c;
-			rc = size_probe(o, p, s[p].hi + j, full + p * nseed * RUNREC_NCOL, &c, NULL,
-					e);
-			if (rc)
-				break;
-			s[p].probes++;
-			res[p].above_checked = j;
-			if (!c.pass) {
-				res[p].above_miss = 1;
-				res[p].above = c;
-				break;
-			}
+		judge(o, full + p * nseed * RUNREC_NCOL, t[i].v, t[i].step, t[i].nodes, &c);
+		res[p].above_checked = t[i].step - s[p].hi;
+		if (!c.pass) {
+			res[p].above_miss = 1;
+			res[p].above = c;
 		}
 	}
 	for (size_t p = 0; p < npol && !rc; p++) {

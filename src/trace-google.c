@@ -19,7 +19,6 @@
  * machine_events: timestamp,machine ID,event type (0 ADD, 1 REMOVE, 2 UPDATE),platform
  * ID,CPUs,memory. A machine's first ADD makes its node; other rows are counted.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,13 +186,7 @@ static int exact_id(const char *f, double v, int64_t *out)
 		*out = (int64_t)v;
 		return 0;
 	}
-	char *end;
-	errno = 0;
-	long long x = strtoll(f, &end, 10);
-	if (errno || end == f || *end)
-		return -1;
-	*out = x;
-	return 0;
+	return parse_i64(f, out) ? -1 : 0;
 }
 
 static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
