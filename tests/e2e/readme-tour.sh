@@ -27,4 +27,6 @@ cmp -s originals/openb_pod_list_default.csv "$v23/openb_pod_list_default.csv" ||
 grep -q '^ragp7 ' ../log || die "no ragp7 row in the tour's output"
 contains ../log "(--sample-nodes)"
 [ -f big.db ] && [ -f stress.db ] || die "the tour did not make big.db and stress.db"
+n=$(awk -F, 'NR > 1 { $1 = $2 = $3 = ""; print }' tpl/jobs.csv | sort -u | wc -l)
+[ "$n" -le 500 ] || die "gen --templates 500 wrote $n distinct requests"
 echo "the README tour ran: $(grep -c . ../tour.sh) lines"
