@@ -47,6 +47,11 @@ struct frag_workload {
 	 * (all 0 in a workload built by hand: its need is NULL) */
 	uint64_t whole_over[CLUSTER_MAX_GPUS + 1];
 	int need_all; /* every GPU shape has a need in need[] (their p sum theirs) */
+	/* 0 (frag_workload_build's): a shape that node n could not host even empty (a GPU
+	 * model it does not allow, more GPUs than n has) strands all of n's free GPU, as the
+	 * FGD paper counts it. 1: such a shape does not count on n at all (hostable-only, the
+	 * measure fgd-pack places by; frag.c). */
+	int hostable;
 };
 
 /* Build the target workload of jobs: the most frequent shapes covering coverage (0..1] of

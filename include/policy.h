@@ -93,6 +93,12 @@ struct policy_ops {
 	 * bound() comes first in the search gets its bound2() and goes back in order, and is
 	 * scored only if that comes first too. */
 	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
+	/* Optional: the policy's own target workload, which ctx->wl and the per-node data of
+	 * ctx are then over (the run's fragmentation metrics keep the scenario's workload):
+	 * the shapes covering target_coverage of the jobs, hostable-only if target_hostable
+	 * (frag.h). 0: the scenario's workload. Not with POLICY_F_NODE_MD. */
+	double target_coverage;
+	int target_hostable;
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

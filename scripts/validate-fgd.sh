@@ -80,6 +80,7 @@ variant() {
 			print
 		}
 	}' "$csv/openb_pod_list_default.csv" >"$out"
+	rm -f "$work/$1.db" # a kept FGD_WORK: import the variant afresh
 	"$vf" import -o "$work/$1.db" "$out" "$nodes" >/dev/null
 }
 
@@ -117,6 +118,8 @@ for v in $variants; do
 	$2 != "mean" {
 		key = (file == 1 ? "k8s " : "exact ") $1
 		x = $(col["unallocated_gpu_share_at_100"]) * 100
+		at[key, $2] = x
+		seen[$2] = 1
 		m[key]++
 		s1[key] += x
 		s2[key] += x * x
@@ -146,5 +149,26 @@ for v in $variants; do
 				printf "  %-18s %7.2f +-%4.2f\n", key, u[key], h[key]
 		}
 		printf "  lowest k8s baseline: %s\n", best
+		# paired by seed (every policy meets the same pods in the same order)
+		for (k = 1; k <= 2; k++) {
+			base = k == 1 ? "k8s fgd" : best
+			if (!(base in m) || !("exact fgd-pack" in m) || (k == 2 && base == "k8s fgd"))
+				continue
+			d1 = d2 = nd = 0
+			for (sd in seen)
+				if (("exact fgd-pack", sd) in at && (base, sd) in at) {
+					x = at["exact fgd-pack", sd] - at[base, sd]
+					d1 += x
+					d2 += x * x
+					nd++
+				}
+			if (nd < 2)
+				continue
+			u1 = d1 / nd
+			var = (d2 - nd * u1 * u1) / (nd - 1)
+			hw = (nd - 1 <= 20 ? t[nd - 1] : 1.96) * sqrt(var > 0 ? var : 0) / sqrt(nd)
+			verdict = u1 + hw < 0 ? "lower" : (u1 - hw > 0 ? "higher" : "not told apart")
+			printf "  fgd-pack - %s: %+.2f +-%4.2f, paired by seed: %s\n", base, u1, hw, verdict
+		}
 	}' "$work/$v-k8s.csv" "$work/$v-exact.csv"
 done

@@ -157,6 +157,15 @@ struct sfault {
 	int64_t jobs_hit; /* jobs with a demand on f.dim that ran on its nodes while active */
 };
 
+/* A policy's own target workload (policy_ops.target_coverage) and what the policy context
+ * holds per node over it: F_n and the all-free share (not the shapes that fit, which only
+ * POLICY_F_NODE_MD policies read). The run's fragmentation metrics stay over the
+ * scenario's workload (nfrag and the rest). */
+struct own_target {
+	struct frag_workload wl;
+	double *frag, *fnofit;
+};
+
 struct sim {
 	const struct job_set *js;
 	const struct policy_ops *ops;
@@ -217,6 +226,7 @@ struct sim {
 	uint64_t (*pfits)[2];   /* the same over the policy's dims, with pmd */
 	double *pmd, *pnofit;   /* the same two over the policy's dims, when they are not all
 				 * and it is POLICY_F_NODE_MD (else NULL) */
+	struct own_target *own; /* the policy's own target workload (own_setup), or NULL */
 	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;     /* node had a rate < 1 at its last refresh */
 	double sum_frag[GPUMODEL_MAX];
@@ -516,6 +526,11 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 static void node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
+	if (s->own) {
+		double md;
+		s->own->frag[n] = frag_node_eval(&s->c, n, &s->own->wl, 0, &md, NULL,
+						 &s->own->fnofit[n], NULL);
+	}
 	if (s->wl) {
 		double md, f = frag_node_eval(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n],
 					      &s->nfnofit[n], s->nfits[n]);
@@ -1885,6 +1900,36 @@ static const struct job *ctx_job_of(const void *u, int32_t jobidx)
 	return src_job(s, &s->jobs[jobidx]);
 }
 
+/* The policy's own target workload, when it declares one, over every node's state now. */
+static void own_setup(struct sim *s)
+{
+	s->own = NULL;
+	if (!(s->ops->target_coverage > 0))
+		return;
+	assert(!(s->ops->flags & POLICY_F_NODE_MD));
+	struct own_target *t = xcalloc(1, sizeof *t);
+	size_t nn = s->c.n ? s->c.n : 1;
+	frag_workload_build(&t->wl, s->js->jobs, s->js->njobs, s->ops->target_coverage);
+	t->wl.hostable = s->ops->target_hostable;
+	t->frag = xcalloc(nn, sizeof *t->frag);
+	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
+	s->own = t;
+	for (size_t n = 0; n < s->c.n; n++) {
+		double md;
+		t->frag[n] = frag_node_eval(&s->c, n, &t->wl, 0, &md, NULL, &t->fnofit[n], NULL);
+	}
+}
+
+static void own_free(struct own_target *t)
+{
+	if (!t)
+		return;
+	frag_workload_release(&t->wl);
+	free(t->frag);
+	free(t->fnofit);
+	free(t);
+}
+
 static void setup_derived(struct sim *s)
 {
 	s->ctx.c = &s->c;
@@ -1905,6 +1950,12 @@ static void setup_derived(struct sim *s)
 		s->ctx.node_md = all ? s->nmd : s->pmd;
 		s->ctx.node_nofit = all ? s->nnofit : s->pnofit;
 		s->ctx.node_fits = (const uint64_t(*)[2])(all ? s->nfits : s->pfits);
+	}
+	if (s->own) {
+		s->ctx.wl = &s->own->wl;
+		s->ctx.node_frag = s->own->frag;
+		s->ctx.node_fnofit = s->own->fnofit;
+		s->ctx.node_fits = NULL;
 	}
 	s->ctx.lambda = s->o.lambda;
 	s->ctx.mu = s->o.mu;
@@ -1954,6 +2005,7 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	}
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
+	own_setup(s);
 	setup_derived(s);
 	if (s->use_cls)
 		sim_classes_init(&s->cls, &s->c, shape_indexes(ops));
@@ -2100,6 +2152,7 @@ void sim_free(struct sim *s)
 	free(s->pfits);
 	free(s->nstr);
 	free(s->contended);
+	own_free(s->own);
 	k8s_release(s->k8s);
 	free(s);
 }
@@ -2411,6 +2464,7 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 			frag_node_eval(&f->c, n, f->wl, dims, &f->pmd[n], &f->pnofit[n], NULL,
 				       f->pfits[n]);
 	}
+	own_setup(f);
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)

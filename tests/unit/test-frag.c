@@ -266,6 +266,42 @@ static void test_frag_model_multi_gpu_cpu_only_hbm(void **state)
 	assert_near(frag_node(&f->c, 0, &w), 900.0, 1e-9);
 }
 
+/* Hostable-only: a shape the node could not host even empty has no term there; one it could
+ * host but cannot now still strands as before. */
+static void test_frag_hostable(void **state)
+{
+	struct fx *f = *state;
+	struct frag_shape s[3];
+	struct frag_workload w = {.shapes = s, .n = 3};
+	memset(s, 0, sizeof s);
+	/* model 2 only (node 0 has model 1), 5 whole GPUs (node 0 has 4), 2 whole GPUs (node
+	 * 0 has one whole free now) */
+	s[0].num_gpu = 1, s[0].gpu_milli = 100, s[0].gpu_spec = 1u << 2, s[0].p = 0.5;
+	s[1].num_gpu = 5, s[1].gpu_milli = 1000, s[1].p = 0.25;
+	s[2].num_gpu = 2, s[2].gpu_milli = 1000, s[2].p = 0.25;
+	for (int i = 0; i < 3; i++)
+		s[i].dem[DIM_HBM] = -1, s[i].need = -1;
+	double md, nofit, fnofit;
+	/* the paper's measure: every shape strands node 0's 1900 free milli */
+	assert_near(frag_node(&f->c, 0, &w), 1900.0, 1e-9);
+	assert_near(frag_node_eval(&f->c, 0, &w, DIMS_ALL, &md, &nofit, &fnofit, NULL), 1900.0,
+		    1e-9);
+	assert_near(fnofit, 1.0, 1e-12);
+	w.hostable = 1;
+	assert_near(frag_node(&f->c, 0, &w), 0.25 * 1900.0, 1e-9);
+	assert_near(frag_node_eval(&f->c, 0, &w, DIMS_ALL, &md, &nofit, &fnofit, NULL),
+		    0.25 * 1900.0, 1e-9);
+	assert_near(fnofit, 0.25, 1e-12);
+	assert_near(nofit, 0.25, 1e-12);
+	/* the same placement changes F_n by the hostable shape's term only */
+	struct job j;
+	mkjob(&j, 0, 1, 1000);
+	struct placement p = put(&f->c, 0, 0, 1000, 0, 0);
+	assert_near(frag_node_after(&f->c, &p, &j, &w), 0.25 * 900.0, 1e-9);
+	w.hostable = 0;
+	assert_near(frag_node_after(&f->c, &p, &j, &w), 900.0, 1e-9);
+}
+
 static void test_frag_md_by_hand(void **state)
 {
 	struct fx *f = *state;
@@ -574,6 +610,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frag_cpu_blocks_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_model_multi_gpu_cpu_only_hbm, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_frag_hostable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_shared_dim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_node_both, setup, teardown),

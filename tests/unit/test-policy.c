@@ -454,39 +454,62 @@ static void test_fgd(void **state)
 	tc_release(&t);
 }
 
-/* fgd-pack: fgd's change of F_n in the artifact's integer bins, ties to packing. */
+/* fgd-pack: fgd's change of F_n in bins of 8 % of the job's GPU-milli (at least 80), ties to
+ * packing tiers, then the least GPU left. */
 static void test_fgd_pack(void **state)
 {
 	(void)state;
 	struct tc t;
 	int g[2] = {4, 4};
 	tc_init(&t, 2, g, NULL);
-	/* node 1 as test_fgd's node 0: GPU free {1000, 300, 600, 0}, cpu 4000 used; node 0 idle */
+	/* node 1 as test_fgd's node 0: GPU free {1000, 300, 600, 0}, cpu 4000 used, F = 450;
+	 * node 0 idle, F = 0 */
 	tc_put(&t, 1, 2, 700, 0, 0);
 	tc_put(&t, 1, 4, 400, 0, 0);
 	tc_put(&t, 1, 8, 1000, 0, 0);
 	tc_put(&t, 1, 0, 0, 4000, 0);
+	const struct policy_ops *fp = policy_find("fgd-pack");
 	struct job j;
 	struct placement p;
-	/* A 500 share: -50 on GPU 2 of node 1 (bin 51) beats +125 elsewhere (bin 46), as fgd. */
+	/* A 500 share: -50 on GPU 2 of node 1 (bin -1, a partly used GPU, 100 left) beats
+	 * +125 on node 1's GPU 0 and on node 0 (bin 1), as fgd. */
 	mkjob(&j, 0, 1, 500, 0);
 	assert_int_equal(run(&t, "fgd-pack", &j, &p), 1);
 	assert_int_equal(p.gpus, 4u);
+	assert_near(fp->score(&t.ctx, &j, &p), -1 + 0.1 / 3.5, 1e-12);
 	assert_int_equal(run(&t, "fgd", &j, &p), 1);
+	/* node 0: +125, floor(125 / 80) = 1, idle (tier 2), 500 left on the GPU */
+	struct placement ch[CLUSTER_MAX_GPUS];
+	int k = cluster_choices(&t.c, 0, &j, ch, CLUSTER_MAX_GPUS);
+	assert_true(k > 0);
+	assert_near(fp->score(&t.ctx, &j, &ch[0]), 1 + 2.5 / 3.5, 1e-12);
+	/* Three GPUs x 500 on node 0: B (whole GPUs, p 0.25) loses 1500 milli, +375; the bin is
+	 * 8 % of the job's 1500 milli: floor(375 / 120) = 3, not floor(375 / 80) = 4. */
+	mkjob(&j, 0, 3, 500, 0);
+	k = cluster_choices(&t.c, 0, &j, ch, CLUSTER_MAX_GPUS);
+	assert_true(k > 0);
+	assert_near(policy_find("fgd")->score(&t.ctx, &j, &ch[0]), 375.0, 1e-9);
+	assert_near(fp->score(&t.ctx, &j, &ch[0]), 3 + 2.5 / 3.5, 1e-12);
 	/* A whole GPU changes F_n on neither node: fgd takes the lowest index, the idle node 0;
-	 * fgd-pack packs it onto the used node 1 (tier 1 before 2): -50 + (1 + 900 / 4000) / 3.5 */
+	 * fgd-pack packs it onto the used node 1 (tier 1 before 2): 0 + (1 + 900 / 4000) / 3.5 */
 	mkjob(&j, 0, 1, 1000, 0);
 	assert_int_equal(run(&t, "fgd", &j, &p), 0);
 	assert_int_equal(run(&t, "fgd-pack", &j, &p), 1);
-	assert_near(policy_find("fgd-pack")->score(&t.ctx, &j, &p), -50 + 1.225 / 3.5, 1e-12);
-	/* The bound never exceeds the score of any choice. */
-	mkjob(&j, 0, 1, 300, 0);
-	for (int n = 0; n < 2; n++) {
-		struct placement ch[CLUSTER_MAX_GPUS];
-		int k = cluster_choices(&t.c, (size_t)n, &j, ch, CLUSTER_MAX_GPUS);
-		for (int i = 0; i < k; i++)
-			assert_true(policy_find("fgd-pack")->bound(&t.ctx, &j, (size_t)n) <=
-				    policy_find("fgd-pack")->score(&t.ctx, &j, &ch[i]));
+	assert_near(fp->score(&t.ctx, &j, &p), 1.225 / 3.5, 1e-12);
+	/* A 250 share: on GPU 1 of node 1 (300 free) F drops by 250, on GPU 2 it rises by 200. */
+	mkjob(&j, 0, 1, 250, 0);
+	assert_int_equal(run(&t, "fgd-pack", &j, &p), 1);
+	assert_int_equal(p.gpus, 2u);
+	/* The bound never exceeds the score of any choice, for shares and whole GPUs. */
+	static const int shapes[][2] = {{1, 300}, {1, 250}, {1, 1000}, {2, 1000}, {3, 500}, {0, 0}};
+	for (size_t x = 0; x < sizeof shapes / sizeof *shapes; x++) {
+		mkjob(&j, 1000, shapes[x][0], shapes[x][1], 0);
+		for (int n = 0; n < 2; n++) {
+			k = cluster_choices(&t.c, (size_t)n, &j, ch, CLUSTER_MAX_GPUS);
+			for (int i = 0; i < k; i++)
+				assert_true(fp->bound(&t.ctx, &j, (size_t)n) <=
+					    fp->score(&t.ctx, &j, &ch[i]));
+		}
 	}
 	tc_release(&t);
 }

@@ -50,17 +50,18 @@ static double tie_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)j;
 	return (double)(ctx->c->st[p->node].njobs > 0);
 }
-static const struct policy_ops tie_ops = {"t-tie",   "",   DIMS_HARD, POLICY_F_BY_STATE,
-					  tie_score, NULL, NULL,      NULL};
-static const struct policy_ops tie_ops_slow = {"t-tie-slow", "",   DIMS_HARD, 0,
-					       tie_score,    NULL, NULL,      NULL};
-static const struct policy_ops ff_ops = {"t-first", "", DIMS_HARD, 0, zero_score, NULL, NULL, NULL};
-static const struct policy_ops last_ops = {"t-last",   "",   DIMS_HARD, 0,
-					   last_score, NULL, NULL,      NULL};
-static const struct policy_ops fit_ops = {"t-fit",   "",   DIMS_HARD, POLICY_F_BY_STATE,
-					  fit_score, NULL, NULL,      NULL};
-static const struct policy_ops fit_ops_slow = {"t-fit-slow", "",   DIMS_HARD, 0,
-					       fit_score,    NULL, NULL,      NULL};
+static const struct policy_ops tie_ops = {
+	"t-tie", "", DIMS_HARD, POLICY_F_BY_STATE, tie_score, NULL, NULL, NULL, 0, 0};
+static const struct policy_ops tie_ops_slow = {"t-tie-slow", "",   DIMS_HARD, 0, tie_score,
+					       NULL,         NULL, NULL,      0, 0};
+static const struct policy_ops ff_ops = {"t-first", "",   DIMS_HARD, 0, zero_score,
+					 NULL,      NULL, NULL,      0, 0};
+static const struct policy_ops last_ops = {"t-last", "",   DIMS_HARD, 0, last_score,
+					   NULL,     NULL, NULL,      0, 0};
+static const struct policy_ops fit_ops = {
+	"t-fit", "", DIMS_HARD, POLICY_F_BY_STATE, fit_score, NULL, NULL, NULL, 0, 0};
+static const struct policy_ops fit_ops_slow = {"t-fit-slow", "",   DIMS_HARD, 0, fit_score,
+					       NULL,         NULL, NULL,      0, 0};
 
 /* ---- building job sets ---- */
 
@@ -609,8 +610,8 @@ static double probe_score(const struct policy_ctx *ctx, const struct job *j,
 		probe_bad++;
 	return 0;
 }
-static const struct policy_ops probe_ops = {"t-probe",   "",   DIMS_ALL, POLICY_F_NODE_MD,
-					    probe_score, NULL, NULL,     NULL};
+static const struct policy_ops probe_ops = {
+	"t-probe", "", DIMS_ALL, POLICY_F_NODE_MD, probe_score, NULL, NULL, NULL, 0, 0};
 
 static void test_ctx_node_md_and_job_of(void **state)
 {
@@ -696,6 +697,59 @@ static void queue_case(struct sim_opts *o, enum sim_queue queue, const struct fa
 	o->preempt = queue == SIM_PRIORITY;
 	o->faults = o->preempt ? f : NULL;
 	o->nfaults = (size_t)o->preempt;
+}
+
+/* A policy with its own target workload (fgd-pack: every shape, hostable-only) places by it;
+ * the run's fragmentation stays over the scenario's workload; a fork that switches to the
+ * policy builds it. A 2-GPU node "s" and an 8-GPU node "b" with 6 GPUs taken: the paper's
+ * measure counts the 8- and 6-GPU shapes against "s" (never hostable there), so a 1-GPU job
+ * ties at -833 milli on both and fgd takes "s" by index; hostable-only, "s" changes nothing
+ * and "b" drops by 833: fgd-pack fills "b". */
+static void test_policy_own_target(void **state)
+{
+	(void)state;
+	struct job_set js;
+	memset(&js, 0, sizeof js);
+	add_node(&js, "s", "T4", 2, 64000, 1000, 1000);
+	add_node(&js, "b", "T4", 8, 64000, 1000, 1000);
+	add_job(&js, 0, 1000, 1000, 6, 1000, 0);
+	add_job(&js, 1, 1000, 1000, 1, 1000, 0);
+	for (int i = 0; i < 4; i++)
+		add_job(&js, 2 + i, 10, 1000, 8, 1000, 0);
+	struct frag_workload wl;
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(wl.n, 3);
+	const struct policy_ops *fp = policy_find("fgd-pack");
+	assert_true(fp->target_coverage == 1 && fp->target_hostable);
+	struct sim_opts o;
+	sim_opts_init(&o);
+	struct sim *a, *b, *f;
+	struct sim_job_result r;
+	assert_int_equal(sim_new(&js, policy_find("fgd"), &wl, &o, &a, NULL), 0);
+	assert_int_equal(sim_new(&js, fp, &wl, &o, &b, NULL), 0);
+	sim_run_until(a, 0);
+	assert_int_equal(sim_fork(a, fp, NULL, &f, NULL), 0);
+	sim_run(a);
+	sim_run(b);
+	sim_run(f);
+	sim_job_result(a, 1, &r);
+	assert_int_equal(r.node, 0);
+	sim_job_result(b, 1, &r);
+	assert_int_equal(r.node, 1);
+	sim_job_result(f, 1, &r);
+	assert_int_equal(r.node, 1);
+	/* empty again at the end: over the scenario's workload, "s" strands its 2000 free milli
+	 * for the 8- and 6-GPU shapes (5/6 of the jobs); hostable-only it would be 0 */
+	for (int k = 0; k < 3; k++) {
+		const struct sim *x = k == 0 ? a : k == 1 ? b : f;
+		assert_true(fabs(sim_node_frag(x)[0] - 2000.0 * 5 / 6) < 1e-6);
+		assert_true(fabs(sim_node_frag(x)[0] - frag_node(sim_cluster(x), 0, &wl)) < 1e-9);
+	}
+	sim_free(a);
+	sim_free(b);
+	sim_free(f);
+	frag_workload_release(&wl);
+	job_set_release(&js);
 }
 
 /* The bounded class search (fgd's and ragp's bound(): classes scored in bound order until
@@ -935,7 +989,7 @@ static double bound_check_score(const struct policy_ctx *ctx, const struct job *
 static void test_bounds_never_exceed_scores(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7", "ragp5"};
+	static const char *const names[] = {"fgd", "ragp7", "ragp5", "fgd-pack"};
 	struct job_set js;
 	struct frag_workload wl;
 	struct fault f[2];
@@ -948,14 +1002,13 @@ static void test_bounds_never_exceed_scores(void **state)
 		assert_non_null(bound_real);
 		assert_non_null(bound_real->bound);
 		/* every node scored (no classes), with what the sim keeps for the policy */
-		struct policy_ops chk = {"t-bound",
-					 "",
-					 bound_real->dims,
-					 bound_real->flags & POLICY_F_NODE_MD,
-					 bound_check_score,
-					 NULL,
-					 NULL,
-					 NULL};
+		struct policy_ops chk = {.name = "t-bound",
+					 .summary = "",
+					 .dims = bound_real->dims,
+					 .flags = bound_real->flags & POLICY_F_NODE_MD,
+					 .score = bound_check_score,
+					 .target_coverage = bound_real->target_coverage,
+					 .target_hostable = bound_real->target_hostable};
 		for (int v = 0; v < 3; v++) {
 			struct sim_opts o;
 			struct sim *s;
@@ -1449,6 +1502,7 @@ int main(void)
 		cmocka_unit_test(test_series_bounded_in_a_long_run),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_ctx_node_md_and_job_of),
+		cmocka_unit_test(test_policy_own_target),
 		cmocka_unit_test(test_bounded_search_matches_full_loop),
 		cmocka_unit_test(test_k8s_class_search_matches_scan),
 		cmocka_unit_test(test_sampled_search),
