@@ -3,7 +3,8 @@
 #   1. placements per second of every policy in both scoring modes, one inflation run of
 #      openb default to 130 % on the 1,213 GPU nodes (seed 42), and the k8s/exact ratio
 #   2. fgd-pack's timed replay of BENCH_JOBS jobs on BENCH_NODES nodes (the 'balanced'
-#      generated trace, FIFO), against fgd's: wall seconds, events per second, peak memory
+#      generated trace, FIFO), against fgd's: wall seconds, events per second, peak memory,
+#      and its wall time over fgd's
 # Part 1 needs the traces ($VOIDFIT_TRACES, default ../shared/traces) and is skipped
 # without them. Usage: scripts/bench-k8s.sh BUILD_DIR
 # Environment: BENCH_JOBS (default 1000000), BENCH_NODES (6000), BENCH_TIMEOUT (300).
@@ -61,13 +62,15 @@ fi
 "$vf" import -o "$work/big.db" "$work/big/jobs.csv" "$work/big/nodes.csv" >/dev/null
 rm -rf "$work/big"
 echo "2. timed replay, 'balanced' trace of $jobs jobs on $nodes nodes (FIFO, seed 1):"
-printf '   %-9s %8s %10s %12s %10s\n' policy wall_s events events_per_s peak_MiB
+printf '   %-9s %8s %10s %12s %10s %8s\n' policy wall_s events events_per_s peak_MiB "/fgd"
+ref=
 for p in fgd fgd-pack; do
 	if measure "$work/t.csv" timeout "$limit" "$vf" replay "$work/big.db" --policy "$p" \
 		--seed 1 --no-store --format csv; then
 		events=$(column events "$work/t.csv")
-		printf '   %-9s %8s %10s %12s %10s\n' "$p" "$wall" "$events" \
-			"$(per_s "$events" "$wall")" "$((rss / 1024))"
+		ref=${ref:-$wall}
+		printf '   %-9s %8s %10s %12s %10s %8s\n' "$p" "$wall" "$events" \
+			"$(per_s "$events" "$wall")" "$((rss / 1024))" "x$(ratio "$wall" "$ref")"
 	else
 		printf '   %-9s %8s (stopped)\n' "$p" ">$limit"
 	fi
