@@ -47,11 +47,10 @@ struct frag_workload {
 	 * (all 0 in a workload built by hand: its need is NULL) */
 	uint64_t whole_over[CLUSTER_MAX_GPUS + 1];
 	int need_all; /* every GPU shape has a need in need[] (their p sum theirs) */
-	/* 0 (frag_workload_build's): a shape that node n could not host even empty (a GPU
-	 * model it does not allow, more GPUs than n has) strands all of n's free GPU, as the
-	 * FGD paper counts it. 1: such a shape does not count on n at all (hostable-only, the
-	 * measure fgd-pack places by; frag.c). */
-	int hostable;
+	/* 0 (frag_workload_build's): a GPU shape that does not allow node n's GPU model
+	 * strands all of n's free GPU, as the FGD paper counts it. 1: such a shape does not
+	 * count on n at all (allowed-model-only, the measure fgd-pack places by; frag.c). */
+	int allowed_only;
 };
 
 /* Build the target workload of jobs: the most frequent shapes covering coverage (0..1] of

@@ -95,10 +95,10 @@ struct policy_ops {
 	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
 	/* Optional: the policy's own target workload, which ctx->wl and the per-node data of
 	 * ctx are then over (the run's fragmentation metrics keep the scenario's workload):
-	 * the shapes covering target_coverage of the jobs, hostable-only if target_hostable
-	 * (frag.h). 0: the scenario's workload. Not with POLICY_F_NODE_MD. */
+	 * the shapes covering target_coverage of the jobs, allowed-model-only if
+	 * target_allowed_only (frag.h). 0: the scenario's workload. Not with POLICY_F_NODE_MD. */
 	double target_coverage;
-	int target_hostable;
+	int target_allowed_only;
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

@@ -19,13 +19,14 @@
  *     cases): all of n's free GPU milli.
  * F_n = sum_m p_m F_n(m).
  *
- * Hostable-only (w->hostable): a GPU shape that n could not host even empty (a GPU model m
- * does not allow, or fewer GPUs than m takes) has no term on n, in F_n, in the all-free share
- * and in the multi-dimensional measure. The paper's F_n counts all of n's free GPU for it: a
- * term that placement cannot change but in proportion to the GPU-milli placed, so it adds
- * the same bias to every placement on n (p of such shapes x milli placed), large against the
- * state-dependent terms, and steers jobs by GPU model and node size rather than by the
- * shape they leave.
+ * Allowed-model-only (w->allowed_only): a GPU shape that does not allow n's GPU model (or n
+ * has no GPU) has no term on n, in F_n, in the all-free share and in the multi-dimensional
+ * measure. The paper's F_n counts all of n's free GPU for it: a term that a placement
+ * changes only in proportion to the GPU-milli placed, so it adds the same bias to every
+ * placement on n (p of such shapes x milli placed), large against the state-dependent
+ * terms: it steers jobs by GPU model rather than by the shape they leave. (A shape with
+ * more GPUs than n has still counts: that term steers small jobs to small nodes and keeps
+ * big ones whole, which pays; voidfit.7.)
  *
  * The multi-dimensional measure over a dim mask: m "fits" as above and also on the shared
  * dims of the mask (free >= demand). Stranded S_d(m) is, for gpu and hbm, the free amount
@@ -201,13 +202,12 @@ static double fstate_eval(const struct fstate *f, const struct frag_workload *w,
 		int fit = !((m->dem[DIM_CPU] > lim[DIM_CPU]) | (m->dem[DIM_MEM] > lim[DIM_MEM]));
 		int64_t gsmall = gtot, hsmall = htot;
 		if (m->num_gpu > 0) {
-			if (m->num_gpu > f->ngpu ||
-			    (m->gpu_spec &&
-			     (sp->model < 0 || !(m->gpu_spec & (1u << sp->model))))) {
-				if (w->hostable)
-					continue;
+			int other = m->gpu_spec &&
+				    (sp->model < 0 || !(m->gpu_spec & (1u << sp->model)));
+			if (other && w->allowed_only)
+				continue;
+			if (other || m->num_gpu > f->ngpu)
 				fit = 0;
-			}
 			if (fit) {
 				struct count one;
 				const struct count *c = &one;

@@ -11,8 +11,8 @@
  *   score = floor(dF / w) + (tier + left) / 3.5,   w = 0.08 max(g, 1000)
  * dF = F_n after - F_n before + pol_oversub over the policy's own target workload: every
  * shape (coverage 1: the 95 % cut drops the multi-GPU shapes whose room packing keeps) and
- * hostable-only (frag.h: a shape node n cannot host even empty does not count on n; the
- * paper's measure counts all of n's free GPU for it, a bias by GPU model and node size that
+ * allowed-model-only (frag.h: a shape that does not allow node n's GPU model does not count
+ * on n; the paper's measure counts all of n's free GPU for it, a bias by GPU model that
  * swamps the state). g is the job's GPU-milli: the tolerance is 8 % of what it takes, at
  * least 80 milli (CPU-only jobs too).
  * Ties (one bin): tier 0 a GPU share placed on a GPU already partly used, 1 the node has
@@ -85,12 +85,12 @@ static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t
 
 const struct policy_ops pol_fgd_pack_ops = {
 	.name = "fgd-pack",
-	.summary = "fgd within 8 % of the job's GPUs over hostable shapes, ties packed",
+	.summary = "fgd within 8 % of the job's GPUs, by allowed models, ties packed",
 	.dims = DIM_BIT(DIM_GPU),
 	.flags = POLICY_F_BY_STATE,
 	.score = fp_score,
 	.pick = NULL,
 	.bound = fp_bound,
 	.target_coverage = 1.0,
-	.target_hostable = 1,
+	.target_allowed_only = 1,
 };

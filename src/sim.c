@@ -1910,7 +1910,7 @@ static void own_setup(struct sim *s)
 	struct own_target *t = xcalloc(1, sizeof *t);
 	size_t nn = s->c.n ? s->c.n : 1;
 	frag_workload_build(&t->wl, s->js->jobs, s->js->njobs, s->ops->target_coverage);
-	t->wl.hostable = s->ops->target_hostable;
+	t->wl.allowed_only = s->ops->target_allowed_only;
 	t->frag = xcalloc(nn, sizeof *t->frag);
 	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
 	s->own = t;

@@ -266,9 +266,9 @@ static void test_frag_model_multi_gpu_cpu_only_hbm(void **state)
 	assert_near(frag_node(&f->c, 0, &w), 900.0, 1e-9);
 }
 
-/* Hostable-only: a shape the node could not host even empty has no term there; one it could
- * host but cannot now still strands as before. */
-static void test_frag_hostable(void **state)
+/* Allowed-model-only: a shape that does not allow the node's GPU model has no term there; one
+ * with more GPUs than the node has still strands all of it, as one that cannot fit now. */
+static void test_frag_allowed_only(void **state)
 {
 	struct fx *f = *state;
 	struct frag_shape s[3];
@@ -287,19 +287,23 @@ static void test_frag_hostable(void **state)
 	assert_near(frag_node_eval(&f->c, 0, &w, DIMS_ALL, &md, &nofit, &fnofit, NULL), 1900.0,
 		    1e-9);
 	assert_near(fnofit, 1.0, 1e-12);
-	w.hostable = 1;
-	assert_near(frag_node(&f->c, 0, &w), 0.25 * 1900.0, 1e-9);
+	w.allowed_only = 1;
+	assert_near(frag_node(&f->c, 0, &w), 0.5 * 1900.0, 1e-9);
 	assert_near(frag_node_eval(&f->c, 0, &w, DIMS_ALL, &md, &nofit, &fnofit, NULL),
-		    0.25 * 1900.0, 1e-9);
-	assert_near(fnofit, 0.25, 1e-12);
-	assert_near(nofit, 0.25, 1e-12);
-	/* the same placement changes F_n by the hostable shape's term only */
+		    0.5 * 1900.0, 1e-9);
+	assert_near(fnofit, 0.5, 1e-12);
+	assert_near(nofit, 0.5, 1e-12);
+	/* the same placement changes F_n by the other shapes' terms only */
 	struct job j;
 	mkjob(&j, 0, 1, 1000);
 	struct placement p = put(&f->c, 0, 0, 1000, 0, 0);
-	assert_near(frag_node_after(&f->c, &p, &j, &w), 0.25 * 900.0, 1e-9);
-	w.hostable = 0;
+	assert_near(frag_node_after(&f->c, &p, &j, &w), 0.5 * 900.0, 1e-9);
+	w.allowed_only = 0;
 	assert_near(frag_node_after(&f->c, &p, &j, &w), 900.0, 1e-9);
+	/* the CPU node has no GPU model: the model-2 shape has no term there either (nor free
+	 * GPU to strand) */
+	w.allowed_only = 1;
+	assert_near(frag_node(&f->c, 1, &w), 0.0, 1e-9);
 }
 
 static void test_frag_md_by_hand(void **state)
@@ -610,7 +614,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frag_cpu_blocks_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_model_multi_gpu_cpu_only_hbm, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_frag_hostable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frag_allowed_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_md_shared_dim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frag_node_both, setup, teardown),

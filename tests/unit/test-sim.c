@@ -699,51 +699,49 @@ static void queue_case(struct sim_opts *o, enum sim_queue queue, const struct fa
 	o->nfaults = (size_t)o->preempt;
 }
 
-/* A policy with its own target workload (fgd-pack: every shape, hostable-only) places by it;
- * the run's fragmentation stays over the scenario's workload; a fork that switches to the
- * policy builds it. A 2-GPU node "s" and an 8-GPU node "b" with 6 GPUs taken: the paper's
- * measure counts the 8- and 6-GPU shapes against "s" (never hostable there), so a 1-GPU job
- * ties at -833 milli on both and fgd takes "s" by index; hostable-only, "s" changes nothing
- * and "b" drops by 833: fgd-pack fills "b". */
+/* A policy with its own target workload (fgd-pack: every shape, allowed-model-only) places by
+ * it; the run's fragmentation stays over the scenario's workload; a fork that switches to the
+ * policy builds it. Node 0 has 4 A100s, node 1 4 T4s; 4 of the 5 jobs want an A100. The
+ * paper's measure counts the A100 shape against the T4 node, so a whole GPU placed there
+ * lowers its F_n by 0.8 x 1000 and fgd takes node 1 for the unconstrained job; allowed-
+ * model-only, neither node's F_n changes, and fgd-pack's tie goes to the lower index. */
 static void test_policy_own_target(void **state)
 {
 	(void)state;
 	struct job_set js;
 	memset(&js, 0, sizeof js);
-	add_node(&js, "s", "T4", 2, 64000, 1000, 1000);
-	add_node(&js, "b", "T4", 8, 64000, 1000, 1000);
-	add_job(&js, 0, 1000, 1000, 6, 1000, 0);
-	add_job(&js, 1, 1000, 1000, 1, 1000, 0);
+	add_node(&js, "a", "A100", 4, 64000, 1000, 1000);
+	add_node(&js, "t", "T4", 4, 64000, 1000, 1000);
+	add_job(&js, 0, 1000, 1000, 1, 1000, 0);
 	for (int i = 0; i < 4; i++)
-		add_job(&js, 2 + i, 10, 1000, 8, 1000, 0);
+		add_job(&js, 1 + i, 1000, 1000, 1, 1000, 0)->gpu_spec = 1u << gpumodel_find("A100");
 	struct frag_workload wl;
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
-	assert_int_equal(wl.n, 3);
+	assert_int_equal(wl.n, 2);
 	const struct policy_ops *fp = policy_find("fgd-pack");
-	assert_true(fp->target_coverage == 1 && fp->target_hostable);
+	assert_true(fp->target_coverage == 1 && fp->target_allowed_only);
 	struct sim_opts o;
 	sim_opts_init(&o);
 	struct sim *a, *b, *f;
 	struct sim_job_result r;
 	assert_int_equal(sim_new(&js, policy_find("fgd"), &wl, &o, &a, NULL), 0);
 	assert_int_equal(sim_new(&js, fp, &wl, &o, &b, NULL), 0);
-	sim_run_until(a, 0);
 	assert_int_equal(sim_fork(a, fp, NULL, &f, NULL), 0);
 	sim_run(a);
 	sim_run(b);
 	sim_run(f);
-	sim_job_result(a, 1, &r);
+	sim_job_result(a, 0, &r);
+	assert_int_equal(r.node, 1);
+	sim_job_result(b, 0, &r);
 	assert_int_equal(r.node, 0);
-	sim_job_result(b, 1, &r);
-	assert_int_equal(r.node, 1);
-	sim_job_result(f, 1, &r);
-	assert_int_equal(r.node, 1);
-	/* empty again at the end: over the scenario's workload, "s" strands its 2000 free milli
-	 * for the 8- and 6-GPU shapes (5/6 of the jobs); hostable-only it would be 0 */
+	sim_job_result(f, 0, &r);
+	assert_int_equal(r.node, 0);
+	/* empty again at the end: over the scenario's workload the T4 node strands its 4000
+	 * free milli for the A100 shape (4/5 of the jobs); allowed-model-only it would be 0 */
 	for (int k = 0; k < 3; k++) {
 		const struct sim *x = k == 0 ? a : k == 1 ? b : f;
-		assert_true(fabs(sim_node_frag(x)[0] - 2000.0 * 5 / 6) < 1e-6);
-		assert_true(fabs(sim_node_frag(x)[0] - frag_node(sim_cluster(x), 0, &wl)) < 1e-9);
+		assert_true(fabs(sim_node_frag(x)[1] - 4000.0 * 4 / 5) < 1e-6);
+		assert_true(fabs(sim_node_frag(x)[1] - frag_node(sim_cluster(x), 1, &wl)) < 1e-9);
 	}
 	sim_free(a);
 	sim_free(b);
@@ -1008,7 +1006,7 @@ static void test_bounds_never_exceed_scores(void **state)
 					 .flags = bound_real->flags & POLICY_F_NODE_MD,
 					 .score = bound_check_score,
 					 .target_coverage = bound_real->target_coverage,
-					 .target_hostable = bound_real->target_hostable};
+					 .target_allowed_only = bound_real->target_allowed_only};
 		for (int v = 0; v < 3; v++) {
 			struct sim_opts o;
 			struct sim *s;
