@@ -46,7 +46,10 @@
  * top too), so classes that cannot beat the best are never scored. The sim keeps per node
  * F_n, the multi-dim measure over all dims, the share of the target workload that no longer
  * fits, the share whose F_n(m) is all free GPU, and which shapes fit (policy_ctx node_frag,
- * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data. With
+ * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data. A policy
+ * with its own target workload (policy_ops.target_coverage: fgd-pack) gets F_n and the
+ * all-free share over that one instead (own_target), while the run's metrics stay over the
+ * scenario's. With
  * o.sample_nodes, a search scores only the first nodes where the job fits on a seeded random
  * walk over the nodes (find_sampled), node by node, in bound order when there is a bound.
  *
