@@ -69,6 +69,17 @@ const struct cmd_opt cmd_gen_opts[] = {
 	{NULL, 0, 0},
 };
 
+/* A count option: an integer in 1..max into *out; else a usage error. */
+static int count_opt(const struct cmd_entry *ce, const char *name, const char *arg, int max,
+		     int64_t *out)
+{
+	int64_t v;
+	if (parse_i64(arg, &v) || v < 1 || v > max)
+		return cmd_usage_error(ce, "%s '%s': want an integer in 1..%d", name, arg, max);
+	*out = v;
+	return 0;
+}
+
 /* What gen_write wrote, as one JSON object; the seed is a string, as in the runs'
  * parameters: a uint64 does not fit a JSON number. */
 static void print_json(const struct gen_params *p, const char *dir)
@@ -114,7 +125,6 @@ static int exec_gen(int argc, char **argv)
 	const char *dir = NULL;
 	struct cmd_parser ps;
 	struct err e = {0};
-	int64_t v;
 	int c, json = 0, rc = CMD_OK;
 
 	if (cmd_wants_help(argc, argv)) {
@@ -133,16 +143,10 @@ static int exec_gen(int argc, char **argv)
 						     ps.arg);
 			break;
 		case 'j':
-			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_JOBS)
-				rc = cmd_usage_error(ce, "jobs '%s': want an integer in 1..%d",
-						     ps.arg, GEN_MAX_JOBS);
-			p.njobs = v;
+			rc = count_opt(ce, "jobs", ps.arg, GEN_MAX_JOBS, &p.njobs);
 			break;
 		case O_NODES:
-			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_NODES)
-				rc = cmd_usage_error(ce, "nodes '%s': want an integer in 1..%d",
-						     ps.arg, GEN_MAX_NODES);
-			p.nnodes = v;
+			rc = count_opt(ce, "nodes", ps.arg, GEN_MAX_NODES, &p.nnodes);
 			break;
 		case O_SEED:
 			if (parse_u64(ps.arg, &p.seed))
@@ -152,10 +156,7 @@ static int exec_gen(int argc, char **argv)
 						     ps.arg);
 			break;
 		case O_TEMPLATES:
-			if (parse_i64(ps.arg, &v) || v < 1 || v > GEN_MAX_TEMPLATES)
-				rc = cmd_usage_error(ce, "templates '%s': want an integer in 1..%d",
-						     ps.arg, GEN_MAX_TEMPLATES);
-			p.templates = v;
+			rc = count_opt(ce, "templates", ps.arg, GEN_MAX_TEMPLATES, &p.templates);
 			break;
 		case O_JSON:
 			json = 1;

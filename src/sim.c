@@ -169,6 +169,12 @@ struct own_target {
 	double *frag, *fnofit;
 };
 
+static void own_refresh(struct own_target *t, const struct cluster *c, size_t n)
+{
+	double md;
+	t->frag[n] = frag_node_eval(c, n, &t->wl, 0, &md, NULL, &t->fnofit[n], NULL);
+}
+
 struct sim {
 	const struct job_set *js;
 	const struct policy_ops *ops;
@@ -529,11 +535,8 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 static void node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
-	if (s->own) {
-		double md;
-		s->own->frag[n] = frag_node_eval(&s->c, n, &s->own->wl, 0, &md, NULL,
-						 &s->own->fnofit[n], NULL);
-	}
+	if (s->own)
+		own_refresh(s->own, &s->c, n);
 	if (s->wl) {
 		double md, f = frag_node_eval(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n],
 					      &s->nfnofit[n], s->nfits[n]);
@@ -1903,7 +1906,8 @@ static const struct job *ctx_job_of(const void *u, int32_t jobidx)
 	return src_job(s, &s->jobs[jobidx]);
 }
 
-/* The policy's own target workload, when it declares one, over every node's state now. */
+/* The policy's own target workload, when it declares one; its per-node data is filled by
+ * node_refresh (own_refresh). */
 static void own_setup(struct sim *s)
 {
 	s->own = NULL;
@@ -1917,10 +1921,6 @@ static void own_setup(struct sim *s)
 	t->frag = xcalloc(nn, sizeof *t->frag);
 	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
 	s->own = t;
-	for (size_t n = 0; n < s->c.n; n++) {
-		double md;
-		t->frag[n] = frag_node_eval(&s->c, n, &t->wl, 0, &md, NULL, &t->fnofit[n], NULL);
-	}
 }
 
 static void own_free(struct own_target *t)
@@ -2468,6 +2468,8 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 				       f->pfits[n]);
 	}
 	own_setup(f);
+	for (size_t n = 0; f->own && n < f->c.n; n++)
+		own_refresh(f->own, &f->c, n);
 	setup_derived(f);
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)

@@ -23,6 +23,14 @@ wait_stored() {
 	done
 }
 
+# exit_of PID: wait for PID; its exit status in rc (set -e would stop at a non-zero one)
+exit_of() {
+	set +e
+	wait "$1"
+	rc=$?
+	set -e
+}
+
 # SIGINT ignored from the start (as a background job of a script gets it) stays ignored
 (trap '' INT && exec "$VOIDFIT" "$@") >out 2>err &
 pid=$!
@@ -31,10 +39,7 @@ kill -INT $pid
 sleep 0.1
 kill -0 $pid 2>/dev/null || [ "$(nruns)" -eq 4 ] || die "an ignored SIGINT stopped the replay"
 kill -TERM $pid
-set +e
-wait $pid
-rc=$?
-set -e
+exit_of $pid
 [ "$rc" -eq 130 ] || { cat err >&2; die "interrupted replay exited $rc, wanted 130"; }
 [ ! -s out ] || die "an interrupted replay printed a table"
 k=$(nruns)
@@ -73,10 +78,7 @@ cp empty.db t.db
 pid=$!
 wait_stored $pid
 kill -HUP $pid
-set +e
-wait $pid
-rc=$?
-set -e
+exit_of $pid
 [ "$rc" -eq 130 ] || { cat err >&2; die "a replay stopped by SIGHUP exited $rc, wanted 130"; }
 contains err "voidfit replay: stopped: "
 
