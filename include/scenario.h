@@ -151,7 +151,8 @@ enum scenario_key {
 	"      --lambda L         RAGP weight of residual-shape irregularity (default 0.5)\n"      \
 	"      --mu M             RAGP weight of bandwidth congestion (default 0.25)\n"            \
 	"      --coverage C       target workload: the most frequent job shapes covering\n"        \
-	"                         this share of jobs (0 < C <= 1, default 0.95)\n"                 \
+	"                         this share of jobs (0 < C <= 1, default 0.95); fgd-pack\n"       \
+	"                         places by its own (every shape)\n"                               \
 	"      --fault SPEC       NODE:DIM=FRACTION@START+DURATION, e.g. n7:sto=0.5@3600+6h\n"     \
 	"                         (repeatable; NODE may be a node, a group or a GPU model)\n"      \
 	"      --fault-file FILE  faults, one a line\n"                                            \
