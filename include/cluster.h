@@ -68,6 +68,31 @@ void cluster_clone(struct cluster *dst, const struct cluster *src);
  * its GPU share of one of the node's GPUs (gpu_milli / 1000 of cap[hbm] / ngpu); 0 for a
  * CPU-only job. */
 int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j);
+/* HBM of one of node n's GPUs (its spec's HBM split evenly; 0 without GPUs). */
+int64_t cluster_gpu_hbm(const struct cluster *c, size_t n);
+/* cluster_job_hbm on a node whose GPUs have gpu_hbm MiB each (cluster_gpu_hbm). */
+static inline int64_t cluster_hbm_of(int64_t gpu_hbm, const struct job *j)
+{
+	if (j->num_gpu <= 0)
+		return 0;
+	if (j->dem[DIM_HBM] >= 0)
+		return j->dem[DIM_HBM] / j->num_gpu;
+	return gpu_hbm * j->gpu_milli / 1000;
+}
+/* *p: j on node n, on no GPU yet (gpus 0), taking hbm MiB on each of its GPUs: what it
+ * takes of every dim. */
+static inline void cluster_placement_of(size_t n, const struct job *j, int64_t hbm,
+					struct placement *p)
+{
+	p->node = (int32_t)n;
+	p->gpus = 0;
+	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	p->hbm = hbm;
+	for (int d = 0; d < DIM_N; d++)
+		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
+	p->dem[DIM_GPU] = (int64_t)j->num_gpu * p->milli;
+	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
+}
 
 /*
  * The distinct ways j can be placed on node n without overcommitting a hard dim and within

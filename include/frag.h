@@ -83,14 +83,13 @@ double frag_node_both(const struct cluster *c, size_t n, const struct frag_workl
  * dims (as F_n judges), and of fits[1] that it fits as nofit judges (0 when mask is 0). */
 double frag_node_eval(const struct cluster *c, size_t n, const struct frag_workload *w,
 		      uint32_t mask, double *md, double *nofit, double *fnofit, uint64_t fits[2]);
-/* The summed popularity of the GPU shapes of w for which a GPU of node n with at least milli
- * GPU-milli and hbm MiB free may still be too small (they want more milli, or more HBM per
- * GPU as frag.c reckons it on that node). Placing a shared job on such a GPU lowers the
- * stranded GPU (and HBM) of no other shape: with (milli, hbm) the least free of the GPUs
- * the job may take, this bounds how much F_n and the stranded GPU and HBM of frag_node_md
- * can drop. */
-double frag_share_small(const struct cluster *c, size_t n, const struct frag_workload *w,
-			int32_t milli, int64_t hbm);
+/* The summed popularity of the GPU shapes of w for which a GPU with at least milli GPU-milli
+ * and hbm MiB free, on a node whose GPUs have gpu_hbm MiB each (cluster_gpu_hbm), may still
+ * be too small (they want more milli, or more HBM per GPU as frag.c reckons it on that
+ * node). Placing a shared job on such a GPU lowers the stranded GPU (and HBM) of no other
+ * shape: with (milli, hbm) the least free of the GPUs the job may take, this bounds how
+ * much F_n and the stranded GPU and HBM of frag_node_md can drop. */
+double frag_share_small(int64_t gpu_hbm, const struct frag_workload *w, int32_t milli, int64_t hbm);
 /* The summed popularity of the CPU-only shapes of w. */
 double frag_share_cpu(const struct frag_workload *w);
 /* frag_node_md of node p->node as it would be after placing j at p; if gpu_frag is not NULL

@@ -46,9 +46,12 @@ struct policy_ctx {
 	 * workload, NULL otherwise. */
 	const double *node_fnofit;
 	/* Per node, the shapes (bit i: shape i < 64) of the target workload that fit on it now:
-	 * [0] on the hard dims, [1] over dims as node_nofit judges (frag_node_eval), for fgd's
-	 * and ragp's bound2; kept by the sim whenever it has a workload, NULL otherwise. */
+	 * [0] on the hard dims, [1] over dims as node_nofit judges (frag_node_eval), for ragp's
+	 * bound; kept by the sim whenever it has a workload, NULL otherwise. */
 	const uint64_t (*node_fits)[2];
+	/* Per node, prep_size bytes (policy_ops.prep) the policy's bound reads, at
+	 * node_prep + n * prep_size, kept by the sim; NULL for a policy without prep(). */
+	const void *node_prep;
 };
 
 enum {
@@ -88,17 +91,18 @@ struct policy_ops {
 	 * simulator then scores nodes in bound order and stops once the next bound is past the
 	 * best score so far; the choice is the score loop's. NULL: every node is scored. */
 	double (*bound)(const struct policy_ctx *ctx, const struct job *j, size_t n);
-	/* Optional, with bound(): a tighter lower bound of the same kind, dearer than bound()
-	 * and cheaper than score(); bound is what bound() gave for (j, n). A node whose
-	 * bound() comes first in the search gets its bound2() and goes back in order, and is
-	 * scored only if that comes first too. */
-	double (*bound2)(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound);
 	/* Optional: the policy's own target workload, which ctx->wl and the per-node data of
 	 * ctx are then over (the run's fragmentation metrics keep the scenario's workload):
 	 * the shapes covering target_coverage of the jobs, allowed-model-only if
 	 * target_allowed_only (frag.h). 0: the scenario's workload. Not with POLICY_F_NODE_MD. */
 	double target_coverage;
 	int target_allowed_only;
+	/* Optional, with bound(): what bound() needs of node n that does not depend on the job
+	 * (its scales, free shares, ctx's per-node data), put into rec (prep_size bytes). The
+	 * simulator calls it after every change of n and of ctx's per-node data, so a bound
+	 * asked for many shapes reads one record instead of the node's state. */
+	void (*prep)(const struct policy_ctx *ctx, size_t n, void *rec);
+	size_t prep_size;
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

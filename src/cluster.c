@@ -225,11 +225,13 @@ void cluster_clone(struct cluster *dst, const struct cluster *src)
 int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j)
 {
 	assert(n < c->n);
-	if (j->num_gpu <= 0)
-		return 0;
-	if (j->dem[DIM_HBM] >= 0)
-		return j->dem[DIM_HBM] / j->num_gpu;
-	return gpu_hbm(&c->spec[n]) * j->gpu_milli / 1000;
+	return cluster_hbm_of(gpu_hbm(&c->spec[n]), j);
+}
+
+int64_t cluster_gpu_hbm(const struct cluster *c, size_t n)
+{
+	assert(n < c->n);
+	return gpu_hbm(&c->spec[n]);
 }
 
 /* Does j fit on node n's cpu and mem, and is the node's GPU model allowed? */
@@ -256,14 +258,8 @@ static void fill(const struct cluster *c, size_t n, const struct job *j, uint32_
 {
 	(void)c;
 	memset(p, 0, sizeof *p);
-	p->node = (int32_t)n;
+	cluster_placement_of(n, j, hbm, p);
 	p->gpus = gpus;
-	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
-	p->hbm = hbm;
-	for (int d = 0; d < DIM_N; d++)
-		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
-	p->dem[DIM_GPU] = (int64_t)j->num_gpu * p->milli;
-	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
 }
 
 int cluster_choices(const struct cluster *c, size_t n, const struct job *j, struct placement *out,

@@ -328,15 +328,10 @@ double frag_node_eval(const struct cluster *c, size_t n, const struct frag_workl
 	return fstate_eval(&f, w, mask, mask ? md : NULL, nofit, fnofit, fits);
 }
 
-double frag_share_small(const struct cluster *c, size_t n, const struct frag_workload *w,
-			int32_t milli, int64_t hbm)
+double frag_share_small(int64_t ghbm, const struct frag_workload *w, int32_t milli, int64_t hbm)
 {
-	assert(n < c->n);
-	struct fstate f = {.spec = &c->spec[n]};
 	double p = 0;
 	if (w->need_all && hbm >= 0) { /* the same sum, over the few distinct needs */
-		const struct node *sp = f.spec;
-		int64_t ghbm = sp->ngpu > 0 ? sp->cap[DIM_HBM] / sp->ngpu : 0;
 		for (size_t t = 0; t < w->nneed; t++) {
 			const struct frag_need *nd = &w->need[t];
 			/* need_hbm > hbm, without its division: floor(x / 1000) > h iff
@@ -351,8 +346,8 @@ double frag_share_small(const struct cluster *c, size_t n, const struct frag_wor
 		const struct frag_shape *m = &w->shapes[i];
 		if (m->num_gpu <= 0)
 			continue;
-		int64_t mh = need_hbm(&f, m->gpu_milli,
-				      m->dem[DIM_HBM] >= 0 ? m->dem[DIM_HBM] / m->num_gpu : -1);
+		int64_t mh = m->dem[DIM_HBM] >= 0 ? m->dem[DIM_HBM] / m->num_gpu
+						  : ghbm * m->gpu_milli / 1000; /* need_hbm */
 		if (m->gpu_milli > milli || mh > hbm)
 			p += m->p;
 	}

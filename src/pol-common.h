@@ -104,35 +104,34 @@ static inline int pol_may_fit(const struct node_state *s, const struct job *j)
 static inline void pol_dem_of(const struct cluster *c, size_t n, const struct job *j,
 			      struct placement *p)
 {
-	int64_t hbm = cluster_job_hbm(c, n, j);
-	p->node = (int32_t)n;
-	p->gpus = 0;
-	p->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
-	p->hbm = hbm;
-	for (int d = 0; d < DIM_N; d++)
-		p->dem[d] = j->dem[d] > 0 ? j->dem[d] : 0;
-	p->dem[DIM_GPU] = (int64_t)j->num_gpu * p->milli;
-	p->dem[DIM_HBM] = (int64_t)j->num_gpu * hbm;
+	cluster_placement_of(n, j, cluster_job_hbm(c, n, j), p);
 }
 
-/* The least free GPU-milli and, separately, HBM among the GPUs of node n where a shared
- * share of milli GPU-milli and hbm MiB fits (the GPUs a shared job may take): any such GPU
- * has at least that much of each. Returns 0, leaving them alone, if no GPU has room. */
-static inline int pol_least_room(const struct cluster *c, size_t n, int32_t milli, int64_t hbm,
-				 int32_t *gmin, int64_t *hmin)
+/* The least free GPU-milli and, separately, HBM among ngpu GPUs with these free amounts where
+ * a share of milli GPU-milli and hbm MiB fits (the GPUs a shared job may take): any such
+ * GPU has at least that much of each. Returns 0, leaving them alone, if no GPU has room. */
+static inline int pol_least_room_of(const int32_t *gpu_free, const int64_t *hbm_free, int ngpu,
+				    int32_t milli, int64_t hbm, int32_t *gmin, int64_t *hmin)
 {
-	const struct node_state *s = &c->st[n];
 	int any = 0;
-	for (int g = 0; g < c->spec[n].ngpu; g++) {
-		if (s->gpu_free[g] < milli || s->hbm_free[g] < hbm)
+	for (int g = 0; g < ngpu; g++) {
+		if (gpu_free[g] < milli || hbm_free[g] < hbm)
 			continue;
-		if (!any || s->gpu_free[g] < *gmin)
-			*gmin = s->gpu_free[g];
-		if (!any || s->hbm_free[g] < *hmin)
-			*hmin = s->hbm_free[g];
+		if (!any || gpu_free[g] < *gmin)
+			*gmin = gpu_free[g];
+		if (!any || hbm_free[g] < *hmin)
+			*hmin = hbm_free[g];
 		any = 1;
 	}
 	return any;
+}
+
+/* pol_least_room_of over the GPUs of node n. */
+static inline int pol_least_room(const struct cluster *c, size_t n, int32_t milli, int64_t hbm,
+				 int32_t *gmin, int64_t *hmin)
+{
+	return pol_least_room_of(c->st[n].gpu_free, c->st[n].hbm_free, c->spec[n].ngpu, milli, hbm,
+				 gmin, hmin);
 }
 
 /* Is anything allocated on the node (any dim used)? */

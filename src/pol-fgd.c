@@ -50,7 +50,7 @@ static double fgd_bound(const struct policy_ctx *ctx, const struct job *j, size_
 		int64_t hmin = p.hbm;
 		if (low > b && p.milli < 1000) { /* else it cannot help */
 			pol_least_room(ctx->c, n, p.milli, p.hbm, &gmin, &hmin);
-			share += frag_share_small(ctx->c, n, ctx->wl, gmin, hmin);
+			share += frag_share_small(cluster_gpu_hbm(ctx->c, n), ctx->wl, gmin, hmin);
 			low = -(g * share) - hair;
 		}
 		b = low > b ? low : b;

@@ -27,12 +27,14 @@
  * POLICY_MU by default) weigh like against like.
  * bound: the score with md_after replaced by a lower bound from the share of the workload
  * that fits the node no more (ctx->node_nofit; 0 without it) and, for a whole-GPU job, the
- * whole-GPU shapes that will lack idle GPUs (share_idle_stopped: most searches for such a
- * job end on it), cheap since only md_after evaluates the target workload: the simulator
- * scores nodes in bound order and stops early. bound2 adds the other shapes that fit now
- * but surely not after (ctx->node_fits: a dim with room for the job but not for the shape
- * too), a few compares per shape: the node is scored only if that comes first too.
+ * whole-GPU shapes that will lack idle GPUs (idle_stopped: most searches for such a job
+ * end on it), cheap since only md_after evaluates the target workload: the simulator
+ * scores nodes in bound order and stops early. It reads a record of the node (ragp_rec,
+ * kept by the simulator through ragp_prep) rather than the node's state, since a search
+ * bounds many nodes for each one it scores.
  */
+#include <string.h>
+
 #include "frag.h"
 #include "pol-common.h"
 #include "policy.h"
@@ -127,49 +129,14 @@ static int whole_taken(const struct placement *p)
 	return p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
 }
 
-/* The summed popularity of the shapes that fit on the node now (ctx->node_fits) but surely
- * not after p: one of cpu, mem or a seen shared dim lacks room for them, or (a whole-GPU
- * job taking idle GPUs) fewer idle GPUs are left than a whole-GPU shape wants. */
-static double share_stopped(const struct policy_ctx *ctx, const struct node_state *s,
-			    const struct placement *p, int idle)
+/* The summed popularity of the whole-GPU shapes that fit on node n now (ctx->node_fits)
+ * but want more idle GPUs than left: what a whole-GPU job leaving left idle GPUs (of more)
+ * surely stops. */
+static double idle_stopped(const struct policy_ctx *ctx, size_t n, int left)
 {
 	const struct frag_workload *w = ctx->wl;
-	uint64_t fits = ctx->node_fits[p->node][1];
-	int taken = whole_taken(p);
-	int64_t room[DIM_N];
-	for (int d = 0; d < DIM_N; d++)
-		room[d] = (d <= DIM_MEM || (d >= DIM_NET && (ctx->dims & DIM_BIT(d))))
-				  ? s->cap[d] - s->used[d] - p->dem[d]
-				  : INT64_MAX;
-	double ps = 0;
-	if (w->n < 64)
-		fits &= ((uint64_t)1 << w->n) - 1;
-	for (; fits; fits &= fits - 1) {
-		const struct frag_shape *m = &w->shapes[__builtin_ctzll(fits)];
-		const int64_t *md = m->dem;
-		int stop = (md[DIM_CPU] > 0) & (md[DIM_CPU] > room[DIM_CPU]);
-		stop |= (md[DIM_MEM] > 0) & (md[DIM_MEM] > room[DIM_MEM]);
-		stop |= (md[DIM_NET] > 0) & (md[DIM_NET] > room[DIM_NET]);
-		stop |= (md[DIM_STO] > 0) & (md[DIM_STO] > room[DIM_STO]);
-		stop |= (md[DIM_IOCPU] > 0) & (md[DIM_IOCPU] > room[DIM_IOCPU]);
-		if (stop ||
-		    (taken && m->num_gpu > 0 && m->gpu_milli == 1000 && idle - taken < m->num_gpu))
-			ps += m->p;
-	}
-	return ps;
-}
-
-/* The part of share_stopped that p, on a node with idle GPUs, surely causes if it takes
- * idle GPUs (a whole-GPU job): the whole-GPU shapes that fit now but want more idle GPUs
- * than are left. 0 for other jobs. */
-static double share_idle_stopped(const struct policy_ctx *ctx, const struct placement *p, int idle)
-{
-	const struct frag_workload *w = ctx->wl;
-	int left = idle - whole_taken(p);
-	if (left == idle || !ctx->node_fits)
-		return 0;
 	/* the whole-GPU shapes that want more than left (a hand-built w: every shape) */
-	uint64_t fits = ctx->node_fits[p->node][1];
+	uint64_t fits = ctx->node_fits[n][1];
 	if (w->need)
 		fits &= w->whole_over[left > 0 ? left : 0];
 	if (w->n < 64)
@@ -183,119 +150,118 @@ static double share_idle_stopped(const struct policy_ctx *ctx, const struct plac
 	return ps;
 }
 
-/*
- * A lower bound of md after, without evaluating the workload. A placement only takes room,
- * so (1) the shapes that do not fit now (popularity ctx->node_nofit) still do not after,
- * and each strands the whole free amount of every dim: md after >= sum_d price_share_d *
- * nofit * free_d after / cap_d (GPU and HBM frees summed over the GPUs, as frag.c does);
- * (2) no dim's stranded amount drops by more than the job takes of it times the popularity
- * of the shapes involved: nofit on the dims stranded all or nothing; on gpu and hbm, nofit
- * plus the CPU-only shapes (they strand all free GPU), plus for a shared job the shapes a
- * GPU it may take could be too small for (frag_share_small, with the least free milli and
- * HBM among the GPUs it may take: pol_least_room): a GPU too small for a shape
- * stays too small, and a whole-GPU job takes idle GPUs, large enough for every shape that
- * fits. md after >= md before - sum_d price_share_d * that * dem_d / cap_d. The larger of
- * the two, and 0. Shapes that fit now but surely not after strand all free capacity after,
- * like those in nofit: they are added to nofit in (1) and to the stranded amounts of the
- * dims other than gpu and hbm in (2); the bound returned adds the whole-GPU shapes short of
- * idle GPUs (share_idle_stopped), and with_stopped, if not NULL, receives it with all such
- * shapes (share_stopped).
- * Without node_nofit: 0.
- */
-static double md_after_low(const struct policy_ctx *ctx, const struct node *sp,
-			   const struct node_state *s, const struct placement *p, double before,
-			   double *with_stopped)
+/* What ragp_bound needs of a node apart from the job (ragp_prep). */
+struct ragp_rec {
+	double before, pn;    /* md now (ragp_before), node_nofit (0 without) */
+	double std_now;       /* std of the free shares now, as shares_dstd takes it */
+	uint32_t dmask;       /* the seen dims with capacity */
+	int32_t idle;         /* idle GPUs */
+	int64_t gpu_hbm;      /* HBM of one GPU (cluster_job_hbm) */
+	int64_t gfree, hfree; /* free GPU-milli and HBM summed over the GPUs */
+	double inv[DIM_N];    /* 1 / cap over dmask */
+	int64_t fr[DIM_N];    /* cap - used over the seen dims */
+	/* read less often: */
+	int32_t ngpu;
+	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* per GPU (pol_least_room_of) */
+	int64_t hbm_free[CLUSTER_MAX_GPUS];
+	int64_t cap[DIM_N];                 /* over the seen dims (rec_oversub) */
+	double pidle[CLUSTER_MAX_GPUS + 1]; /* idle_stopped(left) for left < idle, or 0 */
+};
+
+/* pol_oversub from the record. */
+static double rec_oversub(const struct policy_ctx *ctx, const struct ragp_rec *r,
+			  const struct placement *p)
 {
-	if (!ctx->node_nofit) {
-		if (with_stopped)
-			*with_stopped = 0;
-		return 0;
-	}
-	const struct frag_workload *w = ctx->wl;
-	double pn = ctx->node_nofit[p->node];
-	int64_t gtot = -p->dem[DIM_GPU], htot = -p->dem[DIM_HBM];
-	int idle = 0;
-	for (int g = 0; g < sp->ngpu; g++) {
-		gtot += s->gpu_free[g];
-		htot += s->hbm_free[g];
-		idle += s->gpu_free[g] == 1000;
-	}
-	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
-	 * gshare * dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
-	double fall = 0, fother = 0, dother = 0, dgpu = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
+	double over = 0;
+	int any = 0;
+	for (int d = DIM_NET; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || p->dem[d] <= 0 || p->dem[d] <= r->fr[d])
 			continue;
-		int64_t fr = d == DIM_GPU   ? gtot
-			     : d == DIM_HBM ? htot
-					    : s->cap[d] - s->used[d] - p->dem[d];
-		double wd = w->price_share[d] / (double)s->cap[d]; /* hair covers rounding */
-		double f = fr > 0 ? (double)fr * wd : 0;
-		fall += f;
-		if (d == DIM_GPU || d == DIM_HBM) {
-			dgpu += (double)p->dem[d] * wd;
-		} else {
-			fother += f;
-			dother += pn * (double)p->dem[d] * wd;
-		}
+		any = 1;
+		over += (double)(p->dem[d] - r->fr[d]) / (double)(r->cap[d] > 0 ? r->cap[d] : 1);
 	}
-	double low1 = pn * fall;
-	double gshare = pn + frag_share_cpu(w);
-	double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
-	int shared = p->dem[DIM_GPU] > 0 && p->milli < 1000;
-	if (shared && (with_stopped || (low2 > low1 && low2 > 0))) {
-		/* a shared job: the shapes its GPU may be too small for lose too */
-		int32_t gmin = p->milli;
-		int64_t hmin = p->hbm;
-		pol_least_room(ctx->c, (size_t)p->node, p->milli, p->hbm, &gmin, &hmin);
-		gshare += frag_share_small(ctx->c, (size_t)p->node, w, gmin, hmin);
-		low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
-	}
-	double pidle = share_idle_stopped(ctx, p, idle);
-	double lo1 = (pn + pidle) * fall, lo2 = low2 + pidle * fother;
-	double low = lo1 > lo2 ? lo1 : lo2;
-	if (with_stopped) {
-		double pstop = ctx->node_fits ? share_stopped(ctx, s, p, idle) : 0;
-		double l1 = (pn + pstop) * fall, l2 = low2 + pstop * fother;
-		*with_stopped = l1 > l2 ? l1 : l2;
-		*with_stopped = *with_stopped > 0 ? *with_stopped : 0;
-	}
-	return low > 0 ? low : 0;
+	return any ? POL_OVER + over : 0;
 }
 
-/* The score with md after replaced by md_after_low (>= 0 if unknown), less a hair for
- * rounding; the other terms do not depend on the GPU choice. The simulator asks it for
- * every class that may fit, so md_after_low's sums (without the stopped shapes) and
- * ragp_terms' (fast) are taken in one pass over the dims with one division per dim; the
- * hair covers the rounding this changes. */
+static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
+{
+	const struct node_state *s = &ctx->c->st[n];
+	const struct node *sp = &ctx->c->spec[n];
+	struct ragp_rec *r = out;
+	memset(r, 0, sizeof *r);
+	r->before = ragp_before(ctx, n);
+	r->pn = ctx->node_nofit ? ctx->node_nofit[n] : 0;
+	r->gpu_hbm = cluster_gpu_hbm(ctx->c, n);
+	r->ngpu = sp->ngpu;
+	for (int g = 0; g < sp->ngpu; g++) {
+		r->gpu_free[g] = s->gpu_free[g];
+		r->hbm_free[g] = s->hbm_free[g];
+		r->gfree += s->gpu_free[g];
+		r->hfree += s->hbm_free[g];
+		r->idle += s->gpu_free[g] == 1000;
+	}
+	struct shares sh = {0};
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)))
+			continue;
+		r->cap[d] = s->cap[d];
+		r->fr[d] = s->cap[d] - s->used[d];
+		if (s->cap[d] <= 0)
+			continue;
+		r->dmask |= DIM_BIT(d);
+		r->inv[d] = 1.0 / (double)s->cap[d];
+		double fn = (double)r->fr[d] * r->inv[d];
+		shares_add(&sh, fn, fn);
+	}
+	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
+	for (int left = 0; ctx->node_fits && (left < r->idle || left == 0); left++)
+		r->pidle[left] = idle_stopped(ctx, n, left);
+}
+
+/*
+ * The score with md after replaced by a lower bound of it that does not evaluate the
+ * workload, less a hair for rounding; the other terms do not depend on the GPU choice. A
+ * placement only takes room, so (1) the shapes that do not fit now (popularity pn,
+ * ctx->node_nofit) still do not after, and each strands the whole free amount of every
+ * dim: md after >= sum_d price_share_d * pn * free_d after / cap_d (GPU and HBM frees
+ * summed over the GPUs, as frag.c does); (2) no dim's stranded amount drops by more than
+ * the job takes of it times the popularity of the shapes involved: pn on the dims stranded
+ * all or nothing; on gpu and hbm, pn plus the CPU-only shapes (they strand all free GPU),
+ * plus for a shared job the shapes a GPU it may take could be too small for
+ * (frag_share_small, with the least free milli and HBM among the GPUs it may take:
+ * pol_least_room): a GPU too small for a shape stays too small, and a whole-GPU job takes
+ * idle GPUs, large enough for every shape that fits. md after >= md before - sum_d
+ * price_share_d * that * dem_d / cap_d. The larger of the two, and 0. The whole-GPU shapes
+ * that fit now but will lack idle GPUs (idle_stopped) strand all free capacity after, like
+ * those in pn: they are added to pn in (1) and to the stranded amounts of the dims other
+ * than gpu and hbm in (2). Without node_nofit md after's bound is 0.
+ * The simulator asks it for every class that may fit, so it reads the node's ragp_rec, and
+ * both sums and ragp_total's terms are taken in one pass over the dims with one division
+ * per dim; the hair covers the rounding this changes.
+ */
 static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
 {
 	assert(ctx->wl);
 	const struct frag_workload *w = ctx->wl;
-	const struct node_state *s = &ctx->c->st[n];
-	const struct node *sp = &ctx->c->spec[n];
-	struct placement p;
-	double before = ragp_before(ctx, n);
-	pol_dem_of(ctx->c, n, j, &p);
-	double pn = ctx->node_nofit ? ctx->node_nofit[n] : 0;
-	int64_t gtot = -p.dem[DIM_GPU], htot = -p.dem[DIM_HBM];
-	int idle = 0;
-	for (int g = 0; g < sp->ngpu; g++) {
-		gtot += s->gpu_free[g];
-		htot += s->hbm_free[g];
-		idle += s->gpu_free[g] == 1000;
+	const struct ragp_rec *r = (const struct ragp_rec *)ctx->node_prep + n;
+	struct ragp_rec own;
+	if (!ctx->node_prep) { /* a ctx the simulator does not keep */
+		ragp_prep(ctx, n, &own);
+		r = &own;
 	}
-	double fall = 0, fother = 0, dother = 0, dgpu = 0; /* as in md_after_low */
-	double cong = 0;
-	struct shares sh = {0};
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
-			continue;
-		double inv = 1.0 / (double)s->cap[d];
-		int64_t fr = d == DIM_GPU   ? gtot
-			     : d == DIM_HBM ? htot
-					    : s->cap[d] - s->used[d] - p.dem[d];
-		double wd = w->price_share[d] * inv;
+	struct placement p;
+	cluster_placement_of(n, j, cluster_hbm_of(r->gpu_hbm, j), &p); /* pol_dem_of */
+	double before = r->before, pn = r->pn;
+	int64_t gtot = r->gfree - p.dem[DIM_GPU], htot = r->hfree - p.dem[DIM_HBM];
+	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
+	 * gshare * dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
+	double fall = 0, fother = 0, dother = 0, dgpu = 0;
+	double cong = 0, sa = 0, sa2 = 0;
+	int k = 0;
+	for (uint32_t m = r->dmask; m; m &= m - 1) {
+		int d = __builtin_ctz(m);
+		int64_t fr = d == DIM_GPU ? gtot : d == DIM_HBM ? htot : r->fr[d] - p.dem[d];
+		double inv = r->inv[d], wd = w->price_share[d] * inv;
 		double f = fr > 0 ? (double)fr * wd : 0;
 		fall += f;
 		if (d == DIM_GPU || d == DIM_HBM) {
@@ -304,11 +270,13 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 			fother += f;
 			dother += pn * (double)p.dem[d] * wd;
 		}
-		double fn = (double)(s->cap[d] - s->used[d]) * inv;
-		double fa = fn - (double)p.dem[d] * inv;
+		double fa = (double)r->fr[d] * inv - (double)p.dem[d] * inv;
 		if (d >= DIM_NET)
 			cong += congestion(1 - fa);
-		shares_add(&sh, fa, fn);
+		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
+		sa += fa;
+		sa2 += fa * fa;
+		k++;
 	}
 	double low = 0;
 	if (ctx->node_nofit) {
@@ -317,11 +285,13 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		if (p.dem[DIM_GPU] > 0 && p.milli < 1000 && low2 > low1 && low2 > 0) {
 			int32_t gmin = p.milli;
 			int64_t hmin = p.hbm;
-			pol_least_room(ctx->c, n, p.milli, p.hbm, &gmin, &hmin);
-			gshare += frag_share_small(ctx->c, n, w, gmin, hmin);
+			pol_least_room_of(r->gpu_free, r->hbm_free, r->ngpu, p.milli, p.hbm, &gmin,
+					  &hmin);
+			gshare += frag_share_small(r->gpu_hbm, w, gmin, hmin);
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
-		double pidle = share_idle_stopped(ctx, &p, idle);
+		int taken = whole_taken(&p), left = r->idle - taken;
+		double pidle = taken && ctx->node_fits ? r->pidle[left > 0 ? left : 0] : 0;
 		low1 = (pn + pidle) * fall;
 		low2 += pidle * fother;
 		low = low1 > low2 ? low1 : low2;
@@ -329,26 +299,9 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	}
 	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
 						: low - before;
-	double sd = shares_dstd(&sh);
-	double b = dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, &p);
+	double sd = std_of(sa, sa2, k) - r->std_now;
+	double b = dF + ctx->lambda * sd + ctx->mu * cong + rec_oversub(ctx, r, &p);
 	return b - 1e-9 * (fabs(b) + 1);
-}
-
-/* bound2: bound plus what the shapes that surely stop fitting (share_stopped) add to md
- * after, over md_after_low without them; dF is the only term that changes, and linearly. */
-static double ragp_bound2(const struct policy_ctx *ctx, const struct job *j, size_t n, double bound)
-{
-	assert(ctx->wl);
-	struct placement p;
-	const struct node_state *s = &ctx->c->st[n];
-	double before = ragp_before(ctx, n), hi;
-	pol_dem_of(ctx->c, n, j, &p);
-	double lo = md_after_low(ctx, &ctx->c->spec[n], s, &p, before, &hi);
-	if (!(hi > lo))
-		return bound;
-	double ps = ctx->wl->price_share[DIM_GPU];
-	double add = ps > 0 ? (hi - lo) / ps : hi - lo;
-	return bound + add - 1e-9 * (fabs(bound) + add + 1);
 }
 
 const struct policy_ops pol_ragp5_ops = {
@@ -360,7 +313,8 @@ const struct policy_ops pol_ragp5_ops = {
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,
-	.bound2 = ragp_bound2,
+	.prep = ragp_prep,
+	.prep_size = sizeof(struct ragp_rec),
 };
 
 const struct policy_ops pol_ragp7_ops = {
@@ -372,5 +326,6 @@ const struct policy_ops pol_ragp7_ops = {
 	.score = ragp_score,
 	.pick = NULL,
 	.bound = ragp_bound,
-	.bound2 = ragp_bound2,
+	.prep = ragp_prep,
+	.prep_size = sizeof(struct ragp_rec),
 };

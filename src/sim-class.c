@@ -33,7 +33,7 @@ struct kent {
 	int32_t rep;
 	int32_t id;
 	uint32_t gen;
-	int32_t level; /* 0: bound, 1: bound2, 2: the score */
+	int32_t level; /* 0: bound, 2: the score */
 };
 
 struct sim_kidx {
@@ -507,12 +507,12 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 
 /*
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
- * comes to the top gets its tighter bound (bd2, if any) and then its score and is pushed
- * back (or dropped if the class does not fit): an exact entry on top is then no worse
- * than any bound below it, hence than any class.
+ * comes to the top gets its score and is pushed back (or dropped if the class does not
+ * fit): an exact entry on top is then no worse than any bound below it, hence than any
+ * class.
  */
-static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev,
-		    sim_class_eval bd2, void *u, int32_t *node, double *score)
+static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev, void *u,
+		    int32_t *node, double *score)
 {
 	/* An entry re-valued on top is put back by sifting it down from the top: one pass,
 	 * where a pop and a push take two. (Any new value keeps the root's heap order above;
@@ -530,17 +530,6 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 			 */
 			if (cur > e->rep) {
 				e->rep = cur;
-				kent_sift_down(x, 0);
-			} else {
-				kent_pop(x);
-			}
-			continue;
-		}
-		if (e->level == 0 && bd2) {
-			double b2 = e->score;
-			if (bd2(u, e->rep, &b2)) {
-				e->score = b2 > e->score ? b2 : e->score;
-				e->level = 1;
 				kent_sift_down(x, 0);
 			} else {
 				kent_pop(x);
@@ -584,8 +573,7 @@ static void log_trim(struct sim_classes *k)
 }
 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, sim_class_eval bd2, void *u,
-		     int32_t *node, double *score)
+		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
 {
 	struct sim_kidx *x = NULL;
 	k->queries++;
@@ -605,7 +593,7 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			if (!k->scan)
 				k->scan = xcalloc(1, sizeof *k->scan);
 			kidx_fill_cut(k, k->scan, need, ev, bd, u);
-			return kidx_top(k, k->scan, ev, bd2, u, node, score);
+			return kidx_top(k, k->scan, ev, u, node, score);
 		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
@@ -664,5 +652,5 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			kent_sift_down(x, i);
 	}
 	log_trim(k);
-	return kidx_top(k, x, ev, bd2, u, node, score);
+	return kidx_top(k, x, ev, u, node, score);
 }

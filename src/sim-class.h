@@ -114,12 +114,9 @@ typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
  * class. A class whose free cpu, mem or GPU is below need (cpu, mem, gpu) is skipped
  * without scoring. bd, if not NULL, gives a lower bound of ev's score on a node (it must
  * never exceed it); classes are then scored in bound order, only until no bound left can
- * beat the best score. bd2, if not NULL (with bd), is a tighter and dearer lower bound (it
- * gets the node's bd in *score): a class whose bd comes first gets its bd2 and goes back in
- * order before it is scored.
+ * beat the best score.
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, sim_class_eval bd2, void *u,
-		     int32_t *node, double *score);
+		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score);
 
 #endif

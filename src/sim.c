@@ -42,11 +42,12 @@
  * kept in an index, so a placement scores only the classes that changed (sim-class.h); the
  * choice is the same as the full loop's (tests check it against the full loop). A policy
  * with a bound() (fgd, ragp) has classes entered in its index by their cheap lower bound and
- * scored only when one comes to the top (after its tighter bound2(), ragp's, came to the
- * top too), so classes that cannot beat the best are never scored. The sim keeps per node
- * F_n, the multi-dim measure over all dims, the share of the target workload that no longer
- * fits, the share whose F_n(m) is all free GPU, and which shapes fit (policy_ctx node_frag,
- * node_md, node_nofit, node_fnofit, node_fits): the bounds' cheap per-node data. A policy
+ * scored only when one comes to the top, so classes that cannot beat the best are never
+ * scored. The sim keeps per node F_n, the multi-dim measure over all dims, the share of the
+ * target workload that no longer fits, the share whose F_n(m) is all free GPU, and which
+ * shapes fit (policy_ctx node_frag, node_md, node_nofit, node_fnofit, node_fits): the
+ * bounds' cheap per-node data, and the policy's own record of each node (policy_ops.prep:
+ * ragp's), refreshed with them. A policy
  * with its own target workload (policy_ops.target_coverage: fgd-pack) gets F_n and the
  * all-free share over that one instead (own_target), while the run's metrics stay over the
  * scenario's. With
@@ -236,6 +237,7 @@ struct sim {
 	double *pmd, *pnofit;   /* the same two over the policy's dims, when they are not all
 				 * and it is POLICY_F_NODE_MD (else NULL) */
 	struct own_target *own; /* the policy's own target workload (own_setup), or NULL */
+	unsigned char *nprep;   /* per node, the policy's prep record (policy_ops.prep), or NULL */
 	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;     /* node had a rate < 1 at its last refresh */
 	double sum_frag[GPUMODEL_MAX];
@@ -549,6 +551,8 @@ static void node_refresh(struct sim *s, size_t n)
 		s->sum_md += md - s->nmd[n];
 		s->nmd[n] = md;
 	}
+	if (s->nprep)
+		s->ops->prep(&s->ctx, n, s->nprep + n * s->ops->prep_size);
 	if (s->use_cls)
 		sim_classes_update(&s->cls, n);
 	int64_t str[DIM_N];
@@ -671,14 +675,6 @@ static int bound_node(void *u, int32_t n, double *score)
 	return 1;
 }
 
-/* *score: in, the node's bound; out, its bound2 */
-static int bound2_node(void *u, int32_t n, double *score)
-{
-	struct eval_ctx *x = u;
-	*score = x->s->ops->bound2(&x->s->ctx, x->j, (size_t)n, *score);
-	return 1;
-}
-
 /* find_place for a POLICY_F_BY_STATE policy: the lowest (score, node) over the lowest-indexed
  * node of each class of identical nodes (sim-class.h), which is exactly what the loop over
  * every node chooses; then that node's best choice. */
@@ -692,8 +688,7 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	double sc, again;
 	sim_key_make(&key, j, s->ctx.dims);
 	sim_class_eval bd = s->ops->bound ? bound_node : NULL;
-	sim_class_eval bd2 = s->ops->bound && s->ops->bound2 ? bound2_node : NULL;
-	if (!sim_classes_best(&s->cls, &key, need, eval_node, bd, bd2, &x, &n, &sc))
+	if (!sim_classes_best(&s->cls, &key, need, eval_node, bd, &x, &n, &sc))
 		return 0;
 	int ok = best_on_node(s, j, (size_t)n, &again, out);
 	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
@@ -741,9 +736,9 @@ static int ahead(double a, int32_t an, double b, int32_t bn)
 }
 
 /* find_place with o.sample_nodes: the lowest (score, node) over the sampled nodes. With a
- * bound(), the node with the least bound is taken next, and only while its bound (then its
- * bound2()) can still beat the best score; once a score is known, the nodes whose bound
- * cannot are dropped, so few are left to choose from. */
+ * bound(), the node with the least bound is taken next, and only while its bound can still
+ * beat the best score; once a score is known, the nodes whose bound cannot are dropped, so
+ * few are left to choose from. */
 static int find_sampled(struct sim *s, const struct job *j, struct placement *out)
 {
 	if (cluster_next_fit(&s->c, 0, j) == s->c.n)
@@ -762,9 +757,6 @@ static int find_sampled(struct sim *s, const struct job *j, struct placement *ou
 		struct cand c = cd[at];
 		cd[at] = cd[--m];
 		double sc;
-		if (bn >= 0 && ops->bound2 &&
-		    !ahead(ops->bound2(&s->ctx, j, (size_t)c.node, c.bound), c.node, best, bn))
-			continue;
 		s->k.scored++;
 		if (!best_on_node(s, j, (size_t)c.node, &sc, NULL) ||
 		    (bn >= 0 && !ahead(sc, c.node, best, bn)))
@@ -936,7 +928,7 @@ static int k8s_by_class(struct sim *s, const struct job *j, struct placement *ou
 	int bounded = s->ops->bound && (pl->kind == K8S_FGD || pl->kind == K8S_DERIVED);
 	sim_key_make(&key, j, s->ctx.dims);
 	if (!sim_classes_best(&s->cls, &key, need, k8s_eval_node, bounded ? k8s_bound_node : NULL,
-			      NULL, &x, &n, &sc))
+			      &x, &n, &sc))
 		return 0;
 	int64_t raw = 0;
 	int ok = k8s_choose(s, j, (size_t)n, out, &raw);
@@ -1971,6 +1963,21 @@ static void setup_derived(struct sim *s)
 	s->use_cls = (s->ops->flags & POLICY_F_BY_STATE) && !s->ops->pick && !s->sampled;
 }
 
+/* The policy's per-node prep records (policy_ops.prep), made for s's policy (none without a
+ * workload): filled for every node if fill, else left to the first node_refresh of each. */
+static void prep_setup(struct sim *s, int fill)
+{
+	s->nprep = NULL;
+	s->ctx.node_prep = NULL;
+	if (!s->ops->prep || !s->wl)
+		return;
+	assert(s->ops->prep_size > 0);
+	s->nprep = xcalloc(s->c.n ? s->c.n : 1, s->ops->prep_size);
+	s->ctx.node_prep = s->nprep;
+	for (size_t n = 0; fill && n < s->c.n; n++)
+		s->ops->prep(&s->ctx, n, s->nprep + n * s->ops->prep_size);
+}
+
 /* Shape indexes the class search keeps: more for a policy whose bound is dear. */
 static size_t shape_indexes(const struct policy_ops *ops)
 {
@@ -2010,6 +2017,7 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	s->contended = xcalloc(nn, 1);
 	own_setup(s);
 	setup_derived(s);
+	prep_setup(s, 0);
 	if (s->use_cls)
 		sim_classes_init(&s->cls, &s->c, shape_indexes(ops));
 	if ((rc = k8s_setup(s, NULL, e)))
@@ -2153,6 +2161,7 @@ void sim_free(struct sim *s)
 	free(s->pnofit);
 	free(s->nfits);
 	free(s->pfits);
+	free(s->nprep);
 	free(s->nstr);
 	free(s->contended);
 	own_free(s->own);
@@ -2471,6 +2480,7 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	for (size_t n = 0; f->own && n < f->c.n; n++)
 		own_refresh(f->own, &f->c, n);
 	setup_derived(f);
+	prep_setup(f, 1);
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)
 		sim_classes_init(&f->cls, &f->c, shape_indexes(f->ops));

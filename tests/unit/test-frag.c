@@ -416,10 +416,14 @@ static void test_frag_shares(void **state)
 	const struct frag_workload *ws[] = {&f->w, &hand};
 	for (int i = 0; i < 2; i++) {
 		/* A: 1 x 500 (HBM 8000 per GPU, the model's share), p 0.75; B: 1 x 1000, p 0.25 */
-		assert_near(frag_share_small(&f->c, 0, ws[i], 300, 4800), 1.0, 1e-12);
-		assert_near(frag_share_small(&f->c, 0, ws[i], 500, 8000), 0.25, 1e-12);
-		assert_near(frag_share_small(&f->c, 0, ws[i], 500, 7999), 1.0, 1e-12);
-		assert_near(frag_share_small(&f->c, 0, ws[i], 1000, 16000), 0.0, 0);
+		assert_near(frag_share_small(cluster_gpu_hbm(&f->c, 0), ws[i], 300, 4800), 1.0,
+			    1e-12);
+		assert_near(frag_share_small(cluster_gpu_hbm(&f->c, 0), ws[i], 500, 8000), 0.25,
+			    1e-12);
+		assert_near(frag_share_small(cluster_gpu_hbm(&f->c, 0), ws[i], 500, 7999), 1.0,
+			    1e-12);
+		assert_near(frag_share_small(cluster_gpu_hbm(&f->c, 0), ws[i], 1000, 16000), 0.0,
+			    0);
 		assert_near(frag_share_cpu(ws[i]), 0.0, 0);
 	}
 	struct job jobs[4];
@@ -432,7 +436,7 @@ static void test_frag_shares(void **state)
 	assert_near(frag_share_cpu(&w), 0.25, 1e-12);
 	w.need_all = 0;
 	assert_near(frag_share_cpu(&w), 0.25, 1e-12);
-	assert_near(frag_share_small(&f->c, 0, &w, 400, 6400), 0.75, 1e-12);
+	assert_near(frag_share_small(cluster_gpu_hbm(&f->c, 0), &w, 400, 6400), 0.75, 1e-12);
 	frag_workload_release(&w);
 }
 

@@ -21,8 +21,8 @@ static double zero_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)ctx, (void)j, (void)p;
 	return 0;
 }
-static const struct policy_ops ff_ops = {"t-first", "",   DIMS_HARD, 0, zero_score,
-					 NULL,      NULL, NULL,      0, 0};
+static const struct policy_ops ff_ops = {
+	.name = "t-first", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = zero_score};
 
 static void add_node(struct job_set *js, const char *model, int ngpu, int64_t cpu)
 {
@@ -400,8 +400,8 @@ static double spread_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)ctx, (void)j;
 	return -(double)p->node; /* the last node first */
 }
-static const struct policy_ops spread_ops = {"t-last", "",   DIMS_HARD, 0, spread_score,
-					     NULL,     NULL, NULL,      0, 0};
+static const struct policy_ops spread_ops = {
+	.name = "t-last", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = spread_score};
 
 static void test_same_window_every_policy(void **state)
 {

@@ -50,18 +50,24 @@ static double tie_score(const struct policy_ctx *ctx, const struct job *j,
 	(void)j;
 	return (double)(ctx->c->st[p->node].njobs > 0);
 }
-static const struct policy_ops tie_ops = {
-	"t-tie", "", DIMS_HARD, POLICY_F_BY_STATE, tie_score, NULL, NULL, NULL, 0, 0};
-static const struct policy_ops tie_ops_slow = {"t-tie-slow", "",   DIMS_HARD, 0, tie_score,
-					       NULL,         NULL, NULL,      0, 0};
-static const struct policy_ops ff_ops = {"t-first", "",   DIMS_HARD, 0, zero_score,
-					 NULL,      NULL, NULL,      0, 0};
-static const struct policy_ops last_ops = {"t-last", "",   DIMS_HARD, 0, last_score,
-					   NULL,     NULL, NULL,      0, 0};
-static const struct policy_ops fit_ops = {
-	"t-fit", "", DIMS_HARD, POLICY_F_BY_STATE, fit_score, NULL, NULL, NULL, 0, 0};
-static const struct policy_ops fit_ops_slow = {"t-fit-slow", "",   DIMS_HARD, 0, fit_score,
-					       NULL,         NULL, NULL,      0, 0};
+static const struct policy_ops tie_ops = {.name = "t-tie",
+					  .summary = "",
+					  .dims = DIMS_HARD,
+					  .flags = POLICY_F_BY_STATE,
+					  .score = tie_score};
+static const struct policy_ops tie_ops_slow = {
+	.name = "t-tie-slow", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = tie_score};
+static const struct policy_ops ff_ops = {
+	.name = "t-first", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = zero_score};
+static const struct policy_ops last_ops = {
+	.name = "t-last", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = last_score};
+static const struct policy_ops fit_ops = {.name = "t-fit",
+					  .summary = "",
+					  .dims = DIMS_HARD,
+					  .flags = POLICY_F_BY_STATE,
+					  .score = fit_score};
+static const struct policy_ops fit_ops_slow = {
+	.name = "t-fit-slow", .summary = "", .dims = DIMS_HARD, .flags = 0, .score = fit_score};
 
 /* ---- building job sets ---- */
 
@@ -610,8 +616,11 @@ static double probe_score(const struct policy_ctx *ctx, const struct job *j,
 		probe_bad++;
 	return 0;
 }
-static const struct policy_ops probe_ops = {
-	"t-probe", "", DIMS_ALL, POLICY_F_NODE_MD, probe_score, NULL, NULL, NULL, 0, 0};
+static const struct policy_ops probe_ops = {.name = "t-probe",
+					    .summary = "",
+					    .dims = DIMS_ALL,
+					    .flags = POLICY_F_NODE_MD,
+					    .score = probe_score};
 
 static void test_ctx_node_md_and_job_of(void **state)
 {
@@ -684,7 +693,6 @@ static struct policy_ops full_loop(const struct policy_ops *ops)
 	struct policy_ops full = *ops;
 	full.flags &= POLICY_F_IO_ADMIT; /* admission is feasibility, not search */
 	full.bound = NULL;
-	full.bound2 = NULL;
 	return full;
 }
 
@@ -967,10 +975,12 @@ static void test_sampled_finds_the_only_fit(void **state)
 	job_set_release(&js);
 }
 
-/* The bounds of fgd and ragp (bound, and ragp's bound2) never exceed the score of any choice
- * on the node, in every state a replay goes through: with faults, preemption, and --dims. */
+/* The bounds of fgd and ragp never exceed the score of any choice on the node, in every
+ * state a replay goes through: with faults, preemption, and --dims. ragp's bound reads the
+ * record the sim keeps of the node (policy_ops.prep): it must be what a record made afresh
+ * gives. */
 static const struct policy_ops *bound_real;
-static long bound_checks, bound_bad;
+static long bound_checks, bound_bad, bound_stale;
 static double bound_check_score(const struct policy_ctx *ctx, const struct job *j,
 				const struct placement *p)
 {
@@ -979,8 +989,14 @@ static double bound_check_score(const struct policy_ctx *ctx, const struct job *
 	double b = bound_real->bound(ctx, j, (size_t)p->node);
 	if (b > sc)
 		bound_bad++;
-	if (bound_real->bound2 && bound_real->bound2(ctx, j, (size_t)p->node, b) > sc)
-		bound_bad++;
+	if (bound_real->prep && !ctx->node_prep)
+		bound_stale++; /* the sim keeps no record for it */
+	if (ctx->node_prep) {
+		struct policy_ctx fresh = *ctx;
+		fresh.node_prep = NULL;
+		if (bound_real->bound(&fresh, j, (size_t)p->node) != b)
+			bound_stale++;
+	}
 	return sc;
 }
 
@@ -1006,7 +1022,9 @@ static void test_bounds_never_exceed_scores(void **state)
 					 .flags = bound_real->flags & POLICY_F_NODE_MD,
 					 .score = bound_check_score,
 					 .target_coverage = bound_real->target_coverage,
-					 .target_allowed_only = bound_real->target_allowed_only};
+					 .target_allowed_only = bound_real->target_allowed_only,
+					 .prep = bound_real->prep,
+					 .prep_size = bound_real->prep_size};
 		for (int v = 0; v < 3; v++) {
 			struct sim_opts o;
 			struct sim *s;
@@ -1016,11 +1034,12 @@ static void test_bounds_never_exceed_scores(void **state)
 			o.faults = f;
 			o.nfaults = 2;
 			o.dims = v == 2 ? DIMS_ALL : 0; /* fgd then sees shared dims too */
-			bound_checks = bound_bad = 0;
+			bound_checks = bound_bad = bound_stale = 0;
 			assert_int_equal(sim_new(&js, &chk, &wl, &o, &s, NULL), 0);
 			sim_run(s);
 			assert_true(bound_checks > 1000);
 			assert_int_equal(bound_bad, 0);
+			assert_int_equal(bound_stale, 0);
 			sim_free(s);
 		}
 	}
@@ -1028,8 +1047,8 @@ static void test_bounds_never_exceed_scores(void **state)
 	job_set_release(&js);
 }
 
-/* The bounds prune: fgd's bound and ragp's bound then bound2 leave fewer nodes to score than
- * the class search without them, and choose the same. */
+/* The bounds prune: fgd's and ragp's bounds leave fewer nodes to score than the class search
+ * without them, and choose the same. */
 static void test_bounds_prune(void **state)
 {
 	(void)state;
@@ -1040,31 +1059,19 @@ static void test_bounds_prune(void **state)
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	for (int i = 0; i < 2; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
-		struct policy_ops one = *ops, none = *ops;
-		one.bound2 = NULL;
+		struct policy_ops none = *ops;
 		none.bound = NULL;
-		none.bound2 = NULL;
 		struct sim_opts o;
-		struct sim *a, *b, *c;
+		struct sim *a, *c;
 		sim_opts_init(&o);
 		o.queue = SIM_BACKFILL;
 		assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
-		assert_int_equal(sim_new(&js, &one, &wl, &o, &b, NULL), 0);
 		assert_int_equal(sim_new(&js, &none, &wl, &o, &c, NULL), 0);
 		sim_run(a);
-		sim_run(b);
 		sim_run(c);
 		assert_same_results(a, c);
-		assert_same_results(b, c);
-		int64_t sa = sim_counters(a)->scored, sb = sim_counters(b)->scored,
-			sc = sim_counters(c)->scored;
-		assert_true(sb < sc);
-		if (ops->bound2)
-			assert_true(sa < sb);
-		else
-			assert_true(sa == sb);
+		assert_true(sim_counters(a)->scored < sim_counters(c)->scored);
 		sim_free(a);
-		sim_free(b);
 		sim_free(c);
 	}
 	frag_workload_release(&wl);
