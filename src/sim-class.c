@@ -554,12 +554,17 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 	return 0;
 }
 
-/* Drop the log entries every index has seen (keeps the log from growing with the run). */
-/* Keep the log short: an index that has more than nlive entries to catch up on is rebuilt
- * from the live classes instead, so older entries serve no one (their indexes go stale). */
+/* An index catches up with at most so many log entries per live class; past that it is
+ * rebuilt from the live classes. Most entries of a long gap are of classes dead since, which
+ * cost a look each, against a bound for each class that may fit in a rebuild. */
+#define CATCHUP_PER_CLASS 4
+
+/* Keep the log short: an index that has more than CATCHUP_PER_CLASS entries per live class
+ * to catch up on is rebuilt instead, so older entries serve no one (their indexes go
+ * stale). */
 static void log_trim(struct sim_classes *k)
 {
-	size_t keep = k->nlive + 1;
+	size_t keep = CATCHUP_PER_CLASS * k->nlive + 1;
 	if (k->nlog < 2 * keep + 1024)
 		return;
 	size_t lo = k->nlog - keep;
@@ -630,8 +635,8 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		x->logpos = k->nlog;
 		x->stale = 0;
 		kidx_fill(k, x, need, ev, bd, u);
-	} else if (x->stale || k->nlog - x->logpos > k->nlive) {
-		/* More changes than classes since it was last asked: rebuilding is cheaper. */
+	} else if (x->stale || k->nlog - x->logpos > CATCHUP_PER_CLASS * k->nlive) {
+		/* Far more changes than classes since it was last asked: rebuilding is cheaper. */
 		x->logpos = k->nlog;
 		x->stale = 0;
 		kidx_fill(k, x, need, ev, bd, u);
