@@ -13,10 +13,10 @@
  * (struct sim_key) a heap of (score, lowest node) over the classes answers "which class is
  * best" by evaluating only the classes created since the shape was last asked (and those
  * whose lowest node went down, which changes the tie-break), or every live class again when
- * more changed since than there are. A shape asked for the first time (ragp's shapes
- * hardly repeat: every job's net, sto and iocpu demands differ) gets no index: every class
- * that may fit is bounded, the one with the least bound is scored, and only the classes whose
- * bound is not above that score are put in order.
+ * more than four times as many changed since as there are. A shape asked for the first time
+ * gets no index (a shape seen once costs none): every class that may fit is bounded, the one
+ * with the least bound is scored, and only the classes whose bound is not above that score
+ * are put in order.
  */
 #ifndef VOIDFIT_SIM_CLASS_H
 #define VOIDFIT_SIM_CLASS_H
