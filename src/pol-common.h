@@ -67,24 +67,31 @@ static inline double pol_free_dot(const struct policy_ctx *ctx, const struct nod
 	return dot;
 }
 
+/* pol_oversub on a node of capacity cap with room (cap - used) left, over the seen shared
+ * dims of dims (entries below DIM_NET are not read). */
+static inline double pol_oversub_of(uint32_t dims, const int64_t *cap, const int64_t *room,
+				    const struct placement *p)
+{
+	double over = 0;
+	int any = 0;
+	for (int d = DIM_NET; d < DIM_N; d++) {
+		if (!(dims & DIM_BIT(d)) || p->dem[d] <= 0 || p->dem[d] <= room[d])
+			continue;
+		any = 1;
+		over += (double)(p->dem[d] - room[d]) / (double)(cap[d] > 0 ? cap[d] : 1);
+	}
+	return any ? POL_OVER + over : 0;
+}
+
 /* 0, or POL_OVER + the summed overshoot (as shares of capacity) when p would push a seen
  * shared dim the job uses past the node's capacity. */
 static inline double pol_oversub(const struct policy_ctx *ctx, const struct placement *p)
 {
 	const struct node_state *s = pol_st(ctx, p);
-	double over = 0;
-	int any = 0;
-	for (int d = DIM_NET; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || p->dem[d] <= 0)
-			continue;
-		int64_t after = s->used[d] + p->dem[d];
-		if (after > s->cap[d]) {
-			any = 1;
-			over += (double)(after - s->cap[d]) /
-				(double)(s->cap[d] > 0 ? s->cap[d] : 1);
-		}
-	}
-	return any ? POL_OVER + over : 0;
+	int64_t room[DIM_N];
+	for (int d = DIM_NET; d < DIM_N; d++)
+		room[d] = s->cap[d] - s->used[d];
+	return pol_oversub_of(ctx->dims, s->cap, room, p);
 }
 
 /* Could j fit on a node in state s, judging by node totals only? A cheap test before

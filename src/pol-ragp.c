@@ -164,24 +164,9 @@ struct ragp_rec {
 	int32_t ngpu;
 	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* per GPU (pol_least_room_of) */
 	int64_t hbm_free[CLUSTER_MAX_GPUS];
-	int64_t cap[DIM_N];                 /* over the seen dims (rec_oversub) */
+	int64_t cap[DIM_N];                 /* over the seen dims (pol_oversub_of) */
 	double pidle[CLUSTER_MAX_GPUS + 1]; /* idle_stopped(left) for left < idle, or 0 */
 };
-
-/* pol_oversub from the record. */
-static double rec_oversub(const struct policy_ctx *ctx, const struct ragp_rec *r,
-			  const struct placement *p)
-{
-	double over = 0;
-	int any = 0;
-	for (int d = DIM_NET; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || p->dem[d] <= 0 || p->dem[d] <= r->fr[d])
-			continue;
-		any = 1;
-		over += (double)(p->dem[d] - r->fr[d]) / (double)(r->cap[d] > 0 ? r->cap[d] : 1);
-	}
-	return any ? POL_OVER + over : 0;
-}
 
 static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 {
@@ -214,7 +199,8 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		shares_add(&sh, fn, fn);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
-	for (int left = 0; ctx->node_fits && (left < r->idle || left == 0); left++)
+	/* left < 0 (a job that cannot fit) reads left 0 */
+	for (int left = 0; ctx->node_fits && left < (r->idle > 0 ? r->idle : 1); left++)
 		r->pidle[left] = idle_stopped(ctx, n, left);
 }
 
@@ -300,7 +286,8 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
 						: low - before;
 	double sd = std_of(sa, sa2, k) - r->std_now;
-	double b = dF + ctx->lambda * sd + ctx->mu * cong + rec_oversub(ctx, r, &p);
+	double b = dF + ctx->lambda * sd + ctx->mu * cong +
+		   pol_oversub_of(ctx->dims, r->cap, r->fr, &p);
 	return b - 1e-9 * (fabs(b) + 1);
 }
 

@@ -47,10 +47,9 @@
  * target workload that no longer fits, the share whose F_n(m) is all free GPU, and which
  * shapes fit (policy_ctx node_frag, node_md, node_nofit, node_fnofit, node_fits): the
  * bounds' cheap per-node data, and the policy's own record of each node (policy_ops.prep:
- * ragp's), refreshed with them. A policy
- * with its own target workload (policy_ops.target_coverage: fgd-pack) gets F_n and the
- * all-free share over that one instead (own_target), while the run's metrics stay over the
- * scenario's. With
+ * ragp's), refreshed with them. A policy with its own target workload
+ * (policy_ops.target_coverage: fgd-pack) gets F_n and the all-free share over that one
+ * instead (own_target), while the run's metrics stay over the scenario's. With
  * o.sample_nodes, a search scores only the first nodes where the job fits on a seeded random
  * walk over the nodes (find_sampled), node by node, in bound order when there is a bound.
  *
