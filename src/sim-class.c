@@ -554,6 +554,35 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 	return 0;
 }
 
+/*
+ * Keep one entry per live class in x, then heapify. A class has several when the log had it
+ * again (its lowest node went down): they hold the same value, since every member scores
+ * alike, so the one kept takes the class's lowest node now; an exact entry is kept before a
+ * bound. Each live class has its own lowest node, so marking that node marks the class.
+ * (Dropping only the dead entries left so many repeated ones that a long replay compacted
+ * at nearly every query.)
+ */
+static void kidx_compact(struct sim_classes *k, struct sim_kidx *x)
+{
+	k->gen++;
+	size_t w = 0;
+	for (int level = 2; level >= 0; level -= 2)
+		for (size_t i = w; i < x->n; i++) {
+			struct kent e = x->h[i];
+			if (e.level != level || !class_live(k, e.id, e.gen))
+				continue;
+			int32_t cur = k->lrep[k->hot[e.id].livepos];
+			if (k->mark[cur] == k->gen)
+				continue;
+			k->mark[cur] = k->gen;
+			e.rep = cur;
+			x->h[i] = x->h[w];
+			x->h[w++] = e;
+		}
+	x->n = w;
+	kidx_heapify(x);
+}
+
 /* An index catches up with at most so many log entries per live class; past that it is
  * rebuilt from the live classes. Most entries of a long gap are of classes dead since, which
  * cost a look each, against a bound for each class that may fit in a rebuild. */
@@ -647,15 +676,8 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		x->logpos = k->nlog;
 	}
 	x->used = ++k->tick;
-	if (x->n > 2 * k->nlive + 64) { /* mostly dead classes: rebuild */
-		size_t w = 0;
-		for (size_t i = 0; i < x->n; i++)
-			if (class_live(k, x->h[i].id, x->h[i].gen))
-				x->h[w++] = x->h[i];
-		x->n = w;
-		for (size_t i = w / 2; i-- > 0;)
-			kent_sift_down(x, i);
-	}
+	if (x->n > 2 * k->nlive + 64) /* mostly dead or repeated classes */
+		kidx_compact(k, x);
 	log_trim(k);
 	return kidx_top(k, x, ev, u, node, score);
 }

@@ -1078,6 +1078,20 @@ static void test_bounds_prune(void **state)
 	job_set_release(&js);
 }
 
+/* The class search (t-fit, t-tie) chooses what the full loop chooses, and all n jobs end. */
+static void assert_index_exact(const struct job_set *js, const struct sim_opts *o, int64_t n)
+{
+	const struct policy_ops *fast[] = {&fit_ops, &tie_ops},
+				*slow[] = {&fit_ops_slow, &tie_ops_slow};
+	for (int p = 0; p < 2; p++) {
+		struct sim *a = run(js, fast[p], o), *b = run(js, slow[p], o);
+		assert_same_results(a, b);
+		assert_true(sim_counters(a)->finished == n);
+		sim_free(a);
+		sim_free(b);
+	}
+}
+
 /* Many jobs of few shapes on many identical nodes: the per-shape indexes are reused, classes
  * gain and lose their lowest node, ties abound. Choices must still be the full loop's. */
 static void test_class_index_exact_under_reuse(void **state)
@@ -1102,15 +1116,36 @@ static void test_class_index_exact_under_reuse(void **state)
 	}
 	sim_opts_init(&o);
 	o.queue = SIM_BACKFILL;
-	const struct policy_ops *fast[] = {&fit_ops, &tie_ops},
-				*slow[] = {&fit_ops_slow, &tie_ops_slow};
-	for (int p = 0; p < 2; p++) {
-		struct sim *a = run(&js, fast[p], &o), *b = run(&js, slow[p], &o);
-		assert_same_results(a, b);
-		assert_true(sim_counters(a)->finished == 3000);
-		sim_free(a);
-		sim_free(b);
+	assert_index_exact(&js, &o, 3000);
+	job_set_release(&js);
+}
+
+/* Long runs on identical nodes: a shape's index piles up entries of classes since dead and
+ * repeated ones (a class whose lowest node went down is logged again) until it is compacted,
+ * many times over. Compaction keeps one entry per class, with the class's lowest node now:
+ * choices must still be the full loop's. */
+static void test_class_index_exact_after_compaction(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct rng r;
+	struct sim_opts o;
+	rng_seed(&r, 7);
+	for (int i = 0; i < 48; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%02d", i);
+		add_node(&js, name, "A100", 8, 64000, 1000, 1000);
 	}
+	static const int shapes[][3] = {
+		{1, 500, 2000}, {1, 1000, 4000}, {2, 1000, 8000}, {0, 0, 4000}, {4, 1000, 16000}};
+	int64_t t = 0;
+	for (int i = 0; i < 20000; i++) {
+		const int *sh = shapes[rng_below(&r, 5)];
+		t += (int64_t)rng_below(&r, 3);
+		add_job(&js, t, 10 + (int64_t)rng_below(&r, 400), sh[2], sh[0], sh[1], JOB_TRAIN);
+	}
+	sim_opts_init(&o);
+	assert_index_exact(&js, &o, 20000);
 	job_set_release(&js);
 }
 
@@ -1496,6 +1531,7 @@ int main(void)
 		cmocka_unit_test(test_invariants_every_discipline),
 		cmocka_unit_test(test_deterministic_and_classes_exact),
 		cmocka_unit_test(test_class_index_exact_under_reuse),
+		cmocka_unit_test(test_class_index_exact_after_compaction),
 		cmocka_unit_test(test_fork_same_policy_matches),
 		cmocka_unit_test(test_fork_with_changes_from_the_start),
 		cmocka_unit_test(test_fork_with_changes_mid_run),
