@@ -123,12 +123,6 @@ static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
 	return ragp_total(ctx, pol_st(ctx, p), p, dF);
 }
 
-/* The idle GPUs p takes: its GPUs if it is a whole-GPU job, else 0. */
-static int whole_taken(const struct placement *p)
-{
-	return p->dem[DIM_GPU] > 0 && p->milli == 1000 ? (int)(p->dem[DIM_GPU] / 1000) : 0;
-}
-
 /* The summed popularity of the whole-GPU shapes that fit on node n now (ctx->node_fits)
  * but want more idle GPUs than left: what a whole-GPU job leaving left idle GPUs (of more)
  * surely stops. */
@@ -150,15 +144,20 @@ static double idle_stopped(const struct policy_ctx *ctx, size_t n, int left)
 	return ps;
 }
 
-/* What ragp_bound needs of a node apart from the job (ragp_prep). */
+/* What ragp_bound needs of a node apart from the job (ragp_prep). Over the dims outside
+ * dmask, inv, wd, fn and fs are 0, so a pass over every dim adds nothing for them. */
 struct ragp_rec {
 	double before, pn;    /* md now (ragp_before), node_nofit (0 without) */
 	double std_now;       /* std of the free shares now, as shares_dstd takes it */
 	uint32_t dmask;       /* the seen dims with capacity */
+	int32_t k;            /* how many */
 	int32_t idle;         /* idle GPUs */
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_job_hbm) */
 	int64_t gfree, hfree; /* free GPU-milli and HBM summed over the GPUs */
-	double inv[DIM_N];    /* 1 / cap over dmask */
+	double inv[DIM_N];    /* 1 / cap */
+	double wd[DIM_N];     /* the dim's price share x inv */
+	double fn[DIM_N];     /* free share now: fr x inv */
+	double fs[DIM_N];     /* free amount as frag.c takes it: fr, on gpu and hbm gfree, hfree */
 	int64_t fr[DIM_N];    /* cap - used over the seen dims */
 	/* read less often: */
 	int32_t ngpu;
@@ -194,9 +193,12 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		if (s->cap[d] <= 0)
 			continue;
 		r->dmask |= DIM_BIT(d);
+		r->k++;
 		r->inv[d] = 1.0 / (double)s->cap[d];
-		double fn = (double)r->fr[d] * r->inv[d];
-		shares_add(&sh, fn, fn);
+		r->wd[d] = ctx->wl->price_share[d] * r->inv[d];
+		r->fn[d] = (double)r->fr[d] * r->inv[d];
+		r->fs[d] = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
+		shares_add(&sh, r->fn[d], r->fn[d]);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
 	/* left < 0 (a job that cannot fit) reads left 0 */
@@ -235,48 +237,56 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		ragp_prep(ctx, n, &own);
 		r = &own;
 	}
-	struct placement p;
-	cluster_placement_of(n, j, cluster_hbm_of(r->gpu_hbm, j), &p); /* pol_dem_of */
+	/* what the job takes of each dim (cluster_placement_of) */
+	int32_t milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	int64_t hbm = cluster_hbm_of(r->gpu_hbm, j);
+	double dem[DIM_N]; /* whole numbers: the arithmetic below is exact as in int64_t */
+#pragma GCC unroll 7
+	for (int d = 0; d < DIM_N; d++)
+		dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
+	dem[DIM_GPU] = (double)((int64_t)j->num_gpu * milli);
+	dem[DIM_HBM] = (double)((int64_t)j->num_gpu * hbm);
 	double before = r->before, pn = r->pn;
-	int64_t gtot = r->gfree - p.dem[DIM_GPU], htot = r->hfree - p.dem[DIM_HBM];
 	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
-	 * gshare * dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
+	 * gshare dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
 	double fall = 0, fother = 0, dother = 0, dgpu = 0;
 	double cong = 0, sa = 0, sa2 = 0;
-	int k = 0;
-	for (uint32_t m = r->dmask; m; m &= m - 1) {
-		int d = __builtin_ctz(m);
-		int64_t fr = d == DIM_GPU ? gtot : d == DIM_HBM ? htot : r->fr[d] - p.dem[d];
-		double inv = r->inv[d], wd = w->price_share[d] * inv;
-		double f = fr > 0 ? (double)fr * wd : 0;
+	int over = 0;
+#pragma GCC unroll 7 /* each dim's role is then known where it is compiled */
+	for (int d = 0; d < DIM_N; d++) {
+		double left = r->fs[d] - dem[d];
+		double f = left > 0 ? left * r->wd[d] : 0;
 		fall += f;
 		if (d == DIM_GPU || d == DIM_HBM) {
-			dgpu += (double)p.dem[d] * wd;
+			dgpu += dem[d] * r->wd[d];
 		} else {
 			fother += f;
-			dother += pn * (double)p.dem[d] * wd;
+			dother += pn * dem[d] * r->wd[d];
 		}
-		double fa = (double)r->fr[d] * inv - (double)p.dem[d] * inv;
-		if (d >= DIM_NET)
+		double fa = r->fn[d] - dem[d] * r->inv[d];
+		if (d >= DIM_NET && (r->dmask & DIM_BIT(d)))
 			cong += congestion(1 - fa);
+		if (d >= DIM_NET && (ctx->dims & DIM_BIT(d)))
+			over |= dem[d] > 0 && dem[d] > (double)r->fr[d];
 		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
 		sa += fa;
 		sa2 += fa * fa;
-		k++;
 	}
 	double low = 0;
 	if (ctx->node_nofit) {
 		double low1 = pn * fall, gshare = pn + frag_share_cpu(w);
 		double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
-		if (p.dem[DIM_GPU] > 0 && p.milli < 1000 && low2 > low1 && low2 > 0) {
-			int32_t gmin = p.milli;
-			int64_t hmin = p.hbm;
-			pol_least_room_of(r->gpu_free, r->hbm_free, r->ngpu, p.milli, p.hbm, &gmin,
+		if (j->num_gpu > 0 && milli < 1000 && low2 > low1 && low2 > 0) {
+			int32_t gmin = milli;
+			int64_t hmin = hbm;
+			pol_least_room_of(r->gpu_free, r->hbm_free, r->ngpu, milli, hbm, &gmin,
 					  &hmin);
 			gshare += frag_share_small(r->gpu_hbm, w, gmin, hmin);
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
-		int taken = whole_taken(&p), left = r->idle - taken;
+		/* the idle GPUs a whole-GPU job takes */
+		int taken = j->num_gpu > 0 && milli == 1000 ? j->num_gpu : 0;
+		int left = r->idle - taken;
 		double pidle = taken && ctx->node_fits ? r->pidle[left > 0 ? left : 0] : 0;
 		low1 = (pn + pidle) * fall;
 		low2 += pidle * fother;
@@ -285,9 +295,13 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	}
 	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
 						: low - before;
-	double sd = std_of(sa, sa2, k) - r->std_now;
-	double b = dF + ctx->lambda * sd + ctx->mu * cong +
-		   pol_oversub_of(ctx->dims, r->cap, r->fr, &p);
+	double sd = std_of(sa, sa2, r->k) - r->std_now;
+	double b = dF + ctx->lambda * sd + ctx->mu * cong;
+	if (over) { /* rare: the overshoot as pol_oversub_of takes it */
+		struct placement p;
+		cluster_placement_of(n, j, hbm, &p);
+		b += pol_oversub_of(ctx->dims, r->cap, r->fr, &p);
+	}
 	return b - 1e-9 * (fabs(b) + 1);
 }
 
