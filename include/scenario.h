@@ -14,6 +14,7 @@
  *   scenario_check  what needs all the options (--target only with --mode inflate, ...)
  *   scenario_load   the trace of a store, its cluster (or --cluster), the fault file and the
  *                   profile: a scenario ready to replay
+ *   scenario_check_files  those files alone, without a store
  *   scenario_key    the canonical text that identifies a scenario (two runs with the same
  *                   key differ only in policy and seed)
  *
@@ -190,6 +191,10 @@ int scenario_check(const struct scenario *sc, struct err *e);
  * --cluster file, the --fault-file and the profile. Refuses a trace with no jobs or no nodes,
  * saying what to give. Returns 0, VF_EINPUT or the store's error, with e filled. */
 int scenario_load(struct scenario *sc, struct store *st, struct err *e);
+/* Read and parse the files sc names (--cluster, --fault-file, --profile) as scenario_load
+ * does, without a store: a check before runs that will read them. Returns 0, VF_EIO or
+ * VF_EINPUT with e naming the file (and its line). */
+int scenario_check_files(struct scenario *sc, struct err *e);
 /* The canonical text of sc's parameters into out (after scenario_load): two runs of the same
  * key differ only in policy and seed. */
 void scenario_key(const struct scenario *sc, struct sbuf *out);

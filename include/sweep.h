@@ -61,8 +61,9 @@ void sweep_release(struct sweep *w);
  * Returns 0 or VF_EINPUT naming the bad item. */
 int sweep_add_targets(struct sweep *w, const char *spec, struct err *e);
 /* Add the lines of what-if file path: scenario options, words separated by blanks; '#'
- * starts a comment, lines without words are skipped (words.h). The words are not checked here (a
- * bad line is its tasks' failure). Returns 0, VF_EIO or VF_EINPUT (no line). */
+ * starts a comment, lines without words are skipped (words.h). The words are not checked here
+ * ('voidfit sweep' checks them as scenario options, and may rewrite them, before
+ * sweep_write). Returns 0, VF_EIO or VF_EINPUT (no line). */
 int sweep_add_whatif(struct sweep *w, const char *path, struct err *e);
 /* The number of tasks of w. */
 size_t sweep_ntasks(const struct sweep *w);

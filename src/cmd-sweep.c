@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+
 #include "cmd.h"
 #include "replay.h"
+#include "scenario.h"
 #include "sweep.h"
 
 static int exec_sweep(int argc, char **argv);
@@ -28,7 +31,8 @@ const struct cmd_entry cmd_sweep_entry = {
 		"                         or LO..HI/STEP (e.g. 0.5..1.3/0.05); none: timed runs\n"
 		"      --what-if FILE     scenario variations, one a line, each line scenario\n"
 		"                         options ('--io-pressure 2', '--fault n1:sto=0.5@0+6h');\n"
-		"                         one task per line (repeatable; files add up)\n"
+		"                         one task per line (repeatable; files add up); a bad\n"
+		"                         line fails the sweep by FILE:LINE\n"
 		"      --trace T          a trace of the store, by name or id (repeatable;\n"
 		"                         default: the newest)\n"
 		"  -o, --output DIR       the sweep directory to create\n"
@@ -103,6 +107,96 @@ static int exec_status(int argc, char **argv)
 	sweep_status_release(&s);
 	if (fflush(stdout) || ferror(stdout))
 		return cmd_fail(&cmd_sweep_entry, "stdout: write error");
+	return rc;
+}
+
+static const struct cmd_opt whatif_opts[] = {SCENARIO_OPTS, {NULL, 0, 0}};
+
+/* The option name of key in whatif_opts. */
+static const char *whatif_name(int key)
+{
+	for (const struct cmd_opt *o = whatif_opts; o->name; o++)
+		if (o->key == key)
+			return o->name;
+	return "?";
+}
+
+/*
+ * Check what-if line wi as its tasks will read it, after the sweep's own options (a target
+ * makes them inflation runs), so that a bad line fails here, by FILE:LINE, and not in each
+ * of its tasks later: scenario options of replay only (not --trace: the sweep's), each valid,
+ * valid together, and the files they name readable and well formed. The line is rewritten
+ * as long options, the files by absolute path (a relative one is taken from the directory
+ * sweep runs in; tasks run in the sweep's).
+ */
+static int check_whatif(const struct sweep *w, struct sweep_whatif *wi)
+{
+	static char name[] = "what-if";
+	char **argv = xcalloc(wi->n + 2, sizeof *argv), **out = xcalloc(2 * wi->n + 1, sizeof *out);
+	size_t nout = 0;
+	struct cmd_parser p;
+	struct scenario sc;
+	struct err e = {0};
+	int c, rc = CMD_OK;
+
+	argv[0] = name;
+	for (size_t i = 0; i < wi->n; i++)
+		argv[i + 1] = wi->words[i];
+	cmd_parser_init(&p, (int)wi->n + 1, argv);
+	scenario_init(&sc);
+	if (w->ntargets && (scenario_set(&sc, SCENARIO_K_MODE, "inflate", &e) ||
+			    scenario_set(&sc, SCENARIO_K_TARGET, w->targets[0], &e)))
+		rc = cmd_fail(&cmd_sweep_entry, "--targets: %s", e.msg);
+	while (rc == CMD_OK && (c = cmd_getopt(&p, whatif_opts)) != -1) {
+		char *arg = p.arg ? xstrdup(p.arg) : NULL;
+		if (c == '?')
+			rc = cmd_fail(&cmd_sweep_entry, "%s: '%s': %s", wi->where, p.bad, p.why);
+		else if (c == SCENARIO_K_TRACE)
+			rc = cmd_fail(&cmd_sweep_entry,
+				      "%s: --trace: not in a what-if line (give sweep --trace)",
+				      wi->where);
+		else if ((c == SCENARIO_K_CLUSTER || c == SCENARIO_K_FAULT_FILE ||
+			  c == SCENARIO_K_PROFILE)) {
+			char *abs = realpath(arg, NULL);
+			if (!abs)
+				rc = cmd_fail(&cmd_sweep_entry, "%s: --%s %s: %s", wi->where,
+					      whatif_name(c), arg, strerror(errno));
+			free(arg);
+			arg = abs;
+		}
+		if (rc == CMD_OK && scenario_set(&sc, c, arg, &e))
+			rc = cmd_fail(&cmd_sweep_entry, "%s: %s", wi->where, e.msg);
+		if (rc == CMD_OK) {
+			size_t len = strlen(whatif_name(c)) + 3;
+			out[nout] = xmalloc(len);
+			snprintf(out[nout++], len, "--%s", whatif_name(c));
+			if (arg)
+				out[nout++] = arg;
+		} else {
+			free(arg);
+		}
+	}
+	if (rc == CMD_OK && p.nops)
+		rc = cmd_fail(&cmd_sweep_entry,
+			      "%s: '%s': not an option (a what-if line holds scenario options of "
+			      "replay)",
+			      wi->where, p.operands[0]);
+	if (rc == CMD_OK && (scenario_check(&sc, &e) || scenario_check_files(&sc, &e)))
+		rc = cmd_fail(&cmd_sweep_entry, "%s: %s", wi->where, e.msg);
+	if (rc == CMD_OK) {
+		for (size_t i = 0; i < wi->n; i++)
+			free(wi->words[i]);
+		free(wi->words);
+		wi->words = out;
+		wi->n = nout;
+		out = NULL;
+	}
+	scenario_release(&sc); /* before the words it points into */
+	for (size_t i = 0; out && i < nout; i++)
+		free(out[i]);
+	free(out);
+	cmd_parser_release(&p);
+	free(argv);
 	return rc;
 }
 
@@ -187,6 +281,10 @@ static int exec_sweep(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_sweep_entry, "no -o DIR given");
 		goto out;
 	}
+	for (size_t i = 0; i < w.nwi && rc == CMD_OK; i++)
+		rc = check_whatif(&w, &w.wi[i]);
+	if (rc != CMD_OK)
+		goto out;
 	if (sweep_ntasks(&w) > SWEEP_MAX_TASKS) {
 		rc = cmd_usage_error(&cmd_sweep_entry, "more than %d tasks", SWEEP_MAX_TASKS);
 		goto out;

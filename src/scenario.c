@@ -280,40 +280,21 @@ static void trace_name(struct store *st, int64_t id, struct sbuf *out)
 		sbuf_printf(out, "%" PRId64, id);
 }
 
-int scenario_load(struct scenario *sc, struct store *st, struct err *e)
+/* Read and parse the files sc names: the --cluster spec (its nodes into nodes), the
+ * --fault-file (its faults after sc's) and the profile. */
+static int load_files(struct scenario *sc, struct job_set *nodes, struct err *e)
 {
 	struct sbuf text = SBUF_INIT;
-	int rc;
+	int rc = VF_OK;
 
 	sbuf_init(&text);
-	if ((rc = store_trace_find(st, sc->trace_arg, &sc->trace_id, e)))
-		goto out;
-	sbuf_reset(&sc->trace_name);
-	trace_name(st, sc->trace_id, &sc->trace_name);
-	job_set_release(&sc->base);
-	if ((rc = store_trace_load(st, sc->trace_id, &sc->base, e)))
-		goto out;
 	if (sc->cluster_path) {
 		sbuf_reset(&sc->cluster_text);
 		if ((rc = words_read_file(sc->cluster_path, SCENARIO_FILE_MAX, "a cluster spec",
 					  &sc->cluster_text, e)) ||
-		    (rc = use_cluster(&sc->base, sc->cluster_text.s, sc->cluster_text.len,
+		    (rc = use_cluster(nodes, sc->cluster_text.s, sc->cluster_text.len,
 				      sc->cluster_path, e)))
 			goto out;
-	}
-	if (!sc->base.nnodes) {
-		rc = err_set(e, VF_EINPUT,
-			     "trace '%s' has no nodes: give a cluster with --cluster FILE (a "
-			     "cluster spec, voidfit(5)) or import a node list with the trace",
-			     sc->trace_name.s);
-		goto out;
-	}
-	if (!sc->base.njobs) {
-		rc = err_set(e, VF_EINPUT,
-			     "trace '%s' has no jobs: import a job or pod list with its node list "
-			     "('voidfit import --format list' shows the formats)",
-			     sc->trace_name.s);
-		goto out;
 	}
 	if (sc->fault_file &&
 	    ((rc = words_read_file(sc->fault_file, SCENARIO_FILE_MAX, "a fault file", &text, e)) ||
@@ -326,6 +307,39 @@ int scenario_load(struct scenario *sc, struct store *st, struct err *e)
 	rc = enrich_load(sc->profile_path, &sc->profile, e);
 out:
 	sbuf_release(&text);
+	return rc;
+}
+
+int scenario_load(struct scenario *sc, struct store *st, struct err *e)
+{
+	int rc;
+	if ((rc = store_trace_find(st, sc->trace_arg, &sc->trace_id, e)))
+		return rc;
+	sbuf_reset(&sc->trace_name);
+	trace_name(st, sc->trace_id, &sc->trace_name);
+	job_set_release(&sc->base);
+	if ((rc = store_trace_load(st, sc->trace_id, &sc->base, e)) ||
+	    (rc = load_files(sc, &sc->base, e)))
+		return rc;
+	if (!sc->base.nnodes)
+		return err_set(e, VF_EINPUT,
+			       "trace '%s' has no nodes: give a cluster with --cluster FILE (a "
+			       "cluster spec, voidfit(5)) or import a node list with the trace",
+			       sc->trace_name.s);
+	if (!sc->base.njobs)
+		return err_set(
+			e, VF_EINPUT,
+			"trace '%s' has no jobs: import a job or pod list with its node list "
+			"('voidfit import --format list' shows the formats)",
+			sc->trace_name.s);
+	return VF_OK;
+}
+
+int scenario_check_files(struct scenario *sc, struct err *e)
+{
+	struct job_set nodes = {0};
+	int rc = load_files(sc, &nodes, e);
+	job_set_release(&nodes);
 	return rc;
 }
 

@@ -111,6 +111,31 @@ contains err "trace 'nosuch': not in t.db"
 [ ! -e x ] || die "a failed sweep wrote its directory"
 expect_rc 1 vf sweep t.db -p fgd --what-if nosuch -o x
 contains err "--what-if nosuch: "
+# what-if lines are checked as replay reads them, by FILE:LINE, before anything is written
+printf 'g 2 A100 8\n' >ok.spec
+printf 'g x A100 8\n' >bad.spec
+printf 'not a fault\n' >bad.faults
+whatif() { printf -- '--io-pressure 2\n%s\n' "$1" >wi; }
+refused() { # LINE MESSAGE: a what-if file whose second line is LINE fails with MESSAGE
+	whatif "$1"
+	expect_rc 1 vf sweep t.db -p fgd --what-if wi -o x
+	contains err "voidfit sweep: wi:2: $2"
+}
+refused "--io-pressure nope" "--io-pressure 'nope': not a number"
+refused "--nope 3" "'--nope': unknown option"
+refused "--queue backfill stray" "'stray': not an option (a what-if line holds scenario options"
+refused "--trace jobs" "--trace: not in a what-if line (give sweep --trace)"
+refused "--target 0.5" "--target applies to --mode inflate only"
+refused "--cluster nosuch.spec" "--cluster nosuch.spec: No such file or directory"
+refused "--cluster bad.spec" "$PWD/bad.spec:1: "
+refused "--fault-file bad.faults" "$PWD/bad.faults:1: "
+[ ! -e x ] || die "a sweep with a bad what-if line wrote its directory"
+# a good line is written as long options, its files by absolute path (tasks run in DIR)
+whatif "-m inflate -t 0.5 --cluster=ok.spec"
+expect_rc 0 vf sweep t.db -p first-fit --what-if wi -o wv
+contains wv/tasks "--seed 1 --mode inflate --target 0.5 --cluster $PWD/ok.spec # wi:2"
+task wv 2 || die "the task of a what-if with a relative cluster path failed"
+[ -f wv/runs/2.db ] || die "no task store for the what-if line"
 expect_rc 2 vf merge t.db
 contains err "no TASKSTORE given"
 expect_rc 2 vf sweep status

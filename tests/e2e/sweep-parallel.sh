@@ -1,7 +1,8 @@
 # A small sweep run by GNU parallel through DIR/parallel.sh, merged, is the same as a one-host
 # replay of the same grid: every metric, bucket, series and per-job block, every scenario row
-# by key, and compare's CSV. A bad what-if line fails its own tasks only, and status names
-# them with their error; merging twice adds nothing.
+# by key, and compare's CSV. A what-if line that only a replay finds wrong (a fault on a node
+# the trace does not have) fails its own tasks only, and status names them with their error;
+# merging twice adds nothing.
 . "$VOIDFIT_TOP/tests/lib.sh"
 command -v parallel >/dev/null 2>&1 || skip "GNU parallel is not installed (scripts/deps.sh)"
 command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
@@ -10,13 +11,13 @@ vf import -o one.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 
 	die "import failed"
 cp one.db merged.db
 
-# inflation: 2 policies x 2 seeds x 2 targets x 3 what-if lines (one bad) = 12 tasks
+# inflation: 2 policies x 2 seeds x 2 targets x 3 what-if lines (one failing) = 12 tasks
 cat >wi <<'WI'
 # scenario variations
 --io-pressure 2
 
 --fault A100:sto=0.5@0+6h --coverage 0.9
---io-pressure nope
+--fault nosuch:sto=0.5@0+6h
 WI
 expect_rc 0 vf sweep merged.db -p first-fit,fgd --seeds 1-2 --targets 0.5..0.6/0.1 \
 	--what-if wi -o sw
@@ -41,7 +42,7 @@ set -e
 [ -s sw/joblog ] || die "no joblog"
 expect_rc 1 vf sweep status sw
 contains out "12 tasks: 8 done, 4 failed, 0 running or killed, 0 missing"
-contains out "failed task 9 (no runs/9.db), its log ends: voidfit replay: --io-pressure 'nope': not a number"
+contains out "failed task 9 (no runs/9.db), its log ends: voidfit replay: fault 'nosuch:sto=0.5@0+21600': 'nosuch' names no node"
 [ "$(grep -c '^failed task' out)" -eq 4 ] || die "want 4 failed tasks"
 expect_rc 0 vf sweep status swt
 contains out "2 tasks: 2 done"

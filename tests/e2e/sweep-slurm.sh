@@ -26,7 +26,7 @@ if [ $src -eq 77 ]; then skip "$(tail -1 slurm.out)"; fi
 [ $src -eq 0 ] || { cat slurm.out >&2; die "tests/slurm/start.sh failed"; }
 export SLURM_CONF="$state/slurm.conf"
 
-printf -- '--io-pressure 2\n--io-pressure nope\n' >wi
+printf -- '--io-pressure 2\n--fault nosuch:sto=0.5@0+6h\n' >wi
 expect_rc 0 vf sweep t.db -p first-fit,fgd --seeds 2 --targets 0.5 --what-if wi -o sw
 contains sw/slurm.sbatch "#SBATCH --array=1-2%2"
 job=$(sbatch --parsable sw/slurm.sbatch) || die "sbatch failed"
@@ -40,7 +40,7 @@ done
 [ -s sw/logs/1.log ] && [ -s sw/logs/2.log ] || die "no log per task: $(ls sw/logs)"
 expect_rc 1 vf sweep status sw
 contains out "2 tasks: 1 done, 1 failed, 0 running or killed, 0 missing"
-contains out "failed task 2 (no runs/2.db), its log ends: voidfit replay: --io-pressure 'nope': not a number"
+contains out "failed task 2 (no runs/2.db), its log ends: voidfit replay: fault 'nosuch:sto=0.5@0+21600': 'nosuch' names no node"
 
 vf replay one.db --policy first-fit,fgd --seed 2 --mode inflate --target 0.5 \
 	--io-pressure 2 >/dev/null 2>&1 || die "replay failed"
