@@ -3,14 +3,13 @@
  * seeds, every policy in each) as a task list with a GNU parallel script and a Slurm job
  * array; 'voidfit sweep status DIR' says which tasks are done, failed or missing.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <errno.h>
 
 #include "cmd.h"
 #include "replay.h"
@@ -155,8 +154,8 @@ static int check_whatif(const struct sweep *w, struct sweep_whatif *wi)
 			rc = cmd_fail(&cmd_sweep_entry,
 				      "%s: --trace: not in a what-if line (give sweep --trace)",
 				      wi->where);
-		else if ((c == SCENARIO_K_CLUSTER || c == SCENARIO_K_FAULT_FILE ||
-			  c == SCENARIO_K_PROFILE)) {
+		else if (c == SCENARIO_K_CLUSTER || c == SCENARIO_K_FAULT_FILE ||
+			 c == SCENARIO_K_PROFILE) {
 			char *abs = realpath(arg, NULL);
 			if (!abs)
 				rc = cmd_fail(&cmd_sweep_entry, "%s: --%s %s: %s", wi->where,
