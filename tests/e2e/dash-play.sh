@@ -16,7 +16,8 @@ contains screen "by placement"
 # play: the clock moves; pause: it stands
 c0=$(clock)
 keys Space
-sleep 1
+moved() { [ "$(clock)" != "$c0" ]; }
+poll 10 moved
 keys Space
 wait_for "paused"
 c1=$(clock)
@@ -28,9 +29,12 @@ c2=$(clock)
 # '.': one event more
 ev() { screen; sed -n 's/.*events  *\([0-9][0-9]*\)$/\1/p' screen | head -1; }
 e0=$(ev)
+[ -n "$e0" ] || die "no event count on the screen"
 keys .
+one_more() { [ "$(ev)" -gt "$e0" ]; }
+poll 5 one_more
 e1=$(ev)
-[ -n "$e0" ] && [ "$e1" -eq $((e0 + 1)) ] || die "'.' went from $e0 to $e1 events"
+[ "$e1" -eq $((e0 + 1)) ] || die "'.' went from $e0 to $e1 events"
 
 # help
 keys ?

@@ -17,8 +17,10 @@ keys Down Down Enter
 wait_for "vs policy best-fit"
 contains screen "what-if: policy best-fit"
 contains screen "main   what-if diff"
+c0=$(clock)
 keys Space
-sleep 1
+moved() { [ "$(clock)" != "$c0" ]; }
+poll 10 moved
 keys Space
 wait_for "paused"
 grep -q 'frag (FGD) .* [+-]0\.[0-9][0-9][0-9]$' screen || grep -q 'frag (FGD) .* 0\.000$' screen ||

@@ -106,7 +106,7 @@ while ! grep -q '%  run ' typescript 2>/dev/null && kill -0 "$(cat pid)" 2>/dev/
 done
 kill -INT "$(cat pid)" 2>/dev/null || true
 wait $spid || true
-grep -q '%  run ' typescript || skip "no progress bar drawn (script(1) gave no terminal?)"
+grep -q '%  run ' typescript || die "no progress bar drawn on the terminal script(1) gave"
 # render the terminal: each carriage return goes back to the start of the line
 awk 'BEGIN { RS = "\n" } {
 	line = ""; n = split($0, seg, "\r")

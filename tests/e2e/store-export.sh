@@ -2,7 +2,6 @@
 # real sample), refuses to overwrite without --force; --jobs and --nodes write the native
 # formats, which read back to the same rows; usage errors exit 2.
 . "$VOIDFIT_TOP/tests/lib.sh"
-if vf import -h 2>&1 | grep -q "not yet written"; then skip "voidfit import is not written yet"; fi
 tr=$VOIDFIT_TOP/traces/balanced
 vf import -o t.db "$tr/jobs.csv" "$tr/nodes.csv" >/dev/null 2>&1 || die "import failed"
 

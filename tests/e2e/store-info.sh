@@ -1,7 +1,6 @@
 # info: traces, files with their counts, nodes and GPUs by model, jobs by class, sizes;
 # --json has the promised keys with the right numbers.
 . "$VOIDFIT_TOP/tests/lib.sh"
-if vf import -h 2>&1 | grep -q "not yet written"; then skip "voidfit import is not written yet"; fi
 tr=$VOIDFIT_TOP/traces/balanced
 vf import -o t.db "$tr/jobs.csv" "$tr/nodes.csv" >/dev/null 2>&1 || die "import failed"
 njobs=$(($(wc -l < "$tr/jobs.csv") - 1))
