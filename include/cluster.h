@@ -99,7 +99,8 @@ static inline void cluster_placement_of(size_t n, const struct job *j, int64_t h
  * j's allowed GPU models. Writes at most max placements to out and returns how many there
  * are (0: j does not fit on n). A whole-GPU job has one way (the lowest-numbered free GPUs);
  * a shared job one per distinct (free milli, free HBM) among the GPUs it fits on, the
- * lowest-numbered GPU of each. Shared dims are not checked here: policies see them.
+ * lowest-numbered GPU of each. Shared dims are not checked here (policies see them), but
+ * for one: j never goes on a node whose spec has capacity 0 on a shared dim j uses.
  * Choices come in order of their lowest GPU index. A demand of -1 counts as 0; a placement's
  * dem[gpu] is num_gpu * gpu_milli and dem[hbm] num_gpu * cluster_job_hbm().
  */

@@ -5,12 +5,13 @@
  * Syntax (one group a line; '#' starts a comment; words separated by blanks):
  *     GROUP COUNT MODEL GPUS [DIM=VALUE ...]
  *   GROUP  name of the group: 1-23 characters of [A-Za-z0-9_.-], unique in the file
- *   COUNT  nodes in the group, 1..1000000
+ *   COUNT  nodes in the group, 1..100000, and at most 100000 in the file
  *   MODEL  GPU model (gpu-models.csv name or alias), or '-' for nodes without GPUs
  *   GPUS   GPUs per node, 0..32 (0 exactly when MODEL is '-')
  *   DIM=VALUE capacities per node, integers >= 0, each at most once: cpu (millicores),
  *          mem (MiB), net (MB/s), sto (MB/s), iocpu (millicores), and hbm (MiB per GPU,
  *          overriding the model's); the ones left out stay -1 for enrichment to fill.
+ *          A node with net, sto or iocpu 0 takes no job that uses that dim.
  * Example:  h100  200  H100  8  cpu=192000 mem=2097152 net=50000 sto=8000 iocpu=16000
  */
 #ifndef VOIDFIT_CLUSTERSPEC_H

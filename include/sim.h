@@ -216,6 +216,10 @@ struct sim_counters {
 	/* At w1: the work still running or waiting (carried over past the window). */
 	int64_t carry_jobs;  /* jobs running or waiting at w1 (-1 until the clock passes w1) */
 	double carry_gpu_ms; /* their GPU work left, GPU-milli-seconds at full rate */
+	/* Timed: jobs running or waiting when the run stopped because nothing could change
+	 * any more (no arrival, completion or fault to come: they would run at rate 0 or wait
+	 * for ever); 0 when it ended otherwise. They are in carry_jobs. */
+	int64_t stuck;
 };
 
 /* The buckets of k's window: out[m][c][b] in GPU-milli-seconds, for GPU model m, class c
@@ -251,8 +255,9 @@ int sim_step_until(struct sim *s, int64_t t);
 /* Handle every event at time <= t, then move the clock to t (if later and not over).
  * Returns 1 if events remain, 0 when the run is over. */
 int sim_run_until(struct sim *s, int64_t t);
-/* Run to the end: every job finished, unplaceable, skipped, or (inflation) the target met.
- * With faults that never end or rate-0 jobs, running jobs may remain (reported as such). */
+/* Run to the end: every job finished, unplaceable, skipped, or (inflation) the target met;
+ * or (timed) nothing can change any more: the clock moves to the window's end if it is not
+ * past it, and the jobs still running or waiting are carried over (counters' stuck). */
 void sim_run(struct sim *s);
 /* 1 when no event is left. */
 int sim_done(const struct sim *s);

@@ -81,6 +81,9 @@ int zblk_plan_usable(const struct zblk_plan *plan, int nref);
 int zblk_put_i64_follow(struct zblk_buf *b, const int64_t *v, const uint8_t *nul, size_t n,
 			const int64_t *const *refs, const uint8_t *const *refnul, int nref,
 			struct zblk_plan *plan);
+/* The most bytes zblk_put_i64 (or _plan, _follow) writes for a column of n rows: a reader
+ * that knows its rows bounds a block with it before inflating one. */
+size_t zblk_i64_max(size_t n);
 /* Read an integer column of n rows into v and nul (nul may be NULL only if the column has
  * no NULL). 0 or -1 (r->bad set). */
 int zblk_get_i64(struct zblk_reader *r, int64_t *v, uint8_t *nul, size_t n,
@@ -129,7 +132,10 @@ struct zblk_info {
 int zblk_seal(struct zblk_ctx *z, int kind, uint64_t rows, const void *raw, size_t rawlen,
 	      struct zblk_buf *out, struct err *e);
 /* Check and inflate a sealed block into raw (reset first); fills info (may be NULL).
- * VF_ESTORE with a message for a bad header, a checksum mismatch or a zstd failure. */
+ * VF_ESTORE with a message for a bad header, a checksum mismatch or a zstd failure, and,
+ * before anything is allocated, for a size the zstd frame does not give too or that its
+ * payload cannot inflate to (ZBLK_ZSTD_RATIO_MAX): a forged header asks for no memory. */
+#define ZBLK_ZSTD_RATIO_MAX 32768 /* 128 KiB from a 4-byte RLE block at best */
 int zblk_open(struct zblk_ctx *z, const void *blob, size_t n, struct zblk_info *info,
 	      struct zblk_buf *raw, struct err *e);
 /* Read only the header of a sealed block (no checksum check); 0 or -1. */

@@ -234,7 +234,9 @@ int64_t cluster_gpu_hbm(const struct cluster *c, size_t n)
 	return gpu_hbm(&c->spec[n]);
 }
 
-/* Does j fit on node n's cpu and mem, and is the node's GPU model allowed? */
+/* Does j fit on node n's cpu and mem, is the node's GPU model allowed, and does the node
+ * have each shared dim j uses? A job on a node whose spec lacks one (capacity 0) would run
+ * at rate 0 for ever; a fault to 0 ends, so the spec decides, not the capacity now. */
 static bool fits_node(const struct cluster *c, size_t n, const struct job *j)
 {
 	const struct node_state *s = &c->st[n];
@@ -244,6 +246,9 @@ static bool fits_node(const struct cluster *c, size_t n, const struct job *j)
 		if (s->used[d] + dem > s->cap[d])
 			return false;
 	}
+	for (int d = DIM_NET; d < DIM_N; d++)
+		if ((DIMS_SHARED & DIM_BIT(d)) && j->dem[d] > 0 && sp->cap[d] == 0)
+			return false;
 	if (j->num_gpu > 0) {
 		if (j->num_gpu > sp->ngpu)
 			return false;

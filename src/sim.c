@@ -78,6 +78,26 @@
  *   - the time series is sampled every (last arrival - first arrival) / series_points
  *     seconds in timed mode, and at each whole percent of arrived load in inflation.
  *
+ * Ending: a timed run ends when every job has finished, is unplaceable or skipped; or when
+ * nothing can change any more (stuck): no arrival is left, no fault starts or ends, and no
+ * running job has a completion to come. A job never goes where its node's spec lacks a
+ * shared dim it uses (cluster_choices), but a fault to 0 that outlasts the run leaves it at
+ * rate 0, and a rate tiny enough puts its end past the horizon t_max (t0 + INT64_MAX / 4 /
+ * the cluster's GPU-milli: far past any trace, near enough that no time wraps and no GPU-ms
+ * integral leaves an int64); such a job has no completion queued (SJ_NOEND, push_finish).
+ * A stuck run moves the clock to the window's end (nothing changes until then) and carries
+ * what runs or waits over (end_stuck, counted in k.stuck); it no longer samples on for ever.
+ * The window ends at t_max at the latest. Inflation draws until its target (inflate_check
+ * refuses a trace whose jobs ask for no GPU, or that would need more than SIM_MAX_DRAWS).
+ *
+ * Memory: O(jobs + nodes + faults) for a run, bounded whatever it simulates: one sjob (32
+ * bytes) and, once slowed or preempted, a run slot and a preemption record per instance
+ * (inflation: at most SIM_MAX_DRAWS instances, 40 bytes each with their draw); the event
+ * queue holds at most 2 x (running + 2 + 2 x faults) + 1024 events (stale completions are
+ * purged past that, sim_step); the waiting queue and the fit shapes at most one entry per
+ * instance; the time series 2 x series_points samples per doubling of the cadence, so at
+ * most 2 x series_points x 62 however long the run (test_series_bounded_in_a_long_run).
+ *
  * Invariants: every RUNNING instance is in its node's job list and holds its placement; the
  * cluster's hard dims are never overcommitted (cluster.c asserts); counters' integrals run
  * over [t0, now]; node_frag[n] is frag_node() of node n's current state.
@@ -94,6 +114,17 @@
 #include "sim.h"
 
 enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
+
+/* The horizon (struct sim's t_max): t0 + SIM_SPAN_MAX / the cluster's GPU-milli, at most
+ * SIM_T_MAX. Far past any trace's end, and near enough that a time plus an interval never
+ * wraps and no GPU-milli-second integral (the cluster's GPU-milli x the span at most) leaves
+ * an int64. */
+#define SIM_T_MAX    (INT64_MAX / 4)
+#define SIM_SPAN_MAX (INT64_MAX / 4)
+/* Inflation draws at most this many jobs (40 bytes each: 1.3 GB): sim_new refuses a target
+ * that would take more on average, and a run stops drawing there. A 100,000-node cluster of
+ * 8-GPU nodes at 1.3 takes about 1.5 M draws of jobs of 0.7 GPU on average. */
+#define SIM_MAX_DRAWS ((size_t)1 << 25)
 
 /* A fit shape in the hash of shapes: what decides whether a job fits anywhere (its hard
  * dims and GPU shape), kept in the entry, so a lookup reads no job record (a cache miss
@@ -134,6 +165,8 @@ enum {
 	SJ_CHECKED = 1, /* never_fits() has been asked */
 	SJ_SLOWED = 2,  /* RUNNING: its rate changed in this run, so it has a slot in runs
 			 * (else its rate is 1 since its start: run_now) */
+	SJ_NOEND = 4,   /* RUNNING: no completion is queued (rate 0, or its end is past
+			 * t_max): counted in struct sim's nnoend */
 };
 static_assert(sizeof(struct sjob) <= 32, "two instances to a cache line");
 
@@ -263,6 +296,9 @@ struct sim {
 	int32_t *fresh; /* arrived since the last schedule pass */
 	size_t nfresh, freshcap;
 	int over;
+	int64_t t_max;     /* the horizon (sim_new): no event past it is queued */
+	int64_t nnoend;    /* running instances with SJ_NOEND */
+	int64_t nfault_ev; /* fault starts and ends queued */
 	int64_t sample_iv; /* timed sampling cadence, 0 = none */
 	int next_pct;      /* inflation: next percent of load to sample */
 	/* o.sample_nodes: the nodes of one search, and the nodes met on its walk that may
@@ -491,6 +527,27 @@ static void node_stranded(const struct sim *s, size_t n, int64_t out[DIM_N])
 	}
 }
 
+/* Queue running instance sj's completion in x seconds (whole, as a double: it may be
+ * infinite), unless that is past the horizon: then it never finishes in this run (SJ_NOEND),
+ * like a job at rate 0. A completion queued before must be stale already (ver bumped). */
+static void push_finish(struct sim *s, struct sjob *sj, int32_t idx, double x)
+{
+	int noend = !(x <= (double)(s->t_max - s->k.now));
+	if (noend != !!(sj->flags & SJ_NOEND)) {
+		sj->flags ^= SJ_NOEND;
+		s->nnoend += noend ? 1 : -1;
+	}
+	if (noend)
+		return;
+	struct evq_event ev = {.time = s->k.now + (int64_t)(x > 0 ? x : 0),
+			       .prio = EV_FINISH,
+			       .kind = EV_FINISH,
+			       .ver = sj->ver,
+			       .arg = idx,
+			       .aux = sj->node};
+	evq_push(&s->q, &ev);
+}
+
 static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 {
 	struct srun cur = run_now(s, sj);
@@ -519,16 +576,7 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 		s->stall_cls[m][cls_of(j)] += g * (ru->rate - r);
 	ru->rate = r;
 	sj->ver++;
-	if (r > 0) {
-		double x = ceil(ru->work / r - 1e-9);
-		struct evq_event ev = {.time = s->k.now + (int64_t)(x > 0 ? x : 0),
-				       .prio = EV_FINISH,
-				       .kind = EV_FINISH,
-				       .ver = sj->ver,
-				       .arg = idx,
-				       .aux = sj->node};
-		evq_push(&s->q, &ev);
-	}
+	push_finish(s, sj, idx, r > 0 ? ceil(ru->work / r - 1e-9) : INFINITY);
 }
 
 /* Node n changed (a placement came or went, a fault): bring its F_n, multi-dim measure,
@@ -1058,7 +1106,7 @@ static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 	sj->start = s->k.now;
 	sj->run = -1; /* until its rate changes (set_rate) */
 	sj->gpus = p->gpus;
-	sj->flags &= (uint8_t)~SJ_SLOWED;
+	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND);
 	sj->ver++;
 	int m = node_model(s, (size_t)p->node);
 	if (m >= 0) {
@@ -1069,15 +1117,8 @@ static void start_job(struct sim *s, int32_t idx, const struct placement *p)
 		count_fault_hits(s, p->node, j);
 	s->running++;
 	s->k.placed++;
-	if (s->o.mode == SIM_TIMED) {
-		struct evq_event ev = {.time = s->k.now + (j->duration > 0 ? j->duration : 0),
-				       .prio = EV_FINISH,
-				       .kind = EV_FINISH,
-				       .ver = sj->ver,
-				       .arg = idx,
-				       .aux = p->node};
-		evq_push(&s->q, &ev);
-	}
+	if (s->o.mode == SIM_TIMED)
+		push_finish(s, sj, idx, (double)(j->duration > 0 ? j->duration : 0));
 	node_refresh(s, (size_t)p->node);
 	NOTIFY(s, on_place, s->k.now, idx, p);
 }
@@ -1096,6 +1137,10 @@ static int64_t stop_job(struct sim *s, int32_t idx)
 			s->stall_cls[m][c] -= st;
 		xgrow(&s->rfree, &s->rfreecap, s->nrfree + 1, sizeof *s->rfree);
 		s->rfree[s->nrfree++] = sj->run; /* the slot is free */
+	}
+	if (sj->flags & SJ_NOEND) {
+		sj->flags &= (uint8_t)~SJ_NOEND;
+		s->nnoend--;
 	}
 	sj->ver++;
 	cluster_remove(&s->c, &p, idx);
@@ -1135,10 +1180,9 @@ static int never_fits(struct sim *s, struct sjob *sj)
 			return 1;
 		}
 	}
-	/* The first hard dim no allowed node has enough of. */
+	/* The first dim no allowed node has enough of: a hard dim, or a shared dim j uses that
+	 * every allowed node lacks (cluster_choices). */
 	for (int d = 0; d < DIM_N && sj->why_dim < 0; d++) {
-		if (!(DIMS_HARD & DIM_BIT(d)))
-			continue;
 		int ok = 0;
 		for (size_t k = 0; k < s->empty.n && !ok; k++) {
 			const struct node *sp = &s->empty.spec[k];
@@ -1149,7 +1193,7 @@ static int never_fits(struct sim *s, struct sjob *sj)
 				       : d == DIM_HBM ? (int64_t)j->num_gpu *
 								cluster_job_hbm(&s->empty, k, j)
 						      : (j->dem[d] > 0 ? j->dem[d] : 0);
-			ok = need <= sp->cap[d];
+			ok = DIMS_HARD & DIM_BIT(d) ? need <= sp->cap[d] : !need || sp->cap[d] > 0;
 		}
 		if (!ok)
 			sj->why_dim = (int8_t)d;
@@ -1699,7 +1743,8 @@ static void push_arrival(struct sim *s)
 	if (s->o.mode != SIM_INFLATE)
 		return;
 	double cap = (double)s->c.total[DIM_GPU];
-	if ((double)s->k.requested_gpu >= s->o.target * cap || !s->js->njobs)
+	if ((double)s->k.requested_gpu >= s->o.target * cap || !s->js->njobs ||
+	    s->njobs >= SIM_MAX_DRAWS)
 		return;
 	struct evq_event ev = {.time = (int64_t)s->njobs + 1, .prio = EV_ARRIVE, .kind = EV_ARRIVE};
 	evq_push(&s->q, &ev);
@@ -1869,16 +1914,20 @@ static int fault_add(struct sim *s, const struct fault *f, struct err *e)
 		return VF_OK; /* already over */
 	if (f->start <= s->k.now)
 		fault_switch(s, i, 1);
-	else {
+	else if (f->start <= s->t_max) {
 		struct evq_event ev = {.time = f->start,
 				       .prio = EV_FAULT_START,
 				       .kind = EV_FAULT_START,
 				       .arg = (int32_t)i};
 		evq_push(&s->q, &ev);
+		s->nfault_ev++;
 	}
-	struct evq_event ev = {
-		.time = end, .prio = EV_FAULT_END, .kind = EV_FAULT_END, .arg = (int32_t)i};
-	evq_push(&s->q, &ev);
+	if (f->start <= s->t_max && end <= s->t_max) { /* else it lasts the whole run */
+		struct evq_event ev = {
+			.time = end, .prio = EV_FAULT_END, .kind = EV_FAULT_END, .arg = (int32_t)i};
+		evq_push(&s->q, &ev);
+		s->nfault_ev++;
+	}
 	return VF_OK;
 }
 
@@ -1981,6 +2030,30 @@ static void prep_setup(struct sim *s, int fill)
 static size_t shape_indexes(const struct policy_ops *ops)
 {
 	return ops->flags & POLICY_F_DEAR_BOUND ? SIM_KEYS_DEAR : SIM_KEYS;
+}
+
+/* Can inflation reach its target in SIM_MAX_DRAWS draws, as an average draw asks? A trace
+ * whose jobs ask for no GPU never would: it would draw until memory runs out. */
+static int inflate_check(const struct sim *s, struct err *e)
+{
+	double need = s->o.target * (double)s->c.total[DIM_GPU], pool = 0;
+	for (size_t i = 0; i < s->js->njobs; i++)
+		pool += (double)job_gpu(&s->js->jobs[i]);
+	if (need <= 0 || !s->js->njobs)
+		return VF_OK; /* nothing to draw */
+	if (pool <= 0)
+		return err_set(e, VF_EINPUT,
+			       "inflation: no job of the trace asks for a GPU, so no draw brings "
+			       "the load nearer its target of %g",
+			       s->o.target);
+	double draws = need / (pool / (double)s->js->njobs);
+	if (draws > (double)SIM_MAX_DRAWS)
+		return err_set(e, VF_EINPUT,
+			       "inflation: a target of %g takes about %.3g draws of this trace's "
+			       "jobs (%.3g GPU each on average), more than %zu",
+			       s->o.target, draws, pool / (double)s->js->njobs / 1000,
+			       (size_t)SIM_MAX_DRAWS);
+	return VF_OK;
 }
 
 int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct frag_workload *wl,
@@ -2100,6 +2173,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		}
 	}
 	s->k.t0 = s->k.now;
+	int64_t span = SIM_SPAN_MAX / (s->c.total[DIM_GPU] > 0 ? s->c.total[DIM_GPU] : 1);
+	s->t_max = s->k.t0 < SIM_T_MAX - span ? s->k.t0 + span : SIM_T_MAX;
 	s->k.carry_jobs = -1;
 	s->idle_stale = 1;
 	if (o->mode == SIM_TIMED) {
@@ -2110,12 +2185,14 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 			int64_t dmax = 1;
 			for (size_t i = 0; i < js->njobs; i++)
 				dmax = js->jobs[i].duration > dmax ? js->jobs[i].duration : dmax;
-			s->k.w1 = s->k.w0 + dmax;
+			s->k.w1 = dmax < s->t_max - s->k.w0 ? s->k.w0 + dmax : s->t_max;
 		}
+		if (s->k.w1 > s->t_max) /* the run never reaches past it */
+			s->k.w1 = s->k.w0 < s->t_max ? s->t_max : s->k.w0;
 	}
 	for (size_t i = 0; i < o->nfaults && !rc; i++)
 		rc = fault_add(s, &o->faults[i], e);
-	if (rc)
+	if (rc || (o->mode == SIM_INFLATE && (rc = inflate_check(s, e))))
 		goto fail;
 	push_arrival(s);
 	*out = s;
@@ -2180,6 +2257,28 @@ static int work_left(const struct sim *s)
 	if (s->o.mode == SIM_INFLATE)
 		return evq_len(&s->q) > 0;
 	return s->next_arrival < s->js->njobs || s->running > 0 || s->queued > 0;
+}
+
+/* Timed: can nothing change any more? No arrival is left, no fault starts or ends, no
+ * running instance has a completion to come (each runs at rate 0, or ends past t_max), and
+ * the last schedule pass has run: the waiting jobs would wait for ever. Only samples may be
+ * queued, and they would go on to the horizon. */
+static int stuck(const struct sim *s)
+{
+	return s->o.mode == SIM_TIMED && !s->dirty && s->next_arrival >= s->js->njobs &&
+	       s->running == s->nnoend && !s->nfault_ev;
+}
+
+/* End a stuck run: nothing changes to the window's end, so the clock goes there (the
+ * window's integrals are those of the state now), and what runs or waits is carried over. */
+static void end_stuck(struct sim *s)
+{
+	if (s->k.now < s->k.w1)
+		advance(s, s->k.w1);
+	if (s->k.carry_jobs < 0)
+		carry_over(s);
+	s->k.stuck = s->running + s->queued;
+	s->over = 1;
 }
 
 static int event_live(const struct evq_event *ev, void *u)
@@ -2268,6 +2367,10 @@ int sim_step(struct sim *s)
 		}
 		maybe_schedule(s);
 		struct evq_event ev;
+		if (work_left(s) && stuck(s)) {
+			end_stuck(s);
+			return 0;
+		}
 		if (!work_left(s) || !pop_event(s, &ev)) {
 			s->over = 1;
 			return 0;
@@ -2283,6 +2386,7 @@ int sim_step(struct sim *s)
 			break;
 		case EV_FAULT_END:
 		case EV_FAULT_START:
+			s->nfault_ev--;
 			fault_switch(s, (size_t)ev.arg, ev.kind == EV_FAULT_START);
 			break;
 		case EV_ARRIVE:
@@ -2292,9 +2396,10 @@ int sim_step(struct sim *s)
 			emit_sample(s);
 			/* a bounded series however long the run: the cadence doubles every
 			 * 2 x series_points samples */
-			if (++s->nsamples % (2 * s->o.series_points) == 0)
+			if (++s->nsamples % (2 * s->o.series_points) == 0 &&
+			    s->sample_iv <= s->t_max / 2)
 				s->sample_iv *= 2;
-			if (work_left(s)) {
+			if (work_left(s) && s->sample_iv <= s->t_max - s->k.now) {
 				struct evq_event nx = {.time = s->k.now + s->sample_iv,
 						       .prio = EV_SAMPLE,
 						       .kind = EV_SAMPLE};

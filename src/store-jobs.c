@@ -523,6 +523,28 @@ static int by_arrival(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Does the header of the sealed job block blob[0..len) claim no more rows than a block
+ * holds, and no more bytes than flush_jobs writes for them (its four varints, then
+ * JOBS_NCOLS integer columns)? Checked before zblk_open allocates what it claims. A header
+ * that does not parse passes: zblk_open says what is wrong with it. */
+static int job_block_size_ok(const void *blob, size_t len, struct err *e)
+{
+	struct zblk_info info;
+	if (zblk_peek(blob, len, &info))
+		return 0;
+	if (info.rows > STORE_BLOCK_ROWS)
+		return err_set(e, VF_ESTORE,
+			       "block claims %llu jobs, more than the %d a block holds",
+			       (unsigned long long)info.rows, STORE_BLOCK_ROWS);
+	uint64_t max = 4 * 10 + (uint64_t)JOBS_NCOLS * zblk_i64_max((size_t)info.rows);
+	if (info.raw_len > max)
+		return err_set(e, VF_ESTORE,
+			       "block claims %llu bytes for %llu jobs, more than they take (%llu)",
+			       (unsigned long long)info.raw_len, (unsigned long long)info.rows,
+			       (unsigned long long)max);
+	return 0;
+}
+
 /* The rows of trace_id's job blocks (what a load will decode), or 0 if unknown; never more
  * than full blocks hold, so a damaged count cannot ask for absurd memory. */
 static int64_t trace_block_rows(struct store *s, int64_t trace_id)
@@ -547,8 +569,9 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 {
 	job_set_release(out);
 	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT nrows, data FROM job_blocks WHERE trace_id = ? ORDER BY seq",
-			    &st, e);
+	int rc = store_prep(
+		s, "SELECT nrows, data, seq FROM job_blocks WHERE trace_id = ? ORDER BY seq", &st,
+		e);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, trace_id);
@@ -562,15 +585,19 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	int step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct zblk_info info;
-		rc = zblk_open(s->z, sqlite3_column_blob(st, 1),
-			       (size_t)sqlite3_column_bytes(st, 1), &info, &raw, e);
+		const void *blob = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		rc = job_block_size_ok(blob, len, e);
+		if (!rc)
+			rc = zblk_open(s->z, blob, len, &info, &raw, e);
 		if (!rc &&
 		    (info.kind != ZBLK_JOBS || (int64_t)info.rows != sqlite3_column_int64(st, 0)))
 			rc = err_set(e, VF_ESTORE, "jobs block: kind or row count does not match");
 		if (!rc)
 			rc = decode_jobs(s, &raw, info.rows, &cur, &curfile, &scratch, out, e);
 		if (rc)
-			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
+			err_prefix(e, "%s: trace %lld: job block %lld: ", s->path,
+				   (long long)trace_id, (long long)sqlite3_column_int64(st, 2));
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "read job blocks");

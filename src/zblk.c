@@ -822,6 +822,14 @@ static int bad(struct zblk_reader *r)
 	return -1;
 }
 
+size_t zblk_i64_max(size_t n)
+{
+	/* tag, ref, mult, ref2, mult2 (1 + 1 + 10 + 1 + 10), the NULL bitmap, then a payload no
+	 * dearer than PLAIN's 10 bytes a value (the cheapest codec is taken); DICT's bound,
+	 * k <= n values of 10 bytes, its count and 2-byte indices, is 12 a value */
+	return 23 + (n + 7) / 8 + 10 + 12 * n;
+}
+
 int zblk_get_i64(struct zblk_reader *r, int64_t *v, uint8_t *nul, size_t n,
 		 const int64_t *const *refs, const uint8_t *const *refnul, int nref)
 {
@@ -1274,18 +1282,25 @@ int zblk_open(struct zblk_ctx *z, const void *blob, size_t n, struct zblk_info *
 		return err_set(e, VF_ESTORE, "block checksum mismatch (%016llx, expected %016llx)",
 			       (unsigned long long)sum, (unsigned long long)info->checksum);
 	zblk_buf_reset(raw);
-	if (info->raw_len > (uint64_t)1 << 40)
-		return err_set(e, VF_ESTORE, "block claims %llu bytes",
-			       (unsigned long long)info->raw_len);
+	/* The sizes are checked before anything is allocated: the checksum is no seal (anyone
+	 * can compute it), and a header may claim a terabyte. */
+	unsigned long long fcs = info->zstd ? ZSTD_getFrameContentSize(p + off, n - off) : 0;
+	if (info->zstd && (fcs == ZSTD_CONTENTSIZE_UNKNOWN || fcs == ZSTD_CONTENTSIZE_ERROR))
+		return err_set(e, VF_ESTORE, "block: zstd frame with no content size");
+	if (info->zstd && fcs != info->raw_len)
+		return err_set(e, VF_ESTORE, "block frame holds %llu bytes, the header says %llu",
+			       fcs, (unsigned long long)info->raw_len);
+	if (info->raw_len > (uint64_t)1 << 40 ||
+	    info->raw_len / ZBLK_ZSTD_RATIO_MAX > info->comp_len)
+		return err_set(
+			e, VF_ESTORE,
+			"block claims %llu bytes, more than its %llu bytes of zstd inflate to",
+			(unsigned long long)info->raw_len, (unsigned long long)info->comp_len);
 	xgrow(&raw->p, &raw->cap, (size_t)info->raw_len + 1, 1);
 	if (!info->zstd) {
 		zblk_buf_add(raw, p + off, n - off);
 		return 0;
 	}
-	unsigned long long fcs = ZSTD_getFrameContentSize(p + off, n - off);
-	if (fcs != info->raw_len)
-		return err_set(e, VF_ESTORE, "block frame size %llu, expected %llu", fcs,
-			       (unsigned long long)info->raw_len);
 	size_t got = ZSTD_decompressDCtx(z->dctx, raw->p, raw->cap, p + off, n - off);
 	if (ZSTD_isError(got))
 		return err_set(e, VF_ESTORE, "block: zstd: %s", ZSTD_getErrorName(got));

@@ -211,6 +211,37 @@ static void test_set_cap_on_shared_dim(void **state)
 	assert_int_equal(f->c.total[DIM_STO], 1500); /* the spec total is unchanged */
 }
 
+/* A node whose spec has 0 of a shared dim takes no job that uses it (it would run at rate 0
+ * for ever), and every other job; a fault that lowers the capacity to 0 does not count: it
+ * ends. */
+static void test_node_without_a_shared_dim(void **state)
+{
+	struct fx *f = *state;
+	struct node nodes[1];
+	struct cluster c;
+	struct job j;
+	struct placement p[8];
+	mknode(&nodes[0], 4, 1, 64000, 256000, 32768);
+	nodes[0].cap[DIM_STO] = 0;
+	cluster_init(&c, nodes, 1);
+	mkjob(&j, 1000, 1000, 1, 1000);
+	assert_int_equal(cluster_choices(&c, 0, &j, p, 8), 1); /* no storage demand */
+	for (int d = DIM_NET; d < DIM_N; d++) {
+		mkjob(&j, 1000, 1000, 1, 1000);
+		j.dem[DIM_NET] = 0;
+		j.dem[d] = 1;
+		int want = d != DIM_STO;
+		assert_int_equal(cluster_choices(&c, 0, &j, p, 8), want);
+		assert_int_equal(cluster_first_choice(&c, 0, &j, p), want);
+	}
+	cluster_release(&c);
+	/* a fault to 0 on node 0 of the fixture (500 MB/s of storage in its spec) */
+	cluster_set_cap(&f->c, 0, DIM_STO, 0);
+	mkjob(&j, 1000, 1000, 1, 1000);
+	j.dem[DIM_STO] = 10;
+	assert_int_equal(cluster_first_choice(&f->c, 0, &j, p), 1);
+}
+
 static void test_next_fit_skips_full_nodes(void **state)
 {
 	struct fx *f = *state;
@@ -453,6 +484,7 @@ int main(void)
 		T(test_remove_restores_and_keeps_order),
 		T(test_clone_is_independent),
 		T(test_set_cap_on_shared_dim),
+		T(test_node_without_a_shared_dim),
 		T(test_next_fit_skips_full_nodes),
 		T(test_next_fit_matches_choices_on_many_nodes),
 		T(test_next_fit_skips_other_models),

@@ -93,8 +93,8 @@ static void test_errors(void **state)
 	expect_error(
 		"abcdefghijklmnopqrstuvwxyz 1 T4 1\n",
 		"c.spec:1: group 'abcdefghijklmnopqrstuvwxyz': want 1-23 of A-Z a-z 0-9 _ . -");
-	expect_error("a 0 T4 1\n", "c.spec:1: count '0' is not an integer in 1..1000000");
-	expect_error("a x T4 1\n", "c.spec:1: count 'x' is not an integer in 1..1000000");
+	expect_error("a 0 T4 1\n", "c.spec:1: count '0' is not an integer in 1..100000");
+	expect_error("a x T4 1\n", "c.spec:1: count 'x' is not an integer in 1..100000");
 	expect_error("a 1 B200 8\n", "c.spec:1: model 'B200' is not a known GPU model (or '-')");
 	expect_error("a 1 T4 33\n", "c.spec:1: gpus '33' is not an integer in 0..32");
 	expect_error("a 1 T4 0\n", "c.spec:1: a GPU model needs GPUS above 0 (or model '-')");
@@ -107,6 +107,11 @@ static void test_errors(void **state)
 	expect_error("a 1 T4 1 net=-1\n", "c.spec:1: net '-1' is not an integer >= 0");
 	expect_error("a 1 - 0 hbm=5\n", "c.spec:1: hbm= on nodes without GPUs");
 	expect_error("# only comments\n\n", "c.spec: no node groups");
+	/* a two-line spec of 10^9 nodes, then of 1.6 x 10^5: refused before a node is made */
+	expect_error("a 1000000000 T4 1\n", "c.spec:1: count '1000000000' is not an integer in "
+					    "1..100000");
+	expect_error("a 80000 T4 1\nb 80000 T4 1\n",
+		     "c.spec:2: more than 100000 nodes in the spec (memory grows with them)");
 	expect_error("a 1 T4 1\nb 2 T4 1 net=1.5\n", "c.spec:2: net '1.5' is not an integer >= 0");
 }
 

@@ -425,6 +425,136 @@ static void test_unplaceable_and_skipped(void **state)
 	job_set_release(&js);
 }
 
+/* ---- runs that always end ---- */
+
+/* A node without storage bandwidth (spec 0) takes no job that needs it: such a job is too
+ * big on sto where no node has any; the others run there. */
+static void test_node_without_a_shared_dim(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 2, 4000, 1000, 0);
+	add_job(&js, 0, 10, 100, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 5;
+	add_job(&js, 1, 10, 100, 1, 1000, JOB_TRAIN);
+	sim_opts_init(&o);
+	struct sim *s = run(&js, &ff_ops, &o);
+	struct sim_job_result r = res(s, 0);
+	assert_int_equal(r.state, SIM_JOB_UNPLACEABLE);
+	assert_int_equal(r.why, SIM_WHY_TOO_BIG);
+	assert_int_equal(r.why_dim, DIM_STO);
+	expect_run(s, 1, 1, 11, 0);
+	assert_int_equal(sim_counters(s)->stuck, 0);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* A job at rate 0 under a fault that outlasts the run, and one that waits behind it: once the
+ * last arrival is in and nothing else runs, nothing can change any more. The run stops (it
+ * went on sampling to the fault's end, 9e18 s), moves the clock to the window's end and
+ * carries both over. */
+static void test_stuck_run_stops(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct fault f;
+	struct err e = {0};
+	struct metrics_series ser = {0};
+	struct sim *s;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 100, 1000, 1, 1000, JOB_TRAIN)->dem[DIM_STO] = 800;
+	add_job(&js, 20, 10, 1000, 0, 0, JOB_CPU);
+	add_job(&js, 40, 10, 1000, 1, 1000, JOB_TRAIN);
+	assert_int_equal(fault_parse("n0:sto=0@10+9000000000000000000", &f, &e), 0);
+	sim_opts_init(&o);
+	o.faults = &f;
+	o.nfaults = 1;
+	o.win_end = 1000;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), 0);
+	struct sim_observer ob = metrics_series_observer(&ser);
+	sim_observe(s, &ob);
+	sim_run(s);
+	const struct sim_counters *k = sim_counters(s);
+	assert_true(sim_done(s));
+	assert_int_equal(k->now, 1000);
+	assert_int_equal(k->stuck, 2);
+	assert_int_equal(k->carry_jobs, 2);
+	expect_run(s, 1, 20, 30, 0);
+	struct sim_job_result r = res(s, 0);
+	assert_int_equal(r.state, SIM_JOB_RUNNING);
+	assert_true(r.rate == 0 && r.work_left == 90);
+	assert_int_equal(res(s, 2).state, SIM_JOB_QUEUED);
+	assert_true(ser.n < 2 * 200);
+	/* the window's buckets account for all of it: the GPU stalled from 10 to 1000 */
+	int64_t b[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	sim_buckets(k, 1, b);
+	int m = gpumodel_find("T4");
+	assert_int_equal(b[m][JOB_TRAIN][SIM_B_STALLED], 990 * 1000);
+	assert_int_equal(b[m][JOB_TRAIN][SIM_B_PRODUCTIVE], 10 * 1000);
+	sim_free(s);
+	metrics_series_release(&ser);
+	job_set_release(&js);
+}
+
+/* A job whose end is past the horizon never ends in the run (4e18 s: the run went there and
+ * its GPU-ms integrals wrapped negative); with nothing else to come, the run stops. */
+static void test_endless_job_stops(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 4000000000000000000, 1000, 1, 1000, JOB_TRAIN);
+	add_job(&js, 0, 10, 1000, 0, 0, JOB_CPU);
+	sim_opts_init(&o);
+	struct sim *s = run(&js, &ff_ops, &o);
+	const struct sim_counters *k = sim_counters(s);
+	assert_int_equal(k->stuck, 1);
+	assert_int_equal(k->carry_jobs, 1);
+	assert_true(k->w1 <= INT64_MAX / 4 && k->now == k->w1); /* the window is cut there */
+	int m = gpumodel_find("T4");
+	assert_true(k->alloc_ms[m] == 1000 * (k->now - k->t0));
+	sim_free(s);
+	/* with a window of its own, the run stops at the window's end */
+	o.win_end = 500;
+	s = run(&js, &ff_ops, &o);
+	assert_int_equal(sim_counters(s)->now, 500);
+	assert_int_equal(sim_counters(s)->stuck, 1);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* Inflation draws until the requested GPU reaches the target: a trace whose jobs ask for no
+ * GPU never gets there, and one that takes more than SIM_MAX_DRAWS (2^25) on average is
+ * refused too, before a draw. */
+static void test_inflation_that_cannot_reach_its_target(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct err e = {0};
+	struct sim *s;
+	add_node(&js, "n0", "T4", 8, 64000, 1000, 1000);
+	for (int i = 0; i < 5000; i++)
+		add_job(&js, i, 10, 1000, 0, 0, JOB_CPU);
+	sim_opts_init(&o);
+	o.mode = SIM_INFLATE;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), VF_EINPUT);
+	assert_null(s);
+	assert_non_null(strstr(e.msg, "inflation: no job of the trace asks for a GPU"));
+	/* one GPU job of 1 milli-GPU in 5001: 1.3 x 8000 x 5001 draws on average */
+	add_job(&js, 5000, 10, 1000, 1, 1, JOB_TRAIN);
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "more than 33554432"));
+	/* within reach: the run draws until it gets there */
+	o.target = 0.0001;
+	s = run(&js, &ff_ops, &o);
+	assert_true((double)sim_counters(s)->requested_gpu >= 0.0001 * 8000);
+	sim_free(s);
+	job_set_release(&js);
+}
+
 /* ---- a random workload: invariants, determinism, classes, forks ---- */
 
 /* copies x six nodes (named a0, a1, b0, b1, c0, a2 in the first copy, with a suffix in the
@@ -1528,6 +1658,10 @@ int main(void)
 		cmocka_unit_test(test_contention_stretches_jobs),
 		cmocka_unit_test(test_fault_slows_then_recovers),
 		cmocka_unit_test(test_unplaceable_and_skipped),
+		cmocka_unit_test(test_node_without_a_shared_dim),
+		cmocka_unit_test(test_stuck_run_stops),
+		cmocka_unit_test(test_endless_job_stops),
+		cmocka_unit_test(test_inflation_that_cannot_reach_its_target),
 		cmocka_unit_test(test_invariants_every_discipline),
 		cmocka_unit_test(test_deterministic_and_classes_exact),
 		cmocka_unit_test(test_class_index_exact_under_reuse),

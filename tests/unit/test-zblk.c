@@ -42,6 +42,7 @@ static size_t roundtrip(struct fx *f, const int64_t *v, const uint8_t *nul, size
 {
 	zblk_buf_reset(&f->b);
 	zblk_put_i64(&f->b, v, nul, n, refs, refnul, nref);
+	assert_true(f->b.len <= zblk_i64_max(n));
 	int64_t *out = calloc(n + 1, sizeof *out);
 	uint8_t *onul = calloc(n + 1, 1);
 	struct zblk_reader r;
@@ -431,6 +432,116 @@ static void test_damage_detected(void **state)
 	assert_memory_equal(f->raw.p, raw, sizeof raw);
 }
 
+/* A sealed block as a forger makes it: header, a checksum anyone can compute, payload. */
+static void forge(struct zblk_buf *out, int kind, uint64_t rows, uint64_t raw_len,
+		  const uint8_t *pay, size_t n)
+{
+	uint8_t h[3] = {0xB7, (uint8_t)kind, 1};
+	zblk_buf_reset(out);
+	zblk_buf_add(out, h, 3);
+	zblk_put_varint(out, rows);
+	zblk_put_varint(out, raw_len);
+	zblk_put_varint(out, n);
+	uint64_t sum = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < out->len; i++)
+		sum = (sum ^ out->p[i]) * 0x100000001b3ull;
+	for (size_t i = 0; i < n; i++)
+		sum = (sum ^ pay[i]) * 0x100000001b3ull;
+	for (int i = 0; i < 8; i++) {
+		uint8_t c = (uint8_t)(sum >> (8 * i));
+		zblk_buf_add(out, &c, 1);
+	}
+	zblk_buf_add(out, pay, n);
+}
+
+/* A forged block that claims 2^40 bytes is refused before anything is allocated (it died
+ * "out of memory"): its zstd frame says so too but is far too small to inflate to that, or
+ * the frame says another size, or none. */
+static void test_forged_sizes(void **state)
+{
+	struct fx *f = *state;
+	struct err e = {0};
+	/* magic, single segment with an 8-byte content size of 2^40, then one last RLE block
+	 * of 1000 bytes of 'x' */
+	uint8_t frame[] = {0x28,
+			   0xB5,
+			   0x2F,
+			   0xFD,
+			   0xE0,
+			   0,
+			   0,
+			   0,
+			   0,
+			   0,
+			   1,
+			   0,
+			   0,
+			   (uint8_t)(1 | 1 << 1 | 1000 << 3),
+			   (uint8_t)(1000 >> 5),
+			   0,
+			   'x'};
+	forge(&f->sealed, ZBLK_JOBS, 10, (uint64_t)1 << 40, frame, sizeof frame);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e), VF_ESTORE);
+	assert_string_equal(e.msg,
+			    "block claims 1099511627776 bytes, more than its 17 bytes of zstd "
+			    "inflate to");
+	assert_true(f->raw.cap < 1 << 20);
+	/* the header says 1000 bytes, the frame 2^40 */
+	forge(&f->sealed, ZBLK_JOBS, 10, 1000, frame, sizeof frame);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e), VF_ESTORE);
+	assert_string_equal(e.msg, "block frame holds 1099511627776 bytes, the header says 1000");
+	/* a frame that gives no size (no content size field, a window descriptor) */
+	uint8_t nosize[] = {0x28,
+			    0xB5,
+			    0x2F,
+			    0xFD,
+			    0x00,
+			    0x50,
+			    (uint8_t)(1 | 1 << 1 | 1000 << 3),
+			    (uint8_t)(1000 >> 5),
+			    0,
+			    'x'};
+	forge(&f->sealed, ZBLK_BYTES, 1000, 1000, nosize, sizeof nosize);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e), VF_ESTORE);
+	assert_string_equal(e.msg, "block: zstd frame with no content size");
+	/* the same frame with its true size opens: the forgery is in the sizes alone */
+	frame[10] = 0;
+	frame[5] = 1000 & 0xff;
+	frame[6] = 1000 >> 8;
+	forge(&f->sealed, ZBLK_BYTES, 1000, 1000, frame, sizeof frame);
+	assert_int_equal(zblk_open(f->z, f->sealed.p, f->sealed.len, NULL, &f->raw, &e), 0);
+	assert_int_equal(f->raw.len, 1000);
+	assert_true(f->raw.p[0] == 'x' && f->raw.p[999] == 'x');
+}
+
+/* Every column is within zblk_i64_max, the worst case too: values of 10-byte varints with
+ * NULLs, two references. */
+static void test_column_size_bound(void **state)
+{
+	struct fx *f = *state;
+	size_t n = 5000;
+	int64_t *v = malloc(n * sizeof *v), *r1 = malloc(n * sizeof *r1);
+	uint8_t *nul = malloc(n), *n1 = malloc(n);
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[i] = (int64_t)(x | 1ull << 62);
+		r1[i] = (int64_t)(x >> 3);
+		nul[i] = x % 7 == 0;
+		n1[i] = x % 5 == 0;
+	}
+	const int64_t *refs[2] = {r1, v};
+	const uint8_t *refnul[2] = {n1, NULL};
+	for (size_t k = 0; k <= n; k += k < 10 ? 1 : 997) {
+		roundtrip(f, v, nul, k, refs, refnul, 2);
+		roundtrip(f, v, NULL, k, NULL, NULL, 0);
+	}
+	free(v);
+	free(r1);
+	free(nul);
+	free(n1);
+}
+
 static void test_truncated_columns(void **state)
 {
 	struct fx *f = *state;
@@ -498,6 +609,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_skip_strings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seal_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_detected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forged_sizes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_size_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_columns, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
