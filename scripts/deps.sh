@@ -10,7 +10,7 @@ set -eu
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
 zlib1g-dev
 libcmocka-dev mandoc groff-base clang clang-format libclang-rt-dev git tmux sqlite3 zstd
-xz-utils gzip time librsvg2-bin libxml2-utils
+xz-utils gzip time librsvg2-bin libxml2-utils jq
 parallel rsync slurm-wlm munge"
 
 missing=""
