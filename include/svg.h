@@ -37,9 +37,6 @@ struct svg_ticks {
 };
 void svg_ticks(double lo, double hi, int max, int time, struct svg_ticks *t);
 
-/* Append s to out with &, <, >, " and ' escaped (text and attribute values). */
-void svg_escape(struct sbuf *out, const char *s);
-
 /* A tick label of value v into buf (NULL: "%g"). */
 typedef void (*svg_fmt_fn)(double v, char *buf, size_t len);
 

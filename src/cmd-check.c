@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "json.h"
 #include "sbuf.h"
 #include "store.h"
@@ -44,7 +45,11 @@ static void report(void *ctx, int ok, const char *what, const char *detail)
 		json_str(r->j, detail);
 		json_end(r->j);
 	} else if (!ok || !r->quiet) {
-		printf("%s  %s%s%s\n", ok ? "ok " : "BAD", what, *detail ? ": " : "", detail);
+		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
+		printf("%s  %s%s%s\n", ok ? "ok " : "BAD", esc_text_s(&e1, what),
+		       *detail ? ": " : "", esc_text_s(&e2, detail));
+		sbuf_release(&e1);
+		sbuf_release(&e2);
 	}
 }
 
@@ -105,11 +110,12 @@ static int exec_check(int argc, char **argv)
 		rc = cmd_fail(&cmd_check_entry, "%s", e.msg);
 	} else if (nbad) {
 		if (!asjson)
-			printf("%s: %d problem%s\n", p.operands[0], nbad, nbad == 1 ? "" : "s");
+			printf("%s: %d problem%s\n", esc_text_s(&b, p.operands[0]), nbad,
+			       nbad == 1 ? "" : "s");
 		rc = cmd_fail(&cmd_check_entry, "%s: %d problem%s found", p.operands[0], nbad,
 			      nbad == 1 ? "" : "s");
 	} else if (!asjson) {
-		printf("%s: no problems\n", p.operands[0]);
+		printf("%s: no problems\n", esc_text_s(&b, p.operands[0]));
 	}
 	if (asjson) {
 		json_end(&j);

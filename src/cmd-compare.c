@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "grid.h"
 #include "summary.h"
 
@@ -194,11 +195,15 @@ static int exec_compare(int argc, char **argv)
 		mode = !strcmp(sel.sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
 		sampled = sel.sc.sample_nodes > 0 ? (unsigned)sel.sc.sample_nodes : 0;
 		runrec_describe(&sel.sc, NULL, &desc);
+		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
 		fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s%s\n",
-			sel.scenario_id, sel.trace_name.s, desc.s, sel.n, sel.n == 1 ? "" : "s",
+			sel.scenario_id, esc_text_s(&e1, sel.trace_name.s), esc_text_s(&e2, desc.s),
+			sel.n, sel.n == 1 ? "" : "s",
 			sel.newest && sel.nscenarios > 1
 				? "; the newest complete of several ('voidfit runs' lists them)"
 				: "");
+		sbuf_release(&e1);
+		sbuf_release(&e2);
 		if (sel.legacy)
 			fprintf(stderr,
 				"warning: these runs were made by an earlier voidfit, before "
@@ -231,8 +236,11 @@ static int exec_compare(int argc, char **argv)
 		}
 		mode = sc.mode;
 		sampled = sc.sample_nodes;
+		struct sbuf e1 = SBUF_INIT;
 		fprintf(stderr, "no stored %s runs of trace %s: running %zu polic%s (not stored)\n",
-			sim_mode_name(sc.mode), sc.trace_name.s, npol, npol == 1 ? "y" : "ies");
+			sim_mode_name(sc.mode), esc_text_s(&e1, sc.trace_name.s), npol,
+			npol == 1 ? "y" : "ies");
+		sbuf_release(&e1);
 		struct grid g = {.sc = &sc,
 				 .pols = pols,
 				 .npol = npol,

@@ -13,6 +13,7 @@
 #endif
 
 #include "cmd.h"
+#include "esc.h"
 #include "import.h"
 #include "json.h"
 #include "sbuf.h"
@@ -158,6 +159,7 @@ static int exec_import(int argc, char **argv)
 	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
 	size_t n = 0, nnodes = 0;
 	int quiet = 0, asjson = 0, c, rc = CMD_OK;
+	struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT; /* names as printed (escaped) */
 
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_import_opts)) != -1) {
@@ -241,7 +243,7 @@ static int exec_import(int argc, char **argv)
 			res.swept, res.swept == 1 ? "" : "s", o.store);
 	if (!quiet || irc) {
 		for (size_t i = 0; i < res.nbad; i++)
-			fprintf(stderr, "%s\n", res.bad[i]);
+			fprintf(stderr, "%s\n", esc_text_s(&e1, res.bad[i]));
 		if (res.quarantined > (int64_t)res.nbad)
 			fprintf(stderr,
 				"... and %lld more bad rows (all in the quarantine table)\n",
@@ -265,13 +267,14 @@ static int exec_import(int argc, char **argv)
 	}
 	for (size_t i = 0; i < res.nfiles; i++) {
 		const struct import_file *f = &res.files[i];
+		const char *name = esc_text_s(&e1, f->name);
 		if (f->skipped)
-			fprintf(stderr, "%s: %s, skipped\n", f->name, f->skipped);
+			fprintf(stderr, "%s: %s, skipped\n", name, esc_text_s(&e2, f->skipped));
 		else if (f->dup_of)
-			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", f->name,
-				f->dup_of);
+			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", name,
+				esc_text_s(&e2, f->dup_of));
 		else if (!quiet && !asjson)
-			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", f->name,
+			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", name,
 			       f->format, (long long)f->read, (long long)f->accepted,
 			       (long long)f->quarantined);
 	}
@@ -281,12 +284,15 @@ static int exec_import(int argc, char **argv)
 	} else if (!quiet && !asjson) {
 		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
 		       "%lld quarantined; %lld jobs, %lld nodes\n",
-		       res.trace, (long long)res.trace_id, o.store, res.nnew,
-		       res.nnew == 1 ? "" : "s", (long long)res.read, (long long)res.accepted,
-		       (long long)res.quarantined, (long long)res.jobs, (long long)res.nodes);
+		       esc_text_s(&e1, res.trace), (long long)res.trace_id,
+		       esc_text_s(&e2, o.store), res.nnew, res.nnew == 1 ? "" : "s",
+		       (long long)res.read, (long long)res.accepted, (long long)res.quarantined,
+		       (long long)res.jobs, (long long)res.nodes);
 	}
 	import_result_release(&res);
 out:
+	sbuf_release(&e1);
+	sbuf_release(&e2);
 	cmd_parser_release(&p);
 	free(in);
 	return rc;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "gpumodel.h"
 #include "json.h"
 #include "sbuf.h"
@@ -124,20 +125,21 @@ static void gpu_text(struct sbuf *b, const int64_t *by_model)
 	for (int m = 0; m < gpumodel_count() && m < GPUMODEL_MAX; m++) {
 		if (!by_model[m])
 			continue;
-		sbuf_printf(b, "%s%s %lld", first ? "" : ", ", gpumodel_get(m)->name,
-			    (long long)by_model[m]);
+		sbuf_adds(b, first ? "" : ", ");
+		esc_text(b, gpumodel_get(m)->name);
+		sbuf_printf(b, " %lld", (long long)by_model[m]);
 		first = 0;
 	}
 }
 
 static void print_text(const char *path, const struct info *in, const struct store_sizes *z)
 {
-	printf("store %s: %lld bytes, %lld bytes imported", path, (long long)z->store_bytes,
-	       (long long)z->raw_bytes);
+	struct sbuf b = SBUF_INIT, e1 = SBUF_INIT, e2 = SBUF_INIT;
+	printf("store %s: %lld bytes, %lld bytes imported", esc_text_s(&e1, path),
+	       (long long)z->store_bytes, (long long)z->raw_bytes);
 	if (z->store_bytes > 0 && z->raw_bytes > 0)
 		printf(" (ratio %.2f)", (double)z->raw_bytes / (double)z->store_bytes);
 	printf("\n%zu trace%s\n", in->n, in->n == 1 ? "" : "s");
-	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct trace_sum *t = &in->t[i];
@@ -146,14 +148,16 @@ static void print_text(const char *path, const struct info *in, const struct sto
 		struct tm tm;
 		if (gmtime_r(&tt, &tm))
 			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", &tm);
-		printf("\ntrace %lld '%s' (imported %s)\n", (long long)t->id, t->name, when);
+		printf("\ntrace %lld '%s' (imported %s)\n", (long long)t->id,
+		       esc_text_s(&e1, t->name), when);
 		for (size_t j = 0; j < t->nfiles; j++) {
 			const struct store_file *f = &t->files[j];
 			char hex[65];
 			sha256_hex(f->sha256, hex);
 			printf("  file %s: format %s, %lld bytes, rows read %lld, accepted %lld, "
 			       "quarantined %lld, sha256 %.12s\n",
-			       f->name, f->format, (long long)f->size, (long long)f->rows_read,
+			       esc_text_s(&e1, f->name), esc_text_s(&e2, f->format),
+			       (long long)f->size, (long long)f->rows_read,
 			       (long long)f->rows_accepted, (long long)f->rows_quarantined, hex);
 		}
 		sbuf_reset(&b);
@@ -167,6 +171,8 @@ static void print_text(const char *path, const struct info *in, const struct sto
 		printf("\n  runs %lld\n", (long long)t->runs);
 	}
 	sbuf_release(&b);
+	sbuf_release(&e1);
+	sbuf_release(&e2);
 }
 
 static void json_models(struct json *j, const int64_t *by_model)

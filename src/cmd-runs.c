@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "json.h"
 #include "runrec.h"
 #include "store.h"
@@ -293,9 +294,10 @@ static int same_sizing(const struct sizing *a, const struct sizing *b)
 	       a->hi == b->hi;
 }
 
+/* Every string below comes from the store: each is printed escaped (e). */
 static void write_text(const struct listing *l, struct sbuf *out)
 {
-	struct sbuf b = SBUF_INIT;
+	struct sbuf b = SBUF_INIT, e = SBUF_INIT;
 	char when[64];
 	sbuf_init(&b);
 	for (size_t i = 0; i < l->n; i++) {
@@ -303,8 +305,9 @@ static void write_text(const struct listing *l, struct sbuf *out)
 		size_t *bd = xcalloc(s->nruns + 2, sizeof *bd), np = policy_spans(s, bd);
 		sbuf_reset(&b);
 		runrec_describe(&s->row, NULL, &b);
-		sbuf_printf(out, "%sscenario %" PRId64 "  trace %s  %s", i ? "\n" : "", s->id,
-			    s->trace ? s->trace : "?", b.s);
+		sbuf_printf(out, "%sscenario %" PRId64 "  trace ", i ? "\n" : "", s->id);
+		esc_text(out, s->trace ? s->trace : "?");
+		sbuf_printf(out, "  %s", esc_text_s(&e, b.s));
 		if (s->row.nodes >= 0)
 			sbuf_printf(out,
 				    "  (%" PRId64 " nodes, %" PRId64 " GPUs, %" PRId64 " jobs)",
@@ -319,7 +322,8 @@ static void write_text(const struct listing *l, struct sbuf *out)
 									: newest;
 			sbuf_reset(&b);
 			seeds_text(s, bd[p], bd[p + 1], &b);
-			sbuf_printf(out, "  %-11s seeds %-8s runs ", s->runs[bd[p]].policy, b.s);
+			sbuf_printf(out, "  %-11s seeds %-8s runs ",
+				    esc_text_s(&e, s->runs[bd[p]].policy), b.s);
 			sbuf_reset(&b);
 			ids_text(s, bd[p], bd[p + 1], &b);
 			when_text(newest, when, sizeof when);
@@ -336,19 +340,19 @@ static void write_text(const struct listing *l, struct sbuf *out)
 			if (seen)
 				continue;
 			sbuf_printf(out, "  sized to meet %s%sat seed%s %" PRIu64,
-				    *z->slo ? z->slo : "", *z->slo ? " " : "",
+				    esc_text_s(&e, z->slo), *z->slo ? " " : "",
 				    z->lo == z->hi ? "" : "s", z->lo);
 			if (z->hi != z->lo)
 				sbuf_printf(out, "-%" PRIu64, z->hi);
 			if (*z->shrink)
-				sbuf_printf(out, ", %s only", z->shrink);
+				sbuf_printf(out, ", %s only", esc_text_s(&e, z->shrink));
 			sbuf_printf(out, ", GPUs retired of %" PRId64 ":\n   ", z->gpus_full);
 			size_t col = 3; /* a line of policies wraps before 80 columns */
 			for (size_t q = k; q < s->nsz; q++) {
 				if (!same_sizing(&s->sz[q], z))
 					continue;
 				sbuf_reset(&b);
-				sbuf_printf(&b, " %s %" PRId64, s->sz[q].policy,
+				sbuf_printf(&b, " %s %" PRId64, esc_text_s(&e, s->sz[q].policy),
 					    s->sz[q].gpus_retired);
 				if (col + b.len + 1 > 79) {
 					sbuf_adds(out, "\n   ");
@@ -366,6 +370,7 @@ static void write_text(const struct listing *l, struct sbuf *out)
 	if (!l->n)
 		sbuf_adds(out, "no runs\n");
 	sbuf_release(&b);
+	sbuf_release(&e);
 }
 
 static void json_seed(struct json *j, uint64_t v)

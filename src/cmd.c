@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "util.h"
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
@@ -34,12 +35,20 @@ void cmd_print_help(const struct cmd_entry *ce, FILE *f)
 		fprintf(f, "\n%s", ce->help);
 }
 
+/* The message is one line, and what it quotes of a trace or a store is escaped with it. */
 __attribute__((format(printf, 2, 0))) static void vsay(const struct cmd_entry *ce, const char *fmt,
 						       va_list ap)
 {
-	fprintf(stderr, "voidfit %s: ", ce->name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *msg = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	struct sbuf e = SBUF_INIT;
+	fprintf(stderr, "voidfit %s: %s\n", ce->name, esc_text_s(&e, msg));
+	sbuf_release(&e);
+	free(msg);
 }
 
 int cmd_usage_error(const struct cmd_entry *ce, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "json.h"
 
 void json_init(struct json *j, struct sbuf *out, int pretty)
@@ -71,29 +72,22 @@ void json_end(struct json *j)
 
 void json_escape(struct sbuf *b, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			sbuf_adds(b, "\\\"");
-			break;
-		case '\\':
-			sbuf_adds(b, "\\\\");
-			break;
-		case '\n':
-			sbuf_adds(b, "\\n");
-			break;
-		case '\r':
-			sbuf_adds(b, "\\r");
-			break;
-		case '\t':
-			sbuf_adds(b, "\\t");
-			break;
-		default:
-			if (*p < 0x20)
-				sbuf_printf(b, "\\u%04x", *p);
-			else
-				sbuf_addc(b, (char)*p);
+	while (*s) {
+		size_t n = esc_utf8_len(s);
+		if (!n) { /* not UTF-8, which JSON text must be: shown as esc_text shows it */
+			sbuf_printf(b, "\\\\x%02x", (unsigned char)*s++);
+			continue;
 		}
+		if (n == 1 && strchr("\"\\\n\r\t", *s)) {
+			sbuf_addc(b, '\\');
+			sbuf_addc(b, *s == '\n' ? 'n' : *s == '\r' ? 'r' : *s == '\t' ? 't' : *s);
+		} else if (esc_is_control(esc_code_point(s, n))) {
+			/* RFC 8259 asks this of C0 only; a terminal shows the others raw too */
+			sbuf_printf(b, "\\u%04x", (unsigned)esc_code_point(s, n));
+		} else {
+			sbuf_add(b, s, n);
+		}
+		s += n;
 	}
 }
 

@@ -6,22 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "esc.h"
 #include "report.h"
-
-static void field(struct sbuf *out, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		sbuf_adds(out, s);
-		return;
-	}
-	sbuf_addc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			sbuf_addc(out, '"');
-		sbuf_addc(out, *s);
-	}
-	sbuf_addc(out, '"');
-}
 
 static void write_csv(const struct report *r, const char *base, struct report_output *o)
 {
@@ -37,11 +23,11 @@ static void write_csv(const struct report *r, const char *base, struct report_ou
 			for (size_t c = 0; c < t->ncol; c++) {
 				sbuf_reset(&v);
 				report_cell_raw(t, row, c, &v);
-				field(out, t->id);
+				esc_csv(out, t->id);
 				sbuf_printf(out, ",%zu,", row + 1);
-				field(out, t->cols[c].key);
+				esc_csv(out, t->cols[c].key);
 				sbuf_addc(out, ',');
-				field(out, v.s);
+				esc_csv(out, v.s);
 				sbuf_addc(out, '\n');
 			}
 	}

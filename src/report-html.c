@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
+#include "esc.h"
 #include "report.h"
-#include "svg.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;"
@@ -21,11 +21,6 @@ static const char style[] =
 	"border-left:4px solid #0072B2;padding:0.6em 0.8em}"
 	".chart{margin:1em 0}.chart svg{max-width:100%;height:auto}";
 
-static void esc(struct sbuf *out, const char *s)
-{
-	svg_escape(out, s);
-}
-
 static void table(struct sbuf *out, const struct report_block *b)
 {
 	const struct report_table *t = b->table;
@@ -34,7 +29,7 @@ static void table(struct sbuf *out, const struct report_block *b)
 	sbuf_adds(out, "<table>\n");
 	if (b->text) {
 		sbuf_adds(out, "<caption>");
-		esc(out, b->text);
+		esc_xml(out, b->text);
 		sbuf_adds(out, "</caption>\n");
 	}
 	sbuf_adds(out, "<thead><tr>");
@@ -42,7 +37,7 @@ static void table(struct sbuf *out, const struct report_block *b)
 		if (t->shown[c]) {
 			sbuf_adds(out,
 				  t->cols[c].kind == REPORT_K_TEXT ? "<th>" : "<th class=\"n\">");
-			esc(out, t->cols[c].head);
+			esc_xml(out, t->cols[c].head);
 			sbuf_adds(out, "</th>");
 		}
 	sbuf_adds(out, "</tr></thead>\n<tbody>\n");
@@ -55,7 +50,7 @@ static void table(struct sbuf *out, const struct report_block *b)
 				sbuf_adds(out, t->cols[c].kind == REPORT_K_TEXT
 						       ? "<td>"
 						       : "<td class=\"n\">");
-				esc(out, v.s);
+				esc_xml(out, v.s);
 				sbuf_adds(out, "</td>");
 			}
 		sbuf_adds(out, "</tr>\n");
@@ -72,7 +67,7 @@ static void write_html(const struct report *r, const char *base, struct report_o
 	(void)base;
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		       "<title>");
-	esc(out, title);
+	esc_xml(out, title);
 	sbuf_printf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct report_block *b = &r->blocks[i];
@@ -83,27 +78,27 @@ static void write_html(const struct report *r, const char *base, struct report_o
 		switch (b->type) {
 		case REPORT_B_TITLE:
 			sbuf_adds(out, "<h1>");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, "</h1>\n");
 			break;
 		case REPORT_B_HEADING:
 			sbuf_adds(out, "<h2>");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, "</h2>\n");
 			break;
 		case REPORT_B_ITEM:
 			sbuf_adds(out, prev_item ? "<li>" : "<ul>\n<li>");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, next_item ? "</li>\n" : "</li>\n</ul>\n");
 			break;
 		case REPORT_B_WARN:
 			sbuf_adds(out, "<p class=\"warn\"><strong>Warning:</strong> ");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, "</p>\n");
 			break;
 		case REPORT_B_VERDICT:
 			sbuf_adds(out, "<p class=\"verdict\">");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, "</p>\n");
 			break;
 		case REPORT_B_TABLE:
@@ -116,7 +111,7 @@ static void write_html(const struct report *r, const char *base, struct report_o
 			break;
 		default:
 			sbuf_adds(out, "<p>");
-			esc(out, b->text);
+			esc_xml(out, b->text);
 			sbuf_adds(out, "</p>\n");
 		}
 	}

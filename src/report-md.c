@@ -7,23 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "report.h"
-
-/* Append s with the characters Markdown would read as markup escaped: emphasis, code,
- * links, HTML, a table's bars, and '$', which some renderers take for mathematics. */
-static void cell(struct sbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\*_`[]<>$", *s))
-			sbuf_addc(out, '\\');
-		sbuf_addc(out, *s);
-	}
-}
 
 static void text(struct sbuf *out, const char *pre, const char *s, const char *post)
 {
 	sbuf_adds(out, pre);
-	cell(out, s);
+	esc_md(out, s);
 	sbuf_adds(out, post);
 }
 
@@ -35,7 +25,7 @@ static void table(struct sbuf *out, const struct report_table *t)
 	for (size_t c = 0; c < t->ncol; c++)
 		if (t->shown[c]) {
 			sbuf_addc(out, ' ');
-			cell(out, t->cols[c].head);
+			esc_md(out, t->cols[c].head);
 			sbuf_adds(out, " |");
 		}
 	sbuf_adds(out, "\n|");
@@ -50,7 +40,7 @@ static void table(struct sbuf *out, const struct report_table *t)
 				sbuf_reset(&b);
 				report_cell_human(t, r, c, &b);
 				sbuf_addc(out, ' ');
-				cell(out, b.s);
+				esc_md(out, b.s);
 				sbuf_adds(out, " |");
 			}
 		sbuf_addc(out, '\n');
@@ -104,7 +94,9 @@ static void write_md(const struct report *r, const char *base, struct report_out
 				f->name = xstrdup(n.s);
 				sbuf_init(&f->body);
 				sbuf_add(&f->body, b->svg.s, b->svg.len);
-				sbuf_printf(out, "![%s](%s)\n\n", b->text, n.s);
+				sbuf_adds(out, "![");
+				esc_md(out, b->text);
+				sbuf_printf(out, "](%s)\n\n", n.s);
 				sbuf_release(&n);
 			}
 			break;

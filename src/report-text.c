@@ -6,13 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "report.h"
 
 #define WIDTH 88 /* wrap paragraphs here */
 
-/* Append s wrapped at WIDTH, the first line after first, the others after indent. */
-static void wrap(struct sbuf *out, const char *s, const char *first, const char *indent)
+/* Append s (escaped) wrapped at WIDTH, the first line after first, the others after
+ * indent. */
+static void wrap(struct sbuf *out, const char *text, const char *first, const char *indent)
 {
+	struct sbuf e = SBUF_INIT;
+	const char *s = esc_text_s(&e, text);
 	size_t col = strlen(first);
 	int fresh = 1; /* nothing on the line yet but its prefix */
 	sbuf_adds(out, first);
@@ -37,12 +41,15 @@ static void wrap(struct sbuf *out, const char *s, const char *first, const char 
 		fresh = 0;
 	}
 	sbuf_addc(out, '\n');
+	sbuf_release(&e);
 }
 
 static void table(struct sbuf *out, const struct report_table *t)
 {
 	size_t nc = t->ncol, *w = xcalloc(nc, sizeof *w);
 	struct sbuf *cells = xcalloc(t->nrow * nc + 1, sizeof *cells);
+	struct sbuf raw = SBUF_INIT;
+	sbuf_init(&raw);
 	for (size_t c = 0; c < nc; c++)
 		w[c] = strlen(t->cols[c].head);
 	for (size_t r = 0; r < t->nrow; r++)
@@ -51,9 +58,12 @@ static void table(struct sbuf *out, const struct report_table *t)
 			sbuf_init(b);
 			if (!t->shown[c])
 				continue;
-			report_cell_human(t, r, c, b);
+			sbuf_reset(&raw);
+			report_cell_human(t, r, c, &raw);
+			esc_text(b, raw.s);
 			w[c] = b->len > w[c] ? b->len : w[c];
 		}
+	sbuf_release(&raw);
 	const char *sep = "";
 	for (size_t c = 0; c < nc; c++) {
 		if (!t->shown[c])
@@ -84,12 +94,14 @@ static void table(struct sbuf *out, const struct report_table *t)
 	free(w);
 }
 
-static void underline(struct sbuf *out, const char *s, char c)
+static void underline(struct sbuf *out, const char *text, char c)
 {
-	sbuf_printf(out, "%s\n", s);
-	for (size_t i = strlen(s); i > 0; i--)
+	struct sbuf e = SBUF_INIT;
+	sbuf_printf(out, "%s\n", esc_text_s(&e, text));
+	for (size_t i = e.len; i > 0; i--)
 		sbuf_addc(out, c);
 	sbuf_addc(out, '\n');
+	sbuf_release(&e);
 }
 
 static void write_text(const struct report *r, const char *base, struct report_output *o)
@@ -118,8 +130,10 @@ static void write_text(const struct report *r, const char *base, struct report_o
 			wrap(out, b->text, "WARNING: ", "         ");
 			break;
 		case REPORT_B_TABLE:
-			if (b->text)
-				sbuf_printf(out, "%s:\n", b->text);
+			if (b->text) {
+				esc_text(out, b->text);
+				sbuf_adds(out, ":\n");
+			}
 			table(out, b->table);
 			break;
 		default:

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "esc.h"
 #include "svg.h"
 
 const char *const svg_palette[SVG_NCOLOR] = {
@@ -82,30 +83,6 @@ void svg_ticks(double lo, double hi, int max, int time, struct svg_ticks *t)
 	t->n = (int)lround((last - first) / step) + 1;
 }
 
-void svg_escape(struct sbuf *out, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&':
-			sbuf_adds(out, "&amp;");
-			break;
-		case '<':
-			sbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			sbuf_adds(out, "&gt;");
-			break;
-		case '"':
-			sbuf_adds(out, "&quot;");
-			break;
-		case '\'':
-			sbuf_adds(out, "&#39;");
-			break;
-		default:
-			sbuf_addc(out, *s);
-		}
-}
-
 static void fmt_label(const struct svg_axis *a, double v, char *buf, size_t len)
 {
 	if (fabs(v) < 1e-12 * (fabs(v) + 1))
@@ -148,13 +125,13 @@ static void head(struct sbuf *out, const char *title, int height)
 		    "viewBox=\"0 0 %d %d\" role=\"img\" " FONT ">\n",
 		    SVG_W, height, SVG_W, height);
 	sbuf_adds(out, "<title>");
-	svg_escape(out, title);
+	esc_xml(out, title);
 	sbuf_adds(out, "</title>\n");
 	sbuf_printf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		    SVG_W, height);
 	sbuf_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">",
 		    SVG_PLOT_X0, TITLE_Y);
-	svg_escape(out, title);
+	esc_xml(out, title);
 	sbuf_adds(out, "</text>\n");
 }
 
@@ -172,14 +149,14 @@ static void y_axis(struct sbuf *out, const struct svg_axis *a, const struct svg_
 		fmt_label(a, v, buf, sizeof buf);
 		sbuf_printf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"end\">",
 			    SVG_PLOT_X0 - 6, y + 4, TICK_FONT);
-		svg_escape(out, buf);
+		esc_xml(out, buf);
 		sbuf_adds(out, "</text>\n");
 	}
 	sbuf_printf(out,
 		    "<text x=\"16\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" "
 		    "transform=\"rotate(-90 16 %d)\">",
 		    (SVG_PLOT_Y0 + SVG_PLOT_Y1) / 2, (SVG_PLOT_Y0 + SVG_PLOT_Y1) / 2);
-	svg_escape(out, a->title);
+	esc_xml(out, a->title);
 	sbuf_adds(out, "</text>\n");
 }
 
@@ -193,7 +170,7 @@ static void frame(struct sbuf *out)
 static void legend_name(struct sbuf *out, double x, double y, const char *name)
 {
 	sbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\">", x + 26, y + 4, TICK_FONT);
-	svg_escape(out, name);
+	esc_xml(out, name);
 	sbuf_adds(out, "</text>\n");
 }
 
@@ -237,11 +214,11 @@ void svg_bar_chart(struct sbuf *out, const struct svg_bars *b)
 				    "fill=\"%s\"><title>",
 				    x, y0, w, y1 - y0, svg_palette[col % SVG_NCOLOR]);
 			fmt_label(&b->y, v, buf, sizeof buf);
-			svg_escape(out, b->cats[c]);
+			esc_xml(out, b->cats[c]);
 			sbuf_adds(out, ", ");
-			svg_escape(out, b->names[s]);
+			esc_xml(out, b->names[s]);
 			sbuf_adds(out, ": ");
-			svg_escape(out, buf);
+			esc_xml(out, buf);
 			sbuf_adds(out, "</title></rect>\n");
 			cum += v;
 		}
@@ -257,7 +234,7 @@ void svg_bar_chart(struct sbuf *out, const struct svg_bars *b)
 				    "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
 				    "text-anchor=\"middle\">",
 				    cx, SVG_PLOT_Y1 + 16, TICK_FONT);
-		svg_escape(out, b->cats[c]);
+		esc_xml(out, b->cats[c]);
 		sbuf_adds(out, "</text>\n");
 	}
 	frame(out);
@@ -327,12 +304,12 @@ void svg_line_chart(struct sbuf *out, const struct svg_lines *c)
 		sbuf_printf(out,
 			    "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">", x,
 			    SVG_PLOT_Y1 + 17, TICK_FONT);
-		svg_escape(out, buf);
+		esc_xml(out, buf);
 		sbuf_adds(out, "</text>\n");
 	}
 	sbuf_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">",
 		    (SVG_PLOT_X0 + SVG_PLOT_X1) / 2, SVG_PLOT_Y1 + 36);
-	svg_escape(out, c->x.title);
+	esc_xml(out, c->x.title);
 	sbuf_adds(out, "</text>\n");
 	if (!isnan(c->xmark)) {
 		double x = scale(&tx, c->xmark, SVG_PLOT_X0, SVG_PLOT_X1);
@@ -345,7 +322,7 @@ void svg_line_chart(struct sbuf *out, const struct svg_lines *c)
 				    "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" "
 				    "text-anchor=\"end\" fill=\"#555555\">",
 				    x - 3, SVG_PLOT_Y0 + 10);
-			svg_escape(out, c->xmark_label);
+			esc_xml(out, c->xmark_label);
 			sbuf_adds(out, "</text>\n");
 		}
 	}

@@ -5,41 +5,25 @@
  */
 #include <string.h>
 
+#include "esc.h"
 #include "table.h"
-
-static void field(struct sbuf *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		sbuf_adds(out, s);
-		return;
-	}
-	sbuf_addc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			sbuf_addc(out, '"');
-		sbuf_addc(out, *s);
-	}
-	sbuf_addc(out, '"');
-}
 
 static void write_csv(const struct table *r, struct sbuf *out)
 {
 	size_t nl = table_nlabels(r), nn = table_nnums(r);
 	char buf[64];
 	for (size_t i = 0; i < nl; i++) {
-		field(out, table_label_col(r, i)->key);
+		esc_csv(out, table_label_col(r, i)->key);
 		sbuf_addc(out, ',');
 	}
 	for (size_t i = 0; i < nn; i++) {
-		field(out, table_num_col(r, i)->key);
+		esc_csv(out, table_num_col(r, i)->key);
 		sbuf_addc(out, ',');
 	}
 	sbuf_adds(out, "aggregate\r\n");
 	for (size_t row = 0; row < table_nrows(r); row++) {
 		for (size_t i = 0; i < nl; i++) {
-			field(out, table_label(r, row, i));
+			esc_csv(out, table_label(r, row, i));
 			sbuf_addc(out, ',');
 		}
 		for (size_t i = 0; i < nn; i++) {

@@ -5,17 +5,8 @@
  */
 #include <string.h>
 
+#include "esc.h"
 #include "table.h"
-
-/* Escape the characters that would break a table cell. */
-static void cell(struct sbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '*' || *s == '_' || *s == '\\')
-			sbuf_addc(out, '\\');
-		sbuf_addc(out, *s == '\n' ? ' ' : *s);
-	}
-}
 
 static void write_md(const struct table *r, struct sbuf *out)
 {
@@ -28,7 +19,7 @@ static void write_md(const struct table *r, struct sbuf *out)
 		if (c->flags & TABLE_C_TEXT_HIDE)
 			continue;
 		sbuf_addc(out, ' ');
-		cell(out, c->head);
+		esc_md(out, c->head);
 		sbuf_adds(out, " |");
 	}
 	for (size_t i = 0; i < nn; i++) {
@@ -36,10 +27,10 @@ static void write_md(const struct table *r, struct sbuf *out)
 		if (c->flags & TABLE_C_TEXT_HIDE)
 			continue;
 		sbuf_addc(out, ' ');
-		cell(out, c->head);
+		esc_md(out, c->head);
 		if (*c->unit) {
 			sbuf_adds(out, " (");
-			cell(out, c->unit);
+			esc_md(out, c->unit);
 			sbuf_addc(out, ')');
 		}
 		sbuf_adds(out, " |");
@@ -61,7 +52,7 @@ static void write_md(const struct table *r, struct sbuf *out)
 				continue;
 			const char *s = table_label(r, row, i);
 			sbuf_adds(out, agg ? " _" : " ");
-			cell(out, s ? s : "-");
+			esc_md(out, s ? s : "-");
 			sbuf_adds(out, agg ? "_ |" : " |");
 		}
 		for (size_t i = 0; i < nn; i++) {
@@ -79,7 +70,7 @@ static void write_md(const struct table *r, struct sbuf *out)
 	if (table_nnotes(r))
 		sbuf_addc(out, '\n');
 	for (size_t i = 0; i < table_nnotes(r); i++) {
-		cell(out, table_note(r, i));
+		esc_md(out, table_note(r, i));
 		sbuf_adds(out, i + 1 < table_nnotes(r) ? "  \n" : "\n");
 	}
 }

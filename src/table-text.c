@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "table.h"
 #include "util.h"
 
@@ -38,10 +39,11 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-static const char *label_text(const struct table *r, size_t row, size_t i)
+/* A label as printed: escaped into e, "-" for none. */
+static const char *label_text(const struct table *r, size_t row, size_t i, struct sbuf *e)
 {
 	const char *s = table_label(r, row, i);
-	return s ? s : "-";
+	return esc_text_s(e, s ? s : "-");
 }
 
 static void write_text(const struct table *r, struct sbuf *out)
@@ -51,6 +53,7 @@ static void write_text(const struct table *r, struct sbuf *out)
 	size_t ncols = 0;
 	int any_best = 0, any_plain = 0;
 	char buf[64];
+	struct sbuf e = SBUF_INIT;
 
 	for (size_t row = 0; row < nrows; row++) {
 		if (!table_is_aggregate(r, row))
@@ -62,7 +65,7 @@ static void write_text(const struct table *r, struct sbuf *out)
 			continue;
 		size_t w = max_sz(strlen(c->head), strlen(c->unit));
 		for (size_t row = 0; row < nrows; row++)
-			w = max_sz(w, strlen(label_text(r, row, i)));
+			w = max_sz(w, strlen(label_text(r, row, i, &e)));
 		cols[ncols++] = (struct tcol){0, i, w, 0};
 	}
 	for (size_t i = 0; i < nn; i++) {
@@ -119,7 +122,7 @@ static void write_text(const struct table *r, struct sbuf *out)
 			if (k)
 				pad(out, GAP);
 			if (!cols[k].num) {
-				const char *s = label_text(r, row, cols[k].i);
+				const char *s = label_text(r, row, cols[k].i, &e);
 				sbuf_adds(out, s);
 				pad(out, cols[k].width - strlen(s));
 				continue;
@@ -138,9 +141,10 @@ static void write_text(const struct table *r, struct sbuf *out)
 	if (any_best)
 		sbuf_adds(out, "* best in its column\n");
 	for (size_t i = 0; i < table_nnotes(r); i++) {
-		sbuf_adds(out, table_note(r, i));
+		esc_text(out, table_note(r, i));
 		sbuf_addc(out, '\n');
 	}
+	sbuf_release(&e);
 	free(cols);
 }
 

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "ui.h"
 
 #define MIN_W    80
@@ -158,7 +159,8 @@ static int bytes_of_cols(const char *s, int w)
 	return i;
 }
 
-/* Draw at most w columns of the formatted text at (y, x). */
+/* Draw at most w columns of the formatted text at (y, x), escaped: every name on the screen
+ * (nodes, models, the trace, messages quoting them) is drawn through here. */
 static void put(int y, int x, int w, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(int y, int x, int w, const char *fmt, ...)
 {
@@ -169,7 +171,10 @@ static void put(int y, int x, int w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	mvaddnstr(y, x, buf, bytes_of_cols(buf, w));
+	struct sbuf e = SBUF_INIT;
+	esc_text_s(&e, buf);
+	mvaddnstr(y, x, e.s, bytes_of_cols(e.s, w));
+	sbuf_release(&e);
 }
 
 /* A money figure: "$1.23M". */

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "esc.h"
 #include "svg.h"
 
 static void covers(double lo, double hi, int max, int time)
@@ -52,7 +53,7 @@ static void test_escape(void **state)
 	struct sbuf b = SBUF_INIT;
 	(void)state;
 	sbuf_init(&b);
-	svg_escape(&b, "a<b & \"c\" 'd'>");
+	esc_xml(&b, "a<b & \"c\" 'd'>");
 	assert_string_equal(b.s, "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
 	/* no raw markup from a title, a category or a series name */
 	sbuf_reset(&b);
