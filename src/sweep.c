@@ -7,7 +7,6 @@
  * the order trace, what-if, target, seed: the runs of one scenario are neighbours.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "sweep.h"
 #include "words.h"
 
@@ -180,23 +180,34 @@ static void add_word(struct sbuf *b, const char *s)
 	sh_quote(b, s);
 }
 
-static int write_file(const char *dir, const char *name, const char *text, int exec, struct err *e)
+/* dir/name, whole or not at all, never through a link planted there (outfile.h): a file
+ * left by an earlier sweep that failed before its task list is replaced, a new task list
+ * never replaces one. */
+static int write_file(const char *dir, const char *name, const char *text, int flags, struct err *e)
 {
 	struct sbuf path = SBUF_INIT;
 	sbuf_init(&path);
 	sbuf_printf(&path, "%s/%s", dir, name);
-	int fd = open(path.s, O_WRONLY | O_CREAT | O_TRUNC, exec ? 0755 : 0644), rc = 0;
-	size_t n = strlen(text);
-	if (fd < 0 || write(fd, text, n) != (ssize_t)n || close(fd))
-		rc = err_set(e, VF_EIO, "%s: %s", path.s, strerror(errno));
+	int rc = outfile_put(path.s, flags, text, strlen(text), e);
 	sbuf_release(&path);
 	return rc;
 }
 
-static int make_dir(const char *path, struct err *e)
+/* A directory at path, made if missing. Unless follow (the directory the user names), a
+ * link there is refused: the tasks would write wherever it points. */
+static int make_dir(const char *path, int follow, struct err *e)
 {
-	if (mkdir(path, 0777) && errno != EEXIST)
+	struct stat sb;
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
 		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if ((follow ? stat(path, &sb) : lstat(path, &sb)) != 0)
+		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return err_set(e, VF_EIO, "%s: %s", path,
+			       S_ISLNK(sb.st_mode) ? "a symbolic link, not followed"
+						   : "not a directory");
 	return 0;
 }
 
@@ -309,9 +320,12 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	sbuf_init(&pathline);
 	sbuf_init(&store);
 	sbuf_printf(&path, "%s/tasks", dir);
-	if (stat(path.s, &sb) == 0) {
-		rc = err_set(e, VF_EINPUT, "%s: holds a sweep already (%s): give another -o", dir,
-			     path.s);
+	if (lstat(path.s, &sb) == 0) {
+		rc = S_ISLNK(sb.st_mode)
+			     ? err_set(e, VF_EINPUT, "%s: a symbolic link, not followed", path.s)
+			     : err_set(e, VF_EINPUT,
+				       "%s: holds a sweep already (%s): give another -o", dir,
+				       path.s);
 		goto out;
 	}
 	for (size_t ti = 0; ti < nt; ti++)
@@ -346,7 +360,7 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 					if (s == w->hi)
 						break;
 				}
-	if ((rc = make_dir(dir, e)))
+	if ((rc = make_dir(dir, 1, e)))
 		goto out;
 	real = realpath(dir, NULL);
 	if (!real) {
@@ -366,18 +380,18 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	const char *vals[] = {pathline.s, store.s, nbuf, kbuf, real};
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/runs", dir);
-	if ((rc = make_dir(path.s, e)))
+	if ((rc = make_dir(path.s, 0, e)))
 		goto out;
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/logs", dir);
-	if ((rc = make_dir(path.s, e)))
+	if ((rc = make_dir(path.s, 0, e)))
 		goto out;
 	fill(parallel_sh, names, vals, 5, &text);
-	if ((rc = write_file(dir, "parallel.sh", text.s, 1, e)))
+	if ((rc = write_file(dir, "parallel.sh", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
 		goto out;
 	sbuf_reset(&text);
 	fill(slurm_sbatch, names, vals, 5, &text);
-	if ((rc = write_file(dir, "slurm.sbatch", text.s, 1, e)))
+	if ((rc = write_file(dir, "slurm.sbatch", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
 		goto out;
 	/* the task list last: a directory with tasks is a whole sweep */
 	rc = write_file(dir, "tasks", tasks.s, 0, e);
