@@ -336,6 +336,9 @@ int store_task_init(struct store *task, struct store *from, int64_t trace_id, st
 /* Mark task finished (in its transaction): the task row, with the trace's digest, this
  * voidfit's version and its runs. A task store without it is never merged. */
 int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
+/* The trace digest the task row of the finished task store at path names, into hex.
+ * Returns 0, VF_ESTORE (no finished task store) or the error of opening path. */
+int store_task_digest(const char *path, char hex[65], struct err *e);
 /* What merging one task store did. */
 struct store_merge_count {
 	int64_t trace_id; /* the store's trace of the task's runs */

@@ -407,15 +407,64 @@ out:
 
 /* ---- task stores ---- */
 
-int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, struct store **out,
-		     struct err *e)
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* May a task store of trace_id of from go to path (and path + SWEEP_PART, part)? Sets
+ * k->replace and what is replaced. */
+static int check_into(struct store *from, const char *from_path, int64_t trace_id, const char *path,
+		      const char *part, int force, struct sweep_task *k, struct err *e)
+{
+	struct stat ss, sp;
+	char want[65], have[65];
+	struct err te = {0};
+	if (stat(from_path, &ss) != 0)
+		return err_set(e, VF_EIO, "%s: %s", from_path, strerror(errno));
+	if (stat(path, &sp) == 0 && same_file(&sp, &ss))
+		return err_set(e, VF_EINPUT,
+			       "%s: the same file as %s, the store read; give a new file", path,
+			       from_path);
+	if (stat(part, &sp) == 0 && same_file(&sp, &ss))
+		return err_set(e, VF_EINPUT,
+			       "%s: its temporary %s is %s, the store read; give another file",
+			       path, part, from_path);
+	if (lstat(path, &sp) != 0) {
+		if (errno != ENOENT)
+			return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISREG(sp.st_mode))
+		return err_set(e, VF_EINPUT, "%s: %s, not replaced", path,
+			       S_ISLNK(sp.st_mode)   ? "a symbolic link"
+			       : S_ISDIR(sp.st_mode) ? "a directory"
+						     : "not a regular file");
+	if (!force && (store_task_digest(path, have, &te) ||
+		       store_trace_digest(from, trace_id, want, &te) || strcmp(have, want)))
+		return err_set(e, VF_EINPUT,
+			       "%s: a file is there, not a finished task store of this trace "
+			       "(--force replaces it)",
+			       path);
+	k->replace = 1;
+	k->dev = sp.st_dev;
+	k->ino = sp.st_ino;
+	return 0;
+}
+
+int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
+		     int force, struct sweep_task *k, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct store *t = NULL;
 	int rc;
-	*out = NULL;
+	memset(k, 0, sizeof *k);
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, path);
+	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e))) {
+		sbuf_release(&part);
+		return rc;
+	}
 	unlink(part.s); /* what a killed run of this task left */
 	sbuf_adds(&part, "-journal");
 	unlink(part.s);
@@ -427,28 +476,43 @@ int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, str
 		store_close(t);
 		unlink(part.s);
 	} else {
-		*out = t;
+		k->t = t;
+		k->path = xstrdup(path);
 	}
 	sbuf_release(&part);
 	return rc;
 }
 
-int sweep_task_end(struct store *t, int64_t trace_id, const char *path, int ok, struct err *e)
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
+	struct stat sb;
 	int rc = 0;
-	if (!t)
+	if (!k->t)
 		return 0;
 	sbuf_init(&part);
-	sbuf_printf(&part, "%s" SWEEP_PART, path);
-	if (ok && !(rc = store_begin(t, e)) && !(rc = store_task_seal(t, trace_id, e)))
-		rc = store_commit(t, e);
-	store_close(t);
-	if (ok && !rc && rename(part.s, path))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (!ok || rc)
-		unlink(part.s);
+	sbuf_printf(&part, "%s" SWEEP_PART, k->path);
+	if (ok && !(rc = store_begin(k->t, e)) && !(rc = store_task_seal(k->t, trace_id, e)))
+		rc = store_commit(k->t, e);
+	store_close(k->t);
+	if (ok && !rc && k->replace) {
+		if (lstat(k->path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_dev != k->dev ||
+		    sb.st_ino != k->ino)
+			rc = err_set(e, VF_EIO, "%s: changed while the task ran; left as it is",
+				     k->path);
+		else if (rename(part.s, k->path))
+			rc = err_set(e, VF_EIO, "%s: %s", k->path, strerror(errno));
+	} else if (ok && !rc && link(part.s, k->path)) {
+		int err = errno;
+		rc = err_set(e, VF_EIO, "%s: %s%s", k->path, strerror(err),
+			     err == EEXIST ? " (a file appeared there while the task ran; left "
+					     "as it is)"
+					   : "");
+	}
+	unlink(part.s); /* after a link, or a failure */
 	sbuf_release(&part);
+	free(k->path);
+	memset(k, 0, sizeof *k);
 	return rc;
 }
 
