@@ -350,8 +350,10 @@ struct store_merge;
 int store_merge_begin(struct store *s, struct store_merge **out, struct err *e);
 /* Check the task store at path and copy its runs that the store lacks into it. VF_ESTORE
  * names path and what is wrong (not a finished task store, damaged, another voidfit
- * version); VF_EINPUT when the store has no trace of its digest (both sha256s named). A
- * run added before a failure stays known as added: roll the transaction back. */
+ * version, cannot be opened); VF_EINPUT when the store has no trace of its digest (both
+ * sha256s named); VF_EIO when the store itself cannot be written (a full disk): no task
+ * store can be merged then. A run added before a failure stays known as added: roll the
+ * transaction back. */
 int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
 		     struct err *e);
 /* Free m; m may be NULL. */

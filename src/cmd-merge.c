@@ -94,6 +94,29 @@ static size_t print_missing(const struct seen *sw)
 	return miss;
 }
 
+/* The store at path could not be written (a full disk): say why, and put it back as it was.
+ * After a failed write SQLite may leave the rollback to the next connection (the journal
+ * stays hot, the file holds half-written pages): opening the store again rolls it back now,
+ * so the file alone is whole again. Closes *st and ends *m. */
+static int unchanged(const char *path, struct store **st, struct store_merge **m,
+		     const struct err *e)
+{
+	struct err e2 = {0};
+	cmd_fail(&cmd_merge_entry, "%s", e->msg);
+	store_rollback(*st);
+	store_merge_end(*m);
+	store_close(*st);
+	*m = NULL;
+	*st = NULL;
+	if (store_open(path, STORE_RDONLY, st, &e2))
+		return cmd_fail(&cmd_merge_entry,
+				"merged nothing: %s is rolled back when next opened (%s)", path,
+				e2.msg);
+	store_close(*st);
+	*st = NULL;
+	return cmd_fail(&cmd_merge_entry, "merged nothing: %s is unchanged", path);
+}
+
 static int exec_merge(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -122,7 +145,14 @@ static int exec_merge(int argc, char **argv)
 	}
 	for (int i = 1; i < p.nops; i++) {
 		struct store_merge_count n;
-		if (store_merge_task(m, p.operands[i], &n, &e)) {
+		int mrc = store_merge_task(m, p.operands[i], &n, &e);
+		if (mrc == VF_EIO) {
+			/* the store cannot take the runs (a full disk): the task stores are
+			 * not at fault, and the next would fail the same way */
+			rc = unchanged(p.operands[0], &st, &m, &e);
+			goto out;
+		}
+		if (mrc) {
 			cmd_fail(&cmd_merge_entry, "%s", e.msg);
 			refused++;
 			continue;
@@ -140,7 +170,7 @@ static int exec_merge(int argc, char **argv)
 		goto out;
 	}
 	if (store_commit(st, &e)) {
-		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
+		rc = unchanged(p.operands[0], &st, &m, &e);
 		goto out;
 	}
 	fprintf(stderr, "merged %" PRId64 " run%s from %d task store%s into %s", added,

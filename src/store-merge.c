@@ -399,8 +399,10 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	sbuf_init(&list);
 	sbuf_init(&key);
 	memset(out, 0, sizeof *out);
-	if ((rc = store_open(path, STORE_RDONLY, &t, e)) || (rc = quick_check(t, e)))
+	if ((rc = store_open(path, STORE_RDONLY, &t, e)) || (rc = quick_check(t, e))) {
+		rc = e->code = VF_ESTORE; /* the task store is refused: VF_EIO is the store's */
 		goto out;
+	}
 	if (store_prep(t,
 		       "SELECT trace_id, trace_sha256, task.voidfit_version, runs, name FROM task "
 		       "JOIN traces ON traces.id = trace_id",
