@@ -1,7 +1,9 @@
 /*
  * cmd-merge.c — 'voidfit merge': fold the task stores of a sweep into the store, in one
  * transaction: every task store is checked (store_merge_task) and, if one is refused, nothing
- * is merged. Then it lists the tasks of each sweep that have no task store, to run again.
+ * is merged; if the store cannot be written (a full disk), the merge stops at once and puts
+ * the store back as it was. Then it lists the tasks of each sweep that have no task store, to
+ * run again.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,8 +25,9 @@ const struct cmd_entry cmd_merge_entry = {
 		"this version of voidfit. Its runs join the scenario a replay in STORE would\n"
 		"have used; a run STORE has already (same scenario, policy and seed) is not\n"
 		"added again. One transaction: when a task store is refused (damaged, unfinished,\n"
-		"another trace or version), nothing is merged. The tasks of a sweep with no task\n"
-		"store among those given are listed, to run again.\n",
+		"another trace or version), or STORE's disk is full, nothing is merged and STORE\n"
+		"is as it was. The tasks of a sweep with no task store among those given are\n"
+		"listed, to run again.\n",
 	.opts = cmd_merge_opts,
 	.exec = exec_merge,
 };
