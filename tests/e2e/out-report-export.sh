@@ -69,14 +69,18 @@ contains err ".: a directory"
 # waits there, its first file's temporary made; SIGTERM ends the wait
 mkdir raw
 mkfifo raw/nodes.csv
-"$VOIDFIT" export --raw -d raw --force s.db >out 2>err &
-pid=$!
-i=0
-until ls -A raw | grep -q '^\.jobs\.csv\..*\.tmp$'; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || { kill -9 $pid; die "export made no temporary"; }
-	sleep 0.02
-done
+# start an export into raw in the background ($pid), and wait for its temporary of jobs.csv
+stuck_export() {
+	"$VOIDFIT" export --raw -d raw --force s.db >out 2>err &
+	pid=$!
+	i=0
+	until ls -A raw | grep -q '^\.jobs\.csv\..*\.tmp$'; do
+		i=$((i + 1))
+		[ $i -lt 500 ] || { kill -9 $pid; die "export made no temporary"; }
+		sleep 0.02
+	done
+}
+stuck_export
 kill -TERM $pid
 set +e
 wait $pid
@@ -85,14 +89,7 @@ set -e
 [ $rc -eq 130 ] || { cat err >&2; die "a stopped export exited $rc, wanted 130"; }
 [ "$(ls -A raw)" = nodes.csv ] || die "a stopped export left: $(ls -A raw)"
 # a killed one leaves its temporary; the next export there removes it
-"$VOIDFIT" export --raw -d raw --force s.db >out 2>err &
-pid=$!
-i=0
-until ls -A raw | grep -q '^\.jobs\.csv\..*\.tmp$'; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || { kill -9 $pid; die "export made no temporary"; }
-	sleep 0.02
-done
+stuck_export
 kill -9 $pid
 wait $pid 2>/dev/null || true
 ls -A raw | grep -q '^\.jobs\.csv\..*\.tmp$' || die "no temporary left by a killed export"
