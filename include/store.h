@@ -336,6 +336,9 @@ int store_task_init(struct store *task, struct store *from, int64_t trace_id, st
 /* Mark task finished (in its transaction): the task row, with the trace's digest, this
  * voidfit's version and its runs. A task store without it is never merged. */
 int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
+/* The trace digest the task row of the finished task store at path names, into hex.
+ * Returns 0, VF_ESTORE (no finished task store) or the error of opening path. */
+int store_task_digest(const char *path, char hex[65], struct err *e);
 /* What merging one task store did. */
 struct store_merge_count {
 	int64_t trace_id; /* the store's trace of the task's runs */
@@ -347,8 +350,10 @@ struct store_merge;
 int store_merge_begin(struct store *s, struct store_merge **out, struct err *e);
 /* Check the task store at path and copy its runs that the store lacks into it. VF_ESTORE
  * names path and what is wrong (not a finished task store, damaged, another voidfit
- * version); VF_EINPUT when the store has no trace of its digest (both sha256s named). A
- * run added before a failure stays known as added: roll the transaction back. */
+ * version, cannot be opened); VF_EINPUT when the store has no trace of its digest (both
+ * sha256s named); VF_EIO when the store itself cannot be written (a full disk): no task
+ * store can be merged then. A run added before a failure stays known as added: roll the
+ * transaction back. */
 int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
 		     struct err *e);
 /* Free m; m may be NULL. */

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sbuf.h"
 #include "store.h"
@@ -73,13 +74,28 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e);
 
 /* ---- a task's store (replay --into) ---- */
 
-/* Create path + SWEEP_PART (removing one a killed task left), a task store of trace_id of
- * from, into *out. Returns 0 or the store's error. */
-int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, struct store **out,
-		     struct err *e);
-/* ok: seal the task store, close it and rename it to path; else close and remove it. t may
- * be NULL. Returns 0 or an error (then nothing is at path). */
-int sweep_task_end(struct store *t, int64_t trace_id, const char *path, int ok, struct err *e);
+/* A task store being written. */
+struct sweep_task {
+	struct store *t; /* the task store, open at path + SWEEP_PART; NULL when none */
+	char *path;      /* where it goes once sealed (owned) */
+	int replace;     /* a file was at path: it is replaced; else the path must stay free */
+	dev_t dev;       /* the device of the file replaced, */
+	ino_t ino;       /* and its inode: a file put there meanwhile is not replaced */
+};
+
+/* Start a task store of trace_id of from (a store opened at from_path) for path: create
+ * path + SWEEP_PART (removing one a killed task left) into k. What is at path already is
+ * refused, unless it is a finished task store of the same trace (a task run again) or,
+ * with force, a regular file; the store read (by device and inode: a link, another name of
+ * it) is never replaced, nor anything that is not a regular file. Returns 0, VF_EINPUT (a
+ * path refused; nothing made) or the store's error. */
+int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
+		     int force, struct sweep_task *k, struct err *e);
+/* ok: seal the task store, close it and put it at k->path: renamed over the file that was
+ * there (if it is still the same), linked to a path that was free (not over a file that
+ * appeared meanwhile); else close and remove it. Releases k (which may be zeroed). Returns
+ * 0 or an error (then nothing new is at the path). */
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e);
 
 /* ---- what a sweep directory says ---- */
 

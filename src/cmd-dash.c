@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "dash.h"
+#include "outfile.h"
 #include "runrec.h"
 #include "ui.h"
 
@@ -101,18 +102,21 @@ static int store_lane(void *u, struct dash *d, int lane, char *msg, size_t len)
 	return rc;
 }
 
-/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B". */
-static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o)
+/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B" (outfile.h: as
+ * every output file). */
+static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o,
+			struct err *e)
 {
-	FILE *f = fopen(path, "w");
+	struct outfile out;
 	size_t bytes, n = dash_keyframes(d, 0, &bytes);
-	if (!f)
-		return -1;
+	int rc = outfile_open(&out, path, OUTFILE_REPLACE, e);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < o->nframes; i++)
-		fprintf(f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms, o->frames[i].at,
-			o->frames[i].events);
-	fprintf(f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
-	return fclose(f) ? -1 : 0;
+		fprintf(out.f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms,
+			o->frames[i].at, o->frames[i].events);
+	fprintf(out.f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
+	return outfile_commit(&out, e);
 }
 
 static int exec_dash(int argc, char **argv)
@@ -226,8 +230,8 @@ static int exec_dash(int argc, char **argv)
 			     .store_u = &ctx,
 			     .log_frames = frame_log != NULL};
 	int urc = ui_run(d, &uo, &e);
-	if (frame_log && write_frames(frame_log, d, &uo)) {
-		rc = cmd_fail(&cmd_dash_entry, "%s: cannot write", frame_log);
+	if (frame_log && write_frames(frame_log, d, &uo, &e)) {
+		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		free(uo.frames);
 		goto out;
 	}

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "gpumodel.h"
+#include "outfile.h"
 #include "store.h"
 
 static int exec_export(int argc, char **argv);
@@ -20,7 +20,7 @@ extern const struct cmd_opt cmd_export_opts[]; /* below */
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] "
-		 "[--wait SECONDS] STORE",
+		 "[--follow] [--wait SECONDS] STORE",
 	.summary = "write imported files back byte for byte, or jobs or nodes as CSV",
 	.help = "  --raw          write each imported file, under its name, into DIR (into\n"
 		"                 DIR/TRACE/ when the store holds several traces and no\n"
@@ -31,14 +31,16 @@ const struct cmd_entry cmd_export_entry = {
 		"  --trace TRACE  the trace (name or id); default: the newest for --jobs and\n"
 		"                 --nodes, every trace for --raw\n"
 		"  -o FILE        where --jobs or --nodes writes (default: standard output)\n"
-		"  --force        overwrite existing files\n"
+		"  --force        replace existing regular files (a FIFO or a device is\n"
+		"                 written through, never replaced)\n"
+		"  --follow       write to what a symbolic link points to (else refused)\n"
 		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
 		"                 (default 60; 0: fail at once)\n",
 	.exec = exec_export,
 	.opts = cmd_export_opts,
 };
 
-enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_WAIT };
+enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
 
 static void say_waiting(void *ctx, const char *msg)
 {
@@ -133,39 +135,41 @@ static void write_nodes(FILE *f, const struct job_set *js)
 	}
 }
 
-/* Write a file at path through fn (ctx its data) all or nothing: into a temporary file
- * beside it, put in place only once whole; unless force, an existing file (even one
- * that appears meanwhile) is refused. On failure nothing is left at path but what was
- * there. */
-static int write_whole(const char *path, int force, int (*fn)(void *ctx, FILE *f, struct err *e),
-		       void *ctx, struct err *e)
+/* Add to e's message, for a refusal of outfile.h (rc), the option that lifts it. */
+static int hint(struct err *e, int rc)
 {
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path) + 1 : 0;
-	size_t n = strlen(path) + 40;
-	char *tmp = xmalloc(n);
-	snprintf(tmp, n, "%.*s.%s.%ld.tmp", dirlen, path, path + dirlen, (long)getpid());
-	FILE *f = fopen(tmp, "wbx");
-	int rc = 0;
-	if (!f) {
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-		free(tmp);
+	size_t n = strlen(e->msg);
+	snprintf(e->msg + n, sizeof e->msg - n, "%s",
+		 rc == VF_EDUP     ? " (--force overwrites)"
+		 : rc == VF_EINPUT ? " (--follow writes to what it points to)"
+				   : "");
+	return rc;
+}
+
+/* Open path as outfile.h says, with export's options; the message says what lifts a
+ * refusal. */
+static int open_out(struct outfile *o, const char *path, int flags, struct err *e)
+{
+	int rc = outfile_open(o, path, flags, e);
+	return rc ? hint(e, rc) : 0;
+}
+
+/* Write o through fn (ctx its data), then put it in place; a stop signal (SIGINT, SIGTERM)
+ * received meanwhile leaves the path as it was. */
+static int write_whole(struct outfile *o, int (*fn)(void *ctx, FILE *f, struct err *e), void *ctx,
+		       struct err *e)
+{
+	int rc = cmd_stop_signal ? err_set(e, VF_ESTOP, "%s: stopped", o->path) : fn(ctx, o->f, e);
+	if (!rc && cmd_stop_signal)
+		rc = err_set(e, VF_ESTOP, "%s: stopped", o->path);
+	if (!rc && (rc = outfile_close(o, e)) == 0 && cmd_stop_signal)
+		rc = err_set(e, VF_ESTOP, "%s: stopped", o->path);
+	if (rc) {
+		outfile_abort(o);
 		return rc;
 	}
-	rc = fn(ctx, f, e);
-	if (!rc && ferror(f))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (fclose(f) && !rc)
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (!rc && force && rename(tmp, path))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (!rc && !force && link(tmp, path))
-		rc = err_set(e, VF_EIO, "%s: %s%s", path, strerror(errno),
-			     errno == EEXIST ? " (--force overwrites)" : "");
-	if (rc || !force)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	rc = outfile_commit(o, e);
+	return rc ? hint(e, rc) : 0;
 }
 
 /* One imported file to write back: which, and where. */
@@ -239,10 +243,12 @@ static int put_raw(void *ctx, FILE *f, struct err *e)
 /* --raw: every file of trace tid (-1: of every trace) into dir; where the store holds
  * several traces and tid is -1, each trace's files into a folder of dir named after it
  * (two traces of 'voidfit gen' both hold jobs.csv and nodes.csv). Where each file goes,
- * and that nothing is in the way, is settled before anything is written. */
-static int export_raw(struct store *s, int64_t tid, const char *dir, int force, struct err *e)
+ * and that nothing is in the way, is settled before anything is written: every file is
+ * opened (outfile_open) before the first is written. */
+static int export_raw(struct store *s, int64_t tid, const char *dir, int flags, struct err *e)
 {
 	struct rawplan pl = {0};
+	struct outfile *of = NULL;
 	int rc = store_trace_list(s, plan_trace, &pl, e);
 	if (!rc)
 		rc = store_file_list(s, tid, plan_file, &pl, e);
@@ -274,18 +280,10 @@ static int export_raw(struct store *s, int64_t tid, const char *dir, int force, 
 					     "'%s'",
 					     f->path, (long long)pl.f[k].id, (long long)f->id, tn,
 					     f->name);
-		struct stat sb;
-		if (!rc && !force && lstat(f->path, &sb) == 0)
-			rc = err_set(e, VF_EIO, "%s: %s (--force overwrites)", f->path,
-				     strerror(EEXIST));
 	}
-	if (rc) {
-		err_prefix(e, "nothing written: ");
-		plan_release(&pl);
-		return rc;
-	}
-	if (mkdir(dir, 0777) && errno != EEXIST)
+	if (!rc && mkdir(dir, 0777) && errno != EEXIST)
 		rc = err_set(e, VF_EIO, "%s: %s", dir, strerror(errno));
+	of = xcalloc(pl.n ? pl.n : 1, sizeof *of);
 	for (size_t i = 0; i < pl.n && !rc; i++) {
 		struct rawfile *f = &pl.f[i];
 		char *slash = strrchr(f->path, '/');
@@ -293,11 +291,20 @@ static int export_raw(struct store *s, int64_t tid, const char *dir, int force, 
 		if (folders && mkdir(f->path, 0777) && errno != EEXIST)
 			rc = err_set(e, VF_EIO, "%s: %s", f->path, strerror(errno));
 		*slash = '/';
-		struct rawout r = {s, f->id};
-		if (!rc && (rc = write_whole(f->path, force, put_raw, &r, e)) &&
-		    strncmp(e->msg, f->path, strlen(f->path)))
-			err_prefix(e, "%s: ", f->path);
+		if (!rc)
+			rc = open_out(&of[i], f->path, flags, e);
 	}
+	if (rc)
+		err_prefix(e, "nothing written: ");
+	for (size_t i = 0; i < pl.n && !rc; i++) {
+		struct rawout r = {s, pl.f[i].id};
+		if ((rc = write_whole(&of[i], put_raw, &r, e)) &&
+		    strncmp(e->msg, pl.f[i].path, strlen(pl.f[i].path)))
+			err_prefix(e, "%s: ", pl.f[i].path);
+	}
+	for (size_t i = 0; i < pl.n; i++)
+		outfile_abort(&of[i]);
+	free(of);
 	plan_release(&pl);
 	return rc;
 }
@@ -318,17 +325,27 @@ static int put_csv(void *ctx, FILE *f, struct err *e)
 	return 0;
 }
 
+/* Say why writing failed; the exit status: 130 when stopped by a signal. */
+static int failed(const struct err *e)
+{
+	int rc = cmd_fail(&cmd_export_entry, "%s", e->msg);
+	return cmd_stop_signal ? 130 : rc;
+}
+
 const struct cmd_opt cmd_export_opts[] = {
-	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0}, {"nodes", OPT_NODES, 0},
-	{"dir", 'd', 1},         {"output", 'o', 1},    {"trace", OPT_TRACE, 1},
-	{"force", OPT_FORCE, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0},
+	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
+	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
+	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
+	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
+	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
 };
 
 static int exec_export(int argc, char **argv)
 {
 	struct cmd_parser p;
 	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
-	int what = 0, force = 0, c, rc = CMD_OK;
+	int what = 0, flags = 0, c, rc = CMD_OK;
+	struct cmd_stop stop;
 	const char *dir = NULL, *outpath = NULL, *trace = NULL;
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_export_opts)) != -1) {
@@ -354,7 +371,10 @@ static int exec_export(int argc, char **argv)
 			trace = p.arg;
 			break;
 		case OPT_FORCE:
-			force = 1;
+			flags |= OUTFILE_REPLACE;
+			break;
+		case OPT_FOLLOW:
+			flags |= OUTFILE_FOLLOW;
 			break;
 		case OPT_WAIT:
 			if ((rc = cmd_num_opt(&cmd_export_entry, "wait", p.arg, 0, 0, &w.seconds)))
@@ -391,11 +411,14 @@ static int exec_export(int argc, char **argv)
 	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &s, &e) ||
 	    ((what != OPT_RAW || trace) && store_trace_find(s, trace, &tid, &e))) {
 		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
-		goto done;
+		store_close(s);
+		goto out;
 	}
+	/* a stop signal leaves no half file (write_whole) */
+	cmd_stop_catch(&stop);
 	if (what == OPT_RAW) {
-		if (export_raw(s, tid, dir, force, &e))
-			rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
+		if (export_raw(s, tid, dir, flags, &e))
+			rc = failed(&e);
 		goto done;
 	}
 	struct job_set js = {0};
@@ -404,16 +427,12 @@ static int exec_export(int argc, char **argv)
 		goto done;
 	}
 	struct csvout co = {&js, what == OPT_JOBS};
-	if (outpath) {
-		if (write_whole(outpath, force, put_csv, &co, &e))
-			rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
-	} else {
-		put_csv(&co, stdout, &e);
-		if (fflush(stdout) || ferror(stdout))
-			rc = cmd_fail(&cmd_export_entry, "standard output: %s", strerror(errno));
-	}
+	struct outfile o;
+	if (open_out(&o, outpath ? outpath : "-", flags, &e) || write_whole(&o, put_csv, &co, &e))
+		rc = failed(&e);
 	job_set_release(&js);
 done:
+	cmd_stop_release(&stop);
 	store_close(s);
 out:
 	cmd_parser_release(&p);

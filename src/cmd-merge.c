@@ -1,7 +1,9 @@
 /*
  * cmd-merge.c — 'voidfit merge': fold the task stores of a sweep into the store, in one
  * transaction: every task store is checked (store_merge_task) and, if one is refused, nothing
- * is merged. Then it lists the tasks of each sweep that have no task store, to run again.
+ * is merged; if the store cannot be written (a full disk), the merge stops at once and puts
+ * the store back as it was. Then it lists the tasks of each sweep that have no task store, to
+ * run again.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,8 +25,9 @@ const struct cmd_entry cmd_merge_entry = {
 		"this version of voidfit. Its runs join the scenario a replay in STORE would\n"
 		"have used; a run STORE has already (same scenario, policy and seed) is not\n"
 		"added again. One transaction: when a task store is refused (damaged, unfinished,\n"
-		"another trace or version), nothing is merged. The tasks of a sweep with no task\n"
-		"store among those given are listed, to run again.\n",
+		"another trace or version), or STORE's disk is full, nothing is merged and STORE\n"
+		"is as it was. The tasks of a sweep with no task store among those given are\n"
+		"listed, to run again.\n",
 	.opts = cmd_merge_opts,
 	.exec = exec_merge,
 };
@@ -94,6 +97,29 @@ static size_t print_missing(const struct seen *sw)
 	return miss;
 }
 
+/* The store at path could not be written (a full disk): say why, and put it back as it was.
+ * After a failed write SQLite may leave the rollback to the next connection (the journal
+ * stays hot, the file holds half-written pages): opening the store again rolls it back now,
+ * so the file alone is whole again. Closes *st and ends *m. */
+static int unchanged(const char *path, struct store **st, struct store_merge **m,
+		     const struct err *e)
+{
+	struct err e2 = {0};
+	cmd_fail(&cmd_merge_entry, "%s", e->msg);
+	store_rollback(*st);
+	store_merge_end(*m);
+	store_close(*st);
+	*m = NULL;
+	*st = NULL;
+	if (store_open(path, STORE_RDONLY, st, &e2))
+		return cmd_fail(&cmd_merge_entry,
+				"merged nothing: %s is rolled back when next opened (%s)", path,
+				e2.msg);
+	store_close(*st);
+	*st = NULL;
+	return cmd_fail(&cmd_merge_entry, "merged nothing: %s is unchanged", path);
+}
+
 static int exec_merge(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -122,7 +148,14 @@ static int exec_merge(int argc, char **argv)
 	}
 	for (int i = 1; i < p.nops; i++) {
 		struct store_merge_count n;
-		if (store_merge_task(m, p.operands[i], &n, &e)) {
+		int mrc = store_merge_task(m, p.operands[i], &n, &e);
+		if (mrc == VF_EIO) {
+			/* the store cannot take the runs (a full disk): the task stores are
+			 * not at fault, and the next would fail the same way */
+			rc = unchanged(p.operands[0], &st, &m, &e);
+			goto out;
+		}
+		if (mrc) {
 			cmd_fail(&cmd_merge_entry, "%s", e.msg);
 			refused++;
 			continue;
@@ -140,7 +173,7 @@ static int exec_merge(int argc, char **argv)
 		goto out;
 	}
 	if (store_commit(st, &e)) {
-		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
+		rc = unchanged(p.operands[0], &st, &m, &e);
 		goto out;
 	}
 	fprintf(stderr, "merged %" PRId64 " run%s from %d task store%s into %s", added,

@@ -21,7 +21,7 @@ extern const struct cmd_opt cmd_replay_opts[]; /* below */
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
 	.usage = "STORE --policy P[,P...] [--seed N | --seeds A-B] [--resume] [--threads N] "
-		 "[--no-store] [--into TASKSTORE] [--json | --format F] " SCENARIO_USAGE,
+		 "[--no-store] [--into TASKSTORE [--force]] [--json | --format F] " SCENARIO_USAGE,
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
 	.help = "  -p, --policy P[,P...]  policies to run, comma-separated, or 'all'\n"
 		"  -s, --seed N           PRNG and enrichment seed (default 1)\n"
@@ -33,7 +33,12 @@ const struct cmd_entry cmd_replay_entry = {
 		"                         the results do not depend on it)\n"
 		"  -n, --no-store         do not store the runs; print only\n"
 		"      --into TASKSTORE   store the runs in a new task store instead (a task of\n"
-		"                         'voidfit sweep'; 'voidfit merge' folds it into STORE)\n"
+		"                         'voidfit sweep'; 'voidfit merge' folds it into STORE);\n"
+		"                         a file there is refused unless it is a finished task\n"
+		"                         store of the same trace (the task run again)\n"
+		"      --force            with --into: replace any regular file at TASKSTORE "
+		"(never\n"
+		"                         STORE itself)\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
 		"\n" SCENARIO_HELP "\n"
@@ -48,7 +53,7 @@ const struct cmd_entry cmd_replay_entry = {
 	.exec = exec_replay,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME, O_INTO };
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME, O_INTO, O_FORCE };
 
 const struct cmd_opt cmd_replay_opts[] = {
 	{"policy", 'p', 1},
@@ -58,6 +63,7 @@ const struct cmd_opt cmd_replay_opts[] = {
 	{"threads", O_THREADS, 1},
 	{"no-store", 'n', 0},
 	{"into", O_INTO, 1},
+	{"force", O_FORCE, 0},
 	{"json", O_JSON, 0},
 	{"format", 'f', 1},
 	SCENARIO_OPTS,
@@ -167,8 +173,8 @@ static int exec_replay(int argc, char **argv)
 	size_t npol = 0;
 	const char *policy_arg = NULL, *seeds_arg = NULL, *seed_arg = NULL, *fmt = "text";
 	const char *into = NULL;
-	struct store *task = NULL;
-	int no_store = 0, json = 0, resume = 0, c, rc = CMD_OK;
+	struct sweep_task task = {0};
+	int no_store = 0, json = 0, resume = 0, force = 0, c, rc = CMD_OK;
 	uint64_t lo = 1, hi = 1;
 	unsigned nthreads = util_ncpu();
 	struct store *st = NULL;
@@ -208,6 +214,9 @@ static int exec_replay(int argc, char **argv)
 			break;
 		case O_INTO:
 			into = p.arg;
+			break;
+		case O_FORCE:
+			force = 1;
 			break;
 		case O_JSON:
 			json = 1;
@@ -249,6 +258,10 @@ static int exec_replay(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
+	if (force && !into) {
+		rc = cmd_usage_error(&cmd_replay_entry, "--force is for --into");
+		goto out;
+	}
 	if (into && (no_store || resume)) {
 		rc = cmd_usage_error(&cmd_replay_entry, "--into: not with --no-store or --resume");
 		goto out;
@@ -272,7 +285,7 @@ static int exec_replay(int argc, char **argv)
 		no_store = 1; /* STORE is only read; the runs go to the task store */
 	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
 	    (!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e) ||
-	    (into && sweep_task_begin(st, sc.trace_id, into, &task, &e))) {
+	    (into && sweep_task_begin(st, p.operands[0], sc.trace_id, into, force, &task, &e))) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
@@ -284,7 +297,7 @@ static int exec_replay(int argc, char **argv)
 			 .lo = lo,
 			 .hi = hi,
 			 .nthreads = nthreads,
-			 .st = into       ? task
+			 .st = into       ? task.t
 			       : no_store ? NULL
 					  : st,
 			 .resume = resume,
@@ -306,9 +319,8 @@ static int exec_replay(int argc, char **argv)
 	cmd_bar_start(&bar);
 	cmd_stop_catch(&stop);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
-	if (into && sweep_task_end(task, sc.trace_id, into, !grc, &e))
+	if (into && sweep_task_end(&task, sc.trace_id, !grc, &e))
 		grc = VF_ESTORE;
-	task = NULL;
 	cmd_stop_release(&stop);
 	cmd_bar_clear(&bar);
 	size_t nrows = npol * (size_t)(hi - lo + 1);
@@ -366,7 +378,7 @@ static int exec_replay(int argc, char **argv)
 		fprintf(stderr, "\n");
 	}
 out:
-	sweep_task_end(task, 0, into, 0, NULL);
+	sweep_task_end(&task, 0, 0, NULL);
 	table_free(tab);
 	free(rows);
 	free(recs);

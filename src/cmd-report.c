@@ -4,7 +4,8 @@
  * CSV, to standard output or -o FILE.
  *
  * Which runs: as compare (runrec_select). A file is written whole or not at all: each file
- * goes to a temporary name beside it and is renamed into place once every one is written.
+ * goes to a temporary name beside it and is put into place once every one is written; a
+ * FIFO or a device is written through, never replaced (outfile.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,10 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
+#include "outfile.h"
 #include "report.h"
 
 static int exec_report(int argc, char **argv);
@@ -26,7 +26,7 @@ const struct cmd_entry cmd_report_entry = {
 	.usage = "STORE [--scenario ID | --runs IDS] [--trace T] [--baseline P] "
 		 "[--price-tier T] [--gpu-price MODEL=USD]... "
 		 "[--api-price USD_PER_MTOK --tokens-per-gpu-hour N] "
-		 "[--format text|md|html|json|csv] [-o FILE]",
+		 "[--format text|md|html|json|csv] [-o FILE [--follow]]",
 	.summary = "the cost report of one scenario: verdict, $ by bucket, charts, breakeven",
 	.help = "      --scenario ID      the runs of scenario ID ('voidfit runs' lists them)\n"
 		"      --runs IDS         these runs (\"3,5-9\"), all of one scenario\n"
@@ -41,7 +41,11 @@ const struct cmd_entry cmd_report_entry = {
 		"  -f, --format F         text, md, html, json or csv (default: from -o's\n"
 		"                         ending, else text)\n"
 		"  -o, --output FILE      write FILE (md: and FILE-1.svg, ... beside it) instead\n"
-		"                         of standard output; whole or not at all\n"
+		"                         of standard output, whole or not at all; a FIFO or a\n"
+		"                         device is written through (no charts), never replaced;\n"
+		"                         '-' is standard output\n"
+		"      --follow           with -o: write to what a symbolic link points to (a\n"
+		"                         link is refused without it)\n"
 		"\n"
 		"The verdict names the policy with the largest saving of recoverable-by-placement\n"
 		"$/yr against the baseline, paired by seed, with its 95 % interval. Runs are\n"
@@ -51,7 +55,7 @@ const struct cmd_entry cmd_report_entry = {
 	.exec = exec_report,
 };
 
-enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS };
+enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
 
 const struct cmd_opt cmd_report_opts[] = {
 	{"trace", SCENARIO_K_TRACE, 1},
@@ -64,6 +68,7 @@ const struct cmd_opt cmd_report_opts[] = {
 	{"tokens-per-gpu-hour", O_TOKENS, 1},
 	{"format", 'f', 1},
 	{"output", 'o', 1},
+	{"follow", O_FOLLOW, 0},
 	{NULL, 0, 0},
 };
 
@@ -78,63 +83,37 @@ static char *beside(const char *path, const char *name)
 	return p;
 }
 
-/* Write bodies[i] to paths[i], each through a temporary file beside it, renamed into place
- * only when all are written; on failure nothing is left. Returns 0, or -1 with msg set. */
-static int write_all(char **paths, const struct sbuf *const *bodies, size_t n, struct sbuf *msg)
+/* Write out's document to doc (open) and its files beside path, each opened with flags, all
+ * or nothing: every file is whole (outfile_close) before the first is put in place, and the
+ * document last, once its charts are there. Returns 0, or an error in e: then no file is
+ * changed, unless putting one in place failed (the charts before it are new). */
+static int write_all(struct outfile *doc, const char *path, int flags,
+		     const struct report_output *out, struct err *e)
 {
-	char **tmp = xcalloc(n, sizeof *tmp);
-	size_t made = 0, i;
+	struct outfile *of = xcalloc(out->nfiles + 1, sizeof *of);
+	size_t n = out->nfiles, i;
 	int rc = 0;
+	of[n] = *doc; /* the document is last: it appears only when its files are in place */
+	memset(doc, 0, sizeof *doc);
 	for (i = 0; i < n && !rc; i++) {
-		tmp[i] = xmalloc(strlen(paths[i]) + 16);
-		sprintf(tmp[i], "%s.tmp.XXXXXX", paths[i]);
-		int fd = mkstemp(tmp[i]);
-		if (fd < 0) {
-			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
-			free(tmp[i]);
-			tmp[i] = NULL;
-			rc = -1;
-			break;
-		}
-		made = i + 1;
-		const char *p = bodies[i]->s;
-		size_t left = bodies[i]->len;
-		while (left && !rc) {
-			ssize_t w = write(fd, p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				sbuf_printf(msg, "%s: %s", paths[i], strerror(errno ? errno : EIO));
-				rc = -1;
-			} else {
-				p += w;
-				left -= (size_t)w;
-			}
-		}
-		if (!rc && (fchmod(fd, 0644) || fsync(fd))) {
-			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
-			rc = -1;
-		}
-		if (close(fd) && !rc) {
-			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
-			rc = -1;
-		}
+		char *p = beside(path, out->files[i].name);
+		rc = outfile_open(&of[i], p, flags, e);
+		free(p);
 	}
-	/* the document is last in paths: it appears only when its files are in place */
-	for (i = 0; i < made && !rc; i++)
-		if (rename(tmp[i], paths[i])) {
-			sbuf_printf(msg, "%s: %s", paths[i], strerror(errno));
-			rc = -1;
-			for (size_t k = 0; k < i; k++)
-				unlink(paths[k]);
-			break; /* tmp[i] and after are removed below */
-		}
-	for (; i < made; i++)
-		if (tmp[i])
-			unlink(tmp[i]);
-	for (i = 0; i < n; i++)
-		free(tmp[i]);
-	free(tmp);
+	for (i = 0; i <= n && !rc; i++) {
+		const struct sbuf *b = i < n ? &out->files[i].body : &out->doc;
+		if (fwrite(b->s, 1, b->len, of[i].f) != b->len)
+			rc = err_set(e, VF_EIO, "%s: %s", of[i].path, strerror(errno));
+		else
+			rc = outfile_close(&of[i], e);
+	}
+	if (!rc && cmd_stop_signal)
+		rc = err_set(e, VF_ESTOP, "%s: stopped; nothing written", path);
+	for (i = 0; i <= n && !rc; i++)
+		rc = outfile_commit(&of[i], e);
+	for (i = 0; i <= n; i++)
+		outfile_abort(&of[i]);
+	free(of);
 	return rc;
 }
 
@@ -151,11 +130,11 @@ static int exec_report(int argc, char **argv)
 	struct report *rep = NULL;
 	struct report_output out;
 	struct report_opts ro = {.api_usd_per_mtok = NAN, .tokens_per_gpu_hour = NAN};
-	char *base = NULL, **paths = NULL;
-	const struct sbuf **bodies = NULL;
-	struct sbuf msg = SBUF_INIT;
+	char *base = NULL;
+	struct outfile doc = {0};
+	struct cmd_stop stop;
+	int flags = OUTFILE_REPLACE, caught = 0;
 
-	sbuf_init(&msg);
 	report_output_init(&out);
 	scenario_init(&sc);
 	cmd_parser_init(&p, argc, argv);
@@ -188,6 +167,9 @@ static int exec_report(int argc, char **argv)
 		case 'o':
 			outp = p.arg;
 			break;
+		case O_FOLLOW:
+			flags |= OUTFILE_FOLLOW;
+			break;
 		default:
 			if (scenario_is_key(c)) {
 				if (scenario_set(&sc, c, p.arg, &e))
@@ -217,6 +199,10 @@ static int exec_report(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_report_entry, "give --scenario or --runs, not both");
 		goto out;
 	}
+	if ((flags & OUTFILE_FOLLOW) && !outp) {
+		rc = cmd_usage_error(&cmd_report_entry, "--follow is for -o");
+		goto out;
+	}
 	if (outp && !*outp) {
 		rc = cmd_usage_error(&cmd_report_entry, "-o: an empty file name");
 		goto out;
@@ -239,7 +225,16 @@ static int exec_report(int argc, char **argv)
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}
-	if (outp) {
+	/* a report that is not written to standard output goes to a file (whole, or not at
+	 * all) or through a FIFO or device (then, like standard output, with no chart files) */
+	cmd_stop_catch(&stop);
+	caught = 1;
+	if (outp && outfile_open(&doc, outp, flags, &e)) {
+		rc = cmd_fail(&cmd_report_entry, "%s%s", e.msg,
+			      e.code == VF_EINPUT ? " (--follow writes to what it points to)" : "");
+		goto out;
+	}
+	if (outp && !outfile_is_stream(&doc)) {
 		/* FILE.md's charts are FILE-1.svg, ... */
 		const char *slash = strrchr(outp, '/'), *name = slash ? slash + 1 : outp;
 		size_t n = strlen(name);
@@ -254,31 +249,24 @@ static int exec_report(int argc, char **argv)
 			rc = cmd_fail(&cmd_report_entry, "stdout: write error");
 		goto out;
 	}
-	paths = xcalloc(out.nfiles + 1, sizeof *paths);
-	bodies = xcalloc(out.nfiles + 1, sizeof *bodies);
-	for (size_t i = 0; i < out.nfiles; i++) {
-		paths[i] = beside(outp, out.files[i].name);
-		bodies[i] = &out.files[i].body;
-	}
-	paths[out.nfiles] = xstrdup(outp);
-	bodies[out.nfiles] = &out.doc;
-	if (write_all(paths, bodies, out.nfiles + 1, &msg))
-		rc = cmd_fail(&cmd_report_entry, "%s", msg.s);
-	else
+	int stream = outfile_is_stream(&doc);
+	if (write_all(&doc, outp, flags, &out, &e)) {
+		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
+		rc = cmd_stop_signal ? 130 : rc;
+	} else if (!stream) {
 		fprintf(stderr, "wrote %s%s\n", outp,
 			out.nfiles ? " and its charts beside it" : "");
+	}
 out:
-	for (size_t i = 0; paths && i <= out.nfiles; i++)
-		free(paths[i]);
-	free(paths);
-	free(bodies);
+	if (caught)
+		cmd_stop_release(&stop);
+	outfile_abort(&doc);
 	free(base);
 	free(ids);
 	report_output_release(&out);
 	report_free(rep);
 	scenario_release(&sc);
 	store_close(st);
-	sbuf_release(&msg);
 	cmd_parser_release(&p);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include "gen.h"
 #include "gpumodel.h"
 #include "job.h"
+#include "outfile.h"
 #include "rng.h"
 
 /* A node group: a share (weight) of --nodes, all with the same capacities. */
@@ -672,31 +673,24 @@ int gen_write_faults(const struct gen_params *p, FILE *f, const char *fname, str
 
 typedef int (*writer_fn)(const struct gen_params *, FILE *, const char *, struct err *);
 
-/* Write dir/name through writer, via dir/name.tmp and a rename. */
+/* Write dir/name through writer, whole or not at all, never through a link planted there
+ * (outfile.h: a temporary beside it, put in place once written). */
 static int write_file(const struct gen_params *p, const char *dir, const char *name,
 		      writer_fn writer, struct err *e)
 {
-	int rc = VF_OK;
-	size_t n = strlen(dir) + strlen(name) + 8;
-	char *path = xmalloc(n), *tmp = xmalloc(n);
+	struct outfile o;
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = xmalloc(n);
 	snprintf(path, n, "%s/%s", dir, name);
-	snprintf(tmp, n, "%s/%s.tmp", dir, name);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		rc = err_set(e, VF_EIO, "%s: %s", tmp, strerror(errno));
-		goto out;
+	int rc = outfile_open(&o, path, OUTFILE_REPLACE, e);
+	if (!rc) {
+		setvbuf(o.f, NULL, _IOFBF, 1 << 16);
+		if ((rc = writer(p, o.f, path, e)))
+			outfile_abort(&o);
+		else
+			rc = outfile_commit(&o, e);
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	rc = writer(p, f, path, e);
-	if (fclose(f) && !rc)
-		rc = err_set(e, VF_EIO, "%s: %s", tmp, strerror(errno));
-	if (!rc && rename(tmp, path))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (rc)
-		remove(tmp);
-out:
 	free(path);
-	free(tmp);
 	return rc;
 }
 

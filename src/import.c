@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cluster.h"
 #include "clusterspec.h"
@@ -239,16 +240,39 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 	return get_reader(im, fmt, map, rd, e);
 }
 
+/* A temporary file for a spool in dir, removed once closed (its name is unlinked at once). */
+static FILE *spool_file(const char *dir)
+{
+	size_t n = strlen(dir) + 32;
+	char *path = xmalloc(n);
+	snprintf(path, n, "%s/.voidfit-spool.XXXXXX", dir);
+	int fd = mkstemp(path), err = errno;
+	FILE *f = NULL;
+	if (fd >= 0) {
+		unlink(path);
+		if (!(f = fdopen(fd, "w+b"))) {
+			err = errno;
+			close(fd);
+		}
+	}
+	free(path);
+	errno = err;
+	return f;
+}
+
 /* Open the input: a regular file, or else (stdin, a pipe) its bytes spooled to a
- * temporary file (so its size is known, and it can be read twice); *size is its size if
- * known (else -1). */
+ * temporary file in $TMPDIR, else /tmp (so its size is known, and it can be read twice);
+ * *size is its size if known (else -1). */
 static int open_input(const char *path, FILE **out, int64_t *size, struct err *e)
 {
 	FILE *in = stdin, *f;
 	struct stat sb;
-	const char *name = strcmp(path, "-") ? path : "stdin";
+	const char *name = strcmp(path, "-") ? path : "stdin", *dir = getenv("TMPDIR");
+	const char *env = dir && *dir ? " (TMPDIR)" : "";
 	*out = NULL;
 	*size = -1;
+	if (!*env)
+		dir = "/tmp";
 	if (strcmp(path, "-") && !(in = fopen(path, "rb")))
 		return err_set(e, VF_EIO, "%s: cannot open: %s", path, strerror(errno));
 	if (in != stdin && fstat(fileno(in), &sb) == 0 && S_ISREG(sb.st_mode)) {
@@ -256,20 +280,25 @@ static int open_input(const char *path, FILE **out, int64_t *size, struct err *e
 		*out = in;
 		return 0;
 	}
-	if (!(f = tmpfile())) {
+	if (!(f = spool_file(dir))) {
+		int err = errno;
 		if (in != stdin)
 			fclose(in);
-		return err_set(e, VF_EIO, "%s: cannot make a temporary file: %s", name,
-			       strerror(errno));
+		return err_set(e, VF_EIO, "%s: cannot make a temporary file in %s%s: %s", name, dir,
+			       env, strerror(err));
 	}
 	char buf[65536];
 	size_t n;
 	int rc = 0;
 	while (!rc && !ferror(in) && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (fwrite(buf, 1, n, f) != n)
-			rc = err_set(e, VF_EIO, "%s: cannot spool: %s", name, strerror(errno));
-	if (!rc && (ferror(in) || fflush(f)))
+			rc = err_set(e, VF_EIO, "%s: cannot spool to %s%s: %s", name, dir, env,
+				     strerror(errno));
+	if (!rc && ferror(in))
 		rc = err_set(e, VF_EIO, "%s: read error: %s", name, strerror(errno));
+	if (!rc && fflush(f))
+		rc = err_set(e, VF_EIO, "%s: cannot spool to %s%s: %s", name, dir, env,
+			     strerror(errno));
 	if (in != stdin)
 		fclose(in);
 	if (rc) {

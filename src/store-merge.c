@@ -142,6 +142,21 @@ int store_task_seal(struct store *task, int64_t trace_id, struct err *e)
 	return rc;
 }
 
+int store_task_digest(const char *path, char hex[65], struct err *e)
+{
+	struct store *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = store_open(path, STORE_RDONLY, &t, e);
+	if (!rc && (store_prep(t, "SELECT trace_sha256 FROM task", &st, e) ||
+		    sqlite3_step(st) != SQLITE_ROW || !sqlite3_column_text(st, 0)))
+		rc = err_set(e, VF_ESTORE, "%s: not a finished task store", path);
+	if (!rc)
+		snprintf(hex, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	store_close(t);
+	return rc;
+}
+
 /* ---- merging ----
  *
  * The runs a store has are looked up in a hash set of (scenario, policy, seed) read once
@@ -384,8 +399,10 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	sbuf_init(&list);
 	sbuf_init(&key);
 	memset(out, 0, sizeof *out);
-	if ((rc = store_open(path, STORE_RDONLY, &t, e)) || (rc = quick_check(t, e)))
+	if ((rc = store_open(path, STORE_RDONLY, &t, e)) || (rc = quick_check(t, e))) {
+		rc = e->code = VF_ESTORE; /* the task store is refused: VF_EIO is the store's */
 		goto out;
+	}
 	if (store_prep(t,
 		       "SELECT trace_id, trace_sha256, task.voidfit_version, runs, name FROM task "
 		       "JOIN traces ON traces.id = trace_id",

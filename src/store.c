@@ -26,10 +26,8 @@
  * written as the import goes (store-jobs.c).
  */
 #include <assert.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +38,7 @@
 #include "cluster.h"
 #include "embed.h"
 #include "gpumodel.h"
+#include "outfile.h"
 #include "sha256.h"
 #include "store-int.h"
 
@@ -251,68 +250,15 @@ static void forget_pending(struct store *s)
 	s->tmp = NULL;
 }
 
-/* This host's name, for temporary names ("localhost" if it has none). */
-static void host_name(char *buf, size_t n)
-{
-	if (gethostname(buf, n) != 0 || !buf[0])
-		snprintf(buf, n, "localhost");
-	buf[n - 1] = '\0';
-	for (char *c = buf; *c; c++)
-		if (*c == '/')
-			*c = '_';
-}
-
-/* Remove the temporary files ".NAME.HOST.PID-N.tmp" (and their journals) that new stores at
- * path left when the import building them was killed (SIGKILL gives no chance to clean up): those
- * of this host whose process is gone. Another host's, or a live process's, are left alone. Returns
- * how many were removed. */
-static size_t sweep_temps(const char *path, const char *host)
-{
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path) + 1 : 0;
-	char dir[4096], prefix[1024];
-	if (snprintf(dir, sizeof dir, "%.*s", dirlen ? dirlen : 1, dirlen ? path : ".") >=
-		    (int)sizeof dir ||
-	    snprintf(prefix, sizeof prefix, ".%s.%s.", path + dirlen, host) >= (int)sizeof prefix)
-		return 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	size_t removed = 0, plen = strlen(prefix);
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		const char *nm = de->d_name;
-		long pid;
-		int k, end = 0;
-		if (strncmp(nm, prefix, plen) != 0 ||
-		    sscanf(nm + plen, "%ld-%d.tmp%n", &pid, &k, &end) != 2 ||
-		    (nm[plen + end] && strcmp(nm + plen + end, "-journal") != 0) || pid <= 0 ||
-		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		char full[4096 + 256];
-		snprintf(full, sizeof full, "%.*s%s", dirlen, path, nm);
-		if (unlink(full) == 0)
-			removed++;
-	}
-	closedir(d);
-	return removed;
-}
-
 /* Make an empty file for a new store at s->path: ".NAME.HOST.PID-N.tmp" in the same folder
  * (so it can be linked into place), created exclusively, mode 0666 less the umask; first
- * remove what killed imports of this host left there (sweep_temps). */
+ * remove what killed imports of this host left there (outfile_sweep). */
 static int make_temp(struct store *s, struct err *e)
 {
-	const char *slash = strrchr(s->path, '/');
-	int dirlen = slash ? (int)(slash - s->path) + 1 : 0;
-	char host[256];
-	host_name(host, sizeof host);
-	s->swept = sweep_temps(s->path, host);
-	size_t n = strlen(s->path) + strlen(host) + 48;
-	s->tmp = xmalloc(n);
+	s->swept = outfile_sweep(s->path);
 	for (int i = 0;; i++) {
-		snprintf(s->tmp, n, "%.*s.%s.%s.%ld-%d.tmp", dirlen, s->path, s->path + dirlen,
-			 host, (long)getpid(), i);
+		free(s->tmp);
+		s->tmp = outfile_temp_name(s->path, i);
 		int fd = open(s->tmp, O_RDWR | O_CREAT | O_EXCL, 0666);
 		if (fd >= 0) {
 			struct stat sb;

@@ -7,7 +7,6 @@
  * the order trace, what-if, target, seed: the runs of one scenario are neighbours.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "sweep.h"
 #include "words.h"
 
@@ -180,23 +180,34 @@ static void add_word(struct sbuf *b, const char *s)
 	sh_quote(b, s);
 }
 
-static int write_file(const char *dir, const char *name, const char *text, int exec, struct err *e)
+/* dir/name, whole or not at all, never through a link planted there (outfile.h): a file
+ * left by an earlier sweep that failed before its task list is replaced, a new task list
+ * never replaces one. */
+static int write_file(const char *dir, const char *name, const char *text, int flags, struct err *e)
 {
 	struct sbuf path = SBUF_INIT;
 	sbuf_init(&path);
 	sbuf_printf(&path, "%s/%s", dir, name);
-	int fd = open(path.s, O_WRONLY | O_CREAT | O_TRUNC, exec ? 0755 : 0644), rc = 0;
-	size_t n = strlen(text);
-	if (fd < 0 || write(fd, text, n) != (ssize_t)n || close(fd))
-		rc = err_set(e, VF_EIO, "%s: %s", path.s, strerror(errno));
+	int rc = outfile_put(path.s, flags, text, strlen(text), e);
 	sbuf_release(&path);
 	return rc;
 }
 
-static int make_dir(const char *path, struct err *e)
+/* A directory at path, made if missing. Unless follow (the directory the user names), a
+ * link there is refused: the tasks would write wherever it points. */
+static int make_dir(const char *path, int follow, struct err *e)
 {
-	if (mkdir(path, 0777) && errno != EEXIST)
+	struct stat sb;
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
 		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if ((follow ? stat(path, &sb) : lstat(path, &sb)) != 0)
+		return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return err_set(e, VF_EIO, "%s: %s", path,
+			       S_ISLNK(sb.st_mode) ? "a symbolic link, not followed"
+						   : "not a directory");
 	return 0;
 }
 
@@ -309,9 +320,12 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	sbuf_init(&pathline);
 	sbuf_init(&store);
 	sbuf_printf(&path, "%s/tasks", dir);
-	if (stat(path.s, &sb) == 0) {
-		rc = err_set(e, VF_EINPUT, "%s: holds a sweep already (%s): give another -o", dir,
-			     path.s);
+	if (lstat(path.s, &sb) == 0) {
+		rc = S_ISLNK(sb.st_mode)
+			     ? err_set(e, VF_EINPUT, "%s: a symbolic link, not followed", path.s)
+			     : err_set(e, VF_EINPUT,
+				       "%s: holds a sweep already (%s): give another -o", dir,
+				       path.s);
 		goto out;
 	}
 	for (size_t ti = 0; ti < nt; ti++)
@@ -346,7 +360,7 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 					if (s == w->hi)
 						break;
 				}
-	if ((rc = make_dir(dir, e)))
+	if ((rc = make_dir(dir, 1, e)))
 		goto out;
 	real = realpath(dir, NULL);
 	if (!real) {
@@ -366,18 +380,18 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	const char *vals[] = {pathline.s, store.s, nbuf, kbuf, real};
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/runs", dir);
-	if ((rc = make_dir(path.s, e)))
+	if ((rc = make_dir(path.s, 0, e)))
 		goto out;
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/logs", dir);
-	if ((rc = make_dir(path.s, e)))
+	if ((rc = make_dir(path.s, 0, e)))
 		goto out;
 	fill(parallel_sh, names, vals, 5, &text);
-	if ((rc = write_file(dir, "parallel.sh", text.s, 1, e)))
+	if ((rc = write_file(dir, "parallel.sh", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
 		goto out;
 	sbuf_reset(&text);
 	fill(slurm_sbatch, names, vals, 5, &text);
-	if ((rc = write_file(dir, "slurm.sbatch", text.s, 1, e)))
+	if ((rc = write_file(dir, "slurm.sbatch", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
 		goto out;
 	/* the task list last: a directory with tasks is a whole sweep */
 	rc = write_file(dir, "tasks", tasks.s, 0, e);
@@ -393,15 +407,64 @@ out:
 
 /* ---- task stores ---- */
 
-int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, struct store **out,
-		     struct err *e)
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* May a task store of trace_id of from go to path (and path + SWEEP_PART, part)? Sets
+ * k->replace and what is replaced. */
+static int check_into(struct store *from, const char *from_path, int64_t trace_id, const char *path,
+		      const char *part, int force, struct sweep_task *k, struct err *e)
+{
+	struct stat ss, sp;
+	char want[65], have[65];
+	struct err te = {0};
+	if (stat(from_path, &ss) != 0)
+		return err_set(e, VF_EIO, "%s: %s", from_path, strerror(errno));
+	if (stat(path, &sp) == 0 && same_file(&sp, &ss))
+		return err_set(e, VF_EINPUT,
+			       "%s: the same file as %s, the store read; give a new file", path,
+			       from_path);
+	if (stat(part, &sp) == 0 && same_file(&sp, &ss))
+		return err_set(e, VF_EINPUT,
+			       "%s: its temporary %s is %s, the store read; give another file",
+			       path, part, from_path);
+	if (lstat(path, &sp) != 0) {
+		if (errno != ENOENT)
+			return err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISREG(sp.st_mode))
+		return err_set(e, VF_EINPUT, "%s: %s, not replaced", path,
+			       S_ISLNK(sp.st_mode)   ? "a symbolic link"
+			       : S_ISDIR(sp.st_mode) ? "a directory"
+						     : "not a regular file");
+	if (!force && (store_task_digest(path, have, &te) ||
+		       store_trace_digest(from, trace_id, want, &te) || strcmp(have, want)))
+		return err_set(e, VF_EINPUT,
+			       "%s: a file is there, not a finished task store of this trace "
+			       "(--force replaces it)",
+			       path);
+	k->replace = 1;
+	k->dev = sp.st_dev;
+	k->ino = sp.st_ino;
+	return 0;
+}
+
+int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
+		     int force, struct sweep_task *k, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct store *t = NULL;
 	int rc;
-	*out = NULL;
+	memset(k, 0, sizeof *k);
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, path);
+	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e))) {
+		sbuf_release(&part);
+		return rc;
+	}
 	unlink(part.s); /* what a killed run of this task left */
 	sbuf_adds(&part, "-journal");
 	unlink(part.s);
@@ -413,28 +476,43 @@ int sweep_task_begin(struct store *from, int64_t trace_id, const char *path, str
 		store_close(t);
 		unlink(part.s);
 	} else {
-		*out = t;
+		k->t = t;
+		k->path = xstrdup(path);
 	}
 	sbuf_release(&part);
 	return rc;
 }
 
-int sweep_task_end(struct store *t, int64_t trace_id, const char *path, int ok, struct err *e)
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
+	struct stat sb;
 	int rc = 0;
-	if (!t)
+	if (!k->t)
 		return 0;
 	sbuf_init(&part);
-	sbuf_printf(&part, "%s" SWEEP_PART, path);
-	if (ok && !(rc = store_begin(t, e)) && !(rc = store_task_seal(t, trace_id, e)))
-		rc = store_commit(t, e);
-	store_close(t);
-	if (ok && !rc && rename(part.s, path))
-		rc = err_set(e, VF_EIO, "%s: %s", path, strerror(errno));
-	if (!ok || rc)
-		unlink(part.s);
+	sbuf_printf(&part, "%s" SWEEP_PART, k->path);
+	if (ok && !(rc = store_begin(k->t, e)) && !(rc = store_task_seal(k->t, trace_id, e)))
+		rc = store_commit(k->t, e);
+	store_close(k->t);
+	if (ok && !rc && k->replace) {
+		if (lstat(k->path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_dev != k->dev ||
+		    sb.st_ino != k->ino)
+			rc = err_set(e, VF_EIO, "%s: changed while the task ran; left as it is",
+				     k->path);
+		else if (rename(part.s, k->path))
+			rc = err_set(e, VF_EIO, "%s: %s", k->path, strerror(errno));
+	} else if (ok && !rc && link(part.s, k->path)) {
+		int err = errno;
+		rc = err_set(e, VF_EIO, "%s: %s%s", k->path, strerror(err),
+			     err == EEXIST ? " (a file appeared there while the task ran; left "
+					     "as it is)"
+					   : "");
+	}
+	unlink(part.s); /* after a link, or a failure */
 	sbuf_release(&part);
+	free(k->path);
+	memset(k, 0, sizeof *k);
 	return rc;
 }
 
