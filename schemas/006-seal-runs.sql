@@ -11,7 +11,8 @@
 -- later migrations added (scenario_id, dims, voidfit_version, rsum): reading those walked
 -- each run's blocks, page by page, so listing runs read every run's blocks. The blocks move
 -- to run_blobs (one row per run, rsum before the blocks, series before jobs), and runs is
--- left without them; its rows are sealed again without the blocks.
+-- rebuilt without them (seed: the uint64 seed as its int64 bit pattern, as before); its
+-- rows are sealed again without the blocks.
 --
 -- The comments stay outside the CREATE statements: SQLite keeps a statement's text in
 -- every store, and a small store is mostly its schema.
@@ -67,9 +68,28 @@ BEGIN
 END;
 UPDATE runs SET series = NULL, jobs = NULL;
 DROP TRIGGER temp.move_run_blobs;
-ALTER TABLE runs DROP COLUMN series;
-ALTER TABLE runs DROP COLUMN jobs;
-UPDATE runs SET rsum = NULL;
+CREATE TEMP TABLE old_runs AS
+SELECT id, trace_id, policy, mode, seed, params_json, summary_json, created_at, scenario_id,
+       dims, voidfit_version FROM runs;
+DROP TABLE runs;
+CREATE TABLE runs (
+	id INTEGER PRIMARY KEY,
+	trace_id INTEGER NOT NULL REFERENCES traces(id),
+	policy TEXT NOT NULL,
+	mode TEXT NOT NULL,
+	seed INTEGER NOT NULL,
+	params_json TEXT NOT NULL,
+	summary_json TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	scenario_id INTEGER REFERENCES scenarios(id),
+	dims TEXT,
+	voidfit_version TEXT,
+	rsum INTEGER
+);
+INSERT INTO runs(id, trace_id, policy, mode, seed, params_json, summary_json, created_at,
+		 scenario_id, dims, voidfit_version)
+SELECT * FROM temp.old_runs ORDER BY id;
+DROP TABLE temp.old_runs;
 UPDATE row_sums SET nrows = 0, total = 0 WHERE tbl = 'runs';
 
 INSERT INTO row_sums(tbl, nrows, total) VALUES
