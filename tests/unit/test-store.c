@@ -604,7 +604,9 @@ static void test_raw_real_samples(void **state)
 	const char *top = getenv("VOIDFIT_TRACES");
 	if (!top || !*top)
 		skip();
-	/* The xz -9e sizes of the two samples the store must beat (measured with xz 5.4). */
+	/* The xz -9e sizes of the two samples whose bytes the store must keep in less
+	 * (measured with xz 5.4): what the store grows by, past its empty tables (a store of
+	 * an import is checked whole by tests/e2e/store-size.sh). */
 	static const struct {
 		const char *rel;
 		int64_t xz;
@@ -623,12 +625,13 @@ static void test_raw_real_samples(void **state)
 		assert_non_null(p);
 		remove(f->path);
 		open_new(f);
+		struct store_sizes empty, z;
+		assert_int_equal(store_sizes(f->s, &empty, &f->e), 0);
 		keep_and_compare(f, strrchr(files[i].rel, '/') + 1, p, n, 65536, 0);
-		struct store_sizes z;
 		assert_int_equal(store_sizes(f->s, &z, &f->e), 0);
 		assert_int_equal(z.raw_bytes, (int64_t)n);
 		if (files[i].xz)
-			assert_true(z.store_bytes < files[i].xz);
+			assert_true(z.store_bytes - empty.store_bytes < files[i].xz);
 		store_close(f->s);
 		f->s = NULL;
 		free(p);
