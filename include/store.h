@@ -207,7 +207,8 @@ int store_sizes(struct store *s, struct store_sizes *out, struct err *e);
 
 /* Verify the store: SQLite integrity; application_id and user_version; every table and
  * index the migrations make, as they make it; foreign keys; every row of the sealed
- * tables (traces, files, quarantine, nodes, runs, run_metrics) against its checksum, and
+ * tables (every table but the blocks': traces, files, quarantine, nodes, scenarios, runs,
+ * run_blobs, run_metrics, run_buckets, sizings, sizing_models) against its checksum, and
  * each table's row count and total against row_sums; every file's rows read = accepted +
  * quarantined and its quarantined rows; every block's checksum and decoding; every file's
  * bytes against its size and sha256; job and node row counts against their traces.

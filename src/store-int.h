@@ -22,6 +22,11 @@
 #define STORE_ZLEVEL_SMALL 19
 #define STORE_SMALL_FILE   (4 << 20)
 
+/* A new store of at most STORE_SMALL_STORE bytes after its first commit, an import, is
+ * rewritten with pages of STORE_SMALL_PAGE bytes (store.c, compact_small). */
+#define STORE_SMALL_STORE (1 << 20)
+#define STORE_SMALL_PAGE  512
+
 /* Sealed tables (store-seal.c) a connection keeps statements for. */
 #define STORE_MAX_SEALED 16
 

@@ -160,9 +160,7 @@ int store_task_digest(const char *path, char hex[65], struct err *e)
 /* ---- merging ----
  *
  * The runs a store has are looked up in a hash set of (scenario, policy, seed) read once
- * (store_merge_begin) and kept up to date: a query of runs by scenario has no index to use,
- * and reading runs.scenario_id walks past each row's blocks (100 MB of pages for openb's
- * 1,020 runs, per look-up).
+ * (store_merge_begin) and kept up to date: a query of runs by scenario has no index to use.
  */
 struct run_key {
 	int64_t sid, seed;
@@ -450,17 +448,15 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	if ((rc = store_prep(
 		     t,
 		     "SELECT id, trace_id, policy, mode, seed, params_json, summary_json, "
-		     "created_at, series, jobs, scenario_id, dims, voidfit_version FROM runs "
-		     "ORDER BY id",
+		     "created_at, b.series, b.jobs, scenario_id, dims, voidfit_version FROM runs "
+		     "LEFT JOIN run_blobs b ON b.run_id = runs.id ORDER BY id",
 		     &st, e)) ||
-	    (rc = store_prep(
-		     s,
-		     "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
-		     "summary_json, created_at, series, jobs, scenario_id, dims, "
-		     "voidfit_version) VALUES (?1, ?2, ?3, ?4, CASE WHEN ?13 IS NULL THEN ?5 "
-		     "ELSE json_set(?5, '$.scenario', ?13) END, ?6, ?7, ?8, ?9, ?10, ?11, "
-		     "?12)",
-		     &ins, e)))
+	    (rc = store_prep(s,
+			     "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
+			     "summary_json, created_at, scenario_id, dims, voidfit_version) "
+			     "VALUES (?1, ?2, ?3, ?4, CASE WHEN ?13 IS NULL THEN ?5 ELSE "
+			     "json_set(?5, '$.scenario', ?13) END, ?6, ?7, ?10, ?11, ?12)",
+			     &ins, e)))
 		goto out;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0), sid = sqlite3_column_int64(st, 10);
@@ -488,7 +484,7 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 			continue;
 		}
 		sqlite3_bind_int64(ins, 1, tid);
-		for (int i = 2; i <= 9; i++)
+		for (int i = 2; i <= 7; i++)
 			sqlite3_bind_value(ins, i, sqlite3_column_value(st, i));
 		sqlite3_bind_int64(ins, 10, map.to[k]);
 		sqlite3_bind_value(ins, 11, sqlite3_column_value(st, 11));
@@ -515,6 +511,9 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 				    "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY "
 				    "rowid",
 				    "INSERT INTO run_metrics(run_id, key, value) VALUES (?, ?, ?)",
+				    2, run, nid, e)) ||
+		    (rc = copy_rows(s, t, "SELECT series, jobs FROM run_blobs WHERE run_id = ?",
+				    "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?, ?, ?)",
 				    2, run, nid, e)) ||
 		    (rc = copy_rows(s, t,
 				    "SELECT model, class, bucket, gpu_ms FROM run_buckets WHERE "

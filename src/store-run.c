@@ -1,6 +1,8 @@
 /*
- * store-run.c — replay runs: a row in runs (parameters and summary as JSON, the series and
- * per-job results as sealed ZBLK_BYTES blocks) and one run_metrics row per metric.
+ * store-run.c — replay runs: a row in runs (parameters and summary as JSON), a row in
+ * run_blobs (the series and per-job results as sealed ZBLK_BYTES blocks) and one
+ * run_metrics row per metric. The blocks are a table of their own so that listing,
+ * choosing and pricing runs reads none of them (schemas/006-seal-runs.sql).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,8 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	struct zblk_buf tmp = {0};
 	int rc = store_prep(s,
 			    "INSERT INTO runs(trace_id, policy, mode, seed, params_json, "
-			    "summary_json, created_at, series, jobs, scenario_id, dims, "
-			    "voidfit_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+			    "summary_json, created_at, scenario_id, dims, voidfit_version) "
+			    "VALUES (?,?,?,?,?,?,?,?,?,?)",
 			    &st, e);
 	if (rc)
 		return rc;
@@ -40,24 +42,30 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 	sqlite3_bind_text(st, 6, r->summary_json ? r->summary_json : "{}", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, util_now());
 	if (r->scenario_id > 0)
-		sqlite3_bind_int64(st, 10, r->scenario_id);
+		sqlite3_bind_int64(st, 8, r->scenario_id);
 	else
-		sqlite3_bind_null(st, 10);
-	sqlite3_bind_text(st, 11, r->dims, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 12, r->voidfit_version, -1, SQLITE_STATIC);
-	if (!(rc = bind_bytes(s, st, 8, r->series, r->series_len, &tmp, e)) &&
-	    !(rc = bind_bytes(s, st, 9, r->jobs, r->jobs_len, &tmp, e))) {
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add run");
-		else
-			r->id = sqlite3_last_insert_rowid(s->db);
-	}
+		sqlite3_bind_null(st, 8);
+	sqlite3_bind_text(st, 9, r->dims, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, r->voidfit_version, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add run");
+	else
+		r->id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	if (rc || (rc = store_seal(s, "runs", r->id, e)) ||
+	    (rc = store_prep(s, "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?,?,?)", &st,
+			     e)))
+		return rc;
+	sqlite3_bind_int64(st, 1, r->id);
+	if (!(rc = bind_bytes(s, st, 2, r->series, r->series_len, &tmp, e)) &&
+	    !(rc = bind_bytes(s, st, 3, r->jobs, r->jobs_len, &tmp, e)) &&
+	    sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "add run blocks");
 	sqlite3_finalize(st);
 	zblk_buf_release(&tmp);
-	if (!rc)
-		rc = store_seal(s, "runs", r->id, e);
-	if (rc || (rc = store_prep(s, "INSERT INTO run_metrics(run_id, key, value) VALUES (?,?,?)",
-				   &st, e)))
+	if (rc || (rc = store_seal(s, "run_blobs", r->id, e)) ||
+	    (rc = store_prep(s, "INSERT INTO run_metrics(run_id, key, value) VALUES (?,?,?)", &st,
+			     e)))
 		return rc;
 	for (size_t i = 0; i < nm && !rc; i++) {
 		sqlite3_bind_int64(st, 1, r->id);
@@ -148,18 +156,25 @@ int store_run_data(struct store *s, int64_t run_id, int which, void **out, size_
 	*n = 0;
 	sqlite3_stmt *st;
 	int rc = store_prep(s,
-			    which ? "SELECT jobs FROM runs WHERE id = ?"
-				  : "SELECT series FROM runs WHERE id = ?",
+			    which ? "SELECT b.run_id, b.jobs FROM runs r LEFT JOIN run_blobs b "
+				    "ON b.run_id = r.id WHERE r.id = ?"
+				  : "SELECT b.run_id, b.series FROM runs r LEFT JOIN run_blobs b "
+				    "ON b.run_id = r.id WHERE r.id = ?",
 			    &st, e);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, run_id);
 	int step = sqlite3_step(st);
-	if (step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+	if (step == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_NULL) {
+		rc = err_set(e, VF_ESTORE,
+			     "%s: run %lld: its blocks are not in the store (the store is damaged: "
+			     "'voidfit check' tells more)",
+			     s->path, (long long)run_id);
+	} else if (step == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
 		struct zblk_buf raw = {0};
 		struct zblk_info info;
-		rc = zblk_open(s->z, sqlite3_column_blob(st, 0),
-			       (size_t)sqlite3_column_bytes(st, 0), &info, &raw, e);
+		rc = zblk_open(s->z, sqlite3_column_blob(st, 1),
+			       (size_t)sqlite3_column_bytes(st, 1), &info, &raw, e);
 		if (!rc && info.kind != ZBLK_BYTES)
 			rc = err_set(e, VF_ESTORE, "block of kind %d", info.kind);
 		if (rc) {

@@ -114,7 +114,7 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	else
 		*id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : store_seal(s, "scenarios", *id, e);
 }
 
 int store_scenario_list(struct store *s, int64_t trace_id,
@@ -178,20 +178,32 @@ int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bu
 {
 	sqlite3_stmt *st;
 	int rc = store_prep(s,
-			    "INSERT INTO run_buckets(run_id, model, class, bucket, gpu_ms) "
-			    "VALUES (?,?,?,?,?)",
+			    "INSERT INTO run_buckets(run_id, model, class, bucket, gpu_ms, rsum) "
+			    "VALUES (?,?,?,?,?,?)",
 			    &st, e);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < nb && !rc; i++) {
+		/* hashed from its cells, as store_seal would read them back (a run has many) */
+		struct store_rowhash h;
+		store_rowhash_init(&h);
+		store_rowhash_int(&h, "run_id", run_id);
+		store_rowhash_bytes(&h, "model", SQLITE_TEXT, b[i].model, strlen(b[i].model));
+		store_rowhash_bytes(&h, "class", SQLITE_TEXT, b[i].cls, strlen(b[i].cls));
+		store_rowhash_bytes(&h, "bucket", SQLITE_TEXT, b[i].bucket, strlen(b[i].bucket));
+		store_rowhash_int(&h, "gpu_ms", b[i].gpu_ms);
+		uint64_t sum = store_rowhash_end(&h);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_text(st, 2, b[i].model, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, b[i].cls, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 4, b[i].bucket, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 5, b[i].gpu_ms);
+		sqlite3_bind_int64(st, 6, (int64_t)sum);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add run bucket");
 		sqlite3_reset(st);
+		if (!rc)
+			rc = store_seal_added(s, "run_buckets", sum, e);
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -270,31 +282,77 @@ int store_run_series(struct store *s, int64_t run_id,
 	return rc;
 }
 
+/* Run sql with ?1 = id in s; VF_ESTORE on failure. changes: the rows it changed (NULL:
+ * not wanted). */
+static int run_sql(struct store *s, const char *sql, int64_t id, int *changes, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, sql, &st, e);
+	if (rc)
+		return rc;
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "delete run");
+	else if (changes)
+		*changes = sqlite3_changes(s->db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The scenarios forked from run id lose their parent: each is sealed again. */
+static int orphan_forks(struct store *s, int64_t id, struct err *e)
+{
+	sqlite3_stmt *st;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	int step, rc = store_prep(s, "SELECT id FROM scenarios WHERE parent_run = ?", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		xgrow(&ids, &cap, n + 1, sizeof *ids);
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "delete run");
+	sqlite3_finalize(st);
+	if (!rc && n)
+		rc = run_sql(s, "UPDATE scenarios SET parent_run = NULL WHERE parent_run = ?1", id,
+			     NULL, e);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = store_seal(s, "scenarios", ids[i], e);
+	free(ids);
+	return rc;
+}
+
 int store_run_delete(struct store *s, int64_t id, struct err *e)
 {
-	static const char *const sql[] = {
-		"DELETE FROM run_metrics WHERE run_id = ?1",
-		"DELETE FROM run_buckets WHERE run_id = ?1",
-		"UPDATE scenarios SET parent_run = NULL WHERE parent_run = ?1",
-		"DELETE FROM runs WHERE id = ?1",
-		("DELETE FROM scenarios WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE "
-		 "r.scenario_id = scenarios.id) AND NOT EXISTS (SELECT 1 FROM sizings z WHERE "
-		 "z.scenario_id = scenarios.id)"),
+	/* the rows a step deletes leave their table's count and total first (store-seal.c) */
+	static const struct {
+		const char *table, *where;
+	} rows[] = {
+		{"run_metrics", "run_id = ?1"},
+		{"run_buckets", "run_id = ?1"},
+		{"run_blobs", "run_id = ?1"},
+		{"runs", "id = ?1"},
 	};
-	/* the sealed rows leave the tables' counts and totals (store-seal.c) */
-	int rc = store_unseal(s, "run_metrics", "run_id = ?1", id, e);
-	if (!rc)
-		rc = store_unseal(s, "runs", "id = ?1", id, e);
-	for (size_t i = 0; i < sizeof sql / sizeof *sql && !rc; i++) {
-		sqlite3_stmt *st;
-		if ((rc = store_prep(s, sql[i], &st, e)))
+	static const char *const orphans =
+		"NOT EXISTS (SELECT 1 FROM runs r WHERE r.scenario_id = scenarios.id) AND NOT "
+		"EXISTS (SELECT 1 FROM sizings z WHERE z.scenario_id = scenarios.id)";
+	char sql[300];
+	int rc = 0, changes = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof *rows && !rc; i++) {
+		if (i == 3 && (rc = orphan_forks(s, id, e)))
 			break;
-		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "delete run");
-		else if (i == 3 && sqlite3_changes(s->db) == 0)
-			rc = err_set(e, VF_EINPUT, "%s: no run %lld", s->path, (long long)id);
-		sqlite3_finalize(st);
+		snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s", rows[i].table, rows[i].where);
+		if (!(rc = store_unseal(s, rows[i].table, rows[i].where, id, e)))
+			rc = run_sql(s, sql, id, &changes, e);
 	}
+	if (!rc && changes == 0)
+		return err_set(e, VF_EINPUT, "%s: no run %lld", s->path, (long long)id);
+	snprintf(sql, sizeof sql, "DELETE FROM scenarios WHERE %s", orphans);
+	if (!rc && !(rc = store_unseal(s, "scenarios", orphans, id, e)))
+		rc = run_sql(s, sql, id, NULL, e);
 	return rc;
 }

@@ -9,24 +9,37 @@
 
 int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 {
-	static const char *const del[] = {
-		"DELETE FROM sizing_models WHERE sizing_id IN (SELECT id FROM sizings WHERE "
-		"scenario_id = ?1 AND policy = ?2 AND slo = ?3 AND seed_lo = ?4 AND seed_hi = ?5 "
-		"AND shrink = ?6)",
-		"DELETE FROM sizings WHERE scenario_id = ?1 AND policy = ?2 AND slo = ?3 AND "
-		"seed_lo = ?4 AND seed_hi = ?5 AND shrink = ?6",
-	};
 	sqlite3_stmt *st;
-	int rc = 0;
-	for (size_t i = 0; i < sizeof del / sizeof *del && !rc; i++) {
-		if ((rc = store_prep(s, del[i], &st, e)))
-			return rc;
-		sqlite3_bind_int64(st, 1, z->scenario_id);
-		sqlite3_bind_text(st, 2, z->policy, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, z->slo, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, (int64_t)z->seed_lo);
-		sqlite3_bind_int64(st, 5, (int64_t)z->seed_hi);
-		sqlite3_bind_text(st, 6, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+	int64_t old = 0;
+	int rc = store_prep(s,
+			    "SELECT id FROM sizings WHERE scenario_id = ?1 AND policy = ?2 AND "
+			    "slo = ?3 AND seed_lo = ?4 AND seed_hi = ?5 AND shrink = ?6",
+			    &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, z->scenario_id);
+	sqlite3_bind_text(st, 2, z->policy, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, z->slo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)z->seed_lo);
+	sqlite3_bind_int64(st, 5, (int64_t)z->seed_hi);
+	sqlite3_bind_text(st, 6, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		old = sqlite3_column_int64(st, 0);
+	else if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "replace sizing");
+	sqlite3_finalize(st);
+	/* the same sizing again replaces its rows; they leave the sealed counts first */
+	static const struct {
+		const char *table, *where;
+	} del[] = {{"sizing_models", "sizing_id = ?1"}, {"sizings", "id = ?1"}};
+	for (size_t i = 0; i < sizeof del / sizeof *del && old && !rc; i++) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s", del[i].table, del[i].where);
+		if ((rc = store_unseal(s, del[i].table, del[i].where, old, e)) ||
+		    (rc = store_prep(s, sql, &st, e)))
+			break;
+		sqlite3_bind_int64(st, 1, old);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "replace sizing");
 		sqlite3_finalize(st);
@@ -65,10 +78,11 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 	else
 		z->id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
-	if (rc || (rc = store_prep(s,
-				   "INSERT INTO sizing_models(sizing_id, model, nodes_full, "
-				   "nodes_min, gpus_full, gpus_min) VALUES (?,?,?,?,?,?)",
-				   &st, e)))
+	if (rc || (rc = store_seal(s, "sizings", z->id, e)) ||
+	    (rc = store_prep(s,
+			     "INSERT INTO sizing_models(sizing_id, model, nodes_full, "
+			     "nodes_min, gpus_full, gpus_min) VALUES (?,?,?,?,?,?)",
+			     &st, e)))
 		return rc;
 	for (size_t m = 0; m < z->nmodels && !rc; m++) {
 		const struct store_sizing_model *zm = &z->models[m];
@@ -81,6 +95,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add sizing model");
 		sqlite3_reset(st);
+		if (!rc)
+			rc = store_seal(s, "sizing_models", sqlite3_last_insert_rowid(s->db), e);
 	}
 	sqlite3_finalize(st);
 	return rc;

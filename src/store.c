@@ -8,7 +8,8 @@
  * number of the last migration applied. Opening:
  *
  *   no file, STORE_CREATE --make_temp()--> empty db under a temporary name in the same
- *        folder --page_size, migrate()--> current; store_commit() links it into place
+ *        folder --page_size, migrate()--> current; store_commit() rewrites a small
+ *        import with smaller pages (compact_small()) and links it into place
  *        (publish(), refused if a file appeared there meanwhile); store_close() before
  *        that removes it (remove_temp())
  *   no file, other flags ---------------------------------------------> VF_EIO
@@ -20,7 +21,8 @@
  * at the path is another's, and it never removes it. Each migration runs in the transaction
  * that bumps user_version (and seals the rows it leaves without a checksum), so a store is
  * always at a version some migration produced. Pages are 1 KiB (most data is in a few large
- * blobs; small pages keep the many small tables of a small store small) and the journal is
+ * blobs; small pages keep the many small tables of a small store small; 512 bytes in a
+ * store made by a small import) and the journal is
  * the default rollback journal: an import writes to fresh pages, so the journal stays
  * small, and a killed import is rolled back on the next open. Job blocks are coded and
  * written as the import goes (store-jobs.c).
@@ -459,9 +461,30 @@ int store_commit_migration(struct store *s, struct err *e)
 	return 0;
 }
 
+/* A new store whose first commit holds a small import is rewritten with pages of
+ * STORE_SMALL_PAGE bytes before it is put in place: most of such a store is its schema and
+ * one page per table and index, nearly all empty (the openb pod list: 0.91 of 'xz -9e' of
+ * the file instead of 1.05). A bigger one keeps 1 KiB pages: a block is read a page at a
+ * time, and smaller pages would mean more reads. */
+static int compact_small(struct store *s, struct err *e)
+{
+	int64_t pages, jobs;
+	int rc;
+	if ((rc = store_query_int(s, "PRAGMA page_count", &pages, e)) ||
+	    (rc = store_query_int(s, "SELECT count(*) FROM job_blocks", &jobs, e)))
+		return rc;
+	if (!jobs || pages * 1024 > STORE_SMALL_STORE)
+		return 0;
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA page_size = %d; VACUUM", STORE_SMALL_PAGE);
+	return store_exec(s, sql, e);
+}
+
 int store_commit(struct store *s, struct err *e)
 {
 	int rc = store_commit_migration(s, e);
+	if (!rc && s->tmp)
+		rc = compact_small(s, e);
 	return rc || !s->tmp ? rc : publish(s, e);
 }
 

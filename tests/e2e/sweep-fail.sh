@@ -71,8 +71,8 @@ contains err "malformed"
 contains err "merged nothing"
 # a damaged block: one byte of a run's per-job results changed
 cp sw/runs/2.db flip.db
-sqlite3 flip.db "UPDATE runs SET jobs = CAST(substr(jobs, 1, 40) || CAST(X'5A' AS TEXT) ||
-	substr(jobs, 42) AS BLOB) WHERE id = (SELECT max(id) FROM runs)"
+sqlite3 flip.db "UPDATE run_blobs SET jobs = CAST(substr(jobs, 1, 40) || CAST(X'5A' AS TEXT) ||
+	substr(jobs, 42) AS BLOB) WHERE run_id = (SELECT max(id) FROM runs)"
 expect_rc 1 vf merge t.db sw/runs/1.db flip.db
 contains err "flip.db: damaged: run 2: block checksum mismatch"
 [ "$(runs t.db)" -eq 0 ] || die "a damaged store was merged"

@@ -63,12 +63,13 @@ if grep -q "swt:" err; then die "the timed sweep is whole"; fi
 
 # every run, by scenario key, policy and seed: the same figures, buckets and blocks
 q="SELECT s.key, r.policy, r.seed, r.mode, r.dims, r.voidfit_version, r.params_json,
-	r.summary_json, hex(r.series), hex(r.jobs),
+	r.summary_json, hex(b.series), hex(b.jobs),
 	(SELECT group_concat(key || '=' || quote(value), ';') FROM
 		(SELECT key, value FROM run_metrics WHERE run_id = r.id ORDER BY rowid)),
 	(SELECT group_concat(model || '/' || class || '/' || bucket || '=' || gpu_ms, ';') FROM
 		(SELECT * FROM run_buckets WHERE run_id = r.id ORDER BY model, class, bucket))
-	FROM runs r JOIN scenarios s ON s.id = r.scenario_id ORDER BY 1, 2, 3"
+	FROM runs r JOIN scenarios s ON s.id = r.scenario_id JOIN run_blobs b ON b.run_id = r.id
+	ORDER BY 1, 2, 3"
 sqlite3 one.db "$q" >one.runs
 sqlite3 merged.db "$q" >merged.runs
 [ "$(wc -l <one.runs)" -eq 20 ] || die "want 20 one-host runs, got $(wc -l <one.runs)"

@@ -47,12 +47,13 @@ vf replay one.db --policy first-fit,fgd --seed 2 --mode inflate --target 0.5 \
 expect_rc 0 vf merge t.db sw/runs/*.db
 contains err "merged 2 runs from 1 task store into t.db"
 contains err "sw: 1 of 2 tasks have no task store here: 2"
-q="SELECT s.key, r.policy, r.seed, r.params_json, hex(r.series), hex(r.jobs),
+q="SELECT s.key, r.policy, r.seed, r.params_json, hex(b.series), hex(b.jobs),
 	(SELECT group_concat(key || '=' || quote(value), ';') FROM
 		(SELECT key, value FROM run_metrics WHERE run_id = r.id ORDER BY rowid)),
 	(SELECT group_concat(model || '/' || class || '/' || bucket || '=' || gpu_ms, ';') FROM
 		(SELECT * FROM run_buckets WHERE run_id = r.id ORDER BY model, class, bucket))
-	FROM runs r JOIN scenarios s ON s.id = r.scenario_id ORDER BY 1, 2, 3"
+	FROM runs r JOIN scenarios s ON s.id = r.scenario_id JOIN run_blobs b ON b.run_id = r.id
+	ORDER BY 1, 2, 3"
 sqlite3 one.db "$q" >one.runs
 sqlite3 t.db "$q" >merged.runs
 [ "$(wc -l <one.runs)" -eq 2 ] || die "want 2 one-host runs"
