@@ -69,7 +69,7 @@ contains err "job block 0: block claims 1000000000 jobs, more than the 4096 a bl
 
 # a run's series: the zstd frame is far too small for what it claims
 cp t.db runs.db
-sqlite3 runs.db "UPDATE runs SET series = x'$(python3 forge.py 1099511627776 1)' WHERE id = 1"
+sqlite3 runs.db "UPDATE run_blobs SET series = x'$(python3 forge.py 1099511627776 1)' WHERE run_id = 1"
 msg="run 1: block claims 1099511627776 bytes, more than its 17 bytes of zstd inflate to"
 bounded 1 "$VOIDFIT" check runs.db
 contains out "$msg"
