@@ -789,12 +789,16 @@ struct sim_k8s {
 	int64_t *raw;   /* scratch, npl x c.n: their scores per plugin */
 };
 
-static const struct node *rank_nodes; /* for the qsort below only */
+/* A node's name with its index: sorted without a global, which sizing threads would share */
+struct named_node {
+	const char *name;
+	int32_t n;
+};
 static int by_name(const void *a, const void *b)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	int c = strcmp(rank_nodes[x].name, rank_nodes[y].name);
-	return c ? c : (x > y) - (x < y);
+	const struct named_node *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
 static void k8s_release(struct sim_k8s *k)
@@ -841,14 +845,15 @@ static int k8s_setup(struct sim *s, const struct rng *rng, struct err *e)
 	k->cand = xmalloc(nn * sizeof *k->cand);
 	k->raw = xmalloc(nn * k->npl * sizeof *k->raw);
 	int sorted = 1;
+	struct named_node *order = xmalloc(nn * sizeof *order);
 	for (size_t n = 0; n < s->c.n; n++)
-		k->cand[n] = (int32_t)n;
-	rank_nodes = s->c.spec;
-	qsort(k->cand, s->c.n, sizeof *k->cand, by_name);
+		order[n] = (struct named_node){s->c.spec[n].name, (int32_t)n};
+	qsort(order, s->c.n, sizeof *order, by_name);
 	for (size_t r = 0; r < s->c.n; r++) {
-		k->rank[k->cand[r]] = (int32_t)r;
-		sorted &= k->cand[r] == (int32_t)r;
+		k->rank[order[r].n] = (int32_t)r;
+		sorted &= order[r].n == (int32_t)r;
 	}
+	free(order);
 	k->fast = k->npl == 1 && k->pl[0].by_state && s->use_cls && !s->o.k8s_tie_random && sorted;
 	if (rng)
 		k->rng = *rng;
