@@ -1,8 +1,9 @@
 /*
  * grid.h — a grid of runs of one scenario: policies x seeds. Each seed's trace is prepared
- * once (enrichment, target workload) and its policies run on up to nthreads threads; each
- * finished run is stored (runrec_store) in policy order, so the store does not depend on the
- * number of threads, and kept as a struct runrec.
+ * once (enrichment, target workload); every (policy, seed) run is a task of its own, run on
+ * up to nthreads threads; each finished run is stored (runrec_store) seed by seed, in policy
+ * order within a seed, so the store does not depend on the number of threads, and kept as a
+ * struct runrec.
  *
  * A grid can be told to stop (a flag a signal handler sets): the runs under way are dropped,
  * none is started, and the rows say which were stored.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Scoring benchmarks (make bench): what --scoring k8s costs, and the speed of fgd-pack.
 #   1. placements per second of every policy in both scoring modes, one inflation run of
-#      openb default to 130 % on the 1,213 GPU nodes (seed 42), and the k8s/exact ratio
+#      openb default to 130 % on the 1,213 GPU nodes (seed 42), and the k8s/exact ratio;
+#      then first-fit's k8s run against fgd's (wall time, median of 5 paired runs)
 #   2. fgd-pack's timed replay of BENCH_JOBS jobs on BENCH_NODES nodes (the 'balanced'
 #      generated trace, FIFO), against fgd's: wall seconds, events per second, peak memory,
 #      and its wall time over fgd's
@@ -54,6 +55,17 @@ if [ -f "$csv/openb_pod_list_default.csv" ] && [ -f "$csv/openb_node_list_gpu_no
 		done
 		printf '   %-11s %12s %12s %8s\n' "$p" "$r_exact" "$r_k8s" "x$(ratio "$r_k8s" "$r_exact")"
 	done
+	# paired: first-fit and fgd in turn, five times; the medians
+	for i in 1 2 3 4 5; do
+		for p in first-fit fgd; do
+			measure "$work/p.csv" "$vf" replay "$work/o.db" --policy "$p" --mode inflate \
+				--target 1.3 --seed 42 --no-store --format csv --scoring k8s
+			echo "$wall" >>"$work/k8s-$p"
+		done
+	done
+	ff=$(sort -n "$work/k8s-first-fit" | sed -n 3p)
+	fg=$(sort -n "$work/k8s-fgd" | sed -n 3p)
+	echo "   k8s scoring, first-fit $ff s against fgd $fg s (medians of 5): x$(ratio "$ff" "$fg")"
 else
 	echo "1. skipped: no traces in $traces"
 fi

@@ -14,6 +14,9 @@
 #   5. the sampled search (--sample-nodes K): ragp7 and fgd on part 4's base trace, seeds
 #      1-3, for a few K against the full search: wall time and what the approximation
 #      costs in fragmentation and $ (part 3 has ragp7 with K = BENCH_SAMPLE at full size)
+#   6. a grid of one policy over many seeds: first-fit, seeds 1-60, --threads 2, --no-store,
+#      on a trace of BENCH_GRID_JOBS jobs on BENCH_GRID_NODES nodes: wall against CPU (2
+#      threads at work: CPU / wall = 2)
 # Parts 1-2 need the traces ($VOIDFIT_TRACES, default ../shared/traces) and are skipped
 # without them.
 #
@@ -21,7 +24,8 @@
 # Environment: BENCH_JOBS (default 1000000), BENCH_NODES (6000), BENCH_SCALE_JOBS (100000),
 # BENCH_SCALE_NODES (1500), BENCH_SCENARIO (balanced), BENCH_TIMEOUT (300: seconds a timed
 # run may take before it is stopped and reported as a lower bound), BENCH_SAMPLE (64),
-# BENCH_TEMPLATES (500; 0: part 3 without templates only).
+# BENCH_TEMPLATES (500; 0: part 3 without templates only), BENCH_GRID_JOBS (50000),
+# BENCH_GRID_NODES (500).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
@@ -197,3 +201,16 @@ for p in ragp7 fgd; do
 		fi
 	done
 done
+
+prepare grid "${BENCH_GRID_JOBS:-50000}" "${BENCH_GRID_NODES:-500}"
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%e %U %S' -o "$work/time" "$vf" replay "$work/grid.db" --policy first-fit \
+		--seeds 1-60 --threads 2 --no-store >/dev/null
+	read -r w u s <"$work/time"
+	c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+	echo "6. first-fit, seeds 1-60, --threads 2, ${BENCH_GRID_JOBS:-50000} jobs on" \
+		"${BENCH_GRID_NODES:-500} nodes: wall $w s, CPU $c s: CPU/wall x$(ratio "$c" "$w")" \
+		"(goal x2)"
+else
+	echo "6. skipped: no /usr/bin/time to measure CPU time with"
+fi

@@ -1,12 +1,22 @@
 /*
  * grid.c — policies x seeds of one scenario, on a pool of threads (grid.h).
  *
- * One seed's policies run on several threads. Threads take the next policy while fewer than
- * `ahead` results wait to be kept: all of them when nothing is stored (a result is then a few
- * KB), else twice the threads (a stored run holds its series and per-job results). The
- * caller keeps (and stores) the results in policy order, so the store sees what a single
- * thread would give it. Progress goes through one lock, as the sum of the runs' shares (the
- * bar is drawn by one thread at a time).
+ * Every (policy, seed) cell is a task of its own: one policy over many seeds uses every
+ * thread as well as many policies at one seed do. The cells are handed out in the order
+ * the runs are kept (seed by seed, policies in order within one), and the caller keeps
+ * (and stores) them in that order, so the store sees what a single thread would give it.
+ *
+ * A seed's trace (its copy of the jobs, enriched, and its target workload) is prepared by
+ * the thread that takes its first cell; the other cells of that seed wait for it. The last
+ * seed's takes the caller's job set instead of a copy, once every other seed's is made. A
+ * trace is released when its cells are run, or kept when runs are stored (storing reads
+ * it); at most threads + 1 traces live at once. Threads take the next cell while fewer
+ * than `ahead` runs wait to be kept: all of them when nothing is stored (a result is then a
+ * few KB), else twice the threads (a stored run holds its series and per-job results).
+ * Progress goes through one lock, as the sum of the runs' shares (the bar is drawn by one
+ * thread at a time).
+ *
+ *   slot:  NONE --take()--> PREPARING --prepare_slot()--> READY --release_slot()--> GONE
  */
 #include <assert.h>
 #include <pthread.h>
@@ -15,25 +25,13 @@
 
 #include "grid.h"
 
-struct progress {
-	const struct grid *g;
-	size_t run, nruns;
-	const char *policy;
-	uint64_t seed;
-};
-
-static void one_progress(void *u, double done)
-{
-	struct progress *p = u;
-	p->g->progress(p->g->u, p->run, p->nruns, p->policy, p->seed, done);
-}
-
 static int stopped(const struct grid *g)
 {
 	return g->stop && *g->stop;
 }
 
-/* Keep run r in row, and in the store unless there is none; releases r. */
+/* Keep run r in row, and in the store unless there is none (t: its trace, read only
+ * then); releases r. */
 static int keep_run(const struct grid *g, const struct replay_trace *t, struct grid_row *row,
 		    struct replay_result *r, struct err *e)
 {
@@ -49,124 +47,229 @@ static int keep_run(const struct grid *g, const struct replay_trace *t, struct g
 	return rc;
 }
 
+enum slot_state { SLOT_NONE, SLOT_PREPARING, SLOT_READY, SLOT_GONE };
+
+/* One seed's trace, shared by its cells. */
+struct slot {
+	uint64_t seed;
+	enum slot_state state;
+	size_t unrun, unkept; /* its cells not yet run, not yet kept */
+	struct replay_trace t;
+};
+
+struct pool;
+
+/* One run: a policy at a seed. */
+struct cell {
+	size_t slot; /* its seed's */
+	const struct policy_ops *pol;
+	struct grid_row *row;    /* where it is kept */
+	struct replay_result *r; /* from its run to its keeping (12 KB: not one per cell) */
+	struct err e;
+	int rc, done; /* done: run, r or rc and e filled */
+	double share; /* of it run so far, for progress */
+	struct pool *pool;
+};
+
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const struct grid *g;
-	const struct replay_trace *t;
-	const struct policy_ops *const *pols; /* the policies to run at this seed */
-	size_t npol, next, kept, ahead;
-	int stop; /* a run failed, or the caller stops: start no more */
-	struct pool_run {
-		struct replay_result r;
-		struct err e;
-		int rc, done;
-		double share; /* of it run so far */
-		struct pool *pool;
-	} * run;
-	struct progress *pr; /* NULL: no progress */
+	struct job_set *base; /* copied for each seed; the last seed takes it */
+	struct slot *slots;   /* seeds with cells (the first seed always), in seed order */
+	size_t nslot;
+	struct cell *cells; /* in keeping order */
+	size_t ncell;
+	size_t next, kept, ahead; /* cells handed out, kept; how many may wait to be kept */
+	size_t prepared;          /* slots whose trace was made (the last takes base after) */
+	size_t live, maxlive;     /* slots PREPARING or READY, and the most at once */
+	int stop;                 /* a run failed, the caller stops, or no more cells: start none */
+	double sum;               /* progress: the cells' shares */
+	size_t nruns, before;     /* progress: the grid's runs, those read back (not cells) */
+	struct enrich_summary enr; /* the first seed's */
 };
 
-static void pool_progress(void *u, double done)
+/* Report progress of cell c (done of it run); mu held. */
+static void note_progress(struct pool *pl, struct cell *c, double done)
 {
-	struct pool_run *pr = u;
-	struct pool *pl = pr->pool;
-	pthread_mutex_lock(&pl->mu);
-	pr->share = done;
-	double sum = 0;
-	for (size_t p = 0; p < pl->npol; p++)
-		sum += pl->run[p].share;
-	size_t whole = (size_t)sum < pl->npol ? (size_t)sum : pl->npol - 1;
-	pl->g->progress(pl->g->u, pl->pr->run + whole, pl->pr->nruns, pl->pols[pr - pl->run]->name,
-			pl->t->seed, sum - (double)whole);
+	if (!pl->g->progress)
+		return;
+	pl->sum += done - c->share;
+	c->share = done;
+	double all = (double)pl->before + pl->sum;
+	size_t whole = (size_t)all < pl->nruns ? (size_t)all : pl->nruns - 1;
+	pl->g->progress(pl->g->u, whole, pl->nruns, c->pol->name, pl->slots[c->slot].seed,
+			all - (double)whole);
+}
+
+static void cell_progress(void *u, double done)
+{
+	struct cell *c = u;
+	pthread_mutex_lock(&c->pool->mu);
+	note_progress(c->pool, c, done);
+	pthread_mutex_unlock(&c->pool->mu);
+}
+
+/* Make slot s's trace; mu held (released while it works). The last slot takes base, after
+ * every other slot has copied it. */
+static void prepare_slot(struct pool *pl, size_t s)
+{
+	struct slot *sl = &pl->slots[s];
+	int take = s + 1 == pl->nslot;
+	while (take && pl->prepared + 1 < pl->nslot)
+		pthread_cond_wait(&pl->cv, &pl->mu);
 	pthread_mutex_unlock(&pl->mu);
+	if (take)
+		replay_prepare_take(&sl->t, pl->base, pl->g->sc, sl->seed);
+	else
+		replay_prepare(&sl->t, pl->base, pl->g->sc, sl->seed);
+	pthread_mutex_lock(&pl->mu);
+	if (!s)
+		pl->enr = sl->t.enr;
+	sl->state = SLOT_READY;
+	pl->prepared++;
+	pthread_cond_broadcast(&pl->cv);
+}
+
+/* Release slot s's trace if nothing needs it any more: its cells all run, and kept when
+ * runs are stored (storing reads the trace); mu held (released while it frees). */
+static void release_slot(struct pool *pl, size_t s)
+{
+	struct slot *sl = &pl->slots[s];
+	if (sl->state != SLOT_READY || sl->unrun || (pl->g->st && sl->unkept))
+		return;
+	sl->state = SLOT_GONE;
+	pthread_mutex_unlock(&pl->mu);
+	replay_trace_release(&sl->t);
+	pthread_mutex_lock(&pl->mu);
+	pl->live--;
+	pthread_cond_broadcast(&pl->cv);
+}
+
+/* Take the next cell, make its seed's trace if it is the first, run it. Returns 0, or -1
+ * when no cell is left to take (or the grid stops: pl->stop set). mu held. */
+static int work(struct pool *pl)
+{
+	struct cell *c = NULL;
+	for (;;) {
+		if (pl->stop || stopped(pl->g) || pl->next >= pl->ncell) {
+			pl->stop = 1;
+			pthread_cond_broadcast(&pl->cv);
+			return -1;
+		}
+		c = &pl->cells[pl->next];
+		if (pl->next < pl->kept + pl->ahead &&
+		    (pl->slots[c->slot].state != SLOT_NONE || pl->live < pl->maxlive))
+			break;
+		pthread_cond_wait(&pl->cv, &pl->mu);
+	}
+	pl->next++;
+	struct slot *sl = &pl->slots[c->slot];
+	if (sl->state == SLOT_NONE) {
+		sl->state = SLOT_PREPARING;
+		pl->live++;
+		prepare_slot(pl, c->slot);
+	}
+	while (sl->state != SLOT_READY)
+		pthread_cond_wait(&pl->cv, &pl->mu);
+	pthread_mutex_unlock(&pl->mu);
+	struct replay_result *r = xmalloc(sizeof *r);
+	int rc = replay_run(&sl->t, pl->g->sc, c->pol, pl->g->st != NULL,
+			    pl->g->progress ? cell_progress : NULL, c, pl->g->stop, r, &c->e);
+	if (rc) {
+		free(r);
+		r = NULL;
+	}
+	pthread_mutex_lock(&pl->mu);
+	c->r = r;
+	c->rc = rc;
+	c->done = 1;
+	pl->stop |= rc != 0;
+	note_progress(pl, c, 1);
+	sl->unrun--;
+	pthread_cond_broadcast(&pl->cv);
+	release_slot(pl, c->slot);
+	return 0;
 }
 
 static void *pool_thread(void *arg)
 {
 	struct pool *pl = arg;
 	pthread_mutex_lock(&pl->mu);
-	for (;;) {
-		while (!pl->stop && pl->next < pl->npol && pl->next >= pl->kept + pl->ahead)
-			pthread_cond_wait(&pl->cv, &pl->mu);
-		if (pl->stop || stopped(pl->g) || pl->next >= pl->npol)
-			break;
-		struct pool_run *pr = &pl->run[pl->next++];
-		pthread_mutex_unlock(&pl->mu);
-		int rc = replay_run(pl->t, pl->g->sc, pl->pols[pr - pl->run], pl->g->st != NULL,
-				    pl->pr ? pool_progress : NULL, pr, pl->g->stop, &pr->r, &pr->e);
-		pthread_mutex_lock(&pl->mu);
-		pr->rc = rc;
-		pr->done = 1;
-		pl->stop |= rc != 0;
-		pthread_cond_broadcast(&pl->cv);
-	}
-	pl->stop = 1; /* a thread that leaves wakes the caller, which may wait for nothing */
-	pthread_cond_broadcast(&pl->cv);
+	while (!work(pl))
+		;
 	pthread_mutex_unlock(&pl->mu);
 	return NULL;
 }
 
-/* Run pols on t with up to nthreads threads, keeping each result in rows[p * stride] in
- * policy order. */
-static int run_pool(const struct grid *g, const struct replay_trace *t,
-		    const struct policy_ops *const *pols, size_t npol, unsigned nthreads,
-		    struct progress *pr, struct grid_row **rows, struct err *e)
+/* Run pl's cells on up to nthreads threads (none of its own for one), keeping each in its
+ * row in cell order. */
+static int run_pool(struct pool *pl, unsigned nthreads, struct err *e)
 {
-	struct pool pl = {.g = g,
-			  .t = t,
-			  .pols = pols,
-			  .npol = npol,
-			  .ahead = g->st ? 2 * (size_t)nthreads : npol,
-			  .pr = g->progress ? pr : NULL};
-	pl.run = xcalloc(npol, sizeof *pl.run);
-	for (size_t p = 0; p < npol; p++)
-		pl.run[p].pool = &pl;
-	pthread_mutex_init(&pl.mu, NULL);
-	pthread_cond_init(&pl.cv, NULL);
 	pthread_t *th = xcalloc(nthreads, sizeof *th);
 	unsigned nth = 0;
 	int rc = 0;
-	for (; nth < nthreads; nth++)
-		if (pthread_create(&th[nth], NULL, pool_thread, &pl))
+	pthread_mutex_init(&pl->mu, NULL);
+	pthread_cond_init(&pl->cv, NULL);
+	if (!pl->slots[0].unrun) { /* the first seed's runs are all read back: its enr */
+		pthread_mutex_lock(&pl->mu);
+		pl->slots[0].state = SLOT_PREPARING;
+		pl->live++;
+		prepare_slot(pl, 0);
+		release_slot(pl, 0);
+		pthread_mutex_unlock(&pl->mu);
+	}
+	for (; nthreads > 1 && nth < nthreads; nth++)
+		if (pthread_create(&th[nth], NULL, pool_thread, pl))
 			break;
-	if (!nth)
+	if (nthreads > 1 && !nth)
 		rc = err_set(e, VF_EIO, "cannot start a thread");
-	for (size_t p = 0; p < npol && !rc; p++) {
-		pthread_mutex_lock(&pl.mu);
-		while (!pl.run[p].done && !(pl.stop && pl.next <= p))
-			pthread_cond_wait(&pl.cv, &pl.mu);
-		int done = pl.run[p].done;
-		pthread_mutex_unlock(&pl.mu);
+	for (size_t i = 0; i < pl->ncell && !rc; i++) {
+		struct cell *c = &pl->cells[i];
+		pthread_mutex_lock(&pl->mu);
+		if (!nth) /* one thread: this one runs the cell it keeps next */
+			work(pl);
+		while (!c->done && !(pl->stop && pl->next <= i))
+			pthread_cond_wait(&pl->cv, &pl->mu);
+		int done = c->done;
+		pthread_mutex_unlock(&pl->mu);
 		if (!done) { /* stopped before it started */
 			rc = VF_ESTOP;
 			break;
 		}
-		if (pl.run[p].rc) {
-			rc = pl.run[p].rc;
-			*e = pl.run[p].e;
+		if (c->rc) {
+			rc = c->rc;
+			*e = c->e;
 		} else {
-			rc = keep_run(g, t, rows[p], &pl.run[p].r, e);
+			rc = keep_run(pl->g, &pl->slots[c->slot].t, c->row, c->r, e);
+			free(c->r);
+			c->r = NULL;
 		}
-		pthread_mutex_lock(&pl.mu);
-		pl.kept = p + 1;
-		pl.stop |= rc != 0;
-		pthread_cond_broadcast(&pl.cv);
-		pthread_mutex_unlock(&pl.mu);
+		pthread_mutex_lock(&pl->mu);
+		pl->kept = i + 1;
+		pl->stop |= rc != 0;
+		pl->slots[c->slot].unkept--;
+		pthread_cond_broadcast(&pl->cv);
+		release_slot(pl, c->slot);
+		pthread_mutex_unlock(&pl->mu);
 	}
-	pthread_mutex_lock(&pl.mu);
-	pl.stop = 1;
-	pthread_cond_broadcast(&pl.cv);
-	pthread_mutex_unlock(&pl.mu);
+	pthread_mutex_lock(&pl->mu);
+	pl->stop = 1;
+	pthread_cond_broadcast(&pl->cv);
+	pthread_mutex_unlock(&pl->mu);
 	for (unsigned i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
-	for (size_t p = 0; p < npol; p++) /* what a failure or a stop left unkept */
-		if (pl.run[p].done && !pl.run[p].rc && p >= pl.kept)
-			replay_result_release(&pl.run[p].r);
-	pthread_cond_destroy(&pl.cv);
-	pthread_mutex_destroy(&pl.mu);
+	for (size_t i = 0; i < pl->ncell; i++) /* what a failure or a stop left unkept */
+		if (pl->cells[i].r) {
+			replay_result_release(pl->cells[i].r);
+			free(pl->cells[i].r);
+		}
+	for (size_t s = 0; s < pl->nslot; s++)
+		if (pl->slots[s].state == SLOT_READY)
+			replay_trace_release(&pl->slots[s].t);
+	pthread_cond_destroy(&pl->cv);
+	pthread_mutex_destroy(&pl->mu);
 	free(th);
-	free(pl.run);
 	return rc;
 }
 
@@ -214,9 +317,6 @@ int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
 	struct grid_row *out = xcalloc(1, n * sizeof *out + n * nf * sizeof(int64_t));
 	for (size_t i = 0; nf && i < n; i++)
 		out[i].fault_jobs = (int64_t *)(void *)(out + n) + i * nf;
-	struct progress pr = {g, 0, g->npol * nseed, NULL, 0};
-	const struct policy_ops **todo = xcalloc(g->npol, sizeof *todo);
-	struct grid_row **slot = xcalloc(g->npol, sizeof *slot);
 	int rc = 0;
 
 	assert(g->lo <= g->hi && g->npol > 0 && g->nthreads > 0);
@@ -224,53 +324,34 @@ int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
 	memset(enr, 0, sizeof *enr);
 	if (g->resume && g->st)
 		rc = read_back(g, out, nseed, e);
-	for (size_t k = 0; k < nseed && !rc; k++) {
-		struct replay_trace t;
-		size_t ntodo = 0;
+	if (rc)
+		return rc;
+	if (stopped(g))
+		return VF_ESTOP;
+	struct pool pl = {.g = g, .base = base, .nruns = n};
+	pl.slots = xcalloc(nseed, sizeof *pl.slots);
+	pl.cells = xcalloc(n, sizeof *pl.cells);
+	for (size_t k = 0; k < nseed; k++) {
+		size_t first = pl.ncell;
 		for (size_t p = 0; p < g->npol; p++)
-			if (!out[p * nseed + k].done) {
-				slot[ntodo] = &out[p * nseed + k];
-				todo[ntodo++] = g->pols[p];
-			}
-		if (!ntodo && k > 0)
-			continue; /* all read back (the first seed's trace is prepared for enr) */
-		if (stopped(g)) {
-			rc = VF_ESTOP;
-			break;
-		}
-		if (k + 1 < nseed)
-			replay_prepare(&t, base, g->sc, g->lo + k);
-		else
-			replay_prepare_take(&t, base, g->sc, g->lo + k);
-		if (k == 0)
-			*enr = t.enr;
-		pr.run = k * g->npol + (g->npol - ntodo);
-		pr.seed = g->lo + k;
-		if (g->nthreads > 1 && ntodo > 1) {
-			rc = run_pool(g, &t, todo, ntodo,
-				      g->nthreads < ntodo ? g->nthreads : (unsigned)ntodo, &pr,
-				      slot, e);
-		} else {
-			for (size_t p = 0; p < ntodo && !rc; p++) {
-				struct replay_result r;
-				if (stopped(g)) {
-					rc = VF_ESTOP;
-					break;
-				}
-				pr.policy = todo[p]->name;
-				rc = replay_run(&t, g->sc, todo[p], g->st != NULL,
-						g->progress ? one_progress : NULL, &pr, g->stop, &r,
-						e);
-				if (!rc)
-					rc = keep_run(g, &t, slot[p], &r, e);
-				pr.run++;
-			}
-		}
-		if (!rc && stopped(g))
-			rc = VF_ESTOP;
-		replay_trace_release(&t);
+			if (!out[p * nseed + k].done)
+				pl.cells[pl.ncell++] = (struct cell){.slot = pl.nslot,
+								     .pol = g->pols[p],
+								     .row = &out[p * nseed + k],
+								     .pool = &pl};
+		size_t mine = pl.ncell - first;
+		if (!mine && k > 0)
+			continue; /* all read back (the first seed's trace is made for enr) */
+		pl.slots[pl.nslot++] =
+			(struct slot){.seed = g->lo + k, .unrun = mine, .unkept = mine};
 	}
-	free(todo);
-	free(slot);
+	unsigned nth = g->nthreads < pl.ncell ? g->nthreads : (unsigned)(pl.ncell ? pl.ncell : 1);
+	pl.before = n - pl.ncell;
+	pl.ahead = g->st ? 2 * (size_t)nth : pl.ncell;
+	pl.maxlive = (size_t)nth + 1;
+	rc = run_pool(&pl, nth, e);
+	*enr = pl.enr;
+	free(pl.slots);
+	free(pl.cells);
 	return rc;
 }

@@ -13,7 +13,9 @@
  * policy at one seed on two threads tries two steps a round, a ternary search. Each run is
  * a replay of its own: the trace's jobs on the nodes the step keeps, enriched for its seed
  * (enrichment is a hash of the node's name and the seed, so a node kept has the values it
- * has in the full cluster), with the faults whose node, group or model is still there.
+ * has in the full cluster), with the faults whose node, group or model is still there. The
+ * jobs, their target workload and the enriched nodes are those of the full cluster's trace
+ * at that seed, made once for the whole search (seed_trace).
  */
 #include <assert.h>
 #include <math.h>
@@ -308,10 +310,65 @@ static int fault_hits(const struct fault *f, const struct node *nodes, size_t n)
 	return 0;
 }
 
+/*
+ * The trace of each seed on the full cluster, made once, by the first run that needs it:
+ * every step at that seed runs on its jobs, its target workload and its enriched nodes
+ * (enrichment draws from the job's id or the node's name and the seed, the target workload
+ * is of the jobs alone), so a run copies the nodes it keeps, not the trace (a copy, its
+ * enrichment and its workload cost a seventh of a run).
+ */
+struct seed_traces {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct replay_trace *t; /* per seed, lo first */
+	int *made;              /* per seed: 0 not yet, 1 being made, 2 made */
+};
+
+static void seed_traces_init(struct seed_traces *st, const struct size_opts *o)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	pthread_mutex_init(&st->mu, NULL);
+	pthread_cond_init(&st->cv, NULL);
+	st->t = xcalloc(nseed, sizeof *st->t);
+	st->made = xcalloc(nseed, sizeof *st->made);
+}
+
+static void seed_traces_release(struct seed_traces *st, const struct size_opts *o)
+{
+	for (size_t k = 0; k < (size_t)(o->hi - o->lo) + 1; k++)
+		if (st->made[k])
+			replay_trace_release(&st->t[k]);
+	free(st->t);
+	free(st->made);
+	pthread_cond_destroy(&st->cv);
+	pthread_mutex_destroy(&st->mu);
+}
+
+/* The full cluster's trace at seed, made now if no run has made it. */
+static const struct replay_trace *seed_trace(struct seed_traces *st, const struct size_opts *o,
+					     uint64_t seed)
+{
+	size_t k = (size_t)(seed - o->lo);
+	pthread_mutex_lock(&st->mu);
+	if (!st->made[k]) {
+		st->made[k] = 1;
+		pthread_mutex_unlock(&st->mu);
+		replay_prepare(&st->t[k], &o->sc->base, o->sc, seed);
+		pthread_mutex_lock(&st->mu);
+		st->made[k] = 2;
+		pthread_cond_broadcast(&st->cv);
+	}
+	while (st->made[k] != 2)
+		pthread_cond_wait(&st->cv, &st->mu);
+	pthread_mutex_unlock(&st->mu);
+	return &st->t[k];
+}
+
 /* Policy p of o at step and seed: its figures into v (RUNREC_NCOL), *nodes the nodes it
  * ran on, w[0..1] its pricing window; all NaN, not run, when the step keeps no node. */
-static int run_one(const struct size_opts *o, size_t p, unsigned step, uint64_t seed, double *v,
-		   size_t *nodes, int64_t *w, replay_progress_fn progress, void *u, struct err *e)
+static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, unsigned step,
+		   uint64_t seed, double *v, size_t *nodes, int64_t *w, replay_progress_fn progress,
+		   void *u, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	struct node *kept = xcalloc(o->plan->nnodes ? o->plan->nnodes : 1, sizeof *kept);
@@ -332,11 +389,12 @@ static int run_one(const struct size_opts *o, size_t p, unsigned step, uint64_t 
 		struct scenario s = *sc; /* read only: nothing of it is released */
 		s.faults = faults;
 		s.nfaults = nf;
-		struct job_set view = {
-			.jobs = sc->base.jobs, .njobs = sc->base.njobs, .nodes = kept, .nnodes = n};
-		struct replay_trace t;
+		const struct replay_trace *full = seed_trace(st, o, seed);
+		size_plan_nodes(o->plan, full->js.nodes, step, seed, kept); /* enriched */
+		struct replay_trace t = *full; /* its jobs and workload, read only */
+		t.js.nodes = kept;
+		t.js.nnodes = n;
 		struct replay_result r;
-		replay_prepare(&t, &view, &s, seed);
 		rc = replay_run(&t, &s, o->pols[p], 0, progress, u, o->stop, &r, e);
 		if (!rc) {
 			struct runrec *rec = xmalloc(sizeof *rec);
@@ -347,7 +405,6 @@ static int run_one(const struct size_opts *o, size_t p, unsigned step, uint64_t 
 			free(rec);
 			replay_result_release(&r);
 		}
-		replay_trace_release(&t);
 	}
 	free(kept);
 	free(faults);
@@ -400,8 +457,12 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 	double *v = xcalloc(nseed * RUNREC_NCOL, sizeof *v);
 	int64_t w[2];
 	int rc = VF_OK;
+	struct seed_traces st;
+	seed_traces_init(&st, o);
 	for (size_t k = 0; k < nseed && !rc; k++)
-		rc = run_one(o, p, step, o->lo + k, v + k * RUNREC_NCOL, &nodes, w, NULL, NULL, e);
+		rc = run_one(o, &st, p, step, o->lo + k, v + k * RUNREC_NCOL, &nodes, w, NULL, NULL,
+			     e);
+	seed_traces_release(&st, o);
 	if (!rc) {
 		judge(o, full, v, step, nodes, out);
 		if (fig)
@@ -430,6 +491,7 @@ struct task {
 struct pool {
 	pthread_mutex_t mu;
 	const struct size_opts *o;
+	struct seed_traces *st;
 	struct task *t;
 	size_t n, next;
 	double before, total; /* runs done before this round; all the search will make (est.) */
@@ -458,7 +520,7 @@ static void *pool_thread(void *arg)
 		pthread_mutex_unlock(&pl->mu);
 		if (!t || (pl->o->stop && *pl->o->stop))
 			break;
-		t->rc = run_one(pl->o, t->p, t->step, t->seed, t->v, &t->nodes, t->w,
+		t->rc = run_one(pl->o, pl->st, t->p, t->step, t->seed, t->v, &t->nodes, t->w,
 				pl->o->progress ? task_progress : NULL, t, &t->e);
 		pthread_mutex_lock(&pl->mu);
 		t->share = 1;
@@ -468,10 +530,10 @@ static void *pool_thread(void *arg)
 }
 
 /* Run the n tasks on up to o->nthreads threads. */
-static int run_tasks(const struct size_opts *o, struct task *t, size_t n, double before,
-		     double total, struct err *e)
+static int run_tasks(const struct size_opts *o, struct seed_traces *st, struct task *t, size_t n,
+		     double before, double total, struct err *e)
 {
-	struct pool pl = {.o = o, .t = t, .n = n, .before = before, .total = total};
+	struct pool pl = {.o = o, .st = st, .t = t, .n = n, .before = before, .total = total};
 	unsigned nth = o->nthreads < n ? o->nthreads : (unsigned)n, started = 0;
 	pthread_t *th = xcalloc(nth ? nth : 1, sizeof *th);
 	int rc = VF_OK;
@@ -538,9 +600,11 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 	double *v = NULL, done = 0;
 	size_t tcap = 0, vcap = 0;
 	int rc = VF_OK;
+	struct seed_traces st;
 
 	assert(o->lo <= o->hi && npol > 0 && o->nthreads > 0 && plan->steps > 0);
 	*out = res;
+	seed_traces_init(&st, o);
 	for (int round = 0; !rc; round++) {
 		/* the steps of this round, per active policy */
 		size_t n = 0, nactive = 0;
@@ -588,7 +652,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			if (res[p].full_ok) /* the check above, at the end */
 				total += (double)nseed * SIZE_ABOVE;
 		}
-		if ((rc = run_tasks(o, t, n, done, fmax(total, 1), e)))
+		if ((rc = run_tasks(o, &st, t, n, done, fmax(total, 1), e)))
 			break;
 		done += (double)n;
 
@@ -642,7 +706,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		xgrow(&v, &vcap, n * RUNREC_NCOL, sizeof *v);
 		for (size_t i = 0; i < n; i++)
 			t[i].v = v + i * RUNREC_NCOL;
-		rc = run_tasks(o, t, n, done, done + (double)n, e);
+		rc = run_tasks(o, &st, t, n, done, done + (double)n, e);
 	}
 	for (size_t i = 0; i < n && !rc; i += nseed) { /* policy by policy, smallest step first */
 		size_t p = t[i].p;
@@ -680,6 +744,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			}
 		}
 	}
+	seed_traces_release(&st, o);
 	free(t);
 	free(v);
 	free(s);

@@ -5,9 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -335,6 +337,77 @@ static void test_grid_threads_same_results(void **state)
 	free(rows[1]);
 }
 
+/* t-meet: first-fit's score, but each run's first placement waits (up to 5 s) until two
+ * runs have started, so a grid that runs one policy's seeds one after another is seen. */
+static pthread_mutex_t meet_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t meet_cv = PTHREAD_COND_INITIALIZER;
+static const void *meet_seen[8]; /* the runs (their contexts) that have placed */
+static int meet_n, meet_gave_up;
+
+static double meet_score(const struct policy_ctx *ctx, const struct job *j,
+			 const struct placement *p)
+{
+	pthread_mutex_lock(&meet_mu);
+	int k = 0;
+	while (k < meet_n && meet_seen[k] != ctx)
+		k++;
+	if (k == meet_n && meet_n < 8) {
+		meet_seen[meet_n++] = ctx;
+		pthread_cond_broadcast(&meet_cv);
+	}
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	while (meet_n < 2 && !meet_gave_up)
+		if (pthread_cond_timedwait(&meet_cv, &meet_mu, &until))
+			meet_gave_up = 1;
+	pthread_mutex_unlock(&meet_mu);
+	return policy_find("first-fit")->score(ctx, j, p);
+}
+
+/* One policy over four seeds on two threads: two of its runs are under way at once (the
+ * grid ran one seed after another), and the rows are first-fit's on one thread. */
+static void test_grid_seeds_in_parallel(void **state)
+{
+	(void)state;
+	static const struct policy_ops meet = {
+		.name = "t-meet", .summary = "", .dims = DIMS_HARD, .score = meet_score};
+	const struct policy_ops *pols[2] = {policy_find("first-fit"), &meet};
+	struct scenario sc;
+	struct err e;
+	struct grid_row *rows[2];
+	struct enrich_summary enr;
+	scenario_init(&sc);
+	assert_int_equal(enrich_load(NULL, &sc.profile, &e), 0);
+	sc.trace_id = 1;
+	for (int k = 0; k < 2; k++) { /* first-fit on one thread, t-meet on two */
+		struct job_set js;
+		mixed_trace(&js);
+		meet_n = meet_gave_up = 0;
+		struct grid g = {.sc = &sc,
+				 .pols = &pols[k],
+				 .npol = 1,
+				 .lo = 1,
+				 .hi = 4,
+				 .nthreads = (unsigned)k + 1};
+		assert_int_equal(grid_run(&g, &js, &rows[k], &enr, &e), 0);
+		job_set_release(&js);
+	}
+	assert_false(meet_gave_up);
+	for (int i = 0; i < 4; i++) {
+		assert_true(rows[1][i].r.seed == (uint64_t)i + 1);
+		assert_int_equal(rows[0][i].r.events, rows[1][i].r.events);
+		assert_memory_equal(rows[0][i].r.ms, rows[1][i].r.ms, sizeof rows[0][i].r.ms);
+		for (int c = 0; c < RUNREC_NCOL; c++) {
+			double a = rows[0][i].r.v[c], b = rows[1][i].r.v[c];
+			assert_true((isnan(a) && isnan(b)) || a == b);
+		}
+	}
+	free(rows[0]);
+	free(rows[1]);
+	scenario_release(&sc);
+}
+
 /* Two policies x two seeds in inflation, stored, read back, and tabled. */
 static void test_grid_store_table(void **state)
 {
@@ -454,6 +527,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_store_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_threads_same_results, setup, teardown),
+		cmocka_unit_test(test_grid_seeds_in_parallel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

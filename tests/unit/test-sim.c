@@ -943,11 +943,13 @@ static void test_bounded_search_matches_full_loop(void **state)
 
 /* --scoring k8s: on nodes named in index order the class search (fgd's bound through the
  * plugin's integer map) picks what the scan of every node picks, in every queue case and in
- * inflation; with the names reversed the scan follows the names. */
+ * inflation (first-fit too, whose pick() k8s never calls); with the names reversed the scan
+ * follows the names. */
 static void test_k8s_class_search_matches_scan(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "dotprod", "packing", "best-fit", "fgd-pack"};
+	static const char *const names[] = {"fgd",      "dotprod",  "packing",
+					    "best-fit", "fgd-pack", "first-fit"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 12, 500);
@@ -956,7 +958,7 @@ static void test_k8s_class_search_matches_scan(void **state)
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	struct fault f;
 	assert_int_equal(fault_parse("n00:net=0.3@500+2h", &f, NULL), 0);
-	for (int i = 0; i < 5; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		assert_non_null(ops);
 		struct policy_ops full = full_loop(ops);
@@ -978,6 +980,34 @@ static void test_k8s_class_search_matches_scan(void **state)
 		}
 	}
 	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* --scoring k8s, first-fit: k8s never calls pick(), so its plugin searches by class as fgd's
+ * does; on 20 copies of each node it scores under half the nodes the scan does (it scored every
+ * feasible node: 6x fgd's time on openb inflation). */
+static void test_k8s_first_fit_by_class(void **state)
+{
+	(void)state;
+	struct job_set js;
+	random_set_wide(&js, 12, 2000, 20);
+	for (size_t n = 0; n < js.nnodes; n++)
+		snprintf(js.nodes[n].name, sizeof js.nodes[n].name, "n%03zu", n);
+	const struct policy_ops *ops = policy_find("first-fit");
+	struct policy_ops full = full_loop(ops);
+	struct sim_opts o;
+	struct sim *a, *b;
+	sim_opts_init(&o);
+	o.scoring = SIM_SCORING_K8S;
+	assert_int_equal(sim_new(&js, ops, NULL, &o, &a, NULL), 0);
+	assert_int_equal(sim_new(&js, &full, NULL, &o, &b, NULL), 0);
+	sim_run(a);
+	sim_run(b);
+	assert_same_results(a, b);
+	assert_true(sim_counters(a)->placed > 1000);
+	assert_true(sim_counters(a)->scored * 2 < sim_counters(b)->scored);
+	sim_free(a);
+	sim_free(b);
 	job_set_release(&js);
 }
 
@@ -1680,6 +1710,7 @@ int main(void)
 		cmocka_unit_test(test_policy_own_target),
 		cmocka_unit_test(test_bounded_search_matches_full_loop),
 		cmocka_unit_test(test_k8s_class_search_matches_scan),
+		cmocka_unit_test(test_k8s_first_fit_by_class),
 		cmocka_unit_test(test_sampled_search),
 		cmocka_unit_test(test_sampled_finds_the_only_fit),
 		cmocka_unit_test(test_bounds_never_exceed_scores),
