@@ -234,11 +234,14 @@ static int exec_report(int argc, char **argv)
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;
 
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) ||
+	/* one read transaction: a report of one state of the store, whatever another voidfit
+	 * commits meanwhile (a 'runs rm', a replay) */
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
 	    report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}
+	store_read_end(st);
 	if (outp) {
 		/* FILE.md's charts are FILE-1.svg, ... */
 		const char *slash = strrchr(outp, '/'), *name = slash ? slash + 1 : outp;
