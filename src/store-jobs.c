@@ -574,7 +574,8 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 {
 	job_set_release(out);
 	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT nrows, data FROM job_blocks WHERE trace_id = ? ORDER BY seq",
+	int rc = store_prep(s,
+			    "SELECT nrows, data, seq FROM job_blocks WHERE trace_id = ? ORDER BY seq",
 			    &st, e);
 	if (rc)
 		return rc;
@@ -585,10 +586,15 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	struct zblk_buf raw = {0};
 	struct raw_cursor *cur = NULL;
 	struct load_scratch scratch = {0};
-	int64_t curfile = 0;
+	int64_t curfile = 0, seq = 0;
 	int step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct zblk_info info;
+		if (sqlite3_column_int64(st, 2) != seq++) { /* a block gone, or one twice */
+			rc = err_set(e, VF_ESTORE, "jobs block %lld: not there, or twice", (long long)seq - 1);
+			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
+			break;
+		}
 		rc = zblk_open(s->z, sqlite3_column_blob(st, 1),
 			       (size_t)sqlite3_column_bytes(st, 1), &info, &raw, e);
 		if (!rc &&
