@@ -1,6 +1,7 @@
 /*
  * store-check.c — store_check: verify everything a store holds can be read back and
- * matches what was recorded when it was written: SQLite's integrity, the header, the
+ * matches what was recorded when it was written: the header, schema objects the migrations
+ * do not make (then nothing else is read), SQLite's integrity, a task store's task row, the
  * schema objects against those the migrations make, foreign keys, the row checksums of
  * the sealed tables (store-seal.c) and their counts, every file's bytes, every trace's
  * jobs and nodes, every run's blocks, and the import counts of every file.

@@ -574,9 +574,9 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 {
 	job_set_release(out);
 	sqlite3_stmt *st;
-	int rc = store_prep(s,
-			    "SELECT nrows, data, seq FROM job_blocks WHERE trace_id = ? ORDER BY seq",
-			    &st, e);
+	int rc = store_prep(
+		s, "SELECT nrows, data, seq FROM job_blocks WHERE trace_id = ? ORDER BY seq", &st,
+		e);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, trace_id);
@@ -591,7 +591,8 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct zblk_info info;
 		if (sqlite3_column_int64(st, 2) != seq++) { /* a block gone, or one twice */
-			rc = err_set(e, VF_ESTORE, "jobs block %lld: not there, or twice", (long long)seq - 1);
+			rc = err_set(e, VF_ESTORE, "jobs block %lld: not there, or twice",
+				     (long long)seq - 1);
 			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
 			break;
 		}

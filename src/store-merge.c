@@ -7,20 +7,23 @@
  * no nodes: njobs and nnodes are 0). Its 'task' table says the task finished:
  *
  *   store_task_init   (in the task's transaction) the trace row and file rows, copied from
- *                     the store the task reads
+ *                     the store the task reads and sealed; the 'task' row: the trace's
+ *                     digests, the voidfit that makes the runs, no runs or end yet
  *   ... runs are stored as by any replay ...
- *   store_task_seal   the 'task' row: the trace's digest, the voidfit that made the runs,
- *                     how many runs; written last, so a task store without it is unfinished
+ *   store_task_seal   the task row's runs and end; a task store without them is unfinished
  *
- * A trace is known by its digest (store_trace_digest), not its id or name, which differ
- * between stores: the sha256 of its files' sha256s.
+ * A trace is known by two digests, not its id or name, which differ between stores: its
+ * files' (store_trace_digest, the sha256 of their sha256s) and its content's
+ * (store_trace_content, the sha256 of its jobs and nodes as loaded), so that the same files
+ * imported with another mapping or format are another trace.
  *
- * store_merge_task checks a task store (SQLite quick_check, the task row, the digest
- * recomputed from its file rows, the voidfit version, the count of runs, every block's
- * checksum), finds the trace of the same digest in the store and copies each run that the
- * store lacks (same scenario key, policy and seed) byte for byte: run row, metrics in their
- * order, buckets, series and per-job blocks. Runs land in the scenario a replay in the store
- * would have used (store_scenario_put: by trace and key).
+ * store_merge_task checks a task store (every sealed table it reads, as every reader does:
+ * store-seal.c; SQLite quick_check, the task row, the files' digest recomputed from its file
+ * rows, the voidfit version, the count of runs, every block's checksum), finds the trace of
+ * the same digests in the store and copies each run that the store lacks (same scenario key, policy
+ * and seed) byte for byte: run row, metrics in their order, buckets, series and per-job blocks.
+ * Runs land in the scenario a replay in the store would have used (store_scenario_put: by trace and
+ * key).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1174,8 +1174,10 @@ int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t nco
 				return rc;
 		}
 		if (line < c->base) /* job blocks out of order: a damaged store */
-			return err_set(e, VF_ESTORE, "file %lld: a job block refers to line %lld, "
-				       "before the last one read", (long long)c->id, (long long)line + 1);
+			return err_set(e, VF_ESTORE,
+				       "file %lld: a job block refers to line %lld, "
+				       "before the last one read",
+				       (long long)c->id, (long long)line + 1);
 		if (c->done) /* jobs come from lines the file has: its blocks are not all there */
 			return err_set(e, VF_ESTORE,
 				       "file %lld: a job block refers to line %lld, past the %lld "

@@ -15,6 +15,11 @@
  *   an empty file, or SQLite without voidfit's application_id --------> VF_ESTORE, untouched
  *   app id ours, user_version < ours ----------migrate()---------------> current
  *   not SQLite, or user_version > ours -------------------------------> VF_ESTORE
+ *   schema objects the migrations do not make (refuse_foreign, before any
+ *        table is read or any migration runs; STORE_CHECK opens it) ----> VF_ESTORE
+ *
+ * A store comes from others, so the connection is defensive, trusts no function a schema
+ * names, and verifies every sealed table before a statement reads it (store-seal.c).
  *
  * Only a new store is ever created, and only where no file is: whatever this process finds
  * at the path is another's, and it never removes it. Each migration runs in the transaction
