@@ -71,12 +71,13 @@ uint64_t store_rowhash_end(struct store_rowhash *r)
 	return v;
 }
 
-uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col)
+/* store_row_sum from a hash state just initialised (sha256_init asks the CPU what it can
+ * do: copying one state is much cheaper, row after row of a table). */
+static uint64_t row_sum_from(sqlite3_stmt *st, int from, int *rsum_col, const struct sha256 *iv)
 {
-	struct store_rowhash r;
+	struct store_rowhash r = {*iv};
 	int n = sqlite3_column_count(st);
 	*rsum_col = -1;
-	store_rowhash_init(&r);
 	for (int i = from; i < n; i++) {
 		const char *name = sqlite3_column_name(st, i);
 		int type = sqlite3_column_type(st, i);
@@ -98,6 +99,13 @@ uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col)
 		}
 	}
 	return store_rowhash_end(&r);
+}
+
+uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col)
+{
+	struct sha256 iv;
+	sha256_init(&iv);
+	return row_sum_from(st, from, rsum_col, &iv);
 }
 
 /* The cached statements and pending changes of a table; NULL if there is no room. */
@@ -311,12 +319,14 @@ int store_seal_scan(struct store *s, const char *table, int with_rowid,
 	int step, col, rc;
 	snprintf(sql, sizeof sql, "SELECT %s* FROM %s", with_rowid ? "rowid AS vf_rowid, " : "",
 		 table);
+	struct sha256 iv;
 	*n = 0;
 	*sum = 0;
 	if ((rc = store_prep(s, sql, &st, e)))
 		return rc;
+	sha256_init(&iv);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		uint64_t h = store_row_sum(st, with_rowid, &col);
+		uint64_t h = row_sum_from(st, with_rowid, &col, &iv);
 		int sealed = col >= 0 && sqlite3_column_type(st, col) == SQLITE_INTEGER;
 		(*n)++;
 		*sum += h;
