@@ -25,6 +25,9 @@ struct store;
 enum {
 	STORE_CREATE = 1, /* make a new store if no file is at the path (import only) */
 	STORE_RDONLY = 2, /* open read-only */
+	/* open to be checked (store_check): a store holding schema objects the migrations do
+	 * not make is opened, not refused, and reads are not verified */
+	STORE_CHECK = 4,
 };
 
 /* How long an opener waits for a store another process holds (a writer, or readers when
@@ -49,6 +52,14 @@ struct store_wait {
  * STORE_RDONLY. w: how to wait (NULL: STORE_WAIT_DEFAULT, silently). */
 int store_open_wait(const char *path, int flags, const struct store_wait *w, struct store **out,
 		    struct err *e);
+/* A store is a file planners send each other, so it is opened in SQLite's defensive mode
+ * with trusted_schema off, and one holding schema objects the migrations do not make
+ * (triggers, views, tables, indexes, or theirs made otherwise) is VF_ESTORE before any
+ * table is read (unless STORE_CHECK). Every read of a table whose rows are sealed
+ * (row_sums) first verifies the whole table in the reader's snapshot, once: each row
+ * against its checksum, the count and total against row_sums; a mismatch fails the read
+ * with VF_ESTORE naming the table and pointing to 'voidfit check'. */
+
 /* A new store: how many temporary files of killed imports of it (this host's, their
  * process gone) were removed when it was made; 0 for an existing store. */
 size_t store_swept(const struct store *s);
@@ -63,6 +74,11 @@ void store_close(struct store *s);
 int store_begin(struct store *s, struct err *e);
 int store_commit(struct store *s, struct err *e);
 void store_rollback(struct store *s);
+/* One read transaction: every read between them sees the store as it was at the first,
+ * whatever other processes commit meanwhile (a report of one state). Not inside a write
+ * transaction; store_read_end on a store not reading does nothing. */
+int store_read_begin(struct store *s, struct err *e);
+void store_read_end(struct store *s);
 /* Can this process write s now? Takes the write lock and changes the header inside a
  * transaction it rolls back, so that a store that is read-only (the file, or its folder
  * where the journal goes), busy past the wait, or on a full disk fails here, before work
@@ -331,11 +347,16 @@ int store_sizing_list(struct store *s, int64_t scenario_id,
 /* The trace's digest into hex: the sha256 of its files' sha256s (hex, sorted, one a line),
  * the same in every store that holds the trace. VF_ESTORE if it has no file rows. */
 int store_trace_digest(struct store *s, int64_t trace_id, char hex[65], struct err *e);
+/* The digest of how trace_id was imported: the sha256 of its jobs and nodes as a replay
+ * loads them (every field, in load order), so that the same files imported with another
+ * format, mapping or option differ. */
+int store_trace_content(struct store *s, int64_t trace_id, char hex[65], struct err *e);
 /* Make the empty store task (in its transaction) a task store of trace_id of from: the trace
- * row (same id and name, no jobs or nodes) and its file rows, and the task table. */
+ * row (same id and name, no jobs or nodes) and its file rows, sealed, and the task row
+ * with the trace's digest and content digest (store_trace_content), not yet finished. */
 int store_task_init(struct store *task, struct store *from, int64_t trace_id, struct err *e);
-/* Mark task finished (in its transaction): the task row, with the trace's digest, this
- * voidfit's version and its runs. A task store without it is never merged. */
+/* Mark task finished (in its transaction): its runs and the time in the task row. A task
+ * store not finished is never merged. */
 int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
 /* The trace digest the task row of the finished task store at path names, into hex.
  * Returns 0, VF_ESTORE (no finished task store) or the error of opening path. */
@@ -346,15 +367,17 @@ struct store_merge_count {
 	int64_t added;    /* runs copied in */
 	int64_t skipped;  /* runs the store had already (same scenario, policy and seed) */
 };
-/* A merge into s, in s's transaction: store_merge_begin reads which runs s has. */
+/* A merge into s, in s's transaction: store_merge_begin verifies s's sealed tables and
+ * reads which runs s has. */
 struct store_merge;
 int store_merge_begin(struct store *s, struct store_merge **out, struct err *e);
-/* Check the task store at path and copy its runs that the store lacks into it. VF_ESTORE
- * names path and what is wrong (not a finished task store, damaged, another voidfit
- * version, cannot be opened); VF_EINPUT when the store has no trace of its digest (both
- * sha256s named); VF_EIO when the store itself cannot be written (a full disk): no task
- * store can be merged then. A run added before a failure stays known as added: roll the
- * transaction back. */
+/* Check the task store at path (every row read against its seal) and copy its runs that
+ * the store lacks into it. VF_ESTORE names path and what is wrong (not a finished task
+ * store, damaged, another voidfit version, cannot be opened); VF_EINPUT when the store has
+ * no trace of its files' digest imported the same way (content digest) (both sha256s
+ * named); VF_EIO when the store itself cannot be written (a full disk): no task store can
+ * be merged then. A run added before a failure stays known as added: roll the transaction
+ * back. */
 int store_merge_task(struct store_merge *m, const char *path, struct store_merge_count *out,
 		     struct err *e);
 /* Free m; m may be NULL. */

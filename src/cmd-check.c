@@ -103,7 +103,7 @@ static int exec_check(int argc, char **argv)
 		json_key(&j, "checks");
 		json_arr(&j);
 	}
-	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &s, &e) ||
+	if (store_open_wait(p.operands[0], STORE_RDONLY | STORE_CHECK, &w, &s, &e) ||
 	    store_check(s, report, &r, &nbad, &e)) {
 		report(&r, 0, "store", e.msg);
 		nbad++;

@@ -183,13 +183,17 @@ static int exec_compare(int argc, char **argv)
 	q.sample_given = (sc.given & SCENARIO_G_SAMPLE) != 0;
 	q.sample_nodes = sc.sample_nodes;
 
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) ||
+	/* one read transaction: the runs compared and the scenario replayed when there are
+	 * none are of one state of the store */
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
 	    runrec_select(st, p.operands[0], &q, &sel, &e)) {
 		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 		goto out;
 	}
 	uint32_t assumed = 0;
 	enum sim_mode mode;
+	if (sel.n)
+		store_read_end(st);
 	unsigned sampled = 0;
 	if (sel.n) {
 		mode = !strcmp(sel.sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
@@ -234,6 +238,7 @@ static int exec_compare(int argc, char **argv)
 			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 			goto out;
 		}
+		store_read_end(st); /* the replay reads nothing more: writers may commit */
 		mode = sc.mode;
 		sampled = sc.sample_nodes;
 		struct sbuf e1 = SBUF_INIT;

@@ -163,6 +163,25 @@ static void say_stored(const struct grid_row *rows, const struct policy_ops *con
 	sbuf_release(&b);
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* ids (sorted here) as "1-3, 7, 9-10". */
+static void id_ranges(int64_t *ids, size_t n, struct sbuf *out)
+{
+	qsort(ids, n, sizeof *ids, cmp_id);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && ids[j] == ids[j - 1] + 1; j++)
+			;
+		sbuf_printf(out, "%s%" PRId64, i ? ", " : "", ids[i]);
+		if (j - i > 1)
+			sbuf_printf(out, "-%" PRId64, ids[j - 1]);
+	}
+}
+
 static int exec_replay(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -357,21 +376,23 @@ static int exec_replay(int argc, char **argv)
 	fputs(warn.s, stderr);
 	if ((!no_store || into) && nrows) {
 		size_t made = 0, back = 0;
-		int64_t idlo = INT64_MAX, idhi = 0;
+		int64_t *ids = xcalloc(nrows, sizeof *ids);
 		for (size_t i = 0; i < nrows; i++) {
-			made += rows[i].done == 1;
+			if (rows[i].done == 1)
+				ids[made++] = rows[i].r.id;
 			back += rows[i].done == 2;
-			if (rows[i].done == 1) {
-				idlo = rows[i].r.id < idlo ? rows[i].r.id : idlo;
-				idhi = rows[i].r.id > idhi ? rows[i].r.id : idhi;
-			}
 		}
-		if (made)
-			fprintf(stderr, "stored %zu run%s in %s (ids %" PRId64 "-%" PRId64 ")",
-				made, made == 1 ? "" : "s", into ? into : p.operands[0], idlo,
-				idhi);
-		else
+		if (made) {
+			/* the ids this replay inserted: another replay of the store may have
+			 * stored runs between them */
+			sbuf_reset(&out);
+			id_ranges(ids, made, &out);
+			fprintf(stderr, "stored %zu run%s in %s (ids %s)", made,
+				made == 1 ? "" : "s", into ? into : p.operands[0], out.s);
+		} else {
 			fprintf(stderr, "stored no new run in %s", p.operands[0]);
+		}
+		free(ids);
 		if (back)
 			fprintf(stderr, "; %zu read back (--resume)", back);
 		fprintf(stderr, "\n");

@@ -220,11 +220,14 @@ static int exec_report(int argc, char **argv)
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;
 
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) ||
+	/* one read transaction: a report of one state of the store, whatever another voidfit
+	 * commits meanwhile (a 'runs rm', a replay) */
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
 	    report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}
+	store_read_end(st);
 	/* a report that is not written to standard output goes to a file (whole, or not at
 	 * all) or through a FIFO or device (then, like standard output, with no chart files) */
 	cmd_stop_catch(&stop);

@@ -67,7 +67,40 @@ struct store {
 	int64_t busy_since;
 	struct store_sealtab seal[STORE_MAX_SEALED]; /* the sealed tables written so far */
 	size_t nseal;
+	/* Reading what the seals cover (store-seal.c): the tables the migrations seal (from
+	 * the reference schema), which of them the statement being prepared reads (bits set
+	 * by the authorizer), which were verified in the snapshot of data_version vdv. */
+	char sealed[STORE_MAX_SEALED][32];
+	size_t nsealed;
+	unsigned touched, verified;
+	int64_t vdv;
+	int verifying; /* inside store_read_verify: reads are not recorded */
+	int checking;  /* opened with STORE_CHECK: nothing refused, nothing verified */
+	int inread;    /* inside store_read_begin .. store_read_end */
+	int foreign;   /* STORE_CHECK: the schema objects voidfit does not make */
 };
+
+/* The task table of a task store (store-merge.c): the schema objects the migrations make
+ * and this one are a store's (store_schema_foreign). */
+#define STORE_TASK_SCHEMA                                                                          \
+	"CREATE TABLE task ("                                                                      \
+	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
+	"trace_sha256 TEXT NOT NULL, "                                                             \
+	"content_sha256 TEXT NOT NULL, "                                                           \
+	"voidfit_version TEXT NOT NULL, "                                                          \
+	"runs INTEGER, "                                                                           \
+	"finished_at INTEGER)"
+
+/* An in-memory database holding what migrations 1..version make (and the task table), into
+ * *out (the caller closes it, also on failure). */
+int store_reference_schema(int version, sqlite3 **out, struct err *e);
+/* Compare s's schema objects with those migrations 1..version make: call cb for each
+ * object the store holds that they do not make, or makes otherwise (why: "not made by
+ * voidfit", "differs from what voidfit makes"); the count of those in *n. Reads
+ * sqlite_master only. */
+int store_schema_foreign(struct store *s, int version,
+			 void (*cb)(void *ctx, const char *type, const char *name, const char *why),
+			 void *ctx, int *n, struct err *e);
 
 /* The zstd level for the blocks of a file of size bytes (unknown: < 0). */
 int store_zlevel(int64_t size);
@@ -118,6 +151,25 @@ int store_seal_all(struct store *s, struct err *e);
 int store_seal_flush(struct store *s, struct err *e);
 void store_seal_discard(struct store *s);
 void store_seal_forget(struct store *s);
+
+/* Every row of table, its checksum against its rsum (bad is called with st on each row
+ * that does not match, sealed = 0 when it has no rsum); the rows and the sum of their
+ * checksums into *n and *sum. with_rowid: column 0 of st is the rowid, then the table's
+ * columns. Returns 0 or VF_ESTORE when the table cannot be read. */
+int store_seal_scan(struct store *s, const char *table, int with_rowid,
+		    void (*bad)(void *ctx, sqlite3_stmt *st, int sealed), void *ctx, int64_t *n,
+		    uint64_t *sum, struct err *e);
+/* Verify the sealed tables the statement just prepared reads (s->touched) that are not
+ * verified in this snapshot yet: each row against its checksum, the count and total
+ * against row_sums. Nothing inside a write transaction (its own rows are being written)
+ * or on a store opened with STORE_CHECK. VF_ESTORE names the table and what is wrong. */
+int store_read_verify(struct store *s, struct err *e);
+/* Verify every sealed table of s now, in or out of a transaction (at the start of one,
+ * before it writes). */
+int store_verify_all(struct store *s, struct err *e);
+/* The authorizer of s's connection: records the sealed tables a statement reads. */
+int store_read_auth(void *ctx, int action, const char *a, const char *b, const char *db,
+		    const char *trigger);
 
 /* Append the nodes of trace_id to out, in idx order (store.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
@@ -176,8 +228,9 @@ int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, s
 /* Fields of the file's simple lines. */
 size_t raw_cursor_ncols(const struct raw_cursor *c);
 /* The numbers of the first ncols (<= raw_cursor_ncols) fields of physical lines [line0,
- * line0 + n) (0-based), column-major (ncols x n) into num and nul; lines kept verbatim and
- * lines past the end read as NULL. line0 must not go back between calls. */
+ * line0 + n) (0-based), column-major (ncols x n) into num and nul; lines kept verbatim read
+ * as NULL; a line past the end, or a block missing, is VF_ESTORE (a damaged store). line0
+ * must not go back between calls. */
 int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t ncols, int64_t *num,
 		       uint8_t *nul, struct err *e);
 void raw_cursor_close(struct raw_cursor *c);

@@ -565,6 +565,33 @@ static int64_t trace_block_rows(struct store *s, int64_t trace_id)
 	return n;
 }
 
+/* The jobs and nodes loaded are those the trace's row counts (its row is sealed; job
+ * blocks are not rows of a sealed table, and a block gone is only seen here). */
+static int check_counts(struct store *s, int64_t trace_id, const struct job_set *js, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc = store_prep(s, "SELECT njobs, nnodes FROM traces WHERE id = ?", &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, trace_id);
+	int step = sqlite3_step(st);
+	if (step == SQLITE_ROW && (sqlite3_column_int64(st, 0) != (int64_t)js->njobs ||
+				   sqlite3_column_int64(st, 1) != (int64_t)js->nnodes))
+		rc = err_set(e, VF_ESTORE,
+			     "%s: trace %lld: %zu jobs and %zu nodes stored, %lld and %lld "
+			     "recorded: the store was damaged or changed outside voidfit ('voidfit "
+			     "check %s' tells more)",
+			     s->path, (long long)trace_id, js->njobs, js->nnodes,
+			     (long long)sqlite3_column_int64(st, 0),
+			     (long long)sqlite3_column_int64(st, 1), s->path);
+	else if (step == SQLITE_DONE)
+		rc = err_set(e, VF_EINPUT, "trace %lld: not in %s", (long long)trace_id, s->path);
+	else if (step != SQLITE_ROW)
+		rc = store_sqlerr(s, e, "read trace");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
 	job_set_release(out);
@@ -581,10 +608,16 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	struct zblk_buf raw = {0};
 	struct raw_cursor *cur = NULL;
 	struct load_scratch scratch = {0};
-	int64_t curfile = 0;
+	int64_t curfile = 0, seq = 0;
 	int step;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct zblk_info info;
+		if (sqlite3_column_int64(st, 2) != seq++) { /* a block gone, or one twice */
+			rc = err_set(e, VF_ESTORE, "jobs block %lld: not there, or twice",
+				     (long long)seq - 1);
+			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
+			break;
+		}
 		const void *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
 		rc = job_block_size_ok(blob, len, e);
@@ -607,6 +640,8 @@ int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	load_scratch_release(&scratch);
 	if (!rc)
 		rc = store_nodes_load(s, trace_id, out, e);
+	if (!rc)
+		rc = check_counts(s, trace_id, out, e);
 	if (rc) {
 		job_set_release(out);
 		return rc;

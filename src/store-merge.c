@@ -7,36 +7,32 @@
  * no nodes: njobs and nnodes are 0). Its 'task' table says the task finished:
  *
  *   store_task_init   (in the task's transaction) the trace row and file rows, copied from
- *                     the store the task reads
+ *                     the store the task reads and sealed; the 'task' row: the trace's
+ *                     digests, the voidfit that makes the runs, no runs or end yet
  *   ... runs are stored as by any replay ...
- *   store_task_seal   the 'task' row: the trace's digest, the voidfit that made the runs,
- *                     how many runs; written last, so a task store without it is unfinished
+ *   store_task_seal   the task row's runs and end; a task store without them is unfinished
  *
- * A trace is known by its digest (store_trace_digest), not its id or name, which differ
- * between stores: the sha256 of its files' sha256s.
+ * A trace is known by two digests, not its id or name, which differ between stores: its
+ * files' (store_trace_digest, the sha256 of their sha256s) and its content's
+ * (store_trace_content, the sha256 of its jobs and nodes as loaded), so that the same files
+ * imported with another mapping or format are another trace.
  *
- * store_merge_task checks a task store (SQLite quick_check, the task row, the digest
- * recomputed from its file rows, the voidfit version, the count of runs, every block's
- * checksum), finds the trace of the same digest in the store and copies each run that the
- * store lacks (same scenario key, policy and seed) byte for byte: run row, metrics in their
- * order, buckets, series and per-job blocks. Runs land in the scenario a replay in the store
- * would have used (store_scenario_put: by trace and key).
+ * store_merge_task checks a task store (every sealed table it reads, as every reader does:
+ * store-seal.c; SQLite quick_check, the task row, the files' digest recomputed from its file
+ * rows, the voidfit version, the count of runs, every block's checksum), finds the trace of
+ * the same digests in the store and copies each run that the store lacks (same scenario key, policy
+ * and seed) byte for byte: run row, metrics in their order, buckets, series and per-job blocks.
+ * Runs land in the scenario a replay in the store would have used (store_scenario_put: by trace and
+ * key).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpumodel.h"
 #include "sha256.h"
 #include "store-int.h"
-
-#define TASK_SCHEMA                                                                                \
-	"CREATE TABLE task ("                                                                      \
-	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
-	"trace_sha256 TEXT NOT NULL, "                                                             \
-	"voidfit_version TEXT NOT NULL, "                                                          \
-	"runs INTEGER NOT NULL, "                                                                  \
-	"finished_at INTEGER NOT NULL)"
 
 int store_trace_digest(struct store *s, int64_t trace_id, char hex[65], struct err *e)
 {
@@ -67,12 +63,70 @@ int store_trace_digest(struct store *s, int64_t trace_id, char hex[65], struct e
 	return rc;
 }
 
+static void put_i64(struct sha256 *h, int64_t v)
+{
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)((uint64_t)v >> (8 * i));
+	sha256_update(h, b, 8);
+}
+
+static void put_str(struct sha256 *h, const char *p)
+{
+	sha256_update(h, p, strlen(p) + 1);
+}
+
+int store_trace_content(struct store *s, int64_t trace_id, char hex[65], struct err *e)
+{
+	struct job_set js = {0};
+	struct sha256 h;
+	uint8_t d[32];
+	int rc = store_trace_load(s, trace_id, &js, e);
+	if (rc)
+		return rc;
+	sha256_init(&h);
+	put_i64(&h, (int64_t)js.njobs);
+	for (size_t i = 0; i < js.njobs; i++) {
+		const struct job *j = &js.jobs[i];
+		put_i64(&h, j->id);
+		put_i64(&h, j->arrival);
+		put_i64(&h, j->duration);
+		for (int k = 0; k < DIM_N; k++)
+			put_i64(&h, j->dem[k]);
+		put_i64(&h, j->num_gpu);
+		put_i64(&h, j->gpu_milli);
+		put_i64(&h, j->gpu_spec);
+		put_i64(&h, j->cls);
+		put_i64(&h, j->enriched);
+		put_i64(&h, j->flags);
+	}
+	put_i64(&h, (int64_t)js.nnodes);
+	for (size_t i = 0; i < js.nnodes; i++) {
+		const struct node *n = &js.nodes[i];
+		const struct gpumodel *gm = n->model >= 0 ? gpumodel_get(n->model) : NULL;
+		put_str(&h, n->name);
+		put_str(&h, n->group);
+		put_str(&h, gm ? gm->name : "");
+		for (int k = 0; k < DIM_N; k++)
+			put_i64(&h, n->cap[k]);
+		put_i64(&h, n->ngpu);
+		put_i64(&h, n->enriched);
+	}
+	job_set_release(&js);
+	sha256_final(&h, d);
+	sha256_hex(d, hex);
+	return 0;
+}
+
 int store_task_init(struct store *task, struct store *from, int64_t trace_id, struct err *e)
 {
 	sqlite3_stmt *rd = NULL, *wr = NULL;
+	char files[65], content[65];
 	int rc, step;
 
-	if ((rc = store_exec(task, TASK_SCHEMA, e)) ||
+	if ((rc = store_trace_digest(from, trace_id, files, e)) ||
+	    (rc = store_trace_content(from, trace_id, content, e)) ||
+	    (rc = store_exec(task, STORE_TASK_SCHEMA, e)) ||
 	    (rc = store_prep(from, "SELECT id, name, created_at FROM traces WHERE id = ?", &rd,
 			     e)) ||
 	    (rc = store_prep(task,
@@ -89,8 +143,8 @@ int store_task_init(struct store *task, struct store *from, int64_t trace_id, st
 	}
 	for (int i = 0; i < 3; i++)
 		sqlite3_bind_value(wr, i + 1, sqlite3_column_value(rd, i));
-	if (sqlite3_step(wr) != SQLITE_DONE) {
-		rc = store_sqlerr(task, e, "add trace");
+	if (sqlite3_step(wr) != SQLITE_DONE || (rc = store_seal(task, "traces", trace_id, e))) {
+		rc = rc ? rc : store_sqlerr(task, e, "add trace");
 		goto out;
 	}
 	sqlite3_finalize(rd);
@@ -111,10 +165,25 @@ int store_task_init(struct store *task, struct store *from, int64_t trace_id, st
 			sqlite3_bind_value(wr, i + 1, sqlite3_column_value(rd, i));
 		if (sqlite3_step(wr) != SQLITE_DONE)
 			rc = store_sqlerr(task, e, "add file");
+		else
+			rc = store_seal(task, "files", sqlite3_column_int64(rd, 0), e);
 		sqlite3_reset(wr);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = store_sqlerr(from, e, "read files");
+	sqlite3_finalize(wr);
+	wr = NULL;
+	if (!rc && !(rc = store_prep(task,
+				     "INSERT INTO task(trace_id, trace_sha256, content_sha256, "
+				     "voidfit_version) VALUES (?, ?, ?, ?)",
+				     &wr, e))) {
+		sqlite3_bind_int64(wr, 1, trace_id);
+		sqlite3_bind_text(wr, 2, files, -1, SQLITE_STATIC);
+		sqlite3_bind_text(wr, 3, content, -1, SQLITE_STATIC);
+		sqlite3_bind_text(wr, 4, VOIDFIT_VERSION, -1, SQLITE_STATIC);
+		if (sqlite3_step(wr) != SQLITE_DONE)
+			rc = store_sqlerr(task, e, "add task");
+	}
 out:
 	sqlite3_finalize(rd);
 	sqlite3_finalize(wr);
@@ -123,22 +192,15 @@ out:
 
 int store_task_seal(struct store *task, int64_t trace_id, struct err *e)
 {
-	char hex[65];
-	sqlite3_stmt *st;
-	int rc = store_trace_digest(task, trace_id, hex, e);
-	if (rc ||
-	    (rc = store_prep(task,
-			     "INSERT INTO task(trace_id, trace_sha256, voidfit_version, runs, "
-			     "finished_at) VALUES (?, ?, ?, (SELECT count(*) FROM runs), ?)",
-			     &st, e)))
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
-	sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, VOIDFIT_VERSION, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, util_now());
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(task, e, "seal task");
-	sqlite3_finalize(st);
+	char sql[160];
+	snprintf(sql, sizeof sql,
+		 "UPDATE task SET runs = (SELECT count(*) FROM runs), finished_at = %" PRId64
+		 " WHERE trace_id = %" PRId64,
+		 util_now(), trace_id);
+	int rc = store_exec(task, sql, e);
+	if (!rc && sqlite3_changes(task->db) != 1)
+		rc = err_set(e, VF_ESTORE, "%s: no task row of trace %" PRId64, task->path,
+			     trace_id);
 	return rc;
 }
 
@@ -170,6 +232,11 @@ struct store_merge {
 	struct store *s;
 	struct run_key *set; /* open addressing, cap slots (a power of 2), n used */
 	size_t cap, n;
+	/* the content digests of the store's traces worked out so far (store_trace_content
+	 * loads a whole trace) */
+	int64_t *ctid;
+	char (*chex)[65];
+	size_t nc, ccap;
 };
 
 static size_t key_hash(int64_t sid, const char *policy, int64_t seed)
@@ -220,6 +287,10 @@ int store_merge_begin(struct store *s, struct store_merge **out, struct err *e)
 	int rc = store_prep(s, "SELECT scenario_id, policy, seed FROM runs", &st, e), step;
 	m->s = s;
 	*out = NULL;
+	/* Rows this merge adds are sealed at its end (store_seal_all): the store must hold
+	 * no row without its checksum before, or that row would be sealed as voidfit's. */
+	if (!rc && (rc = store_verify_all(s, e)))
+		sqlite3_finalize(st);
 	if (rc) {
 		store_merge_end(m);
 		return rc;
@@ -246,6 +317,8 @@ void store_merge_end(struct store_merge *m)
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->set[i].policy);
 	free(m->set);
+	free(m->ctid);
+	free(m->chex);
 	free(m);
 }
 
@@ -265,25 +338,51 @@ static int quick_check(struct store *t, struct err *e)
 	return rc;
 }
 
-/* The store's trace whose digest is hex into *id (0: none), and its traces with their
- * digests into list ("'name' sha256 HEX", comma-separated) for the message when none. */
-static int find_trace(struct store *s, const char *hex, int64_t *id, struct sbuf *list,
-		      struct err *e)
+/* The content digest of the store's trace tid, worked out once per merge. */
+static int content_of(struct store_merge *m, int64_t tid, const char **hex, struct err *e)
 {
+	for (size_t i = 0; i < m->nc; i++)
+		if (m->ctid[i] == tid)
+			return *hex = m->chex[i], 0;
+	xgrow(&m->ctid, &m->ccap, m->nc + 1, sizeof *m->ctid);
+	m->chex = xrealloc(m->chex, m->ccap * sizeof *m->chex);
+	int rc = store_trace_content(m->s, tid, m->chex[m->nc], e);
+	if (!rc) {
+		m->ctid[m->nc] = tid;
+		*hex = m->chex[m->nc++];
+	}
+	return rc;
+}
+
+/* The store's trace of the same files (digest hex) imported the same way (content
+ * digest) into *id (0: none), and its traces with their digests into list ("'name' sha256
+ * HEX", comma-separated) for the message when none; *same_files: a trace of the same files
+ * was found, imported otherwise. */
+static int find_trace(struct store_merge *m, const char *hex, const char *content, int64_t *id,
+		      int *same_files, struct sbuf *list, struct err *e)
+{
+	struct store *s = m->s;
 	sqlite3_stmt *st;
 	int rc = store_prep(s, "SELECT id, name FROM traces ORDER BY id", &st, e);
 	int step;
 	char h[65];
 	*id = 0;
+	*same_files = 0;
 	if (rc)
 		return rc;
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t tid = sqlite3_column_int64(st, 0);
 		struct err e2 = {0};
+		const char *c;
 		if (store_trace_digest(s, tid, h, &e2))
 			continue; /* a trace without files cannot be the one */
-		if (!strcmp(h, hex) && !*id)
-			*id = tid;
+		if (!strcmp(h, hex) && !*id) {
+			*same_files = 1;
+			if ((rc = content_of(m, tid, &c, e)))
+				break;
+			if (!strcmp(c, content))
+				*id = tid;
+		}
 		sbuf_printf(list, "%s'%s' sha256 %s", list->len ? ", " : "",
 			    (const char *)sqlite3_column_text(st, 1), h);
 	}
@@ -391,8 +490,8 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	struct sbuf list = SBUF_INIT, key = SBUF_INIT;
 	struct scen_map map = {0};
 	int64_t task_tid = 0, nruns = 0, tid = 0, count = 0;
-	char hex[65], ver[64] = "", h[65], name[256];
-	int rc, step;
+	char hex[65], content[65], ver[64] = "", h[65], name[256];
+	int rc, step, same_files;
 
 	sbuf_init(&list);
 	sbuf_init(&key);
@@ -402,8 +501,9 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 		goto out;
 	}
 	if (store_prep(t,
-		       "SELECT trace_id, trace_sha256, task.voidfit_version, runs, name FROM task "
-		       "JOIN traces ON traces.id = trace_id",
+		       "SELECT trace_id, trace_sha256, task.voidfit_version, runs, name, "
+		       "content_sha256 FROM task JOIN traces ON traces.id = trace_id "
+		       "WHERE finished_at IS NOT NULL",
 		       &st, e) ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		rc = err_set(e, VF_ESTORE,
@@ -416,6 +516,7 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	snprintf(ver, sizeof ver, "%s", (const char *)sqlite3_column_text(st, 2));
 	nruns = sqlite3_column_int64(st, 3);
 	snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(st, 4));
+	snprintf(content, sizeof content, "%s", (const char *)sqlite3_column_text(st, 5));
 	sqlite3_finalize(st);
 	st = NULL;
 	if ((rc = store_trace_digest(t, task_tid, h, e)))
@@ -432,8 +533,15 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 			     path, ver, VOIDFIT_VERSION);
 		goto out;
 	}
-	if ((rc = find_trace(s, hex, &tid, &list, e)))
+	if ((rc = find_trace(m, hex, content, &tid, &same_files, &list, e)))
 		goto out;
+	if (!tid && same_files) {
+		rc = err_set(e, VF_EINPUT,
+			     "%s: trace '%s' sha256 %s: %s holds these files imported otherwise "
+			     "(another format, mapping or option: their jobs or nodes differ)",
+			     path, name, hex, s->path);
+		goto out;
+	}
 	if (!tid) {
 		rc = err_set(e, VF_EINPUT, "%s: trace '%s' sha256 %s is not in %s (%s)", path, name,
 			     hex, s->path, list.len ? list.s : "no trace");

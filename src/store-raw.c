@@ -1061,6 +1061,8 @@ struct raw_cursor {
 	int32_t *sidx;        /* tb.n: each line's simple-line index in tb, -1: exception */
 	size_t sidxcap;
 	int64_t base; /* file line of tb's first line */
+	int64_t seq;  /* the seq the next block must have */
+	int64_t id;   /* the file's */
 	int done;     /* no block after tb */
 };
 
@@ -1083,7 +1085,8 @@ int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, s
 	struct raw_cursor *c = xcalloc(1, sizeof *c);
 	c->s = s;
 	c->ncols = (size_t)ncols;
-	if ((rc = store_prep(s, "SELECT data FROM raw_blocks WHERE file_id = ? ORDER BY seq",
+	c->id = file_id;
+	if ((rc = store_prep(s, "SELECT data, seq FROM raw_blocks WHERE file_id = ? ORDER BY seq",
 			     &c->st, e))) {
 		free(c);
 		return rc;
@@ -1121,6 +1124,10 @@ static int cursor_next(struct raw_cursor *c, struct err *e)
 	}
 	if (step != SQLITE_ROW)
 		return store_sqlerr(c->s, e, "read raw blocks");
+	/* a block gone would shift every line after it */
+	if (sqlite3_column_int64(c->st, 1) != c->seq++)
+		return err_set(e, VF_ESTORE, "file %lld: raw block %lld is not there",
+			       (long long)c->id, (long long)c->seq - 1);
 	struct zblk_info info;
 	int rc = zblk_open(c->s->z, sqlite3_column_blob(c->st, 0),
 			   (size_t)sqlite3_column_bytes(c->st, 0), &info, &c->raw, e);
@@ -1166,17 +1173,16 @@ int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t nco
 			if (rc)
 				return rc;
 		}
-		if (line < c->base) {
-			assert(!"raw_cursor_numbers: lines must not go back");
-			return err_set(e, VF_ESTORE, "raw cursor went back");
-		}
-		if (c->done) { /* past the end: NULL */
-			for (size_t col = 0; col < ncols; col++) {
-				memset(num + col * n + i, 0, (n - i) * sizeof *num);
-				memset(nul + col * n + i, 1, n - i);
-			}
-			break;
-		}
+		if (line < c->base) /* job blocks out of order: a damaged store */
+			return err_set(e, VF_ESTORE,
+				       "file %lld: a job block refers to line %lld, "
+				       "before the last one read",
+				       (long long)c->id, (long long)line + 1);
+		if (c->done) /* jobs come from lines the file has: its blocks are not all there */
+			return err_set(e, VF_ESTORE,
+				       "file %lld: a job block refers to line %lld, past the %lld "
+				       "lines stored",
+				       (long long)c->id, (long long)line + 1, (long long)c->base);
 		size_t at = (size_t)(line - c->base), run = c->tb.n - at;
 		if (run > n - i)
 			run = n - i;

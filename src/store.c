@@ -16,6 +16,11 @@
  *   an empty file, or SQLite without voidfit's application_id --------> VF_ESTORE, untouched
  *   app id ours, user_version < ours ----------migrate()---------------> current
  *   not SQLite, or user_version > ours -------------------------------> VF_ESTORE
+ *   schema objects the migrations do not make (refuse_foreign, before any
+ *        table is read or any migration runs; STORE_CHECK opens it) ----> VF_ESTORE
+ *
+ * A store comes from others, so the connection is defensive, trusts no function a schema
+ * names, and verifies every sealed table before a statement reads it (store-seal.c).
  *
  * Only a new store is ever created, and only where no file is: whatever this process finds
  * at the path is another's, and it never removes it. Each migration runs in the transaction
@@ -99,9 +104,16 @@ int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
 		*st = NULL;
+		s->touched = 0;
 		return store_sqlerr(s, e, "prepare");
 	}
-	return 0;
+	/* The sealed tables it reads are verified before it reads a row. */
+	int rc = s->touched ? store_read_verify(s, e) : 0;
+	if (rc) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+	}
+	return rc;
 }
 
 int store_exec(struct store *s, const char *sql, struct err *e)
@@ -290,14 +302,144 @@ size_t store_swept(const struct store *s)
 	return s->swept;
 }
 
-/* Open the connection to the file at name. */
+/* Open the connection to the file at name: defensive (no writing to the schema or pages
+ * by SQL), trusting no function or virtual table a schema names, and watched by the
+ * authorizer that tells which sealed tables a statement reads (store-seal.c). */
 static int connect(struct store *s, const char *name, int oflags, struct err *e)
 {
 	if (sqlite3_open_v2(name, &s->db, oflags, NULL) != SQLITE_OK)
 		return store_sqlerr(s, e, "open");
 	sqlite3_busy_handler(s->db, on_busy, s);
 	sqlite3_extended_result_codes(s->db, 0);
+	if (sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL) != SQLITE_OK ||
+	    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, "PRAGMA trusted_schema = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		return store_sqlerr(s, e, "open");
+	sqlite3_set_authorizer(s->db, store_read_auth, s);
 	return 0;
+}
+
+/* ---- the schema objects a store may hold ---- */
+
+int store_reference_schema(int version, sqlite3 **out, struct err *e)
+{
+	if (sqlite3_open_v2(":memory:", out, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		return err_set(e, VF_ESTORE, "cannot open an in-memory database");
+	for (int v = 1; v <= version; v++) {
+		const char *sql = store_migration(v);
+		if (!sql || sqlite3_exec(*out, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return err_set(e, VF_ESTORE, "migration %d: %s", v,
+				       sql ? sqlite3_errmsg(*out) : "missing");
+	}
+	if (sqlite3_exec(*out, STORE_TASK_SCHEMA, NULL, NULL, NULL) != SQLITE_OK)
+		return err_set(e, VF_ESTORE, "task table: %s", sqlite3_errmsg(*out));
+	return 0;
+}
+
+/* Is the object (type, name, sql) one ref holds, the same? sqlite_stat tables (ANALYZE's)
+ * only steer the query planner: they are allowed. */
+static int known_object(sqlite3_stmt *ref, const char *type, const char *name, const char *sql)
+{
+	if (!strncmp(name, "sqlite_stat", 11) && !strcmp(type, "table"))
+		return 1;
+	sqlite3_bind_text(ref, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ref, 2, name, -1, SQLITE_STATIC);
+	int known = -1;
+	if (sqlite3_step(ref) == SQLITE_ROW) {
+		const char *want = (const char *)sqlite3_column_text(ref, 0);
+		known = (!want && !sql) || (want && sql && !strcmp(want, sql));
+	}
+	sqlite3_reset(ref);
+	return known;
+}
+
+int store_schema_foreign(struct store *s, int version,
+			 void (*cb)(void *ctx, const char *type, const char *name, const char *why),
+			 void *ctx, int *n, struct err *e)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *want = NULL, *have = NULL;
+	int rc = store_reference_schema(version, &ref, e), step;
+	*n = 0;
+	if (rc)
+		goto out;
+	if (sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", -1,
+			       &want, NULL) != SQLITE_OK) {
+		rc = err_set(e, VF_ESTORE, "reference schema: %s", sqlite3_errmsg(ref));
+		goto out;
+	}
+	if ((rc = store_prep(s, "SELECT type, name, sql FROM sqlite_master ORDER BY rowid", &have,
+			     e)))
+		goto out;
+	while ((step = sqlite3_step(have)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(have, 0);
+		const char *name = (const char *)sqlite3_column_text(have, 1);
+		int k = known_object(want, type ? type : "", name ? name : "",
+				     (const char *)sqlite3_column_text(have, 2));
+		if (k == 1)
+			continue;
+		(*n)++;
+		if (cb)
+			cb(ctx, type ? type : "?", name ? name : "?",
+			   k ? "not made by voidfit" : "differs from what voidfit makes");
+	}
+	if (step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "read the schema");
+out:
+	sqlite3_finalize(want);
+	sqlite3_finalize(have);
+	sqlite3_close(ref);
+	return rc;
+}
+
+/* The first few foreign objects, for the message that refuses a store. */
+static void name_foreign(void *ctx, const char *type, const char *name, const char *why)
+{
+	struct sbuf *b = ctx;
+	(void)why;
+	if (b->len < 200)
+		sbuf_printf(b, "%s%s '%s'", b->len ? ", " : "", type, name);
+	else if (b->s[b->len - 1] != '.')
+		sbuf_adds(b, ", ...");
+}
+
+/* Refuse a store holding objects the migrations to its version do not make, before any
+ * table is read. */
+static int refuse_foreign(struct store *s, int version, struct err *e)
+{
+	struct sbuf b = SBUF_INIT;
+	int n, rc;
+	sbuf_init(&b);
+	rc = store_schema_foreign(s, version, name_foreign, &b, &n, e);
+	if (!rc && n)
+		rc = err_set(e, VF_ESTORE,
+			     "%s: holds %d schema object%s voidfit does not make (%s): refused "
+			     "unread; 'voidfit check %s' lists them",
+			     s->path, n, n == 1 ? "" : "s", b.s, s->path);
+	sbuf_release(&b);
+	return rc;
+}
+
+/* The tables the migrations seal (their rows in the reference's row_sums). */
+static int load_sealed(struct store *s, struct err *e)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = store_reference_schema(store_schema_version(), &ref, e);
+	s->nsealed = 0;
+	if (!rc && sqlite3_prepare_v2(ref, "SELECT tbl FROM row_sums ORDER BY rowid", -1, &st,
+				      NULL) != SQLITE_OK)
+		rc = err_set(e, VF_ESTORE, "reference schema: %s", sqlite3_errmsg(ref));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (s->nsealed == STORE_MAX_SEALED || strlen(t) >= sizeof s->sealed[0])
+			rc = err_set(e, VF_ESTORE, "reference schema: too many sealed tables");
+		else
+			snprintf(s->sealed[s->nsealed++], sizeof s->sealed[0], "%s", t);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(ref);
+	return rc;
 }
 
 /* The new store s holds its first commit: link it into place, unless a file appeared
@@ -348,6 +490,7 @@ int store_open_wait(const char *path, int flags, const struct store_wait *w, str
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
 	s->rdonly = rdonly;
+	s->checking = !!(flags & STORE_CHECK);
 	s->wait_s = w ? w->seconds : STORE_WAIT_DEFAULT;
 	s->waiting = w ? w->waiting : NULL;
 	s->wait_ctx = w ? w->ctx : NULL;
@@ -386,6 +529,15 @@ int store_open_wait(const char *path, int flags, const struct store_wait *w, str
 			     (long long)ver, store_schema_version());
 		goto fail;
 	}
+	/* A store to check is opened all the same, but not brought up to date: a migration
+	 * would fire a foreign trigger. */
+	if (!s->tmp && !s->checking && (rc = refuse_foreign(s, (int)ver, e)))
+		goto fail;
+	if (!s->tmp && s->checking &&
+	    (rc = store_schema_foreign(s, (int)ver, NULL, NULL, &s->foreign, e)))
+		goto fail;
+	if ((rc = load_sealed(s, e)))
+		goto fail;
 	if (s->tmp && (rc = store_exec(s, "PRAGMA page_size = 1024", e)))
 		goto fail;
 	/* A new store holds nothing to lose: its schema is written without waiting for the
@@ -393,7 +545,7 @@ int store_open_wait(const char *path, int flags, const struct store_wait *w, str
 	 * that follows syncs the file, schema pages included, before it is put in place. */
 	if (s->tmp && (rc = store_exec(s, "PRAGMA synchronous = OFF", e)))
 		goto fail;
-	if (ver < store_schema_version()) {
+	if (ver < store_schema_version() && !s->foreign) {
 		if (sqlite3_db_readonly(s->db, "main") == 1) {
 			rc = err_set(e, VF_ESTORE,
 				     "%s: schema version %lld needs an upgrade to %d (open it "
@@ -426,6 +578,7 @@ void store_close(struct store *s)
 		return;
 	if (s->intx)
 		store_rollback(s);
+	store_read_end(s);
 	sqlite3_finalize(s->qins);
 	store_seal_forget(s);
 	sqlite3_close_v2(s->db);
@@ -495,6 +648,26 @@ void store_rollback(struct store *s)
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	store_seal_discard(s);
 	s->intx = 0;
+}
+
+int store_read_begin(struct store *s, struct err *e)
+{
+	assert(!s->intx && !s->inread);
+	int rc = store_exec(s, "BEGIN", e);
+	/* a deferred BEGIN takes its snapshot at the first read: read now */
+	int64_t v;
+	if (!rc && (rc = store_query_int(s, "SELECT count(*) FROM sqlite_master", &v, e)))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->inread = !rc;
+	return rc;
+}
+
+void store_read_end(struct store *s)
+{
+	if (!s || !s->inread)
+		return;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->inread = 0;
 }
 
 int store_can_write(struct store *s, struct err *e)

@@ -20,10 +20,11 @@ contains err "big.spec:1"
 
 # A damaged store: a node of 40 GPUs.
 sqlite3 t.db "UPDATE nodes SET ngpu = 40 WHERE idx = 1"
+# (readers find the row changed behind voidfit's back before they load it)
 expect_rc 1 vf replay t.db --policy first-fit --no-store
-contains err "t.db: trace 1, node 1 'n0001': 40 GPUs, at most 32 on one node"
+contains err "t.db: table nodes: 1 of its 4 rows do not match their checksum"
 expect_rc 1 vf export --nodes t.db
-contains err "node 1 'n0001': 40 GPUs"
+contains err "table nodes: 1 of its 4 rows"
 expect_rc 1 vf check t.db
 contains out "BAD  trace 'jobs': t.db: trace 1, node 1 'n0001': 40 GPUs"
 contains out "BAD  table nodes: row 2"

@@ -47,7 +47,7 @@ contains err "bytes rebuilt from the store"
 cp d.db eol.db
 sqlite3 eol.db "UPDATE files SET raw_eol = 'crlf' WHERE name = 'nodes.csv'"
 expect_rc 1 vf export --raw --trace jobs -d eol eol.db
-contains err "file 'nodes.csv'"
+contains err "eol.db: table files: 1 of its 2 rows do not match their checksum"
 [ ! -e eol/nodes.csv ] || die "a wrong nodes.csv was left"
 ls -A lost eol | grep -q '\.tmp' && die "a temporary file was left: $(ls -A lost eol)"
 expect_rc 0 vf export --raw -d good d.db

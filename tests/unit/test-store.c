@@ -1048,6 +1048,37 @@ static void test_busy_store(void **state)
 	store_close(other);
 }
 
+/* A read transaction reads one state: a writer cannot commit under it (it would wait; here
+ * it does not), and what the reader counts stays as it was until it ends. */
+static void test_read_transaction(void **state)
+{
+	struct fx *f = *state;
+	struct store *r, *w;
+	struct store_wait now = {0, NULL, NULL};
+	int64_t id, n;
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "a", &id, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &r, &f->e), 0);
+	assert_int_equal(store_open_wait(f->path, 0, &now, &w, &f->e), 0);
+	assert_int_equal(store_read_begin(r, &f->e), 0);
+	assert_int_equal(store_begin(w, &f->e), 0);
+	assert_int_equal(store_trace_new(w, "b", &id, &f->e), 0);
+	assert_int_equal(store_commit(w, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "busy"));
+	assert_int_equal(store_query_int(r, "SELECT count(*) FROM traces", &n, &f->e), 0);
+	assert_int_equal(n, 1);
+	store_read_end(r);
+	assert_int_equal(store_begin(w, &f->e), 0);
+	assert_int_equal(store_trace_new(w, "b", &id, &f->e), 0);
+	assert_int_equal(store_commit(w, &f->e), 0);
+	assert_int_equal(store_query_int(r, "SELECT count(*) FROM traces", &n, &f->e), 0);
+	assert_int_equal(n, 2);
+	store_close(w);
+	store_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1075,6 +1106,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_import_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_transaction, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
