@@ -37,12 +37,12 @@ const struct cmd_entry cmd_import_entry = {
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
 		"                      is there, and put in place only if the import succeeds)\n"
-		"  --format FMT        the format of every FILE, instead of detecting it;\n"
-		"                      'generic:NAME' maps columns with schemas/NAME.map or a\n"
-		"                      .map file; 'voidfit import --format list' lists formats.\n"
-		"                      Given more than once, each applies to the files after\n"
-		"                      it (--nodes ones too), up to the next: --format\n"
-		"                      generic:jobs.map J.csv --format generic:nodes.map N.csv\n"
+		"  --format FMT        the format of the files after it (--nodes ones too), up\n"
+		"                      to the next --format, instead of detecting it (one\n"
+		"                      after every file: every file's); 'generic:NAME' maps\n"
+		"                      columns with schemas/NAME.map or a .map file: --format\n"
+		"                      generic:jobs.map J.csv --format generic:nodes.map N.csv;\n"
+		"                      'voidfit import --format list' lists formats\n"
 		"  --nodes NODEFILE    a node list (its format is detected); may be repeated\n"
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
@@ -278,8 +278,9 @@ static int exec_import(int argc, char **argv)
 				"format '%s' is not known ('--format list' lists them)", f);
 			goto out;
 		}
-		/* Several: each is for the files after it, so one with none after it is a
-		 * slip (the second of two once silently won). */
+		/* Each is for the files after it, so one with none after it is a slip (the
+		 * second of two once silently won); but one --format after every file is
+		 * every file's, as it always was. */
 		int next_ops = i + 1 < nfmt ? fmts[i + 1].from : p.nops;
 		size_t next_nodes = i + 1 < nfmt ? fmts[i + 1].nodes_from : nnodes;
 		if (nfmt > 1 && next_ops == fmts[i].from && next_nodes == fmts[i].nodes_from) {
@@ -291,19 +292,17 @@ static int exec_import(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (nfmt == 1) /* one: every file's, where it stands */
+	if (nfmt == 1 && fmts[0].from == p.nops && fmts[0].nodes_from == nnodes)
 		o.format = fmts[0].format;
 	for (int i = 0; i < p.nops; i++) {
 		const char *f = NULL;
-		for (int k = 0; nfmt > 1 && k < nfmt && fmts[k].from <= i; k++)
+		for (int k = 0; !o.format && k < nfmt && fmts[k].from <= i; k++)
 			f = fmts[k].format;
 		in[n++] = (struct import_input){p.operands[i], 0, f};
 	}
 	for (size_t i = 0; i < nnodes; i++) { /* the --nodes files, in their order */
 		in[n] = in[argc - 1 - i];
-		if (nfmt > 1)
-			in[n].format = node_fmt[i];
-		n++;
+		in[n++].format = node_fmt[i];
 	}
 	if (!n && !o.cluster) {
 		rc = cmd_usage_error(&cmd_import_entry, "no file to import");

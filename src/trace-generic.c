@@ -555,6 +555,8 @@ static int target_line(struct trace_map *m, struct lexer *lx, int k, const char 
 			t->scale = f;
 			lex(lx);
 		}
+	} else if (lx->kind == T_BAD) {
+		return ERR("%s:%d: '%s': %s", src, lineno, tn, lx->why);
 	} else {
 		return ERR("%s:%d: '%s' needs a column: '%s COLUMN [SCALE]' or '%s = EXPRESSION'",
 			   src, lineno, tn, tn, tn);
