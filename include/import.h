@@ -72,7 +72,7 @@ struct import_result {
  * Import the inputs into o->store. Returns 0 (res filled; res->nnew may be 0 if every file
  * was a duplicate: nothing was written then), or a VF_E* code with e filled ("FILE:LINE:
  * cause" for input errors), and then the store is unchanged. An import that would store
- * nothing usable fails (VF_EINPUT): a file whose every row is quarantined, job files that
+ * nothing usable fails (VF_EINPUT): an import whose every row is quarantined, job files that
  * make no job, node files that make no node, or a cluster spec beside job files the store
  * already holds (without o->again: it would make a trace of nodes and no job). res is filled as far
  * as the import went either way; release it with import_result_release.

@@ -450,13 +450,6 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		if ((rc = csvin_next(c, &r, e)))
 			goto out;
 	}
-	if (!sf.rows_accepted) { /* a file of bad rows, or of rows of another kind */
-		rc = err_set(e, VF_EINPUT,
-			     "%s: every row (%lld) was quarantined; nothing is imported (the "
-			     "reasons are above; a mapping or --format may fit it)",
-			     name, (long long)sf.rows_read);
-		goto out;
-	}
 	rc = store_raw_finish(im->raw, sf.sha256, &sf.size, e);
 	im->raw = NULL;
 	if (rc)
@@ -639,6 +632,13 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 		began = 0;
 		goto out;
 	}
+	if (res->read && !res->accepted) {
+		rc = err_set(e, VF_EINPUT,
+			     "every row (%lld) was quarantined; nothing is imported (the reasons "
+			     "are above; a mapping or --format may fit the files)",
+			     (long long)res->read);
+		goto out;
+	}
 	if (im.want_jobs && !res->jobs) {
 		rc = err_set(e, VF_EINPUT,
 			     "no job: the job files' %lld accepted rows made no job; nothing is "
@@ -647,8 +647,11 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 		goto out;
 	}
 	if (im.want_nodes && !res->nodes) {
-		rc = err_set(e, VF_EINPUT,
-			     "no node: the node files made no node; nothing is imported");
+		rc = err_set(
+			e, VF_EINPUT,
+			"no node: the node files made no node (%lld rows quarantined); nothing "
+			"is imported",
+			(long long)res->quarantined);
 		goto out;
 	}
 	for (size_t i = 0; i < im.nslot; i++)

@@ -75,7 +75,7 @@ printf 'submit;elapsed;share\n1585733400000;ten;50%%\n1585733400000;1:00:00;50XB
 expect_rc 1 vf import -o b.db --format generic:./ms.map bad.csv
 contains err "bad.csv:2: column 'elapsed': 'ten' is not a number"
 contains err "bad.csv:3: column 'share': '50XB': 'XB' is not a unit of this target (valid: m %)"
-contains err "bad.csv: every row (2) was quarantined; nothing is imported"
+contains err "voidfit import: every row (2) was quarantined; nothing is imported"
 [ ! -e b.db ] || die "a failed import left a store"
 
 # a TSV read without 'delimiter tab' says so

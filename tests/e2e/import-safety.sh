@@ -1,6 +1,7 @@
 # import-safety.sh — an import that would store nothing usable fails (exit 1) and leaves
-# the store as it was: every row of a file quarantined, or a job file the store already
-# holds beside a new cluster spec (a trace of nodes and no job, made the default); with
+# the store as it was: every row quarantined, node files that make no node, or a job file
+# the store already holds beside a new cluster spec (a trace of nodes and no job, made the
+# default); with
 # --new-trace the file goes in again, as a second trace, and the import says which trace
 # is the default. A repeated --format is for the files after it, never silently one.
 . "$VOIDFIT_TOP/tests/lib.sh"
@@ -9,7 +10,7 @@ h=name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_ti
 printf '%s\np1,abc,1,0,0,,BE,Running,1,2,1\np2,1,-5,0,0,,BE,Running,1,2,1\n' "$h" > bad.csv
 expect_rc 1 vf import -o new.db bad.csv
 contains err "bad.csv:2: column 'cpu_milli': 'abc' is not a number"
-contains err "voidfit import: bad.csv: every row (2) was quarantined; nothing is imported"
+contains err "voidfit import: every row (2) was quarantined; nothing is imported"
 contains err "new.db was not created"
 [ ! -e new.db ] || die "a store was made"
 expect_rc 0 vf import -q -o t.db "$tr/jobs.csv" "$tr/nodes.csv"
@@ -21,7 +22,7 @@ cmp t.db before.db || die "the store changed"
 printf 'sn,cpu_milli,memory_mib,gpu,model\nn1,x,1,0,\n' > badnodes.csv
 printf '%s\np1,1,1,0,0,,BE,Running,1,2,1\n' "$h" > one.csv
 expect_rc 1 vf import -o u.db one.csv badnodes.csv
-contains err "badnodes.csv: every row (1) was quarantined"
+contains err "voidfit import: no node: the node files made no node (1 rows quarantined); nothing is imported"
 
 # the same job file again with another cluster: refused, then a second trace when asked
 printf 'small 2 A100 8\n' > small.spec
