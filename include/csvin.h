@@ -51,6 +51,9 @@ struct csvin;
 int csvin_open(const char *name, FILE *f, struct csvin **out, struct err *e);
 /* Send the original bytes to fn(ctx, ...) from now on (set it before the first read). */
 void csvin_set_raw(struct csvin *c, csvin_raw_fn fn, void *ctx);
+/* Split fields at delim (',' by default; a tab, ';', '|' ...) from now on: set it before
+ * the first read. */
+void csvin_set_delim(struct csvin *c, unsigned char delim);
 /* The next record in *rec (NULL at the end of the file): returns 0, or a VF_E* code with e
  * filled (the csvin is then unusable). */
 int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e);

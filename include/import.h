@@ -14,14 +14,19 @@
 #include <stdint.h>
 
 #include "store.h"
+#include "trace.h"
 #include "util.h"
 
 struct import_opts {
-	const char *store;      /* store path (made if no file is there: see store_open_wait) */
-	const char *format;     /* format name or "generic:NAME|PATH"; NULL = detect per file */
-	const char *name;       /* trace name; NULL = the first new file's base name */
-	const char *cluster;    /* a cluster-spec file adding nodes, or NULL */
-	int strict;             /* the first bad row fails the import */
+	const char *store;   /* store path (made if no file is there: see store_open_wait) */
+	const char *format;  /* format name or "generic:NAME|PATH"; NULL = detect per file */
+	const char *name;    /* trace name; NULL = the first new file's base name */
+	const char *cluster; /* a cluster-spec file adding nodes, or NULL */
+	int strict;          /* the first bad row fails the import */
+	int again;  /* files the store already holds are imported again (into the new trace),
+		     * not skipped: --new-trace */
+	int tz_set; /* naive time strings are at UTC + tz_offset s (--tz); else UTC */
+	int64_t tz_offset;
 	size_t max_bad;         /* bad-row messages to keep in the result */
 	struct store_wait wait; /* how to wait for a store another process holds */
 	/* Set non-zero (by a signal handler) to stop the import: it fails "interrupted" at
@@ -29,10 +34,12 @@ struct import_opts {
 	volatile sig_atomic_t *stop;
 };
 
-/* One input file: its path ("-" = stdin) and whether --nodes named it. */
+/* One input file: its path ("-" = stdin), whether --nodes named it, and its format
+ * (NULL: o->format, else detected). */
 struct import_input {
 	const char *path;
 	int nodes;
+	const char *format;
 };
 
 struct import_file {
@@ -54,13 +61,21 @@ struct import_result {
 	int64_t jobs, nodes;                 /* what went into the trace */
 	size_t nnew;                         /* files imported (not duplicates) */
 	size_t swept; /* temporary files of killed imports removed (store_swept) */
+	/* GPU models the table does not know, each priced and sized as the UNKNOWN row; name
+	 * "-": GPU nodes that name no model; "": the names past TRACE_MODELS_MAX. */
+	struct trace_model_note *unknown;
+	size_t nunknown;
+	int64_t others; /* traces the store held besides the new one */
 };
 
 /*
  * Import the inputs into o->store. Returns 0 (res filled; res->nnew may be 0 if every file
  * was a duplicate: nothing was written then), or a VF_E* code with e filled ("FILE:LINE:
- * cause" for input errors), and then the store is unchanged. res is filled as far as the
- * import went either way; release it with import_result_release.
+ * cause" for input errors), and then the store is unchanged. An import that would store
+ * nothing usable fails (VF_EINPUT): an import whose every row is quarantined, job files that
+ * make no job, node files that make no node, or a cluster spec beside job files the store
+ * already holds (without o->again: it would make a trace of nodes and no job). res is filled as far
+ * as the import went either way; release it with import_result_release.
  */
 int import_run(const struct import_opts *o, const struct import_input *in, size_t n,
 	       struct import_result *res, struct err *e);

@@ -71,6 +71,16 @@ struct trace_format {
 	void (*close)(struct trace_reader *rd);
 };
 
+/* A GPU model name the table does not know, and what it covered (TRACE_MODELS_MAX names
+ * a reader keeps; the rest count under the empty name ""). A node with GPUs and no model
+ * name counts under "-". */
+#define TRACE_MODELS_MAX 32
+struct trace_model_note {
+	char name[48];
+	int64_t nodes, gpus; /* nodes of that model, and their GPUs */
+	int64_t jobs;        /* jobs that name it */
+};
+
 /* One format's reading state for one import. */
 struct trace_reader {
 	const struct trace_format *fmt;
@@ -83,6 +93,10 @@ struct trace_reader {
 	void *state;                /* the format's own */
 	int64_t rows;               /* data rows seen */
 	char why[256];              /* reason of the last TRACE_BAD */
+	int64_t tz_offset; /* naive time strings are at UTC + tz_offset s (import's --tz) */
+	int tz_set;        /* 1 when --tz gave tz_offset; 0: UTC */
+	struct trace_model_note unknown[TRACE_MODELS_MAX]; /* models taken as UNKNOWN */
+	size_t nunknown;
 };
 
 /* The formats, NULL-terminated. */
@@ -133,6 +147,12 @@ int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double 
  * or negative. Absent or empty gives -1 (not recorded). */
 int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
 		 int64_t *out);
+/* An ISO 8601 time ("2020-04-01 09:30:00", "2020-04-01T09:30:00.5Z", "...+08:00",
+ * "2020-04-01") into seconds since the epoch (fractions rounded): a time without a zone is
+ * at UTC + tz_offset seconds. 0, or -1 when s is not such a time. */
+int trace_time_parse(const char *s, int64_t tz_offset, int64_t *out);
+/* A --tz value: "UTC", "Z", "+08:00", "-0530", "+8" into seconds east of UTC; 0 or -1. */
+int trace_tz_parse(const char *s, int64_t *offset);
 /* 1 if s is a whole number or a decimal one (for sniffing header-less files), else 0;
  * empty_ok: NULL or "" counts as one. */
 int trace_is_number(const char *s, int empty_ok);
@@ -154,9 +174,18 @@ int64_t trace_round(double v);
 int trace_emit_job(struct trace_reader *rd, const struct job *j, struct err *e);
 int trace_emit_node(struct trace_reader *rd, const struct node *n, struct err *e);
 /* Fill n's GPU fields from a model name (empty or "CPU": no GPUs) and a GPU count:
- * model id (unknown names map to the UNKNOWN row), cap gpu = ngpu*1000, cap hbm =
- * ngpu * model HBM, or hbm_per_gpu MiB each if >= 0. */
+ * model id (unknown names, and no name on a node with GPUs, map to the UNKNOWN row), cap
+ * gpu = ngpu*1000, cap hbm = ngpu * model HBM, or hbm_per_gpu MiB each if > 0. */
 void trace_node_gpus(struct node *n, const char *model, int64_t ngpu, int64_t hbm_per_gpu);
+/* trace_node_gpus, and a note in rd->unknown of a GPU node whose model the table does not
+ * know (or that names none): such a node is priced and sized as the UNKNOWN row, never
+ * left at $0 and 0 HBM. */
+void trace_node_model(struct trace_reader *rd, struct node *n, const char *model, int64_t ngpu,
+		      int64_t hbm_per_gpu);
+/* j->gpu_spec from "A100|H800": a name the table does not know allows the UNKNOWN row
+ * (where nodes of unknown models go) and is noted in rd->unknown; an empty name ("T4||")
+ * is TRACE_BAD. spec NULL or "": any model. */
+int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec);
 /* A job's GPU request from a GPU count and a per-GPU share; TRACE_BAD (why set) if it
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
@@ -173,6 +202,10 @@ struct trace_map *trace_map_detect(const struct csvin_rec *first);
 const char *trace_map_name(const struct trace_map *m);
 /* 1 if the mapping's rows are nodes, 0 if jobs. */
 int trace_map_is_nodes(const struct trace_map *m);
+/* The field delimiter of the files it maps (',' unless a 'delimiter' line says). */
+unsigned char trace_map_delim(const struct trace_map *m);
+/* 1 if its files have a header, 0 if it names their columns itself ('columns'). */
+int trace_map_has_header(const struct trace_map *m);
 void trace_map_free(struct trace_map *m);
 extern const struct trace_format trace_generic;
 

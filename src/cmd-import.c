@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "esc.h"
+#include "gpumodel.h"
 #include "import.h"
 #include "json.h"
 #include "sbuf.h"
@@ -31,18 +32,26 @@ extern const struct cmd_opt cmd_import_opts[]; /* below */
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "[-q] [--json] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
-		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
+	.usage = "[-q] [--json] [-o STORE] [--format FMT]... [--name NAME] [--cluster FILE] "
+		 "[--nodes NODEFILE]... [--new-trace] [--strict] [--tz ZONE] [--wait SECONDS] "
+		 "FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
 		"                      is there, and put in place only if the import succeeds)\n"
-		"  --format FMT        the format of every FILE, instead of detecting it;\n"
-		"                      'generic:NAME' maps columns with schemas/NAME.map or a\n"
-		"                      .map file; 'voidfit import --format list' lists formats\n"
+		"  --format FMT        the format of the files after it (--nodes ones too), up\n"
+		"                      to the next --format, instead of detecting it (one\n"
+		"                      after every file: every file's); 'generic:NAME' maps\n"
+		"                      columns with schemas/NAME.map or a .map file: --format\n"
+		"                      generic:jobs.map J.csv --format generic:nodes.map N.csv;\n"
+		"                      'voidfit import --format list' lists formats\n"
 		"  --nodes NODEFILE    a node list (its format is detected); may be repeated\n"
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
+		"  --new-trace         import files the store already holds again, into the new\n"
+		"                      trace (with another --cluster, say); else they are skipped\n"
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
+		"  --tz ZONE           the zone of time strings that name none: UTC (default),\n"
+		"                      +08:00, -0530 ...\n"
 		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
 		"                      (default 60; 0: fail at once)\n"
 		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
@@ -53,12 +62,20 @@ const struct cmd_entry cmd_import_entry = {
 	.opts = cmd_import_opts,
 };
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT };
+enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT, OPT_TZ, OPT_NEW_TRACE };
 
 const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},  {"format", 'F', 1},    {"nodes", 'N', 1},
-	{"cluster", 'C', 1}, {"name", OPT_NAME, 1}, {"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},   {"wait", OPT_WAIT, 1}, {"json", OPT_JSON, 0},
+	{"output", 'o', 1},
+	{"format", 'F', 1},
+	{"nodes", 'N', 1},
+	{"cluster", 'C', 1},
+	{"name", OPT_NAME, 1},
+	{"strict", OPT_STRICT, 0},
+	{"quiet", 'q', 0},
+	{"wait", OPT_WAIT, 1},
+	{"json", OPT_JSON, 0},
+	{"tz", OPT_TZ, 1},
+	{"new-trace", OPT_NEW_TRACE, 0},
 	{NULL, 0, 0},
 };
 
@@ -122,6 +139,36 @@ static void print_json(const char *store, const struct import_result *res, const
 	sbuf_release(&b);
 }
 
+/* A warning for each GPU model the table does not know: what it covered, and what it is
+ * taken as (the UNKNOWN row's labelled default). */
+static void warn_unknown(const struct import_result *res)
+{
+	const struct gpumodel *u = gpumodel_get(gpumodel_unknown());
+	for (size_t i = 0; i < res->nunknown; i++) {
+		const struct trace_model_note *m = &res->unknown[i];
+		char what[160], name[120];
+		if (!strcmp(m->name, "-"))
+			snprintf(name, sizeof name, "GPU nodes that name no GPU model");
+		else if (!*m->name)
+			snprintf(name, sizeof name, "other GPU models the table does not know");
+		else
+			snprintf(name, sizeof name, "GPU model '%s' is not in the table", m->name);
+		int o = 0;
+		what[0] = '\0';
+		if (m->nodes)
+			o = snprintf(what, sizeof what, "%lld GPU%s on %lld node%s",
+				     (long long)m->gpus, m->gpus == 1 ? "" : "s",
+				     (long long)m->nodes, m->nodes == 1 ? "" : "s");
+		if (m->jobs)
+			snprintf(what + o, sizeof what - (size_t)o, "%s%lld job%s naming it",
+				 o ? ", " : "", (long long)m->jobs, m->jobs == 1 ? "" : "s");
+		fprintf(stderr,
+			"voidfit import: warning: %s: %s, taken as %s (%lld MiB a GPU, %.2f USD/h "
+			"on demand: a placeholder, not a price)\n",
+			name, what, u->name, (long long)u->hbm_mib, u->usd[GPUMODEL_ON_DEMAND]);
+	}
+}
+
 static void say_waiting(void *ctx, const char *msg)
 {
 	(void)ctx;
@@ -160,6 +207,14 @@ static int exec_import(int argc, char **argv)
 	size_t n = 0, nnodes = 0;
 	int quiet = 0, asjson = 0, c, rc = CMD_OK;
 	struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT; /* names as printed (escaped) */
+	/* Each --format and where it began: the operands before it, and --nodes files. */
+	struct fmt_at {
+		const char *format;
+		int from;          /* operands seen before it */
+		size_t nodes_from; /* --nodes files seen before it */
+	} *fmts = xcalloc((size_t)argc + 1, sizeof *fmts);
+	const char **node_fmt = xcalloc((size_t)argc + 1, sizeof *node_fmt);
+	int nfmt = 0;
 
 	cmd_parser_init(&p, argc, argv);
 	while ((c = cmd_getopt(&p, cmd_import_opts)) != -1) {
@@ -168,10 +223,25 @@ static int exec_import(int argc, char **argv)
 			o.store = p.arg;
 			break;
 		case 'F':
-			o.format = p.arg;
+			fmts[nfmt++] = (struct fmt_at){p.arg, p.nops, nnodes};
 			break;
 		case 'N': /* after the operands, so the trace is named after a job file */
-			in[argc - 1 - nnodes++] = (struct import_input){p.arg, 1};
+			node_fmt[nnodes] = nfmt ? fmts[nfmt - 1].format : NULL;
+			in[argc - 1 - nnodes++] = (struct import_input){p.arg, 1, NULL};
+			break;
+		case OPT_TZ:
+			if (trace_tz_parse(p.arg, &o.tz_offset)) {
+				rc = cmd_usage_error(
+					&cmd_import_entry,
+					"--tz '%s' is not a zone voidfit reads (valid: "
+					"UTC, Z, +08:00, -0530, +8)",
+					p.arg);
+				goto out;
+			}
+			o.tz_set = 1;
+			break;
+		case OPT_NEW_TRACE:
+			o.again = 1;
 			break;
 		case 'C':
 			o.cluster = p.arg;
@@ -198,20 +268,44 @@ static int exec_import(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.format && !strcmp(o.format, "list")) {
-		list_formats();
-		goto out;
+	for (int i = 0; i < nfmt; i++) {
+		const char *f = fmts[i].format;
+		if (!strcmp(f, "list")) {
+			list_formats();
+			goto out;
+		}
+		if (strncmp(f, "generic:", 8) && !trace_format_find(f)) {
+			rc = cmd_usage_error(
+				&cmd_import_entry,
+				"format '%s' is not known ('--format list' lists them)", f);
+			goto out;
+		}
+		/* Each is for the files after it, so one with none after it is a slip (the
+		 * second of two once silently won); but one --format after every file is
+		 * every file's, as it always was. */
+		int next_ops = i + 1 < nfmt ? fmts[i + 1].from : p.nops;
+		size_t next_nodes = i + 1 < nfmt ? fmts[i + 1].nodes_from : nnodes;
+		if (nfmt > 1 && next_ops == fmts[i].from && next_nodes == fmts[i].nodes_from) {
+			rc = cmd_usage_error(
+				&cmd_import_entry,
+				"--format '%s' is followed by no file: given more than "
+				"once, each --format applies to the files after it",
+				f);
+			goto out;
+		}
 	}
-	if (o.format && strncmp(o.format, "generic:", 8) && !trace_format_find(o.format)) {
-		rc = cmd_usage_error(&cmd_import_entry,
-				     "format '%s' is not known ('--format list' lists them)",
-				     o.format);
-		goto out;
+	if (nfmt == 1 && fmts[0].from == p.nops && fmts[0].nodes_from == nnodes)
+		o.format = fmts[0].format;
+	for (int i = 0; i < p.nops; i++) {
+		const char *f = NULL;
+		for (int k = 0; !o.format && k < nfmt && fmts[k].from <= i; k++)
+			f = fmts[k].format;
+		in[n++] = (struct import_input){p.operands[i], 0, f};
 	}
-	for (int i = 0; i < p.nops; i++)
-		in[n++] = (struct import_input){p.operands[i], 0};
-	for (size_t i = 0; i < nnodes; i++) /* the --nodes files, in their order */
-		in[n++] = in[argc - 1 - i];
+	for (size_t i = 0; i < nnodes; i++) { /* the --nodes files, in their order */
+		in[n] = in[argc - 1 - i];
+		in[n++].format = node_fmt[i];
+	}
 	if (!n && !o.cluster) {
 		rc = cmd_usage_error(&cmd_import_entry, "no file to import");
 		goto out;
@@ -259,6 +353,8 @@ static int exec_import(int argc, char **argv)
 		import_result_release(&res);
 		if (cmd_stop_signal) { /* die of it, as the caller expects */
 			cmd_parser_release(&p);
+			free(fmts);
+			free(node_fmt);
 			free(in);
 			signal(cmd_stop_signal, SIG_DFL);
 			raise(cmd_stop_signal);
@@ -278,9 +374,12 @@ static int exec_import(int argc, char **argv)
 			       f->format, (long long)f->read, (long long)f->accepted,
 			       (long long)f->quarantined);
 	}
+	if (res.trace_id)
+		warn_unknown(&res);
 	if (!res.trace_id) {
 		rc = cmd_fail(&cmd_import_entry,
-			      "nothing new: every file is already in %s (or skipped)", o.store);
+			      "nothing new: every file is already in %s (or skipped)%s", o.store,
+			      o.cluster ? "" : "; --new-trace imports them again");
 	} else if (!quiet && !asjson) {
 		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
 		       "%lld quarantined; %lld jobs, %lld nodes\n",
@@ -288,12 +387,19 @@ static int exec_import(int argc, char **argv)
 		       esc_text_s(&e2, o.store), res.nnew, res.nnew == 1 ? "" : "s",
 		       (long long)res.read, (long long)res.accepted, (long long)res.quarantined,
 		       (long long)res.jobs, (long long)res.nodes);
+		if (res.others)
+			printf("trace '%s' is the default now (commands take the newest trace; "
+			       "--trace NAME picks one of the %lld other%s)\n",
+			       esc_text_s(&e1, res.trace), (long long)res.others,
+			       res.others == 1 ? "" : "s");
 	}
 	import_result_release(&res);
 out:
 	sbuf_release(&e1);
 	sbuf_release(&e2);
 	cmd_parser_release(&p);
+	free(fmts);
+	free(node_fmt);
 	free(in);
 	return rc;
 }

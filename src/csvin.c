@@ -58,8 +58,9 @@ struct csvin {
 	void *rawctx;
 
 	struct csv_parser p;
-	int64_t line;     /* line of the next byte to parse */
-	int64_t rec_line; /* line where the current record began */
+	unsigned char delim; /* the field delimiter: ',' unless csvin_set_delim */
+	int64_t line;        /* line of the next byte to parse */
+	int64_t rec_line;    /* line where the current record began */
 	char *rec_raw;
 	size_t rawlen, rawcap;
 	char *fbuf;
@@ -111,6 +112,13 @@ static void parser_init(struct csvin *c)
 	/* libcsv grows its field buffer by this much: the default 128 makes a long field
 	 * quadratic */
 	csv_set_blk_size(&c->p, 16384);
+	csv_set_delim(&c->p, c->delim);
+}
+
+void csvin_set_delim(struct csvin *c, unsigned char delim)
+{
+	c->delim = delim;
+	csv_set_delim(&c->p, delim);
 }
 
 int csvin_open(const char *name, FILE *f, struct csvin **out, struct err *e)
@@ -138,6 +146,7 @@ int csvin_open(const char *name, FILE *f, struct csvin **out, struct err *e)
 	c->text = c->out;
 	c->line = 1;
 	c->rec_line = 1;
+	c->delim = ',';
 	parser_init(c);
 	*out = c;
 	return 0;
@@ -385,7 +394,7 @@ static int fast_line(struct csvin *c, unsigned char *s, size_t n)
 	size_t len = n - 1; /* without the '\n' */
 	if (len && s[len - 1] == '\r')
 		len--;
-	if (!len || c->nfield || c->rawlen || c->p.pstate != 0)
+	if (!len || c->nfield || c->rawlen || c->p.pstate != 0 || c->delim != ',')
 		return 0;
 	size_t base = c->fblen;
 	xgrow(&c->fbuf, &c->fbcap, base + len + 1, 1);

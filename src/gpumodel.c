@@ -187,18 +187,49 @@ static void ensure_loaded(void)
 	(void)rc;
 }
 
-/* 1 if s is r's name or one of its aliases, case-insensitively. */
+/* s as names are compared: lowercase, without blanks, '-' and '_', and without a leading
+ * vendor or brand word, so that "NVIDIA A100-SXM4-80GB" (nvidia-smi), "NVIDIA-A100-SXM4-80GB"
+ * (a Kubernetes label) and "a100-sxm4-80gb" are one name (a brand word counts only
+ * followed by a blank, '-' or '_'). Writes at most size bytes with
+ * the NUL; returns the length, or size when s is too long to compare. */
+static size_t name_key(const char *s, size_t n, char *out, size_t size)
+{
+	static const char *const brand[] = {"nvidia", "tesla", "amd", "instinct"};
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == ' ' || c == '-' || c == '_' || c == '\t')
+			continue;
+		if (o + 1 >= size)
+			return size;
+		out[o++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		out[o] = '\0';
+		for (size_t b = 0; b < sizeof brand / sizeof *brand; b++)
+			if (!strcmp(out, brand[b]) && i + 1 < n &&
+			    (s[i + 1] == ' ' || s[i + 1] == '-' || s[i + 1] == '_')) {
+				o = 0;
+				break;
+			}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* 1 if s is r's name or one of its aliases, compared as name_key does. */
 static int name_matches(const struct row *r, const char *s)
 {
-	if (!strcasecmp(r->m.name, s))
+	char k[96], a[96];
+	size_t n = name_key(s, strlen(s), k, sizeof k);
+	if (n == 0 || n >= sizeof k)
+		return 0;
+	if (name_key(r->m.name, strlen(r->m.name), a, sizeof a) == n && !strcmp(a, k))
 		return 1;
-	size_t n = strlen(s);
-	for (const char *a = r->aliases; *a;) {
-		const char *bar = strchr(a, '|');
-		size_t len = bar ? (size_t)(bar - a) : strlen(a);
-		if (len == n && n && !strncasecmp(a, s, n))
+	for (const char *p = r->aliases; *p;) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (name_key(p, len, a, sizeof a) == n && !strcmp(a, k))
 			return 1;
-		a += len + (bar != NULL);
+		p += len + (bar != NULL);
 	}
 	return 0;
 }

@@ -65,6 +65,7 @@ struct imp {
 	struct trace_nameset *node_seen; /* node names, each with the file:line it came from */
 	unsigned char *pend;             /* raw bytes read before it existed */
 	size_t npend, pendcap;
+	int want_jobs, want_nodes; /* a file of jobs / of nodes was read: the trace needs them */
 };
 
 static int sink_job(void *ctx, const struct job *j, struct err *e)
@@ -172,27 +173,33 @@ static int get_reader(struct imp *im, const struct trace_format *fmt, struct tra
 	int rc = trace_reader_new(fmt, map, &sink, &rd, e);
 	if (rc)
 		return rc;
+	rd->tz_offset = im->o->tz_offset;
+	rd->tz_set = im->o->tz_set;
 	xgrow(&im->slot, &im->slotcap, im->nslot + 1, sizeof *im->slot);
 	im->slot[im->nslot++] = (struct slot){fmt, mname ? xstrdup(mname) : NULL, rd};
 	*out = rd;
 	return 0;
 }
 
-/* The file's format: forced (--format) or detected from the first record. */
-static int pick_format(struct imp *im, const struct import_input *in, const char *name,
-		       const struct csvin_rec *first, struct trace_reader **rd, int *header,
-		       char *fmtname, size_t fmtlen, struct err *e)
+/* The format forced on the input: its own, else --format (not for a --nodes file). */
+static const char *forced_format(const struct imp *im, const struct import_input *in)
 {
-	const char *force = in->nodes ? NULL : im->o->format;
+	return in->format ? in->format : in->nodes ? NULL : im->o->format;
+}
+
+/* The file's format: forced (--format; map is the forced mapping, loaded already, owned
+ * from here on) or detected from the first record. */
+static int pick_format(struct imp *im, const struct import_input *in, const char *name,
+		       const struct csvin_rec *first, struct trace_map *map,
+		       struct trace_reader **rd, int *header, char *fmtname, size_t fmtlen,
+		       struct err *e)
+{
+	const char *force = forced_format(im, in);
 	const struct trace_format *fmt = NULL;
-	struct trace_map *map = NULL;
-	int rc;
 	*header = 0;
-	if (force && !strncmp(force, "generic:", 8)) {
-		if ((rc = trace_map_load(force + 8, &map, e)))
-			return rc;
+	if (map) {
 		fmt = &trace_generic;
-		*header = 1;
+		*header = trace_map_has_header(map);
 	} else if (force) {
 		fmt = trace_format_find(force);
 		if (!fmt)
@@ -206,7 +213,7 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 		fmt = trace_detect(first, header);
 		if (!fmt) {
 			map = trace_map_detect(first);
-			if (map) {
+			if (map) { /* a built-in mapping: comma-separated, with a header */
 				fmt = &trace_generic;
 				*header = 1;
 			}
@@ -233,6 +240,10 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 		return err_set(e, VF_EINPUT, "%s: --nodes names it, but it is a %s file", name,
 			       fmt->name);
 	}
+	if (nodes)
+		im->want_nodes = 1;
+	else if (fmt->kind == TRACE_JOBS)
+		im->want_jobs = 1;
 	if (map)
 		snprintf(fmtname, fmtlen, "generic:%s", trace_map_name(map));
 	else
@@ -363,6 +374,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	struct csvin *c = NULL;
 	struct csvin_rec *r;
 	struct trace_reader *rd = NULL;
+	struct trace_map *map = NULL;
 	FILE *f = NULL;
 	char fmtname[160], dup[256];
 	int header, rc = 0;
@@ -375,7 +387,7 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 
 	if ((rc = open_input(in->path, &f, &sf.size, e)))
 		goto out;
-	if ((rc = seen_before(im, f, name, sf.size, dup, sizeof dup, e)) == 1) {
+	if (!im->o->again && (rc = seen_before(im, f, name, sf.size, dup, sizeof dup, e)) == 1) {
 		fr->dup_of = xstrdup(dup);
 		rc = 0;
 		goto out;
@@ -383,9 +395,14 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 	if (rc)
 		goto out;
 	im->npend = 0;
+	const char *force = forced_format(im, in);
+	if (force && !strncmp(force, "generic:", 8) && (rc = trace_map_load(force + 8, &map, e)))
+		goto out;
 	if ((rc = csvin_open(name, f, &c, e)))
 		goto out;
 	csvin_set_raw(c, sink_raw, im);
+	if (map)
+		csvin_set_delim(c, trace_map_delim(map));
 	if ((rc = csvin_next(c, &r, e)))
 		goto out;
 	if (!r) {
@@ -396,7 +413,9 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		fr->skipped = xstrdup("a fault file (for 'replay --faults'), not a trace");
 		goto out;
 	}
-	if ((rc = pick_format(im, in, name, r, &rd, &header, fmtname, sizeof fmtname, e)))
+	rc = pick_format(im, in, name, r, map, &rd, &header, fmtname, sizeof fmtname, e);
+	map = NULL; /* pick_format's now */
+	if (rc)
 		goto out;
 	free(fr->format);
 	fr->format = xstrdup(fmtname);
@@ -476,6 +495,7 @@ out:
 	res->quarantined += sf.rows_quarantined;
 	store_raw_abort(im->raw);
 	im->raw = NULL;
+	trace_map_free(map);
 	csvin_close(c);
 	if (f)
 		fclose(f);
@@ -540,6 +560,49 @@ out:
 	return rc;
 }
 
+/* A trace holding a file that was skipped as a duplicate, and its jobs. */
+struct dup_jobs {
+	const char *file, *name;
+	int64_t njobs;
+};
+
+/* store_trace_list: the jobs of the trace dj->name. */
+static int dup_trace_jobs(void *ctx, const struct store_trace_info *t)
+{
+	struct dup_jobs *dj = ctx;
+	if (!strcmp(t->name, dj->name))
+		dj->njobs = t->njobs;
+	return 0;
+}
+
+/* store_trace_list: count the traces besides the new one. */
+static int count_trace(void *ctx, const struct store_trace_info *t)
+{
+	struct import_result *res = ctx;
+	res->others += t->id != res->trace_id;
+	return 0;
+}
+
+/* Add rd's notes of unknown GPU models to res's, merged by name. */
+static void note_unknown(struct import_result *res, const struct trace_reader *rd)
+{
+	for (size_t i = 0; i < rd->nunknown; i++) {
+		const struct trace_model_note *m = &rd->unknown[i];
+		size_t k = 0;
+		while (k < res->nunknown && strcmp(res->unknown[k].name, m->name))
+			k++;
+		if (k == res->nunknown) {
+			res->unknown = xrealloc(res->unknown, (k + 1) * sizeof *res->unknown);
+			memset(&res->unknown[k], 0, sizeof *res->unknown);
+			memcpy(res->unknown[k].name, m->name, sizeof m->name);
+			res->nunknown++;
+		}
+		res->unknown[k].nodes += m->nodes;
+		res->unknown[k].gpus += m->gpus;
+		res->unknown[k].jobs += m->jobs;
+	}
+}
+
 int import_run(const struct import_opts *o, const struct import_input *in, size_t n,
 	       struct import_result *res, struct err *e)
 {
@@ -548,11 +611,14 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 	memset(res, 0, sizeof *res);
 	im.o = o;
 	im.res = res;
-	if (o->format && !strncmp(o->format, "generic:", 8)) { /* a bad mapping fails first */
+	for (size_t i = 0; i <= n; i++) { /* a bad mapping fails first */
+		const char *f = i < n ? in[i].format : o->format;
 		struct trace_map *m;
-		if ((rc = trace_map_load(o->format + 8, &m, e)))
-			goto out;
-		trace_map_free(m);
+		if (f && !strncmp(f, "generic:", 8)) {
+			if ((rc = trace_map_load(f + 8, &m, e)))
+				goto out;
+			trace_map_free(m);
+		}
 	}
 	if ((rc = store_open_wait(o->store, STORE_CREATE, &o->wait, &im.s, e)))
 		goto out;
@@ -571,13 +637,58 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 		    (rc = add_cluster(&im, o->cluster, e)))
 			goto out;
 	}
+	/* A job file skipped as already stored, and a trace of other files with no job: the
+	 * new trace would be a default with nothing to replay. */
+	struct dup_jobs dj = {NULL, NULL, 0};
+	for (size_t i = 0; i < res->nfiles && !dj.name; i++)
+		if (res->files[i].dup_of) {
+			dj.file = res->files[i].name;
+			dj.name = res->files[i].dup_of;
+		}
+	if (im.trace_id && dj.name && !res->jobs &&
+	    !(rc = store_trace_list(im.s, dup_trace_jobs, &dj, e)) && dj.njobs) {
+		rc = err_set(e, VF_EINPUT,
+			     "'%s' is already in %s (trace '%s'), so the new trace would hold "
+			     "nodes and no job; give --new-trace to import it again with these "
+			     "nodes as a new trace",
+			     dj.file, o->store, dj.name);
+		goto out;
+	}
+	if (rc)
+		goto out;
 	if (!im.trace_id) { /* every file was a duplicate: write nothing */
 		store_rollback(im.s);
 		began = 0;
 		goto out;
 	}
+	if (res->read && !res->accepted) {
+		rc = err_set(e, VF_EINPUT,
+			     "every row (%lld) was quarantined; nothing is imported (the reasons "
+			     "are above; a mapping or --format may fit the files)",
+			     (long long)res->read);
+		goto out;
+	}
+	if (im.want_jobs && !res->jobs) {
+		rc = err_set(e, VF_EINPUT,
+			     "no job: the job files' %lld accepted rows made no job; nothing is "
+			     "imported",
+			     (long long)res->accepted);
+		goto out;
+	}
+	if (im.want_nodes && !res->nodes) {
+		rc = err_set(
+			e, VF_EINPUT,
+			"no node: the node files made no node (%lld rows quarantined); nothing "
+			"is imported",
+			(long long)res->quarantined);
+		goto out;
+	}
+	for (size_t i = 0; i < im.nslot; i++)
+		note_unknown(res, im.slot[i].rd);
 	if (im.nodes.nnodes &&
 	    (rc = store_nodes_add(im.s, im.trace_id, im.nodes.nodes, im.nodes.nnodes, e)))
+		goto out;
+	if ((rc = store_trace_list(im.s, count_trace, res, e)))
 		goto out;
 	rc = store_jobs_end(im.jw, e);
 	im.jw = NULL;
@@ -622,5 +733,6 @@ void import_result_release(struct import_result *res)
 		free(res->bad[i]);
 	free(res->bad);
 	free(res->trace);
+	free(res->unknown);
 	memset(res, 0, sizeof *res);
 }

@@ -85,10 +85,10 @@ static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	if (spec && !strcmp(spec, m->spec)) {
 		j.gpu_spec = m->mask;
 	} else if (spec) {
-		struct err me = {0};
-		if (gpumodel_mask(spec, &j.gpu_spec, &me))
-			return trace_bad(rd, "column 'gpu_spec': %s", me.msg);
-		if (strlen(spec) < sizeof m->spec) {
+		if ((rc = trace_job_spec(rd, &j, spec)))
+			return rc;
+		/* A spec with an unknown name is not kept: each job naming it is counted. */
+		if (strlen(spec) < sizeof m->spec && !(j.gpu_spec & (1u << gpumodel_unknown()))) {
 			strcpy(m->spec, spec);
 			m->mask = j.gpu_spec;
 		}
@@ -141,7 +141,8 @@ static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 			return rc;
 	n.cap[DIM_CPU] = v[N_CPU];
 	n.cap[DIM_MEM] = v[N_MEM];
-	trace_node_gpus(&n, trace_field(rd, r, N_MODEL), v[N_GPU] < 0 ? 0 : v[N_GPU], v[N_HBM]);
+	trace_node_model(rd, &n, trace_field(rd, r, N_MODEL), v[N_GPU] < 0 ? 0 : v[N_GPU],
+			 v[N_HBM]);
 	n.cap[DIM_NET] = v[N_NET];
 	n.cap[DIM_STO] = v[N_STO];
 	n.cap[DIM_IOCPU] = v[N_IOCPU];

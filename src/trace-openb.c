@@ -45,11 +45,8 @@ static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	if ((rc = trace_job_gpus(rd, &j, ngpu, ngpu ? milli : 0)))
 		return rc;
 	const char *spec = trace_field(rd, r, P_SPEC);
-	if (spec) {
-		struct err me = {0};
-		if (gpumodel_mask(spec, &j.gpu_spec, &me))
-			return trace_bad(rd, "column 'gpu_spec': %s", me.msg);
-	}
+	if (spec && (rc = trace_job_spec(rd, &j, spec)))
+		return rc;
 	const char *qos = trace_field(rd, r, P_QOS);
 	if (!ngpu)
 		j.cls = JOB_CPU;
@@ -110,7 +107,7 @@ static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 		return trace_bad(rd, "%lld GPUs on one node", (long long)ngpu);
 	n.cap[DIM_CPU] = cpu;
 	n.cap[DIM_MEM] = mem;
-	trace_node_gpus(&n, trace_field(rd, r, N_MODEL), ngpu < 0 ? 0 : ngpu, -1);
+	trace_node_model(rd, &n, trace_field(rd, r, N_MODEL), ngpu < 0 ? 0 : ngpu, -1);
 	return trace_emit_node(rd, &n, e);
 }
 

@@ -175,7 +175,7 @@ static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struc
 		return trace_bad(rd, "%lld GPUs on one node", (long long)gpu);
 	n.cap[DIM_CPU] = cpu;
 	n.cap[DIM_MEM] = mem;
-	trace_node_gpus(&n, trace_field(rd, r, M_TYPE), gpu < 0 ? 0 : gpu, -1);
+	trace_node_model(rd, &n, trace_field(rd, r, M_TYPE), gpu < 0 ? 0 : gpu, -1);
 	return trace_emit_node(rd, &n, e);
 }
 

@@ -449,6 +449,96 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 	return 0;
 }
 
+/* n digits of s as a number into *v: the digits read, 0 if fewer than n. */
+static int digits(const char *s, int n, int *v)
+{
+	int x = 0;
+	for (int i = 0; i < n; i++) {
+		if ((unsigned)(s[i] - '0') > 9)
+			return 0;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = x;
+	return n;
+}
+
+/* "+08:00", "-0530", "+8", "Z", "UTC" at s (the whole rest of it) into seconds east. */
+static int zone_parse(const char *s, int64_t *off)
+{
+	int h = 0, m = 0;
+	if (!strcmp(s, "Z") || !strcmp(s, "UTC") || !strcmp(s, "GMT")) {
+		*off = 0;
+		return 0;
+	}
+	if (*s != '+' && *s != '-')
+		return -1;
+	const char *p = s + 1;
+	if (digits(p, 2, &h))
+		p += 2;
+	else if (digits(p, 1, &h))
+		p += 1;
+	else
+		return -1;
+	if (*p == ':')
+		p++;
+	if (*p && !digits(p, 2, &m))
+		return -1;
+	if (*p && p[2])
+		return -1;
+	if (h > 14 || m > 59)
+		return -1;
+	*off = (*s == '-' ? -1 : 1) * (int64_t)(h * 3600 + m * 60);
+	return 0;
+}
+
+int trace_tz_parse(const char *s, int64_t *offset)
+{
+	return zone_parse(s, offset);
+}
+
+int trace_time_parse(const char *s, int64_t tz_offset, int64_t *out)
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0;
+	if (!digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
+	    !digits(s + 8, 2, &d))
+		return -1;
+	const char *p = s + 10;
+	double frac = 0;
+	if (*p == 'T' || (*p == ' ' && (unsigned)(p[1] - '0') <= 9)) {
+		if (!digits(p + 1, 2, &h) || p[3] != ':' || !digits(p + 4, 2, &mi))
+			return -1;
+		p += 6;
+		if (*p == ':') {
+			if (!digits(p + 1, 2, &sec))
+				return -1;
+			p += 3;
+			if (*p == '.' || *p == ',') {
+				double scale = 0.1;
+				for (p++; (unsigned)(*p - '0') <= 9; p++, scale /= 10)
+					frac += (*p - '0') * scale;
+			}
+		}
+	}
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	int64_t off = tz_offset;
+	if (*p == ' ')
+		p++;
+	if (*p && zone_parse(p, &off))
+		return -1;
+	/* Days from 1970-01-01 to y-mo-d in the proleptic Gregorian calendar (Howard
+	 * Hinnant's days_from_civil). */
+	int64_t yy = y - (mo <= 2);
+	int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+	int64_t yoe = yy - era * 400;
+	int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	int64_t days = era * 146097 + doe - 719468;
+	*out = days * 86400 + h * 3600 + mi * 60 + sec + (frac >= 0.5) - off;
+	return 0;
+}
+
 int trace_is_number(const char *s, int empty_ok)
 {
 	double d;
@@ -559,16 +649,73 @@ void trace_node_gpus(struct node *n, const char *model, int64_t ngpu, int64_t hb
 {
 	n->ngpu = (int32_t)ngpu;
 	n->cap[DIM_GPU] = ngpu * 1000;
-	if (!model || !*model || !strcmp(model, "CPU") || ngpu == 0) {
+	if (ngpu == 0) {
 		n->model = -1;
 		n->cap[DIM_HBM] = 0;
 		return;
 	}
-	int id = gpumodel_find(model);
+	/* GPUs with no model named are GPUs all the same: the labelled default prices them,
+	 * never $0 (a node mapping without a model column, PAI's "CPU" with GPUs). */
+	int id = model && *model ? gpumodel_find(model) : -1;
 	if (id < 0)
 		id = gpumodel_unknown();
 	n->model = (int16_t)id;
-	n->cap[DIM_HBM] = ngpu * (hbm_per_gpu >= 0 ? hbm_per_gpu : gpumodel_get(id)->hbm_mib);
+	n->cap[DIM_HBM] = ngpu * (hbm_per_gpu > 0 ? hbm_per_gpu : gpumodel_get(id)->hbm_mib);
+}
+
+/* The note of name in rd->unknown, made if new (the last slot takes the overflow). */
+static struct trace_model_note *model_note(struct trace_reader *rd, const char *name, size_t len)
+{
+	for (size_t i = 0; i < rd->nunknown; i++)
+		if (strlen(rd->unknown[i].name) == len && !strncmp(rd->unknown[i].name, name, len))
+			return &rd->unknown[i];
+	if (rd->nunknown == TRACE_MODELS_MAX)
+		return &rd->unknown[TRACE_MODELS_MAX - 1];
+	struct trace_model_note *m = &rd->unknown[rd->nunknown++];
+	memset(m, 0, sizeof *m);
+	snprintf(m->name, sizeof m->name, "%.*s", (int)(len < 47 ? len : 47), name);
+	if (rd->nunknown == TRACE_MODELS_MAX)
+		m->name[0] = '\0';
+	return m;
+}
+
+void trace_node_model(struct trace_reader *rd, struct node *n, const char *model, int64_t ngpu,
+		      int64_t hbm_per_gpu)
+{
+	trace_node_gpus(n, model, ngpu, hbm_per_gpu);
+	if (ngpu > 0 && (!model || !*model || gpumodel_find(model) < 0)) {
+		const char *name = model && *model ? model : "-";
+		struct trace_model_note *m = model_note(rd, name, strlen(name));
+		m->nodes++;
+		m->gpus += ngpu;
+	}
+}
+
+int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec)
+{
+	uint32_t mask = 0;
+	const char *p = spec ? spec : "";
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		char name[64];
+		if (len == 0 || len >= sizeof name)
+			return trace_bad(rd, "gpu spec '%.60s': '%.*s' is not a GPU model name",
+					 spec, (int)(len < 60 ? len : 60), p);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		int id = gpumodel_find(name);
+		if (id < 0) {
+			id = gpumodel_unknown();
+			model_note(rd, name, len)->jobs++;
+		}
+		mask |= 1u << id;
+		p += len;
+		if (bar && !*++p)
+			return trace_bad(rd, "gpu spec '%.60s': ends with '|'", spec);
+	}
+	j->gpu_spec = mask;
+	return 0;
 }
 
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli)

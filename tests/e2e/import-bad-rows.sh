@@ -13,7 +13,7 @@ h=name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_ti
 	echo "p5,1000,2048,1,1000,,BE,Pending,30,40,"
 	echo "p6,1,2,1,500,\"x\"y,LS,Running,1,2,1"
 	echo "p7,1000,2048,2,500,,LS,Running,10,100,20"
-	echo "p8,1000,2048,1,1000,NOPE,LS,Running,10,100,20"
+	echo "p8,1000,2048,1,1000,T4||A10,LS,Running,10,100,20"
 } > pods.csv
 expect_rc 0 vf import -o q.db pods.csv
 contains out "pods.csv: openb-pods, 9 rows read, 2 accepted, 7 quarantined"
@@ -24,7 +24,7 @@ contains err "pods.csv:5: column 'memory_mib': negative value -5"
 contains err "pods.csv:6: deletion_time 15 before scheduled_time 20"
 contains err "pods.csv:8: malformed quoting"
 contains err "pods.csv:9: 2 GPUs at share 500: a multi-GPU job takes whole GPUs"
-contains err "pods.csv:10: column 'gpu_spec': "
+contains err "pods.csv:10: gpu spec 'T4||A10': '' is not a GPU model name"
 # the quarantine table keeps file, line, reason and the raw text
 sqlite3 q.db "SELECT f.name, q.line, q.raw FROM quarantine q JOIN files f ON f.id = q.file_id
 	WHERE q.line = 4" > qrow

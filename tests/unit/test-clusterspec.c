@@ -95,7 +95,7 @@ static void test_errors(void **state)
 		"c.spec:1: group 'abcdefghijklmnopqrstuvwxyz': want 1-23 of A-Z a-z 0-9 _ . -");
 	expect_error("a 0 T4 1\n", "c.spec:1: count '0' is not an integer in 1..100000");
 	expect_error("a x T4 1\n", "c.spec:1: count 'x' is not an integer in 1..100000");
-	expect_error("a 1 B200 8\n", "c.spec:1: model 'B200' is not a known GPU model (or '-')");
+	expect_error("a 1 B300 8\n", "c.spec:1: model 'B300' is not a known GPU model (or '-')");
 	expect_error("a 1 T4 33\n", "c.spec:1: gpus '33' is not an integer in 0..32");
 	expect_error("a 1 T4 0\n", "c.spec:1: a GPU model needs GPUS above 0 (or model '-')");
 	expect_error("a 1 - 2\n", "c.spec:1: nodes without a GPU model ('-') have 0 GPUs");

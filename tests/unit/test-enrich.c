@@ -273,8 +273,8 @@ static void test_parse_errors(void **state)
 		     "t.profile:12: rule for job 'train' on 'sto' repeats line 11");
 	expect_error(COVER "job trian sto fixed value=1\n",
 		     "t.profile:11: job class 'trian': want infer, train, batch, cpu or '*'");
-	expect_error(COVER "node B200 sto fixed value=1\n",
-		     "t.profile:11: node type 'B200': not a GPU model, 'gpu', 'cpu' or '*'");
+	expect_error(COVER "node B300 sto fixed value=1\n",
+		     "t.profile:11: node type 'B300': not a GPU model, 'gpu', 'cpu' or '*'");
 	expect_error(COVER "job * gpu fixed value=1\n",
 		     "t.profile:11: dim 'gpu': rules take net, sto, iocpu, cpu, mem");
 	expect_error(COVER "job * cpu normal mean=1\n",

@@ -87,10 +87,60 @@ static void test_case_and_aliases(void **state)
 	assert_int_not_equal(gpumodel_find("V100"), gpumodel_find("V100M32"));
 }
 
+/* The names fleets run, as nvidia-smi, Kubernetes labels and the Alibaba traces spell
+ * them, each a model with its HBM (vendor datasheets). */
+static void test_fleet_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *spelling, *model;
+		int gib;
+	} names[] = {
+		{"A100-SXM4-80GB", "A100-80G", 80},
+		{"NVIDIA A100-SXM4-80GB", "A100-80G", 80},
+		{"NVIDIA-A100-SXM4-80GB", "A100-80G", 80},
+		{"NVIDIA A100 80GB PCIe", "A100-80G", 80},
+		{"NVIDIA A100-PCIE-40GB", "A100", 40},
+		{"A800", "A800", 80},
+		{"NVIDIA A800-SXM4-80GB", "A800", 80},
+		{"NVIDIA H100 80GB HBM3", "H100", 80},
+		{"NVIDIA H100 PCIe", "H100-PCIe", 80},
+		{"NVIDIA H100 NVL", "H100-NVL", 94},
+		{"H800", "H800", 80},
+		{"NVIDIA H20", "H20", 96},
+		{"NVIDIA H200", "H200", 141},
+		{"NVIDIA B200", "B200", 180},
+		{"NVIDIA L40S", "L40S", 48},
+		{"NVIDIA L4", "L4", 24},
+		{"Tesla T4", "T4", 16},
+		{"Tesla V100-SXM2-16GB", "V100M16", 16},
+		{"Tesla V100-SXM2-32GB", "V100M32", 32},
+		{"Tesla-V100-SXM2-32GB", "V100M32", 32},
+		{"NVIDIA A10", "A10", 24},
+		{"NVIDIA A30", "A30", 24},
+		{"AMD Instinct MI300X", "MI300X", 192},
+		{"GPU-series-1", "GPU-series-1", 80},
+		{"gpu_series_2", "GPU-series-2", 80},
+		{"G2", "G2", 32},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		int id = gpumodel_find(names[i].spelling);
+		if (id < 0)
+			fail_msg("'%s' is not in the table", names[i].spelling);
+		assert_string_equal(gpumodel_get(id)->name, names[i].model);
+		assert_int_equal(gpumodel_get(id)->hbm_mib, (int64_t)names[i].gib * 1024);
+	}
+	/* The ids of the first rows never move: stored masks of allowed models name them. */
+	assert_int_equal(gpumodel_find("T4"), 0);
+	assert_int_equal(gpumodel_find("UNKNOWN"), 12);
+}
+
 static void test_unknown_names(void **state)
 {
 	(void)state;
-	assert_int_equal(gpumodel_find("B200"), -1);
+	assert_int_equal(gpumodel_find("B300"), -1);
+	assert_int_equal(gpumodel_find("NVIDIA"), -1);     /* a brand alone names no model */
+	assert_int_equal(gpumodel_find("NVIDIAA100"), -1); /* a brand counts as a word only */
 	assert_int_equal(gpumodel_find(""), -1);
 	assert_int_equal(gpumodel_find(NULL), -1);
 	assert_int_equal(gpumodel_find("T"), -1);   /* a prefix is not a name */
@@ -118,14 +168,14 @@ static void test_mask_errors(void **state)
 	(void)state;
 	uint32_t m = 7;
 	struct err e = {0};
-	assert_int_equal(gpumodel_mask("T4|B200", &m, &e), VF_EINPUT);
+	assert_int_equal(gpumodel_mask("T4|B300", &m, &e), VF_EINPUT);
 	assert_int_equal(e.code, VF_EINPUT);
-	assert_string_equal(e.msg, "gpu spec 'T4|B200': unknown GPU model 'B200'");
+	assert_string_equal(e.msg, "gpu spec 'T4|B300': unknown GPU model 'B300'");
 	assert_int_equal(m, 7); /* untouched on failure */
 	assert_int_equal(gpumodel_mask("T4||A10", &m, &e), VF_EINPUT);
 	assert_int_equal(gpumodel_mask("T4|", &m, &e), VF_EINPUT);
 	assert_int_equal(gpumodel_mask("|T4", &m, &e), VF_EINPUT);
-	assert_int_equal(gpumodel_mask("T4|B200", &m, NULL), VF_EINPUT); /* e may be NULL */
+	assert_int_equal(gpumodel_mask("T4|B300", &m, NULL), VF_EINPUT); /* e may be NULL */
 }
 
 int main(void)
@@ -135,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_vendor_hbm),
 		cmocka_unit_test(test_every_row_priced_and_sourced),
 		cmocka_unit_test(test_case_and_aliases),
+		cmocka_unit_test(test_fleet_names),
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_mask_errors),
