@@ -17,12 +17,13 @@
 #include "util.h"
 
 struct import_opts {
-	const char *store;      /* store path (made if no file is there: see store_open_wait) */
-	const char *format;     /* format name or "generic:NAME|PATH"; NULL = detect per file */
-	const char *name;       /* trace name; NULL = the first new file's base name */
-	const char *cluster;    /* a cluster-spec file adding nodes, or NULL */
-	int strict;             /* the first bad row fails the import */
-	size_t max_bad;         /* bad-row messages to keep in the result */
+	const char *store;   /* store path (made if no file is there: see store_open_wait) */
+	const char *format;  /* format name or "generic:NAME|PATH"; NULL = detect per file */
+	const char *name;    /* trace name; NULL = the first new file's base name */
+	const char *cluster; /* a cluster-spec file adding nodes, or NULL */
+	int strict;          /* the first bad row fails the import */
+	int tz_min;     /* minutes east of UTC of times written without a zone (--tz; 0: UTC) */
+	size_t max_bad; /* bad-row messages to keep in the result */
 	struct store_wait wait; /* how to wait for a store another process holds */
 	/* Set non-zero (by a signal handler) to stop the import: it fails "interrupted" at
 	 * the next row, or as soon as a read the signal broke returns; NULL: never. */

@@ -29,11 +29,14 @@ enum trace_kind {
 	TRACE_JOBS,  /* rows are (or make) jobs */
 	TRACE_NODES, /* rows are nodes */
 	TRACE_AUX,   /* rows are kept raw and counted, nothing more (PAI job, instance tables) */
+	TRACE_MIXED, /* rows are jobs or nodes, each says which (a Kubernetes List) */
 };
 
 /* A row's result besides 0 (accepted) and VF_E* (fatal): the row is bad and goes to
  * quarantine; the reason is in the reader's why[]. */
 #define TRACE_BAD (-1)
+/* A row's result: the line is no row (a comment, a line inside a JSON item): not counted. */
+#define TRACE_SKIP (-2)
 
 /* Where a reader sends what it makes. A sink returns 0, VF_E* (the import fails), or
  * TRACE_BAD when it refuses what the row made (a node name already taken), with the reason
@@ -65,6 +68,14 @@ struct trace_format {
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
 	 * rd->why), or VF_E* (the import fails). */
 	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+	/* 1: the file is read as lines, not CSV (csvin_set_lines): r->raw is the line, r->n
+	 * is 1, and every line, the first too, goes to row (which may TRACE_SKIP it). */
+	int lines;
+	/* A line format: does this first line (raw text, even if it is no valid CSV) look
+	 * like ours? Line formats are tried first. */
+	int (*sniff_line)(const char *line, size_t len);
+	/* The end of one file: 0, or VF_E* (a file cut short); may be NULL. */
+	int (*end)(struct trace_reader *rd, struct err *e);
 	/* Emit what the state still holds, at the end of the import; may be NULL. */
 	int (*finish)(struct trace_reader *rd, struct err *e);
 	/* Free rd->state; may be NULL. */
@@ -83,6 +94,12 @@ struct trace_reader {
 	void *state;                /* the format's own */
 	int64_t rows;               /* data rows seen */
 	char why[256];              /* reason of the last TRACE_BAD */
+	int tz_min;                 /* minutes east of UTC of times written without a zone (--tz) */
+	/* A row that spans lines (a JSON item) sets where it began and its text, for the
+	 * quarantine; 0 / NULL: the record's own (reset before each row). */
+	int64_t row_line;
+	const char *row_raw;
+	size_t row_rawlen;
 };
 
 /* The formats, NULL-terminated. */
@@ -160,6 +177,13 @@ void trace_node_gpus(struct node *n, const char *model, int64_t ngpu, int64_t hb
 /* A job's GPU request from a GPU count and a per-GPU share; TRACE_BAD (why set) if it
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
+
+/* A time zone for naive times: "UTC", "Z" or "+HH:MM" / "-HH:MM" into *min (minutes
+ * east of UTC): 0, or -1 if s is none of these. */
+int trace_tz_parse(const char *s, int *min);
+/* "YYYY-MM-DDTHH:MM:SS" (or a space for the T; a final "Z" or "+HH:MM" zone overrides
+ * tz_min) as seconds since the epoch: 0 and *t, or -1 if s is not such a time. */
+int trace_iso_time(const char *s, size_t len, int tz_min, int64_t *t);
 
 /* ---- the generic format's mappings (trace-generic.c) ---- */
 

@@ -31,7 +31,7 @@ extern const struct cmd_opt cmd_import_opts[]; /* below */
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[-q] [--json] [-o STORE] [--format FMT] [--name NAME] [--cluster FILE] "
-		 "[--nodes NODEFILE]... [--strict] [--wait SECONDS] FILE...",
+		 "[--nodes NODEFILE]... [--strict] [--tz ZONE] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
 		"                      is there, and put in place only if the import succeeds)\n"
@@ -42,6 +42,8 @@ const struct cmd_entry cmd_import_entry = {
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
+		"  --tz ZONE           the zone of times written without one (Slurm's):\n"
+		"                      UTC (the default) or +HH:MM / -HH:MM\n"
 		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
 		"                      (default 60; 0: fail at once)\n"
 		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
@@ -52,13 +54,12 @@ const struct cmd_entry cmd_import_entry = {
 	.opts = cmd_import_opts,
 };
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT };
+enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT, OPT_TZ };
 
 const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},  {"format", 'F', 1},    {"nodes", 'N', 1},
-	{"cluster", 'C', 1}, {"name", OPT_NAME, 1}, {"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},   {"wait", OPT_WAIT, 1}, {"json", OPT_JSON, 0},
-	{NULL, 0, 0},
+	{"output", 'o', 1},    {"format", 'F', 1},        {"nodes", 'N', 1}, {"cluster", 'C', 1},
+	{"name", OPT_NAME, 1}, {"strict", OPT_STRICT, 0}, {"quiet", 'q', 0}, {"wait", OPT_WAIT, 1},
+	{"json", OPT_JSON, 0}, {"tz", OPT_TZ, 1},         {NULL, 0, 0},
 };
 
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with
@@ -179,6 +180,14 @@ static int exec_import(int argc, char **argv)
 			break;
 		case OPT_STRICT:
 			o.strict = 1;
+			break;
+		case OPT_TZ:
+			if (trace_tz_parse(p.arg, &o.tz_min)) {
+				rc = cmd_usage_error(
+					&cmd_import_entry,
+					"'--tz %s' is not a zone: UTC or +HH:MM / -HH:MM", p.arg);
+				goto out;
+			}
 			break;
 		case 'q':
 			quiet = 1;

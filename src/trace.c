@@ -14,7 +14,7 @@
 extern const struct trace_format trace_native_jobs, trace_native_nodes, trace_openb_pods,
 	trace_openb_nodes, trace_dlrm, trace_pai_task, trace_pai_job, trace_pai_instance,
 	trace_pai_machine, trace_ali2017_task, trace_ali2017_server, trace_ali2018_task,
-	trace_ali2018_machine, trace_google_task, trace_google_machine;
+	trace_ali2018_machine, trace_google_task, trace_google_machine, trace_swf;
 
 /* Header-less formats are tried in this order: a later one only sees what the earlier
  * ones' sniffs refused. */
@@ -34,6 +34,7 @@ const struct trace_format *const trace_formats[] = {
 	&trace_ali2018_machine,
 	&trace_google_task,
 	&trace_google_machine,
+	&trace_swf,
 	&trace_generic,
 	NULL,
 };
@@ -107,6 +108,9 @@ const struct trace_format *trace_detect(const struct csvin_rec *first, int *head
 	const struct trace_format *best = NULL;
 	int best_hits = 0;
 	*header = 0;
+	for (const struct trace_format *const *f = trace_formats; *f; f++)
+		if ((*f)->lines && (*f)->sniff_line && (*f)->sniff_line(first->raw, first->rawlen))
+			return *f;
 	if (first->bad)
 		return NULL;
 	for (const struct trace_format *const *f = trace_formats; *f; f++) {
@@ -218,11 +222,86 @@ int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 {
 	rd->rows++;
 	rd->why[0] = '\0';
+	rd->row_line = 0;
+	rd->row_raw = NULL;
+	rd->row_rawlen = 0;
+	if (rd->fmt->lines)
+		return rd->fmt->row(rd, r, e);
 	if (r->bad)
 		return trace_bad(rd, "%s", r->bad);
 	if (r->n != rd->nfields)
 		return trace_bad(rd, "%zu columns, expected %zu", r->n, rd->nfields);
 	return rd->fmt->row(rd, r, e);
+}
+
+int trace_tz_parse(const char *s, int *min)
+{
+	if (!strcmp(s, "UTC") || !strcmp(s, "Z")) {
+		*min = 0;
+		return 0;
+	}
+	int h, m;
+	char c;
+	if ((s[0] != '+' && s[0] != '-') || strlen(s) != 6 ||
+	    sscanf(s + 1, "%2d:%2d%c", &h, &m, &c) != 2 || s[3] != ':' || h > 14 || m > 59)
+		return -1;
+	*min = (s[0] == '-' ? -1 : 1) * (h * 60 + m);
+	return 0;
+}
+
+/* Days from 1970-01-01 to y-m-d, proleptic Gregorian (H. Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* n digits at s as a number, or -1 if any is no digit. */
+static int digits(const char *s, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+int trace_iso_time(const char *s, size_t len, int tz_min, int64_t *t)
+{
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (len < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
+	    s[13] != ':' || s[16] != ':')
+		return -1;
+	int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2),
+	    mi = digits(s + 14, 2), se = digits(s + 17, 2);
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h < 0 || h > 23 || mi < 0 ||
+	    mi > 59 || se < 0 || se > 60)
+		return -1;
+	const char *z = s + 19;
+	size_t zl = len - 19;
+	if (zl && *z == '.') { /* fractions of a second: dropped */
+		z++, zl--;
+		while (zl && *z >= '0' && *z <= '9')
+			z++, zl--;
+	}
+	if (zl == 1 && *z == 'Z') {
+		tz_min = 0;
+	} else if (zl == 6 && (*z == '+' || *z == '-') && z[3] == ':') {
+		int zh = digits(z + 1, 2), zm = digits(z + 4, 2);
+		if (zh < 0 || zm < 0 || zh > 14 || zm > 59)
+			return -1;
+		tz_min = (*z == '-' ? -1 : 1) * (zh * 60 + zm);
+	} else if (zl) {
+		return -1;
+	}
+	*t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - (int64_t)tz_min * 60;
+	return 0;
 }
 
 int trace_reader_finish(struct trace_reader *rd, struct err *e)
