@@ -15,7 +15,7 @@ extern const struct trace_format trace_native_jobs, trace_native_nodes, trace_op
 	trace_openb_nodes, trace_dlrm, trace_pai_task, trace_pai_job, trace_pai_instance,
 	trace_pai_machine, trace_ali2017_task, trace_ali2017_server, trace_ali2018_task,
 	trace_ali2018_machine, trace_google_task, trace_google_machine, trace_swf,
-	trace_slurm_sacct, trace_slurm_nodes;
+	trace_slurm_sacct, trace_slurm_nodes, trace_k8s;
 
 /* Header-less formats are tried in this order: a later one only sees what the earlier
  * ones' sniffs refused. */
@@ -38,6 +38,7 @@ const struct trace_format *const trace_formats[] = {
 	&trace_swf,
 	&trace_slurm_sacct,
 	&trace_slurm_nodes,
+	&trace_k8s,
 	&trace_generic,
 	NULL,
 };
