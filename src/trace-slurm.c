@@ -415,6 +415,8 @@ static int kv(const char *line, const char *key, char *dst, size_t size)
 			}
 			end = w + wl;
 		}
+		while (end > v && end[-1] == ' ') /* scontrol pads some pairs with two blanks */
+			end--;
 		size_t n = (size_t)(end - v);
 		if (n >= size)
 			n = size - 1;
