@@ -15,7 +15,7 @@ DESTDIR ?=
 BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
-PKGS     = ncursesw libzstd sqlite3 zlib
+PKGS     = ncursesw libzstd sqlite3 zlib jansson
 
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla

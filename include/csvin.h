@@ -54,6 +54,10 @@ void csvin_set_raw(struct csvin *c, csvin_raw_fn fn, void *ctx);
 /* Split fields at delim (',' by default; a tab, ';', '|' ...) from now on: set it before
  * the first read. */
 void csvin_set_delim(struct csvin *c, unsigned char delim);
+/* Line mode, from the next record on: each physical line is one record of one field, its
+ * text as written (without its line end), not parsed as CSV; blank lines are no record.
+ * For formats whose text is not CSV (sacct's '|', SWF's blanks, JSON). */
+void csvin_set_lines(struct csvin *c);
 /* The next record in *rec (NULL at the end of the file): returns 0, or a VF_E* code with e
  * filled (the csvin is then unusable). */
 int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e);

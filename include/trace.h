@@ -29,11 +29,14 @@ enum trace_kind {
 	TRACE_JOBS,  /* rows are (or make) jobs */
 	TRACE_NODES, /* rows are nodes */
 	TRACE_AUX,   /* rows are kept raw and counted, nothing more (PAI job, instance tables) */
+	TRACE_MIXED, /* rows are jobs or nodes, each says which (a Kubernetes List) */
 };
 
 /* A row's result besides 0 (accepted) and VF_E* (fatal): the row is bad and goes to
  * quarantine; the reason is in the reader's why[]. */
 #define TRACE_BAD (-1)
+/* A row's result: the line is no row (a comment, a line inside a JSON item): not counted. */
+#define TRACE_SKIP (-2)
 
 /* Where a reader sends what it makes. A sink returns 0, VF_E* (the import fails), or
  * TRACE_BAD when it refuses what the row made (a node name already taken), with the reason
@@ -65,6 +68,14 @@ struct trace_format {
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
 	 * rd->why), or VF_E* (the import fails). */
 	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+	/* 1: the file is read as lines, not CSV (csvin_set_lines): r->raw is the line, r->n
+	 * is 1, and every line, the first too, goes to row (which may TRACE_SKIP it). */
+	int lines;
+	/* A line format: does this first line (raw text, even if it is no valid CSV) look
+	 * like ours? Line formats are tried first. */
+	int (*sniff_line)(const char *line, size_t len);
+	/* The end of one file: 0, or VF_E* (a file cut short); may be NULL. */
+	int (*end)(struct trace_reader *rd, struct err *e);
 	/* Emit what the state still holds, at the end of the import; may be NULL. */
 	int (*finish)(struct trace_reader *rd, struct err *e);
 	/* Free rd->state; may be NULL. */
@@ -97,6 +108,11 @@ struct trace_reader {
 	int tz_set;        /* 1 when --tz gave tz_offset; 0: UTC */
 	struct trace_model_note unknown[TRACE_MODELS_MAX]; /* models taken as UNKNOWN */
 	size_t nunknown;
+	/* A row that spans lines (a JSON item) sets where it began and its text, for the
+	 * quarantine; 0 / NULL: the record's own (reset before each row). */
+	int64_t row_line;
+	const char *row_raw;
+	size_t row_rawlen;
 };
 
 /* The formats, NULL-terminated. */
@@ -189,6 +205,7 @@ int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec);
 /* A job's GPU request from a GPU count and a per-GPU share; TRACE_BAD (why set) if it
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
+
 
 /* ---- the generic format's mappings (trace-generic.c) ---- */
 

@@ -102,6 +102,55 @@ if [ -f "$dlrm" ]; then
 else
 	echo "bench-import: $traces is absent: skipping the real traces" >&2
 fi
+# The native readers against the CSV path: the same 1 M jobs (whole-GPU and CPU jobs, times
+# a second apart) as voidfit-native CSV, as 'sacct -a -P' output (each job with its .batch
+# step, as sacct prints it) and as a 'kubectl get pods -A -o json' List (one pod a few
+# lines, kubectl's layout), each imported once; MB/s and jobs/s, and each reader's ratio
+# to the CSV path in jobs/s.
+native() { # name file jobs
+	measure "$work/n.db" "$vf" import -q -o "$work/n.db" "$2"
+	awk -v n="$1" -v b="$(wc -c < "$2")" -v w="$wall" -v c="$cpu" -v r="$rss" -v j="$3" \
+		'BEGIN { printf "  %-22s %7.1f MB  %6.1f MB/s wall  %6.1f MB/s cpu  %7.0f jobs/s cpu  peak RSS %6.1f MiB\n",
+			n, b / 1e6, b / 1e6 / w, b / 1e6 / c, j / c, r / 1024 }'
+	echo "$cpu" > "$work/$1.cpu"
+}
+nj=${VOIDFIT_BENCH_NATIVE_JOBS:-1000000}
+awk -v n="$nj" 'BEGIN {
+	print "job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,sto_mbps,iocpu_milli,gpu_spec"
+	for (i = 0; i < n; i++) { g = i % 3 ? i % 8 + 1 : 0
+		printf "%d,%d,%d,%s,%d,%d,%d,%d,,,,,\n", i, 1709251200 + i, 60 + i % 3600,
+			g ? "train" : "cpu", (i % 16 + 1) * 1000, (i % 64 + 1) * 1024, g, g ? 1000 : 0 } }' \
+	> "$work/native.csv"
+awk -v n="$nj" 'function t(s) { return strftime("%Y-%m-%dT%H:%M:%S", s, 1) }
+BEGIN { print "JobID|JobName|Partition|QOS|Submit|Start|End|Elapsed|State|NNodes|NodeList|ReqTRES|AllocTRES"
+	for (i = 0; i < n; i++) { g = i % 3 ? i % 8 + 1 : 0; a = 1709251200 + i; d = 60 + i % 3600
+		tres = sprintf("billing=%d,cpu=%d,%smem=%dG,node=1", i % 16 + 1, i % 16 + 1,
+			g ? sprintf("gres/gpu:a100=%d,gres/gpu=%d,", g, g) : "", i % 64 + 1)
+		printf "%d|job%d|main|normal|%s|%s|%s|%02d:%02d:%02d|COMPLETED|1|n%d|%s|%s\n",
+			100 + i, i, t(a), t(a), t(a + d), d / 3600, d % 3600 / 60, d % 60, i % 500, tres, tres
+		printf "%d.batch|batch|||%s|%s|%s|%02d:%02d:%02d|COMPLETED|1|n%d||%s\n",
+			100 + i, t(a), t(a), t(a + d), d / 3600, d % 3600 / 60, d % 60, i % 500, tres } }' \
+	> "$work/jobs.sacct"
+awk -v n="$nj" 'function t(s) { return strftime("%Y-%m-%dT%H:%M:%SZ", s, 1) }
+BEGIN { print "{\n    \"apiVersion\": \"v1\",\n    \"items\": ["
+	for (i = 0; i < n; i++) { g = i % 3 ? i % 8 + 1 : 0; a = 1709251200 + i; d = 60 + i % 3600
+		printf "        {\"apiVersion\": \"v1\", \"kind\": \"Pod\",\n"
+		printf "         \"metadata\": {\"creationTimestamp\": \"%s\", \"name\": \"job%d\", \"namespace\": \"ml\"},\n", t(a), i
+		printf "         \"spec\": {\"containers\": [{\"name\": \"main\", \"resources\": {\"requests\": {\"cpu\": \"%d\", \"memory\": \"%dGi\"%s}}}], \"nodeName\": \"n%d\"},\n", \
+			i % 16 + 1, i % 64 + 1, g ? sprintf(", \"nvidia.com/gpu\": \"%d\"", g) : "", i % 500
+		printf "         \"status\": {\"containerStatuses\": [{\"name\": \"main\", \"state\": {\"terminated\": {\"finishedAt\": \"%s\"}}}], \"phase\": \"Succeeded\", \"startTime\": \"%s\"}}%s\n", \
+			t(a + d), t(a), i < n - 1 ? "," : "" }
+	print "    ],\n    \"kind\": \"List\",\n    \"metadata\": {\"resourceVersion\": \"\"}\n}" }' \
+	> "$work/pods.json"
+echo "native readers, the same $nj jobs (best of $runs)"
+native native-jobs "$work/native.csv" "$nj"
+native slurm-sacct "$work/jobs.sacct" "$nj"
+native k8s "$work/pods.json" "$nj"
+awk -v c="$(cat "$work/native-jobs.cpu")" -v s="$(cat "$work/slurm-sacct.cpu")" \
+	-v k="$(cat "$work/k8s.cpu")" 'BEGIN {
+	printf "  jobs/s against the CSV path: slurm-sacct %.2fx, k8s %.2fx\n", c / s, c / k }'
+rm -f "$work/native.csv" "$work/jobs.sacct" "$work/pods.json"
+
 if [ $big -eq 1 ]; then
 	runs=1 # one import of 350 MB is long enough to measure
 	"$vf" gen --scenario irregular -j 6000000 --nodes 4096 -o "$work/gen" > /dev/null

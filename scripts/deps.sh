@@ -6,12 +6,13 @@ set -eu
 # To build; then what 'make check', CI (the clang build, 'make fuzz': clang's libFuzzer
 # runtime) and the benchmarks use: man page checks (mandoc, groff), clang-format, git, and
 # the engines the sweep tests run (GNU parallel and rsync; Slurm and munge, started by
-# tests/slurm/).
+# tests/slurm/; slurmdbd and MariaDB for the accounting that tests/e2e/slurm-accounting.sh
+# exports).
 pkgs="build-essential pkg-config libncurses-dev libzstd-dev libsqlite3-dev libcsv-dev
-zlib1g-dev
+zlib1g-dev libjansson-dev
 libcmocka-dev mandoc groff-base clang clang-format libclang-rt-dev git tmux sqlite3 zstd
 xz-utils gzip time librsvg2-bin libxml2-utils jq
-parallel rsync slurm-wlm munge"
+parallel rsync slurm-wlm munge slurmdbd mariadb-server"
 
 missing=""
 for p in $pkgs; do

@@ -72,7 +72,8 @@ struct csvin {
 	int skip_line; /* after a parse error: ignore the rest of this line */
 	const char *bad;
 	int ready, eof, finied;
-	int fast; /* the record came through fast_line: fptr is set already */
+	int fast;  /* the record came through fast_line: fptr is set already */
+	int lines; /* line mode (csvin_set_lines): a record is one physical line, not parsed */
 
 	const char **fptr;
 	size_t fpcap;
@@ -156,6 +157,11 @@ void csvin_set_raw(struct csvin *c, csvin_raw_fn fn, void *ctx)
 {
 	c->raw = fn;
 	c->rawctx = ctx;
+}
+
+void csvin_set_lines(struct csvin *c)
+{
+	c->lines = 1;
 }
 
 enum csvin_comp csvin_compression(const struct csvin *c)
@@ -447,11 +453,38 @@ static int fast_line(struct csvin *c, unsigned char *s, size_t n)
 	return 1;
 }
 
+/* Line mode: the line in rec_raw (its end stripped) becomes a record of one field, the
+ * line itself; a blank line is no record. */
+static void publish_line(struct csvin *c)
+{
+	c->nfield = 0;
+	publish(c, NULL, 0);
+	if (!c->rec.rawlen) {
+		c->ready = 0;
+		reset_record(c);
+		return;
+	}
+	c->rec.n = 1;
+	c->rec.field = &c->rec.raw;
+	c->rec.len = &c->rec.rawlen;
+}
+
 /* Parse one piece of a physical line (ending in '\n' or not); may complete a record. A
  * fast line's raw text is not copied: the record points at it where it was read. */
 static int feed(struct csvin *c, unsigned char *s, size_t n, struct err *e)
 {
 	int rc;
+	if (c->lines) {
+		if (c->rawlen == 0)
+			c->rec_line = c->line;
+		if ((rc = append_raw(c, s, n, e)))
+			return rc;
+		if (n && s[n - 1] == '\n') {
+			c->line++;
+			publish_line(c);
+		}
+		return 0;
+	}
 	if (c->rawlen == 0 && c->nfield == 0 && !c->skip_line)
 		c->rec_line = c->line;
 	int eol = n && s[n - 1] == '\n';
@@ -527,6 +560,11 @@ int csvin_next(struct csvin *c, struct csvin_rec **rec, struct err *e)
 			if (c->outlen == 0) {
 				c->eof = 1;
 				c->finied = 1;
+				if (c->lines) {
+					if (c->rawlen)
+						publish_line(c);
+					break;
+				}
 				if (c->skip_line) {
 					publish(c, NULL, 0);
 					break;

@@ -234,7 +234,8 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 				*near ? "; closest: " : "", near);
 		}
 	}
-	int nodes = map ? trace_map_is_nodes(map) : fmt->kind == TRACE_NODES;
+	int nodes = map ? trace_map_is_nodes(map)
+			: fmt->kind == TRACE_NODES || fmt->kind == TRACE_MIXED;
 	if (in->nodes && !nodes) {
 		trace_map_free(map);
 		return err_set(e, VF_EINPUT, "%s: --nodes names it, but it is a %s file", name,
@@ -419,6 +420,8 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		goto out;
 	free(fr->format);
 	fr->format = xstrdup(fmtname);
+	if (rd->fmt->lines)
+		csvin_set_lines(c);
 	if ((rc = trace_reader_start(rd, header ? r : NULL, e))) {
 		err_prefix(e, "%s:%lld: ", name, (long long)r->line);
 		goto out;
@@ -455,18 +458,23 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		int rr = trace_reader_row(rd, r, e);
 		im->line = 0;
 		im->rd = NULL;
-		if (rr == TRACE_BAD) {
+		if (rr == TRACE_SKIP) {
+			/* no row: a comment, or a line inside a JSON item */
+		} else if (rr == TRACE_BAD) {
 			if (im->o->strict) {
 				rc = err_set(e, VF_EINPUT,
 					     "%s:%lld: %s (--strict: nothing imported)", name,
 					     (long long)r->line, rd->why);
 				goto out;
 			}
+			int64_t line = rd->row_line ? rd->row_line : r->line;
 			sf.rows_read++;
 			sf.rows_quarantined++;
-			keep_bad(im, name, r->line, rd->why);
-			if ((rc = store_quarantine_add(im->s, sf.id, r->line, rd->why, r->raw,
-						       r->rawlen, e)))
+			keep_bad(im, name, line, rd->why);
+			if ((rc = store_quarantine_add(im->s, sf.id, line, rd->why,
+						       rd->row_raw ? rd->row_raw : r->raw,
+						       rd->row_raw ? rd->row_rawlen : r->rawlen,
+						       e)))
 				goto out;
 		} else if (rr) {
 			err_prefix(e, "%s:%lld: ", name, (long long)r->line);
@@ -478,6 +486,10 @@ static int import_one(struct imp *im, const struct import_input *in, struct err 
 		}
 		if ((rc = csvin_next(c, &r, e)))
 			goto out;
+	}
+	if (rd->fmt->end && (rc = rd->fmt->end(rd, e))) {
+		err_prefix(e, "%s: ", name);
+		goto out;
 	}
 	rc = store_raw_finish(im->raw, sf.sha256, &sf.size, e);
 	im->raw = NULL;

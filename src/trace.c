@@ -14,7 +14,8 @@
 extern const struct trace_format trace_native_jobs, trace_native_nodes, trace_openb_pods,
 	trace_openb_nodes, trace_dlrm, trace_pai_task, trace_pai_job, trace_pai_instance,
 	trace_pai_machine, trace_ali2017_task, trace_ali2017_server, trace_ali2018_task,
-	trace_ali2018_machine, trace_google_task, trace_google_machine;
+	trace_ali2018_machine, trace_google_task, trace_google_machine, trace_swf,
+	trace_slurm_sacct, trace_slurm_nodes, trace_k8s;
 
 /* Header-less formats are tried in this order: a later one only sees what the earlier
  * ones' sniffs refused. */
@@ -34,6 +35,10 @@ const struct trace_format *const trace_formats[] = {
 	&trace_ali2018_machine,
 	&trace_google_task,
 	&trace_google_machine,
+	&trace_swf,
+	&trace_slurm_sacct,
+	&trace_slurm_nodes,
+	&trace_k8s,
 	&trace_generic,
 	NULL,
 };
@@ -107,6 +112,9 @@ const struct trace_format *trace_detect(const struct csvin_rec *first, int *head
 	const struct trace_format *best = NULL;
 	int best_hits = 0;
 	*header = 0;
+	for (const struct trace_format *const *f = trace_formats; *f; f++)
+		if ((*f)->lines && (*f)->sniff_line && (*f)->sniff_line(first->raw, first->rawlen))
+			return *f;
 	if (first->bad)
 		return NULL;
 	for (const struct trace_format *const *f = trace_formats; *f; f++) {
@@ -218,6 +226,11 @@ int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 {
 	rd->rows++;
 	rd->why[0] = '\0';
+	rd->row_line = 0;
+	rd->row_raw = NULL;
+	rd->row_rawlen = 0;
+	if (rd->fmt->lines)
+		return rd->fmt->row(rd, r, e);
 	if (r->bad)
 		return trace_bad(rd, "%s", r->bad);
 	if (r->n != rd->nfields)

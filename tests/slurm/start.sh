@@ -6,6 +6,10 @@
 #
 #   tests/slurm/start.sh STATEDIR
 #
+# With VOIDFIT_SLURM_DBD=1 jobs are recorded by the slurmdbd of start-dbd.sh (run it first,
+# same STATEDIR); with VOIDFIT_SLURM_NODES=N (default 1) N slurmd run here as nodes vf1..vfN,
+# each on its own port, so a job may span nodes.
+#
 # Exits 77 with the reason on the last line when Slurm cannot start here.
 set -eu
 dir=${1:?usage: start.sh STATEDIR}
@@ -26,10 +30,18 @@ chown munge: "$dir/munge"
 chmod 711 "$dir/munge"
 sock=$dir/munge/munge.socket
 # munged refuses root: it runs as the munge user, as the package's service does
-runuser -u munge -- munged --socket="$sock" --pid-file="$dir/munge/munged.pid" \
-	--log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" ||
+# (start-dbd.sh may have started it already)
+[ -S "$sock" ] ||
+	runuser -u munge -- munged --socket="$sock" --pid-file="$dir/munge/munged.pid" \
+		--log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" ||
 	skip "munged did not start: $(tail -1 "$dir/munge/munged.log" 2>/dev/null)"
 
+nnodes=${VOIDFIT_SLURM_NODES:-1}
+acct="AccountingStorageType=accounting_storage/none"
+[ "${VOIDFIT_SLURM_DBD:-0}" = 1 ] && acct="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoragePort=16819
+AccountingStoragePass=$dir/munge/munge.socket"
 cpus=$(nproc)
 mem=$(awk '/MemTotal/ { print int($2 / 1024 / 2) }' /proc/meminfo)
 # Ports away from the defaults (6817, 6818), so a Slurm of the machine's own is not hit.
@@ -43,15 +55,15 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$sock
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$acct
 JobCompType=jobcomp/none
 SchedulerType=sched/builtin
 SelectType=select/cons_tres
@@ -61,18 +73,34 @@ ReturnToService=2
 SlurmdTimeout=30
 InactiveLimit=0
 MinJobAge=30
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
-PartitionName=main Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
+if [ "$nnodes" -eq 1 ]; then
+	names=localhost
+	echo "NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN" \
+		>>"$dir/slurm.conf"
+else
+	names=
+	i=1
+	while [ $i -le "$nnodes" ]; do
+		echo "NodeName=vf$i NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((16830 + i)) CPUs=$cpus RealMemory=$mem State=UNKNOWN" \
+			>>"$dir/slurm.conf"
+		names="$names${names:+,}vf$i"
+		i=$((i + 1))
+	done
+fi
+echo "PartitionName=main Nodes=$names Default=YES MaxTime=INFINITE State=UP" >>"$dir/slurm.conf"
+for n in $(echo "$names" | tr , ' '); do mkdir -p "$dir/spool/$n"; done
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -f "$SLURM_CONF" -i ||
 	skip "slurmctld did not start: $(tail -1 "$dir/log/slurmctld.log" 2>/dev/null)"
-slurmd -f "$SLURM_CONF" -N localhost ||
-	skip "slurmd did not start: $(tail -1 "$dir/log/slurmd.log" 2>/dev/null)"
+for n in $(echo "$names" | tr , ' '); do
+	slurmd -f "$SLURM_CONF" -N "$n" ||
+		skip "slurmd $n did not start: $(tail -1 "$dir/log/slurmd-$n.log" 2>/dev/null)"
+done
 i=0
-until sinfo -h -n localhost -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
+until [ "$(sinfo -h -N -o '%N %T' 2>/dev/null | grep -cE ' (idle|mixed|allocated)$')" -eq "$nnodes" ]; do
 	i=$((i + 1))
-	[ $i -lt 100 ] || skip "the node did not come up: $(tail -1 "$dir/log/slurmd.log" 2>/dev/null)"
+	[ $i -lt 100 ] || skip "the nodes did not come up: $(tail -1 "$dir/log/slurmctld.log" 2>/dev/null)"
 	sleep 0.2
 done
 echo "SLURM_CONF=$SLURM_CONF"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Stop the Slurm tests/slurm/start.sh started in STATEDIR: slurmd, slurmctld and munged, each
+# Stop the Slurm tests/slurm/start.sh (and start-dbd.sh) started in STATEDIR: slurmd,
+# slurmctld, slurmdbd, MariaDB and munged, each
 # by the pid in its pid file; all are told at once (each takes a second or two to go), then
 # waited for, and killed after 10 s.
 #
@@ -7,7 +8,8 @@
 set -u
 dir=${1:?usage: stop.sh STATEDIR}
 pids=
-for f in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
+for f in "$dir"/slurmd-*.pid "$dir/slurmctld.pid" "$dir/slurmdbd.pid" "$dir/mysql/mysqld.pid" \
+	"$dir/munge/munged.pid"; do
 	[ -s "$f" ] || continue
 	pid=$(cat "$f")
 	kill "$pid" 2>/dev/null && pids="$pids $pid"
