@@ -66,6 +66,7 @@ struct imp {
 	unsigned char *pend;             /* raw bytes read before it existed */
 	size_t npend, pendcap;
 	int want_jobs, want_nodes; /* a file of jobs / of nodes was read: the trace needs them */
+	int want_any; /* a file of jobs and nodes was read: the trace needs one or the other */
 };
 
 static int sink_job(void *ctx, const struct job *j, struct err *e)
@@ -241,8 +242,12 @@ static int pick_format(struct imp *im, const struct import_input *in, const char
 		return err_set(e, VF_EINPUT, "%s: --nodes names it, but it is a %s file", name,
 			       fmt->name);
 	}
-	if (nodes)
+	/* a file of jobs and nodes both (k8s, SWF) needs only one of them: a pod list alone or
+	 * a log without a header of nodes is a trace all the same */
+	if (nodes && (in->nodes || map || fmt->kind == TRACE_NODES))
 		im->want_nodes = 1;
+	else if (nodes)
+		im->want_any = 1;
 	else if (fmt->kind == TRACE_JOBS)
 		im->want_jobs = 1;
 	if (map)
@@ -693,6 +698,13 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 			"no node: the node files made no node (%lld rows quarantined); nothing "
 			"is imported",
 			(long long)res->quarantined);
+		goto out;
+	}
+	if (im.want_any && !res->jobs && !res->nodes) {
+		rc = err_set(e, VF_EINPUT,
+			     "no job and no node: the files' %lld accepted rows made neither; "
+			     "nothing is imported",
+			     (long long)res->accepted);
 		goto out;
 	}
 	for (size_t i = 0; i < im.nslot; i++)

@@ -82,7 +82,7 @@ contains err "voidfit import: every row (2) was quarantined; nothing is imported
 printf 'a\tb\n1\t2\n' > x.tsv
 printf 'arrival a\nduration b\n' > plain.map
 expect_rc 1 vf import -o x.db --format generic:./plain.map x.tsv
-contains err "x.tsv:1: header lacks column 'a' of mapping 'plain' (./plain.map:1); the header has 'a	b'; it is one field holding tabs: a tab-separated file needs 'delimiter tab' in the mapping"
+contains err "x.tsv:1: header lacks column 'a' of mapping 'plain' (./plain.map:1); the header has 'a\\x09b'; it is one field holding tabs: a tab-separated file needs 'delimiter tab' in the mapping"
 
 # mapping errors name the line and what is valid
 err_map() { # err_map TEXT MESSAGE

@@ -43,7 +43,7 @@ cmp raw/jobs.txt jobs.txt && cmp raw/nodes.txt nodes.txt || die "not kept byte f
 expect_rc 0 vf import -q -o tz.db --tz +01:00 jobs.txt
 [ "$(vf export --jobs tz.db | sed -n 2p | cut -d, -f2)" = 1709283600 ] || die "--tz +01:00"
 expect_rc 2 vf import -o x.db --tz Europe/Paris jobs.txt
-contains err "'--tz Europe/Paris' is not a zone: UTC or +HH:MM / -HH:MM"
+contains err "--tz 'Europe/Paris' is not a zone voidfit reads (valid: UTC, Z, +08:00, -0530, +8)"
 # a header without the demand fails the file, by line
 printf 'JobID|Submit|Start|End\n1|2024-03-01T10:00:00|None|Unknown\n' > nodemand.txt
 expect_rc 1 vf import -o y.db nodemand.txt

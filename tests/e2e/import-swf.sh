@@ -48,3 +48,8 @@ contains out "bare.swf: swf, 7 rows read, 5 accepted, 2 quarantined"
 contains out "5 jobs, 0 nodes"
 expect_rc 0 vf import -o h.db --format swf site.swf
 contains out "site.swf: swf, 7 rows read, 4 accepted"
+# a log of comments only, no header of nodes and no job: nothing to import, nothing made
+printf '; Version: 2.2\n; Computer: none\n' > empty.swf
+expect_rc 1 vf import -o e.db --format swf empty.swf
+contains err "no job and no node"
+[ ! -e e.db ] || die "an import of nothing made a store"
