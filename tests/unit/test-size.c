@@ -462,7 +462,7 @@ static void test_bisection_vs_every_size(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	unlink(path);
-	struct import_input in[] = {{jobs, 0}, {nodes, 1}};
+	struct import_input in[] = {{.path = jobs}, {.path = nodes, .nodes = 1}};
 	struct import_opts io = {.store = path};
 	assert_int_equal(import_run(&io, in, 2, &ir, &e), 0);
 	import_result_release(&ir);
