@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	remove_store();
 	struct import_opts o = {.store = db, .max_bad = 4};
-	struct import_input in = {in_path, 0};
+	struct import_input in = {.path = in_path};
 	struct import_result res;
 	struct err e = {0};
 	int rc = import_run(&o, &in, 1, &res, &e);
