@@ -231,7 +231,8 @@ int store_sizes(struct store *s, struct store_sizes *out, struct err *e);
  * Calls report once per thing checked or problem found (ok = 1 if fine; what names it,
  * "file 'jobs.csv'"; detail says what was found, or the problem when not ok). Returns 0
  * and sets *nbad to the number of problems found; an error only if checking could not go
- * on (then also counted in nbad). */
+ * on (then also counted in nbad). Reads as a store opened with STORE_CHECK does, however s
+ * was opened: a sealed table is not verified before it is read, its bad rows are listed. */
 int store_check(struct store *s,
 		void (*report)(void *ctx, int ok, const char *what, const char *detail), void *ctx,
 		int *nbad, struct err *e);

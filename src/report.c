@@ -648,7 +648,9 @@ static void pts_release(struct pts *s)
 		free(s->y[k]);
 }
 
-static void section_series(struct ctx *x)
+/* A series that cannot be read fails the report (VF_ESTORE in e): every block is sealed and
+ * checksummed, so it is a damaged store, not a gap to write around. */
+static int section_series(struct ctx *x, struct err *e)
 {
 	struct report *r = x->r;
 	report_add(r, REPORT_B_HEADING, "4. Fragmentation, stalled GPUs and queue over time");
@@ -665,16 +667,13 @@ static void section_series(struct ctx *x)
 	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
 	double tmax = 0;
 	int rc = 0;
-	struct err e = {0};
 	for (size_t i = 0; i < nr && !rc; i++) {
-		rc = store_run_series(x->st, x->sel.runs[i].id, point_cb, &p[i], &e);
+		rc = store_run_series(x->st, x->sel.runs[i].id, point_cb, &p[i], e);
 		if (p[i].n)
 			tmax = p[i].t[p[i].n - 1] > tmax ? p[i].t[p[i].n - 1] : tmax;
 	}
-	if (rc) {
-		report_addf(r, REPORT_B_WARN, "the series could not be read: %s", e.msg);
+	if (rc)
 		goto out;
-	}
 	/* the drain after the window would take most of a chart's width */
 	int64_t w1 = x->sel.sc.window_end;
 	double wend = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : tmax;
@@ -813,6 +812,7 @@ out:
 	for (size_t i = 0; i < nr; i++)
 		pts_release(&p[i]);
 	free(p);
+	return rc;
 }
 
 /* ---- 5: right-sizing ---- */
@@ -880,14 +880,15 @@ static int sizing_cb(void *ctx, const struct store_sizing *z)
 }
 
 /* The results of 'voidfit size' stored for this scenario: the smallest cluster that still
- * meets the SLO, and what it saves (at the prices the sizing was made with). */
-static void section_sizing(struct ctx *x)
+ * meets the SLO, and what it saves (at the prices the sizing was made with). Sizings that
+ * cannot be read fail the report, as a series does. */
+static int section_sizing(struct ctx *x, struct err *e)
 {
 	struct sizing_rows sr = {x, NULL, 0};
-	struct err e = {0};
 	report_add(x->r, REPORT_B_HEADING, "5. Right-sizing");
-	if (store_sizing_list(x->st, x->sel.scenario_id, sizing_cb, &sr, &e))
-		report_addf(x->r, REPORT_B_WARN, "the sizings could not be read: %s", e.msg);
+	int rc = store_sizing_list(x->st, x->sel.scenario_id, sizing_cb, &sr, e);
+	if (rc)
+		return rc;
 	if (!sr.n)
 		report_add(x->r, REPORT_B_PARA, REPORT_NO_SIZING);
 	else
@@ -899,6 +900,7 @@ static void section_sizing(struct ctx *x)
 			"year, at the prices of the sizing; and whether the next larger sizes "
 			"meet the SLO too: where one does not, the size is a boundary, not a "
 			"margin (voidfit size; man 7 voidfit, right-sizing).");
+	return 0;
 }
 
 /* ---- 6: what-ifs ---- */
@@ -1324,9 +1326,8 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 	section_buckets(&x);
 	section_split(&x, 0);
 	section_split(&x, 1);
-	section_series(&x);
-	section_sizing(&x);
-	if ((rc = section_whatif(&x, e)))
+	if ((rc = section_series(&x, e)) || (rc = section_sizing(&x, e)) ||
+	    (rc = section_whatif(&x, e)))
 		goto out;
 	section_breakeven(&x);
 	section_assumptions(&x);

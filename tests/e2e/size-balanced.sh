@@ -74,9 +74,15 @@ if [ "$mn" -gt 0 ]; then
 elif [ "$ca" -gt 0 ]; then
 	contains out "the next $ca meet it too"
 fi
-q "UPDATE sizings SET checked_above = -1" # a sizing of an older voidfit
-expect_rc 0 vf report t.db --format csv
+# a sizing of an older voidfit (before migration 5): the schema 5 store's, unsealed there
+# and sealed as found by migration 6; the same made by SQL on a new sizing is refused
+cp "$VOIDFIT_TOP/tests/data/store-v5.voidfit" v5.db
+sqlite3 v5.db "UPDATE sizings SET checked_above = -1" || die "sqlite3 failed"
+expect_rc 0 vf report v5.db --format csv
 contains out "not checked (an older voidfit)"
+q "UPDATE sizings SET checked_above = -1"
+expect_rc 1 vf report t.db --format csv
+contains err "t.db: table sizings: 2 of its 2 rows do not match their checksum"
 
 # one model alone: T4 shrinks, A100 stays whole
 expect_rc 0 vf size t.db --policy fgd --slo "$slo" --shrink T4 --json --no-store

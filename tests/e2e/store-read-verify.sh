@@ -26,6 +26,16 @@ for c in report compare; do
 	contains err "rows do not match their checksum"
 done
 
+# the tables migration 6 seals: a bucket, a scenario, a run's blocks changed
+for c in "run_buckets SET gpu_ms = gpu_ms * 10 WHERE rowid = 3" \
+	"scenarios SET io_pressure = 2" "run_blobs SET series = series || x'00' WHERE run_id = 1"; do
+	cp t.db sealed.db
+	sqlite3 sealed.db "UPDATE $c"
+	expect_rc 1 vf report sealed.db
+	contains err "sealed.db: table ${c%% *}: 1 of its "
+	contains err "rows do not match their checksum"
+done
+
 # a row added with a checksum of its own (a copy): the count gives it away
 cp t.db added.db
 sqlite3 added.db "INSERT INTO run_metrics(run_id, key, value, rsum)
@@ -37,7 +47,7 @@ contains err "(rows were added)"
 cp t.db raw.db
 sqlite3 raw.db "DELETE FROM raw_blocks"
 expect_rc 1 vf replay raw.db --policy fgd --no-store
-contains err "raw.db: trace 1: file 1: a job block refers to line 2, past the 0 lines stored"
+contains err "raw.db: trace 1: job block 0: file 1: a job block refers to line 2, past the 0 lines stored"
 expect_rc 1 vf export --jobs raw.db
 
 # a block of jobs gone: the trace's count says so

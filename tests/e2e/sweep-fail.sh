@@ -74,7 +74,7 @@ cp sw/runs/2.db flip.db
 sqlite3 flip.db "UPDATE run_blobs SET jobs = CAST(substr(jobs, 1, 40) || CAST(X'5A' AS TEXT) ||
 	substr(jobs, 42) AS BLOB) WHERE run_id = (SELECT max(id) FROM runs)"
 expect_rc 1 vf merge t.db sw/runs/1.db flip.db
-contains err "flip.db: table runs: 1 of its 2 rows do not match their checksum"
+contains err "flip.db: table run_blobs: 1 of its 2 rows do not match their checksum"
 [ "$(runs t.db)" -eq 0 ] || die "a damaged store was merged"
 
 # another voidfit version
