@@ -41,7 +41,7 @@ for k in a b; do
 		echo "num_gpu num_gpu"
 		echo "gpu_milli gpu_milli"
 	} >m$k.map
-	vf import -q -o $k.db --format generic:m$k.map --nodes "$tr/nodes.csv" "$tr/jobs.csv"
+	vf import -q -o $k.db --nodes "$tr/nodes.csv" --format generic:m$k.map "$tr/jobs.csv"
 done
 vf replay b.db --policy fgd --mode inflate --target 0.5 --seed 1 --into tb.db >/dev/null 2>&1
 expect_rc 1 vf merge a.db tb.db
