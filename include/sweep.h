@@ -81,21 +81,31 @@ struct sweep_task {
 	int replace;     /* a file was at path: it is replaced; else the path must stay free */
 	dev_t dev;       /* the device of the file replaced, */
 	ino_t ino;       /* and its inode: a file put there meanwhile is not replaced */
+	int64_t resumed; /* runs kept from a stopped or killed run of the task (its .part) */
 };
 
-/* Start a task store of trace_id of from (a store opened at from_path) for path: create
- * path + SWEEP_PART (removing one a killed task left) into k. What is at path already is
- * refused, unless it is a finished task store of the same trace (a task run again) or,
- * with force, a regular file; the store read (by device and inode: a link, another name of
- * it) is never replaced, nor anything that is not a regular file. Returns 0, VF_EINPUT (a
- * path refused; nothing made) or the store's error. */
+/* Start a task store of trace_id of from (a store opened at from_path) for path. What is at
+ * path already is refused, unless it is a finished task store of the same trace (a task run
+ * again) or, with force, a regular file; the store read (by device and inode: a link,
+ * another name of it) is never replaced, nor anything that is not a regular file. An
+ * unfinished task store of the same trace at path + SWEEP_PART (a run of the task stopped or
+ * killed) is reopened, its runs kept (k->resumed: run the grid with resume); anything else
+ * there is removed and a new one made. Returns 0, VF_EINPUT (a path refused; nothing made)
+ * or the store's error. */
 int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
 		     int force, struct sweep_task *k, struct err *e);
-/* ok: seal the task store, close it and put it at k->path: renamed over the file that was
- * there (if it is still the same), linked to a path that was free (not over a file that
- * appeared meanwhile); else close and remove it. Releases k (which may be zeroed). Returns
- * 0 or an error (then nothing new is at the path). */
-int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e);
+/* How a task ends. */
+enum sweep_end {
+	SWEEP_END_FAIL, /* remove the task store */
+	SWEEP_END_DONE, /* compact and seal it, put it at its path */
+	SWEEP_END_KEEP, /* stopped (a signal: a time limit, a cancel): keep path + SWEEP_PART, its
+			 * runs so far, for the task run again to resume */
+};
+/* End task store k as how says. DONE: compacted, sealed, closed and put at k->path: renamed
+ * over the file that was there (if it is still the same), linked to a path that was free
+ * (not over a file that appeared meanwhile). Releases k (which may be zeroed). Returns 0 or
+ * an error (then nothing new is at the path). */
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, enum sweep_end how, struct err *e);
 
 /* ---- what a sweep directory says ---- */
 

@@ -267,6 +267,60 @@ static int quick_check(struct store *t, struct err *e)
 	return rc;
 }
 
+int store_task_verify(struct store *t, struct store_task_info *out, struct err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, step;
+	memset(out, 0, sizeof *out);
+	if ((rc = quick_check(t, e)))
+		return rc;
+	/* a task store has the task table from its start (store_task_init) */
+	if (store_prep(t, "SELECT id FROM traces", &st, e) ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return err_set(e, VF_ESTORE, "%s: not a task store (no trace row)", t->path);
+	}
+	int64_t tid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = store_trace_digest(t, tid, out->sha256, e)))
+		return rc;
+	if (store_prep(t, "SELECT count(*) FROM runs", &st, e) || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return err_set(e, VF_ESTORE, "%s: not a task store (no runs table)", t->path);
+	}
+	out->runs = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (store_prep(t, "SELECT trace_sha256, voidfit_version, runs FROM task", &st, e)) {
+		e->code = rc = VF_ESTORE;
+		err_prefix(e, "%s: not a task store: ", t->path);
+		return rc;
+	}
+	if ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		out->finished = 1;
+		snprintf(out->version, sizeof out->version, "%s", v ? v : "");
+		if (!h || strcmp(h, out->sha256))
+			rc = err_set(e, VF_ESTORE, "%s: damaged: trace sha256 %s, its files say %s",
+				     t->path, h ? h : "(none)", out->sha256);
+		else if (sqlite3_column_int64(st, 2) != out->runs)
+			rc = err_set(e, VF_ESTORE,
+				     "%s: damaged: %" PRId64 " runs, its task row says %" PRId64,
+				     t->path, out->runs, (int64_t)sqlite3_column_int64(st, 2));
+	} else if (step != SQLITE_DONE) {
+		rc = store_sqlerr(t, e, "read task");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_task_compact(struct store *t, struct err *e)
+{
+	return store_exec(t, "VACUUM", e);
+}
+
 /* The store's trace whose digest is hex into *id (0: none), and its traces with their
  * digests into list ("'name' sha256 HEX", comma-separated) for the message when none. */
 static int find_trace(struct store *s, const char *hex, int64_t *id, struct sbuf *list,

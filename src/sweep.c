@@ -452,20 +452,49 @@ static int check_into(struct store *from, const char *from_path, int64_t trace_i
 	return 0;
 }
 
+/* Reopen the task store a stopped or killed run of this task left at part, if it is an
+ * unfinished task store of the trace digest want, whole: its runs are kept and the task
+ * resumes after them. Opening it read-write first rolls back a transaction the kill cut
+ * (its journal is hot). NULL when there is none to resume: anything else there is removed. */
+static struct store *reopen_part(const char *part, const char *want, int64_t *runs)
+{
+	struct store *t = NULL;
+	struct store_task_info info;
+	struct err te = {0};
+	struct stat sb;
+	if (lstat(part, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	if (store_open(part, 0, &t, &te) || store_task_verify(t, &info, &te) || info.finished ||
+	    strcmp(info.sha256, want)) {
+		store_close(t);
+		return NULL;
+	}
+	*runs = info.runs;
+	return t;
+}
+
 int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
 		     int force, struct sweep_task *k, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct store *t = NULL;
+	char want[65];
 	int rc;
 	memset(k, 0, sizeof *k);
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, path);
-	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e))) {
+	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e)) ||
+	    (rc = store_trace_digest(from, trace_id, want, e))) {
 		sbuf_release(&part);
 		return rc;
 	}
-	unlink(part.s); /* what a killed run of this task left */
+	if ((t = reopen_part(part.s, want, &k->resumed))) {
+		k->t = t;
+		k->path = xstrdup(path);
+		sbuf_release(&part);
+		return 0;
+	}
+	unlink(part.s); /* what a killed run of this task left, not to be resumed */
 	sbuf_adds(&part, "-journal");
 	unlink(part.s);
 	part.s[part.len -= 8] = '\0';
@@ -483,16 +512,18 @@ int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id
 	return rc;
 }
 
-int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e)
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, enum sweep_end how, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct stat sb;
-	int rc = 0;
+	int rc = 0, ok = how == SWEEP_END_DONE;
 	if (!k->t)
 		return 0;
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, k->path);
-	if (ok && !(rc = store_begin(k->t, e)) && !(rc = store_task_seal(k->t, trace_id, e)))
+	/* compacted before it is sealed: a sealed task store is never written again */
+	if (ok && !(rc = store_task_compact(k->t, e)) && !(rc = store_begin(k->t, e)) &&
+	    !(rc = store_task_seal(k->t, trace_id, e)))
 		rc = store_commit(k->t, e);
 	store_close(k->t);
 	if (ok && !rc && k->replace) {
@@ -509,7 +540,8 @@ int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e
 					     "as it is)"
 					   : "");
 	}
-	unlink(part.s); /* after a link, or a failure */
+	if (how != SWEEP_END_KEEP)
+		unlink(part.s); /* after a link, or a failure */
 	sbuf_release(&part);
 	free(k->path);
 	memset(k, 0, sizeof *k);
