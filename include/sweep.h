@@ -1,17 +1,23 @@
 /*
  * sweep.h — a sweep: a grid of replays (traces x what-ifs x targets x seeds, every policy in
- * each) written as tasks that an existing engine runs past one machine, each task writing its
- * own small task store (store.h: store_task_init), which 'voidfit merge' folds into the store.
+ * each, or one policy a task) written as tasks that an existing engine runs past one
+ * machine, each task writing its own small task store (store.h: store_task_init), which
+ * 'voidfit merge' folds into the store.
  *
  * A sweep directory holds
  *   tasks          one voidfit command a line; line N writes runs/N.db (its log: logs/N.log)
- *   parallel.sh    runs the tasks with GNU parallel (joblog, resume-failed, ssh hosts)
- *   slurm.sbatch   a Slurm job array: array task N runs line N
+ *   sweep.id       the sweep's identity: digests of the task list and of the traces, and
+ *                  the runs a task stores; status and merge check the directory against it
+ *   parallel.sh    runs the tasks status calls not done with GNU parallel (ssh hosts)
+ *   slurm.sh       submits them to Slurm as job arrays of slurm.sbatch (as many as the
+ *                  cluster's MaxArraySize needs), then the merge, after them
+ *   slurm.sbatch   the array job: array task I runs C tasks of the list it is given
  *   runs/, logs/   what the tasks write
  *
- * A task writes runs/N.db.part and renames it runs/N.db once its runs are in and the store is
- * sealed (sweep_task_end): a task killed half-way leaves only the .part file, which merge
- * refuses.
+ * A task writes runs/N.db.part, keeping each run as it ends, and renames it runs/N.db once
+ * its runs are in and the store is compacted and sealed (sweep_task_end): a task killed or
+ * stopped half-way leaves only the .part file, which merge refuses and the task run again
+ * resumes.
  *
  * Nothing here prints.
  */
@@ -43,14 +49,23 @@ struct sweep_whatif {
 struct sweep {
 	char *store;             /* the store's absolute path (owned) */
 	const char *policies;    /* --policies as given */
+	const char *const *pols; /* the policies' names (not owned) */
+	size_t npol;             /* how many */
+	int split;               /* one task a policy (else every policy in each task) */
 	uint64_t lo, hi;         /* seeds lo..hi */
 	char **targets;          /* inflation targets as text (owned); none: timed */
 	size_t ntargets;         /* how many */
 	const char **traces;     /* --trace values (strings not owned); none: the newest */
 	size_t ntraces;          /* how many */
+	char (*digests)[65];     /* the digest of each trace (ntraces, or 1; not owned) */
 	struct sweep_whatif *wi; /* what-if lines; none: the scenario as it is */
 	size_t nwi;              /* how many */
 	const char *bindir;      /* put first on the tasks' PATH, or NULL */
+	/* Slurm */
+	size_t cells;             /* tasks an array task runs, one after another (>= 1) */
+	const char *mem, *time;   /* #SBATCH --mem and --time (NULL: none) */
+	const char *const *sbopt; /* more sbatch options, written as #SBATCH lines */
+	size_t nsbopt;            /* how many */
 };
 
 /* An empty sweep: seeds 1..1, no target, trace, what-if. */
@@ -68,9 +83,12 @@ int sweep_add_targets(struct sweep *w, const char *spec, struct err *e);
 int sweep_add_whatif(struct sweep *w, const char *path, struct err *e);
 /* The number of tasks of w. */
 size_t sweep_ntasks(const struct sweep *w);
-/* Create dir (it must not hold a sweep) with tasks, parallel.sh, slurm.sbatch, runs/ and
- * logs/. Returns 0, VF_EINPUT (dir holds a sweep already) or VF_EIO. */
-int sweep_write(const struct sweep *w, const char *dir, struct err *e);
+/* Create dir with tasks, sweep.id, parallel.sh, slurm.sh, slurm.sbatch, runs/ and logs/.
+ * A dir holding this very sweep (the same identity) has its scripts written anew (other
+ * resources, options) and keeps its task stores; one holding another sweep, or what one
+ * left (a joblog, task stores, logs, with no task list), is refused. Sets *same when dir
+ * held this sweep. Returns 0, VF_EINPUT (refused) or VF_EIO. */
+int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e);
 
 /* ---- a task's store (replay --into) ---- */
 
@@ -109,23 +127,48 @@ int sweep_task_end(struct sweep_task *k, int64_t trace_id, enum sweep_end how, s
 
 /* ---- what a sweep directory says ---- */
 
+/* The identity of a sweep (DIR/sweep.id). */
+struct sweep_id {
+	char id[65];        /* the sweep: its task list and traces */
+	char tasks[65];     /* the sha256 of DIR/tasks */
+	int64_t runs;       /* the runs each task stores */
+	char (*traces)[65]; /* the traces' digests (owned) */
+	size_t ntraces;     /* how many */
+};
+/* Read dir's identity and check its task list against it. Returns 0, VF_EINPUT (not a
+ * sweep, no or a bad sweep.id, a task list changed since) or VF_EIO. */
+int sweep_id_read(const char *dir, struct sweep_id *out, struct err *e);
+void sweep_id_release(struct sweep_id *id);
+/* Check the task store at path (task N of the sweep of id): whole (SQLite's quick check),
+ * finished, of one of the sweep's traces, made by this voidfit, holding the runs a task of
+ * the sweep stores. Returns 0 or VF_ESTORE saying what is wrong. */
+int sweep_task_check(const struct sweep_id *id, const char *path, struct err *e);
+
 enum sweep_state {
-	SWEEP_DONE,    /* runs/N.db is there */
+	SWEEP_DONE,    /* runs/N.db is there and checks */
 	SWEEP_FAILED,  /* a log, no store: the task ended without its store */
-	SWEEP_PARTIAL, /* runs/N.db.part: running, or killed half-way */
+	SWEEP_INVALID, /* runs/N.db is there but does not check (damaged, cut, another's) */
+	SWEEP_PARTIAL, /* runs/N.db.part: running, or stopped or killed half-way */
 	SWEEP_MISSING, /* neither: not run yet */
+	SWEEP_NSTATES
 };
 struct sweep_status {
-	size_t n;                /* tasks */
-	enum sweep_state *state; /* per task, 0-based (task N is state[N - 1]) */
-	char **last;             /* per task: the last line of its log, or NULL */
-	size_t count[4];         /* tasks in each state */
+	size_t n;                    /* tasks */
+	enum sweep_state *state;     /* per task, 0-based (task N is state[N - 1]) */
+	char **last;                 /* per task: the last line of its log, or why its store is
+				      * invalid, or NULL */
+	size_t count[SWEEP_NSTATES]; /* tasks in each state */
 };
 /* The number of tasks of sweep dir (lines of dir/tasks) into *n. VF_EINPUT: not a sweep. */
 int sweep_count_tasks(const char *dir, size_t *n, struct err *e);
-/* Read dir's tasks and what they left. Returns 0, VF_EINPUT (no sweep there) or VF_EIO. */
+/* Read dir's identity, its tasks and what they left, each task store checked
+ * (sweep_task_check). Returns 0, VF_EINPUT (no sweep there, or its identity does not hold)
+ * or VF_EIO. */
 int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e);
 void sweep_status_release(struct sweep_status *s);
+/* The tasks of s not done (failed, invalid, running or killed, missing) as a list sbatch
+ * --array takes: "3,5-9,12", every one of them, no blank; "" when all are done. */
+void sweep_status_todo(const struct sweep_status *s, struct sbuf *out);
 
 /* If path is a task store of a sweep (DIR/runs/N.db with DIR/tasks), set dir to DIR and *n
  * to N and return 1; else 0. */

@@ -323,7 +323,7 @@ static int exec_replay(int argc, char **argv)
 	cmd_stop_catch(&stop);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
 	if (into && sweep_task_end(&task, sc.trace_id,
-				   !grc		    ? SWEEP_END_DONE
+				   !grc              ? SWEEP_END_DONE
 				   : grc == VF_ESTOP ? SWEEP_END_KEEP
 						     : SWEEP_END_FAIL,
 				   &e))

@@ -275,8 +275,7 @@ int store_task_verify(struct store *t, struct store_task_info *out, struct err *
 	if ((rc = quick_check(t, e)))
 		return rc;
 	/* a task store has the task table from its start (store_task_init) */
-	if (store_prep(t, "SELECT id FROM traces", &st, e) ||
-	    sqlite3_step(st) != SQLITE_ROW) {
+	if (store_prep(t, "SELECT id FROM traces", &st, e) || sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return err_set(e, VF_ESTORE, "%s: not a task store (no trace row)", t->path);
 	}

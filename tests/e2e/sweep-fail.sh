@@ -42,7 +42,7 @@ kill -9 $pid
 wait $pid 2>/dev/null || true
 [ ! -f kb/runs/1.db ] || die "a killed task left a task store"
 expect_rc 1 vf sweep status kb
-contains out "1 tasks: 0 done, 0 failed, 1 running or killed, 0 missing"
+contains out "1 tasks: 0 done, 0 failed, 0 invalid, 1 running or killed, 0 missing"
 cp big.db big0.db
 expect_rc 1 vf merge big.db kb/runs/1.db.part
 contains err "kb/runs/1.db.part: not a finished task store"
@@ -119,7 +119,7 @@ expect_rc 0 vf merge t.db sw/runs/1.db sw/runs/2.db
 contains err "merged 4 runs from 2 task stores into t.db"
 contains err "sw: 1 of 3 tasks have no task store here: 3"
 expect_rc 1 vf sweep status sw
-contains out "3 tasks: 2 done, 0 failed, 0 running or killed, 1 missing"
+contains out "3 tasks: 2 done, 0 failed, 0 invalid, 0 running or killed, 1 missing"
 contains out "missing: 3"
 
 # usage errors
