@@ -4,11 +4,14 @@
 # touched. Needs root, Debian's slurm-wlm and munge, and a munge key (/etc/munge/munge.key,
 # made when munge is installed). Prints the SLURM_CONF to export; stop it with stop.sh.
 #
-#   tests/slurm/start.sh STATEDIR
+#   tests/slurm/start.sh STATEDIR [MAXARRAYSIZE]
 #
+# MAXARRAYSIZE (default 1001, Slurm's): array indices go from 0 to MAXARRAYSIZE - 1; a test
+# sets it small to submit a sweep past it.
 # Exits 77 with the reason on the last line when Slurm cannot start here.
 set -eu
-dir=${1:?usage: start.sh STATEDIR}
+dir=${1:?usage: start.sh STATEDIR [MAXARRAYSIZE]}
+maxarray=${2:-1001}
 skip() { echo "slurm: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "not root (slurmd runs jobs as their user only as root)"
 for b in munged slurmctld slurmd sbatch squeue sinfo; do
@@ -61,6 +64,7 @@ ReturnToService=2
 SlurmdTimeout=30
 InactiveLimit=0
 MinJobAge=30
+MaxArraySize=$maxarray
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=main Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
