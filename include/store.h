@@ -346,10 +346,11 @@ struct store_task_info {
 			   * or killed, whose runs so far are kept */
 	int64_t runs;     /* the runs it holds */
 	char version[64]; /* the voidfit that sealed it ("" if not sealed) */
+	char *pairs;      /* its runs' "POLICY SEED" lines, sorted (owned: free it) */
 };
 /* Check the task store t, finished or not: SQLite's quick check, its trace row and digest,
  * and, when sealed, that its task row names that digest and the runs it holds. Returns 0 or
- * VF_ESTORE naming t's path and what is wrong. */
+ * VF_ESTORE naming t's path and what is wrong; out->pairs is set either way (free it). */
 int store_task_verify(struct store *t, struct store_task_info *out, struct err *e);
 /* Compact task store t (VACUUM; no transaction open): a replay's store is about half free
  * pages after it, and the task store goes over the network to be merged. */

@@ -139,10 +139,13 @@ struct sweep_id {
  * sweep, no or a bad sweep.id, a task list changed since) or VF_EIO. */
 int sweep_id_read(const char *dir, struct sweep_id *out, struct err *e);
 void sweep_id_release(struct sweep_id *id);
-/* Check the task store at path (task N of the sweep of id): whole (SQLite's quick check),
- * finished, of one of the sweep's traces, made by this voidfit, holding the runs a task of
- * the sweep stores. Returns 0 or VF_ESTORE saying what is wrong. */
-int sweep_task_check(const struct sweep_id *id, const char *path, struct err *e);
+/* Check the task store at path (a task of the sweep of id, whose line of the task list is
+ * line, or NULL): whole (SQLite's quick check), finished, of one of the sweep's traces, made
+ * by this voidfit, holding as many runs as a task of the sweep stores, and those of its line
+ * (its policies at its seed). Returns 0 or VF_ESTORE saying what is wrong. */
+int sweep_task_check(const struct sweep_id *id, const char *path, const char *line, struct err *e);
+/* Line n (1-based) of dir's task list into out: 0, or -1 when there is none. */
+int sweep_task_line(const char *dir, size_t n, struct sbuf *out);
 
 enum sweep_state {
 	SWEEP_DONE,    /* runs/N.db is there and checks */

@@ -54,11 +54,12 @@ struct seen {
  * VF_ESTORE (e set). */
 static int note_task(struct seen **sw, size_t *nsw, const char *path, struct err *e)
 {
-	struct sbuf dir = SBUF_INIT;
+	struct sbuf dir = SBUF_INIT, line = SBUF_INIT;
 	struct err e2 = {0};
 	size_t k, i, n;
 	int rc = 0;
 	sbuf_init(&dir);
+	sbuf_init(&line);
 	if (!sweep_task_of(path, &dir, &k))
 		goto out;
 	for (i = 0; i < *nsw && strcmp((*sw)[i].dir, dir.s); i++)
@@ -83,10 +84,12 @@ static int note_task(struct seen **sw, size_t *nsw, const char *path, struct err
 			     s->dir, s->why);
 	else if (k < 1 || k > s->n)
 		rc = err_set(e, VF_ESTORE, "%s: the sweep %s has no task %zu", path, s->dir, k);
-	else if (!(rc = sweep_task_check(&s->id, path, e)))
+	else if (!(rc = sweep_task_check(&s->id, path,
+					 sweep_task_line(dir.s, k, &line) ? NULL : line.s, e)))
 		s->given[k - 1] = 1;
 out:
 	sbuf_release(&dir);
+	sbuf_release(&line);
 	return rc;
 }
 

@@ -284,13 +284,20 @@ int store_task_verify(struct store *t, struct store_task_info *out, struct err *
 	st = NULL;
 	if ((rc = store_trace_digest(t, tid, out->sha256, e)))
 		return rc;
-	if (store_prep(t, "SELECT count(*) FROM runs", &st, e) || sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return err_set(e, VF_ESTORE, "%s: not a task store (no runs table)", t->path);
+	struct sbuf pairs = SBUF_INIT;
+	sbuf_init(&pairs);
+	rc = store_prep(t, "SELECT policy, seed FROM runs ORDER BY policy, seed", &st, e);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sbuf_printf(&pairs, "%s %" PRId64 "\n", (const char *)sqlite3_column_text(st, 0),
+			    (int64_t)sqlite3_column_int64(st, 1));
+		out->runs++;
 	}
-	out->runs = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	st = NULL;
+	out->pairs = pairs.s; /* the caller frees */
+	if (rc || step != SQLITE_DONE)
+		return err_set(e, VF_ESTORE, "%s: not a task store (its runs cannot be read)",
+			       t->path);
 	if (store_prep(t, "SELECT trace_sha256, voidfit_version, runs FROM task", &st, e)) {
 		e->code = rc = VF_ESTORE;
 		err_prefix(e, "%s: not a task store: ", t->path);

@@ -393,6 +393,13 @@ static size_t task_lines(const struct sweep *w, struct sbuf *tasks)
 {
 	size_t nt = w->ntraces ? w->ntraces : 1, nw = w->nwi ? w->nwi : 1;
 	size_t ng = w->ntargets ? w->ntargets : 1, np = w->split ? w->npol : 1, ntask = 0;
+	/* the policies by name ('all' as the names it stands for now): status checks a task
+	 * store's runs against them */
+	struct sbuf pl = SBUF_INIT;
+	sbuf_init(&pl);
+	for (size_t i = 0; i < w->npol; i++)
+		sbuf_printf(&pl, "%s%s", i ? "," : "", w->pols[i]);
+	const char *polist = pl.s;
 	for (size_t ti = 0; ti < nt; ti++)
 		for (size_t wi = 0; wi < nw; wi++)
 			for (size_t gi = 0; gi < ng; gi++)
@@ -407,8 +414,10 @@ static size_t task_lines(const struct sweep *w, struct sbuf *tasks)
 						/* the file there is this task's: a store that did
 						 * not check is replaced */
 						sbuf_adds(tasks, " --force --threads 1 --policy");
-						add_word(tasks,
-							 w->split ? w->pols[pi] : w->policies);
+						if (w->split)
+							add_word(tasks, w->pols[pi]);
+						else
+							add_word(tasks, polist);
 						sbuf_printf(tasks, " --seed %" PRIu64, s);
 						if (w->ntraces) {
 							sbuf_adds(tasks, " --trace");
@@ -430,6 +439,7 @@ static size_t task_lines(const struct sweep *w, struct sbuf *tasks)
 					if (s == w->hi)
 						break;
 				}
+	sbuf_release(&pl);
 	return ntask;
 }
 
@@ -672,8 +682,10 @@ static struct store *reopen_part(const char *part, const char *want, int64_t *ru
 	struct stat sb;
 	if (lstat(part, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return NULL;
-	if (store_open(part, 0, &t, &te) || store_task_verify(t, &info, &te) || info.finished ||
-	    strcmp(info.sha256, want)) {
+	int bad = store_open(part, 0, &t, &te) || store_task_verify(t, &info, &te) ||
+		  info.finished || strcmp(info.sha256, want);
+	free(t ? info.pairs : NULL);
+	if (bad) {
 		store_close(t);
 		return NULL;
 	}
@@ -841,12 +853,43 @@ out:
 	return rc;
 }
 
-int sweep_task_check(const struct sweep_id *id, const char *path, struct err *e)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The (policy, seed) pairs task line line runs, as store_task_verify lists a store's:
+ * "POLICY SEED" lines, sorted. Empty when the line does not say (not written by sweep). */
+static void line_pairs(const char *line, struct sbuf *out)
+{
+	const char *p = strstr(line, " --policy "), *s = strstr(line, " --seed ");
+	if (!p || !s)
+		return;
+	p += 10;
+	char *list = xstrndup(p, strcspn(p, " ")), **names = NULL, *save = NULL;
+	unsigned long long seed = strtoull(s + 8, NULL, 10);
+	size_t n = 0;
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = t;
+	}
+	qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(out, "%s %llu\n", names[i], seed);
+	free(names);
+	free(list);
+}
+
+int sweep_task_check(const struct sweep_id *id, const char *path, const char *line, struct err *e)
 {
 	struct store *t = NULL;
-	struct store_task_info info;
+	struct store_task_info info = {0};
+	struct sbuf want = SBUF_INIT;
 	size_t i = 0;
 	int rc = store_open(path, STORE_RDONLY, &t, e);
+	sbuf_init(&want);
+	if (line)
+		line_pairs(line, &want);
 	if (rc)
 		rc = e->code = VF_ESTORE;
 	else if (!(rc = store_task_verify(t, &info, e))) {
@@ -867,9 +910,37 @@ int sweep_task_check(const struct sweep_id *id, const char *path, struct err *e)
 			rc = err_set(e, VF_ESTORE,
 				     "%s: %" PRId64 " runs; a task of this sweep stores %" PRId64,
 				     path, info.runs, id->runs);
+		else if (want.len && strcmp(want.s, info.pairs))
+			rc = err_set(e, VF_ESTORE,
+				     "%s: not the runs of its task (policies and seed): another "
+				     "task's store",
+				     path);
 	}
+	free(info.pairs);
+	sbuf_release(&want);
 	store_close(t);
 	return rc;
+}
+
+int sweep_task_line(const char *dir, size_t n, struct sbuf *out)
+{
+	struct sbuf path = SBUF_INIT;
+	char *line = NULL;
+	size_t cap = 0, k = 0;
+	ssize_t len = -1;
+	sbuf_init(&path);
+	sbuf_printf(&path, "%s/tasks", dir);
+	FILE *f = fopen(path.s, "r");
+	while (f && k < n && (len = getline(&line, &cap, f)) >= 0)
+		k++;
+	if (f)
+		fclose(f);
+	sbuf_reset(out);
+	if (k == n && len >= 0)
+		sbuf_add(out, line, (size_t)len);
+	free(line);
+	sbuf_release(&path);
+	return k == n && len >= 0 ? 0 : -1;
 }
 
 /* The last line of file path that says something (NULL if none or unreadable; the caller
@@ -931,16 +1002,21 @@ int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e)
 		return rc;
 	}
 	sbuf_init(&path);
+	sbuf_printf(&path, "%s/tasks", dir);
+	FILE *tf = fopen(path.s, "r");
+	char *line = NULL;
+	size_t cap = 0;
 	out->state = xcalloc(out->n ? out->n : 1, sizeof *out->state);
 	out->last = xcalloc(out->n ? out->n : 1, sizeof *out->last);
 	for (size_t i = 0; i < out->n; i++) {
 		enum sweep_state s = SWEEP_MISSING;
 		struct err te = {0};
+		int have = tf && getline(&line, &cap, tf) >= 0;
 		sbuf_reset(&path);
 		sbuf_printf(&path, "%s/runs/%zu.db", dir, i + 1);
 		if (exists(path.s)) {
 			s = SWEEP_DONE;
-			if (sweep_task_check(&id, path.s, &te)) {
+			if (sweep_task_check(&id, path.s, have ? line : NULL, &te)) {
 				s = SWEEP_INVALID;
 				out->last[i] = xstrdup(te.msg);
 				/* SQLite's check says one problem a line: one line here */
@@ -961,6 +1037,9 @@ int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e)
 		out->state[i] = s;
 		out->count[s]++;
 	}
+	if (tf)
+		fclose(tf);
+	free(line);
 	sweep_id_release(&id);
 	sbuf_release(&path);
 	return 0;
