@@ -362,6 +362,22 @@ int store_task_seal(struct store *task, int64_t trace_id, struct err *e);
 /* The trace digest the task row of the finished task store at path names, into hex.
  * Returns 0, VF_ESTORE (no finished task store) or the error of opening path. */
 int store_task_digest(const char *path, char hex[65], struct err *e);
+/* What a task store holds (store_task_verify). */
+struct store_task_info {
+	char sha256[65];  /* its trace's digest, recomputed from its file rows */
+	int finished;     /* 1: sealed (its task row is there); 0: a task still running, stopped
+			   * or killed, whose runs so far are kept */
+	int64_t runs;     /* the runs it holds */
+	char version[64]; /* the voidfit that sealed it ("" if not sealed) */
+	char *pairs;      /* its runs' "POLICY SEED" lines, sorted (owned: free it) */
+};
+/* Check the task store t, finished or not: SQLite's quick check, its trace row and digest,
+ * and, when sealed, that its task row names that digest and the runs it holds. Returns 0 or
+ * VF_ESTORE naming t's path and what is wrong; out->pairs is set either way (free it). */
+int store_task_verify(struct store *t, struct store_task_info *out, struct err *e);
+/* Compact task store t (VACUUM; no transaction open): a replay's store is about half free
+ * pages after it, and the task store goes over the network to be merged. */
+int store_task_compact(struct store *t, struct err *e);
 /* What merging one task store did. */
 struct store_merge_count {
 	int64_t trace_id; /* the store's trace of the task's runs */

@@ -1,17 +1,23 @@
 /*
  * sweep.h — a sweep: a grid of replays (traces x what-ifs x targets x seeds, every policy in
- * each) written as tasks that an existing engine runs past one machine, each task writing its
- * own small task store (store.h: store_task_init), which 'voidfit merge' folds into the store.
+ * each, or one policy a task) written as tasks that an existing engine runs past one
+ * machine, each task writing its own small task store (store.h: store_task_init), which
+ * 'voidfit merge' folds into the store.
  *
  * A sweep directory holds
  *   tasks          one voidfit command a line; line N writes runs/N.db (its log: logs/N.log)
- *   parallel.sh    runs the tasks with GNU parallel (joblog, resume-failed, ssh hosts)
- *   slurm.sbatch   a Slurm job array: array task N runs line N
+ *   sweep.id       the sweep's identity: digests of the task list and of the traces, and
+ *                  the runs a task stores; status and merge check the directory against it
+ *   parallel.sh    runs the tasks status calls not done with GNU parallel (ssh hosts)
+ *   slurm.sh       submits them to Slurm as job arrays of slurm.sbatch (as many as the
+ *                  cluster's MaxArraySize needs), then the merge, after them
+ *   slurm.sbatch   the array job: array task I runs C tasks of the list it is given
  *   runs/, logs/   what the tasks write
  *
- * A task writes runs/N.db.part and renames it runs/N.db once its runs are in and the store is
- * sealed (sweep_task_end): a task killed half-way leaves only the .part file, which merge
- * refuses.
+ * A task writes runs/N.db.part, keeping each run as it ends, and renames it runs/N.db once
+ * its runs are in and the store is compacted and sealed (sweep_task_end): a task killed or
+ * stopped half-way leaves only the .part file, which merge refuses and the task run again
+ * resumes.
  *
  * Nothing here prints.
  */
@@ -43,14 +49,23 @@ struct sweep_whatif {
 struct sweep {
 	char *store;             /* the store's absolute path (owned) */
 	const char *policies;    /* --policies as given */
+	const char *const *pols; /* the policies' names (not owned) */
+	size_t npol;             /* how many */
+	int split;               /* one task a policy (else every policy in each task) */
 	uint64_t lo, hi;         /* seeds lo..hi */
 	char **targets;          /* inflation targets as text (owned); none: timed */
 	size_t ntargets;         /* how many */
 	const char **traces;     /* --trace values (strings not owned); none: the newest */
 	size_t ntraces;          /* how many */
+	char (*digests)[65];     /* the digest of each trace (ntraces, or 1; not owned) */
 	struct sweep_whatif *wi; /* what-if lines; none: the scenario as it is */
 	size_t nwi;              /* how many */
 	const char *bindir;      /* put first on the tasks' PATH, or NULL */
+	/* Slurm */
+	size_t cells;             /* tasks an array task runs, one after another (>= 1) */
+	const char *mem, *time;   /* #SBATCH --mem and --time (NULL: none) */
+	const char *const *sbopt; /* more sbatch options, written as #SBATCH lines */
+	size_t nsbopt;            /* how many */
 };
 
 /* An empty sweep: seeds 1..1, no target, trace, what-if. */
@@ -68,9 +83,12 @@ int sweep_add_targets(struct sweep *w, const char *spec, struct err *e);
 int sweep_add_whatif(struct sweep *w, const char *path, struct err *e);
 /* The number of tasks of w. */
 size_t sweep_ntasks(const struct sweep *w);
-/* Create dir (it must not hold a sweep) with tasks, parallel.sh, slurm.sbatch, runs/ and
- * logs/. Returns 0, VF_EINPUT (dir holds a sweep already) or VF_EIO. */
-int sweep_write(const struct sweep *w, const char *dir, struct err *e);
+/* Create dir with tasks, sweep.id, parallel.sh, slurm.sh, slurm.sbatch, runs/ and logs/.
+ * A dir holding this very sweep (the same identity) has its scripts written anew (other
+ * resources, options) and keeps its task stores; one holding another sweep, or what one
+ * left (a joblog, task stores, logs, with no task list), is refused. Sets *same when dir
+ * held this sweep. Returns 0, VF_EINPUT (refused) or VF_EIO. */
+int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e);
 
 /* ---- a task's store (replay --into) ---- */
 
@@ -81,41 +99,79 @@ struct sweep_task {
 	int replace;     /* a file was at path: it is replaced; else the path must stay free */
 	dev_t dev;       /* the device of the file replaced, */
 	ino_t ino;       /* and its inode: a file put there meanwhile is not replaced */
+	int64_t resumed; /* runs kept from a stopped or killed run of the task (its .part) */
 };
 
-/* Start a task store of trace_id of from (a store opened at from_path) for path: create
- * path + SWEEP_PART (removing one a killed task left) into k. What is at path already is
- * refused, unless it is a finished task store of the same trace (a task run again) or,
- * with force, a regular file; the store read (by device and inode: a link, another name of
- * it) is never replaced, nor anything that is not a regular file. Returns 0, VF_EINPUT (a
- * path refused; nothing made) or the store's error. */
+/* Start a task store of trace_id of from (a store opened at from_path) for path. What is at
+ * path already is refused, unless it is a finished task store of the same trace (a task run
+ * again) or, with force, a regular file; the store read (by device and inode: a link,
+ * another name of it) is never replaced, nor anything that is not a regular file. An
+ * unfinished task store of the same trace at path + SWEEP_PART (a run of the task stopped or
+ * killed) is reopened, its runs kept (k->resumed: run the grid with resume); anything else
+ * there is removed and a new one made. Returns 0, VF_EINPUT (a path refused; nothing made)
+ * or the store's error. */
 int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
 		     int force, struct sweep_task *k, struct err *e);
-/* ok: seal the task store, close it and put it at k->path: renamed over the file that was
- * there (if it is still the same), linked to a path that was free (not over a file that
- * appeared meanwhile); else close and remove it. Releases k (which may be zeroed). Returns
- * 0 or an error (then nothing new is at the path). */
-int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e);
+/* How a task ends. */
+enum sweep_end {
+	SWEEP_END_FAIL, /* remove the task store */
+	SWEEP_END_DONE, /* compact and seal it, put it at its path */
+	SWEEP_END_KEEP, /* stopped (a signal: a time limit, a cancel): keep path + SWEEP_PART, its
+			 * runs so far, for the task run again to resume */
+};
+/* End task store k as how says. DONE: compacted, sealed, closed and put at k->path: renamed
+ * over the file that was there (if it is still the same), linked to a path that was free
+ * (not over a file that appeared meanwhile). Releases k (which may be zeroed). Returns 0 or
+ * an error (then nothing new is at the path). */
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, enum sweep_end how, struct err *e);
 
 /* ---- what a sweep directory says ---- */
 
+/* The identity of a sweep (DIR/sweep.id). */
+struct sweep_id {
+	char id[65];        /* the sweep: its task list and traces */
+	char tasks[65];     /* the sha256 of DIR/tasks */
+	int64_t runs;       /* the runs each task stores */
+	char (*traces)[65]; /* the traces' digests (owned) */
+	size_t ntraces;     /* how many */
+};
+/* Read dir's identity and check its task list against it. Returns 0, VF_EINPUT (not a
+ * sweep, no or a bad sweep.id, a task list changed since) or VF_EIO. */
+int sweep_id_read(const char *dir, struct sweep_id *out, struct err *e);
+void sweep_id_release(struct sweep_id *id);
+/* Check the task store at path (a task of the sweep of id, whose line of the task list is
+ * line, or NULL): whole (SQLite's quick check), finished, of one of the sweep's traces, made
+ * by this voidfit, holding as many runs as a task of the sweep stores, and those of its line
+ * (its policies at its seed). Returns 0 or VF_ESTORE saying what is wrong. */
+int sweep_task_check(const struct sweep_id *id, const char *path, const char *line, struct err *e);
+/* Line n (1-based) of dir's task list into out: 0, or -1 when there is none. */
+int sweep_task_line(const char *dir, size_t n, struct sbuf *out);
+
 enum sweep_state {
-	SWEEP_DONE,    /* runs/N.db is there */
+	SWEEP_DONE,    /* runs/N.db is there and checks */
 	SWEEP_FAILED,  /* a log, no store: the task ended without its store */
-	SWEEP_PARTIAL, /* runs/N.db.part: running, or killed half-way */
+	SWEEP_INVALID, /* runs/N.db is there but does not check (damaged, cut, another's) */
+	SWEEP_PARTIAL, /* runs/N.db.part: running, or stopped or killed half-way */
 	SWEEP_MISSING, /* neither: not run yet */
+	SWEEP_NSTATES
 };
 struct sweep_status {
-	size_t n;                /* tasks */
-	enum sweep_state *state; /* per task, 0-based (task N is state[N - 1]) */
-	char **last;             /* per task: the last line of its log, or NULL */
-	size_t count[4];         /* tasks in each state */
+	size_t n;                    /* tasks */
+	enum sweep_state *state;     /* per task, 0-based (task N is state[N - 1]) */
+	char **last;                 /* per task: the last line of its log, or why its store is
+				      * invalid, or NULL */
+	size_t count[SWEEP_NSTATES]; /* tasks in each state */
 };
 /* The number of tasks of sweep dir (lines of dir/tasks) into *n. VF_EINPUT: not a sweep. */
 int sweep_count_tasks(const char *dir, size_t *n, struct err *e);
-/* Read dir's tasks and what they left. Returns 0, VF_EINPUT (no sweep there) or VF_EIO. */
+/* Read dir's identity, its tasks and what they left, each task store checked
+ * (sweep_task_check). Returns 0, VF_EINPUT (no sweep there, or its identity does not hold)
+ * or VF_EIO. */
 int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e);
 void sweep_status_release(struct sweep_status *s);
+/* The tasks of s not done (failed, invalid, running or killed, missing) as a list sbatch
+ * --array takes: "3,5-9,12", every one of them, no blank; "" when all are done. */
+void sweep_status_todo(const struct sweep_status *s, struct sbuf *out);
 
 /* If path is a task store of a sweep (DIR/runs/N.db with DIR/tasks), set dir to DIR and *n
  * to N and return 1; else 0. */

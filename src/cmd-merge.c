@@ -26,8 +26,10 @@ const struct cmd_entry cmd_merge_entry = {
 		"have used; a run STORE has already (same scenario, policy and seed) is not\n"
 		"added again. One transaction: when a task store is refused (damaged, unfinished,\n"
 		"another trace or version), or STORE's disk is full, nothing is merged and STORE\n"
-		"is as it was. The tasks of a sweep with no task store among those given are\n"
-		"listed, to run again.\n",
+		"is as it was. A task store of a sweep directory (DIR/runs/N.db) is checked\n"
+		"against the sweep's identity (DIR/sweep.id: its task list, traces and runs a\n"
+		"task); the tasks of a sweep with no task store among those given are listed,\n"
+		"to run again.\n",
 	.opts = cmd_merge_opts,
 	.exec = exec_merge,
 };
@@ -36,40 +38,66 @@ const struct cmd_opt cmd_merge_opts[] = {
 	{NULL, 0, 0},
 };
 
-/* A sweep met among the task stores: its directory and which of its tasks were given. */
+/* A sweep met among the task stores: its directory, identity and which of its tasks were
+ * given. */
 struct seen {
 	char *dir;
-	size_t n;       /* its tasks */
-	uint8_t *given; /* n flags */
+	size_t n;           /* its tasks */
+	uint8_t *given;     /* n flags */
+	struct sweep_id id; /* ok: read and its task list checks */
+	int ok;
+	char *why; /* else why not (owned) */
 };
 
-static void note_task(struct seen **sw, size_t *nsw, const char *path)
+/* The task store at path, if it is task N of a sweep directory (DIR/runs/N.db): checked
+ * against the sweep's identity (sweep_task_check), the sweep noted in sw. Returns 0 or
+ * VF_ESTORE (e set). */
+static int note_task(struct seen **sw, size_t *nsw, const char *path, struct err *e)
 {
-	struct sbuf dir = SBUF_INIT;
-	struct err e = {0};
+	struct sbuf dir = SBUF_INIT, line = SBUF_INIT;
+	struct err e2 = {0};
 	size_t k, i, n;
+	int rc = 0;
 	sbuf_init(&dir);
+	sbuf_init(&line);
 	if (!sweep_task_of(path, &dir, &k))
 		goto out;
 	for (i = 0; i < *nsw && strcmp((*sw)[i].dir, dir.s); i++)
 		;
 	if (i == *nsw) {
-		if (sweep_count_tasks(dir.s, &n, &e))
+		if (sweep_count_tasks(dir.s, &n, &e2))
 			goto out;
 		*sw = xrealloc(*sw, (*nsw + 1) * sizeof **sw);
-		(*sw)[i] = (struct seen){xstrdup(dir.s), n, xcalloc(n + 1, 1)};
+		struct seen *s = &(*sw)[i];
+		memset(s, 0, sizeof *s);
+		s->dir = xstrdup(dir.s);
+		s->n = n;
+		s->given = xcalloc(n + 1, 1);
+		s->ok = !sweep_id_read(dir.s, &s->id, &e2);
+		if (!s->ok)
+			s->why = xstrdup(e2.msg);
 		(*nsw)++;
 	}
-	if (k >= 1 && k <= (*sw)[i].n)
-		(*sw)[i].given[k - 1] = 1;
+	struct seen *s = &(*sw)[i];
+	if (!s->ok)
+		rc = err_set(e, VF_ESTORE, "%s: of the sweep %s, which does not check: %s", path,
+			     s->dir, s->why);
+	else if (k < 1 || k > s->n)
+		rc = err_set(e, VF_ESTORE, "%s: the sweep %s has no task %zu", path, s->dir, k);
+	else if (!(rc = sweep_task_check(&s->id, path,
+					 sweep_task_line(dir.s, k, &line) ? NULL : line.s, e)))
+		s->given[k - 1] = 1;
 out:
 	sbuf_release(&dir);
+	sbuf_release(&line);
+	return rc;
 }
 
-/* The tasks of sw that were not given, as "3, 5-9" (at most 40 ranges). */
+/* The tasks of sw that were not given, as "3,5-9" (every one: sbatch --array takes it). */
 static size_t print_missing(const struct seen *sw)
 {
-	size_t miss = 0, shown = 0;
+	size_t miss = 0;
+	const char *sep = "";
 	for (size_t i = 0; i < sw->n; i++)
 		miss += !sw->given[i];
 	if (!miss)
@@ -81,18 +109,15 @@ static size_t print_missing(const struct seen *sw)
 		size_t j = i;
 		while (j + 1 < sw->n && !sw->given[j + 1])
 			j++;
-		if (shown++ == 40) {
-			fprintf(stderr, ", ...");
-			break;
-		}
-		fprintf(stderr, "%s%zu", shown > 1 ? ", " : "", i + 1);
+		fprintf(stderr, "%s%zu", sep, i + 1);
 		if (j > i)
 			fprintf(stderr, "-%zu", j + 1);
+		sep = ",";
 		i = j;
 	}
 	fprintf(stderr,
-		"\nrun them again: %s/parallel.sh (it runs what failed or did not run), or\n"
-		"sbatch --array=LIST %s/slurm.sbatch; 'voidfit sweep status %s' says why\n",
+		"\nrun them again: %s/parallel.sh or %s/slurm.sh (each runs what is not done);\n"
+		"'voidfit sweep status %s' says why\n",
 		sw->dir, sw->dir, sw->dir);
 	return miss;
 }
@@ -148,7 +173,9 @@ static int exec_merge(int argc, char **argv)
 	}
 	for (int i = 1; i < p.nops; i++) {
 		struct store_merge_count n;
-		int mrc = store_merge_task(m, p.operands[i], &n, &e);
+		int mrc = note_task(&sw, &nsw, p.operands[i], &e);
+		if (!mrc)
+			mrc = store_merge_task(m, p.operands[i], &n, &e);
 		if (mrc == VF_EIO) {
 			/* the store cannot take the runs (a full disk): the task stores are
 			 * not at fault, and the next would fail the same way */
@@ -162,7 +189,6 @@ static int exec_merge(int argc, char **argv)
 		}
 		added += n.added;
 		skipped += n.skipped;
-		note_task(&sw, &nsw, p.operands[i]);
 	}
 	if (refused) {
 		store_rollback(st);
@@ -187,6 +213,8 @@ out:
 	for (size_t i = 0; i < nsw; i++) {
 		free(sw[i].dir);
 		free(sw[i].given);
+		free(sw[i].why);
+		sweep_id_release(&sw[i].id);
 	}
 	free(sw);
 	store_merge_end(m);

@@ -34,7 +34,10 @@ const struct cmd_entry cmd_replay_entry = {
 		"      --into TASKSTORE   store the runs in a new task store instead (a task of\n"
 		"                         'voidfit sweep'; 'voidfit merge' folds it into STORE);\n"
 		"                         a file there is refused unless it is a finished task\n"
-		"                         store of the same trace (the task run again)\n"
+		"                         store of the same trace (the task run again); each\n"
+		"                         run is kept in TASKSTORE.part as it ends, and a task\n"
+		"                         stopped (a signal, a time limit) or killed resumes\n"
+		"                         after them when run again\n"
 		"      --force            with --into: replace any regular file at TASKSTORE "
 		"(never\n"
 		"                         STORE itself)\n"
@@ -318,7 +321,7 @@ static int exec_replay(int argc, char **argv)
 			 .st = into       ? task.t
 			       : no_store ? NULL
 					  : st,
-			 .resume = resume,
+			 .resume = resume || task.resumed,
 			 .progress = bar_update,
 			 .u = &bar,
 			 .stop = &cmd_stop_signal};
@@ -337,7 +340,11 @@ static int exec_replay(int argc, char **argv)
 	cmd_bar_start(&bar);
 	cmd_stop_catch(&stop);
 	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
-	if (into && sweep_task_end(&task, sc.trace_id, !grc, &e))
+	if (into && sweep_task_end(&task, sc.trace_id,
+				   !grc              ? SWEEP_END_DONE
+				   : grc == VF_ESTOP ? SWEEP_END_KEEP
+						     : SWEEP_END_FAIL,
+				   &e))
 		grc = VF_ESTORE;
 	cmd_stop_release(&stop);
 	cmd_bar_clear(&bar);
@@ -348,6 +355,11 @@ static int exec_replay(int argc, char **argv)
 		if (!no_store)
 			say_stored(rows, pols, npol, lo, hi, p.operands[0], argc, argv,
 				   grc == VF_ESTOP);
+		else if (into && grc == VF_ESTOP)
+			fprintf(stderr,
+				"voidfit replay: stopped: the runs done are kept in %s" SWEEP_PART
+				"; run the task again to resume\n",
+				into);
 		rc = grc == VF_ESTOP ? 130 : CMD_FAIL;
 		goto out;
 	}
@@ -390,15 +402,16 @@ static int exec_replay(int argc, char **argv)
 			fprintf(stderr, "stored %zu run%s in %s (ids %s)", made,
 				made == 1 ? "" : "s", into ? into : p.operands[0], out.s);
 		} else {
-			fprintf(stderr, "stored no new run in %s", p.operands[0]);
+			fprintf(stderr, "stored no new run in %s", into ? into : p.operands[0]);
 		}
 		free(ids);
 		if (back)
-			fprintf(stderr, "; %zu read back (--resume)", back);
+			fprintf(stderr, "; %zu %s", back,
+				into ? "kept from a run stopped before" : "read back (--resume)");
 		fprintf(stderr, "\n");
 	}
 out:
-	sweep_task_end(&task, 0, 0, NULL);
+	sweep_task_end(&task, 0, SWEEP_END_FAIL, NULL);
 	table_free(tab);
 	free(rows);
 	free(recs);

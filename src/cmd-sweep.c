@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,12 @@ extern const struct cmd_opt cmd_sweep_opts[]; /* below */
 
 const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
-	.usage = "STORE --policies P[,P...] [--seeds A-B] [--targets LIST] [--what-if FILE]... "
-		 "[--trace T]... -o DIR | status DIR",
-	.summary = "write a grid of replays as tasks for GNU parallel or a Slurm job array",
+	.usage = "STORE --policies P[,P...] [--split-policies] [--seeds A-B] [--targets LIST] "
+		 "[--what-if FILE]... [--trace T]... [--cells-per-task N] [--mem SIZE] [--time T] "
+		 "[--sbatch-opt OPT]... -o DIR | status [--todo] DIR",
+	.summary = "write a grid of replays as tasks for GNU parallel or Slurm job arrays",
 	.help = "  -p, --policies P,...   policies every task runs, comma-separated, or 'all'\n"
+		"      --split-policies   one task per policy (else every policy in each task)\n"
 		"      --seeds A-B        one task per seed A..B (default 1)\n"
 		"      --targets LIST     inflation targets, one task each: X[,X...], X a number\n"
 		"                         or LO..HI/STEP (e.g. 0.5..1.3/0.05); none: timed runs\n"
@@ -34,48 +37,67 @@ const struct cmd_entry cmd_sweep_entry = {
 		"                         line fails the sweep by FILE:LINE\n"
 		"      --trace T          a trace of the store, by name or id (repeatable;\n"
 		"                         default: the newest)\n"
-		"  -o, --output DIR       the sweep directory to create\n"
+		"      --cells-per-task N Slurm: each array task runs N tasks one after another\n"
+		"                         (default 1; fewer, longer array tasks)\n"
+		"      --mem SIZE         Slurm: memory an array task asks for (--mem; default:\n"
+		"                         estimated from the traces' jobs and nodes, see man 1)\n"
+		"      --time T           Slurm: its time limit (--time; default: estimated too)\n"
+		"      --sbatch-opt OPT   Slurm: one more sbatch option for the array job, as\n"
+		"                         '--partition=gpu' (repeatable)\n"
+		"  -o, --output DIR       the sweep directory to create (or the same sweep's, to\n"
+		"                         write its scripts anew)\n"
 		"\n"
 		"DIR gets 'tasks' (one voidfit command a line; task N writes its own task store\n"
-		"runs/N.db), 'parallel.sh' (runs them with GNU parallel: -j N, --sshloginfile\n"
-		"FILE, --transfer) and 'slurm.sbatch' (a Slurm job array: sbatch "
-		"DIR/slurm.sbatch).\n"
+		"runs/N.db), 'sweep.id' (the sweep's identity), 'parallel.sh' (GNU parallel: -j "
+		"N,\n"
+		"--sshloginfile FILE, --transfer) and 'slurm.sh' (submits slurm.sbatch as job "
+		"arrays\n"
+		"within the cluster's MaxArraySize, then the merge after them; sbatch options\n"
+		"pass through). Both run the tasks 'sweep status' calls not done: run again, they\n"
+		"rerun what failed, was killed or lost; a stopped task resumes after its runs.\n"
 		"'voidfit merge STORE DIR/runs/*.db' folds the task stores into STORE.\n"
-		"'voidfit sweep status DIR' lists the tasks done, failed (with the last line of\n"
-		"their log) and missing; it exits 0 only when every task is done.\n",
+		"'voidfit sweep status DIR' checks each task store and lists the tasks done,\n"
+		"failed (with the last line of their log), invalid, killed and missing, then "
+		"those\n"
+		"not done as a list 'sbatch --array' takes; it exits 0 only when every task is\n"
+		"done. --todo prints only the tasks not done, one a line.\n",
 	.opts = cmd_sweep_opts,
 	.exec = exec_sweep,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_TARGETS, O_WHATIF, O_TRACE };
-
-const struct cmd_opt cmd_sweep_opts[] = {
-	{"policies", 'p', 1},
-	{"seeds", O_SEEDS, 1},
-	{"targets", O_TARGETS, 1},
-	{"what-if", O_WHATIF, 1},
-	{"trace", O_TRACE, 1},
-	{"output", 'o', 1},
-	{NULL, 0, 0},
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_TARGETS,
+	O_WHATIF,
+	O_TRACE,
+	O_SPLIT,
+	O_CELLS,
+	O_MEM,
+	O_TIME,
+	O_SBOPT
 };
 
-/* Task numbers of state st as "3, 5-9" on f, at most 40 ranges. */
+const struct cmd_opt cmd_sweep_opts[] = {
+	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
+	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
+	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
+	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
+};
+
+/* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */
 static void print_tasks(FILE *f, const struct sweep_status *s, enum sweep_state st)
 {
-	size_t shown = 0;
+	const char *sep = "";
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->state[i] != st)
 			continue;
 		size_t j = i;
 		while (j + 1 < s->n && s->state[j + 1] == st)
 			j++;
-		if (shown++ == 40) {
-			fprintf(f, ", ...");
-			break;
-		}
-		fprintf(f, "%s%zu", shown > 1 ? ", " : "", i + 1);
+		fprintf(f, "%s%zu", sep, i + 1);
 		if (j > i)
 			fprintf(f, "-%zu", j + 1);
+		sep = ",";
 		i = j;
 	}
 	fputc('\n', f);
@@ -84,24 +106,44 @@ static void print_tasks(FILE *f, const struct sweep_status *s, enum sweep_state 
 static int exec_status(int argc, char **argv)
 {
 	struct sweep_status s;
+	struct sbuf todo = SBUF_INIT;
 	struct err e = {0};
-	if (argc != 3)
-		return cmd_usage_error(&cmd_sweep_entry,
-				       argc < 3 ? "status: no DIR given" : "status: one DIR only");
-	if (sweep_status_read(argv[2], &s, &e))
+	int only = argc >= 3 && !strcmp(argv[2], "--todo");
+	const char *dir = argv[2 + only];
+	if (argc != 3 + only)
+		return cmd_usage_error(&cmd_sweep_entry, argc < 3 + only ? "status: no DIR given"
+									 : "status: one DIR only");
+	if (sweep_status_read(dir, &s, &e))
 		return cmd_fail(&cmd_sweep_entry, "%s", e.msg);
-	printf("%s: %zu tasks: %zu done, %zu failed, %zu running or killed, %zu missing\n", argv[2],
-	       s.n, s.count[SWEEP_DONE], s.count[SWEEP_FAILED], s.count[SWEEP_PARTIAL],
-	       s.count[SWEEP_MISSING]);
+	if (only) { /* for the scripts: the tasks not done, one a line */
+		for (size_t i = 0; i < s.n; i++)
+			if (s.state[i] != SWEEP_DONE)
+				printf("%zu\n", i + 1);
+		sweep_status_release(&s);
+		if (fflush(stdout) || ferror(stdout))
+			return cmd_fail(&cmd_sweep_entry, "stdout: write error");
+		return CMD_OK;
+	}
+	printf("%s: %zu tasks: %zu done, %zu failed, %zu invalid, %zu running or killed, %zu "
+	       "missing\n",
+	       dir, s.n, s.count[SWEEP_DONE], s.count[SWEEP_FAILED], s.count[SWEEP_INVALID],
+	       s.count[SWEEP_PARTIAL], s.count[SWEEP_MISSING]);
 	for (size_t i = 0; i < s.n; i++)
 		if (s.state[i] == SWEEP_FAILED || s.state[i] == SWEEP_PARTIAL)
 			printf("%s task %zu (no runs/%zu.db), its log ends: %s\n",
 			       s.state[i] == SWEEP_FAILED ? "failed" : "running or killed", i + 1,
 			       i + 1, s.last[i] ? s.last[i] : "(empty log)");
+		else if (s.state[i] == SWEEP_INVALID)
+			printf("invalid task %zu: %s\n", i + 1, s.last[i]);
 	if (s.count[SWEEP_MISSING]) {
 		printf("missing: ");
 		print_tasks(stdout, &s, SWEEP_MISSING);
 	}
+	sbuf_init(&todo);
+	sweep_status_todo(&s, &todo);
+	if (todo.len)
+		printf("not done: %s\n", todo.s);
+	sbuf_release(&todo);
 	int rc = s.count[SWEEP_DONE] == s.n ? CMD_OK : CMD_FAIL;
 	sweep_status_release(&s);
 	if (fflush(stdout) || ferror(stdout))
@@ -214,6 +256,43 @@ static char *bin_dir(void)
 	return xstrdup(*buf ? buf : "/");
 }
 
+/* The traces' sizes, for the estimates. */
+struct sizes {
+	const int64_t *ids;
+	size_t n;
+	int64_t jobs, nodes; /* the largest of those traces */
+};
+
+static int take_size(void *ctx, const struct store_trace_info *t)
+{
+	struct sizes *z = ctx;
+	for (size_t i = 0; i < z->n; i++)
+		if (z->ids[i] == t->id) {
+			z->jobs = t->njobs > z->jobs ? t->njobs : z->jobs;
+			z->nodes = t->nnodes > z->nodes ? t->nnodes : z->nodes;
+		}
+	return 0;
+}
+
+/*
+ * What an array task asks Slurm for, from the largest trace (jobs, nodes), the runs an array
+ * task makes and the largest inflation target (it scales the jobs): memory 128 MB + 2 x
+ * (8 MB + 0.22 KB a job + 3 KB a node), the peak resident size of one replay --threads 1
+ * measured at 20k-200k jobs and 200-4000 nodes, doubled; time 10 min + 3 x 0.2 ms a job
+ * x (1 + nodes / 2000) per run, a run's CPU time at those sizes some 3 to 10 times over
+ * (a congested trace is slower; a task stopped by its limit resumes where it stopped).
+ */
+static void estimate(int64_t jobs, int64_t nodes, double scale, size_t runs, char *mem, size_t nmem,
+		     char *tim, size_t ntim)
+{
+	double j = (double)jobs * (scale > 1 ? scale : 1), n = (double)nodes;
+	double mb = 128 + 2 * (8 + j * 0.22 / 1024 + n * 3.0 / 1024);
+	double sec = 600 + 3 * (double)runs * j * 0.2e-3 * (1 + n / 2000);
+	unsigned long min = (unsigned long)ceil(sec / 60);
+	snprintf(mem, nmem, "%.0fM", ceil(mb));
+	snprintf(tim, ntim, "%lu:%02lu:00", min / 60, min % 60);
+}
+
 static int exec_sweep(int argc, char **argv)
 {
 	struct cmd_parser p;
@@ -221,10 +300,13 @@ static int exec_sweep(int argc, char **argv)
 	struct err e = {0};
 	const char *dir = NULL, *seeds = NULL;
 	const struct policy_ops **pols = NULL;
-	size_t npol = 0;
+	const char **polnames = NULL, **sbopt = NULL;
+	size_t npol = 0, nsbopt = 0;
 	struct store *st = NULL;
-	char *bindir = NULL;
-	int c, rc = CMD_OK;
+	char *bindir = NULL, (*digests)[65] = NULL, mem[32], tim[32];
+	int64_t *ids = NULL;
+	unsigned cells = 1;
+	int c, rc = CMD_OK, same = 0;
 
 	if (argc >= 2 && !strcmp(argv[1], "status"))
 		return exec_status(argc, argv);
@@ -234,6 +316,9 @@ static int exec_sweep(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			w.policies = p.arg;
+			break;
+		case O_SPLIT:
+			w.split = 1;
 			break;
 		case O_SEEDS:
 			seeds = p.arg;
@@ -249,6 +334,31 @@ static int exec_sweep(int argc, char **argv)
 		case O_TRACE:
 			w.traces = xrealloc(w.traces, (w.ntraces + 1) * sizeof *w.traces);
 			w.traces[w.ntraces++] = p.arg;
+			break;
+		case O_CELLS:
+			rc = cmd_whole_opt(&cmd_sweep_entry, "cells-per-task", p.arg, 1, 1000000,
+					   &cells);
+			break;
+		case O_MEM:
+		case O_TIME:
+			/* one word of an #SBATCH line: Slurm reads no quotes there */
+			if (!*p.arg || strpbrk(p.arg, " \t\n\r'\"\\"))
+				rc = cmd_usage_error(&cmd_sweep_entry,
+						     "--%s '%s': one word, no blank or quote",
+						     c == O_MEM ? "mem" : "time", p.arg);
+			else if (c == O_MEM)
+				w.mem = p.arg;
+			else
+				w.time = p.arg;
+			break;
+		case O_SBOPT:
+			if (p.arg[0] != '-' || strpbrk(p.arg, "\n\r"))
+				rc = cmd_usage_error(&cmd_sweep_entry,
+						     "--sbatch-opt '%s': not an sbatch option "
+						     "(--NAME=VALUE)",
+						     p.arg);
+			sbopt = xrealloc(sbopt, (nsbopt + 1) * sizeof *sbopt);
+			sbopt[nsbopt++] = p.arg;
 			break;
 		case 'o':
 			dir = p.arg;
@@ -272,6 +382,14 @@ static int exec_sweep(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_sweep_entry, "--policies: %s", e.msg);
 		goto out;
 	}
+	polnames = xcalloc(npol, sizeof *polnames);
+	for (size_t i = 0; i < npol; i++)
+		polnames[i] = pols[i]->name;
+	w.pols = polnames;
+	w.npol = npol;
+	w.cells = cells;
+	w.sbopt = sbopt;
+	w.nsbopt = nsbopt;
 	if (seeds && replay_parse_seeds(seeds, &w.lo, &w.hi, &e)) {
 		rc = cmd_usage_error(&cmd_sweep_entry, "--seeds %s", e.msg);
 		goto out;
@@ -294,13 +412,31 @@ static int exec_sweep(int argc, char **argv)
 		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
 		goto out;
 	}
-	for (size_t i = 0; i < (w.ntraces ? w.ntraces : 1); i++) {
-		int64_t id;
-		if (store_trace_find(st, w.ntraces ? w.traces[i] : NULL, &id, &e)) {
+	size_t nt = w.ntraces ? w.ntraces : 1;
+	ids = xcalloc(nt, sizeof *ids);
+	digests = xcalloc(nt, sizeof *digests);
+	for (size_t i = 0; i < nt; i++) {
+		if (store_trace_find(st, w.ntraces ? w.traces[i] : NULL, &ids[i], &e) ||
+		    store_trace_digest(st, ids[i], digests[i], &e)) {
 			rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
 			goto out;
 		}
 	}
+	w.digests = digests;
+	struct sizes z = {ids, nt, 0, 0};
+	if (store_trace_list(st, take_size, &z, &e)) {
+		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
+		goto out;
+	}
+	double scale = 1;
+	for (size_t i = 0; i < w.ntargets; i++)
+		scale = fmax(scale, atof(w.targets[i]));
+	estimate(z.jobs, z.nodes, scale, (w.split ? 1 : npol) * cells, mem, sizeof mem, tim,
+		 sizeof tim);
+	if (!w.mem)
+		w.mem = mem;
+	if (!w.time)
+		w.time = tim;
 	w.store = realpath(p.operands[0], NULL);
 	if (!w.store) {
 		rc = cmd_fail(&cmd_sweep_entry, "%s: cannot resolve its path", p.operands[0]);
@@ -308,19 +444,28 @@ static int exec_sweep(int argc, char **argv)
 	}
 	bindir = bin_dir();
 	w.bindir = bindir;
-	if (sweep_write(&w, dir, &e)) {
+	if (sweep_write(&w, dir, &same, &e)) {
 		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
 		goto out;
 	}
 	size_t n = sweep_ntasks(&w);
+	if (same)
+		fprintf(stderr, "%s holds this sweep already: its scripts are written anew\n", dir);
+	else
+		fprintf(stderr, "wrote %zu task%s (%zu runs) to %s/tasks\n", n, n == 1 ? "" : "s",
+			n * (w.split ? 1 : npol), dir);
 	fprintf(stderr,
-		"wrote %zu task%s (%zu runs) to %s/tasks\n"
-		"run them: %s/parallel.sh [-j N] | sbatch %s/slurm.sbatch\n"
+		"slurm: --mem=%s --time=%s an array task of %u task%s\n"
+		"run them: %s/parallel.sh [-j N] | %s/slurm.sh [SBATCH-OPTION...]\n"
 		"then: voidfit merge %s %s/runs/*.db\n",
-		n, n == 1 ? "" : "s", n * npol, dir, dir, dir, p.operands[0], dir);
+		w.mem, w.time, cells, cells == 1 ? "" : "s", dir, dir, p.operands[0], dir);
 out:
 	free(bindir);
 	free(pols);
+	free(polnames);
+	free(sbopt);
+	free(ids);
+	free(digests);
 	store_close(st);
 	sweep_release(&w);
 	cmd_parser_release(&p);

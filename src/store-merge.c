@@ -338,6 +338,70 @@ static int quick_check(struct store *t, struct err *e)
 	return rc;
 }
 
+int store_task_verify(struct store *t, struct store_task_info *out, struct err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, step;
+	memset(out, 0, sizeof *out);
+	if ((rc = quick_check(t, e)))
+		return rc;
+	/* a task store has the task table from its start (store_task_init) */
+	if (store_prep(t, "SELECT id FROM traces", &st, e) || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return err_set(e, VF_ESTORE, "%s: not a task store (no trace row)", t->path);
+	}
+	int64_t tid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = store_trace_digest(t, tid, out->sha256, e)))
+		return rc;
+	struct sbuf pairs = SBUF_INIT;
+	sbuf_init(&pairs);
+	rc = store_prep(t, "SELECT policy, seed FROM runs ORDER BY policy, seed", &st, e);
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sbuf_printf(&pairs, "%s %" PRId64 "\n", (const char *)sqlite3_column_text(st, 0),
+			    (int64_t)sqlite3_column_int64(st, 1));
+		out->runs++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	out->pairs = pairs.s; /* the caller frees */
+	if (rc || step != SQLITE_DONE)
+		return err_set(e, VF_ESTORE, "%s: not a task store (its runs cannot be read)",
+			       t->path);
+	/* the task row is there from the start; finished_at says the task ended */
+	if (store_prep(t,
+		       "SELECT trace_sha256, voidfit_version, runs, finished_at IS NOT NULL "
+		       "FROM task",
+		       &st, e)) {
+		e->code = rc = VF_ESTORE;
+		err_prefix(e, "%s: not a task store: ", t->path);
+		return rc;
+	}
+	if ((step = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_int(st, 3)) {
+		const char *h = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		out->finished = 1;
+		snprintf(out->version, sizeof out->version, "%s", v ? v : "");
+		if (!h || strcmp(h, out->sha256))
+			rc = err_set(e, VF_ESTORE, "%s: damaged: trace sha256 %s, its files say %s",
+				     t->path, h ? h : "(none)", out->sha256);
+		else if (sqlite3_column_int64(st, 2) != out->runs)
+			rc = err_set(e, VF_ESTORE,
+				     "%s: damaged: %" PRId64 " runs, its task row says %" PRId64,
+				     t->path, out->runs, (int64_t)sqlite3_column_int64(st, 2));
+	} else if (step != SQLITE_DONE && step != SQLITE_ROW) {
+		rc = store_sqlerr(t, e, "read task");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int store_task_compact(struct store *t, struct err *e)
+{
+	return store_exec(t, "VACUUM", e);
+}
+
 /* The content digest of the store's trace tid, worked out once per merge. */
 static int content_of(struct store_merge *m, int64_t tid, const char **hex, struct err *e)
 {

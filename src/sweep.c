@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
+#include "sha256.h"
 #include "sweep.h"
 #include "words.h"
 
@@ -148,7 +150,8 @@ size_t sweep_ntasks(const struct sweep *w)
 	size_t nt = w->ntraces ? w->ntraces : 1, nw = w->nwi ? w->nwi : 1;
 	size_t ng = w->ntargets ? w->ntargets : 1;
 	uint64_t ns = w->hi - w->lo + 1;
-	double n = (double)nt * (double)nw * (double)ng * (double)ns;
+	double n = (double)nt * (double)nw * (double)ng * (double)ns *
+		   (double)(w->split ? w->npol : 1);
 	return n > SWEEP_MAX_TASKS ? SWEEP_MAX_TASKS + 1 : (size_t)n;
 }
 
@@ -214,11 +217,11 @@ static int make_dir(const char *path, int follow, struct err *e)
 /* The scripts: '@' placeholders are filled by fill(). */
 static const char parallel_sh[] =
 	"#!/bin/sh\n"
-	"# Run the tasks of this sweep (one a line in 'tasks') with GNU parallel; written by\n"
-	"# 'voidfit sweep'. Task N writes runs/N.db, its output goes to logs/N.log, and the\n"
-	"# joblog records its exit status: run this again to run only the tasks that failed or\n"
-	"# did not run (--resume-failed). It exits with the number of tasks that failed, or 1\n"
-	"# when every task exited 0 but some task store is not here.\n"
+	"# Run the tasks of this sweep (one a line in 'tasks') that 'voidfit sweep status' calls\n"
+	"# not done (failed, invalid, killed, not run: all, the first time) with GNU parallel;\n"
+	"# written by 'voidfit sweep'. Task N writes runs/N.db, its output goes to logs/N.log.\n"
+	"# Run it again to run what is still not done. It exits with the number of tasks that\n"
+	"# failed, or 1 when every task exited 0 but some task store is not here or not whole.\n"
 	"#\n"
 	"#   ./parallel.sh [-j N] [--sshloginfile FILE [--transfer]] [PARALLEL-OPTION...]\n"
 	"#\n"
@@ -248,43 +251,124 @@ static const char parallel_sh[] =
 	"\t*) set -- \"$@\" \"$a\" ;;\n"
 	"\tesac\n"
 	"done\n"
-	"cd \"$(dirname \"$0\")\"\n"
+	"cd @DIR@\n"
 	"mkdir -p runs logs\n"
 	"if [ -n \"$transfer\" ]; then\n"
-	"\tset -- --basefile @STORE@ --workdir . --return 'runs/{#}.db' --return 'logs/{#}.log' "
+	"\tset -- --basefile @STORE@ --workdir . --return 'runs/{1}.db' --return 'logs/{1}.log' "
 	"\"$@\"\n"
 	"fi\n"
+	"# the tasks not done, by number, and their lines\n"
+	"todo=.todo.$$\n"
+	"trap 'rm -f \"$todo\" \"$todo.tasks\"' EXIT\n"
+	"voidfit sweep status --todo \"$(pwd)\" >\"$todo\"\n"
+	"awk 'NR == FNR { want[$1]; next } FNR in want' \"$todo\" tasks >\"$todo.tasks\"\n"
 	"rc=0\n"
-	"parallel --will-cite --joblog joblog --resume-failed -j \"$jobs\" \"$@\" \\\n"
-	"\t'mkdir -p runs logs && sh -c {} >logs/{#}.log 2>&1' <tasks || rc=$?\n"
-	"# every task exited 0: each task store must be here too (a task whose store did not\n"
-	"# come back, or was removed since, is missing: say so and fail)\n"
+	"if [ -s \"$todo\" ]; then\n"
+	"\tparallel --will-cite --joblog joblog -j \"$jobs\" \"$@\" \\\n"
+	"\t\t'mkdir -p runs logs && sh -c {2} >logs/{1}.log 2>&1' \\\n"
+	"\t\t:::: \"$todo\" ::::+ \"$todo.tasks\" || rc=$?\n"
+	"fi\n"
+	"# every task exited 0: each task store must be here, and whole (a task whose store did\n"
+	"# not come back, or was removed or damaged since, is not done: say so and fail)\n"
 	"if [ $rc -eq 0 ]; then\n"
 	"\ts=$(voidfit sweep status \"$(pwd)\" 2>&1) || {\n"
 	"\t\tprintf '%s\\n' \"$s\" >&2\n"
-	"\t\techo 'parallel.sh: every task exited 0, but task stores are missing here' >&2\n"
+	"\t\techo 'parallel.sh: every task exited 0, but task stores are missing or invalid "
+	"here' >&2\n"
 	"\t\trc=1\n"
 	"\t}\n"
 	"fi\n"
 	"exit $rc\n";
 
-static const char slurm_sbatch[] =
+static const char slurm_sh[] =
 	"#!/bin/sh\n"
-	"# A Slurm job array of this sweep's tasks; written by 'voidfit sweep'. Submit it with\n"
-	"# 'sbatch slurm.sbatch'. Array task N runs line N of 'tasks' (it writes runs/N.db; its\n"
-	"# log is logs/N.log); at most @K@ run at once. 'voidfit sweep status' names the tasks\n"
-	"# that failed or did not run; 'sbatch --array=3,7 slurm.sbatch' runs them again.\n"
-	"#SBATCH --job-name=voidfit-sweep\n"
-	"#SBATCH --array=1-@N@%@K@\n"
-	"#SBATCH --ntasks=1\n"
-	"#SBATCH --cpus-per-task=1\n"
-	"#SBATCH --chdir=@DIR@\n"
-	"#SBATCH --output=logs/%a.log\n"
+	"# Submit this sweep to Slurm; written by 'voidfit sweep'. The tasks 'voidfit sweep\n"
+	"# status' calls not done (all, the first time) go as job arrays of slurm.sbatch, each\n"
+	"# array task running @C@ task(s) one after another: as many arrays as the cluster's\n"
+	"# MaxArraySize (scontrol show config) needs. Then 'voidfit merge' is submitted to run\n"
+	"# once they all succeed (--dependency=afterok). Run it again to run what is still not\n"
+	"# done (failed, killed by a time limit: it resumes, cancelled, lost, damaged).\n"
+	"#\n"
+	"#   ./slurm.sh [--no-merge] [SBATCH-OPTION...]\n"
+	"#\n"
+	"# The options go to each sbatch as they are, over those of slurm.sbatch: --mem=4G,\n"
+	"# --time=2:00:00, --partition=P, --account=A...\n"
 	"set -eu\n"
 	"@PATH@"
-	"line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" tasks)\n"
-	"[ -n \"$line\" ] || { echo \"no task ${SLURM_ARRAY_TASK_ID} in tasks\" >&2; exit 1; }\n"
-	"exec sh -c \"$line\"\n";
+	"cd @DIR@\n"
+	"dir=$(pwd)\n"
+	"merge=1\n"
+	"if [ \"${1:-}\" = --no-merge ]; then merge=; shift; fi\n"
+	"mkdir -p runs logs submit\n"
+	"todo=submit/todo.$(date +%Y%m%d%H%M%S).$$\n"
+	"voidfit sweep status --todo \"$dir\" >\"$todo\"\n"
+	"n=$(wc -l <\"$todo\")\n"
+	"if [ \"$n\" -eq 0 ]; then\n"
+	"\trm -f \"$todo\"\n"
+	"\techo 'slurm.sh: every task is done'\n"
+	"\texit 0\n"
+	"fi\n"
+	"c=@C@\n"
+	"units=$(((n + c - 1) / c))\n"
+	"# array indices go from 1 to MaxArraySize - 1 (default 1001)\n"
+	"max=$(scontrol show config 2>/dev/null | awk '$1 == \"MaxArraySize\" { print $3 }')\n"
+	"per=$((${max:-1001} - 1))\n"
+	"[ \"$per\" -ge 1 ] || { echo \"slurm.sh: MaxArraySize $max\" >&2; exit 1; }\n"
+	"deps=\n"
+	"off=0\n"
+	"while [ $off -lt $units ]; do\n"
+	"\tm=$((units - off))\n"
+	"\t[ $m -le $per ] || m=$per\n"
+	"\tk=$m\n"
+	"\t[ $k -le 64 ] || k=64\n"
+	"\tj=$(sbatch --parsable --array=1-$m%$k --chdir=\"$dir\" "
+	"--output=\"$dir/logs/slurm-%A_%a.out\" \\\n"
+	"\t\t--export=ALL,VOIDFIT_TODO=$todo,VOIDFIT_OFFSET=$off \"$@\" slurm.sbatch)\n"
+	"\tj=${j%%;*}\n"
+	"\techo \"slurm.sh: job $j: array tasks 1-$m run $(((off * c) + 1))-$(((off + m) * c > n ? "
+	"n "
+	": (off + m) * c)) of the $n tasks not done\"\n"
+	"\tdeps=$deps:$j\n"
+	"\toff=$((off + m))\n"
+	"done\n"
+	"if [ -n \"$merge\" ]; then\n"
+	"\tj=$(sbatch --parsable --job-name=voidfit-merge --dependency=afterok$deps "
+	"--chdir=\"$dir\" \\\n"
+	"\t\t--output=\"$dir/logs/merge-%j.out\" --ntasks=1 \"$@\" \\\n"
+	"\t\t--wrap=@MERGE@)\n"
+	"\techo \"slurm.sh: job ${j%%;*}: voidfit merge, once every array succeeds\"\n"
+	"fi\n";
+
+static const char slurm_sbatch[] =
+	"#!/bin/sh\n"
+	"# The Slurm array job of this sweep; written by 'voidfit sweep'. Submit it with\n"
+	"# ./slurm.sh, which gives each array the list of tasks to run (VOIDFIT_TODO, a file of\n"
+	"# task numbers; without it, tasks 1..@N@) and its place in it (VOIDFIT_OFFSET): array\n"
+	"# task I runs the tasks at places (OFFSET + I - 1) * @C@ + 1 .. (OFFSET + I) * @C@ of "
+	"the\n"
+	"# list, one after another. Task N writes runs/N.db; its log is logs/N.log.\n"
+	"#SBATCH --job-name=voidfit-sweep\n"
+	"#SBATCH --ntasks=1\n"
+	"#SBATCH --cpus-per-task=1\n"
+	"@SBATCH@"
+	"set -eu\n"
+	"@PATH@"
+	"cd @DIR@\n"
+	"c=@C@\n"
+	"i=$((${VOIDFIT_OFFSET:-0} + SLURM_ARRAY_TASK_ID))\n"
+	"rc=0\n"
+	"k=$(((i - 1) * c + 1))\n"
+	"while [ $k -le $((i * c)) ]; do\n"
+	"\tif [ -n \"${VOIDFIT_TODO:-}\" ]; then n=$(sed -n \"${k}p\" \"$VOIDFIT_TODO\"); else "
+	"n=$k; fi\n"
+	"\t[ -n \"$n\" ] || break\n"
+	"\tk=$((k + 1))\n"
+	"\tline=$(sed -n \"${n}p\" tasks)\n"
+	"\t[ -n \"$line\" ] || { echo \"no task $n in tasks\" >&2; rc=1; continue; }\n"
+	"\tsh -c \"$line\" >\"logs/$n.log\" 2>&1 || { echo \"task $n failed: logs/$n.log\" >&2; "
+	"rc=1; }\n"
+	"done\n"
+	"exit $rc\n";
 
 /* tmpl with each @NAME@ replaced by the value of NAME in names/vals. */
 static void fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n,
@@ -304,13 +388,125 @@ static void fill(const char *tmpl, const char *const *names, const char *const *
 	}
 }
 
-int sweep_write(const struct sweep *w, const char *dir, struct err *e)
+/* The task lines of w into tasks; returns how many. */
+static size_t task_lines(const struct sweep *w, struct sbuf *tasks)
+{
+	size_t nt = w->ntraces ? w->ntraces : 1, nw = w->nwi ? w->nwi : 1;
+	size_t ng = w->ntargets ? w->ntargets : 1, np = w->split ? w->npol : 1, ntask = 0;
+	/* the policies by name ('all' as the names it stands for now): status checks a task
+	 * store's runs against them */
+	struct sbuf pl = SBUF_INIT;
+	sbuf_init(&pl);
+	for (size_t i = 0; i < w->npol; i++)
+		sbuf_printf(&pl, "%s%s", i ? "," : "", w->pols[i]);
+	const char *polist = pl.s;
+	for (size_t ti = 0; ti < nt; ti++)
+		for (size_t wi = 0; wi < nw; wi++)
+			for (size_t gi = 0; gi < ng; gi++)
+				for (uint64_t s = w->lo;; s++) {
+					for (size_t pi = 0; pi < np; pi++) {
+						char buf[64];
+						sbuf_adds(tasks, "voidfit replay");
+						add_word(tasks, w->store);
+						snprintf(buf, sizeof buf, "runs/%zu.db", ++ntask);
+						sbuf_adds(tasks, " --into");
+						add_word(tasks, buf);
+						/* the file there is this task's: a store that did
+						 * not check is replaced */
+						sbuf_adds(tasks, " --force --threads 1 --policy");
+						if (w->split)
+							add_word(tasks, w->pols[pi]);
+						else
+							add_word(tasks, polist);
+						sbuf_printf(tasks, " --seed %" PRIu64, s);
+						if (w->ntraces) {
+							sbuf_adds(tasks, " --trace");
+							add_word(tasks, w->traces[ti]);
+						}
+						if (w->ntargets) {
+							sbuf_adds(tasks,
+								  " --mode inflate --target");
+							add_word(tasks, w->targets[gi]);
+						}
+						for (size_t k = 0; w->nwi && k < w->wi[wi].n; k++)
+							add_word(tasks, w->wi[wi].words[k]);
+						if (w->nwi) { /* for the reader: whence the line */
+							sbuf_adds(tasks, " #");
+							add_word(tasks, w->wi[wi].where);
+						}
+						sbuf_addc(tasks, '\n');
+					}
+					if (s == w->hi)
+						break;
+				}
+	sbuf_release(&pl);
+	return ntask;
+}
+
+static void hex_of(const void *p, size_t n, char hex[65])
+{
+	uint8_t d[32];
+	sha256_buf(p, n, d);
+	sha256_hex(d, hex);
+}
+
+/* The identity of sweep w whose task list is tasks into id, and its file into out. */
+static void id_text(const struct sweep *w, const struct sbuf *tasks, char id[65], struct sbuf *out)
+{
+	struct sha256 c;
+	uint8_t d[32];
+	char th[65];
+	size_t nt = w->ntraces ? w->ntraces : 1;
+	hex_of(tasks->s, tasks->len, th);
+	sha256_init(&c);
+	sha256_update(&c, th, 64);
+	for (size_t i = 0; i < nt; i++)
+		sha256_update(&c, w->digests[i], 64);
+	sha256_final(&c, d);
+	sha256_hex(d, id);
+	sbuf_printf(out,
+		    "# the identity of this sweep (voidfit sweep): 'sweep status' and 'merge'\n"
+		    "# check the task list and the task stores against it\n"
+		    "sweep %s\ntasks %s\nruns-per-task %zu\n",
+		    id, th, w->split ? (size_t)1 : w->npol);
+	for (size_t i = 0; i < nt; i++)
+		sbuf_printf(out, "trace %s\n", w->digests[i]);
+}
+
+/* Does dir hold what a sweep left, though no task list: a joblog, task stores or logs? */
+static const char *leftovers(const char *dir, struct sbuf *path)
+{
+	static const char *const what[] = {"joblog", "sweep.id", "runs", "logs"};
+	for (size_t i = 0; i < sizeof what / sizeof *what; i++) {
+		struct stat sb;
+		sbuf_reset(path);
+		sbuf_printf(path, "%s/%s", dir, what[i]);
+		if (lstat(path->s, &sb) != 0 || S_ISLNK(sb.st_mode))
+			continue; /* a link is refused when written through (make_dir) */
+		if (!S_ISDIR(sb.st_mode))
+			return what[i];
+		DIR *d = opendir(path->s);
+		struct dirent *de;
+		int empty = 1;
+		while (d && empty && (de = readdir(d)))
+			empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+		if (d)
+			closedir(d);
+		if (!empty)
+			return what[i];
+	}
+	return NULL;
+}
+
+int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e)
 {
 	struct sbuf tasks = SBUF_INIT, path = SBUF_INIT, text = SBUF_INIT, pathline = SBUF_INIT,
-		    store = SBUF_INIT;
-	size_t nt = w->ntraces ? w->ntraces : 1, nw = w->nwi ? w->nwi : 1;
-	size_t ng = w->ntargets ? w->ntargets : 1, ntask = 0;
-	char *real = NULL;
+		    store = SBUF_INIT, idt = SBUF_INIT, sb_lines = SBUF_INIT, dirq = SBUF_INIT,
+		    merge = SBUF_INIT, mq = SBUF_INIT;
+	struct sweep_id old = {0};
+	struct err e2 = {0};
+	char *real = NULL, newid[65];
+	const char *left;
 	int rc = 0;
 	struct stat sb;
 
@@ -319,47 +515,36 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	sbuf_init(&text);
 	sbuf_init(&pathline);
 	sbuf_init(&store);
+	sbuf_init(&idt);
+	sbuf_init(&sb_lines);
+	sbuf_init(&dirq);
+	sbuf_init(&merge);
+	sbuf_init(&mq);
+	*same = 0;
+	size_t ntask = task_lines(w, &tasks);
+	id_text(w, &tasks, newid, &idt);
 	sbuf_printf(&path, "%s/tasks", dir);
 	if (lstat(path.s, &sb) == 0) {
-		rc = S_ISLNK(sb.st_mode)
-			     ? err_set(e, VF_EINPUT, "%s: a symbolic link, not followed", path.s)
-			     : err_set(e, VF_EINPUT,
-				       "%s: holds a sweep already (%s): give another -o", dir,
-				       path.s);
+		if (S_ISLNK(sb.st_mode)) {
+			rc = err_set(e, VF_EINPUT, "%s: a symbolic link, not followed", path.s);
+			goto out;
+		}
+		/* the same sweep again: its scripts are written anew, its runs kept */
+		if (sweep_id_read(dir, &old, &e2) || strcmp(old.id, newid)) {
+			rc = err_set(
+				e, VF_EINPUT,
+				"%s: holds a sweep already (%s), not this one: give another -o",
+				dir, path.s);
+			goto out;
+		}
+		*same = 1;
+	} else if ((left = leftovers(dir, &path))) {
+		rc = err_set(e, VF_EINPUT,
+			     "%s: holds what another sweep left (%s/%s) and no task list: give "
+			     "another -o, or remove it",
+			     dir, dir, left);
 		goto out;
 	}
-	for (size_t ti = 0; ti < nt; ti++)
-		for (size_t wi = 0; wi < nw; wi++)
-			for (size_t gi = 0; gi < ng; gi++)
-				for (uint64_t s = w->lo;; s++) {
-					char buf[64];
-					sbuf_adds(&tasks, "voidfit replay");
-					add_word(&tasks, w->store);
-					snprintf(buf, sizeof buf, "runs/%zu.db", ++ntask);
-					sbuf_adds(&tasks, " --into");
-					add_word(&tasks, buf);
-					sbuf_adds(&tasks, " --threads 1 --policy");
-					add_word(&tasks, w->policies);
-					sbuf_printf(&tasks, " --seed %" PRIu64, s);
-					if (w->ntraces) {
-						sbuf_adds(&tasks, " --trace");
-						add_word(&tasks, w->traces[ti]);
-					}
-					if (w->ntargets) {
-						sbuf_adds(&tasks, " --mode inflate --target");
-						add_word(&tasks, w->targets[gi]);
-					}
-					for (size_t k = 0; w->nwi && k < w->wi[wi].n; k++)
-						add_word(&tasks, w->wi[wi].words[k]);
-					if (w->nwi) { /* a comment for the reader: whence the line
-						       */
-						sbuf_adds(&tasks, " #");
-						add_word(&tasks, w->wi[wi].where);
-					}
-					sbuf_addc(&tasks, '\n');
-					if (s == w->hi)
-						break;
-				}
 	if ((rc = make_dir(dir, 1, e)))
 		goto out;
 	real = realpath(dir, NULL);
@@ -373,11 +558,25 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 		sbuf_adds(&pathline, ":$PATH\nexport PATH\n");
 	}
 	sh_quote(&store, w->store);
-	char nbuf[32], kbuf[32];
+	sh_quote(&dirq, real);
+	/* the merge job's command, one word for its --wrap */
+	sbuf_adds(&merge, pathline.s);
+	sbuf_adds(&merge, "voidfit sweep status \"$(pwd)\" && voidfit merge ");
+	sbuf_adds(&merge, store.s);
+	sbuf_adds(&merge, " runs/*.db");
+	sh_quote(&mq, merge.s);
+	if (w->mem)
+		sbuf_printf(&sb_lines, "#SBATCH --mem=%s\n", w->mem);
+	if (w->time)
+		sbuf_printf(&sb_lines, "#SBATCH --time=%s\n", w->time);
+	for (size_t i = 0; i < w->nsbopt; i++)
+		sbuf_printf(&sb_lines, "#SBATCH %s\n", w->sbopt[i]);
+	char nbuf[32], cbuf[32];
 	snprintf(nbuf, sizeof nbuf, "%zu", ntask);
-	snprintf(kbuf, sizeof kbuf, "%zu", ntask < 64 ? ntask : (size_t)64);
-	const char *names[] = {"PATH", "STORE", "N", "K", "DIR"};
-	const char *vals[] = {pathline.s, store.s, nbuf, kbuf, real};
+	snprintf(cbuf, sizeof cbuf, "%zu", w->cells ? w->cells : 1);
+	const char *names[] = {"PATH", "STORE", "N", "C", "DIR", "SBATCH", "MERGE"};
+	const char *vals[] = {pathline.s, store.s, nbuf, cbuf, dirq.s, sb_lines.s, mq.s};
+	const size_t nnames = sizeof names / sizeof *names;
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/runs", dir);
 	if ((rc = make_dir(path.s, 0, e)))
@@ -386,22 +585,41 @@ int sweep_write(const struct sweep *w, const char *dir, struct err *e)
 	sbuf_printf(&path, "%s/logs", dir);
 	if ((rc = make_dir(path.s, 0, e)))
 		goto out;
-	fill(parallel_sh, names, vals, 5, &text);
-	if ((rc = write_file(dir, "parallel.sh", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
+	static const struct {
+		const char *name, *tmpl;
+	} scripts[] = {{"parallel.sh", parallel_sh},
+		       {"slurm.sh", slurm_sh},
+		       {"slurm.sbatch", slurm_sbatch}};
+	for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+		sbuf_reset(&text);
+		fill(scripts[i].tmpl, names, vals, nnames, &text);
+		if ((rc = write_file(dir, scripts[i].name, text.s, OUTFILE_REPLACE | OUTFILE_EXEC,
+				     e)))
+			goto out;
+	}
+	if (*same)
 		goto out;
-	sbuf_reset(&text);
-	fill(slurm_sbatch, names, vals, 5, &text);
-	if ((rc = write_file(dir, "slurm.sbatch", text.s, OUTFILE_REPLACE | OUTFILE_EXEC, e)))
+	/* the identity, then the task list last: a directory with tasks is a whole sweep */
+	if ((rc = write_file(dir, "sweep.id", idt.s, OUTFILE_REPLACE, e)))
 		goto out;
-	/* the task list last: a directory with tasks is a whole sweep */
-	rc = write_file(dir, "tasks", tasks.s, 0, e);
+	if ((rc = write_file(dir, "tasks", tasks.s, 0, e))) {
+		sbuf_reset(&path);
+		sbuf_printf(&path, "%s/sweep.id", dir);
+		unlink(path.s);
+	}
 out:
+	sweep_id_release(&old);
 	free(real);
 	sbuf_release(&tasks);
 	sbuf_release(&path);
 	sbuf_release(&text);
 	sbuf_release(&pathline);
 	sbuf_release(&store);
+	sbuf_release(&idt);
+	sbuf_release(&sb_lines);
+	sbuf_release(&dirq);
+	sbuf_release(&merge);
+	sbuf_release(&mq);
 	return rc;
 }
 
@@ -452,20 +670,51 @@ static int check_into(struct store *from, const char *from_path, int64_t trace_i
 	return 0;
 }
 
+/* Reopen the task store a stopped or killed run of this task left at part, if it is an
+ * unfinished task store of the trace digest want, whole: its runs are kept and the task
+ * resumes after them. Opening it read-write first rolls back a transaction the kill cut
+ * (its journal is hot). NULL when there is none to resume: anything else there is removed. */
+static struct store *reopen_part(const char *part, const char *want, int64_t *runs)
+{
+	struct store *t = NULL;
+	struct store_task_info info;
+	struct err te = {0};
+	struct stat sb;
+	if (lstat(part, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	int bad = store_open(part, 0, &t, &te) || store_task_verify(t, &info, &te) ||
+		  info.finished || strcmp(info.sha256, want);
+	free(t ? info.pairs : NULL);
+	if (bad) {
+		store_close(t);
+		return NULL;
+	}
+	*runs = info.runs;
+	return t;
+}
+
 int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id, const char *path,
 		     int force, struct sweep_task *k, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct store *t = NULL;
+	char want[65];
 	int rc;
 	memset(k, 0, sizeof *k);
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, path);
-	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e))) {
+	if ((rc = check_into(from, from_path, trace_id, path, part.s, force, k, e)) ||
+	    (rc = store_trace_digest(from, trace_id, want, e))) {
 		sbuf_release(&part);
 		return rc;
 	}
-	unlink(part.s); /* what a killed run of this task left */
+	if ((t = reopen_part(part.s, want, &k->resumed))) {
+		k->t = t;
+		k->path = xstrdup(path);
+		sbuf_release(&part);
+		return 0;
+	}
+	unlink(part.s); /* what a killed run of this task left, not to be resumed */
 	sbuf_adds(&part, "-journal");
 	unlink(part.s);
 	part.s[part.len -= 8] = '\0';
@@ -483,16 +732,18 @@ int sweep_task_begin(struct store *from, const char *from_path, int64_t trace_id
 	return rc;
 }
 
-int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e)
+int sweep_task_end(struct sweep_task *k, int64_t trace_id, enum sweep_end how, struct err *e)
 {
 	struct sbuf part = SBUF_INIT;
 	struct stat sb;
-	int rc = 0;
+	int rc = 0, ok = how == SWEEP_END_DONE;
 	if (!k->t)
 		return 0;
 	sbuf_init(&part);
 	sbuf_printf(&part, "%s" SWEEP_PART, k->path);
-	if (ok && !(rc = store_begin(k->t, e)) && !(rc = store_task_seal(k->t, trace_id, e)))
+	/* compacted before it is sealed: a sealed task store is never written again */
+	if (ok && !(rc = store_task_compact(k->t, e)) && !(rc = store_begin(k->t, e)) &&
+	    !(rc = store_task_seal(k->t, trace_id, e)))
 		rc = store_commit(k->t, e);
 	store_close(k->t);
 	if (ok && !rc && k->replace) {
@@ -509,7 +760,8 @@ int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e
 					     "as it is)"
 					   : "");
 	}
-	unlink(part.s); /* after a link, or a failure */
+	if (how != SWEEP_END_KEEP)
+		unlink(part.s); /* after a link, or a failure */
 	sbuf_release(&part);
 	free(k->path);
 	memset(k, 0, sizeof *k);
@@ -517,6 +769,179 @@ int sweep_task_end(struct sweep_task *k, int64_t trace_id, int ok, struct err *e
 }
 
 /* ---- status ---- */
+
+void sweep_id_release(struct sweep_id *id)
+{
+	if (!id)
+		return;
+	free(id->traces);
+	memset(id, 0, sizeof *id);
+}
+
+/* A 64-digit lowercase hex digest at the start of s into hex; 0 if there is none. */
+static int take_hex(const char *s, char hex[65])
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	if (n != 64 || (s[64] && s[64] != '\n'))
+		return 0;
+	memcpy(hex, s, 64);
+	hex[64] = '\0';
+	return 1;
+}
+
+int sweep_id_read(const char *dir, struct sweep_id *out, struct err *e)
+{
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT, tasks = SBUF_INIT;
+	char th[65];
+	int rc = 0, have = 0;
+	memset(out, 0, sizeof *out);
+	sbuf_init(&path);
+	sbuf_init(&text);
+	sbuf_init(&tasks);
+	sbuf_printf(&path, "%s/tasks", dir);
+	if ((rc = words_read_file(path.s, (size_t)1 << 30, "a task list", &tasks, e))) {
+		sbuf_reset(&path);
+		sbuf_printf(&path, "%s/tasks", dir);
+		if (access(path.s, F_OK))
+			rc = err_set(e, VF_EINPUT, "%s: not a sweep directory: no %s", dir, path.s);
+		goto out;
+	}
+	sbuf_reset(&path);
+	sbuf_printf(&path, "%s/sweep.id", dir);
+	if (words_read_file(path.s, (size_t)1 << 20, "a sweep identity", &text, e)) {
+		rc = err_set(e, VF_EINPUT,
+			     "%s: no sweep identity (%s): a sweep of an older voidfit, or not "
+			     "written whole; write the sweep anew",
+			     dir, path.s);
+		goto out;
+	}
+	for (char *p = text.s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		long long v;
+		if (!strncmp(p, "sweep ", 6) && take_hex(p + 6, out->id))
+			have |= 1;
+		else if (!strncmp(p, "tasks ", 6) && take_hex(p + 6, out->tasks))
+			have |= 2;
+		else if (sscanf(p, "runs-per-task %lld", &v) == 1 && v > 0) {
+			out->runs = v;
+			have |= 4;
+		} else if (!strncmp(p, "trace ", 6)) {
+			out->traces =
+				xrealloc(out->traces, (out->ntraces + 1) * sizeof *out->traces);
+			if (take_hex(p + 6, out->traces[out->ntraces]))
+				out->ntraces++;
+		}
+	}
+	if (have != 7 || !out->ntraces) {
+		rc = err_set(e, VF_EINPUT,
+			     "%s: not a sweep identity (sweep, tasks, runs-per-task, "
+			     "trace lines)",
+			     path.s);
+		goto out;
+	}
+	hex_of(tasks.s, tasks.len, th);
+	if (strcmp(th, out->tasks))
+		rc = err_set(e, VF_EINPUT,
+			     "%s/tasks: changed since the sweep was written (its sha256 is not the "
+			     "one of %s): write the sweep anew",
+			     dir, path.s);
+out:
+	if (rc)
+		sweep_id_release(out);
+	sbuf_release(&path);
+	sbuf_release(&text);
+	sbuf_release(&tasks);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The (policy, seed) pairs task line line runs, as store_task_verify lists a store's:
+ * "POLICY SEED" lines, sorted. Empty when the line does not say (not written by sweep). */
+static void line_pairs(const char *line, struct sbuf *out)
+{
+	const char *p = strstr(line, " --policy "), *s = strstr(line, " --seed ");
+	if (!p || !s)
+		return;
+	p += 10;
+	char *list = xstrndup(p, strcspn(p, " ")), **names = NULL, *save = NULL;
+	unsigned long long seed = strtoull(s + 8, NULL, 10);
+	size_t n = 0;
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = t;
+	}
+	qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++)
+		sbuf_printf(out, "%s %llu\n", names[i], seed);
+	free(names);
+	free(list);
+}
+
+int sweep_task_check(const struct sweep_id *id, const char *path, const char *line, struct err *e)
+{
+	struct store *t = NULL;
+	struct store_task_info info = {0};
+	struct sbuf want = SBUF_INIT;
+	size_t i = 0;
+	int rc = store_open(path, STORE_RDONLY, &t, e);
+	sbuf_init(&want);
+	if (line)
+		line_pairs(line, &want);
+	if (rc)
+		rc = e->code = VF_ESTORE;
+	else if (!(rc = store_task_verify(t, &info, e))) {
+		while (i < id->ntraces && strcmp(id->traces[i], info.sha256))
+			i++;
+		if (!info.finished)
+			rc = err_set(e, VF_ESTORE, "%s: not a finished task store", path);
+		else if (i == id->ntraces)
+			rc = err_set(
+				e, VF_ESTORE,
+				"%s: trace sha256 %s, not a trace of this sweep (its task store "
+				"is another sweep's)",
+				path, info.sha256);
+		else if (strcmp(info.version, VOIDFIT_VERSION))
+			rc = err_set(e, VF_ESTORE, "%s: made by voidfit %s; this is voidfit %s",
+				     path, info.version, VOIDFIT_VERSION);
+		else if (info.runs != id->runs)
+			rc = err_set(e, VF_ESTORE,
+				     "%s: %" PRId64 " runs; a task of this sweep stores %" PRId64,
+				     path, info.runs, id->runs);
+		else if (want.len && strcmp(want.s, info.pairs))
+			rc = err_set(e, VF_ESTORE,
+				     "%s: not the runs of its task (policies and seed): another "
+				     "task's store",
+				     path);
+	}
+	free(info.pairs);
+	sbuf_release(&want);
+	store_close(t);
+	return rc;
+}
+
+int sweep_task_line(const char *dir, size_t n, struct sbuf *out)
+{
+	struct sbuf path = SBUF_INIT;
+	char *line = NULL;
+	size_t cap = 0, k = 0;
+	ssize_t len = -1;
+	sbuf_init(&path);
+	sbuf_printf(&path, "%s/tasks", dir);
+	FILE *f = fopen(path.s, "r");
+	while (f && k < n && (len = getline(&line, &cap, f)) >= 0)
+		k++;
+	if (f)
+		fclose(f);
+	sbuf_reset(out);
+	if (k == n && len >= 0)
+		sbuf_add(out, line, (size_t)len);
+	free(line);
+	sbuf_release(&path);
+	return k == n && len >= 0 ? 0 : -1;
+}
 
 /* The last line of file path that says something (NULL if none or unreadable; the caller
  * frees): not empty, and not the "see 'voidfit CMD -h'" after a usage error. */
@@ -569,19 +994,35 @@ int sweep_count_tasks(const char *dir, size_t *n, struct err *e)
 int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e)
 {
 	struct sbuf path = SBUF_INIT;
+	struct sweep_id id;
 	memset(out, 0, sizeof *out);
-	int rc = sweep_count_tasks(dir, &out->n, e);
-	if (rc)
+	int rc = sweep_id_read(dir, &id, e);
+	if (rc || (rc = sweep_count_tasks(dir, &out->n, e))) {
+		sweep_id_release(&id);
 		return rc;
+	}
 	sbuf_init(&path);
+	sbuf_printf(&path, "%s/tasks", dir);
+	FILE *tf = fopen(path.s, "r");
+	char *line = NULL;
+	size_t cap = 0;
 	out->state = xcalloc(out->n ? out->n : 1, sizeof *out->state);
 	out->last = xcalloc(out->n ? out->n : 1, sizeof *out->last);
 	for (size_t i = 0; i < out->n; i++) {
 		enum sweep_state s = SWEEP_MISSING;
+		struct err te = {0};
+		int have = tf && getline(&line, &cap, tf) >= 0;
 		sbuf_reset(&path);
 		sbuf_printf(&path, "%s/runs/%zu.db", dir, i + 1);
 		if (exists(path.s)) {
 			s = SWEEP_DONE;
+			if (sweep_task_check(&id, path.s, have ? line : NULL, &te)) {
+				s = SWEEP_INVALID;
+				out->last[i] = xstrdup(te.msg);
+				/* SQLite's check says one problem a line: one line here */
+				for (char *c = out->last[i]; (c = strchr(c, '\n'));)
+					*c = ' ';
+			}
 		} else {
 			sbuf_adds(&path, SWEEP_PART);
 			int part = exists(path.s);
@@ -596,8 +1037,27 @@ int sweep_status_read(const char *dir, struct sweep_status *out, struct err *e)
 		out->state[i] = s;
 		out->count[s]++;
 	}
+	if (tf)
+		fclose(tf);
+	free(line);
+	sweep_id_release(&id);
 	sbuf_release(&path);
 	return 0;
+}
+
+void sweep_status_todo(const struct sweep_status *s, struct sbuf *out)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->state[i] == SWEEP_DONE)
+			continue;
+		size_t j = i;
+		while (j + 1 < s->n && s->state[j + 1] != SWEEP_DONE)
+			j++;
+		sbuf_printf(out, "%s%zu", out->len ? "," : "", i + 1);
+		if (j > i)
+			sbuf_printf(out, "-%zu", j + 1);
+		i = j;
+	}
 }
 
 void sweep_status_release(struct sweep_status *s)

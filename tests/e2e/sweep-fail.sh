@@ -42,15 +42,41 @@ kill -9 $pid
 wait $pid 2>/dev/null || true
 [ ! -f kb/runs/1.db ] || die "a killed task left a task store"
 expect_rc 1 vf sweep status kb
-contains out "1 tasks: 0 done, 0 failed, 1 running or killed, 0 missing"
+contains out "1 tasks: 0 done, 0 failed, 0 invalid, 1 running or killed, 0 missing"
 cp big.db big0.db
 expect_rc 1 vf merge big.db kb/runs/1.db.part
 contains err "kb/runs/1.db.part: not a finished task store"
 contains err "merged nothing"
 [ "$(runs big.db)" -eq 0 ] || die "a killed task's runs were merged"
-# run again, it replaces what the killed one left
-task kb 1 || die "task rerun failed"
+# run again, it resumes after the runs the killed one stored
+kept=$(sqlite3 kb/runs/1.db.part 'SELECT count(*) FROM runs')
+(cd kb && "$VOIDFIT" replay "$PWD/../big.db" --into runs/1.db --threads 1 \
+	--policy first-fit,best-fit,dotprod,fgd >logs/1.log 2>&1) || die "task rerun failed"
 [ -f kb/runs/1.db ] && [ ! -f kb/runs/1.db.part ] || die "the rerun did not finish"
+contains kb/logs/1.log "stored $((4 - kept)) runs in runs/1.db"
+contains kb/logs/1.log "; $kept kept from a run stopped before"
+[ "$(runs kb/runs/1.db)" -eq 4 ] || die "the resumed task holds $(runs kb/runs/1.db) runs"
+# a sealed task store is compacted: no free page is sent back
+[ "$(sqlite3 kb/runs/1.db 'PRAGMA freelist_count')" -eq 0 ] || die "a task store not compacted"
+
+# a task stopped by a signal (a time limit: SIGTERM) keeps the runs it finished and says so
+rm kb/runs/1.db
+(cd kb && exec "$VOIDFIT" replay "$PWD/../big.db" --into runs/1.db --threads 1 \
+	--policy first-fit,best-fit,dotprod,fgd >logs/1.log 2>&1) &
+pid=$!
+# (sqlite3 would make the file it opens: only once the task has made it)
+poll 60 sh -c '[ -f kb/runs/1.db.part ] &&
+	[ "$(sqlite3 kb/runs/1.db.part "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" -ge 1 ]'
+kill -TERM $pid
+set +e
+wait $pid
+trc=$?
+set -e
+[ $trc -eq 130 ] || die "a stopped task exited $trc"
+contains kb/logs/1.log "stopped: the runs done are kept in runs/1.db.part; run the task again to resume"
+[ "$(runs kb/runs/1.db.part)" -ge 1 ] || die "a stopped task kept no run"
+task kb 1 || die "task rerun failed"
+[ "$(runs kb/runs/1.db)" -eq 4 ] || die "the resumed task holds $(runs kb/runs/1.db) runs"
 
 # a task store of another trace: refused with both sha256s, nothing merged
 expect_rc 0 vf sweep other.db -p fgd --targets 0.5 -o so
@@ -66,8 +92,7 @@ cp sw/runs/2.db bad.db
 size=$(wc -c <bad.db)
 dd if=/dev/zero of=bad.db bs=1 seek=$((size / 2)) count=4096 conv=notrunc 2>/dev/null
 expect_rc 1 vf merge t.db sw/runs/1.db bad.db
-contains err "bad.db: "
-contains err "malformed"
+contains err "bad.db: damaged: "
 contains err "merged nothing"
 # a damaged block: one byte of a run's per-job results changed
 cp sw/runs/2.db flip.db
@@ -94,7 +119,7 @@ expect_rc 0 vf merge t.db sw/runs/1.db sw/runs/2.db
 contains err "merged 4 runs from 2 task stores into t.db"
 contains err "sw: 1 of 3 tasks have no task store here: 3"
 expect_rc 1 vf sweep status sw
-contains out "3 tasks: 2 done, 0 failed, 0 running or killed, 1 missing"
+contains out "3 tasks: 2 done, 0 failed, 0 invalid, 0 running or killed, 1 missing"
 contains out "missing: 3"
 
 # usage errors

@@ -24,7 +24,8 @@ expect_rc 0 vf sweep merged.db -p first-fit,fgd --seeds 1-2 --targets 0.5..0.6/0
 contains err "wrote 12 tasks (24 runs)"
 [ "$(wc -l <sw/tasks)" -eq 12 ] || die "want 12 task lines"
 contains sw/tasks "--into runs/1.db"
-contains sw/slurm.sbatch "#SBATCH --array=1-12%12"
+contains sw/slurm.sbatch "#SBATCH --mem="
+contains sw/sweep.id "runs-per-task 2"
 # timed: no --targets, one trace by name, 2 seeds
 expect_rc 0 vf sweep merged.db -p first-fit,fgd --seeds 1-2 --trace jobs -o swt
 
@@ -41,7 +42,7 @@ set -e
 [ "$prc" -eq 4 ] || die "parallel.sh exited $prc, wanted 4 (failed tasks)"
 [ -s sw/joblog ] || die "no joblog"
 expect_rc 1 vf sweep status sw
-contains out "12 tasks: 8 done, 4 failed, 0 running or killed, 0 missing"
+contains out "12 tasks: 8 done, 4 failed, 0 invalid, 0 running or killed, 0 missing"
 contains out "failed task 9 (no runs/9.db), its log ends: voidfit replay: fault 'nosuch:sto=0.5@0+21600': 'nosuch' names no node"
 [ "$(grep -c '^failed task' out)" -eq 4 ] || die "want 4 failed tasks"
 expect_rc 0 vf sweep status swt
@@ -99,3 +100,68 @@ contains err "merged 0 runs from 10 task stores into merged.db; 20 already there
 	SELECT count(*) FROM run_buckets; SELECT count(*) FROM scenarios')" = "$before" ] ||
 	die "a second merge changed the store"
 vf check -q merged.db >/dev/null 2>&1 || die "merged store fails check"
+
+# status lists every task not done as one list 'sbatch --array' takes: no blank, no cut
+expect_rc 0 vf sweep one.db -p first-fit --seeds 1-100 -o many
+(cd many && sed -n '0~2p' tasks | PATH="$(dirname "$VOIDFIT"):$PATH" sh) >/dev/null 2>&1 ||
+	die "the even tasks failed"
+expect_rc 1 vf sweep status many
+contains out "100 tasks: 50 done, 0 failed, 0 invalid, 0 running or killed, 50 missing"
+want=$(seq 1 2 99 | paste -sd, -)
+contains out "not done: $want"
+[ "$(vf sweep status --todo many | wc -l)" -eq 50 ] || die "status --todo: want 50 lines"
+# another task's store, of the same trace and as many runs, is not this task's
+cp many/runs/2.db many/runs/1.db
+expect_rc 1 vf sweep status many
+contains out "invalid task 1: many/runs/1.db: not the runs of its task (policies and seed)"
+expect_rc 1 vf merge one.db many/runs/1.db
+contains err "many/runs/1.db: not the runs of its task"
+
+# a task store lost, one cut short, one damaged: status names them, parallel.sh reruns
+# exactly those (and the failing what-if line's tasks), not the others
+rm sw/runs/1.db
+head -c 8192 sw/runs/2.db >cut && mv cut sw/runs/2.db
+cp sw/runs/3.db bad.db
+dd if=/dev/zero of=sw/runs/3.db bs=1 seek=$(($(wc -c <bad.db) / 2)) count=4096 conv=notrunc 2>/dev/null
+expect_rc 1 vf sweep status sw
+contains out "12 tasks: 5 done, 5 failed, 2 invalid, 0 running or killed, 0 missing"
+contains out "failed task 1 (no runs/1.db), its log ends: stored 2 runs in runs/1.db"
+contains out "invalid task 2: "
+contains out "invalid task 3: "
+contains out "not done: 1-3,9-12"
+# merge refuses them by name
+expect_rc 1 vf merge merged.db sw/runs/2.db
+contains err "sw/runs/2.db: "
+cp sw/logs/4.log log4
+set +e
+sw/parallel.sh -j 2 >par.out 2>&1
+prc=$?
+set -e
+[ "$prc" -eq 4 ] || { cat par.out >&2; die "parallel.sh rerun exited $prc, wanted 4"; }
+cmp -s log4 sw/logs/4.log || die "a task that was done ran again"
+expect_rc 1 vf sweep status sw
+contains out "12 tasks: 8 done, 4 failed, 0 invalid, 0 running or killed, 0 missing"
+[ "$(wc -l <sw/joblog)" -eq 8 ] || die "the rerun ran $(($(wc -l <sw/joblog) - 1)) tasks, wanted 7"
+
+# a sweep folder carries its identity: the same sweep again writes its scripts anew and
+# keeps its runs; another sweep, or one where an earlier sweep's runs or joblog lie, is
+# refused; a task list changed since is refused by status and merge
+expect_rc 0 vf sweep merged.db -p first-fit,fgd --seeds 1-2 --trace jobs --mem 3G -o swt
+contains err "holds this sweep already: its scripts are written anew"
+contains swt/slurm.sbatch "#SBATCH --mem=3G"
+expect_rc 0 vf sweep status swt
+expect_rc 1 vf sweep merged.db -p first-fit --seeds 1-2 --trace jobs -o swt
+contains err "swt: holds a sweep already (swt/tasks), not this one"
+mkdir stale stale/runs
+cp swt/runs/1.db stale/runs/1.db
+expect_rc 1 vf sweep merged.db -p first-fit -o stale
+contains err "stale: holds what another sweep left (stale/runs) and no task list"
+rm -r stale/runs
+echo "1 : 0 0 0 0 0 0 x" >stale/joblog
+expect_rc 1 vf sweep merged.db -p first-fit -o stale
+contains err "stale: holds what another sweep left (stale/joblog)"
+sed -i 's/--seed 2/--seed 3/' swt/tasks
+expect_rc 1 vf sweep status swt
+contains err "swt/tasks: changed since the sweep was written"
+expect_rc 1 vf merge merged.db swt/runs/1.db
+contains err "swt/runs/1.db: of the sweep swt, which does not check: swt/tasks: changed since"

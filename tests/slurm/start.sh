@@ -4,15 +4,18 @@
 # touched. Needs root, Debian's slurm-wlm and munge, and a munge key (/etc/munge/munge.key,
 # made when munge is installed). Prints the SLURM_CONF to export; stop it with stop.sh.
 #
-#   tests/slurm/start.sh STATEDIR
+#   tests/slurm/start.sh STATEDIR [MAXARRAYSIZE]
 #
 # With VOIDFIT_SLURM_DBD=1 jobs are recorded by the slurmdbd of start-dbd.sh (run it first,
 # same STATEDIR); with VOIDFIT_SLURM_NODES=N (default 1) N slurmd run here as nodes vf1..vfN,
 # each on its own port, so a job may span nodes.
 #
+# MAXARRAYSIZE (default 1001, Slurm's): array indices go from 0 to MAXARRAYSIZE - 1; a test
+# sets it small to submit a sweep past it.
 # Exits 77 with the reason on the last line when Slurm cannot start here.
 set -eu
-dir=${1:?usage: start.sh STATEDIR}
+dir=${1:?usage: start.sh STATEDIR [MAXARRAYSIZE]}
+maxarray=${2:-1001}
 skip() { echo "slurm: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "not root (slurmd runs jobs as their user only as root)"
 for b in munged slurmctld slurmd sbatch squeue sinfo; do
@@ -73,6 +76,7 @@ ReturnToService=2
 SlurmdTimeout=30
 InactiveLimit=0
 MinJobAge=30
+MaxArraySize=$maxarray
 CONF
 if [ "$nnodes" -eq 1 ]; then
 	names=localhost
