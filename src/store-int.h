@@ -140,6 +140,10 @@ int store_seal_added(struct store *s, const char *table, uint64_t sum, struct er
 uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
 /* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
 int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
+/* Row rowid of table (if it is there) is as voidfit sealed it, else VF_ESTORE naming it: a
+ * row a writer is about to change and seal again, inside its transaction where reads are
+ * not verified, must not carry a change made outside voidfit into its new seal. */
+int store_seal_intact(struct store *s, const char *table, int64_t rowid, struct err *e);
 /* The rows of table matching where (an SQL condition on ?1 = id) are about to be deleted by
  * voidfit: take them out of the table's count and total. */
 int store_unseal(struct store *s, const char *table, const char *where, int64_t id, struct err *e);

@@ -170,6 +170,30 @@ int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e)
 	return rc;
 }
 
+int store_seal_intact(struct store *s, const char *table, int64_t rowid, struct err *e)
+{
+	struct store_sealtab *t = tab(s, table, e);
+	if (!t)
+		return VF_ESTORE;
+	sqlite3_bind_int64(t->sel, 1, rowid);
+	int step = sqlite3_step(t->sel), col, rc = 0;
+	if (step == SQLITE_ROW) {
+		uint64_t sum = store_row_sum(t->sel, 0, &col);
+		if (col < 0 || sqlite3_column_type(t->sel, col) != SQLITE_INTEGER ||
+		    (uint64_t)sqlite3_column_int64(t->sel, col) != sum)
+			rc = err_set(
+				e, VF_ESTORE,
+				"%s: table %s: row %lld does not match its checksum: the store "
+				"was damaged or changed outside voidfit ('voidfit check %s' "
+				"tells more)",
+				s->path, table, (long long)rowid, s->path);
+	} else if (step != SQLITE_DONE) {
+		rc = store_sqlerr(s, e, "seal");
+	}
+	sqlite3_reset(t->sel);
+	return rc;
+}
+
 int store_unseal(struct store *s, const char *table, const char *where, int64_t id, struct err *e)
 {
 	struct store_sealtab *t = tab(s, table, e);
