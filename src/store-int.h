@@ -165,8 +165,9 @@ int store_seal_scan(struct store *s, const char *table, int with_rowid,
 		    uint64_t *sum, struct err *e);
 /* Verify the sealed tables the statement just prepared reads (s->touched) that are not
  * verified in this snapshot yet: each row against its checksum, the count and total
- * against row_sums. Nothing inside a write transaction (its own rows are being written)
- * or on a store opened with STORE_CHECK. VF_ESTORE names the table and what is wrong. */
+ * against row_sums, SQLite's integrity check of the table and its indexes. Nothing inside a write
+ * transaction (its own rows are being written) or on a store opened with STORE_CHECK. VF_ESTORE
+ * names the table and what is wrong. */
 int store_read_verify(struct store *s, struct err *e);
 /* Verify every sealed table of s now, in or out of a transaction (at the start of one,
  * before it writes). */
