@@ -57,7 +57,8 @@ int store_open_wait(const char *path, int flags, const struct store_wait *w, str
  * (triggers, views, tables, indexes, or theirs made otherwise) is VF_ESTORE before any
  * table is read (unless STORE_CHECK). Every read of a table whose rows are sealed
  * (row_sums) first verifies the whole table in the reader's snapshot, once: each row
- * against its checksum, the count and total against row_sums; a mismatch fails the read
+ * against its checksum, the count and total against row_sums, SQLite's integrity check of
+ * the table and its indexes; a mismatch fails the read
  * with VF_ESTORE naming the table and pointing to 'voidfit check'. */
 
 /* A new store: how many temporary files of killed imports of it (this host's, their

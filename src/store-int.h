@@ -140,6 +140,10 @@ int store_seal_added(struct store *s, const char *table, uint64_t sum, struct er
 uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
 /* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
 int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
+/* Row rowid of table (if it is there) is as voidfit sealed it, else VF_ESTORE naming it: a
+ * row a writer is about to change and seal again, inside its transaction where reads are
+ * not verified, must not carry a change made outside voidfit into its new seal. */
+int store_seal_intact(struct store *s, const char *table, int64_t rowid, struct err *e);
 /* The rows of table matching where (an SQL condition on ?1 = id) are about to be deleted by
  * voidfit: take them out of the table's count and total. */
 int store_unseal(struct store *s, const char *table, const char *where, int64_t id, struct err *e);
@@ -161,8 +165,9 @@ int store_seal_scan(struct store *s, const char *table, int with_rowid,
 		    uint64_t *sum, struct err *e);
 /* Verify the sealed tables the statement just prepared reads (s->touched) that are not
  * verified in this snapshot yet: each row against its checksum, the count and total
- * against row_sums. Nothing inside a write transaction (its own rows are being written)
- * or on a store opened with STORE_CHECK. VF_ESTORE names the table and what is wrong. */
+ * against row_sums, SQLite's integrity check of the table and its indexes. Nothing inside a write
+ * transaction (its own rows are being written) or on a store opened with STORE_CHECK. VF_ESTORE
+ * names the table and what is wrong. */
 int store_read_verify(struct store *s, struct err *e);
 /* Verify every sealed table of s now, in or out of a transaction (at the start of one,
  * before it writes). */

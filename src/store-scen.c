@@ -300,7 +300,8 @@ static int run_sql(struct store *s, const char *sql, int64_t id, int *changes, s
 	return rc;
 }
 
-/* The scenarios forked from run id lose their parent: each is sealed again. */
+/* The scenarios forked from run id lose their parent: each is sealed again, once it is found
+ * as it was sealed. */
 static int orphan_forks(struct store *s, int64_t id, struct err *e)
 {
 	sqlite3_stmt *st;
@@ -317,6 +318,8 @@ static int orphan_forks(struct store *s, int64_t id, struct err *e)
 	if (step != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "delete run");
 	sqlite3_finalize(st);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = store_seal_intact(s, "scenarios", ids[i], e);
 	if (!rc && n)
 		rc = run_sql(s, "UPDATE scenarios SET parent_run = NULL WHERE parent_run = ?1", id,
 			     NULL, e);

@@ -170,6 +170,30 @@ int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e)
 	return rc;
 }
 
+int store_seal_intact(struct store *s, const char *table, int64_t rowid, struct err *e)
+{
+	struct store_sealtab *t = tab(s, table, e);
+	if (!t)
+		return VF_ESTORE;
+	sqlite3_bind_int64(t->sel, 1, rowid);
+	int step = sqlite3_step(t->sel), col, rc = 0;
+	if (step == SQLITE_ROW) {
+		uint64_t sum = store_row_sum(t->sel, 0, &col);
+		if (col < 0 || sqlite3_column_type(t->sel, col) != SQLITE_INTEGER ||
+		    (uint64_t)sqlite3_column_int64(t->sel, col) != sum)
+			rc = err_set(
+				e, VF_ESTORE,
+				"%s: table %s: row %lld does not match its checksum: the store "
+				"was damaged or changed outside voidfit ('voidfit check %s' "
+				"tells more)",
+				s->path, table, (long long)rowid, s->path);
+	} else if (step != SQLITE_DONE) {
+		rc = store_sqlerr(s, e, "seal");
+	}
+	sqlite3_reset(t->sel);
+	return rc;
+}
+
 int store_unseal(struct store *s, const char *table, const char *where, int64_t id, struct err *e)
 {
 	struct store_sealtab *t = tab(s, table, e);
@@ -360,6 +384,34 @@ static void count_bad(void *ctx, sqlite3_stmt *st, int sealed)
 	++*(int64_t *)ctx;
 }
 
+/* SQLite's integrity check of one table and its indexes: a reader that looks rows up by an
+ * index (a run's buckets, its metrics) reads what the index points to, and a damaged index
+ * hides rows a scan of the table, and so the checksums, still sees. The first problem into
+ * what (empty if none). */
+static int table_integrity(struct store *s, const char *table, char *what, size_t len,
+			   struct err *e)
+{
+	sqlite3_stmt *st;
+	char sql[96];
+	snprintf(sql, sizeof sql, "PRAGMA integrity_check(%s)", table);
+	int rc = store_prep(s, sql, &st, e);
+	if (rc)
+		return rc;
+	what[0] = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0), *nl;
+		if (r && !strncmp(r, "*** ", 4) && (nl = strchr(r, '\n'))) /* "*** in database" */
+			r = nl + 1;
+		if (!r || strcmp(r, "ok"))
+			snprintf(what, len, "its pages or indexes are damaged (%.100s)",
+				 r ? r : "?");
+	} else {
+		rc = store_sqlerr(s, e, "integrity check");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Verify one sealed table as a whole. */
 static int verify_table(struct store *s, const char *table, struct err *e)
 {
@@ -380,6 +432,10 @@ static int verify_table(struct store *s, const char *table, struct err *e)
 	if (rc || (rc = store_seal_scan(s, table, 0, count_bad, &bad, &n, &sum, e)))
 		return rc;
 	char what[160];
+	if ((rc = table_integrity(s, table, what, sizeof what, e)))
+		return rc;
+	if (what[0]) /* first: a damaged page or index may be why rows do not match */
+		goto damaged;
 	if (step == SQLITE_DONE)
 		snprintf(what, sizeof what, "not in row_sums: its rows cannot be verified");
 	else if (bad)
@@ -392,6 +448,7 @@ static int verify_table(struct store *s, const char *table, struct err *e)
 		snprintf(what, sizeof what, "%lld rows, but not those voidfit wrote", (long long)n);
 	else
 		return 0;
+damaged:
 	return err_set(e, VF_ESTORE,
 		       "%s: table %s: %s: the store was damaged or changed outside voidfit "
 		       "('voidfit check %s' tells more)",

@@ -991,6 +991,55 @@ static void test_runs_keep_seals(void **state)
 	assert_int_equal(nbad, 3); /* two rows, and the table's total */
 }
 
+/* Deleting a run seals its forks' scenarios again (they lose their parent): a fork changed
+ * behind voidfit's back is refused, not sealed as it is found. */
+static void test_run_delete_keeps_damage(void **state)
+{
+	struct fx *f = *state;
+	int64_t tid, s1, s2;
+	struct tally t = {0};
+	int nbad = -1;
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "t", &tid, &f->e), 0);
+	struct store_scenario sc = {.trace_id = tid,
+				    .key = "k1",
+				    .mode = "timed",
+				    .target = NAN,
+				    .lambda = NAN,
+				    .mu = NAN,
+				    .coverage = NAN,
+				    .io_pressure = 1,
+				    .sample_nodes = -1,
+				    .profile_version = -1,
+				    .nodes = -1,
+				    .gpus = -1,
+				    .jobs = -1,
+				    .window_start = -1,
+				    .window_end = -1,
+				    .parent_run = -1,
+				    .fork_time = -1};
+	assert_int_equal(store_scenario_put(f->s, &sc, &s1, &f->e), 0);
+	struct store_run r1 = {
+		.trace_id = tid, .policy = "fgd", .mode = "timed", .scenario_id = s1};
+	assert_int_equal(store_run_add(f->s, &r1, NULL, 0, &f->e), 0);
+	sc.key = "k2";
+	sc.parent_run = r1.id;
+	sc.fork_time = 10;
+	assert_int_equal(store_scenario_put(f->s, &sc, &s2, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	store_close(f->s);
+	f->s = NULL;
+	sql_exec(f->path, "UPDATE scenarios SET io_pressure = 5 WHERE key = 'k2'");
+	assert_int_equal(store_open(f->path, 0, &f->s, &f->e), 0);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_run_delete(f->s, r1.id, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "table scenarios: row 2 does not match its checksum"));
+	store_rollback(f->s);
+	assert_int_equal(store_check(f->s, on_check, &t, &nbad, &f->e), 0);
+	assert_int_equal(nbad, 2); /* the row, and the table's total */
+}
+
 static void test_killed_import_leaves_nothing(void **state)
 {
 	struct fx *f = *state;
@@ -1104,6 +1153,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_delete_keeps_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed_import_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_transaction, setup, teardown),
