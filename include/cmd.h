@@ -7,7 +7,10 @@
 #define VOIDFIT_CMD_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "sim.h"
 
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
 
@@ -84,6 +87,13 @@ int cmd_num_opt(const struct cmd_entry *ce, const char *name, const char *s, dou
 /* The same for a whole number (an error too if it has a fraction). */
 int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
 		  unsigned *out);
+
+/* --resamples N and --block DURATION of ce (either argument may be NULL: not given) into
+ * *nres (0: none) and *block_s (0: resample_block_default's), for a scenario of mode:
+ * 0, or a usage error (a bad number or duration, --block without --resamples, resamples in
+ * inflation mode, whose draws already sample the trace). */
+int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const char *block_arg,
+		      enum sim_mode mode, uint32_t *nres, int64_t *block_s);
 
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next

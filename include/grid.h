@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "policy.h"
+#include "resample.h"
 #include "runrec.h"
 #include "scenario.h"
 #include "store.h"
@@ -55,5 +56,17 @@ struct grid_row {
  * stored). */
 int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
 	     struct enrich_summary *enr, struct err *e);
+
+/* The same on nres block resamples of base (timed mode; resample.h): resample r (1..nres)
+ * at seed s is resample_jobs of base over g->sc's window (resample_window) with blocks of
+ * block_s seconds (0: resample_block_default) and seed resample_seed(s, r), the same trace
+ * for every policy, so differences pair by (resample, seed). Each resample is a scenario of
+ * its own (g->sc with resample r and its window given), stored as grid_run stores. Fills
+ * *rows (npol x nres x nseeds: policy-major, then resample, then seed; r.resample set; the
+ * caller frees), *enr (resample 1's first seed) and *block_s_used. base is not changed.
+ * Returns as grid_run, or VF_EINPUT when the window or the block is not usable. */
+int grid_run_resamples(const struct grid *g, const struct job_set *base, uint32_t nres,
+		       int64_t block_s, struct grid_row **rows, struct enrich_summary *enr,
+		       int64_t *block_s_used, struct err *e);
 
 #endif

@@ -90,6 +90,7 @@ struct runrec {
 	int64_t scenario_id; /* its scenario, or 0 */
 	const struct policy_ops *policy;
 	uint64_t seed;
+	uint32_t resample;     /* its trace's block resample (resample.h), 0: as traced */
 	double v[RUNREC_NCOL]; /* the figures (NaN: does not apply, or not stored) */
 	int64_t w0, w1;        /* the pricing window, trace seconds (timed) */
 	/* GPU-milli-seconds by model, class (SIM_CLS_NONE: idle-unneeded) and bucket */

@@ -66,6 +66,11 @@ struct scenario {
 	int tie_random;                /* --tie-break random (k8s): 0, by name */
 	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
 	unsigned given;                /* SCENARIO_G_* of the options given */
+	/* Set by a command that replays resamples (resample.h), not an option: 0 for the trace
+	 * as recorded, r >= 1 for its r-th block resample, of blocks of block_s seconds. Each
+	 * resample is a scenario of its own; its window is the recorded trace's, given. */
+	uint32_t resample;
+	int64_t block_s;
 	/* ---- found by scenario_load ---- */
 	int64_t trace_id;               /* its id in the store */
 	struct sbuf trace_name;         /* its name */

@@ -267,7 +267,9 @@ struct store_scenario {
 	int64_t parent_run, fork_time;    /* a what-if forked from a run, -1 otherwise */
 	const char *change;               /* what the what-if changed, or NULL */
 	int64_t created_at;
-	int64_t nruns; /* read back: its runs */
+	int64_t resample; /* r >= 1: the trace's r-th block resample (resample.h); 0: as traced */
+	int64_t block_s;  /* resampled: its block in seconds; -1 */
+	int64_t nruns;    /* read back: its runs */
 };
 /* The id of the scenario with sc's trace and key, adding sc when there is none. */
 int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t *id,

@@ -39,6 +39,10 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 		   double provisioned_gpu_h, const struct metrics_opts *prices, uint32_t assumed,
 		   const char *enriched, unsigned k);
 
+/* Add the note of runs on nres block resamples of blocks of block_s seconds: what was
+ * resampled and how. */
+void summary_resample_note(struct table *t, uint32_t nres, int64_t block_s);
+
 /* What the warnings look at besides the runs' figures. */
 struct summary_check {
 	/* the mean run time of the trace's jobs (their duration alone), seconds; NaN when not

@@ -7,11 +7,11 @@ bad=0
 say() { echo "check-layers: $*"; bad=1; }
 
 # The engine — simulator, event queue, cluster, jobs, policies, fragmentation, metrics,
-# faults, enrichment — knows neither the store, the terminal, nor the commands.
+# faults, enrichment, resampling — knows neither the store, the terminal, nor the commands.
 for f in src/sim*.c src/evq*.c src/cluster*.c src/job*.c src/pol*.c src/frag*.c \
-	 src/metrics*.c src/fault*.c src/enrich*.c include/sim*.h include/evq*.h \
+	 src/metrics*.c src/fault*.c src/enrich*.c src/resample*.c include/sim*.h include/evq*.h \
 	 include/cluster*.h include/job*.h include/policy*.h include/frag*.h \
-	 include/metrics*.h include/fault*.h include/enrich*.h; do
+	 include/metrics*.h include/fault*.h include/enrich*.h include/resample*.h; do
 	[ -f "$f" ] || continue
 	grep -nE '#include *[<"](sqlite3|curses|ncurses|zstd|csv|store|cmd|report)[^">]*[">]' "$f" |
 		while IFS= read -r l; do echo "check-layers: $f: $l: the engine must not include this"; done |

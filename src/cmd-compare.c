@@ -25,7 +25,8 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "STORE [--scenario ID | --runs IDS] [--trace T] [--policies P[,P...]] "
 		 "[--mode timed|inflate] [--seed N | --seeds A-B] [--target X] [--sample-nodes K] "
-		 "[--baseline P] [--price-tier T] [--gpu-price MODEL=USD]... [--json | --format F]",
+		 "[--baseline P] [--price-tier T] [--gpu-price MODEL=USD]... "
+		 "[--resamples N [--block DURATION]] [--json | --format F]",
 	.summary =
 		"compare policies on one scenario: one table, best marked, $ saved vs a baseline",
 	.help = "      --scenario ID      the runs of scenario ID ('voidfit runs' lists them)\n"
@@ -42,6 +43,11 @@ const struct cmd_entry cmd_compare_entry = {
 		"scalar)\n"
 		"      --price-tier T     price at on-demand (default), reserved, spot or owned\n"
 		"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"
+		"      --resamples N      replay every policy here on N block resamples of the\n"
+		"                         trace (timed; stores nothing): the saving's 95 %\n"
+		"                         interval is then over resamples x seeds\n"
+		"      --block DURATION   the blocks of --resamples (default a day; an hour when\n"
+		"                         the trace holds less than a week)\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
 		"\n"
@@ -50,12 +56,13 @@ const struct cmd_entry cmd_compare_entry = {
 		"have the same seeds (else the newest, flagged incomplete). When the trace has no\n"
 		"runs, compare runs every policy itself with the defaults and stores nothing.\n"
 		"'saving vs scalar' is scalar's recoverable-by-placement $/yr minus the policy's,\n"
-		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t).\n",
+		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t), none\n"
+		"when every seed gives the same; with --resamples, 'low' and 'high' bound it.\n",
 	.opts = cmd_compare_opts,
 	.exec = exec_compare,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE };
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
 
 const struct cmd_opt cmd_compare_opts[] = {
 	{"trace", SCENARIO_K_TRACE, 1},
@@ -71,6 +78,8 @@ const struct cmd_opt cmd_compare_opts[] = {
 	{"scenario", O_SCENARIO, 1},
 	{"runs", O_RUNS, 1},
 	{"baseline", O_BASELINE, 1},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
 	{"json", O_JSON, 0},
 	{"format", 'f', 1},
 	{NULL, 0, 0},
@@ -82,7 +91,9 @@ static int exec_compare(int argc, char **argv)
 	struct err e = {0};
 	struct scenario sc;
 	const char *pol_arg = NULL, *fmt = "text", *seed_arg = NULL, *seeds_arg = NULL;
-	const char *base_arg = "scalar";
+	const char *base_arg = "scalar", *nres_arg = NULL, *block_arg = NULL;
+	uint32_t nres = 0;
+	int64_t block_s = 0, block_used = 0;
 	int c, rc = CMD_OK, json = 0;
 	struct runrec_query q = {.mode = -1};
 	int64_t *ids = NULL;
@@ -127,6 +138,12 @@ static int exec_compare(int argc, char **argv)
 		case O_BASELINE:
 			base_arg = p.arg;
 			break;
+		case O_RESAMPLES:
+			nres_arg = p.arg;
+			break;
+		case O_BLOCK:
+			block_arg = p.arg;
+			break;
 		case O_JSON:
 			json = 1;
 			break;
@@ -161,6 +178,14 @@ static int exec_compare(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
 		goto out;
 	}
+	if ((rc = cmd_resample_opts(&cmd_compare_entry, nres_arg, block_arg, sc.mode, &nres,
+				    &block_s)))
+		goto out;
+	if (nres && (q.scenario_id || ids)) {
+		rc = cmd_usage_error(&cmd_compare_entry,
+				     "--resamples replays here: not with --scenario or --runs");
+		goto out;
+	}
 	if (q.scenario_id && ids) {
 		rc = cmd_usage_error(&cmd_compare_entry, "give --scenario or --runs, not both");
 		goto out;
@@ -186,7 +211,7 @@ static int exec_compare(int argc, char **argv)
 	/* one read transaction: the runs compared and the scenario replayed when there are
 	 * none are of one state of the store */
 	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
-	    runrec_select(st, p.operands[0], &q, &sel, &e)) {
+	    (!nres && runrec_select(st, p.operands[0], &q, &sel, &e))) {
 		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 		goto out;
 	}
@@ -242,9 +267,18 @@ static int exec_compare(int argc, char **argv)
 		mode = sc.mode;
 		sampled = sc.sample_nodes;
 		struct sbuf e1 = SBUF_INIT;
-		fprintf(stderr, "no stored %s runs of trace %s: running %zu polic%s (not stored)\n",
-			sim_mode_name(sc.mode), esc_text_s(&e1, sc.trace_name.s), npol,
-			npol == 1 ? "y" : "ies");
+		if (nres)
+			fprintf(stderr,
+				"trace %s: running %zu polic%s on %" PRIu32
+				" resamples (not stored)\n",
+				esc_text_s(&e1, sc.trace_name.s), npol, npol == 1 ? "y" : "ies",
+				nres);
+		else
+			fprintf(stderr,
+				"no stored %s runs of trace %s: running %zu polic%s (not "
+				"stored)\n",
+				sim_mode_name(sc.mode), esc_text_s(&e1, sc.trace_name.s), npol,
+				npol == 1 ? "y" : "ies");
 		sbuf_release(&e1);
 		struct grid g = {.sc = &sc,
 				 .pols = pols,
@@ -252,11 +286,13 @@ static int exec_compare(int argc, char **argv)
 				 .lo = lo,
 				 .hi = hi,
 				 .nthreads = util_ncpu()};
-		if (grid_run(&g, &sc.base, &rows, &enr, &e)) {
+		if (nres ? grid_run_resamples(&g, &sc.base, nres, block_s, &rows, &enr, &block_used,
+					      &e)
+			 : grid_run(&g, &sc.base, &rows, &enr, &e)) {
 			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 			goto out;
 		}
-		nrecs = npol * (size_t)(hi - lo + 1);
+		nrecs = npol * (size_t)(hi - lo + 1) * (nres ? nres : 1);
 		recs = xcalloc(nrecs, sizeof *recs);
 		for (size_t i = 0; i < nrecs; i++)
 			recs[i] = rows[i].r;
@@ -283,6 +319,8 @@ static int exec_compare(int argc, char **argv)
 		      nrecs ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc.prices, assumed, enriched,
 		      sampled);
 	summary_warnings(recs, nrecs, NULL, tab, NULL);
+	if (nres)
+		summary_resample_note(tab, nres, block_used);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout))

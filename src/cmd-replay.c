@@ -21,7 +21,8 @@ extern const struct cmd_opt cmd_replay_opts[]; /* below */
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
 	.usage = "STORE --policy P[,P...] [--seed N | --seeds A-B] [--resume] [--threads N] "
-		 "[--no-store] [--into TASKSTORE [--force]] [--json | --format F] " SCENARIO_USAGE,
+		 "[--no-store] [--into TASKSTORE [--force]] [--resamples N [--block DURATION]] "
+		 "[--json | --format F] " SCENARIO_USAGE,
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
 	.help = "  -p, --policy P[,P...]  policies to run, comma-separated, or 'all'\n"
 		"  -s, --seed N           PRNG and enrichment seed (default 1)\n"
@@ -41,6 +42,11 @@ const struct cmd_entry cmd_replay_entry = {
 		"      --force            with --into: replace any regular file at TASKSTORE "
 		"(never\n"
 		"                         STORE itself)\n"
+		"      --resamples N      timed: replay each (policy, seed) on N block resamples\n"
+		"                         of the trace (whole days drawn with replacement; hours\n"
+		"                         when it holds less than a week), each stored as a\n"
+		"                         scenario of its own; the same resample for every policy\n"
+		"      --block DURATION   the blocks of --resamples (90, 15m, 1h, 1d)\n"
 		"      --json             print JSON (same as --format json)\n"
 		"  -f, --format F         text (default), json, csv or md\n"
 		"\n" SCENARIO_HELP "\n"
@@ -55,7 +61,16 @@ const struct cmd_entry cmd_replay_entry = {
 	.exec = exec_replay,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_THREADS, O_RESUME, O_INTO, O_FORCE };
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_JSON,
+	O_THREADS,
+	O_RESUME,
+	O_INTO,
+	O_FORCE,
+	O_RESAMPLES,
+	O_BLOCK
+};
 
 const struct cmd_opt cmd_replay_opts[] = {
 	{"policy", 'p', 1},
@@ -66,6 +81,8 @@ const struct cmd_opt cmd_replay_opts[] = {
 	{"no-store", 'n', 0},
 	{"into", O_INTO, 1},
 	{"force", O_FORCE, 0},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
 	{"json", O_JSON, 0},
 	{"format", 'f', 1},
 	SCENARIO_OPTS,
@@ -193,7 +210,9 @@ static int exec_replay(int argc, char **argv)
 	const struct policy_ops **pols = NULL;
 	size_t npol = 0;
 	const char *policy_arg = NULL, *seeds_arg = NULL, *seed_arg = NULL, *fmt = "text";
-	const char *into = NULL;
+	const char *into = NULL, *nres_arg = NULL, *block_arg = NULL;
+	uint32_t nres = 0;
+	int64_t block_s = 0;
 	struct sweep_task task = {0};
 	int no_store = 0, json = 0, resume = 0, force = 0, c, rc = CMD_OK;
 	uint64_t lo = 1, hi = 1;
@@ -239,6 +258,12 @@ static int exec_replay(int argc, char **argv)
 		case O_FORCE:
 			force = 1;
 			break;
+		case O_RESAMPLES:
+			nres_arg = p.arg;
+			break;
+		case O_BLOCK:
+			block_arg = p.arg;
+			break;
 		case O_JSON:
 			json = 1;
 			break;
@@ -279,6 +304,9 @@ static int exec_replay(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
 		goto out;
 	}
+	if ((rc = cmd_resample_opts(&cmd_replay_entry, nres_arg, block_arg, sc.mode, &nres,
+				    &block_s)))
+		goto out;
 	if (force && !into) {
 		rc = cmd_usage_error(&cmd_replay_entry, "--force is for --into");
 		goto out;
@@ -339,7 +367,10 @@ static int exec_replay(int argc, char **argv)
 
 	cmd_bar_start(&bar);
 	cmd_stop_catch(&stop);
-	int grc = grid_run(&g, &sc.base, &rows, &enr, &e);
+	int64_t block_used = 0;
+	int grc =
+		nres ? grid_run_resamples(&g, &sc.base, nres, block_s, &rows, &enr, &block_used, &e)
+		     : grid_run(&g, &sc.base, &rows, &enr, &e);
 	if (into && sweep_task_end(&task, sc.trace_id,
 				   !grc              ? SWEEP_END_DONE
 				   : grc == VF_ESTOP ? SWEEP_END_KEEP
@@ -348,11 +379,11 @@ static int exec_replay(int argc, char **argv)
 		grc = VF_ESTORE;
 	cmd_stop_release(&stop);
 	cmd_bar_clear(&bar);
-	size_t nrows = npol * (size_t)(hi - lo + 1);
+	size_t nrows = npol * (size_t)(hi - lo + 1) * (nres ? nres : 1);
 	if (grc) {
 		if (grc != VF_ESTOP)
 			cmd_fail(&cmd_replay_entry, "%s", e.msg);
-		if (!no_store)
+		if (!no_store && !nres)
 			say_stored(rows, pols, npol, lo, hi, p.operands[0], argc, argv,
 				   grc == VF_ESTOP);
 		else if (into && grc == VF_ESTOP)
@@ -360,6 +391,9 @@ static int exec_replay(int argc, char **argv)
 				"voidfit replay: stopped: the runs done are kept in %s" SWEEP_PART
 				"; run the task again to resume\n",
 				into);
+		else if (!no_store && rows) /* by resample: --resume runs what is missing */
+			fprintf(stderr, "the runs done are stored; the same command with --resume "
+					"runs the rest\n");
 		rc = grc == VF_ESTOP ? 130 : CMD_FAIL;
 		goto out;
 	}
@@ -379,6 +413,8 @@ static int exec_replay(int argc, char **argv)
 		fjobs[i] = rows[i].fault_jobs;
 	ck.fault_jobs = fjobs;
 	summary_warnings(recs, nrows, &ck, tab, &warn);
+	if (nres)
+		summary_resample_note(tab, nres, block_used);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout)) {

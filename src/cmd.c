@@ -12,6 +12,8 @@
 
 #include "cmd.h"
 #include "esc.h"
+#include "fault.h"
+#include "resample.h"
 #include "util.h"
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
@@ -203,6 +205,29 @@ int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, d
 		rc = cmd_usage_error(ce, "--%s '%s': not a whole number", name, s);
 	*out = rc ? 0 : (unsigned)v;
 	return rc;
+}
+
+int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const char *block_arg,
+		      enum sim_mode mode, uint32_t *nres, int64_t *block_s)
+{
+	unsigned n = 0;
+	int rc = 0;
+	*nres = 0;
+	*block_s = 0;
+	if (nres_arg && (rc = cmd_whole_opt(ce, "resamples", nres_arg, 1, RESAMPLE_MAX, &n)))
+		return rc;
+	if (block_arg && !nres_arg)
+		return cmd_usage_error(ce, "--block is for --resamples");
+	if (block_arg && (fault_parse_duration(block_arg, block_s) || *block_s < 1))
+		return cmd_usage_error(ce,
+				       "--block '%s': not a duration of 1 s or more (90, 15m, "
+				       "1h, 1d)",
+				       block_arg);
+	if (n && mode == SIM_INFLATE)
+		return cmd_usage_error(ce, "--resamples: timed mode only (inflation already draws "
+					   "its jobs with replacement from the trace's mix)");
+	*nres = n;
+	return 0;
 }
 
 /* ---- stopping and progress ---- */

@@ -355,3 +355,78 @@ int grid_run(const struct grid *g, struct job_set *base, struct grid_row **rows,
 	free(pl.cells);
 	return rc;
 }
+
+/* ---- resamples ---- */
+
+/* The progress of one (resample, seed) grid as a share of them all. */
+struct sub_progress {
+	const struct grid *g;
+	size_t before, nruns; /* runs of the grids before this one, of them all */
+};
+
+static void sub_progress_fn(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
+			    double done)
+{
+	(void)nruns;
+	const struct sub_progress *sp = u;
+	sp->g->progress(sp->g->u, sp->before + run, sp->nruns, policy, seed, done);
+}
+
+int grid_run_resamples(const struct grid *g, const struct job_set *base, uint32_t nres,
+		       int64_t block_s, struct grid_row **rows, struct enrich_summary *enr,
+		       int64_t *block_s_used, struct err *e)
+{
+	int64_t t0, t1;
+	int rc = resample_window(base, g->sc->win_start, g->sc->win_end, &t0, &t1, e);
+	*rows = NULL;
+	if (rc)
+		return rc;
+	if (!block_s)
+		block_s = resample_block_default(t0, t1);
+	*block_s_used = block_s;
+	size_t nseed = (size_t)(g->hi - g->lo) + 1, nf = g->sc->nfaults;
+	size_t n = g->npol * nres * nseed;
+	struct grid_row *out = xcalloc(1, n * sizeof *out + n * nf * sizeof(int64_t));
+	for (size_t i = 0; nf && i < n; i++)
+		out[i].fault_jobs = (int64_t *)(void *)(out + n) + i * nf;
+	*rows = out;
+	for (uint32_t r = 1; r <= nres && !rc; r++) {
+		/* a view of g->sc: it shares what sc owns and is never released */
+		struct scenario rs = *g->sc;
+		rs.resample = r;
+		rs.block_s = block_s;
+		rs.win_start = t0;
+		rs.win_end = t1;
+		for (uint64_t s = g->lo; !rc; s++) {
+			struct job_set js = {0};
+			struct grid_row *sub = NULL;
+			struct enrich_summary tmp;
+			size_t k = (size_t)(r - 1) * nseed + (size_t)(s - g->lo);
+			struct sub_progress sp = {g, k * g->npol, n};
+			struct grid gg = *g;
+			gg.sc = &rs;
+			gg.lo = gg.hi = s;
+			if (g->progress) {
+				gg.progress = sub_progress_fn;
+				gg.u = &sp;
+			}
+			rc = resample_jobs(base, t0, t1, block_s, resample_seed(s, r), &js, e);
+			if (!rc)
+				rc = grid_run(&gg, &js, &sub, r == 1 && s == g->lo ? enr : &tmp, e);
+			job_set_release(&js);
+			for (size_t p = 0; sub && p < g->npol; p++) {
+				struct grid_row *to = &out[p * nres * nseed + k];
+				int64_t *fj = to->fault_jobs;
+				*to = sub[p];
+				to->fault_jobs = fj;
+				if (nf && sub[p].fault_jobs)
+					memcpy(fj, sub[p].fault_jobs, nf * sizeof *fj);
+				to->r.resample = r;
+			}
+			free(sub);
+			if (s == g->hi)
+				break;
+		}
+	}
+	return rc;
+}

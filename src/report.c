@@ -369,8 +369,10 @@ static void verdict(struct ctx *x)
 		sbuf_printf(&t, "%s recovers %s/yr", g->pol->name, a);
 		if (n < 2)
 			sbuf_adds(&t, " (one seed: no interval)");
-		else if (hw == 0)
-			sbuf_adds(&t, " (95 % CI of zero width: every seed gives the same)");
+		else if (isnan(hw)) /* no interval of zero width is a confidence interval */
+			sbuf_adds(&t, " (deterministic on this trace: every seed gives the same; "
+				      "'compare --resamples N' gives its interval over which days "
+				      "were traced)");
 		else
 			sbuf_printf(&t, " (95 %% CI %s to %s)", lo, hi);
 		sbuf_printf(&t, " against %s", x->baseline->name);

@@ -247,6 +247,8 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 		.parent_run = parent_run,
 		.fork_time = fork_time,
 		.change = change,
+		.resample = sc->resample,
+		.block_s = sc->resample ? sc->block_s : -1,
 	};
 	int rc = store_scenario_put(st, &row, id, e);
 	sbuf_release(&key);
@@ -408,6 +410,9 @@ void runrec_describe(const struct store_scenario *s, const struct store_scenario
 	if (!ref && s->key && strstr(s->key, ";window="))
 		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
 			    s->window_end);
+	if (s->resample > 0 && (!ref || s->resample != ref->resample))
+		sbuf_printf(out, "%sresample %" PRId64 " (blocks of %" PRId64 " s)", SEP,
+			    s->resample, s->block_s);
 	if (!ref && s->change)
 		sbuf_printf(out, "%swhat-if %s", SEP, s->change);
 	if (!ref && s->key && !strncmp(s->key, "legacy:", 7))
@@ -455,6 +460,7 @@ struct scen {
 	int inflate;
 	int64_t sample_nodes;
 	int legacy;
+	int resample; /* one resample of the trace: chosen only by --scenario or --runs */
 };
 
 struct scen_list {
@@ -466,8 +472,12 @@ static int scen_cb(void *ctx, const struct store_scenario *sc)
 {
 	struct scen_list *l = ctx;
 	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = (struct scen){sc->id, sc->trace_id, !strcmp(sc->mode, "inflate"),
-				     sc->sample_nodes, !strncmp(sc->key, "legacy:", 7)};
+	l->v[l->n++] = (struct scen){sc->id,
+				     sc->trace_id,
+				     !strcmp(sc->mode, "inflate"),
+				     sc->sample_nodes,
+				     !strncmp(sc->key, "legacy:", 7),
+				     sc->resample > 0};
 	return 0;
 }
 
@@ -660,7 +670,8 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		int64_t best_any = 0, best_complete = 0, newest_any = 0, newest_complete = 0;
 		for (size_t i = 0; i < sl.n && !rc; i++) {
 			const struct scen *s = &sl.v[i];
-			if ((q->mode >= 0 && s->inflate != (q->mode == SIM_INFLATE)) ||
+			if (s->resample ||
+			    (q->mode >= 0 && s->inflate != (q->mode == SIM_INFLATE)) ||
 			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes))
 				continue;
 			if ((rc = list_runs(st, s->id, q, &rl, e)) || !rl.n)
@@ -717,6 +728,7 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		r->scenario_id = chosen;
 		r->policy = policy_table[rl.v[k].pol];
 		r->seed = rl.v[k].seed;
+		r->resample = (uint32_t)out->sc.resample;
 		r->w0 = out->sc.window_start;
 		r->w1 = out->sc.window_end;
 		if (!(rc = store_run_metrics(st, r->id, metric_cb, r, e)))

@@ -398,6 +398,9 @@ void scenario_key(const struct scenario *sc, struct sbuf *out)
 		    sc->io_admission < 0 ? "default"
 		    : sc->io_admission   ? "on"
 					 : "off");
+	/* the trace as recorded adds nothing, so the keys of earlier runs stay as they were */
+	if (sc->resample > 0)
+		sbuf_printf(out, ";resample=%" PRIu32 ";block=%" PRId64, sc->resample, sc->block_s);
 	/* exact scoring adds nothing, so the keys of earlier runs stay as they were */
 	if (sc->scoring == SIM_SCORING_K8S)
 		sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",

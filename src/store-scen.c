@@ -55,7 +55,7 @@ static const char *col_text(sqlite3_stmt *st, int i)
 	"trace_id, key, mode, target, queue, preempt, dims, lambda, mu, coverage, "                \
 	"sample_nodes, faults, profile_name, profile_version, profile_path, profile_text, "        \
 	"io_pressure, cluster_path, cluster_text, nodes, gpus, jobs, window_start, window_end, "   \
-	"enriched, parent_run, fork_time, change, created_at"
+	"enriched, parent_run, fork_time, change, created_at, resample, block_s"
 
 int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t *id, struct err *e)
 {
@@ -75,7 +75,7 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 		return rc;
 	rc = store_prep(s,
 			"INSERT INTO scenarios(" SCEN_COLS ") VALUES "
-			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			&st, e);
 	if (rc)
 		return rc;
@@ -109,6 +109,8 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	bind_int(st, i++, sc->fork_time);
 	bind_text(st, i++, sc->change);
 	sqlite3_bind_int64(st, i++, sc->created_at > 0 ? sc->created_at : util_now());
+	bind_int(st, i++, sc->resample > 0 ? sc->resample : -1);
+	bind_int(st, i++, sc->resample > 0 ? sc->block_s : -1);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "add scenario");
 	else
@@ -164,6 +166,9 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 		sc.fork_time = col_int(st, i++);
 		sc.change = col_text(st, i++);
 		sc.created_at = sqlite3_column_int64(st, i++);
+		sc.resample = col_int(st, i++);
+		sc.resample = sc.resample > 0 ? sc.resample : 0;
+		sc.block_s = col_int(st, i++);
 		sc.nruns = sqlite3_column_int64(st, i++);
 		rc = cb(ctx, &sc);
 	}

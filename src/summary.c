@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "resample.h"
 #include "summary.h"
 
 /* The columns shown in text and Markdown, per mode; the others are in JSON and CSV only. */
@@ -34,7 +35,10 @@ static const int inflate_text[] = {RUNREC_FRAG,
 				   RUNREC_USD_SIZE,
 				   -1};
 
-enum { EXTRA_SAVING, EXTRA_CI, NEXTRA };
+enum { EXTRA_SAVING, EXTRA_CI, EXTRA_LO = EXTRA_CI, EXTRA_HI, NEXTRA };
+
+/* The level of the resample interval of a saving (the percentile interval). */
+#define SUMMARY_LEVEL 0.95
 
 static int shown(const int *list, int c)
 {
@@ -57,17 +61,25 @@ static void mean_row(const struct runrec *rows, size_t n, double *v)
 }
 
 /* The saving of recoverable-by-placement $/yr of rows[0..n) against base[0..nb), paired by
- * seed: its mean and 95 % half-width (NaN without a common seed). */
+ * (resample, seed): its mean into *mean. Over seeds alone, the half-width of its 95 %
+ * Student interval into ci[0]; over resamples, the 95 % percentile interval into ci[0] and
+ * ci[1] (resample_interval). NaN without a common run; the half-width NaN too when every
+ * seed gives the same saving (a zero-width interval is no confidence interval). */
 static void saving(const struct runrec *rows, size_t n, const struct runrec *base, size_t nb,
-		   double *mean, double *hw)
+		   int resampled, double *mean, double *ci, int *zero)
 {
-	double *d = xcalloc(n ? n : 1, sizeof *d);
+	double *d = xcalloc(n ? n : 1, sizeof *d), hw;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < nb; j++)
-			if (base[j].seed == rows[i].seed)
+			if (base[j].seed == rows[i].seed && base[j].resample == rows[i].resample)
 				d[k++] = base[j].v[RUNREC_USD_PLACE] - rows[i].v[RUNREC_USD_PLACE];
-	stats_mean_ci(d, k, mean, hw);
+	stats_mean_ci(d, k, mean, &hw);
+	if (resampled)
+		resample_interval(d, k, SUMMARY_LEVEL, &ci[0], &ci[1]);
+	else
+		ci[0] = hw == 0 ? NAN : hw;
+	*zero = resampled ? k > 0 && ci[0] == ci[1] : k > 1 && hw == 0;
 	free(d);
 }
 
@@ -110,6 +122,30 @@ static void seeds_note(const struct runrec *rows, size_t n, struct table *t)
 	sbuf_release(&b);
 }
 
+/* Compare: what the saving's interval is, and why a cell has none. */
+static void interval_note(struct table *t, int resampled, uint32_t nres, int same)
+{
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	if (resampled)
+		sbuf_printf(
+			&b,
+			"low, high: the 2.5th and 97.5th percentiles of the saving over %" PRIu32
+			" block resamples of the trace x the seeds, paired on the same resample "
+			"and seed: how much the saving depends on which days were traced%s",
+			nres,
+			same ? "; where low = high, every resample and seed give the same: "
+			       "deterministic on this trace"
+			     : "");
+	else if (same)
+		sbuf_adds(&b, "+/-: none where every seed gives the same saving: deterministic on "
+			      "this trace, which says nothing of other days; --resamples N gives "
+			      "the interval over which days were traced");
+	if (b.len)
+		table_add_note(t, b.s);
+	sbuf_release(&b);
+}
+
 struct table *summary_table(const struct runrec *rows, size_t n, const struct summary_opts *o)
 {
 	static const struct table_col labels[] = {
@@ -117,6 +153,7 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 		{.key = "seed", .head = "seed", .flags = TABLE_C_INT},
 		{.key = "mode", .head = "mode", .flags = TABLE_C_TEXT_HIDE},
 		{.key = "trace", .head = "trace", .flags = TABLE_C_TEXT_HIDE},
+		{.key = "resample", .head = "resample"}, /* only when resampled */
 	};
 	const int *text = o->mode == SIM_INFLATE ? inflate_text : timed_text;
 	struct table_col nums[RUNREC_NCOL + NEXTRA];
@@ -136,7 +173,26 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 		nn++;
 	}
 	size_t xs = nn;
-	if (o->compare) {
+	int resampled = 0;
+	for (size_t i = 0; i < n; i++)
+		resampled |= rows[i].resample > 0;
+	if (o->compare && resampled) {
+		snprintf(bname, sizeof bname, "saving vs %s", base);
+		nums[nn++] = (struct table_col){"saving_usd_per_year", bname,          "$/yr", 0,
+						TABLE_HIGHER,          TABLE_C_DOLLARS};
+		nums[nn++] = (struct table_col){"saving_low_usd_per_year",
+						"low",
+						"95% $/yr",
+						0,
+						TABLE_NEUTRAL,
+						TABLE_C_DOLLARS};
+		nums[nn++] = (struct table_col){"saving_high_usd_per_year",
+						"high",
+						"95% $/yr",
+						0,
+						TABLE_NEUTRAL,
+						TABLE_C_DOLLARS};
+	} else if (o->compare) {
 		snprintf(bname, sizeof bname, "saving vs %s", base);
 		nums[nn++] = (struct table_col){"saving_usd_per_year", bname,          "$/yr", 0,
 						TABLE_HIGHER,          TABLE_C_DOLLARS};
@@ -147,7 +203,12 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 						TABLE_NEUTRAL,
 						TABLE_C_DOLLARS};
 	}
-	struct table *t = table_new(labels, 4, nums, nn);
+	struct table *t = table_new(labels, resampled ? 5 : 4, nums, nn);
+	char rs[64];
+	int same = 0; /* a policy's saving is the same at every resample and seed */
+	uint32_t maxr = 0;
+	for (size_t i = 0; i < n; i++)
+		maxr = rows[i].resample > maxr ? rows[i].resample : maxr;
 	table_set_mark_best(t, o->compare);
 	const char *mname = sim_mode_name(o->mode);
 	double *v = xcalloc(nn, sizeof *v), mean[RUNREC_NCOL];
@@ -168,7 +229,8 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 				if (map[c] >= 0)
 					v[map[c]] = rows[i].v[c];
 			snprintf(seed, sizeof seed, "%" PRIu64, rows[i].seed);
-			const char *lab[] = {rows[i].policy->name, seed, mname, o->trace};
+			snprintf(rs, sizeof rs, "%" PRIu32, rows[i].resample);
+			const char *lab[] = {rows[i].policy->name, seed, mname, o->trace, rs};
 			table_add_row(t, lab, v, 0);
 		}
 	for (size_t g = 0, g2; g < n; g = g2) {
@@ -180,23 +242,50 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 		for (int c = 0; c < RUNREC_NCOL; c++)
 			if (map[c] >= 0)
 				v[map[c]] = mean[c];
-		if (o->compare)
-			saving(rows + g, g2 - g, brows, nbrows, &v[xs + EXTRA_SAVING],
-			       &v[xs + EXTRA_CI]);
+		if (o->compare) {
+			int zero = 0;
+			saving(rows + g, g2 - g, brows, nbrows, resampled, &v[xs + EXTRA_SAVING],
+			       &v[xs + EXTRA_CI], &zero);
+			same |= zero && strcmp(rows[g].policy->name, base);
+		}
+		uint64_t slo = rows[g].seed, shi = rows[g].seed;
+		for (size_t i = g; i < g2; i++) {
+			slo = rows[i].seed < slo ? rows[i].seed : slo;
+			shi = rows[i].seed > shi ? rows[i].seed : shi;
+		}
 		if (g2 - g == 1)
 			snprintf(seed, sizeof seed, "%" PRIu64, rows[g].seed);
+		else if (o->compare && slo < shi)
+			snprintf(seed, sizeof seed, "%" PRIu64 "-%" PRIu64, slo, shi);
 		else if (o->compare)
-			snprintf(seed, sizeof seed, "%" PRIu64 "-%" PRIu64, rows[g].seed,
-				 rows[g2 - 1].seed);
+			snprintf(seed, sizeof seed, "%" PRIu64, slo);
 		else
 			snprintf(seed, sizeof seed, "mean");
-		const char *lab[] = {rows[g].policy->name, seed, mname, o->trace};
+		snprintf(rs, sizeof rs, o->compare ? "1-%" PRIu32 : "mean", maxr);
+		const char *lab[] = {rows[g].policy->name, seed, mname, o->trace, rs};
 		table_add_row(t, lab, v, !o->compare);
 	}
 	free(v);
 	if (!o->compare)
 		seeds_note(rows, n, t);
+	if (o->compare)
+		interval_note(t, resampled, maxr, same);
 	return t;
+}
+
+void summary_resample_note(struct table *t, uint32_t nres, int64_t block_s)
+{
+	struct sbuf b = SBUF_INIT;
+	char blk[64];
+	sbuf_init(&b);
+	table_fmt_seconds((double)block_s, blk, sizeof blk);
+	sbuf_printf(&b,
+		    "resamples: %" PRIu32 " block resamples of the trace's window, blocks of %s "
+		    "drawn with replacement and put back in order, jobs in order within a block "
+		    "(resample r of seed s draws from both; every policy replays the same one)",
+		    nres, blk);
+	table_add_note(t, b.s);
+	sbuf_release(&b);
 }
 
 void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
