@@ -117,7 +117,11 @@ struct runrec_query {
 	uint64_t lo, hi;
 	int sample_given; /* only scenarios with this sample_nodes */
 	unsigned sample_nodes;
+	int target_given; /* only inflation scenarios of this target */
+	double target;
 };
+/* Two inflation targets this close are the same one, read back. */
+#define RUNREC_TARGET_EPS 1e-9
 
 /* The runs of one scenario, read back. */
 struct runrec_sel {
@@ -130,14 +134,20 @@ struct runrec_sel {
 	int partial;       /* some policy lacks a seed another has */
 	int legacy;        /* runs made before buckets were stored */
 	int newest;        /* chosen as the newest complete scenario (no --scenario/--runs) */
-	size_t nscenarios; /* scenarios of the trace matching the query */
+	int complete;      /* newest: some matching scenario had the same seeds for all */
+	size_t nscenarios; /* scenarios of the trace matching the query (forks aside) */
+	size_t nforks;     /* newest: what-ifs of the dashboard that matched, left out */
 };
 /* Choose and read the runs q names (scenario_id, or run_ids, all of one scenario; else the
  * newest scenario of the trace whose every policy has the same seeds, else the newest one,
- * flagged partial). path names the store in errors. Returns 0 with out->n = 0 when the trace has no
+ * flagged partial; a what-if saved from the dashboard only when named). path names the store in errors. Returns 0 with out->n = 0 when the trace has no
  * matching run, or an error (VF_EINPUT: an id that is not there, runs of several scenarios). */
 int runrec_select(struct store *st, const char *path, const struct runrec_query *q,
 		  struct runrec_sel *out, struct err *e);
+/* Why runrec_select chose sel's scenario for q, in a few words, into out ("the newest of 3
+ * scenarios of the trace whose policies all have the same seeds; 1 what-if saved from the
+ * dashboard left out (--scenario ID shows one)"). */
+void runrec_why(const struct runrec_sel *sel, const struct runrec_query *q, struct sbuf *out);
 /* What scenario s is, in a few words, into out: with ref NULL its mode and every parameter
  * set otherwise than by default ("timed fifo, faults n7:sto=0.5@3600+6h, io-pressure 2");
  * else only what s sets differently from ref. */

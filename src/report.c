@@ -1319,6 +1319,9 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 		    x.sel.n == 1 ? "" : "s", x.sel.sc.jobs, x.sel.sc.nodes, x.sel.sc.gpus,
 		    gpumodel_tier_name(o->prices.tier),
 		    x.assumed ? ", some assumed (section 8)" : "");
+	sbuf_reset(&b);
+	runrec_why(&x.sel, q, &b);
+	report_addf(x.r, REPORT_B_PARA, "Scenario %" PRId64 ": %s.", x.sel.scenario_id, b.s);
 	warnings(&x);
 	verdict(&x);
 	section_buckets(&x);

@@ -455,6 +455,8 @@ struct scen {
 	int inflate;
 	int64_t sample_nodes;
 	int legacy;
+	double target;
+	int fork; /* a what-if saved from the dashboard */
 };
 
 struct scen_list {
@@ -466,8 +468,13 @@ static int scen_cb(void *ctx, const struct store_scenario *sc)
 {
 	struct scen_list *l = ctx;
 	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = (struct scen){sc->id, sc->trace_id, !strcmp(sc->mode, "inflate"),
-				     sc->sample_nodes, !strncmp(sc->key, "legacy:", 7)};
+	l->v[l->n++] = (struct scen){sc->id,
+				     sc->trace_id,
+				     !strcmp(sc->mode, "inflate"),
+				     sc->sample_nodes,
+				     !strncmp(sc->key, "legacy:", 7),
+				     sc->target,
+				     sc->change != NULL || sc->parent_run > 0};
 	return 0;
 }
 
@@ -661,10 +668,18 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		for (size_t i = 0; i < sl.n && !rc; i++) {
 			const struct scen *s = &sl.v[i];
 			if ((q->mode >= 0 && s->inflate != (q->mode == SIM_INFLATE)) ||
-			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes))
+			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes) ||
+			    (q->target_given &&
+			     (!s->inflate || fabs(s->target - q->target) > RUNREC_TARGET_EPS)))
 				continue;
 			if ((rc = list_runs(st, s->id, q, &rl, e)) || !rl.n)
 				continue;
+			if (s->fork) {
+				/* a dashboard's what-if is its parent's variant, never the scenario
+				 * a report describes unless named */
+				out->nforks++;
+				continue;
+			}
 			out->nscenarios++;
 			int64_t newest = 0;
 			for (size_t k = 0; k < rl.n; k++)
@@ -677,6 +692,7 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		}
 		chosen = best_complete ? best_complete : best_any;
 		out->newest = 1;
+		out->complete = best_complete != 0;
 	}
 	if (rc || !chosen)
 		goto out;
@@ -726,6 +742,40 @@ out:
 	free(sl.v);
 	free(rl.v);
 	return rc;
+}
+
+void runrec_why(const struct runrec_sel *sel, const struct runrec_query *q, struct sbuf *out)
+{
+	if (q->run_ids) {
+		sbuf_adds(out, "the scenario of the runs named by --runs");
+		return;
+	}
+	if (q->scenario_id) {
+		sbuf_adds(out, "named by --scenario");
+		return;
+	}
+	const char *of = "";
+	if (q->mode >= 0 || q->target_given || q->sample_given || q->seeds_given || q->pols)
+		of = " matching the options";
+	if (sel->nscenarios == 1)
+		sbuf_printf(out, "the only scenario of the trace%s", of);
+	else if (sel->complete)
+		sbuf_printf(out,
+			    "the newest of %zu scenarios of the trace%s whose policies all have "
+			    "the same seeds",
+			    sel->nscenarios, of);
+	else
+		sbuf_printf(out,
+			    "the newest of %zu scenarios of the trace%s; none has the same seeds "
+			    "for every policy",
+			    sel->nscenarios, of);
+	if (sel->nscenarios > 1)
+		sbuf_adds(out, " (--scenario ID chooses another; 'voidfit runs' lists them)");
+	if (sel->nforks)
+		sbuf_printf(out,
+			    "; %zu what-if%s saved from the dashboard left out (--scenario ID "
+			    "shows one)",
+			    sel->nforks, sel->nforks == 1 ? "" : "s");
 }
 
 void runrec_sel_release(struct runrec_sel *sel)
