@@ -30,6 +30,12 @@
 #include "sim.h"
 #include "util.h"
 
+/* A replay whose time-weighted mean allocated GPU share is under this measured an almost
+ * idle cluster: its $ are idle time, and what a policy "recovers" or a smaller cluster
+ * "saves" there says nothing about placement. summary, report and size warn of it, in
+ * their headline, and point to inflation (--mode inflate), which loads the cluster. */
+#define METRICS_IDLE_ALLOC 0.01
+
 struct metrics_opts {
 	enum gpumodel_tier tier;    /* the table's prices of this tier (GPUMODEL_ON_DEMAND) */
 	double price[GPUMODEL_MAX]; /* $ per GPU-hour override of each model; < 0: the table's */

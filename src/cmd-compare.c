@@ -297,7 +297,11 @@ static int exec_compare(int argc, char **argv)
 	summary_notes(tab, mode, nrecs ? recs[0].w0 : 0, nrecs ? recs[0].w1 : 0,
 		      nrecs ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc.prices, assumed, enriched,
 		      sampled);
-	summary_warnings(recs, nrecs, NULL, tab, NULL);
+	/* the warnings also before the table, where they are read first (an idle cluster's $
+	 * measure nothing) */
+	sbuf_reset(&note);
+	summary_warnings(recs, nrecs, NULL, tab, &note);
+	fwrite(note.s, 1, note.len, stderr);
 	fops->write(tab, &out);
 	fwrite(out.s, 1, out.len, stdout);
 	if (fflush(stdout) || ferror(stdout))

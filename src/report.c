@@ -219,7 +219,7 @@ static int has_warn(const struct runrec *r, enum warn w, enum sim_mode mode)
 	case W_UNPLACEABLE:
 		return v[RUNREC_PLACED] == 0 && v[RUNREC_UNPLACEABLE] > 0;
 	case W_IDLE:
-		return v[RUNREC_ALLOC] < 0.01;
+		return v[RUNREC_ALLOC] < METRICS_IDLE_ALLOC;
 	default:
 		/* the mean run is about mean JCT - mean wait */
 		return mode == SIM_TIMED &&
@@ -233,7 +233,7 @@ static void warnings(struct ctx *x)
 		"every job was unplaceable: nothing ran, so its figures say nothing about "
 		"placement",
 		"the mean allocated GPU share is under 1 %: the cluster is almost idle, and its $ "
-		"are mostly idle time",
+		"are mostly idle time (--mode inflate loads it)",
 		"overloaded: the mean wait is over ten times the mean run time (mean JCT less "
 		"mean wait), so the queue, not placement, decides most figures",
 	};
@@ -409,6 +409,42 @@ static void verdict(struct ctx *x)
 	}
 	sbuf_release(&t);
 	sbuf_release(&ids);
+}
+
+/* The guard in the verdict itself: when some policy's runs barely used the cluster (mean
+ * allocated GPU share under METRICS_IDLE_ALLOC), the verdict's $ are idle time, and it
+ * says so before anything else, pointing to inflation. */
+static void verdict_guard(struct ctx *x)
+{
+	struct report_block *v = NULL;
+	for (size_t i = 0; i < x->r->n; i++)
+		if (x->r->blocks[i].type == REPORT_B_VERDICT)
+			v = &x->r->blocks[i];
+	struct sbuf b = SBUF_INIT, who = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_init(&who);
+	size_t n = 0;
+	for (size_t i = 0; i < x->ng; i++) {
+		double a = 0;
+		for (size_t j = 0; j < x->g[i].n; j++)
+			a += x->g[i].runs[j].v[RUNREC_ALLOC] / (double)x->g[i].n;
+		if (a < METRICS_IDLE_ALLOC)
+			sbuf_printf(&who, "%s%s %.2f %%", n++ ? ", " : "", x->g[i].pol->name,
+				    a * 100);
+	}
+	if (v && n) {
+		sbuf_printf(&b,
+			    "WARNING: the cluster is almost idle (mean allocated GPU share under "
+			    "1 %%: %s), so these $ are idle time and say nothing about placement; "
+			    "replay with --mode inflate --target X to compare policies on a loaded "
+			    "cluster. ",
+			    who.s);
+		sbuf_adds(&b, v->text);
+		free(v->text);
+		v->text = xstrdup(b.s);
+	}
+	sbuf_release(&b);
+	sbuf_release(&who);
 }
 
 /* ---- 1-3: $ per year by bucket, by GPU model, by class ---- */
@@ -1324,6 +1360,7 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 	report_addf(x.r, REPORT_B_PARA, "Scenario %" PRId64 ": %s.", x.sel.scenario_id, b.s);
 	warnings(&x);
 	verdict(&x);
+	verdict_guard(&x);
 	section_buckets(&x);
 	section_split(&x, 0);
 	section_split(&x, 1);

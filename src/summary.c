@@ -330,7 +330,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		npol++;
 		const char *name = rows[g].policy->name;
 		double alloc = col_mean(rows + g, g2 - g, RUNREC_ALLOC);
-		if (!allunp && alloc < 0.01) {
+		if (!allunp && alloc < METRICS_IDLE_ALLOC) {
 			sbuf_printf(&low, "%s%s %.2f %%", nlow ? ", " : "", name, alloc * 100);
 			nlow++;
 		}
@@ -349,7 +349,9 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_add(&b, low.s, low.len);
 		sbuf_adds(&b,
 			  "): the cluster is far larger than the load, so its cost is nearly "
-			  "all idle-unneeded (by sizing); check the trace's span and the nodes");
+			  "all idle-unneeded (by sizing) and no $ figure measures placement; "
+			  "check the trace's span and the nodes, or replay with --mode inflate, "
+			  "which loads the cluster to a target");
 		say(t, lines, b.s);
 		nwarn++;
 	}
