@@ -58,6 +58,7 @@ struct metrics_jobs {
 	int64_t jobs; /* job instances of the class */
 	int64_t finished, running, queued, unplaceable, skipped, preempted;
 	double wait_mean; /* queueing delay: start - submit, over started jobs */
+	double wait_p50;  /* its median */
 	double wait_p95;
 	double jct_mean; /* end - submit, over finished jobs */
 	double jct_p95;

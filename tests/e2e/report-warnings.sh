@@ -11,7 +11,7 @@ vf import -o t.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>
 vf replay t.db --policy fgd --seeds 1-2 >/dev/null 2>&1 || die "replay failed"
 vf replay t.db --policy scalar --seed 1 >/dev/null 2>&1 || die "replay failed"
 expect_rc 0 vf report t.db
-head -8 out | grep -q "WARNING: the policies do not have the same seeds" ||
+head -12 out | grep -q "WARNING: the policies do not have the same seeds" ||
 	die "no partial warning at the top"
 contains out "over 1 seed."
 contains out "(one seed: no interval)"
@@ -24,7 +24,7 @@ cp t.db old.db
 sqlite3 old.db "UPDATE scenarios SET key = 'legacy:' || key; DELETE FROM run_buckets;" ||
 	die "sqlite3 failed"
 expect_rc 0 vf report old.db
-head -8 out | grep -q "WARNING: these runs were made by an earlier voidfit" ||
+head -12 out | grep -q "WARNING: these runs were made by an earlier voidfit" ||
 	die "no legacy warning at the top"
 contains out "Not stored for these runs"
 
