@@ -6,9 +6,10 @@
  * its warnings (runs made before buckets were stored, an incomplete set of seeds, runs that
  * placed nothing, left jobs unplaceable, barely used the cluster or were overloaded), at a
  * glance (the verdict, an idle cluster said in it first, then the cost, the productive
- * share and what rests on assumptions), service levels, then sections 1-8. Each figure per policy is
- * the mean over its seeds; the verdict's saving is summary.c's, paired by seed. Everything
- * is priced here from the stored GPU time by bucket (runrec.ms), at the prices asked for.
+ * share and what rests on assumptions), service levels, then sections 1-8. Each figure per
+ * policy is the mean over its seeds; the verdict's saving is summary.c's, paired by seed.
+ * Everything is priced here from the stored GPU time by bucket (runrec.ms), at the prices
+ * asked for.
  */
 #include <inttypes.h>
 #include <math.h>
