@@ -30,6 +30,12 @@
 #include "sim.h"
 #include "util.h"
 
+/* A replay whose time-weighted mean allocated GPU share is under this measured an almost
+ * idle cluster: its $ are idle time, and what a policy "recovers" or a smaller cluster
+ * "saves" there says nothing about placement. summary, report and size warn of it, in
+ * their headline, and point to inflation (--mode inflate), which loads the cluster. */
+#define METRICS_IDLE_ALLOC 0.01
+
 struct metrics_opts {
 	enum gpumodel_tier tier;    /* the table's prices of this tier (GPUMODEL_ON_DEMAND) */
 	double price[GPUMODEL_MAX]; /* $ per GPU-hour override of each model; < 0: the table's */
@@ -52,6 +58,7 @@ struct metrics_jobs {
 	int64_t jobs; /* job instances of the class */
 	int64_t finished, running, queued, unplaceable, skipped, preempted;
 	double wait_mean; /* queueing delay: start - submit, over started jobs */
+	double wait_p50;  /* its median */
 	double wait_p95;
 	double jct_mean; /* end - submit, over finished jobs */
 	double jct_p95;

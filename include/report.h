@@ -3,8 +3,10 @@
  * back from a store (runrec_select) and turned into a document of sections, written as
  * text, Markdown, HTML, JSON or CSV.
  *
- *   report_build    the document: the verdict (the best policy's saving against a baseline,
- *                   paired by seed, with its 95 % interval), $/yr by bucket, by GPU model
+ *   report_build    the document: at a glance (the verdict: the best policy's saving
+ *                   against a baseline, paired by seed, with its 95 % interval; the cluster's
+ *                   cost a year, the productive share, what rests on assumptions), service
+ *                   levels per policy and class, $/yr by bucket, by GPU model
  *                   and by job class, fragmentation, stalled GPUs and queue over time, the
  *                   right-sizing (when one is stored), the what-ifs of the trace, owned
  *                   against rented, and the assumptions (prices and their sources, window,

@@ -46,6 +46,7 @@ enum runrec_col {
 	RUNREC_CARRY,       /* carried_over_gpu_hours */
 	RUNREC_CARRY_JOBS,  /* carried_over_jobs */
 	RUNREC_WAIT,        /* wait_mean_s */
+	RUNREC_WAIT_P50,    /* wait_p50_s: the median wait */
 	RUNREC_WAIT_P95,    /* wait_p95_s */
 	RUNREC_SLOWDOWN,    /* slowdown_mean */
 	RUNREC_JCT,         /* jct_mean_s */
@@ -58,6 +59,16 @@ enum runrec_col {
 	RUNREC_USD_SIZE,    /* recoverable_by_sizing_usd_per_year */
 	RUNREC_USD_PROV,    /* provisioned_usd_per_year */
 	RUNREC_NCOL
+};
+/* The service one job class got in a run (timed): run_metrics keys "KEY/CLASS"
+ * ("wait_p95_s/infer"), stored beside the run's figures. */
+enum runrec_cls {
+	RUNREC_CLS_JOBS,        /* jobs/CLASS: its job instances */
+	RUNREC_CLS_UNPLACEABLE, /* unplaceable_jobs/CLASS */
+	RUNREC_CLS_WAIT_P50,    /* wait_p50_s/CLASS */
+	RUNREC_CLS_WAIT_P95,    /* wait_p95_s/CLASS */
+	RUNREC_CLS_SLOWDOWN,    /* slowdown_mean/CLASS */
+	RUNREC_CLS_N
 };
 /* The key of column c ("stalled_gpu_hours"). */
 const char *runrec_col_key(enum runrec_col c);
@@ -92,13 +103,18 @@ struct runrec {
 	uint64_t seed;
 	uint32_t resample;     /* its trace's block resample (resample.h), 0: as traced */
 	double v[RUNREC_NCOL]; /* the figures (NaN: does not apply, or not stored) */
-	int64_t w0, w1;        /* the pricing window, trace seconds (timed) */
+	/* each class's service, RUNREC_CLS_* (NaN: no job of it, inflation, or not stored) */
+	double cls[JOB_NCLASS][RUNREC_CLS_N];
+	int64_t w0, w1; /* the pricing window, trace seconds (timed) */
 	/* GPU-milli-seconds by model, class (SIM_CLS_NONE: idle-unneeded) and bucket */
 	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
 	int has_buckets; /* 0 for a run made before buckets were stored */
 	double wall_s;   /* seconds the sim took (a run just made) */
 	int64_t events;  /* events it handled */
 };
+/* The job instances of run r (timed: the sum of its classes' jobs), or NaN when not stored
+ * (inflation, a run made before classes were read back). */
+double runrec_jobs(const struct runrec *r);
 /* r's figures and buckets from a finished run. */
 void runrec_from_result(const struct replay_result *res, struct runrec *r);
 /* Set r's $ columns from its buckets at prices o (and *assumed |= the models with GPUs whose
@@ -118,7 +134,11 @@ struct runrec_query {
 	uint64_t lo, hi;
 	int sample_given; /* only scenarios with this sample_nodes */
 	unsigned sample_nodes;
+	int target_given; /* only inflation scenarios of this target */
+	double target;
 };
+/* Two inflation targets this close are the same one, read back. */
+#define RUNREC_TARGET_EPS 1e-9
 
 /* The runs of one scenario, read back. */
 struct runrec_sel {
@@ -131,14 +151,21 @@ struct runrec_sel {
 	int partial;       /* some policy lacks a seed another has */
 	int legacy;        /* runs made before buckets were stored */
 	int newest;        /* chosen as the newest complete scenario (no --scenario/--runs) */
-	size_t nscenarios; /* scenarios of the trace matching the query */
+	int complete;      /* newest: some matching scenario had the same seeds for all */
+	size_t nscenarios; /* scenarios of the trace matching the query (forks aside) */
+	size_t nforks;     /* newest: what-ifs of the dashboard that matched, left out */
 };
 /* Choose and read the runs q names (scenario_id, or run_ids, all of one scenario; else the
  * newest scenario of the trace whose every policy has the same seeds, else the newest one,
- * flagged partial). path names the store in errors. Returns 0 with out->n = 0 when the trace has no
- * matching run, or an error (VF_EINPUT: an id that is not there, runs of several scenarios). */
+ * flagged partial; a what-if saved from the dashboard only when named). path names the store in
+ * errors. Returns 0 with out->n = 0 when the trace has no matching run, or an error (VF_EINPUT: an
+ * id that is not there, runs of several scenarios). */
 int runrec_select(struct store *st, const char *path, const struct runrec_query *q,
 		  struct runrec_sel *out, struct err *e);
+/* Why runrec_select chose sel's scenario for q, in a few words, into out ("the newest of 3
+ * scenarios of the trace whose policies all have the same seeds; 1 what-if saved from the
+ * dashboard left out (--scenario ID shows one)"). */
+void runrec_why(const struct runrec_sel *sel, const struct runrec_query *q, struct sbuf *out);
 /* What scenario s is, in a few words, into out: with ref NULL its mode and every parameter
  * set otherwise than by default ("timed fifo, faults n7:sto=0.5@3600+6h, io-pressure 2");
  * else only what s sets differently from ref. */

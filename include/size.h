@@ -164,6 +164,9 @@ struct size_result {
 	int above_miss;
 	struct size_check above;
 	int64_t w0, w1; /* the pricing window of its runs, trace seconds */
+	/* the full cluster's mean allocated GPU share, the mean over the seeds: under
+	 * METRICS_IDLE_ALLOC the cluster is idle and the GPUs "retired" say nothing */
+	double full_alloc;
 };
 
 /* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's

@@ -56,6 +56,8 @@ struct svg_bars {
 	const int *colors; /* palette index of each series, or NULL: series i takes i % 8 */
 	const double *v;   /* v[s * ncat + c]: series s of category c, >= 0 (NaN: 0) */
 	struct svg_axis y;
+	const unsigned char *strong; /* ncat flags: names set in bold (baseline, winner), or NULL */
+	const char *reading;         /* one line under the legend: how to read it, or NULL */
 };
 /* Append the chart to out. */
 void svg_bar_chart(struct sbuf *out, const struct svg_bars *b);
@@ -74,6 +76,8 @@ struct svg_lines {
 	double ymin;  /* the y axis starts here at most (0 for counts and shares) */
 	double xmark; /* a dashed vertical line at this x, or NaN */
 	const char *xmark_label;
+	const unsigned char *strong; /* nlines flags: lines drawn thick, names in bold, or NULL */
+	const char *reading;         /* one line under the legend: how to read it, or NULL */
 };
 /* Append the chart to out. Line i takes colour i % 8 and, past 8 lines, a dash pattern. */
 void svg_line_chart(struct sbuf *out, const struct svg_lines *c);

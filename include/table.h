@@ -56,6 +56,9 @@ void table_add_row(struct table *r, const char *const *labels, const double *val
  * plain rows, after rounding to the column's decimals; nothing is marked in a column where
  * all rows are equal or with fewer than two rows. */
 void table_set_mark_best(struct table *r, int on);
+/* Never mark row's values best, nor count them in finding the best (a row whose figures
+ * say nothing about what the columns compare, such as an idle cluster's). */
+void table_set_unranked(struct table *r, size_t row);
 /* Append a note printed under the table (text, Markdown), as "notes" in JSON. */
 void table_add_note(struct table *r, const char *note);
 

@@ -36,7 +36,8 @@ const struct cmd_entry cmd_compare_entry = {
 		"  -m, --mode M           only scenarios of mode timed or inflate\n"
 		"  -s, --seed N           only runs of seed N\n"
 		"      --seeds A-B        only runs of seeds A..B (several: the mean per policy)\n"
-		"  -t, --target X         inflation target when compare runs the policies itself\n"
+		"  -t, --target X         only inflation scenarios of target X (and the target\n"
+		"                         when compare runs the policies itself)\n"
 		"      --sample-nodes K   only scenarios made with --sample-nodes K (0: full\n"
 		"                         searches); when compare runs the policies itself, so\n"
 		"      --baseline P       the policy savings are measured against (default "
@@ -198,8 +199,19 @@ static int exec_compare(int argc, char **argv)
 				     fmt);
 		goto out;
 	}
+	if ((sc.given & SCENARIO_G_TARGET) && (sc.given & SCENARIO_G_MODE) &&
+	    sc.mode != SIM_INFLATE) {
+		rc = cmd_usage_error(&cmd_compare_entry, "--target applies to --mode inflate only");
+		goto out;
+	}
+	if (sc.given & SCENARIO_G_TARGET) { /* a target is of inflation */
+		sc.mode = SIM_INFLATE;
+		sc.given |= SCENARIO_G_MODE;
+	}
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;
+	q.target_given = (sc.given & SCENARIO_G_TARGET) != 0;
+	q.target = sc.target;
 	q.nrun_ids = nids;
 	q.mode = sc.given & SCENARIO_G_MODE ? (int)sc.mode : -1;
 	q.pols = pols;
@@ -225,12 +237,11 @@ static int exec_compare(int argc, char **argv)
 		sampled = sel.sc.sample_nodes > 0 ? (unsigned)sel.sc.sample_nodes : 0;
 		runrec_describe(&sel.sc, NULL, &desc);
 		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
-		fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s%s\n",
+		sbuf_reset(&note);
+		runrec_why(&sel, &q, &note);
+		fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s; %s\n",
 			sel.scenario_id, esc_text_s(&e1, sel.trace_name.s), esc_text_s(&e2, desc.s),
-			sel.n, sel.n == 1 ? "" : "s",
-			sel.newest && sel.nscenarios > 1
-				? "; the newest complete of several ('voidfit runs' lists them)"
-				: "");
+			sel.n, sel.n == 1 ? "" : "s", note.s);
 		sbuf_release(&e1);
 		sbuf_release(&e2);
 		if (sel.legacy)
@@ -267,6 +278,9 @@ static int exec_compare(int argc, char **argv)
 		mode = sc.mode;
 		sampled = sc.sample_nodes;
 		struct sbuf e1 = SBUF_INIT;
+		char at[64] = "";
+		if (q.target_given)
+			snprintf(at, sizeof at, " at target %g", sc.target);
 		if (nres)
 			fprintf(stderr,
 				"trace %s: running %zu polic%s on %" PRIu32
@@ -275,9 +289,9 @@ static int exec_compare(int argc, char **argv)
 				nres);
 		else
 			fprintf(stderr,
-				"no stored %s runs of trace %s: running %zu polic%s (not "
+				"no stored %s runs%s of trace %s: running %zu polic%s (not "
 				"stored)\n",
-				sim_mode_name(sc.mode), esc_text_s(&e1, sc.trace_name.s), npol,
+				sim_mode_name(sc.mode), at, esc_text_s(&e1, sc.trace_name.s), npol,
 				npol == 1 ? "y" : "ies");
 		sbuf_release(&e1);
 		struct grid g = {.sc = &sc,
@@ -318,7 +332,11 @@ static int exec_compare(int argc, char **argv)
 	summary_notes(tab, mode, nrecs ? recs[0].w0 : 0, nrecs ? recs[0].w1 : 0,
 		      nrecs ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc.prices, assumed, enriched,
 		      sampled);
-	summary_warnings(recs, nrecs, NULL, tab, NULL);
+	/* the warnings also before the table, where they are read first (an idle cluster's $
+	 * measure nothing) */
+	sbuf_reset(&note);
+	summary_warnings(recs, nrecs, NULL, tab, &note);
+	fwrite(note.s, 1, note.len, stderr);
 	if (nres)
 		summary_resample_note(tab, nres, block_used);
 	fops->write(tab, &out);

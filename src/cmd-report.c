@@ -39,7 +39,8 @@ const struct cmd_entry cmd_report_entry = {
 		"      --tokens-per-gpu-hour N\n"
 		"                         tokens a productive GPU-hour makes (with --api-price)\n"
 		"  -f, --format F         text, md, html, json or csv (default: from -o's\n"
-		"                         ending, else text)\n"
+		"                         ending, else text); an -o ending that is not the\n"
+		"                         format's (.txt .md .html .json .csv) is refused\n"
 		"  -o, --output FILE      write FILE (md: and FILE-1.svg, ... beside it) instead\n"
 		"                         of standard output, whole or not at all; a FIFO or a\n"
 		"                         device is written through (no charts), never replaced;\n"
@@ -115,6 +116,33 @@ static int write_all(struct outfile *doc, const char *path, int flags,
 		outfile_abort(&of[i]);
 	free(of);
 	return rc;
+}
+
+/* The format of a report to outp (NULL: standard output) into *f, given as --format or
+ * NULL. A file name's ending names its format (report_format_for_path); an ending that
+ * names none, or another than --format's, is refused: "-o r.pdf" writing plain text to
+ * r.pdf would be read as a PDF that is broken. A name with no ending ("-", a FIFO "ff",
+ * /dev/stdout) takes --format, else text. */
+static int out_format(const char *outp, const struct report_ops **f)
+{
+	const char *slash = outp ? strrchr(outp, '/') : NULL, *name = slash ? slash + 1 : outp;
+	const char *dot = name ? strrchr(name, '.') : NULL;
+	if (!dot || dot == name || !dot[1]) {
+		*f = *f ? *f : &report_text;
+		return CMD_OK;
+	}
+	const struct report_ops *by = report_format_for_path(outp);
+	if (!by)
+		return cmd_usage_error(&cmd_report_entry,
+				       "-o '%s': '%s' is not the ending of a report format "
+				       "(.txt, .md, .html, .json, .csv)",
+				       outp, dot);
+	if (*f && *f != by)
+		return cmd_usage_error(&cmd_report_entry,
+				       "-o '%s': '%s' is not the ending of --format %s (%s)", outp,
+				       dot, (*f)->name, (*f)->ext);
+	*f = by;
+	return CMD_OK;
 }
 
 static int exec_report(int argc, char **argv)
@@ -207,15 +235,14 @@ static int exec_report(int argc, char **argv)
 		rc = cmd_usage_error(&cmd_report_entry, "-o: an empty file name");
 		goto out;
 	}
-	const struct report_ops *fops =
-		fmt ? report_format_find(fmt)
-		    : (outp && report_format_for_path(outp) ? report_format_for_path(outp)
-							    : &report_text);
-	if (!fops) {
+	const struct report_ops *fops = fmt ? report_format_find(fmt) : NULL;
+	if (fmt && !fops) {
 		rc = cmd_usage_error(&cmd_report_entry,
 				     "--format '%s': not text, md, html, json or csv", fmt);
 		goto out;
 	}
+	if ((rc = out_format(outp, &fops)) != CMD_OK)
+		goto out;
 	ro.prices = sc.prices;
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;

@@ -196,6 +196,33 @@ static void say_kept(const struct size_plan *plan, unsigned step, struct sbuf *o
 	free(kept);
 }
 
+/* The warning about the policies of res whose full cluster is almost idle (its mean
+ * allocated GPU share under METRICS_IDLE_ALLOC) into out, "" when there is none: their
+ * retired GPUs are the idle ones, not what placement frees. */
+static void idle_warning(const struct size_opts *o, const struct size_result *res, struct sbuf *out)
+{
+	size_t n = 0;
+	for (size_t p = 0; p < o->npol; p++) {
+		if (!res[p].full_ok || !(res[p].full_alloc < METRICS_IDLE_ALLOC))
+			continue;
+		sbuf_printf(out, "%s%s %.2f %%", n++ ? ", " : "", res[p].policy->name,
+			    res[p].full_alloc * 100);
+	}
+	if (!n)
+		return;
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_printf(&b,
+		    "WARNING: the full cluster is almost idle (mean allocated GPU share under "
+		    "1 %%: %s): the GPUs retired are the idle ones, the saving is the cluster's "
+		    "excess over a trace too small for it, not a sizing (not marked best); "
+		    "replay with --mode inflate --target X to size a loaded cluster",
+		    out->s);
+	sbuf_reset(out);
+	sbuf_add(out, b.s, b.len);
+	sbuf_release(&b);
+}
+
 /* The table of the policies whose full cluster meets the SLO, and its notes. */
 static struct table *make_table(const struct size_opts *o, const struct size_result *res,
 				const char *slo_text)
@@ -267,6 +294,7 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 		size_t k = 0;
 		if (!r->full_ok)
 			continue;
+		int idle = r->full_alloc < METRICS_IDLE_ALLOC;
 		sum_models(plan, r->kept, ms);
 		assumed |= r->assumed;
 		v[k++] = (double)r->min.nodes;
@@ -287,8 +315,16 @@ static struct table *make_table(const struct size_opts *o, const struct size_res
 		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
 		const char *name = r->policy->name;
 		table_add_row(tab, &name, v, 0);
+		if (idle)
+			table_set_unranked(tab, table_nrows(tab) - 1);
 	}
 #undef STR
+
+	/* the notes: first what voids the figures, then the cluster, the SLO, ... */
+	idle_warning(o, res, &b);
+	if (b.len)
+		table_add_note(tab, b.s);
+	sbuf_reset(&b);
 
 	/* the notes: the cluster, the SLO, the search, each policy's next step down, prices */
 	sbuf_printf(&b, "full cluster: %zu nodes, %" PRId64 " GPUs (", plan->nnodes, plan->gpus);
@@ -645,6 +681,12 @@ static int exec_size(int argc, char **argv)
 		rc = CMD_FAIL;
 	}
 	if (nok) {
+		struct sbuf w = SBUF_INIT;
+		sbuf_init(&w);
+		idle_warning(&o, res, &w);
+		if (w.len)
+			fprintf(stderr, "voidfit size: %s\n", w.s);
+		sbuf_release(&w);
 		tab = make_table(&o, res, slo_text.s);
 		fops->write(tab, &out);
 		fwrite(out.s, 1, out.len, stdout);

@@ -150,6 +150,7 @@ static void jobs_finish(struct metrics_jobs *mj, struct acc *a, double hours)
 	mj->wait_mean = a->nwait ? a->swait / (double)a->nwait : 0;
 	mj->jct_mean = a->njct ? a->sjct / (double)a->njct : 0;
 	mj->slowdown_mean = a->nslow ? a->sslow / (double)a->nslow : 0;
+	mj->wait_p50 = pct(a->wait, a->nwait, 0.5);
 	mj->wait_p95 = pct(a->wait, a->nwait, 0.95);
 	mj->jct_p95 = pct(a->jct, a->njct, 0.95);
 	mj->slowdown_p95 = pct(a->slow, a->nslow, 0.95);

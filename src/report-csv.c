@@ -2,6 +2,8 @@
  * report-csv.c — the report as CSV (report.h): every cell of every table, one a line, as
  * table,row,column,value (RFC 4180 quoting), numbers unrounded, so that any tool pivots it
  * back into the tables: table names the table (its JSON id), row counts from 1 in each.
+ * The warnings come first, as the rows of a table "warnings" (column "text"), so that a
+ * file read only as numbers still says what misleads.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,12 @@ static void write_csv(const struct report *r, const char *base, struct report_ou
 	(void)base;
 	sbuf_init(&v);
 	sbuf_adds(out, "table,row,column,value\n");
+	for (size_t i = 0, k = 0; i < r->n; i++)
+		if (r->blocks[i].type == REPORT_B_WARN) {
+			sbuf_printf(out, "warnings,%zu,text,", ++k);
+			esc_csv(out, r->blocks[i].text);
+			sbuf_addc(out, '\n');
+		}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct report_table *t = r->blocks[i].table;
 		if (r->blocks[i].type != REPORT_B_TABLE)

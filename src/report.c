@@ -2,11 +2,14 @@
  * report.c — the cost report's content (report.h): one scenario's runs read back, priced,
  * and laid out as sections.
  *
- * Order of the document: the title, what the report covers, its warnings (runs made before
- * buckets were stored, an incomplete set of seeds, runs that placed nothing, barely used
- * the cluster or were overloaded), the verdict, then sections 1-8. Each figure per policy is
- * the mean over its seeds; the verdict's saving is summary.c's, paired by seed. Everything
- * is priced here from the stored GPU time by bucket (runrec.ms), at the prices asked for.
+ * Order of the document: the title, what the report covers and which scenario (and why),
+ * its warnings (runs made before buckets were stored, an incomplete set of seeds, runs that
+ * placed nothing, left jobs unplaceable, barely used the cluster or were overloaded), at a
+ * glance (the verdict, an idle cluster said in it first, then the cost, the productive
+ * share and what rests on assumptions), service levels, then sections 1-8. Each figure per
+ * policy is the mean over its seeds; the verdict's saving is summary.c's, paired by seed.
+ * Everything is priced here from the stored GPU time by bucket (runrec.ms), at the prices
+ * asked for.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +24,9 @@
 
 #define MS_PER_HOUR 3.6e6 /* GPU-milli-seconds in a GPU-hour, as the buckets are stored */
 #define SERIES_BINS 120   /* points of a line chart: the series averaged over this many bins */
+/* Lines a chart draws at most: past the palette's 8 colours, lines are told apart only by
+ * dashes, and a reader no longer finds the two that matter. */
+#define REPORT_MAX_LINES SVG_NCOLOR
 
 /* The buckets as a person reads them: the five idle-blocked causes but a full cluster are
  * one, "blocked" (by cause in their own table). */
@@ -74,8 +80,9 @@ struct ctx {
 	enum sim_mode mode;
 	int buckets; /* every run has its GPU time by bucket */
 	uint32_t assumed;
-	uint32_t models;       /* models with GPU time in some run */
-	struct table *summary; /* summary_table's compare table: the savings */
+	uint32_t models;                 /* models with GPU time in some run */
+	const struct policy_ops *winner; /* the verdict's policy, or NULL */
+	struct table *summary;           /* summary_table's compare table: the savings */
 	struct report *r;
 };
 
@@ -205,7 +212,29 @@ static void fmt_count_axis(double v, char *buf, size_t len)
 	snprintf(buf, len, "%g", v);
 }
 
-/* ---- scenarios ---- */
+/* The mean of figure c over a group's runs that have it (NaN: none has). */
+static double group_mean(const struct group *g, enum runrec_col c)
+{
+	double s = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (!isnan(g->runs[i].v[c]))
+			s += g->runs[i].v[c], k++;
+	return k ? s / (double)k : NAN;
+}
+
+/* The jobs of a group's runs, their mean (the scenario's jobs when the runs do not say). */
+static double group_jobs(const struct ctx *x, const struct group *g)
+{
+	double s = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		double j = runrec_jobs(&g->runs[i]);
+		if (!isnan(j))
+			s += j, k++;
+	}
+	return k ? s / (double)k : (double)x->sel.sc.jobs;
+}
 
 /* ---- warnings ---- */
 
@@ -219,7 +248,7 @@ static int has_warn(const struct runrec *r, enum warn w, enum sim_mode mode)
 	case W_UNPLACEABLE:
 		return v[RUNREC_PLACED] == 0 && v[RUNREC_UNPLACEABLE] > 0;
 	case W_IDLE:
-		return v[RUNREC_ALLOC] < 0.01;
+		return v[RUNREC_ALLOC] < METRICS_IDLE_ALLOC;
 	default:
 		/* the mean run is about mean JCT - mean wait */
 		return mode == SIM_TIMED &&
@@ -233,7 +262,7 @@ static void warnings(struct ctx *x)
 		"every job was unplaceable: nothing ran, so its figures say nothing about "
 		"placement",
 		"the mean allocated GPU share is under 1 %: the cluster is almost idle, and its $ "
-		"are mostly idle time",
+		"are mostly idle time (--mode inflate loads it)",
 		"overloaded: the mean wait is over ten times the mean run time (mean JCT less "
 		"mean wait), so the queue, not placement, decides most figures",
 	};
@@ -268,6 +297,23 @@ static void warnings(struct ctx *x)
 			report_addf(r, REPORT_B_WARN, "%s (%s %s): %s", g->pol->name,
 				    k == 1 ? "run" : "runs", s.s, what[w]);
 		}
+	/* jobs left out: some unplaceable (all of them is said above); inflation's failed jobs
+	 * are how it ends, shown in Service levels */
+	for (size_t i = 0; i < x->ng; i++) {
+		const struct group *g = &x->g[i];
+		double u = group_mean(g, RUNREC_UNPLACEABLE), jobs = group_jobs(x, g);
+		int all = 0;
+		for (size_t j = 0; j < g->n; j++)
+			all |= has_warn(&g->runs[j], W_UNPLACEABLE, x->mode);
+		if (u > 0 && !all)
+			report_addf(
+				r, REPORT_B_WARN,
+				"%s: %.0f of %.0f jobs (%.1f %%) were unplaceable and never ran "
+				"(no node could hold them, even empty, or had their GPU model): "
+				"no wait, slowdown or $ figure counts their demand (see Service "
+				"levels)",
+				g->pol->name, u, jobs, jobs > 0 ? 100 * u / jobs : NAN);
+	}
 	sbuf_release(&b);
 	sbuf_release(&s);
 }
@@ -385,6 +431,7 @@ static void verdict(struct ctx *x)
 				  "told apart from none.");
 	}
 	report_add(x->r, REPORT_B_VERDICT, t.s);
+	x->winner = best != (size_t)-1 ? x->g[best].pol : NULL;
 	struct report_table *tab = report_add_table(x->r, "verdict", NULL, cols,
 						    sizeof cols / sizeof *cols, REPORT_BF_RAW);
 	if (best != (size_t)-1) {
@@ -411,6 +458,190 @@ static void verdict(struct ctx *x)
 	}
 	sbuf_release(&t);
 	sbuf_release(&ids);
+}
+
+/* The guard in the verdict itself: when some policy's runs barely used the cluster (mean
+ * allocated GPU share under METRICS_IDLE_ALLOC), the verdict's $ are idle time, and it
+ * says so before anything else, pointing to inflation. */
+static void verdict_guard(struct ctx *x)
+{
+	struct report_block *v = NULL;
+	for (size_t i = 0; i < x->r->n; i++)
+		if (x->r->blocks[i].type == REPORT_B_VERDICT)
+			v = &x->r->blocks[i];
+	struct sbuf b = SBUF_INIT, who = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_init(&who);
+	size_t n = 0;
+	for (size_t i = 0; i < x->ng; i++) {
+		double a = 0;
+		for (size_t j = 0; j < x->g[i].n; j++)
+			a += x->g[i].runs[j].v[RUNREC_ALLOC] / (double)x->g[i].n;
+		if (a < METRICS_IDLE_ALLOC)
+			sbuf_printf(&who, "%s%s %.2f %%", n++ ? ", " : "", x->g[i].pol->name,
+				    a * 100);
+	}
+	if (v && n) {
+		sbuf_printf(&b,
+			    "WARNING: the cluster is almost idle (mean allocated GPU share under "
+			    "1 %%: %s), so these $ are idle time and say nothing about placement; "
+			    "replay with --mode inflate --target X to compare policies on a loaded "
+			    "cluster. ",
+			    who.s);
+		sbuf_adds(&b, v->text);
+		free(v->text);
+		v->text = xstrdup(b.s);
+	}
+	sbuf_release(&b);
+	sbuf_release(&who);
+}
+
+/* ---- at a glance: the one screen a CFO reads ---- */
+
+/* What the cluster costs a year and how much of it does useful work, the verdict (the
+ * answers a planner takes to the bill go here, after it), and what these rest on. */
+static void glance_head(struct ctx *x)
+{
+	report_add(x->r, REPORT_B_HEADING, "At a glance");
+}
+
+static void glance_items(struct ctx *x)
+{
+	struct report *r = x->r;
+	const struct group *base = find_group(x, x->baseline);
+	const struct group *g0 = base ? base : &x->g[0];
+	char a[64];
+	if (x->buckets) {
+		double usd[SIM_NBUCKET], place, prov = 0;
+		group_usd(g0, &x->o->prices, -1, -1, usd, &place);
+		for (int b = 0; b < SIM_NBUCKET; b++)
+			prov += usd[b];
+		report_fmt_usd(prov, a, sizeof a);
+		report_addf(r, REPORT_B_ITEM,
+			    "The cluster (%" PRId64 " GPUs) costs %s a year at %s prices%s.",
+			    x->sel.sc.gpus, a, gpumodel_tier_name(x->o->prices.tier),
+			    x->mode == SIM_TIMED ? ", the pricing window's cost scaled to a year"
+						 : ", its GPUs held for a year");
+		struct sbuf b = SBUF_INIT;
+		sbuf_init(&b);
+		for (size_t i = 0; i < x->ng; i++) {
+			double v = 0;
+			group_usd(&x->g[i], &x->o->prices, -1, -1, usd, &place);
+			for (int k = 0; k < SIM_NBUCKET; k++)
+				v += usd[k];
+			sbuf_printf(&b, "%s%s %.1f %%", i ? ", " : "", x->g[i].pol->name,
+				    v > 0 ? 100 * usd[SIM_B_PRODUCTIVE] / v : NAN);
+		}
+		report_addf(r, REPORT_B_ITEM,
+			    "Productive share of that cost (GPUs doing work at full rate): %s.",
+			    b.s);
+		sbuf_release(&b);
+	}
+	/* the two answers, fewer GPUs at the same service and headroom for more demand, go
+	 * here when the verdict gives them */
+	double left = 0;
+	for (size_t i = 0; i < x->ng; i++)
+		left = fmax(left, group_mean(&x->g[i], RUNREC_UNPLACEABLE));
+	if (left > 0)
+		report_addf(r, REPORT_B_ITEM,
+			    "Service: up to %.0f jobs were unplaceable and never ran; no figure "
+			    "counts them (Service levels).",
+			    left);
+	else
+		report_add(r, REPORT_B_ITEM,
+			   "Service: every job could be placed (wait and slowdown per policy in "
+			   "Service levels).");
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	for (int m = 0; m < gpumodel_count(); m++)
+		if (x->assumed >> m & 1)
+			sbuf_printf(&b, "%s%s", b.len ? ", " : "", gpumodel_get(m)->name);
+	report_addf(r, REPORT_B_ITEM, "Prices: %s%s%s.",
+		    b.len ? "assumed, not list prices, for " : "list prices for every model", b.s,
+		    b.len ? " (section 8)" : "");
+	report_addf(r, REPORT_B_ITEM, "Enriched (filled in, not measured): %s.",
+		    x->sel.sc.enriched && *x->sel.sc.enriched ? x->sel.sc.enriched : "not known");
+	sbuf_release(&b);
+}
+
+/* ---- service levels: what each policy's $ were bought with ---- */
+
+static void section_service(struct ctx *x)
+{
+	struct report *r = x->r;
+	report_add(r, REPORT_B_HEADING, "Service levels");
+	report_add(r, REPORT_B_PARA,
+		   "What users got under each policy, beside its dollars: the jobs that were "
+		   "unplaceable (they never ran, and no figure counts them), the jobs that "
+		   "failed to fit when they arrived (inflation), the work carried past the "
+		   "pricing window, the wait from arrival to start (median and 95th "
+		   "percentile) and the mean slowdown (run time over time alone). Mean over "
+		   "each policy's seeds.");
+	static const struct report_col cols[] = {
+		LABEL_COLS,
+		{"jobs", "jobs", REPORT_K_COUNT, 0},
+		{"unplaceable_jobs", "unplaceable", REPORT_K_COUNT, 0},
+		{"unplaceable_share", "unplaceable share", REPORT_K_SHARE, 0},
+		{"failed_jobs", "failed", REPORT_K_COUNT, 0},
+		{"carried_over_jobs", "carried jobs", REPORT_K_COUNT, 0},
+		{"carried_over_gpu_hours", "carried GPU-h", REPORT_K_GPU_H, 0},
+		{"wait_p50_s", "wait p50", REPORT_K_SECONDS, 0},
+		{"wait_p95_s", "wait p95", REPORT_K_SECONDS, 0},
+		{"slowdown_mean", "slowdown", REPORT_K_FRAC, 0},
+	};
+	struct report_table *t = report_add_table(r, "service", "Service levels, per policy", cols,
+						  sizeof cols / sizeof *cols, 0);
+	for (size_t i = 0; i < x->ng; i++) {
+		const struct group *g = &x->g[i];
+		struct report_cell *c = report_row(t);
+		label_cells(c, g);
+		double jobs = group_jobs(x, g), u = group_mean(g, RUNREC_UNPLACEABLE);
+		c[3].v = x->mode == SIM_TIMED ? jobs : NAN;
+		c[4].v = u;
+		c[5].v = x->mode == SIM_TIMED && jobs > 0 ? u / jobs : NAN;
+		c[6].v = group_mean(g, RUNREC_FAILED);
+		c[7].v = group_mean(g, RUNREC_CARRY_JOBS);
+		c[8].v = group_mean(g, RUNREC_CARRY);
+		c[9].v = group_mean(g, RUNREC_WAIT_P50);
+		c[10].v = group_mean(g, RUNREC_WAIT_P95);
+		c[11].v = group_mean(g, RUNREC_SLOWDOWN);
+	}
+	report_hide_zero(t);
+	t->shown[4] = 1; /* none unplaceable is said, not hidden */
+	if (x->mode != SIM_TIMED)
+		return;
+	static const struct report_col ccols[] = {
+		LABEL_COLS,
+		{"class", "class", REPORT_K_TEXT, 0},
+		{"jobs", "jobs", REPORT_K_COUNT, 0},
+		{"unplaceable_jobs", "unplaceable", REPORT_K_COUNT, 0},
+		{"wait_p50_s", "wait p50", REPORT_K_SECONDS, 0},
+		{"wait_p95_s", "wait p95", REPORT_K_SECONDS, 0},
+		{"slowdown_mean", "slowdown", REPORT_K_FRAC, 0},
+	};
+	t = report_add_table(r, "service_by_class", "Service levels, by job class", ccols,
+			     sizeof ccols / sizeof *ccols, 0);
+	for (int k = 0; k < JOB_NCLASS; k++)
+		for (size_t i = 0; i < x->ng; i++) {
+			const struct group *g = &x->g[i];
+			double v[RUNREC_CLS_N] = {0};
+			size_t n[RUNREC_CLS_N] = {0};
+			for (size_t j = 0; j < g->n; j++)
+				for (int q = 0; q < RUNREC_CLS_N; q++)
+					if (!isnan(g->runs[j].cls[k][q]))
+						v[q] += g->runs[j].cls[k][q], n[q]++;
+			if (!n[RUNREC_CLS_JOBS])
+				continue;
+			struct report_cell *c = report_row(t);
+			label_cells(c, g);
+			report_cell_text(&c[3], job_class_name((enum job_class)k));
+			for (int q = 0; q < RUNREC_CLS_N; q++)
+				c[4 + q].v = n[q] ? v[q] / (double)n[q] : NAN;
+		}
+	if (!t->nrow)
+		report_add(r, REPORT_B_PARA,
+			   "Not stored for these runs: they were made before the service of each "
+			   "job class was read back (replay them).");
 }
 
 /* ---- 1-3: $ per year by bucket, by GPU model, by class ---- */
@@ -460,12 +691,46 @@ static void bucket_cells(struct report_cell *c, const double usd[SIM_NBUCKET], d
 	c[SH_N + 5].v = usd[SIM_B_QUEUE];
 }
 
-static const char **policy_names(const struct ctx *x)
+/* The policies as a chart names them, the baseline and the verdict's policy said and set
+ * strong (in bold, or drawn thick), so the two a reader compares are found at once. */
+struct chart_pols {
+	const char **names; /* ng of them */
+	char **own;         /* the names made here */
+	unsigned char *strong;
+	size_t n;
+};
+
+static void chart_pols_init(const struct ctx *x, struct chart_pols *c)
 {
-	const char **n = xcalloc(x->ng ? x->ng : 1, sizeof *n);
-	for (size_t i = 0; i < x->ng; i++)
-		n[i] = x->g[i].pol->name;
-	return n;
+	size_t n = x->ng ? x->ng : 1;
+	c->names = xcalloc(n, sizeof *c->names);
+	c->own = xcalloc(n, sizeof *c->own);
+	c->strong = xcalloc(n, 1);
+	c->n = x->ng;
+	for (size_t i = 0; i < x->ng; i++) {
+		const struct policy_ops *p = x->g[i].pol;
+		const char *tag = p == x->baseline ? " (baseline)"
+				  : p == x->winner ? " (best)"
+						   : "";
+		if (*tag) {
+			struct sbuf b = SBUF_INIT;
+			sbuf_init(&b);
+			sbuf_printf(&b, "%s%s", p->name, tag);
+			c->own[i] = xstrdup(b.s);
+			sbuf_release(&b);
+		}
+		c->names[i] = c->own[i] ? c->own[i] : p->name;
+		c->strong[i] = *tag != '\0';
+	}
+}
+
+static void chart_pols_release(struct chart_pols *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->own[i]);
+	free(c->own);
+	free(c->names);
+	free(c->strong);
 }
 
 static void section_buckets(struct ctx *x)
@@ -512,15 +777,21 @@ static void section_buckets(struct ctx *x)
 		memcpy(vv + ns * x->ng, v + (size_t)s * x->ng, x->ng * sizeof *v);
 		ns++;
 	}
-	const char **cats = policy_names(x);
+	struct chart_pols cp;
+	chart_pols_init(x, &cp);
 	struct svg_bars b = {.title = "Cost by bucket, per policy",
-			     .cats = cats,
+			     .cats = cp.names,
 			     .ncat = x->ng,
 			     .names = names,
 			     .nser = ns,
 			     .colors = colors,
 			     .v = vv,
-			     .y = {"$ per year", fmt_usd_axis, 0}};
+			     .y = {"$ per year", fmt_usd_axis, 0},
+			     .strong = cp.strong,
+			     .reading =
+				     "Each bar is the cluster's cost a year under a policy; less "
+				     "stalled, lost and blocked is better (they are recoverable "
+				     "by placement)."};
 	svg_bar_chart(&report_add(r, REPORT_B_CHART, b.title)->svg, &b);
 
 	/* idle-blocked by cause */
@@ -544,7 +815,7 @@ static void section_buckets(struct ctx *x)
 		c[6].v = usd[SIM_B_QUEUE];
 	}
 	report_hide_zero(t);
-	free(cats);
+	chart_pols_release(&cp);
 	free(v);
 	free(vv);
 }
@@ -600,17 +871,21 @@ static void section_split(struct ctx *x, int by_class)
 			names[ns++] = name;
 	}
 	report_hide_zero(t);
-	const char **cats = policy_names(x);
+	struct chart_pols cp;
+	chart_pols_init(x, &cp);
 	struct svg_bars b = {.title = by_class ? "Recoverable by placement, by job class"
 					       : "Recoverable by placement, by GPU model",
-			     .cats = cats,
+			     .cats = cp.names,
 			     .ncat = x->ng,
 			     .names = names,
 			     .nser = ns,
 			     .v = v,
-			     .y = {"$ per year", fmt_usd_axis, 0}};
+			     .y = {"$ per year", fmt_usd_axis, 0},
+			     .strong = cp.strong,
+			     .reading = "Lower is better: $ a year of GPU time a better placement "
+					"would win back."};
 	svg_bar_chart(&report_add(r, REPORT_B_CHART, b.title)->svg, &b);
-	free(cats);
+	chart_pols_release(&cp);
 	free(v);
 }
 
@@ -782,23 +1057,51 @@ static int section_series(struct ctx *x, struct err *e)
 				c[2 + q].v = line[q][gi * SERIES_BINS + b];
 		}
 	static const struct {
-		const char *title, *axis;
+		const char *title, *axis, *reading;
 		svg_fmt_fn fmt;
 	} charts[SER_N] = {
 		{"Fragmentation over time", "FGD fragmentation, share of GPU capacity",
+		 "Lower is better: less free GPU capacity the common job shapes cannot use",
 		 fmt_share_axis},
-		{"Stalled GPUs over time", "stalled, share of GPU capacity", fmt_share_axis},
-		{"Queue over time", "jobs waiting", fmt_count_axis},
+		{"Stalled GPUs over time", "stalled, share of GPU capacity",
+		 "Lower is better: less GPU capacity slowed by contention", fmt_share_axis},
+		{"Queue over time", "jobs waiting", "Lower is better: fewer jobs waiting",
+		 fmt_count_axis},
 	};
+	/* at most REPORT_MAX_LINES lines: the baseline and the verdict's policy first, then
+	 * the others in table order; the rest are in the table above and the series */
+	struct chart_pols cp;
+	chart_pols_init(x, &cp);
+	size_t *pick = xcalloc(ng ? ng : 1, sizeof *pick), np = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t gi = 0; gi < ng && np < REPORT_MAX_LINES; gi++)
+			if (cp.strong[gi] == !pass)
+				pick[np++] = gi;
+	struct sbuf rd = SBUF_INIT;
+	sbuf_init(&rd);
 	struct svg_line *lines = xcalloc(ng ? ng : 1, sizeof *lines);
+	unsigned char *strong = xcalloc(ng ? ng : 1, 1);
 	for (int q = 0; q < SER_N; q++) {
-		for (size_t gi = 0; gi < ng; gi++)
-			lines[gi] = (struct svg_line){x->g[gi].pol->name, bt,
-						      line[q] + gi * SERIES_BINS, SERIES_BINS};
+		for (size_t k = 0; k < np; k++) {
+			size_t gi = pick[k];
+			lines[k] = (struct svg_line){cp.names[gi], bt, line[q] + gi * SERIES_BINS,
+						     SERIES_BINS};
+			strong[k] = cp.strong[gi];
+		}
+		sbuf_reset(&rd);
+		sbuf_adds(&rd, charts[q].reading);
+		if (np < ng)
+			sbuf_printf(&rd,
+				    "; %zu more polic%s in the table above and in the JSON "
+				    "and CSV series",
+				    ng - np, ng - np == 1 ? "y" : "ies");
+		sbuf_addc(&rd, '.');
 		struct svg_lines lc = {
 			.title = charts[q].title,
 			.lines = lines,
-			.nlines = ng,
+			.nlines = np,
+			.strong = strong,
+			.reading = rd.s,
 			.x = {"time since the trace's first arrival", report_fmt_duration, 1},
 			.y = {charts[q].axis, charts[q].fmt, 0},
 			.ymin = 0,
@@ -807,6 +1110,10 @@ static int section_series(struct ctx *x, struct err *e)
 		svg_line_chart(&report_add(r, REPORT_B_CHART, lc.title)->svg, &lc);
 	}
 	free(lines);
+	free(strong);
+	free(pick);
+	sbuf_release(&rd);
+	chart_pols_release(&cp);
 	for (int k = 0; k < SER_N; k++)
 		free(line[k]);
 	free(bt);
@@ -1323,8 +1630,15 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 		    x.sel.n == 1 ? "" : "s", x.sel.sc.jobs, x.sel.sc.nodes, x.sel.sc.gpus,
 		    gpumodel_tier_name(o->prices.tier),
 		    x.assumed ? ", some assumed (section 8)" : "");
+	sbuf_reset(&b);
+	runrec_why(&x.sel, q, &b);
+	report_addf(x.r, REPORT_B_PARA, "Scenario %" PRId64 ": %s.", x.sel.scenario_id, b.s);
 	warnings(&x);
+	glance_head(&x);
 	verdict(&x);
+	verdict_guard(&x);
+	glance_items(&x);
+	section_service(&x);
 	section_buckets(&x);
 	section_split(&x, 0);
 	section_split(&x, 1);

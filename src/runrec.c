@@ -46,6 +46,7 @@ static const struct colspec cols[RUNREC_NCOL] = {
 	[RUNREC_CARRY] = {{"carried_over_gpu_hours", "carried", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
 	[RUNREC_CARRY_JOBS] = {{"carried_over_jobs", "carried", "jobs", 0, TABLE_LOWER, 0}, TIMED},
 	[RUNREC_WAIT] = {{"wait_mean_s", "wait", "mean", 1, TABLE_LOWER, TABLE_C_SECONDS}, TIMED},
+	[RUNREC_WAIT_P50] = {{"wait_p50_s", "wait", "p50", 0, TABLE_LOWER, TABLE_C_SECONDS}, TIMED},
 	[RUNREC_WAIT_P95] = {{"wait_p95_s", "wait", "p95", 0, TABLE_LOWER, TABLE_C_SECONDS}, TIMED},
 	[RUNREC_SLOWDOWN] = {{"slowdown_mean", "slowdown", "mean", 3, TABLE_LOWER, 0}, TIMED},
 	[RUNREC_JCT] = {{"jct_mean_s", "jct", "mean", 1, TABLE_LOWER, TABLE_C_SECONDS}, TIMED},
@@ -65,6 +66,22 @@ static const struct colspec cols[RUNREC_NCOL] = {
 			      TABLE_C_DOLLARS},
 			     BOTH},
 };
+
+/* The run_metrics key of each class figure, before its "/CLASS". */
+static const char *const cls_keys[RUNREC_CLS_N] = {
+	[RUNREC_CLS_JOBS] = "jobs",
+	[RUNREC_CLS_UNPLACEABLE] = "unplaceable_jobs",
+	[RUNREC_CLS_WAIT_P50] = "wait_p50_s",
+	[RUNREC_CLS_WAIT_P95] = "wait_p95_s",
+	[RUNREC_CLS_SLOWDOWN] = "slowdown_mean",
+};
+
+static void cls_none(struct runrec *r)
+{
+	for (int c = 0; c < JOB_NCLASS; c++)
+		for (int k = 0; k < RUNREC_CLS_N; k++)
+			r->cls[c][k] = NAN;
+}
 
 const char *runrec_col_key(enum runrec_col c)
 {
@@ -123,6 +140,7 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	v[RUNREC_CARRY] = infl ? NAN : m->carry_gpu_hours;
 	v[RUNREC_CARRY_JOBS] = infl ? NAN : (double)m->carry_jobs;
 	v[RUNREC_WAIT] = infl ? NAN : m->all.wait_mean;
+	v[RUNREC_WAIT_P50] = infl ? NAN : m->all.wait_p50;
 	v[RUNREC_WAIT_P95] = infl ? NAN : m->all.wait_p95;
 	v[RUNREC_SLOWDOWN] = infl ? NAN : m->all.slowdown_mean;
 	v[RUNREC_JCT] = infl ? NAN : m->all.jct_mean;
@@ -134,6 +152,29 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	v[RUNREC_USD_PLACE] = m->usd_year_placement;
 	v[RUNREC_USD_SIZE] = m->usd_year_sizing;
 	v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+	cls_none(r);
+	for (int c = 0; c < JOB_NCLASS && !infl; c++) {
+		const struct metrics_jobs *mj = &m->cls[c];
+		if (!mj->jobs)
+			continue;
+		r->cls[c][RUNREC_CLS_JOBS] = (double)mj->jobs;
+		r->cls[c][RUNREC_CLS_UNPLACEABLE] = (double)mj->unplaceable;
+		r->cls[c][RUNREC_CLS_WAIT_P50] = mj->wait_p50;
+		r->cls[c][RUNREC_CLS_WAIT_P95] = mj->wait_p95;
+		r->cls[c][RUNREC_CLS_SLOWDOWN] = mj->slowdown_mean;
+	}
+}
+
+double runrec_jobs(const struct runrec *r)
+{
+	double n = 0;
+	int any = 0;
+	for (int c = 0; c < JOB_NCLASS; c++)
+		if (!isnan(r->cls[c][RUNREC_CLS_JOBS])) {
+			n += r->cls[c][RUNREC_CLS_JOBS];
+			any = 1;
+		}
+	return any ? n : NAN;
 }
 
 void runrec_price(struct runrec *r, const struct metrics_opts *o, uint32_t *assumed)
@@ -275,8 +316,8 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 		      const char *change, int64_t *run_id, struct err *e)
 {
 	struct sbuf rdims = SBUF_INIT, params = SBUF_INIT;
-	struct store_metric m[RUNREC_NCOL + 8 * JOB_NCLASS];
-	char ckeys[8 * JOB_NCLASS][48];
+	struct store_metric m[RUNREC_NCOL + 9 * JOB_NCLASS];
+	char ckeys[9 * JOB_NCLASS][48];
 	struct store_bucket *b = NULL;
 	struct store_point *p = NULL;
 	struct runrec rec;
@@ -294,16 +335,17 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	/* the job statistics of each class, as KEY/CLASS */
 	for (int c = 0, k = 0; c < JOB_NCLASS && r->mode == SIM_TIMED; c++) {
 		const struct metrics_jobs *mj = &r->m.cls[c];
-		const char *names[8] = {"jobs",         "unplaceable_jobs", "wait_mean_s",
+		const char *names[9] = {"jobs",         "unplaceable_jobs", "wait_mean_s",
 					"wait_p95_s",   "jct_mean_s",       "slowdown_mean",
-					"slowdown_p95", "finished_jobs"};
-		double vals[8] = {(double)mj->jobs, (double)mj->unplaceable,
+					"slowdown_p95", "finished_jobs",    "wait_p50_s"};
+		double vals[9] = {(double)mj->jobs, (double)mj->unplaceable,
 				  mj->wait_mean,    mj->wait_p95,
 				  mj->jct_mean,     mj->slowdown_mean,
-				  mj->slowdown_p95, (double)mj->finished};
+				  mj->slowdown_p95, (double)mj->finished,
+				  mj->wait_p50};
 		if (!mj->jobs)
 			continue;
-		for (int i = 0; i < 8; i++, k++) {
+		for (int i = 0; i < 9; i++, k++) {
 			snprintf(ckeys[k], sizeof ckeys[k], "%s/%s", names[i],
 				 job_class_name((enum job_class)c));
 			m[nm++] = (struct store_metric){ckeys[k], vals[i]};
@@ -461,6 +503,8 @@ struct scen {
 	int64_t sample_nodes;
 	int legacy;
 	int resample; /* one resample of the trace: chosen only by --scenario or --runs */
+	double target;
+	int fork; /* a what-if saved from the dashboard */
 };
 
 struct scen_list {
@@ -477,7 +521,9 @@ static int scen_cb(void *ctx, const struct store_scenario *sc)
 				     !strcmp(sc->mode, "inflate"),
 				     sc->sample_nodes,
 				     !strncmp(sc->key, "legacy:", 7),
-				     sc->resample > 0};
+				     sc->resample > 0,
+				     sc->target,
+				     sc->change != NULL || sc->parent_run > 0};
 	return 0;
 }
 
@@ -562,8 +608,19 @@ static int metric_cb(void *ctx, const struct store_metric *m)
 {
 	struct runrec *r = ctx;
 	int c = runrec_col_find(m->key);
-	if (c >= 0)
+	if (c >= 0) {
 		r->v[c] = m->value;
+		return 0;
+	}
+	const char *slash = strchr(m->key, '/');
+	for (int k = 0; slash && k < RUNREC_CLS_N; k++) {
+		size_t n = strlen(cls_keys[k]);
+		if ((size_t)(slash - m->key) != n || strncmp(m->key, cls_keys[k], n))
+			continue;
+		for (int j = 0; j < JOB_NCLASS; j++)
+			if (!strcmp(slash + 1, job_class_name((enum job_class)j)))
+				r->cls[j][k] = m->value;
+	}
 	return 0;
 }
 
@@ -672,10 +729,18 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 			const struct scen *s = &sl.v[i];
 			if (s->resample ||
 			    (q->mode >= 0 && s->inflate != (q->mode == SIM_INFLATE)) ||
-			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes))
+			    (q->sample_given && s->sample_nodes != (int64_t)q->sample_nodes) ||
+			    (q->target_given &&
+			     (!s->inflate || fabs(s->target - q->target) > RUNREC_TARGET_EPS)))
 				continue;
 			if ((rc = list_runs(st, s->id, q, &rl, e)) || !rl.n)
 				continue;
+			if (s->fork) {
+				/* a dashboard's what-if is its parent's variant, never the scenario
+				 * a report describes unless named */
+				out->nforks++;
+				continue;
+			}
 			out->nscenarios++;
 			int64_t newest = 0;
 			for (size_t k = 0; k < rl.n; k++)
@@ -688,6 +753,7 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		}
 		chosen = best_complete ? best_complete : best_any;
 		out->newest = 1;
+		out->complete = best_complete != 0;
 	}
 	if (rc || !chosen)
 		goto out;
@@ -724,6 +790,7 @@ int runrec_select(struct store *st, const char *path, const struct runrec_query 
 		struct runrec *r = &out->runs[out->n++];
 		for (int c = 0; c < RUNREC_NCOL; c++)
 			r->v[c] = NAN;
+		cls_none(r);
 		r->id = rl.v[k].id;
 		r->scenario_id = chosen;
 		r->policy = policy_table[rl.v[k].pol];
@@ -738,6 +805,40 @@ out:
 	free(sl.v);
 	free(rl.v);
 	return rc;
+}
+
+void runrec_why(const struct runrec_sel *sel, const struct runrec_query *q, struct sbuf *out)
+{
+	if (q->run_ids) {
+		sbuf_adds(out, "the scenario of the runs named by --runs");
+		return;
+	}
+	if (q->scenario_id) {
+		sbuf_adds(out, "named by --scenario");
+		return;
+	}
+	const char *of = "";
+	if (q->mode >= 0 || q->target_given || q->sample_given || q->seeds_given || q->pols)
+		of = " matching the options";
+	if (sel->nscenarios == 1)
+		sbuf_printf(out, "the only scenario of the trace%s", of);
+	else if (sel->complete)
+		sbuf_printf(out,
+			    "the newest of %zu scenarios of the trace%s whose policies all have "
+			    "the same seeds",
+			    sel->nscenarios, of);
+	else
+		sbuf_printf(out,
+			    "the newest of %zu scenarios of the trace%s; none has the same seeds "
+			    "for every policy",
+			    sel->nscenarios, of);
+	if (sel->nscenarios > 1)
+		sbuf_adds(out, " (--scenario ID chooses another; 'voidfit runs' lists them)");
+	if (sel->nforks)
+		sbuf_printf(out,
+			    "; %zu what-if%s saved from the dashboard left out (--scenario ID "
+			    "shows one)",
+			    sel->nforks, sel->nforks == 1 ? "" : "s");
 }
 
 void runrec_sel_release(struct runrec_sel *sel)

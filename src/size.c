@@ -670,6 +670,11 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 					       nseed * RUNREC_NCOL * sizeof *v);
 					res[p].full = sp->min = c;
 					res[p].full_ok = c.pass;
+					res[p].full_alloc = 0;
+					for (size_t q = 0; q < nseed; q++)
+						res[p].full_alloc +=
+							t[i].v[q * RUNREC_NCOL + RUNREC_ALLOC] /
+							(double)nseed;
 					res[p].w0 = t[i].w[0];
 					res[p].w1 = t[i].w[1];
 					sp->hi = plan->steps;

@@ -161,6 +161,9 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 	size_t nn = 0;
 	char bname[64];
 	const char *base = o->baseline ? o->baseline->name : "scalar";
+	int unplaceable = 0; /* jobs that never ran are shown where there are some */
+	for (size_t i = 0; i < n; i++)
+		unplaceable |= rows[i].v[RUNREC_UNPLACEABLE] > 0;
 
 	for (int c = 0; c < RUNREC_NCOL; c++) {
 		map[c] = -1;
@@ -168,7 +171,7 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 			continue;
 		map[c] = (int)nn;
 		nums[nn] = *runrec_col((enum runrec_col)c);
-		if (!shown(text, c))
+		if (!shown(text, c) && !(c == RUNREC_UNPLACEABLE && unplaceable))
 			nums[nn].flags |= TABLE_C_TEXT_HIDE;
 		nn++;
 	}
@@ -413,13 +416,43 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		say(t, lines, b.s);
 		nwarn++;
 	}
+	/* some jobs unplaceable: they never ran, so no figure counts their demand */
+	struct sbuf unp = SBUF_INIT;
+	sbuf_init(&unp);
+	size_t nunp = 0;
+	for (size_t g = 0, g2; g < n && !allunp; g = g2) {
+		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
+			;
+		double u = col_mean(rows + g, g2 - g, RUNREC_UNPLACEABLE), jobs = 0;
+		for (size_t i = g; i < g2; i++)
+			jobs += runrec_jobs(&rows[i]) / (double)(g2 - g);
+		if (!(u > 0))
+			continue;
+		sbuf_printf(&unp, "%s%s %s", nunp++ ? ", " : "", rows[g].policy->name,
+			    table_fmt_thousands(u, u == floor(u) ? 0 : 1, x, sizeof x));
+		if (jobs > 0)
+			sbuf_printf(&unp, " of %s = %.1f %%",
+				    table_fmt_thousands(jobs, 0, y, sizeof y), 100 * u / jobs);
+	}
+	if (nunp) {
+		sbuf_reset(&b);
+		sbuf_printf(&b,
+			    "warning: jobs unplaceable, that never ran (%s): no node could hold "
+			    "them, even empty, or had their GPU model; no wait, slowdown or $ "
+			    "figure counts them, so the figures describe a smaller workload than "
+			    "the trace's",
+			    unp.s);
+		say(t, lines, b.s);
+		nwarn++;
+	}
+	sbuf_release(&unp);
 	for (size_t g = 0, g2; g < n; g = g2) {
 		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
 			;
 		npol++;
 		const char *name = rows[g].policy->name;
 		double alloc = col_mean(rows + g, g2 - g, RUNREC_ALLOC);
-		if (!allunp && alloc < 0.01) {
+		if (!allunp && alloc < METRICS_IDLE_ALLOC) {
 			sbuf_printf(&low, "%s%s %.2f %%", nlow ? ", " : "", name, alloc * 100);
 			nlow++;
 		}
@@ -438,7 +471,9 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_add(&b, low.s, low.len);
 		sbuf_adds(&b,
 			  "): the cluster is far larger than the load, so its cost is nearly "
-			  "all idle-unneeded (by sizing); check the trace's span and the nodes");
+			  "all idle-unneeded (by sizing) and no $ figure measures placement; "
+			  "check the trace's span and the nodes, or replay with --mode inflate, "
+			  "which loads the cluster to a target");
 		say(t, lines, b.s);
 		nwarn++;
 	}

@@ -3,8 +3,8 @@
  *
  * Every chart is laid out the same way, top to bottom: the title, the plot area
  * (SVG_PLOT_*) with the y tick labels and the y axis title to its left, the x tick labels
- * and x axis title under it, then the legend in rows as wide as the plot. The height is
- * what the legend needs.
+ * and x axis title under it, then the legend in rows as wide as the plot, then the line
+ * that says how to read the chart, when there is one. The height is what these need.
  */
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +167,18 @@ static void frame(struct sbuf *out)
 		    SVG_PLOT_X0, SVG_PLOT_Y0, SVG_PLOT_X0, SVG_PLOT_Y1, SVG_PLOT_X1, SVG_PLOT_Y1);
 }
 
+/* The reading line at y, if any; returns the height it takes. */
+static int reading(struct sbuf *out, const char *text, int y)
+{
+	if (!text)
+		return 0;
+	sbuf_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#333333\">", SVG_PLOT_X0,
+		    y + 12);
+	esc_xml(out, text);
+	sbuf_adds(out, "</text>\n");
+	return LEGEND_ROW;
+}
+
 static void legend_name(struct sbuf *out, double x, double y, const char *name)
 {
 	sbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\">", x + 26, y + 4, TICK_FONT);
@@ -195,7 +207,7 @@ void svg_bar_chart(struct sbuf *out, const struct svg_bars *b)
 	int turned = CHAR_W * (double)longest > band - 4;
 	int rows = legend_layout(b->names, nser, ex, er);
 	int ly = SVG_PLOT_Y1 + (turned ? 28 + (int)(CHAR_W * 0.6 * (double)longest) : 34);
-	int height = ly + rows * LEGEND_ROW + 8;
+	int height = ly + rows * LEGEND_ROW + 8 + (b->reading ? LEGEND_ROW : 0);
 
 	head(out, b->title, height);
 	y_axis(out, &b->y, &t);
@@ -227,13 +239,15 @@ void svg_bar_chart(struct sbuf *out, const struct svg_bars *b)
 			sbuf_printf(
 				out,
 				"<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" "
-				"transform=\"rotate(-35 %.1f %d)\">",
-				cx, SVG_PLOT_Y1 + 14, TICK_FONT, cx, SVG_PLOT_Y1 + 14);
+				"transform=\"rotate(-35 %.1f %d)\"%s>",
+				cx, SVG_PLOT_Y1 + 14, TICK_FONT, cx, SVG_PLOT_Y1 + 14,
+				b->strong && b->strong[c] ? " font-weight=\"bold\"" : "");
 		else
 			sbuf_printf(out,
 				    "<text x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
-				    "text-anchor=\"middle\">",
-				    cx, SVG_PLOT_Y1 + 16, TICK_FONT);
+				    "text-anchor=\"middle\"%s>",
+				    cx, SVG_PLOT_Y1 + 16, TICK_FONT,
+				    b->strong && b->strong[c] ? " font-weight=\"bold\"" : "");
 		esc_xml(out, b->cats[c]);
 		sbuf_adds(out, "</text>\n");
 	}
@@ -248,14 +262,15 @@ void svg_bar_chart(struct sbuf *out, const struct svg_bars *b)
 			ex[s], y - 5, svg_palette[col % SVG_NCOLOR]);
 		legend_name(out, ex[s], y, b->names[s]);
 	}
+	reading(out, b->reading, ly + rows * LEGEND_ROW);
 	sbuf_adds(out, "</svg>\n");
 }
 
-static void line_style(struct sbuf *out, size_t i)
+static void line_style(struct sbuf *out, size_t i, int strong)
 {
 	const char *d = dashes[(i / SVG_NCOLOR) % (sizeof dashes / sizeof *dashes)];
-	sbuf_printf(out, "fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"",
-		    svg_palette[i % SVG_NCOLOR]);
+	sbuf_printf(out, "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"",
+		    svg_palette[i % SVG_NCOLOR], strong ? "3.6" : "1.8");
 	if (d)
 		sbuf_printf(out, " stroke-dasharray=\"%s\"", d);
 }
@@ -289,7 +304,8 @@ void svg_line_chart(struct sbuf *out, const struct svg_lines *c)
 	svg_ticks(xlo, xhi, MAX_TICKS_X, c->x.time, &tx);
 	svg_ticks(ylo, yhi, MAX_TICKS_Y, c->y.time, &ty);
 	int rows = legend_layout(names, nl, ex, er);
-	int ly = SVG_PLOT_Y1 + 56, height = ly + rows * LEGEND_ROW + 8;
+	int ly = SVG_PLOT_Y1 + 56;
+	int height = ly + rows * LEGEND_ROW + 8 + (c->reading ? LEGEND_ROW : 0);
 	char buf[64];
 
 	head(out, c->title, height);
@@ -334,7 +350,7 @@ void svg_line_chart(struct sbuf *out, const struct svg_lines *c)
 			if (gap) {
 				if (open) {
 					sbuf_adds(out, "\" ");
-					line_style(out, i);
+					line_style(out, i, c->strong && c->strong[i]);
 					sbuf_adds(out, "/>\n");
 				}
 				open = 0;
@@ -352,9 +368,10 @@ void svg_line_chart(struct sbuf *out, const struct svg_lines *c)
 		double y = ly + er[i] * LEGEND_ROW;
 		sbuf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", ex[i], y,
 			    ex[i] + 20, y);
-		line_style(out, i);
+		line_style(out, i, c->strong && c->strong[i]);
 		sbuf_adds(out, "/>\n");
 		legend_name(out, ex[i], y, names[i]);
 	}
+	reading(out, c->reading, ly + rows * LEGEND_ROW);
 	sbuf_adds(out, "</svg>\n");
 }

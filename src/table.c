@@ -21,7 +21,7 @@ struct table {
 	size_t nnum;
 	char **cells;         /* nrows * nlabel label strings (owned, may be NULL) */
 	double *vals;         /* nrows * nnum values */
-	unsigned char *agg;   /* nrows flags: aggregate row */
+	unsigned char *agg;   /* nrows flags: ROW_AGG, ROW_UNRANKED */
 	size_t nrows, rowcap; /* rows and allocated rows */
 	char **notes;         /* notes (owned) */
 	size_t nnotes, notecap;
@@ -32,6 +32,8 @@ struct table {
 const struct table_ops *const table_formats[] = {
 	&table_text, &table_json, &table_csv, &table_md, NULL,
 };
+
+enum { ROW_AGG = 1, ROW_UNRANKED = 2 };
 
 static void compute_best(struct table *r);
 
@@ -105,8 +107,15 @@ void table_add_row(struct table *r, const char *const *labels, const double *val
 		r->cells[r->nrows * r->nlabel + i] = dup_or_null(labels ? labels[i] : NULL);
 	for (size_t i = 0; i < r->nnum; i++)
 		r->vals[r->nrows * r->nnum + i] = vals ? vals[i] : NAN;
-	r->agg[r->nrows] = aggregate != 0;
+	r->agg[r->nrows] = aggregate ? ROW_AGG : 0;
 	r->nrows++;
+	compute_best(r);
+}
+
+void table_set_unranked(struct table *r, size_t row)
+{
+	assert(row < r->nrows);
+	r->agg[row] |= ROW_UNRANKED;
 	compute_best(r);
 }
 
@@ -164,7 +173,7 @@ double table_value(const struct table *r, size_t row, size_t i)
 int table_is_aggregate(const struct table *r, size_t row)
 {
 	assert(row < r->nrows);
-	return r->agg[row];
+	return (r->agg[row] & ROW_AGG) != 0;
 }
 
 size_t table_nnotes(const struct table *r)

@@ -1,7 +1,8 @@
 # voidfit dash what-ifs in a real terminal (tmux): 'p' forks under another policy and shows
 # two columns with their differences; 'f' puts a fault on the selected node, which shows on
 # it and in the log; 'x' drops the what-if; 'w' stores one as a run whose scenario names the
-# run it came from, the time and the change; --compare starts two policies side by side.
+# run it came from, the time and the change, which report and compare then leave out unless
+# named; --compare starts two policies side by side.
 . "$VOIDFIT_TOP/tests/lib.sh"
 . "$VOIDFIT_TOP/tests/e2e/dash-tmux.lib"
 dash_store
@@ -61,6 +62,16 @@ sqlite3 t.db "SELECT s.parent_run, s.fork_time > 0, s.change FROM runs r JOIN sc
 	ON s.id = r.scenario_id WHERE r.id = 2" >sql
 grep -q '^1|1|fault n0009:sto=0.5@[0-9]*+21600$' sql || { cat sql >&2; die "no provenance"; }
 [ "$(sqlite3 t.db "SELECT count(*) FROM runs")" = 2 ] || die "want 2 runs"
+# the what-if is the newest scenario, but report and compare describe the replayed one and
+# say the what-if was left out; named, it is reported
+expect_rc 0 vf report t.db --format text
+grep -q '^Cost report: trace [^ ]*, scenario 1 ' out || { head -3 out >&2; die "report chose the what-if"; }
+contains out "1 what-if saved from the dashboard left out"
+expect_rc 0 vf compare t.db
+contains err "scenario 1 of trace"
+contains err "1 what-if saved from the dashboard left out"
+expect_rc 0 vf report t.db --scenario 2 --format text
+contains out "Scenario 2: named by --scenario."
 
 # --compare: two policies from the start
 tm kill-server 2>/dev/null || :

@@ -47,4 +47,14 @@ cmp -s old.txt want.txt || die "a failed report changed the old file"
 [ "$(ls old.txt.tmp.* 2>/dev/null | wc -l)" -eq 0 ] || die "temporary files left"
 # the format follows -o's ending, else text
 vf report t.db -o r.json 2>/dev/null && grep -q '"verdict"' r.json || die "-o r.json is not JSON"
-vf report t.db -o r.out 2>/dev/null && grep -q '^1. Cost by bucket' r.out || die "-o r.out is not text"
+vf report t.db -o r 2>/dev/null && grep -q '^1. Cost by bucket' r || die "-o r is not text"
+vf report t.db -o r.htm 2>/dev/null && grep -q '<html' r.htm || die "-o r.htm is not HTML"
+# an ending that is no format's, or another format's than --format, is refused: no r.pdf
+# of plain text
+expect_rc 2 vf report t.db -o r.pdf
+contains err "-o 'r.pdf': '.pdf' is not the ending of a report format"
+[ ! -e r.pdf ] || die "report -o r.pdf wrote r.pdf"
+expect_rc 2 vf report t.db -o r.html --format md
+contains err "-o 'r.html': '.html' is not the ending of --format md (.md)"
+[ ! -e r.html ] || die "report -o r.html --format md wrote r.html"
+vf report t.db -o r2.md --format md 2>/dev/null && [ -s r2.md ] || die "-o r2.md --format md failed"

@@ -11,11 +11,11 @@ vf import -o t.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>
 pols=fgd,scalar,best-fit,random
 vf replay t.db --policy $pols --seeds 1-3 >/dev/null 2>&1 || die "replay failed"
 
-# the text: the verdict sentence, then sections 1-8
+# the text: at a glance with the verdict sentence, service levels, then sections 1-8
 expect_rc 0 vf report t.db
 grep -Eq '^[a-z0-9-]+ recovers \$[0-9,]+/yr \(95 % CI' out || die "no verdict line"
 tr "\n" " " < out | tr -s " " | grep -q "against scalar on this trace (jobs), over 3 seeds\." || die "the verdict does not name the baseline, trace and seeds"
-for s in "1. Cost by bucket" "2. Cost by GPU model" "3. Cost by job class" \
+for s in "At a glance" "Service levels" "1. Cost by bucket" "2. Cost by GPU model" "3. Cost by job class" \
 	"4. Fragmentation, stalled GPUs and queue over time" "5. Right-sizing" "6. What-ifs" \
 	"7. Owned against rented" "8. Assumptions"; do
 	contains out "$s"
@@ -84,7 +84,7 @@ jq -e '. as $r | [$r.tables.runs[] | .provisioned_usd_per_year] | unique | lengt
 	>/dev/null || die "provisioned is not the runs' provisioned"
 jq -e '[.tables.buckets[] | .run_ids | split(",") | length == 3] | all' rep.json >/dev/null ||
 	die "no run ids"
-jq -e '.sections | length == 8' rep.json >/dev/null || die "want 8 sections in JSON"
+jq -e '.sections | length == 10' rep.json >/dev/null || die "want 10 sections in JSON (at a glance, service levels, 1-8)"
 jq -e '.tables.series | length > 100' rep.json >/dev/null || die "no series points"
 
 # CSV: every cell, raw; the same saving as JSON

@@ -11,7 +11,7 @@ vf import -o t.db "$tr/balanced/jobs.csv" "$tr/balanced/nodes.csv" >/dev/null 2>
 vf replay t.db --policy fgd --seeds 1-2 >/dev/null 2>&1 || die "replay failed"
 vf replay t.db --policy scalar --seed 1 >/dev/null 2>&1 || die "replay failed"
 expect_rc 0 vf report t.db
-head -8 out | grep -q "WARNING: the policies do not have the same seeds" ||
+head -12 out | grep -q "WARNING: the policies do not have the same seeds" ||
 	die "no partial warning at the top"
 contains out "over 1 seed."
 contains out "(one seed: no interval)"
@@ -23,7 +23,7 @@ grep -q '"warnings": \[$' out && grep -q 'do not have the same seeds' out ||
 # read; the same made by hand of new runs is a store changed outside voidfit
 cp "$VOIDFIT_TOP/tests/data/store-v1.voidfit" old.db
 expect_rc 0 vf report old.db
-head -8 out | grep -q "WARNING: these runs were made by an earlier voidfit" ||
+head -12 out | grep -q "WARNING: these runs were made by an earlier voidfit" ||
 	die "no legacy warning at the top"
 contains out "Not stored for these runs"
 cp t.db forged.db

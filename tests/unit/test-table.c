@@ -93,6 +93,19 @@ static void test_best_ties_after_rounding(void **state)
 	assert_false(table_is_best(r, 0, 0));
 	assert_false(table_is_best(r, 1, 0));
 	table_free(r);
+
+	/* an unranked row is never marked, nor counted: 0.1 is best once 0.05 is unranked */
+	r = table_new(labels, 1, nums, 1);
+	table_set_mark_best(r, 1);
+	table_add_row(r, (const char *[]){"a"}, (double[]){0.05}, 0);
+	table_add_row(r, (const char *[]){"b"}, (double[]){0.1}, 0);
+	table_add_row(r, (const char *[]){"c"}, (double[]){0.2}, 0);
+	assert_true(table_is_best(r, 0, 0));
+	table_set_unranked(r, 0);
+	assert_false(table_is_best(r, 0, 0));
+	assert_true(table_is_best(r, 1, 0));
+	assert_false(table_is_aggregate(r, 0));
+	table_free(r);
 }
 
 static void test_fmt(void **state)
