@@ -74,8 +74,8 @@ struct gpumodel_defs {
  * out); a row gives hbm_mib and every price with its source (a new model), or none of
  * them (aliases of a model). 0, or VF_EINPUT with "FILE:LINE: ..." in e (out then empty).
  * Whether names clash with the table is gpumodel_add's to say. */
-int gpumodel_defs_read(const char *file, const char *text, size_t size,
-		       struct gpumodel_defs *out, struct err *e);
+int gpumodel_defs_read(const char *file, const char *text, size_t size, struct gpumodel_defs *out,
+		       struct err *e);
 void gpumodel_def_release(struct gpumodel_def *d);
 /* Free ds's rows; ds may be NULL. */
 void gpumodel_defs_release(struct gpumodel_defs *ds);

@@ -216,14 +216,17 @@ static int exec_report(int argc, char **argv)
 				     "--format '%s': not text, md, html, json or csv", fmt);
 		goto out;
 	}
-	ro.prices = sc.prices;
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;
 
 	/* one read transaction: a report of one state of the store, whatever another voidfit
 	 * commits meanwhile (a 'runs rm', a replay) */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
-	    report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || scenario_prices(&sc, &e)) {
+		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
+		goto out;
+	}
+	ro.prices = sc.prices;
+	if (store_read_begin(st, &e) || report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}

@@ -177,11 +177,12 @@ static int parse_row(const char *file, int line, char **f, int nf, const int *co
 	if (empty)
 		for (int c = C_HBM; c < C_N; c++)
 			if (c != C_DEFAULT && !*v[c])
-				return err_set(e, VF_EINPUT,
-					       "%s:%d: '%s': %s is empty (a new model gives hbm_mib "
-					       "and every price with its source; a row of aliases "
-					       "gives none)",
-					       file, line, v[C_NAME], colnames[c]);
+				return err_set(
+					e, VF_EINPUT,
+					"%s:%d: '%s': %s is empty (a new model gives hbm_mib "
+					"and every price with its source; a row of aliases "
+					"gives none)",
+					file, line, v[C_NAME], colnames[c]);
 	if (parse_i64(v[C_HBM], &hbm) || hbm <= 0)
 		return err_set(e, VF_EINPUT,
 			       "%s:%d: '%s': hbm_mib '%s' is not a positive integer (MiB)", file,
@@ -190,10 +191,11 @@ static int parse_row(const char *file, int line, char **f, int nf, const int *co
 	for (int t = 0; t < GPUMODEL_NTIER; t++) {
 		const char *pv = v[C_TIER0 + 2 * t];
 		if (parse_double(pv, &usd[t]) || !(usd[t] > 0) || usd[t] > 1e6)
-			return err_set(e, VF_EINPUT,
-				       "%s:%d: '%s': %s '%s' is not a price (US dollars a GPU-hour, "
-				       "over 0)",
-				       file, line, v[C_NAME], colnames[C_TIER0 + 2 * t], pv);
+			return err_set(
+				e, VF_EINPUT,
+				"%s:%d: '%s': %s '%s' is not a price (US dollars a GPU-hour, "
+				"over 0)",
+				file, line, v[C_NAME], colnames[C_TIER0 + 2 * t], pv);
 	}
 	d->m.name = xstrdup(v[C_NAME]);
 	d->aliases = xstrdup(v[C_ALIASES]);
@@ -275,12 +277,13 @@ static int parse_table(const char *file, const char *text, size_t size, int buil
 				while (c < C_N && strcmp(f[k], colnames[c]))
 					c++;
 				if (c == C_N)
-					rc = err_set(e, VF_EINPUT,
-						     "%s:%d: '%s' is not a column of a GPU model "
-						     "table (valid: name, aliases, hbm_mib, "
-						     "is_default, on_demand, reserved, spot, owned, "
-						     "each price with its *_source)",
-						     file, lineno, f[k]);
+					rc = err_set(
+						e, VF_EINPUT,
+						"%s:%d: '%s' is not a column of a GPU model "
+						"table (valid: name, aliases, hbm_mib, "
+						"is_default, on_demand, reserved, spot, owned, "
+						"each price with its *_source)",
+						file, lineno, f[k]);
 			}
 			header = 1;
 		} else {
@@ -296,16 +299,17 @@ static int parse_table(const char *file, const char *text, size_t size, int buil
 			free(f[k]);
 	}
 	if (!rc && !header)
-		rc = err_set(e, VF_EINPUT, "%s: no header line (the columns of "
-					   "schemas/gpu-models.csv)",
+		rc = err_set(e, VF_EINPUT,
+			     "%s: no header line (the columns of "
+			     "schemas/gpu-models.csv)",
 			     file);
 	if (rc)
 		gpumodel_defs_release(out);
 	return rc;
 }
 
-int gpumodel_defs_read(const char *file, const char *text, size_t size,
-		       struct gpumodel_defs *out, struct err *e)
+int gpumodel_defs_read(const char *file, const char *text, size_t size, struct gpumodel_defs *out,
+		       struct err *e)
 {
 	int rc = parse_table(file, text, size, 0, out, e);
 	if (!rc && out->n == 0)
@@ -509,11 +513,12 @@ int gpumodel_add(const struct gpumodel_def *d, int *id, struct err *e)
 	}
 	if (k >= 0 && d->m.hbm_mib && !(k >= nbuiltin && same_model(&rows[k].m, &d->m)))
 		return err_set(e, VF_EINPUT,
-			       k < nbuiltin ? "GPU model '%s' is built in as '%s': a row naming "
-					      "it adds aliases only (its HBM and prices stay; "
-					      "--gpu-price sets a price)"
-					    : "GPU model '%s' is known already as '%s', with another "
-					      "HBM, price or source",
+			       k < nbuiltin
+				       ? "GPU model '%s' is built in as '%s': a row naming "
+					 "it adds aliases only (its HBM and prices stay; "
+					 "--gpu-price sets a price)"
+				       : "GPU model '%s' is known already as '%s', with another "
+					 "HBM, price or source",
 			       d->m.name, rows[k].m.name);
 	if (k < 0 && !d->m.hbm_mib)
 		return err_set(e, VF_EINPUT,
