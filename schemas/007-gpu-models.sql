@@ -7,24 +7,9 @@
 -- NULL). id is the model's id in the trace's jobs (the bits of their allowed-model masks):
 -- the built-in models' ids first, then the added ones. Opening a store adds every trace's
 -- models to the process's table; a model named twice in a store is the same model. Sealed
--- (see 004-row-sums.sql).
+-- (see 004-row-sums.sql). On one line, without a key: SQLite keeps the statement's text
+-- in every store, and an index would take a page of every store for a few rows.
 
-CREATE TABLE gpu_models (
-	trace_id INTEGER NOT NULL REFERENCES traces(id),
-	name TEXT NOT NULL,
-	aliases TEXT NOT NULL,
-	id INTEGER NOT NULL,
-	hbm_mib INTEGER,
-	on_demand REAL,
-	on_demand_source TEXT,
-	reserved REAL,
-	reserved_source TEXT,
-	spot REAL,
-	spot_source TEXT,
-	owned REAL,
-	owned_source TEXT,
-	rsum INTEGER,
-	UNIQUE (trace_id, name)
-);
+CREATE TABLE gpu_models (trace_id INTEGER NOT NULL REFERENCES traces(id), name TEXT NOT NULL, aliases TEXT NOT NULL, id INTEGER NOT NULL, hbm_mib INTEGER, on_demand REAL, on_demand_source TEXT, reserved REAL, reserved_source TEXT, spot REAL, spot_source TEXT, owned REAL, owned_source TEXT, rsum INTEGER);
 
 INSERT INTO row_sums(tbl, nrows, total) VALUES ('gpu_models', 0, 0);

@@ -221,8 +221,12 @@ static int exec_report(int argc, char **argv)
 
 	/* one read transaction: a report of one state of the store, whatever another voidfit
 	 * commits meanwhile (a 'runs rm', a replay) */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || scenario_prices(&sc, &e)) {
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
+		rc = cmd_usage_error(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}
 	ro.prices = sc.prices;

@@ -36,10 +36,7 @@ int store_gpu_models_add(struct store *s, int64_t trace_id, const struct gpumode
 						  SQLITE_STATIC);
 			}
 		}
-		int step = sqlite3_step(st);
-		if (step == SQLITE_CONSTRAINT)
-			rc = err_set(e, VF_EINPUT, "GPU model '%s' is named twice", d[i].m.name);
-		else if (step != SQLITE_DONE)
+		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add a GPU model");
 		sqlite3_reset(st);
 		if (!rc)

@@ -223,6 +223,7 @@ static void test_add(void **state)
 	struct err e = {0};
 	int n = gpumodel_count(), id = -1, id2 = -1;
 	assert_int_equal(gpumodel_builtin_count(), n);
+	assert_int_equal(n, 27); /* voidfit.1 and voidfit.5: 27 built in, 5 to add */
 	assert_int_equal(read_table("RTX-X,rtxx|RTX X,49152,3,a,2,b,1,c,1,d\n"
 				    "A100,my-a100,,,,,,,,,\n"
 				    "RTX-X,,49152,3,a,2,b,1,c,1,d\n"
