@@ -17,12 +17,17 @@
 #include "trace.h"
 #include "util.h"
 
+/* The largest --gpu-models file read. */
+#define IMPORT_MODELS_MAX (1 << 20)
+
 struct import_opts {
 	const char *store;   /* store path (made if no file is there: see store_open_wait) */
 	const char *format;  /* format name or "generic:NAME|PATH"; NULL = detect per file */
 	const char *name;    /* trace name; NULL = the first new file's base name */
 	const char *cluster; /* a cluster-spec file adding nodes, or NULL */
-	int strict;          /* the first bad row fails the import */
+	/* a planner's GPU model table (gpumodel_defs_read), kept with the trace, or NULL */
+	const char *gpu_models;
+	int strict; /* the first bad row fails the import */
 	int again;  /* files the store already holds are imported again (into the new trace),
 		     * not skipped: --new-trace */
 	int tz_set; /* naive time strings are at UTC + tz_offset s (--tz); else UTC */

@@ -45,6 +45,11 @@ void metrics_opts_init(struct metrics_opts *o);
 /* Apply one "--gpu-price MODEL=USD" ("A100=2.5"). Returns 0, or VF_EINPUT (unknown model,
  * bad or negative price) with e filled. */
 int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e);
+/* The longest model name of a --gpu-price, with its NUL. */
+#define METRICS_MODEL_NAME 64
+/* Split "MODEL=USD" without looking MODEL up (a store's models are known only once it is
+ * open): 0, or VF_EINPUT (not MODEL=USD, a bad or negative price) with e filled. */
+int metrics_price_split(const char *s, char name[METRICS_MODEL_NAME], double *usd, struct err *e);
 /* The price of one GPU-hour of model id under o (o may be NULL: on demand). */
 double metrics_price(const struct metrics_opts *o, int model);
 /* Where that price comes from: "--gpu-price" for an override, else the table's source. */

@@ -192,6 +192,9 @@ int scenario_is_key(int key);
 int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e);
 /* The checks that need every option. Returns 0 or VF_EINPUT. */
 int scenario_check(const struct scenario *sc, struct err *e);
+/* Apply the --gpu-price words to sc->prices once a store is open (its GPU models known):
+ * 0, or VF_EINPUT naming a model still unknown. scenario_load does it. */
+int scenario_prices(struct scenario *sc, struct err *e);
 /* Read what sc names from st: the trace (sc->trace_arg or the newest), its nodes or the
  * --cluster file, the --fault-file and the profile. Refuses a trace with no jobs or no nodes,
  * saying what to give. Returns 0, VF_EINPUT or the store's error, with e filled. */

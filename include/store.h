@@ -160,6 +160,16 @@ void store_jobs_abort(struct store_jobs *w);
 /* Load a trace's jobs (sorted by arrival, then id) and nodes into out (emptied first). */
 int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 
+/* ---- a trace's own GPU models (store-models.c) ---- */
+struct gpumodel_def;
+/* Keep the n rows d of a planner's model table (import --gpu-models) with trace_id, each
+ * with ids[i], the model id it has in the trace's jobs (gpumodel_add gave it); in the
+ * caller's transaction. store_open adds every trace's rows to the process's table
+ * (gpumodel_add) before it returns: a row it cannot add, or one that gets another id than
+ * it was stored with, fails the open (VF_EINPUT, VF_ESTORE). */
+int store_gpu_models_add(struct store *s, int64_t trace_id, const struct gpumodel_def *d,
+			 const int *ids, size_t n, struct err *e);
+
 /* ---- replay runs ---- */
 struct store_metric {
 	const char *key; /* "mean_fragmentation", "stalled_gpu_hours", ... */

@@ -222,8 +222,15 @@ static int exec_compare(int argc, char **argv)
 
 	/* one read transaction: the runs compared and the scenario replayed when there are
 	 * none are of one state of the store */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
-	    (!nres && runrec_select(st, p.operands[0], &q, &sel, &e))) {
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
+		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
+		rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
+		goto out;
+	}
+	if (store_read_begin(st, &e) || (!nres && runrec_select(st, p.operands[0], &q, &sel, &e))) {
 		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
 		goto out;
 	}

@@ -33,8 +33,8 @@ extern const struct cmd_opt cmd_import_opts[]; /* below */
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[-q] [--json] [-o STORE] [--format FMT]... [--name NAME] [--cluster FILE] "
-		 "[--nodes NODEFILE]... [--new-trace] [--strict] [--tz ZONE] [--wait SECONDS] "
-		 "FILE...",
+		 "[--nodes NODEFILE]... [--gpu-models FILE] [--new-trace] [--strict] [--tz ZONE] "
+		 "[--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
 		"                      is there, and put in place only if the import succeeds)\n"
@@ -46,6 +46,9 @@ const struct cmd_entry cmd_import_entry = {
 		"                      'voidfit import --format list' lists formats\n"
 		"  --nodes NODEFILE    a node list (its format is detected); may be repeated\n"
 		"  --cluster FILE      add the nodes of a cluster-spec file\n"
+		"  --gpu-models FILE   GPU models and aliases the built-in table lacks, in the\n"
+		"                      layout of schemas/gpu-models.csv; kept with the trace,\n"
+		"                      so every command prices its GPUs by them\n"
 		"  --name NAME         the new trace's name (default: the first file's base name)\n"
 		"  --new-trace         import files the store already holds again, into the new\n"
 		"                      trace (with another --cluster, say); else they are skipped\n"
@@ -62,7 +65,15 @@ const struct cmd_entry cmd_import_entry = {
 	.opts = cmd_import_opts,
 };
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON, OPT_NAME, OPT_STRICT, OPT_TZ, OPT_NEW_TRACE };
+enum {
+	OPT_WAIT = CMD_LONG_ONLY,
+	OPT_JSON,
+	OPT_NAME,
+	OPT_STRICT,
+	OPT_TZ,
+	OPT_NEW_TRACE,
+	OPT_GPU_MODELS
+};
 
 const struct cmd_opt cmd_import_opts[] = {
 	{"output", 'o', 1},
@@ -76,6 +87,7 @@ const struct cmd_opt cmd_import_opts[] = {
 	{"json", OPT_JSON, 0},
 	{"tz", OPT_TZ, 1},
 	{"new-trace", OPT_NEW_TRACE, 0},
+	{"gpu-models", OPT_GPU_MODELS, 1},
 	{NULL, 0, 0},
 };
 
@@ -164,8 +176,9 @@ static void warn_unknown(const struct import_result *res)
 				 o ? ", " : "", (long long)m->jobs, m->jobs == 1 ? "" : "s");
 		fprintf(stderr,
 			"voidfit import: warning: %s: %s, taken as %s (%lld MiB a GPU, %.2f USD/h "
-			"on demand: a placeholder, not a price)\n",
-			name, what, u->name, (long long)u->hbm_mib, u->usd[GPUMODEL_ON_DEMAND]);
+			"on demand: a placeholder, not a price)%s\n",
+			name, what, u->name, (long long)u->hbm_mib, u->usd[GPUMODEL_ON_DEMAND],
+			*m->name && strcmp(m->name, "-") ? "; --gpu-models FILE adds it" : "");
 	}
 }
 
@@ -242,6 +255,9 @@ static int exec_import(int argc, char **argv)
 			break;
 		case OPT_NEW_TRACE:
 			o.again = 1;
+			break;
+		case OPT_GPU_MODELS:
+			o.gpu_models = p.arg;
 			break;
 		case 'C':
 			o.cluster = p.arg;

@@ -332,8 +332,15 @@ static int exec_replay(int argc, char **argv)
 	/* ---- inputs: a store the runs cannot go into fails now, not after computing them ---- */
 	if (into)
 		no_store = 1; /* STORE is only read; the runs go to the task store */
-	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
-	    (!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e) ||
+	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e)) {
+		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
+		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
+		goto out;
+	}
+	if ((!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e) ||
 	    (into && sweep_task_begin(st, p.operands[0], sc.trace_id, into, force, &task, &e))) {
 		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
 		goto out;

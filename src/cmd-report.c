@@ -243,14 +243,21 @@ static int exec_report(int argc, char **argv)
 	}
 	if ((rc = out_format(outp, &fops)) != CMD_OK)
 		goto out;
-	ro.prices = sc.prices;
 	q.trace = sc.trace_arg;
 	q.run_ids = ids;
 
 	/* one read transaction: a report of one state of the store, whatever another voidfit
 	 * commits meanwhile (a 'runs rm', a replay) */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || store_read_begin(st, &e) ||
-	    report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
+		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
+		rc = cmd_usage_error(&cmd_report_entry, "%s", e.msg);
+		goto out;
+	}
+	ro.prices = sc.prices;
+	if (store_read_begin(st, &e) || report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
 		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
 		goto out;
 	}

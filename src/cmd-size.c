@@ -543,12 +543,7 @@ static int exec_size(int argc, char **argv)
 			seeds_arg = p.arg;
 			break;
 		case O_SHRINK:
-			shrink_arg = p.arg;
-			if ((shrink = gpumodel_find(p.arg)) < 0)
-				rc = cmd_usage_error(&cmd_size_entry,
-						     "--shrink '%s': not a GPU model (see "
-						     "schemas/gpu-models.csv)",
-						     p.arg);
+			shrink_arg = p.arg; /* a model of the store's own table: known once open */
 			break;
 		case O_THREADS:
 			rc = cmd_whole_opt(&cmd_size_entry, "threads", p.arg, 1, 1024, &nthreads);
@@ -621,8 +616,22 @@ static int exec_size(int argc, char **argv)
 	}
 
 	/* ---- inputs: the store must take the result before the search begins ---- */
-	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e) ||
-	    scenario_load(&sc, st, &e) || (!no_store && store_begin(st, &e)) ||
+	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e)) {
+		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
+		goto out;
+	}
+	if (shrink_arg && (shrink = gpumodel_find(shrink_arg)) < 0) {
+		rc = cmd_usage_error(&cmd_size_entry,
+				     "--shrink '%s': not a GPU model (see schemas/gpu-models.csv, "
+				     "or the store's own models)",
+				     shrink_arg);
+		goto out;
+	}
+	if (scenario_prices(&sc, &e)) {
+		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_load(&sc, st, &e) || (!no_store && store_begin(st, &e)) ||
 	    (!no_store && (store_rollback(st), 0))) {
 		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
 		goto out;

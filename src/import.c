@@ -38,10 +38,12 @@
 #include "clusterspec.h"
 #include "csvin.h"
 #include "fault.h"
+#include "gpumodel.h"
 #include "import.h"
 #include "sha256.h"
 #include "store.h"
 #include "trace.h"
+#include "words.h"
 
 struct slot {
 	const struct trace_format *fmt;
@@ -67,6 +69,8 @@ struct imp {
 	size_t npend, pendcap;
 	int want_jobs, want_nodes; /* a file of jobs / of nodes was read: the trace needs them */
 	int want_any; /* a file of jobs and nodes was read: the trace needs one or the other */
+	struct gpumodel_defs models; /* the rows of o->gpu_models */
+	int *model_ids;              /* the id each has in this process's table */
 };
 
 static int sink_job(void *ctx, const struct job *j, struct err *e)
@@ -620,6 +624,25 @@ static void note_unknown(struct import_result *res, const struct trace_reader *r
 	}
 }
 
+/* Read o->gpu_models and add its models to the table, after the store's own (store_open
+ * added them): the import's names then find them. */
+static int add_models(struct imp *im, struct err *e)
+{
+	const char *path = im->o->gpu_models;
+	struct sbuf b = SBUF_INIT;
+	int rc = words_read_file(path, IMPORT_MODELS_MAX, "a GPU model table", &b, e);
+	if (!rc)
+		rc = gpumodel_defs_read(path, b.s ? b.s : "", b.len, &im->models, e);
+	sbuf_release(&b);
+	if (rc)
+		return rc;
+	im->model_ids = xcalloc(im->models.n, sizeof *im->model_ids);
+	for (size_t i = 0; i < im->models.n && !rc; i++)
+		if ((rc = gpumodel_add(&im->models.v[i], &im->model_ids[i], e)))
+			err_prefix(e, "%s:%d: ", path, im->models.v[i].line);
+	return rc;
+}
+
 int import_run(const struct import_opts *o, const struct import_input *in, size_t n,
 	       struct import_result *res, struct err *e)
 {
@@ -637,7 +660,8 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 			trace_map_free(m);
 		}
 	}
-	if ((rc = store_open_wait(o->store, STORE_CREATE, &o->wait, &im.s, e)))
+	if ((rc = store_open_wait(o->store, STORE_CREATE, &o->wait, &im.s, e)) ||
+	    (o->gpu_models && (rc = add_models(&im, e))))
 		goto out;
 	res->swept = store_swept(im.s);
 	if ((rc = store_begin(im.s, e)))
@@ -709,6 +733,11 @@ int import_run(const struct import_opts *o, const struct import_input *in, size_
 	}
 	for (size_t i = 0; i < im.nslot; i++)
 		note_unknown(res, im.slot[i].rd);
+	if (im.models.n && (rc = store_gpu_models_add(im.s, im.trace_id, im.models.v, im.model_ids,
+						      im.models.n, e))) {
+		err_prefix(e, "%s: ", o->gpu_models);
+		goto out;
+	}
 	if (im.nodes.nnodes &&
 	    (rc = store_nodes_add(im.s, im.trace_id, im.nodes.nodes, im.nodes.nnodes, e)))
 		goto out;
@@ -739,6 +768,8 @@ out:
 	free(im.pend);
 	trace_nameset_free(im.node_seen);
 	job_set_release(&im.nodes);
+	gpumodel_defs_release(&im.models);
+	free(im.model_ids);
 	return rc;
 }
 

@@ -20,20 +20,28 @@ void metrics_opts_init(struct metrics_opts *o)
 		o->price[m] = -1;
 }
 
-int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e)
+int metrics_price_split(const char *s, char name[METRICS_MODEL_NAME], double *usd, struct err *e)
 {
 	const char *eq = strchr(s, '=');
-	char name[64];
-	double usd;
-	if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+	if (!eq || eq == s || (size_t)(eq - s) >= METRICS_MODEL_NAME)
 		return err_set(e, VF_EINPUT, "'%s': not MODEL=USD", s);
 	memcpy(name, s, (size_t)(eq - s));
 	name[eq - s] = '\0';
+	if (parse_double(eq + 1, usd) || *usd < 0)
+		return err_set(e, VF_EINPUT, "'%s': price '%s' is not a number >= 0", s, eq + 1);
+	return VF_OK;
+}
+
+int metrics_price_parse(struct metrics_opts *o, const char *s, struct err *e)
+{
+	char name[METRICS_MODEL_NAME];
+	double usd;
+	int rc = metrics_price_split(s, name, &usd, e);
+	if (rc)
+		return rc;
 	int m = gpumodel_find(name);
 	if (m < 0)
 		return err_set(e, VF_EINPUT, "'%s': unknown GPU model '%s'", s, name);
-	if (parse_double(eq + 1, &usd) || usd < 0)
-		return err_set(e, VF_EINPUT, "'%s': price '%s' is not a number >= 0", s, eq + 1);
 	o->price[m] = usd;
 	return VF_OK;
 }

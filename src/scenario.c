@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clusterspec.h"
+#include "gpumodel.h"
 #include "k8s.h"
 #include "policy.h"
 #include "scenario.h"
@@ -161,8 +162,13 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 		return VF_OK;
 	case SCENARIO_K_IO:
 		return num_in("io-pressure", arg, 0, SCENARIO_IO_MAX, &sc->io_pressure, e);
-	case SCENARIO_K_PRICE:
-		if ((rc = metrics_price_parse(&sc->prices, arg, e))) {
+	case SCENARIO_K_PRICE: {
+		/* a model of the store's own table is known once the store is open: then
+		 * scenario_prices names what is still unknown */
+		char name[METRICS_MODEL_NAME];
+		double usd;
+		if ((rc = metrics_price_split(arg, name, &usd, e)) ||
+		    (gpumodel_find(name) >= 0 && (rc = metrics_price_parse(&sc->prices, arg, e)))) {
 			err_prefix(e, "--gpu-price ");
 			return rc;
 		}
@@ -170,6 +176,7 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 		      sizeof *sc->price_specs);
 		sc->price_specs[sc->nprice_specs++] = arg;
 		return VF_OK;
+	}
 	case SCENARIO_K_TIER:
 		if (gpumodel_tier_parse(arg, &sc->prices.tier))
 			return err_set(e, VF_EINPUT,
@@ -310,10 +317,23 @@ out:
 	return rc;
 }
 
+int scenario_prices(struct scenario *sc, struct err *e)
+{
+	for (size_t i = 0; i < sc->nprice_specs; i++) {
+		int rc = metrics_price_parse(&sc->prices, sc->price_specs[i], e);
+		if (rc) {
+			err_prefix(e, "--gpu-price ");
+			return rc;
+		}
+	}
+	return VF_OK;
+}
+
 int scenario_load(struct scenario *sc, struct store *st, struct err *e)
 {
 	int rc;
-	if ((rc = store_trace_find(st, sc->trace_arg, &sc->trace_id, e)))
+	if ((rc = scenario_prices(sc, e)) ||
+	    (rc = store_trace_find(st, sc->trace_arg, &sc->trace_id, e)))
 		return rc;
 	sbuf_reset(&sc->trace_name);
 	trace_name(st, sc->trace_id, &sc->trace_name);

@@ -138,6 +138,9 @@ int store_seal_added(struct store *s, const char *table, uint64_t sum, struct er
 /* The checksum of the row st is on, over its columns from index from on (a column named
  * rsum is skipped, and its index put in *rsum_col, else -1 there). */
 uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
+/* Add the store's GPU models to the process's table (store-models.c; see
+ * store_gpu_models_add). */
+int store_gpu_models_load(struct store *s, struct err *e);
 /* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
 int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
 /* Row rowid of table (if it is there) is as voidfit sealed it, else VF_ESTORE naming it: a

@@ -564,6 +564,9 @@ int store_open_wait(const char *path, int flags, const struct store_wait *w, str
 		goto fail;
 	if (s->rdonly && (rc = store_exec(s, "PRAGMA query_only = 1", e)))
 		goto fail;
+	/* before anything reads a node's model or a job's allowed models */
+	if (!s->tmp && !s->checking && (rc = store_gpu_models_load(s, e)))
+		goto fail;
 	s->z = zblk_ctx_new(STORE_ZLEVEL);
 	*out = s;
 	return 0;

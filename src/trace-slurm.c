@@ -10,8 +10,9 @@
  *   arrival  = Submit (ISO local time, zone --tz, default UTC), as s since the epoch
  *   duration = End - Start; Start Unknown / None = never ran (JOB_F_NOTRAN); End Unknown
  *              (still running) = Elapsed, the time run so far, if the column is there
- *   demand   = AllocTRES of a job that ran (else ReqTRES): cpu x 1000, mem (K, M, G, T
- *              suffixes; none = MiB), gres/gpu; gres/gpu:MODEL names the allowed model
+ *   demand   = AllocTRES of a job that ran (else ReqTRES), each resource AllocTRES lacks
+ *              from ReqTRES: cpu x 1000, mem (K, M, G, T suffixes; none = MiB), gres/gpu;
+ *              gres/gpu:MODEL names the allowed model
  *   class    = GPUs: train; none: cpu
  * JobID: "123", an array task "123_4" and a heterogeneous job's component "123+0" are
  * jobs; a step "123.batch", "123.extern", "123.0" is folded into its job (accepted, adds
@@ -263,6 +264,21 @@ static int parse_tres(struct trace_reader *rd, const char *name, const char *v, 
 	return 0;
 }
 
+/* Take into t each resource it lacks from from (the GPUs' model goes with their count). */
+static void tres_fill(struct tres *t, const struct tres *from)
+{
+	if (t->cpu < 0)
+		t->cpu = from->cpu;
+	if (t->mem_mib < 0)
+		t->mem_mib = from->mem_mib;
+	if (t->nodes < 0)
+		t->nodes = from->nodes;
+	if (t->gpus < 0) {
+		t->gpus = from->gpus;
+		memcpy(t->model, from->model, sizeof t->model);
+	}
+}
+
 static int sacct_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	struct sacct *s = rd->state;
@@ -323,17 +339,23 @@ static int sacct_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 		j.flags |= JOB_F_NOTRAN;
 	else
 		j.duration = dur;
-	/* what it got if it ran, else what it asked for */
-	int k = started && col(s, C_ALLOCTRES) ? C_ALLOCTRES
-		: col(s, C_REQTRES)            ? C_REQTRES
-					       : C_ALLOCTRES;
-	struct tres t;
-	if (!col(s, k)) {
+	/* what it got if it ran, else what it asked for: each resource from AllocTRES where
+	 * it names it, else from ReqTRES (a Slurm that does not enforce memory limits
+	 * allocates "cpu=1,node=1", no mem) */
+	const char *alloc = started ? col(s, C_ALLOCTRES) : NULL, *req = col(s, C_REQTRES);
+	struct tres t, tr;
+	if (!alloc && !req) {
 		rc = trace_bad(rd, "no TRES (ReqTRES, AllocTRES): no demand");
 		goto out;
 	}
-	if ((rc = parse_tres(rd, sacct_cols[k], col(s, k), &t)))
+	if ((rc = parse_tres(rd, sacct_cols[alloc ? C_ALLOCTRES : C_REQTRES], alloc ? alloc : req,
+			     &t)))
 		goto out;
+	if (alloc && req) {
+		if ((rc = parse_tres(rd, sacct_cols[C_REQTRES], req, &tr)))
+			goto out;
+		tres_fill(&t, &tr);
+	}
 	int64_t nodes = t.nodes > 0 ? t.nodes : 1;
 	const char *nn = col(s, C_NNODES);
 	double d;

@@ -55,3 +55,12 @@ contains err "nodemand.txt:1: header lacks 'ReqTRES' or 'AllocTRES' of format sl
 expect_rc 0 vf import -o z.db pipe.txt
 contains out "pipe.txt: slurm-sacct, 2 rows read, 1 accepted, 1 quarantined"
 contains err "pipe.txt:2: 7 fields, expected 6 (a '|' inside a field?)"
+# a Slurm that enforces no memory limit allocates no mem (AllocTRES 'cpu=1,node=1'): each
+# resource AllocTRES lacks comes from ReqTRES, and what it names wins
+{ echo 'JobID|Submit|Start|End|ReqTRES|AllocTRES'
+  echo '9|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|billing=4,cpu=4,gres/gpu:a100=1,gres/gpu=1,mem=16G,node=1|cpu=2,node=1'
+  echo '10|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|cpu=1,mem=1G,node=1|cpu=1,node=1'; } > nomem.txt
+expect_rc 0 vf import -q -o m.db nomem.txt
+vf export --jobs m.db | cut -d, -f5-7,13 > got
+printf 'cpu_milli,mem_mib,num_gpu,gpu_spec\n2000,16384,1,A100\n1000,1024,0,\n' > want
+cmp want got || { diff want got >&2; die "AllocTRES without mem or GPUs: not taken from ReqTRES"; }

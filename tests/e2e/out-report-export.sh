@@ -117,6 +117,9 @@ cmp -s r.txt want.txt || die "report -o wrote another report"
 expect_rc 0 vf report s.db -o -
 cmp -s out want.txt || die "report -o - differs from standard output"
 [ ! -e ./- ] || die "report -o - made a file named '-'"
+expect_rc 0 vf export --jobs -o - s.db
+cmp -s out jobs.csv || die "export -o - differs from standard output"
+[ ! -e ./- ] || die "export -o - made a file named '-'"
 if [ -L /dev/stdout ]; then
 	before=$(ls -l /dev/stdout)
 	expect_rc 0 vf report s.db -o /dev/stdout

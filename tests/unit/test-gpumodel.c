@@ -1,8 +1,10 @@
-/* test-gpumodel.c — the compiled-in GPU model table: lookups, aliases, masks, the default. */
+/* test-gpumodel.c — the GPU model table: lookups, aliases, masks, the default; a planner's table
+ * read and added. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -178,6 +180,105 @@ static void test_mask_errors(void **state)
 	assert_int_equal(gpumodel_mask("T4|B300", &m, NULL), VF_EINPUT); /* e may be NULL */
 }
 
+static const char table_hdr[] = "name,aliases,hbm_mib,on_demand,on_demand_source,reserved,"
+				"reserved_source,spot,spot_source,owned,owned_source\n";
+
+/* Parse text after table_hdr into ds; returns what gpumodel_defs_read did. */
+static int read_table(const char *rows, struct gpumodel_defs *ds, struct err *e)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s%s", table_hdr, rows);
+	return gpumodel_defs_read("m.csv", buf, strlen(buf), ds, e);
+}
+
+static void test_defs_errors(void **state)
+{
+	(void)state;
+	struct gpumodel_defs ds;
+	struct err e = {0};
+	assert_int_equal(read_table("X,,512,1,a,1,b,1,c,1,d\n", &ds, &e), 0);
+	assert_int_equal(ds.n, 1);
+	assert_int_equal(ds.v[0].line, 2);
+	assert_int_equal(ds.v[0].m.hbm_mib, 512);
+	assert_string_equal(ds.v[0].m.source[GPUMODEL_OWNED], "d");
+	gpumodel_defs_release(&ds);
+	assert_int_equal(read_table("# c\n\nX,,512,1,a,1,b,1,c,1,\n", &ds, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "m.csv:4: 'X': owned_source is empty (a new model gives "
+				   "hbm_mib and every price with its source; a row of aliases "
+				   "gives none)");
+	assert_int_equal(ds.n, 0);
+	assert_int_equal(read_table("X,,512\n", &ds, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "m.csv:2: 3 fields, the header has more");
+	assert_int_equal(read_table("", &ds, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "m.csv: no model in it");
+	assert_int_equal(gpumodel_defs_read("m.csv", "name\nX\n", 7, &ds, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "m.csv:1: the header lacks column 'hbm_mib' (the columns of "
+				   "schemas/gpu-models.csv)");
+}
+
+static void test_add(void **state)
+{
+	(void)state;
+	struct gpumodel_defs ds;
+	struct err e = {0};
+	int n = gpumodel_count(), id = -1, id2 = -1;
+	assert_int_equal(gpumodel_builtin_count(), n);
+	assert_int_equal(n, 27); /* voidfit.1 and voidfit.5: 27 built in, 5 to add */
+	assert_int_equal(read_table("RTX-X,rtxx|RTX X,49152,3,a,2,b,1,c,1,d\n"
+				    "A100,my-a100,,,,,,,,,\n"
+				    "RTX-X,,49152,3,a,2,b,1,c,1,d\n"
+				    "RTX-X,,49152,4,a,2,b,1,c,1,d\n"
+				    "A100,,40960,1,a,1,b,1,c,1,d\n"
+				    "Y,T4,1,1,a,1,b,1,c,1,d\n"
+				    "NOPE,x,,,,,,,,,\n",
+				    &ds, &e),
+			 0);
+	assert_int_equal(ds.n, 7);
+	/* a new model goes after the built-in ones; its aliases find it */
+	assert_int_equal(gpumodel_add(&ds.v[0], &id, &e), 0);
+	assert_int_equal(id, n);
+	assert_int_equal(gpumodel_count(), n + 1);
+	assert_int_equal(gpumodel_find("rtx x"), id);
+	assert_int_equal(gpumodel_get(id)->hbm_mib, 49152);
+	assert_false(gpumodel_get(id)->is_default);
+	/* aliases of a built-in model */
+	assert_int_equal(gpumodel_add(&ds.v[1], &id2, &e), 0);
+	assert_int_equal(id2, gpumodel_find("A100"));
+	assert_int_equal(gpumodel_find("MY_A100"), id2);
+	/* the same model again is that model; another for its name is refused */
+	assert_int_equal(gpumodel_add(&ds.v[2], &id2, &e), 0);
+	assert_int_equal(id2, id);
+	assert_int_equal(gpumodel_add(&ds.v[3], &id2, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "GPU model 'RTX-X' is known already as 'RTX-X', with another "
+				   "HBM, price or source");
+	assert_int_equal(gpumodel_add(&ds.v[4], &id2, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "GPU model 'A100' is built in as 'A100': a row naming it adds "
+				   "aliases only (its HBM and prices stay; --gpu-price sets a "
+				   "price)");
+	assert_int_equal(gpumodel_add(&ds.v[5], &id2, &e), VF_EINPUT);
+	assert_string_equal(e.msg, "GPU model 'Y': alias 'T4' already names model 'T4'");
+	assert_int_equal(gpumodel_find("Y"), -1); /* a refused row adds nothing */
+	assert_int_equal(gpumodel_add(&ds.v[6], &id2, &e), VF_EINPUT);
+	assert_int_equal(gpumodel_count(), n + 1);
+	/* the table holds GPUMODEL_MAX models, no more */
+	for (int k = gpumodel_count(); k <= GPUMODEL_MAX; k++) {
+		struct gpumodel_def d = ds.v[0];
+		char name[16];
+		snprintf(name, sizeof name, "Z%d", k);
+		d.m.name = name;
+		d.aliases = "";
+		int rc = gpumodel_add(&d, &id2, &e);
+		if (k < GPUMODEL_MAX) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(id2, k);
+		} else {
+			assert_int_equal(rc, VF_EINPUT);
+			assert_non_null(strstr(e.msg, "the table is full (32 models"));
+		}
+	}
+	gpumodel_defs_release(&ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_mask),
 		cmocka_unit_test(test_mask_errors),
+		cmocka_unit_test(test_defs_errors),
+		cmocka_unit_test(test_add), /* last: it adds to the process's table */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

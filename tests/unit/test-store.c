@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "gpumodel.h"
 #include "sha256.h"
 #include "store.h"
 #include "../../src/store-int.h" /* the connection, for its pragmas */
@@ -1128,6 +1129,53 @@ static void test_read_transaction(void **state)
 	store_close(r);
 }
 
+/* A store at path holding one trace whose own model name has hbm_mib and id. */
+static void store_with_model(const char *path, const char *name, int64_t hbm, int id)
+{
+	struct store *s;
+	struct err e = {0};
+	int64_t tid;
+	struct gpumodel_def d = {.m = {.name = name, .hbm_mib = hbm}, .aliases = ""};
+	for (int t = 0; t < GPUMODEL_NTIER; t++) {
+		d.m.usd[t] = 1;
+		d.m.source[t] = "assumed";
+	}
+	assert_int_equal(store_open(path, STORE_CREATE, &s, &e), 0);
+	assert_int_equal(store_begin(s, &e), 0);
+	assert_int_equal(store_trace_new(s, "t", &tid, &e), 0);
+	assert_int_equal(store_gpu_models_add(s, tid, &d, &id, 1, &e), 0);
+	assert_int_equal(store_commit(s, &e), 0);
+	store_close(s);
+}
+
+/* Opening a store adds its models to the process's table; a second store of the same
+ * process whose models clash, or would take other ids, is refused. Last: it adds models. */
+static void test_gpu_models_of_two_stores(void **state)
+{
+	struct fx *f = *state;
+	char x[128], junk[128];
+	int id = gpumodel_count();
+	snprintf(x, sizeof x, "%s/x.db", f->dir);
+	snprintf(junk, sizeof junk, "%s/junk", f->dir);
+	store_with_model(f->path, "MINE-1", 1024, id);
+	store_with_model(x, "MINE-1", 2048, id);
+	store_with_model(junk, "MINE-2", 1024, id);
+	assert_int_equal(gpumodel_find("MINE-1"), -1);
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &f->s, &f->e), 0);
+	assert_int_equal(gpumodel_find("MINE-1"), id);
+	assert_int_equal(gpumodel_get(id)->hbm_mib, 1024);
+	struct store *s2 = NULL;
+	assert_int_equal(store_open(x, STORE_RDONLY, &s2, &f->e), VF_EINPUT);
+	assert_null(s2);
+	assert_non_null(strstr(f->e.msg, "x.db: trace 1: GPU model 'MINE-1' is known already"));
+	assert_int_equal(store_open(junk, STORE_RDONLY, &s2, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "GPU model 'MINE-2' is model"));
+	assert_non_null(strstr(f->e.msg, "not supported"));
+	/* the same store again: the same model */
+	assert_int_equal(store_open(f->path, STORE_RDONLY, &s2, &f->e), 0);
+	store_close(s2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1157,6 +1205,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_import_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_store, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_transaction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_models_of_two_stores, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

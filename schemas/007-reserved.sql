@@ -1,2 +1,0 @@
--- voidfit store schema, migration 7: kept for a change made beside migration 8; this file
--- makes nothing and gives way to it.
