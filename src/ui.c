@@ -98,6 +98,7 @@ struct ui {
 	enum prompt prompt; /* what M_PROMPT asks */
 	char line[128];     /* M_PROMPT's text */
 	size_t linelen;
+	int prefilled;  /* line is the prompt's suggestion: the first key typed replaces it */
 	char msg[1200]; /* a message on the key bar until the next key */
 	int quit;
 };
@@ -570,6 +571,7 @@ static void start_prompt(struct ui *u, enum prompt p, const char *init)
 	u->prompt = p;
 	snprintf(u->line, sizeof u->line, "%s", init);
 	u->linelen = strlen(u->line);
+	u->prefilled = u->linelen > 0;
 }
 
 static void k_goto(struct ui *u)
@@ -1035,8 +1037,17 @@ static void layout_draw(struct ui *u)
 	else if (u->mode == M_PICK)
 		draw_pick(u);
 	else if (u->mode == M_PROMPT) {
+		const char *label = prompt_label(u->prompt);
 		mvhline(u->h - 1, 0, ' ', u->w);
-		put(u->h - 1, 0, u->w, "%s%s", prompt_label(u->prompt), u->line);
+		put(u->h - 1, 0, u->w, "%s", label);
+		if (u->prefilled) /* shown selected: typing replaces it */
+			attron(A_REVERSE);
+		put(u->h - 1, cols_of(label), u->w - cols_of(label), "%s", u->line);
+		attroff(A_REVERSE);
+		if (u->prefilled)
+			put(u->h - 1, cols_of(label) + cols_of(u->line),
+			    u->w - cols_of(label) - cols_of(u->line),
+			    "  (type to replace, Enter takes it, Ctrl-U clears, Esc cancels)");
 	}
 	refresh();
 }
@@ -1096,17 +1107,24 @@ static void on_key(struct ui *u, int ch)
 		return;
 	}
 	case M_PROMPT:
+		/* as readline and htop: a suggestion is taken by Enter, replaced by the first
+		 * character typed, edited by Backspace; Ctrl-U clears, Esc cancels */
 		if (ch == 27) {
 			u->mode = M_MAIN;
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			prompt_done(u);
+		} else if (ch == 21) { /* Ctrl-U */
+			u->line[u->linelen = 0] = '\0';
 		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 			if (u->linelen)
 				u->line[--u->linelen] = '\0';
 		} else if (ch >= 32 && ch < 127 && u->linelen + 1 < sizeof u->line) {
+			if (u->prefilled)
+				u->linelen = 0;
 			u->line[u->linelen++] = (char)ch;
 			u->line[u->linelen] = '\0';
 		}
+		u->prefilled = 0;
 		return;
 	case M_MAIN:
 		break;
