@@ -145,9 +145,20 @@ int64_t dash_tend(const struct dash *d);
 /* 1 when every lane's run is over. */
 int dash_over(const struct dash *d);
 
+/* A move that may take long (dash_goto, dash_fork_io, dash_compare: a replay to a point)
+ * calls the progress hook every 50 ms or so with the share done, in [0, 1], and the wall
+ * seconds so far; the hook returns nonzero to cancel the move. */
+typedef int (*dash_progress_fn)(void *u, double done, double elapsed);
+/* Returned by a move the hook cancelled. */
+#define DASH_CANCELLED (-1)
+/* Set the hook (fn NULL: none, the default; moves are not cancellable then). */
+void dash_set_progress(struct dash *d, dash_progress_fn fn, void *u);
+
 /* Move the view to trace second t: every lane handles its events at or before t, going
- * back through a keyframe when t is before the view. */
-void dash_goto(struct dash *d, int64_t t);
+ * back through a keyframe when t is before the view. Returns 0, or DASH_CANCELLED when the
+ * progress hook cancelled it: every lane and the view are then as they were (a copy of
+ * each lane's sim is taken first while a hook is set). */
+int dash_goto(struct dash *d, int64_t t);
 /* Handle the main lane's next event (counted in sim_counters' events: a time-series
  * sample is stepped past), and the what-if's events up to its time. Returns 0 when the run
  * is over. */
@@ -176,7 +187,9 @@ int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *
  * trace prepared at io_pressure x, replayed from the start to the view's time (not a fork
  * of the main lane's state, which holds the old demands). Returns 0 or VF_EINPUT. */
 int dash_fork_io(struct dash *d, double x, struct err *e);
-/* Start the second lane as policy ops from the beginning (--compare), the view unmoved. */
+/* Start the second lane as policy ops from the beginning (--compare), the view unmoved.
+ * dash_fork_io and dash_compare return DASH_CANCELLED, with no what-if, when the progress
+ * hook cancels the replay to the view. */
 int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e);
 /* Drop the what-if. */
 void dash_drop(struct dash *d);

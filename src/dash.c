@@ -74,6 +74,8 @@ struct lane {
 };
 
 struct dash {
+	dash_progress_fn progress; /* asked during long moves, or NULL */
+	void *progress_u;
 	const struct scenario *sc;
 	uint64_t seed;
 	struct replay_trace t; /* the main trace */
@@ -409,14 +411,137 @@ size_t dash_keyframes(const struct dash *d, int l, size_t *bytes)
 
 /* ---- time ---- */
 
-void dash_goto(struct dash *d, int64_t t)
+void dash_set_progress(struct dash *d, dash_progress_fn fn, void *u)
 {
+	d->progress = fn;
+	d->progress_u = u;
+}
+
+/* A lane as it was before a move that may be cancelled. */
+struct undo {
+	struct sim *s;
+	int64_t steps;
+	struct hist h;
+	double peak;
+	double spark[DASH_SPARK_N];
+	size_t nspark;
+	struct dash_event log[DASH_LOG_MAX];
+	size_t nlog, loghead;
+};
+
+static void undo_save(const struct lane *L, struct undo *u)
+{
+	int rc = sim_fork(L->s, NULL, NULL, &u->s, NULL);
+	assert(!rc);
+	(void)rc;
+	u->steps = L->steps;
+	u->h = L->h;
+	u->peak = L->peak;
+	memcpy(u->spark, L->spark, sizeof u->spark);
+	u->nspark = L->nspark;
+	memcpy(u->log, L->log, sizeof u->log);
+	u->nlog = L->nlog;
+	u->loghead = L->loghead;
+}
+
+/* Put u back into L (restore: 1) or let it go. */
+static void undo_end(struct lane *L, struct undo *u, int restore)
+{
+	if (!restore) {
+		sim_free(u->s);
+		return;
+	}
+	sim_free(L->s);
+	L->s = u->s;
+	lane_observe(L);
+	L->steps = u->steps;
+	L->h = u->h;
+	L->peak = u->peak;
+	memcpy(L->spark, u->spark, sizeof L->spark);
+	L->nspark = u->nspark;
+	memcpy(L->log, u->log, sizeof L->log);
+	L->nlog = u->nlog;
+	L->loghead = u->loghead;
+}
+
+/* Slices of a long move: the lanes go through them together, so the share done (and the
+ * estimate of what is left) stays true whatever each lane costs. */
+#define MOVE_SLICES 64
+
+/* Lanes [a, b) to trace second t, asking d->progress (when set) every 50 ms or so: 0, or
+ * DASH_CANCELLED when it said stop, the lanes then where they stopped. */
+static int lanes_move(struct dash *d, int a, int b, int64_t t)
+{
+	int64_t from = INT64_MAX;
+	for (int l = a; l < b; l++) {
+		struct lane *L = &d->lane[l];
+		if (sim_counters(L->s)->now > t) {
+			size_t k = 0;
+			while (k + 1 < L->nkf && sim_counters(L->kf[k + 1].s)->now <= t)
+				k++;
+			lane_restore(L, &L->kf[k]);
+		}
+		int64_t now = sim_counters(L->s)->now;
+		from = now < from ? now : from;
+	}
+	if (!d->progress) {
+		for (int l = a; l < b; l++)
+			while (lane_step(&d->lane[l], t))
+				;
+		return 0;
+	}
+	double start = util_mono(), last = start - 1; /* the first time at once */
+	int64_t span = t > from ? t - from : 1, n = 0;
+	for (int k = 1; k <= MOVE_SLICES; k++) {
+		int64_t mk =
+			k == MOVE_SLICES ? t : from + (int64_t)((double)span * k / MOVE_SLICES);
+		for (int l = a; l < b; l++) {
+			struct lane *L = &d->lane[l];
+			while (lane_step(L, mk)) {
+				if (++n % 64)
+					continue;
+				double now = util_mono();
+				if (now - last < 0.05)
+					continue;
+				last = now;
+				/* done: the lanes' mean share of the trace time to cover */
+				double done = 0;
+				for (int q = a; q < b; q++) {
+					int64_t c = sim_counters(d->lane[q].s)->now - from;
+					done += (double)(c < 0      ? 0
+							 : c > span ? span
+								    : c) /
+						(double)span;
+				}
+				if (d->progress(d->progress_u, done / (b - a), now - start))
+					return DASH_CANCELLED;
+			}
+		}
+	}
+	return 0;
+}
+
+int dash_goto(struct dash *d, int64_t t)
+{
+	struct undo *u = NULL;
 	if (t < d->t0)
 		t = d->t0;
+	if (d->progress) {
+		u = xcalloc((size_t)d->nlanes, sizeof *u);
+		for (int l = 0; l < d->nlanes; l++)
+			undo_save(&d->lane[l], &u[l]);
+	}
+	int rc = lanes_move(d, 0, d->nlanes, t);
+	if (u) {
+		for (int l = 0; l < d->nlanes; l++)
+			undo_end(&d->lane[l], &u[l], rc == DASH_CANCELLED);
+		free(u);
+	}
+	if (rc)
+		return rc;
 	d->view = t;
 	d->frac = 0;
-	for (int l = 0; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], t);
+	return 0;
 }
 
 int dash_step(struct dash *d)
@@ -637,7 +762,10 @@ static int lane_fresh(struct dash *d, struct replay_trace *own, const struct rep
 	d->nlanes = 2;
 	lane_start(d, 1, s, t, ops);
 	d->lane[1].own = own;
-	lane_goto(&d->lane[1], d->view);
+	if (lanes_move(d, 1, 2, d->view)) {
+		dash_drop(d);
+		return DASH_CANCELLED;
+	}
 	return VF_OK;
 }
 

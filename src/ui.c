@@ -101,6 +101,9 @@ struct ui {
 	int prefilled;  /* line is the prompt's suggestion: the first key typed replaces it */
 	char msg[1200]; /* a message on the key bar until the next key */
 	int quit;
+	/* a long move under way (dash_set_progress): what it does, and whether its line shows */
+	char moving[160];
+	int move_shown;
 };
 
 /* ---- glyphs ---- */
@@ -555,14 +558,16 @@ static int64_t scrub_step(const struct ui *u)
 	return s > 1 ? s : 1;
 }
 
+static void ui_goto(struct ui *u, int64_t t);
+
 static void k_back(struct ui *u)
 {
-	dash_goto(u->d, dash_time(u->d) - scrub_step(u));
+	ui_goto(u, dash_time(u->d) - scrub_step(u));
 }
 
 static void k_fwd(struct ui *u)
 {
-	dash_goto(u->d, dash_time(u->d) + scrub_step(u));
+	ui_goto(u, dash_time(u->d) + scrub_step(u));
 }
 
 static void start_prompt(struct ui *u, enum prompt p, const char *init)
@@ -865,6 +870,102 @@ static const char *prompt_label(enum prompt p)
 	return "";
 }
 
+/* ---- long moves: a progress line, any key cancels ---- */
+
+static void layout_draw(struct ui *u);
+
+/* The progress hook (dash.h): after 0.3 s, a line on the key bar with the share done and
+ * an estimate of what is left. Any key but a resize cancels, and is not run: keys typed
+ * during a move are dropped. */
+static int on_progress(void *p, double done, double elapsed)
+{
+	struct ui *u = p;
+	int cancel = 0, resized = 0, ch;
+	timeout(0);
+	while ((ch = getch()) != ERR) {
+		if (ch == KEY_RESIZE)
+			resized = 1;
+		else
+			cancel = 1;
+	}
+	if (cancel)
+		return 1;
+	if (elapsed < 0.3)
+		return 0;
+	char left[32] = "estimating";
+	if (done > 0.01) {
+		double s = elapsed * (1 - done) / done;
+		snprintf(left, sizeof left, "about %.0f s left", s < 1 ? 1 : s);
+	}
+	snprintf(u->msg, sizeof u->msg, "%s: %.0f%% done in %.0f s, %s; any key cancels", u->moving,
+		 done * 100, elapsed, left);
+	if (!u->move_shown || resized) {
+		u->move_shown = 1;
+		layout_draw(u);
+		return 0;
+	}
+	getmaxyx(stdscr, u->h, u->w);
+	if (u->w >= MIN_W && u->h >= MIN_H) {
+		mvhline(u->h - 1, 0, ' ', u->w);
+		attron(A_BOLD);
+		put(u->h - 1, 0, u->w, " %s", u->msg);
+		attroff(A_BOLD);
+		refresh();
+	}
+	return 0;
+}
+
+/* Start a move described by fmt; end it: the message says if it was cancelled, and the
+ * keys typed meanwhile are gone. */
+static void move_begin(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void move_begin(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(u->moving, sizeof u->moving, fmt, ap);
+	va_end(ap);
+	u->move_shown = 0;
+	u->msg[0] = '\0';
+}
+
+static void move_end(struct ui *u, int rc)
+{
+	if (rc == DASH_CANCELLED)
+		snprintf(u->msg, sizeof u->msg, "%s: cancelled, nothing moved", u->moving);
+	else if (u->move_shown)
+		u->msg[0] = '\0';
+	u->move_shown = 0;
+	flushinp();
+}
+
+static void ui_goto(struct ui *u, int64_t t)
+{
+	char tb[32];
+	dash_time_text(u->d, t, tb, sizeof tb);
+	move_begin(u, "going to %s", tb);
+	move_end(u, dash_goto(u->d, t));
+}
+
+static void ui_fork_io(struct ui *u, double x)
+{
+	struct err e = {0};
+	move_begin(u, "io-pressure %g: replaying from the start", x);
+	int rc = dash_fork_io(u->d, x, &e);
+	move_end(u, rc);
+	if (rc > 0)
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+}
+
+static void ui_compare(struct ui *u, const struct policy_ops *ops)
+{
+	struct err e = {0};
+	move_begin(u, "compare %s: replaying from the start", ops->name);
+	int rc = dash_compare(u->d, ops, &e);
+	move_end(u, rc);
+	if (rc > 0)
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+}
+
 /* ---- commands (':' and the prompts) ---- */
 
 static void fork_policy(struct ui *u, const char *name)
@@ -911,8 +1012,8 @@ static void run_cmd(struct ui *u, const char *line)
 		const struct policy_ops *ops = policy_find(w2);
 		if (!ops)
 			snprintf(u->msg, sizeof u->msg, "policy '%s': no such policy", w2);
-		else if (dash_compare(u->d, ops, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		else
+			ui_compare(u, ops);
 	} else if (!strcmp(w1, "fault") && n >= 3)
 		fork_fault(u, w2, rest);
 	else if (!strcmp(w1, "goto") && n >= 2) {
@@ -920,13 +1021,13 @@ static void run_cmd(struct ui *u, const char *line)
 			snprintf(u->msg, sizeof u->msg, "goto '%s': not a time (3d12h, 90m, 50%%)",
 				 w2);
 		else
-			dash_goto(u->d, t);
+			ui_goto(u, t);
 	} else if (!strcmp(w1, "io") && n >= 2) {
 		double x;
 		if (parse_double(w2, &x))
 			snprintf(u->msg, sizeof u->msg, "io '%s': not a number", w2);
-		else if (dash_fork_io(u->d, x, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		else
+			ui_fork_io(u, x);
 	} else if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
 		    !strcmp(w1, "queue")) &&
 		   n >= 2) {
@@ -968,7 +1069,6 @@ static void run_cmd(struct ui *u, const char *line)
 static void prompt_done(struct ui *u)
 {
 	int64_t t;
-	struct err e = {0};
 	u->mode = M_MAIN;
 	switch (u->prompt) {
 	case P_GOTO:
@@ -976,7 +1076,7 @@ static void prompt_done(struct ui *u)
 			snprintf(u->msg, sizeof u->msg, "goto '%s': not a time (3d12h, 90m, 50%%)",
 				 u->line);
 		else
-			dash_goto(u->d, t);
+			ui_goto(u, t);
 		break;
 	case P_FILTER:
 		snprintf(u->filter, sizeof u->filter, "%s", u->line);
@@ -997,8 +1097,8 @@ static void prompt_done(struct ui *u)
 		double x;
 		if (parse_double(u->line, &x))
 			snprintf(u->msg, sizeof u->msg, "io-pressure '%s': not a number", u->line);
-		else if (dash_fork_io(u->d, x, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		else
+			ui_fork_io(u, x);
 		break;
 	}
 	}
@@ -1162,6 +1262,7 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	setlocale(LC_ALL, "");
 	u.d = d;
 	u.o = o;
+	dash_set_progress(d, on_progress, &u);
 	u.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	u.playing = !o->paused;
 	u.speed = o->speed;
@@ -1240,6 +1341,7 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	if (ui_sig)
 		rc = 128 + ui_sig;
 out:
+	dash_set_progress(d, NULL, NULL);
 	ui_restore();
 	util_set_fatal_hook(NULL);
 	sigaction(SIGINT, &old_int, NULL);

@@ -455,6 +455,62 @@ static void test_fork(void **state)
 	dash_free(d);
 }
 
+/* A progress hook that stops the move the n-th time it is asked. */
+struct stopper {
+	int calls, stop_at;
+	double last_done;
+};
+
+static int stop_hook(void *u, double done, double elapsed)
+{
+	struct stopper *st = u;
+	(void)elapsed;
+	assert_true(done >= 0 && done <= 1);
+	st->last_done = done;
+	return ++st->calls >= st->stop_at;
+}
+
+static void test_cancel(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	int64_t t0 = dash_t0(d), span = dash_tend(d) - t0;
+	dash_goto(d, t0 + span / 4);
+	assert_int_equal(dash_fork(d, policy_find("best-fit"), NULL, &e), 0);
+	struct sim *c0, *c1;
+	assert_int_equal(sim_fork(dash_sim(d, 0), NULL, NULL, &c0, &e), 0);
+	assert_int_equal(sim_fork(dash_sim(d, 1), NULL, NULL, &c1, &e), 0);
+	struct dash_ticker before, after;
+	dash_ticker(d, 1, &before);
+	int64_t view = dash_time(d);
+	/* cancelled: every lane and the view as they were */
+	struct stopper st = {0, 1, -1};
+	dash_set_progress(d, stop_hook, &st);
+	assert_int_equal(dash_goto(d, t0 + span * 9 / 10), DASH_CANCELLED);
+	assert_int_equal(st.calls, 1);
+	assert_int_equal(dash_time(d), view);
+	assert_same_state(dash_sim(d, 0), c0);
+	assert_same_state(dash_sim(d, 1), c1);
+	dash_ticker(d, 1, &after);
+	before.events_per_s = after.events_per_s = 0;
+	assert_memory_equal(&before, &after, sizeof before);
+	/* not cancelled: asked at once (a share done short of all), and the move ends where asked
+	 */
+	st = (struct stopper){0, 1 << 30, -1};
+	assert_int_equal(dash_goto(d, t0 + span * 9 / 10), 0);
+	assert_true(st.calls >= 1 && st.last_done < 1);
+	assert_int_equal(dash_time(d), t0 + span * 9 / 10);
+	/* an io-pressure what-if cancelled on its way: no what-if */
+	dash_drop(d);
+	st = (struct stopper){0, 1, -1};
+	assert_int_equal(dash_fork_io(d, 2, &e), DASH_CANCELLED);
+	assert_int_equal(dash_nlanes(d), 1);
+	sim_free(c0);
+	sim_free(c1);
+	dash_free(d);
+}
+
 static void test_parse_time(void **state)
 {
 	struct fx *f = *state;
@@ -489,6 +545,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scrub, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_advance, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_fork, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
