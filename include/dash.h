@@ -1,9 +1,9 @@
 /*
  * dash.h — the dashboard's model: what `voidfit dash` shows, without curses.
  *
- * A struct dash holds a scenario replayed under one policy (the main lane) and, optionally,
- * a what-if beside it (the second lane: another policy, an added fault or another
- * io-pressure) that runs in lockstep. It steps the sims and answers what each panel shows:
+ * A struct dash holds a scenario replayed under one policy (the main lane) and up to three
+ * what-ifs beside it (lanes 1..3: another policy, an added fault or another io-pressure)
+ * that run in lockstep. It steps the sims and answers what each panel shows:
  *
  *   dash_node / dash_group   a node's (or a range of nodes') residual shape over the seven
  *                            dims, its GPUs as cells, stranded marks, active faults
@@ -47,8 +47,8 @@
 #define DASH_LOG_MAX 256
 /* Points of the fragmentation sparkline over the pricing window. */
 #define DASH_SPARK_N 240
-/* Lanes: the main run and one what-if. */
-#define DASH_LANES 2
+/* Lanes: the main run and up to three what-ifs. */
+#define DASH_LANES 4
 
 struct dash;
 
@@ -128,7 +128,7 @@ int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t s
 /* Free d; d may be NULL. */
 void dash_free(struct dash *d);
 
-/* Lanes in use (1, or 2 with a what-if). */
+/* Lanes in use (1, and one more per what-if: at most DASH_LANES). */
 int dash_nlanes(const struct dash *d);
 /* Lane l's sim (read-only) and its prepared trace. */
 const struct sim *dash_sim(const struct dash *d, int l);
@@ -163,10 +163,15 @@ int dash_goto(struct dash *d, int64_t t);
  * sample is stepped past), and the what-if's events up to its time. Returns 0 when the run
  * is over. */
 int dash_step(struct dash *d);
-/* Move the view forward by dt seconds (playback), handling at most max_events of the
- * main lane's events (0: no limit), so a frame stays short at any speed; the view stops
- * at the last event handled when the limit is met. Returns events handled. */
+/* Move the view forward by dt seconds (playback), handling at most max_events events of
+ * all lanes (0: no limit), so a frame stays short at any speed; the view stops at the
+ * last event handled when the limit is met (no lane is past it; a what-if may be a little
+ * behind it, and catches up next time). Returns events handled. */
 int64_t dash_advance(struct dash *d, double dt, int64_t max_events);
+/* The same, stopping as well when the monotonic clock (util_mono) passes deadline (0:
+ * none): playback keeps its frame rate whatever an event costs. The what-ifs follow the
+ * main lane event by event, so each costs the frame its share. */
+int64_t dash_advance_until(struct dash *d, double dt, int64_t max_events, double deadline);
 /* Parse a time of the view: "3d12h", "90m", "3600" (trace seconds from the first
  * arrival), or "50%" (of the span to the last arrival). 0, or -1 if s is not one. */
 int dash_parse_time(const struct dash *d, const char *s, int64_t *t);
@@ -174,25 +179,31 @@ int dash_parse_time(const struct dash *d, const char *s, int64_t *t);
 /* Keyframes of lane l now, and the bytes they take. */
 size_t dash_keyframes(const struct dash *d, int l, size_t *bytes);
 
-/* What-if: a second lane forked from the main one now, under ops (or NULL: the same
- * policy) with fault (or NULL) added. Replaces a what-if there was. Returns 0 or
- * VF_EINPUT (the fault names no node). */
+/* What-if: a new lane (the last) forked from the main one now, under ops (or NULL: the
+ * same policy) with fault (or NULL) added. Returns 0 or VF_EINPUT (the fault names no
+ * node, or DASH_LANES lanes are in use already: nothing changes then). */
 /* The same with more changes (ch, or NULL: none): the dims every policy sees, the RAGP
  * weights, the queue discipline (sim_fork_with). */
 int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 		   const struct sim_change *ch, struct err *e);
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 	      struct err *e);
-/* What-if at another io-pressure: demand is re-enriched, so the second lane is a fresh
+/* What-if at another io-pressure: demand is re-enriched, so the new lane is a fresh
  * trace prepared at io_pressure x, replayed from the start to the view's time (not a fork
  * of the main lane's state, which holds the old demands). Returns 0 or VF_EINPUT. */
 int dash_fork_io(struct dash *d, double x, struct err *e);
-/* Start the second lane as policy ops from the beginning (--compare), the view unmoved.
+/* A new lane under policy ops from the beginning (--compare), the view unmoved.
  * dash_fork_io and dash_compare return DASH_CANCELLED, with no what-if, when the progress
  * hook cancels the replay to the view. */
 int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e);
-/* Drop the what-if. */
+/* Drop what-if l (1..lanes-1): the lanes after it move down one. */
+void dash_drop_lane(struct dash *d, int l);
+/* Drop every what-if. */
 void dash_drop(struct dash *d);
+/* Whether lane l was stored as a run (set by the caller that stored it): a what-if not
+ * stored is lost on quitting. */
+int dash_stored(const struct dash *d, int l);
+void dash_set_stored(struct dash *d, int l);
 /* Lane l run to the end on a copy (the view unmoved), as a replay_result to store
  * (runrec_store; release it with replay_result_release). */
 void dash_result(const struct dash *d, int l, struct replay_result *r);

@@ -71,6 +71,7 @@ struct lane {
 	size_t nlog, loghead;
 	double eps, eps_wall; /* events per wall second lately; when it was last measured */
 	int64_t eps_events;   /* steps then */
+	int stored;           /* the what-if was stored as a run (dash_set_stored) */
 };
 
 struct dash {
@@ -84,7 +85,7 @@ struct dash {
 	double frac;  /* playback: the fraction of a second the view is past view */
 	int64_t t0, w0, w1;
 	int nlanes;
-	struct lane lane[DASH_LANES];
+	struct lane *lane[DASH_LANES]; /* on the heap: observers hold their address */
 };
 
 const char *dash_sort_name(enum dash_sort s)
@@ -290,7 +291,7 @@ static void lane_release(struct lane *L)
 static void lane_start(struct dash *d, int l, struct sim *s, const struct replay_trace *t,
 		       const struct policy_ops *ops)
 {
-	struct lane *L = &d->lane[l];
+	struct lane *L = d->lane[l];
 	L->d = d;
 	L->idx = l;
 	sim_change_init(&L->ch);
@@ -320,10 +321,13 @@ int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t s
 	d->sc = sc;
 	d->seed = seed;
 	d->kf_bytes = kf_bytes ? kf_bytes : DASH_KEYFRAME_BYTES;
+	for (int l = 0; l < DASH_LANES; l++) {
+		d->lane[l] = xcalloc(1, sizeof *d->lane[l]);
+		sim_change_init(&d->lane[l]->ch);
+	}
 	replay_prepare(&d->t, &sc->base, sc, seed);
 	if ((rc = replay_new(&d->t, sc, ops, &s, e))) {
-		replay_trace_release(&d->t);
-		free(d);
+		dash_free(d);
 		*out = NULL;
 		return rc;
 	}
@@ -334,7 +338,7 @@ int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t s
 	d->view = d->t0;
 	d->nlanes = 1;
 	lane_start(d, 0, s, &d->t, ops);
-	lane_goto(&d->lane[0], d->view);
+	lane_goto(d->lane[0], d->view);
 	*out = d;
 	return VF_OK;
 }
@@ -343,8 +347,10 @@ void dash_free(struct dash *d)
 {
 	if (!d)
 		return;
-	for (int l = 0; l < DASH_LANES; l++)
-		lane_release(&d->lane[l]);
+	for (int l = 0; l < DASH_LANES; l++) {
+		lane_release(d->lane[l]);
+		free(d->lane[l]);
+	}
 	replay_trace_release(&d->t);
 	free(d);
 }
@@ -357,25 +363,25 @@ int dash_nlanes(const struct dash *d)
 const struct sim *dash_sim(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].s;
+	return d->lane[l]->s;
 }
 
 const struct replay_trace *dash_trace(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].t;
+	return d->lane[l]->t;
 }
 
 const char *dash_change(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].change[0] ? d->lane[l].change : NULL;
+	return d->lane[l]->change[0] ? d->lane[l]->change : NULL;
 }
 
 int64_t dash_fork_time(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].fork_time;
+	return d->lane[l]->fork_time;
 }
 
 int64_t dash_time(const struct dash *d)
@@ -396,7 +402,7 @@ int64_t dash_tend(const struct dash *d)
 int dash_over(const struct dash *d)
 {
 	for (int l = 0; l < d->nlanes; l++)
-		if (!sim_done(d->lane[l].s))
+		if (!sim_done(d->lane[l]->s))
 			return 0;
 	return 1;
 }
@@ -405,8 +411,8 @@ size_t dash_keyframes(const struct dash *d, int l, size_t *bytes)
 {
 	assert(l >= 0 && l < d->nlanes);
 	if (bytes)
-		*bytes = d->lane[l].nkf * d->lane[l].kf_size;
-	return d->lane[l].nkf;
+		*bytes = d->lane[l]->nkf * d->lane[l]->kf_size;
+	return d->lane[l]->nkf;
 }
 
 /* ---- time ---- */
@@ -474,7 +480,7 @@ static int lanes_move(struct dash *d, int a, int b, int64_t t)
 {
 	int64_t from = INT64_MAX;
 	for (int l = a; l < b; l++) {
-		struct lane *L = &d->lane[l];
+		struct lane *L = d->lane[l];
 		if (sim_counters(L->s)->now > t) {
 			size_t k = 0;
 			while (k + 1 < L->nkf && sim_counters(L->kf[k + 1].s)->now <= t)
@@ -486,7 +492,7 @@ static int lanes_move(struct dash *d, int a, int b, int64_t t)
 	}
 	if (!d->progress) {
 		for (int l = a; l < b; l++)
-			while (lane_step(&d->lane[l], t))
+			while (lane_step(d->lane[l], t))
 				;
 		return 0;
 	}
@@ -496,7 +502,7 @@ static int lanes_move(struct dash *d, int a, int b, int64_t t)
 		int64_t mk =
 			k == MOVE_SLICES ? t : from + (int64_t)((double)span * k / MOVE_SLICES);
 		for (int l = a; l < b; l++) {
-			struct lane *L = &d->lane[l];
+			struct lane *L = d->lane[l];
 			while (lane_step(L, mk)) {
 				if (++n % 64)
 					continue;
@@ -507,7 +513,7 @@ static int lanes_move(struct dash *d, int a, int b, int64_t t)
 				/* done: the lanes' mean share of the trace time to cover */
 				double done = 0;
 				for (int q = a; q < b; q++) {
-					int64_t c = sim_counters(d->lane[q].s)->now - from;
+					int64_t c = sim_counters(d->lane[q]->s)->now - from;
 					done += (double)(c < 0      ? 0
 							 : c > span ? span
 								    : c) /
@@ -529,12 +535,12 @@ int dash_goto(struct dash *d, int64_t t)
 	if (d->progress) {
 		u = xcalloc((size_t)d->nlanes, sizeof *u);
 		for (int l = 0; l < d->nlanes; l++)
-			undo_save(&d->lane[l], &u[l]);
+			undo_save(d->lane[l], &u[l]);
 	}
 	int rc = lanes_move(d, 0, d->nlanes, t);
 	if (u) {
 		for (int l = 0; l < d->nlanes; l++)
-			undo_end(&d->lane[l], &u[l], rc == DASH_CANCELLED);
+			undo_end(d->lane[l], &u[l], rc == DASH_CANCELLED);
 		free(u);
 	}
 	if (rc)
@@ -546,24 +552,29 @@ int dash_goto(struct dash *d, int64_t t)
 
 int dash_step(struct dash *d)
 {
-	struct lane *L = &d->lane[0];
+	struct lane *L = d->lane[0];
 	int64_t ev = sim_counters(L->s)->events;
 	int stepped;
 	/* a sample is not an event of the run: step past it */
 	while ((stepped = lane_step(L, INT64_MAX)) && sim_counters(L->s)->events == ev)
 		;
 	if (!stepped) {
-		/* the main run is over: the what-if may go on */
-		int64_t nt = d->nlanes > 1 ? sim_next_time(d->lane[1].s) : -1;
+		/* the main run is over: the what-ifs may go on */
+		int64_t nt = -1;
+		for (int l = 1; l < d->nlanes; l++) {
+			int64_t x = sim_next_time(d->lane[l]->s);
+			if (x >= 0 && (nt < 0 || x < nt))
+				nt = x;
+		}
 		if (nt < 0)
 			return 0;
-		d->view = nt;
+		d->view = nt > d->view ? nt : d->view;
 	} else if (sim_counters(L->s)->now > d->view) {
 		d->view = sim_counters(L->s)->now;
 	}
 	d->frac = 0;
 	for (int l = 1; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], d->view);
+		lane_goto(d->lane[l], d->view);
 	return 1;
 }
 
@@ -582,31 +593,50 @@ static void eps_update(struct lane *L)
 
 int64_t dash_advance(struct dash *d, double dt, int64_t max_events)
 {
+	return dash_advance_until(d, dt, max_events, 0);
+}
+
+int64_t dash_advance_until(struct dash *d, double dt, int64_t max_events, double deadline)
+{
 	double to = (double)d->view + d->frac + (dt > 0 ? dt : 0);
 	int64_t target = (int64_t)floor(to), n = 0;
-	struct lane *L = &d->lane[0];
+	struct lane *M = d->lane[0];
 	int capped = 0;
-	for (;;) {
-		if (max_events && n >= max_events) {
-			int64_t nt = sim_next_time(L->s);
-			capped = nt >= 0 && nt <= target;
-			break;
-		}
-		if (!lane_step(L, target))
-			break;
+	/* the budget, checked before each event: the wall clock every 16 events */
+#define SPENT()                                                                                    \
+	(capped = (max_events && n >= max_events) ||                                               \
+		  (deadline > 0 && n && !(n & 15) && util_mono() > deadline))
+	/* the main lane event by event, each what-if following it to its clock, so that every
+	 * lane costs the frame its share and none is left to catch up at once */
+	while (!SPENT() && lane_step(M, target)) {
 		n++;
+		int64_t now = sim_counters(M->s)->now;
+		for (int l = 1; l < d->nlanes && !capped; l++)
+			while (!SPENT() && lane_step(d->lane[l], now))
+				n++;
+		if (capped)
+			break;
 	}
+	/* the main run over (or its events done): the what-ifs go on to the target */
+	for (int l = 1; l < d->nlanes && !capped; l++)
+		while (!SPENT() && lane_step(d->lane[l], target))
+			n++;
+#undef SPENT
 	if (capped) {
-		d->view = sim_counters(L->s)->now;
+		/* the view stops at the last event handled: no lane is past it */
+		int64_t v = d->view;
+		for (int l = 0; l < d->nlanes; l++) {
+			int64_t now = sim_counters(d->lane[l]->s)->now;
+			v = now > v ? now : v;
+		}
+		d->view = v < target ? v : target;
 		d->frac = 0;
 	} else {
 		d->view = target;
 		d->frac = to - (double)target;
 	}
-	for (int l = 1; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], d->view);
 	for (int l = 0; l < d->nlanes; l++)
-		eps_update(&d->lane[l]);
+		eps_update(d->lane[l]);
 	return n;
 }
 
@@ -695,18 +725,24 @@ static void change_text(const struct sim_change *ch, char *out, size_t len)
 				      ch->preempt > 0 ? " with preemption" : "");
 }
 
+static int lanes_full(const struct dash *d, struct err *e)
+{
+	if (d->nlanes < DASH_LANES)
+		return VF_OK;
+	return err_set(e, VF_EINPUT, "%d what-ifs already: drop one first", DASH_LANES - 1);
+}
+
 int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 		   const struct sim_change *ch, struct err *e)
 {
-	struct lane *M = &d->lane[0];
+	struct lane *M = d->lane[0];
 	struct sim *s;
 	int rc;
-	if ((rc = sim_fork_with(M->s, ops, fault, ch, &s, e)))
+	if ((rc = lanes_full(d, e)) || (rc = sim_fork_with(M->s, ops, fault, ch, &s, e)))
 		return rc;
-	dash_drop(d);
-	d->nlanes = 2;
-	lane_start(d, 1, s, &d->t, ops ? ops : M->ops);
-	struct lane *L = &d->lane[1];
+	int l = d->nlanes++;
+	lane_start(d, l, s, &d->t, ops ? ops : M->ops);
+	struct lane *L = d->lane[l];
 	L->fork_time = sim_counters(s)->now;
 	L->h = M->h;
 	L->peak = M->peak;
@@ -750,7 +786,9 @@ static int lane_fresh(struct dash *d, struct replay_trace *own, const struct rep
 		      const struct scenario *sc, const struct policy_ops *ops, struct err *e)
 {
 	struct sim *s;
-	int rc = replay_new(t, sc, ops, &s, e);
+	int rc = lanes_full(d, e);
+	if (!rc)
+		rc = replay_new(t, sc, ops, &s, e);
 	if (rc) {
 		if (own) {
 			replay_trace_release(own);
@@ -758,12 +796,11 @@ static int lane_fresh(struct dash *d, struct replay_trace *own, const struct rep
 		}
 		return rc;
 	}
-	dash_drop(d);
-	d->nlanes = 2;
-	lane_start(d, 1, s, t, ops);
-	d->lane[1].own = own;
-	if (lanes_move(d, 1, 2, d->view)) {
-		dash_drop(d);
+	int l = d->nlanes++;
+	lane_start(d, l, s, t, ops);
+	d->lane[l]->own = own;
+	if (lanes_move(d, l, l + 1, d->view)) {
+		dash_drop_lane(d, l);
 		return DASH_CANCELLED;
 	}
 	return VF_OK;
@@ -777,10 +814,11 @@ int dash_fork_io(struct dash *d, double x, struct err *e)
 	sc.io_pressure = x;
 	struct replay_trace *t = xcalloc(1, sizeof *t);
 	replay_prepare(t, &d->sc->base, &sc, d->seed);
-	int rc = lane_fresh(d, t, t, &sc, d->lane[0].ops, e);
+	int rc = lane_fresh(d, t, t, &sc, d->lane[0]->ops, e);
 	if (!rc) {
-		d->lane[1].io = x;
-		snprintf(d->lane[1].change, sizeof d->lane[1].change, "io-pressure %g", x);
+		struct lane *L = d->lane[d->nlanes - 1];
+		L->io = x;
+		snprintf(L->change, sizeof L->change, "io-pressure %g", x);
 	}
 	return rc;
 }
@@ -789,20 +827,44 @@ int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e)
 {
 	int rc = lane_fresh(d, NULL, &d->t, d->sc, ops, e);
 	if (!rc)
-		snprintf(d->lane[1].change, sizeof d->lane[1].change, "policy %s", ops->name);
+		snprintf(d->lane[d->nlanes - 1]->change, sizeof d->lane[0]->change, "policy %s",
+			 ops->name);
 	return rc;
+}
+
+void dash_drop_lane(struct dash *d, int l)
+{
+	assert(l >= 1 && l < d->nlanes);
+	struct lane *L = d->lane[l];
+	lane_release(L);
+	for (int k = l; k + 1 < d->nlanes; k++) {
+		d->lane[k] = d->lane[k + 1];
+		d->lane[k]->idx = k;
+	}
+	d->lane[--d->nlanes] = L; /* released: ready for the next what-if */
 }
 
 void dash_drop(struct dash *d)
 {
-	if (d->nlanes > 1)
-		lane_release(&d->lane[1]);
-	d->nlanes = 1;
+	while (d->nlanes > 1)
+		dash_drop_lane(d, d->nlanes - 1);
+}
+
+int dash_stored(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l]->stored;
+}
+
+void dash_set_stored(struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	d->lane[l]->stored = 1;
 }
 
 void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struct fault **faults)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	*out = *d->sc;
 	out->io_pressure = L->io;
 	if (l > 0 && L->ch.dims)
@@ -828,7 +890,7 @@ void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struc
 
 void dash_result(const struct dash *d, int l, struct replay_result *r)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	struct sim *s;
 	int rc = sim_fork(L->s, NULL, NULL, &s, NULL);
 	assert(!rc);
@@ -859,7 +921,7 @@ void dash_result(const struct dash *d, int l, struct replay_result *r)
 
 void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	const struct sim_counters *k = sim_counters(L->s);
 	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
 	struct sim_now n;
@@ -996,7 +1058,7 @@ static void node_add(const struct sim *s, size_t n, struct dash_node *out, doubl
 
 void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	double wsum[DIM_N] = {0};
 	assert(n >= 1);
@@ -1053,7 +1115,7 @@ static int okey_cmp(const void *a, const void *b)
 size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
 		  int32_t *out)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	const int64_t(*str)[DIM_N] = sim_node_stranded(s);
 	struct okey *k = xmalloc((c->n ? c->n : 1) * sizeof *k);
@@ -1114,7 +1176,7 @@ size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sor
 
 size_t dash_spark(const struct dash *d, int l, double *out)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	for (size_t i = 0; i < DASH_SPARK_N; i++)
 		out[i] = i < L->nspark ? L->spark[i] : -1;
 	return L->nspark;
@@ -1122,7 +1184,7 @@ size_t dash_spark(const struct dash *d, int l, double *out)
 
 int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	if (i >= L->nlog)
 		return 0;
 	*ev = L->log[(L->loghead + DASH_LOG_MAX - 1 - i) % DASH_LOG_MAX];
@@ -1141,7 +1203,7 @@ void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
 void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,
 		     size_t len)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	char tb[32];
 	struct sim_job_result r = {0};

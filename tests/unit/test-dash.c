@@ -368,6 +368,7 @@ static void test_fork(void **state)
 	/* a fault on n1: it shows on n1, and n1's storage capacity is halved */
 	struct fault fl = {.dim = DIM_STO, .fraction = 0.5, .start = later, .duration = 3600};
 	snprintf(fl.target, sizeof fl.target, "n1");
+	dash_drop(d);
 	assert_int_equal(dash_fork(d, NULL, &fl, &e), 0);
 	assert_non_null(strstr(dash_change(d, 1), "fault n1:sto=0.5"));
 	struct dash_node n1, n0;
@@ -403,6 +404,7 @@ static void test_fork(void **state)
 	assert_int_equal(dash_nlanes(d), 2);
 
 	/* io-pressure: a fresh trace, replayed from the start to the view */
+	dash_drop(d);
 	assert_int_equal(dash_fork_io(d, 2, &e), 0);
 	assert_string_equal(dash_change(d, 1), "io-pressure 2");
 	assert_true(dash_trace(d, 1) != dash_trace(d, 0));
@@ -418,6 +420,7 @@ static void test_fork(void **state)
 	ch.queue = SIM_BACKFILL;
 	ch.lambda = 2;
 	ch.dims = DIMS_HARD;
+	dash_drop(d);
 	assert_int_equal(dash_fork_with(d, NULL, NULL, &ch, &e), 0);
 	assert_string_equal(dash_change(d, 1), "dims cpu,mem,gpu,hbm, lambda 2, queue backfill");
 	assert_int_equal(sim_options(dash_sim(d, 1))->queue, SIM_BACKFILL);
@@ -434,6 +437,7 @@ static void test_fork(void **state)
 	assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));
 
 	/* --compare: another policy from the start, the same as its straight run */
+	dash_drop(d);
 	assert_int_equal(dash_compare(d, policy_find("fgd"), &e), 0);
 	s = straight(f, dash_trace(d, 0), "fgd", dash_time(d));
 	assert_same_state(dash_sim(d, 1), s);
@@ -452,6 +456,49 @@ static void test_fork(void **state)
 	replay_result_release(&q);
 	dash_drop(d);
 	assert_int_equal(dash_nlanes(d), 1);
+	dash_free(d);
+}
+
+/* Four lanes: the main one and three what-ifs, each a straight run of its own; a fifth is
+ * refused; dropping one in the middle moves the next down, which goes on as before (its
+ * events still reach its log). */
+static void test_lanes(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	int64_t t0 = dash_t0(d), span = dash_tend(d) - t0, mid = t0 + span / 3;
+	static const char *const pol[] = {"best-fit", "fgd", "ragp7"};
+	dash_goto(d, mid);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dash_fork(d, policy_find(pol[i]), NULL, &e), 0);
+	assert_int_equal(dash_nlanes(d), 4);
+	assert_int_equal(dash_fork(d, policy_find("fgd"), NULL, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "3 what-ifs already"));
+	assert_int_equal(dash_compare(d, policy_find("fgd"), &e), VF_EINPUT);
+	assert_int_equal(dash_nlanes(d), 4);
+	int64_t later = mid + span / 3;
+	while (dash_time(d) < later)
+		dash_advance(d, (double)(later - dash_time(d)), 7);
+	for (int i = 0; i < 3; i++) {
+		struct sim *s = straight(f, dash_trace(d, 0), "first-fit", mid), *w;
+		assert_int_equal(sim_fork(s, policy_find(pol[i]), NULL, &w, &e), 0);
+		while (sim_step_until(w, later))
+			;
+		assert_same_state(dash_sim(d, 1 + i), w);
+		sim_free(w);
+		sim_free(s);
+	}
+	assert_int_equal(dash_stored(d, 2), 0);
+	dash_set_stored(d, 3);
+	dash_drop_lane(d, 2);
+	assert_int_equal(dash_nlanes(d), 3);
+	assert_string_equal(dash_change(d, 2), "policy ragp7");
+	assert_int_equal(dash_stored(d, 2), 1);
+	struct dash_event ev;
+	dash_goto(d, later + span / 10);
+	assert_int_equal(dash_log(d, 2, 0, &ev), 1);
+	assert_true(ev.t > later);
 	dash_free(d);
 }
 
@@ -546,6 +593,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_advance, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_fork, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_lanes, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
