@@ -69,7 +69,7 @@ static void on_abort(int sig)
 	raise(sig);
 }
 
-enum mode { M_MAIN, M_HELP, M_DETAIL, M_PICK, M_PROMPT };
+enum mode { M_MAIN, M_HELP, M_DETAIL, M_PICK, M_PROMPT, M_CONFIRM };
 enum prompt { P_GOTO, P_FILTER, P_CMD, P_FAULT, P_IO };
 
 struct ui {
@@ -92,6 +92,9 @@ struct ui {
 	size_t rowcap;
 	char filter[128];
 	enum dash_sort sort;
+	int help_top, help_page; /* the help's first line shown, and its lines a page */
+	int seen_lanes;          /* lanes at the last frame */
+	int focus; /* the lane Tab moved to: its what-if is the one x, w and the detail take */
 	/* overlays */
 	int32_t detail;     /* node shown by M_DETAIL */
 	int pick;           /* selected policy of M_PICK */
@@ -219,14 +222,49 @@ struct ui_panel {
 	void (*draw)(struct ui *u, const struct ui_rect *r);
 };
 
+/* Trace seconds per wall second as "34.1 min/s". */
+static void speed_text(double v, char *buf, size_t len)
+{
+	if (v < 120)
+		snprintf(buf, len, "%.3g s/s", v);
+	else if (v < 7200)
+		snprintf(buf, len, "%.3g min/s", v / 60);
+	else if (v < 172800)
+		snprintf(buf, len, "%.3g h/s", v / 3600);
+	else
+		snprintf(buf, len, "%.3g d/s", v / 86400);
+}
+
+/* A lane's short name: "main", "w1".."w3". */
+static void lane_name(int l, char *buf, size_t len)
+{
+	if (l)
+		snprintf(buf, len, "w%d", l);
+	else
+		snprintf(buf, len, "main");
+}
+
+/* The what-if that x, w and the detail act on: the focused lane, or the newest what-if
+ * while the main lane has the focus; 0 when there is none. */
+static int act_lane(const struct ui *u)
+{
+	int nl = dash_nlanes(u->d);
+	return u->focus > 0 && u->focus < nl ? u->focus : nl - 1;
+}
+
 static void draw_header(struct ui *u, const struct ui_rect *r)
 {
-	char tb[32], ch[200] = "";
+	char tb[32], ch[200] = "", sp[32];
 	struct dash_ticker t;
+	int nl = dash_nlanes(u->d), f = act_lane(u);
 	dash_ticker(u->d, 0, &t);
 	dash_time_text(u->d, dash_time(u->d), tb, sizeof tb);
-	if (dash_nlanes(u->d) > 1)
+	speed_text(u->speed, sp, sizeof sp);
+	if (nl == 2)
 		snprintf(ch, sizeof ch, "  vs %s", dash_change(u->d, 1));
+	else if (nl > 2)
+		snprintf(ch, sizeof ch, "  vs %d what-ifs (w%d %s)", nl - 1, f,
+			 dash_change(u->d, f));
 	if (u->color)
 		attron(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 	else
@@ -243,13 +281,11 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 	for (int form = 0; form < 3; form++) {
 		if (form == 0)
 			snprintf(line, sizeof line,
-				 " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  "
-				 "%s",
-				 trace, pol, ch, tb, t.window_share * 100, u->speed, state);
+				 " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  %s  %s",
+				 trace, pol, ch, tb, t.window_share * 100, sp, state);
 		else
-			snprintf(line, sizeof line, " %s  %s%s  t %s (%.0f%%)  x%.4g  %s", trace,
-				 pol, form == 1 ? ch : "", tb, t.window_share * 100, u->speed,
-				 state);
+			snprintf(line, sizeof line, " %s  %s%s  t %s (%.0f%%)  %s  %s", trace, pol,
+				 form == 1 ? ch : "", tb, t.window_share * 100, sp, state);
 		if (cols_of(line) <= r->w)
 			break;
 	}
@@ -302,35 +338,63 @@ static void regroup(struct ui *u, int rows)
 		u->sel = u->nrows ? u->nrows - 1 : 0;
 }
 
-/* One row of the cluster panel for lane l: the nodes of row i. */
-static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
+/* The cluster panel's columns at a width: the node's name and model once, then a block per
+ * lane shown (its GPU cells, residual shape and marks). As the width shrinks they give way
+ * in this order (voidfit.1 says so): the cells from 16 to 8, the shape's letters (bars
+ * only), the model column, the lanes but the focused one (Tab shows the others), the
+ * cells down to 4. */
+struct cols {
+	int nw, mw;       /* name, model: columns (mw 0: dropped) */
+	int first, nshow; /* lanes shown: first, first + 1, ... (cyclic), nshow of them */
+	int bw;           /* a lane's block */
+	int gw;           /* its GPU cells */
+	int shape;        /* its shape: 2 letters and bars, 1 bars only */
+};
+
+#define MARKS_W 4 /* "F1S3" */
+
+static struct cols cols_at(const struct ui *u, int w)
+{
+	struct cols c = {.nw = w >= 100 ? 18 : 12, .mw = 6};
+	int nl = dash_nlanes(u->d);
+	int fixed = c.nw + 1 + c.mw + 1, min_bw = 4 + 1 + DIM_N + 1 + MARKS_W + 1;
+	c.nshow = nl;
+	while (c.nshow > 1 && fixed + c.nshow * min_bw > w) {
+		if (c.mw) { /* the model column goes before a lane */
+			c.mw = 0;
+			fixed = c.nw + 1;
+			continue;
+		}
+		c.nshow--;
+	}
+	/* the focused lane in sight: from the main one when it fits, else ending at it */
+	int f = u->focus < nl ? u->focus : 0;
+	c.first = f < c.nshow ? 0 : f - c.nshow + 1;
+	c.bw = (w - fixed) / c.nshow;
+	int room = c.bw - 1 - MARKS_W - 1; /* cells, a space, the shape */
+	if (room >= 16 + 1 + 2 * DIM_N)
+		c.gw = 16, c.shape = 2;
+	else if (room >= 8 + 1 + 2 * DIM_N)
+		c.gw = 8, c.shape = 2;
+	else
+		c.shape = 1, c.gw = room - 1 - DIM_N > 16 ? 16 : room - 1 - DIM_N;
+	if (c.gw < 0)
+		c.gw = 0;
+	return c;
+}
+
+/* Lane l's block of row i at (y, x), c.bw columns at most. */
+static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int y, int x)
 {
 	struct dash_node dn;
 	size_t a = u->row_start[i], n = u->row_start[i + 1] - a;
+	int gw = c->gw, end = x + c->bw - 1;
 	dash_group(u->d, l, u->order + a, n, &dn);
-	int selected = i == u->sel;
-	if (selected)
-		attron(A_REVERSE);
-	mvhline(y, x, ' ', w);
-	int nw = w >= 60 ? 18 : 12;
-	put(y, x, nw, "%s", dn.name);
-	int cx = x + nw + 1;
-	put(y, cx, 7, "%s",
-	    dn.model >= 0 ? gpumodel_get(dn.model)->name
-	    : dn.ngpu     ? "mixed"
-			  : "cpu");
-	cx += 8;
-	/* GPUs: each GPU a cell for a node; for a range, cells in proportion. The residual
-	 * shape needs 2 x DIM_N columns and the marks a few: the cells give way first. */
-	int room = x + w - cx, gw = room >= 16 + 1 + 2 * DIM_N + 6 ? 16 : 8, shape = 1;
-	if (room < gw + 1 + 2 * DIM_N + 4) {
-		shape = 0;
-		gw = room - 5 < 16 ? room - 5 : 16;
-	}
+	/* GPUs: each GPU a cell for a node; for a range, cells in proportion */
 	if (n == 1) {
 		for (int g = 0; g < dn.ngpu && g < gw; g++) {
 			attr_cell(u, dn.cell[g], 1);
-			mvaddstr(y, cx + g, cell_glyph(u, dn.cell[g]));
+			mvaddstr(y, x + g, cell_glyph(u, dn.cell[g]));
 			attr_cell(u, dn.cell[g], 0);
 		}
 	} else if (dn.ngpu) {
@@ -339,170 +403,333 @@ static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
 						      DASH_CELL_PART, DASH_CELL_FREE};
 		double acc = 0;
 		for (int q = 0; q < DASH_NCELL; q++) {
-			int c = order[q];
-			acc += (double)dn.cells[c] * gw / dn.ngpu;
+			int cc = order[q];
+			acc += (double)dn.cells[cc] * gw / dn.ngpu;
 			int upto = (int)lround(acc);
-			attr_cell(u, c, 1);
+			attr_cell(u, cc, 1);
 			for (; k < upto && k < gw; k++)
-				mvaddstr(y, cx + k, cell_glyph(u, c));
-			attr_cell(u, c, 0);
+				mvaddstr(y, x + k, cell_glyph(u, cc));
+			attr_cell(u, cc, 0);
 		}
 	}
-	cx += gw + 1;
-	/* the residual shape: the free share of each dim */
+	int cx = x + gw + (gw > 0);
+	/* the residual shape: the free share of each dim; stranded: a capital letter, or
+	 * (bars only) bold and orange */
 	static const char dimch[DIM_N] = {'c', 'm', 'g', 'h', 'n', 's', 'i'};
-	if (shape) {
-		for (int d = 0; d < DIM_N; d++) {
-			int str = (dn.stranded >> d) & 1;
-			if (str && u->color)
-				attron(COLOR_PAIR(PAIR_ORANGE));
-			mvaddch(y, cx + 2 * d, str ? (chtype)(dimch[d] - 32) : (chtype)dimch[d]);
-			mvaddstr(y, cx + 2 * d + 1, bar_glyph(u, dn.free[d]));
-			if (str && u->color)
-				attroff(COLOR_PAIR(PAIR_ORANGE));
+	for (int d = 0; d < DIM_N; d++) {
+		int str = (dn.stranded >> d) & 1;
+		if (str)
+			attron(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
+		if (c->shape == 2) {
+			mvaddch(y, cx, str ? (chtype)(dimch[d] - 32) : (chtype)dimch[d]);
+			cx++;
 		}
-		cx += 2 * DIM_N + 1;
+		mvaddstr(y, cx++, bar_glyph(u, dn.free[d]));
+		if (str)
+			attroff(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
 	}
-	/* marks: faults, stranded nodes, the range's size */
-	char marks[64] = "";
+	cx++;
+	/* marks: active faults, nodes with stranded capacity */
+	char marks[32] = "";
 	int mlen = 0;
 	if (dn.faults)
-		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d ", dn.faults);
+		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d", dn.faults);
 	if (dn.nstranded)
-		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d ", dn.nstranded);
-	if (n > 1)
-		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "x%zu", n);
+		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d", dn.nstranded);
 	if (dn.faults && u->color)
 		attron(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
-	put(y, cx, x + w - cx, "%s", marks);
+	put(y, cx, end - cx, "%s", marks);
 	if (dn.faults && u->color)
 		attroff(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
-	if (selected)
-		attroff(A_REVERSE);
 }
 
 static void draw_cluster(struct ui *u, const struct ui_rect *r)
 {
-	int rows = r->h - 1;
+	int rows = r->h - 1, nl = dash_nlanes(u->d);
 	regroup(u, rows);
 	u->rows_shown = rows;
 	u->cl_y = r->y + 1;
+	/* the selection in sight, and no blank rows below the last (after a zoom out) */
 	if (u->sel < u->top)
 		u->top = u->sel;
 	if (rows > 0 && u->sel >= u->top + (size_t)rows)
 		u->top = u->sel - (size_t)rows + 1;
-	int nl = dash_nlanes(u->d), cw = r->w / nl;
+	if (rows > 0 && u->top + (size_t)rows > u->nrows)
+		u->top = u->nrows > (size_t)rows ? u->nrows - (size_t)rows : 0;
+	struct cols c = cols_at(u, r->w);
+	int bx = r->x + c.nw + 1 + (c.mw ? c.mw + 1 : 0);
 	attron(A_BOLD);
-	for (int l = 0; l < nl; l++)
-		put(r->y, r->x + l * cw, cw - 1,
-		    "%s %s  %zu nodes%s%s  sort %s  (GPU %s free %s part %s full %s stalled)",
-		    l ? "what-if:" : "nodes", l ? dash_change(u->d, 1) : "", u->norder,
-		    u->filter[0] ? " /" : "", u->filter, dash_sort_name(u->sort),
-		    cell_glyph(u, DASH_CELL_FREE), cell_glyph(u, DASH_CELL_PART),
-		    cell_glyph(u, DASH_CELL_FULL), cell_glyph(u, DASH_CELL_STALLED));
+	put(r->y, r->x, bx - r->x - 1, "%zu nodes%s%s", u->norder, u->filter[0] ? " /" : "",
+	    u->filter);
+	for (int k = 0; k < c.nshow; k++) {
+		int l = (c.first + k) % nl;
+		char ln[16];
+		lane_name(l, ln, sizeof ln);
+		if (u->focus == l && nl > 1)
+			attron(A_UNDERLINE);
+		if (l)
+			put(r->y, bx + k * c.bw, c.bw - 1, "%s %s", ln, dash_change(u->d, l));
+		else
+			put(r->y, bx + k * c.bw, c.bw - 1, "main, sort %s",
+			    dash_sort_name(u->sort));
+		attroff(A_UNDERLINE);
+	}
 	attroff(A_BOLD);
-	for (int k = 0; k < rows && u->top + (size_t)k < u->nrows; k++)
-		for (int l = 0; l < nl; l++)
-			draw_row(u, l, u->top + (size_t)k, r->y + 1 + k, r->x + l * cw, cw - 1);
+	const struct cluster *cl = sim_cluster(dash_sim(u->d, 0));
+	for (int k = 0; k < rows && u->top + (size_t)k < u->nrows; k++) {
+		size_t i = u->top + (size_t)k;
+		int y = r->y + 1 + k, sel = i == u->sel;
+		size_t a = u->row_start[i], n = u->row_start[i + 1] - a;
+		if (sel)
+			attron(A_REVERSE);
+		mvhline(y, r->x, ' ', r->w);
+		char name[160];
+		if (n == 1)
+			snprintf(name, sizeof name, "%s", cl->spec[u->order[a]].name);
+		else
+			snprintf(name, sizeof name, "%s..%s", cl->spec[u->order[a]].name,
+				 cl->spec[u->order[a + n - 1]].name);
+		put(y, r->x, c.nw, "%s", name);
+		if (c.mw) {
+			int m = -2;
+			for (size_t q = a; q < a + n; q++) {
+				const struct node *sp = &cl->spec[u->order[q]];
+				int mq = sp->ngpu ? sp->model : -1;
+				m = m == -2 || m == mq ? mq : -3;
+			}
+			put(y, r->x + c.nw + 1, c.mw, "%s",
+			    m >= 0    ? gpumodel_get(m)->name
+			    : m == -1 ? "cpu"
+				      : "mixed");
+		}
+		for (int q = 0; q < c.nshow; q++)
+			draw_block(u, &c, (c.first + q) % nl, i, y, bx + q * c.bw);
+		if (sel)
+			attroff(A_REVERSE);
+	}
 	if (!u->nrows)
 		put(r->y + 1, r->x, r->w, "  no node matches '%s'", u->filter);
 }
 
-/* One metric line: label, then each lane's value, then the difference. */
-static void mline(int y, const struct ui_rect *r, int nl, const char *label, const double *v,
-		  int is_money, int prec)
+/* ---- the metrics panel ---- */
+
+/* The figures: each a label (with its unit when the value does not carry one), a kind
+ * that says how to write it, and a rank: when the rows do not fit, the highest ranks go
+ * first (the $/yr breakdown, then events per second, the sparkline, the peak). */
+enum mkind { MK_NUM0, MK_NUM1, MK_MONEY, MK_YEAR, MK_PCT, MK_DUR, MK_SPARK };
+enum mrow {
+	MR_FRAG,
+	MR_PEAK,
+	MR_SPARK,
+	MR_GPUS,
+	MR_STALLED,
+	MR_BLOCKED,
+	MR_UNNEEDED,
+	MR_USED,
+	MR_WASTED,
+	MR_PLACEMENT,
+	MR_SIZING,
+	MR_Y_STALLED,
+	MR_Y_LOST,
+	MR_Y_BLOCKED,
+	MR_QUEUED,
+	MR_RUNNING,
+	MR_WAIT,
+	MR_EVENTS,
+	MR_EPS,
+	MR_N
+};
+
+static const struct mdef {
+	const char *label;
+	enum mkind kind;
+	int rank;
+} mdefs[MR_N] = {
+	[MR_FRAG] = {"frag now", MK_PCT, 0},
+	[MR_PEAK] = {"frag peak", MK_PCT, 4},
+	[MR_SPARK] = {"frag 0..peak", MK_SPARK, 5},
+	[MR_GPUS] = {"GPUs used", MK_NUM1, 0},
+	[MR_STALLED] = {"GPUs stalled", MK_NUM1, 1},
+	[MR_BLOCKED] = {"idle blocked", MK_NUM1, 2},
+	[MR_UNNEEDED] = {"idle unneeded", MK_NUM1, 2},
+	[MR_USED] = {"$ used so far", MK_MONEY, 1},
+	[MR_WASTED] = {"$ waste so far", MK_MONEY, 1},
+	[MR_PLACEMENT] = {"placement $/yr", MK_YEAR, 0},
+	[MR_SIZING] = {"sizing $/yr", MK_YEAR, 0},
+	[MR_Y_STALLED] = {"stalled $/yr", MK_YEAR, 6},
+	[MR_Y_LOST] = {"lost $/yr", MK_YEAR, 7},
+	[MR_Y_BLOCKED] = {"blocked $/yr", MK_YEAR, 7},
+	[MR_QUEUED] = {"jobs queued", MK_NUM0, 0},
+	[MR_RUNNING] = {"jobs running", MK_NUM0, 0},
+	[MR_WAIT] = {"wait p95", MK_DUR, 1},
+	[MR_EVENTS] = {"events", MK_NUM0, 2},
+	[MR_EPS] = {"events/s", MK_NUM0, 3},
+};
+
+static double mvalue(const struct dash_ticker *t, enum mrow r)
 {
-	char b[3][32];
-	for (int l = 0; l < nl; l++) {
-		if (is_money)
-			money(v[l], b[l], sizeof b[l]);
-		else
-			snprintf(b[l], sizeof b[l], "%.*f", prec, v[l]);
+	switch (r) {
+	case MR_FRAG:
+		return t->frag * 100;
+	case MR_PEAK:
+		return t->frag_peak * 100;
+	case MR_GPUS:
+		return t->gpu_alloc;
+	case MR_STALLED:
+		return t->gpu_stalled;
+	case MR_BLOCKED:
+		return t->gpu_blocked;
+	case MR_UNNEEDED:
+		return t->gpu_unneeded;
+	case MR_USED:
+		return t->usd_productive;
+	case MR_WASTED:
+		return t->usd_wasted;
+	case MR_PLACEMENT:
+		return t->usd_year_placement;
+	case MR_SIZING:
+		return t->usd_year_sizing;
+	case MR_Y_STALLED:
+		return t->usd_year[SIM_B_STALLED];
+	case MR_Y_LOST:
+		return t->usd_year[SIM_B_LOST];
+	case MR_Y_BLOCKED:
+		return t->usd_year[SIM_B_SHAPE] + t->usd_year[SIM_B_DIM] +
+		       t->usd_year[SIM_B_MODEL] + t->usd_year[SIM_B_QUEUE] +
+		       t->usd_year[SIM_B_FULL];
+	case MR_QUEUED:
+		return (double)t->queued;
+	case MR_RUNNING:
+		return (double)t->running;
+	case MR_WAIT:
+		return t->wait_p95;
+	case MR_EVENTS:
+		return (double)t->events;
+	case MR_EPS:
+		return t->events_per_s;
+	default:
+		return 0;
 	}
-	if (nl == 1) {
-		put(y, r->x, r->w, "%-14s %12s", label, b[0]);
+}
+
+/* v written as kind k ("9.7%", "$1.10M", "$4.3k/yr", "12m"); diff: with its sign. */
+static void mtext(enum mkind k, double v, int diff, char *buf, size_t len)
+{
+	char b[24];
+	const char *sign = diff && v > 0 ? "+" : "";
+	switch (k) {
+	case MK_PCT:
+		snprintf(buf, len, "%s%.1f%%", sign, v);
+		return;
+	case MK_MONEY:
+	case MK_YEAR:
+		money(v, b, sizeof b);
+		snprintf(buf, len, "%s%s", sign, b);
+		return;
+	case MK_DUR:
+		duration_text(fabs(v), b, sizeof b);
+		snprintf(buf, len, "%s%s", diff && v < 0 ? "-" : sign, b);
+		return;
+	case MK_NUM1:
+		snprintf(buf, len, "%s%.1f", sign, v);
+		return;
+	default:
+		snprintf(buf, len, "%s%.0f", sign, v);
 		return;
 	}
-	if (is_money)
-		money(v[1] - v[0], b[2], sizeof b[2]);
-	else
-		snprintf(b[2], sizeof b[2], "%.*f", prec, v[1] - v[0]);
-	put(y, r->x, r->w, "%-11s%9s %9s %s%s", label, b[0], b[1], v[1] - v[0] > 0 ? "+" : "",
-	    b[2]);
+}
+
+/* The metrics panel's width for nl lanes: a label, the main lane's value, then with one
+ * what-if its value and the difference, with more each what-if's difference. */
+static int metrics_width(int nl)
+{
+	return nl == 1 ? 31 : nl == 2 ? 15 + 3 * 10 : 15 + 10 + (nl - 1) * 9;
+}
+
+static void draw_spark(struct ui *u, int y, int x, int w, double peak)
+{
+	double sp[DASH_SPARK_N];
+	size_t reached = dash_spark(u->d, 0, sp);
+	peak = peak > 0 ? peak : 1;
+	for (int k = 0; k < w; k++) {
+		size_t i = (size_t)k * DASH_SPARK_N / (size_t)w;
+		mvaddstr(y, x + k, i < reached ? bar_glyph(u, sp[i] / peak) : " ");
+	}
 }
 
 static void draw_metrics(struct ui *u, const struct ui_rect *r)
 {
 	struct dash_ticker t[DASH_LANES];
 	int nl = dash_nlanes(u->d), y = r->y;
-	double v[DASH_LANES] = {0};
 	for (int l = 0; l < nl; l++)
 		dash_ticker(u->d, l, &t[l]);
-#define ROW(label, expr, m, prec)                                                                  \
-	do {                                                                                       \
-		if (y >= r->y + r->h)                                                              \
-			break;                                                                     \
-		for (int l = 0; l < nl; l++)                                                       \
-			v[l] = (expr);                                                             \
-		mline(y++, r, nl, label, v, m, prec);                                              \
-	} while (0)
+	/* the rows that fit: drop the highest ranks first */
+	int keep[MR_N], nrow = MR_N, room = r->h - 1;
+	for (int i = 0; i < MR_N; i++)
+		keep[i] = 1;
+	for (int rank = 7; nrow > room && rank > 0; rank--)
+		for (int i = MR_N - 1; i >= 0 && nrow > room; i--)
+			if (keep[i] && mdefs[i].rank == rank)
+				keep[i] = 0, nrow--;
 	attron(A_BOLD);
 	if (nl == 1)
-		put(y++, r->x, r->w, "metrics");
-	else
-		put(y++, r->x, r->w, "%-11s%9s %9s %s", "metrics", "main", "what-if", "diff");
+		put(y++, r->x, r->w, "metrics ($/yr: at pace so far)");
+	else if (nl == 2)
+		put(y++, r->x, r->w, "%-15s%10s%10s%10s", "metrics", "main", "what-if", "diff");
+	else {
+		char hd[128];
+		int n = snprintf(hd, sizeof hd, "%-15s%10s", "metrics", "main");
+		for (int l = 1; l < nl; l++)
+			n += snprintf(hd + n, sizeof hd - (size_t)n, "  w%d-main", l);
+		put(y++, r->x, r->w, "%s", hd);
+	}
 	attroff(A_BOLD);
-	ROW("frag (FGD)", t[l].frag, 0, 3);
-	ROW("frag peak", t[l].frag_peak, 0, 3);
-	/* the sparkline of lane 0's fragmentation over the window */
-	if (y < r->y + r->h) {
-		double sp[DASH_SPARK_N];
-		size_t reached = dash_spark(u->d, 0, sp);
-		int w = r->w;
-		double peak = t[0].frag_peak > 0 ? t[0].frag_peak : 1;
-		for (int k = 0; k < w; k++) {
-			size_t i = (size_t)k * DASH_SPARK_N / (size_t)w;
-			mvaddstr(y, r->x + k, i < reached ? bar_glyph(u, sp[i] / peak) : " ");
+	for (int i = 0; i < MR_N && y < r->y + r->h; i++) {
+		if (!keep[i])
+			continue;
+		const struct mdef *m = &mdefs[i];
+		char label[32], b[DASH_LANES][48], line[256];
+		if (i == MR_GPUS)
+			snprintf(label, sizeof label, "GPUs used/%.0f", t[0].gpus);
+		else
+			snprintf(label, sizeof label, "%s", m->label);
+		if (m->kind == MK_SPARK) {
+			char pk[16];
+			snprintf(pk, sizeof pk, "0..%.0f%%", t[0].frag_peak * 100);
+			put(y, r->x, r->w, "frag %-10s", pk);
+			draw_spark(u, y, r->x + 15, r->w - 15, t[0].frag_peak);
+			y++;
+			continue;
 		}
-		y++;
+		int n = snprintf(line, sizeof line, "%-15.15s", label);
+		mtext(m->kind, mvalue(&t[0], (enum mrow)i), 0, b[0], sizeof b[0]);
+		n += snprintf(line + n, sizeof line - (size_t)n, nl == 1 ? "%16s" : "%10s", b[0]);
+		if (nl == 2) {
+			mtext(m->kind, mvalue(&t[1], (enum mrow)i), 0, b[1], sizeof b[1]);
+			mtext(m->kind, mvalue(&t[1], (enum mrow)i) - mvalue(&t[0], (enum mrow)i), 1,
+			      b[2], sizeof b[2]);
+			snprintf(line + n, sizeof line - (size_t)n, "%10s%10s", b[1], b[2]);
+		} else {
+			for (int l = 1; l < nl; l++) {
+				mtext(m->kind,
+				      mvalue(&t[l], (enum mrow)i) - mvalue(&t[0], (enum mrow)i), 1,
+				      b[l], sizeof b[l]);
+				n += snprintf(line + n, sizeof line - (size_t)n, "%9s", b[l]);
+			}
+		}
+		put(y++, r->x, r->w, "%s", line);
 	}
-	ROW("GPUs alloc", t[l].gpu_alloc, 0, 1);
-	ROW("GPUs stalled", t[l].gpu_stalled, 0, 1);
-	ROW("idle blocked", t[l].gpu_blocked, 0, 1);
-	ROW("idle unneeded", t[l].gpu_unneeded, 0, 1);
-	ROW("$ productive", t[l].usd_productive, 1, 0);
-	ROW("$ wasted", t[l].usd_wasted, 1, 0);
-	ROW("$/yr stalled", t[l].usd_year[SIM_B_STALLED], 1, 0);
-	ROW("$/yr lost", t[l].usd_year[SIM_B_LOST], 1, 0);
-	ROW("$/yr blocked",
-	    t[l].usd_year[SIM_B_SHAPE] + t[l].usd_year[SIM_B_DIM] + t[l].usd_year[SIM_B_MODEL] +
-		    t[l].usd_year[SIM_B_QUEUE] + t[l].usd_year[SIM_B_FULL],
-	    1, 0);
-	ROW("$/yr unneeded", t[l].usd_year[SIM_B_UNNEEDED], 1, 0);
-	ROW("by placement", t[l].usd_year_placement, 1, 0);
-	ROW("by sizing", t[l].usd_year_sizing, 1, 0);
-	ROW("queue", (double)t[l].queued, 0, 0);
-	ROW("running", (double)t[l].running, 0, 0);
-	if (y < r->y + r->h) {
-		char a[2][16];
-		for (int l = 0; l < nl; l++)
-			duration_text(t[l].wait_p95, a[l], sizeof a[l]);
-		put(y++, r->x, r->w, nl == 1 ? "%-14s %12s" : "%-11s%9s %9s", "wait p95", a[0],
-		    nl > 1 ? a[1] : "");
-	}
-	ROW("events", (double)t[l].events, 0, 0);
-	ROW("events/s", t[l].events_per_s, 0, 0);
-#undef ROW
 }
 
 static void draw_log(struct ui *u, const struct ui_rect *r)
 {
 	struct dash_event ev;
-	char buf[256];
+	char buf[256], ln[16];
+	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
+	lane_name(l, ln, sizeof ln);
 	attron(A_BOLD);
-	put(r->y, r->x, r->w, "events%s", dash_nlanes(u->d) > 1 ? " (what-if)" : "");
+	put(r->y, r->x, r->w, "events of %s%s%s", ln, l ? ": " : "", l ? dash_change(u->d, l) : "");
 	attroff(A_BOLD);
-	int l = dash_nlanes(u->d) - 1;
 	for (int k = 0; k < r->h - 1 && dash_log(u->d, l, (size_t)k, &ev); k++) {
 		dash_event_text(u->d, l, &ev, buf, sizeof buf);
 		int hot = ev.kind == DASH_EV_FAULT || ev.kind == DASH_EV_PREEMPT ||
@@ -525,9 +752,14 @@ struct ui_key {
 	void (*fn)(struct ui *u);
 };
 
+static int unstored(const struct ui *u);
+
 static void k_quit(struct ui *u)
 {
-	u->quit = 1;
+	if (unstored(u))
+		u->mode = M_CONFIRM;
+	else
+		u->quit = 1;
 }
 
 static void k_play(struct ui *u)
@@ -641,6 +873,7 @@ static void k_detail(struct ui *u)
 static void k_help(struct ui *u)
 {
 	u->mode = M_HELP;
+	u->help_top = 0;
 }
 
 static void k_store(struct ui *u)
@@ -653,18 +886,38 @@ static void k_store(struct ui *u)
 		snprintf(u->msg, sizeof u->msg, "no store to write to");
 		return;
 	}
-	snprintf(u->msg, sizeof u->msg, "storing: running both lanes to the end...");
+	int l = act_lane(u);
+	snprintf(u->msg, sizeof u->msg, "storing w%d: running it to the end...", l);
 	mvhline(u->h - 1, 0, ' ', u->w);
 	put(u->h - 1, 0, u->w, "%s", u->msg);
 	refresh();
-	u->o->store(u->o->store_u, u->d, 1, u->msg, sizeof u->msg);
+	if (!u->o->store(u->o->store_u, u->d, l, u->msg, sizeof u->msg))
+		dash_set_stored(u->d, l);
 }
 
 static void k_drop(struct ui *u)
 {
-	if (dash_nlanes(u->d) < 2)
+	if (dash_nlanes(u->d) < 2) {
 		snprintf(u->msg, sizeof u->msg, "no what-if to drop");
-	dash_drop(u->d);
+		return;
+	}
+	dash_drop_lane(u->d, act_lane(u));
+	if (u->focus >= dash_nlanes(u->d))
+		u->focus = dash_nlanes(u->d) - 1;
+}
+
+static void k_lane(struct ui *u)
+{
+	u->focus = (u->focus + 1) % dash_nlanes(u->d);
+}
+
+/* q: at once, unless a what-if was not stored: then ask (q again quits). */
+static int unstored(const struct ui *u)
+{
+	int n = 0;
+	for (int l = 1; l < dash_nlanes(u->d); l++)
+		n += !dash_stored(u->d, l);
+	return n;
 }
 
 static void k_up(struct ui *u)
@@ -691,6 +944,16 @@ static void k_pgdn(struct ui *u)
 	u->sel = u->sel + k < u->nrows ? u->sel + k : (u->nrows ? u->nrows - 1 : 0);
 }
 
+static void k_home(struct ui *u)
+{
+	u->sel = u->top = 0;
+}
+
+static void k_end(struct ui *u)
+{
+	u->sel = u->nrows ? u->nrows - 1 : 0;
+}
+
 static const struct ui_key keys[] = {
 	{' ', "space", "play", "play or pause", k_play},
 	{'.', ".", "step", "step one event", k_step},
@@ -703,8 +966,8 @@ static const struct ui_key keys[] = {
 	{'f', "f", "fault", "what-if: a fault on the selected node (DIM=FRACTION DURATION)",
 	 k_fault},
 	{'i', "i", "io", "what-if: another io-pressure (replayed from the start)", k_io},
-	{'w', "w", NULL, "store the what-if as a run", k_store},
-	{'x', "x", NULL, "drop the what-if", k_drop},
+	{'w', "w", NULL, "store the focused what-if (Tab) as a run", k_store},
+	{'x', "x", NULL, "drop the focused what-if (Tab)", k_drop},
 	{'/', "/", "filter", "filter nodes: name, model, faulted, stranded, full", k_filter},
 	{'s', "s", "sort", "sort: name, fragmentation, free GPUs, stalled", k_sort},
 	{'+', "+", NULL, "zoom in: fewer nodes per row", k_zoom_in},
@@ -717,13 +980,20 @@ static const struct ui_key keys[] = {
 	{'j', "j", NULL, NULL, k_down},
 	{KEY_PPAGE, "PgUp", NULL, "a page up", k_pgup},
 	{KEY_NPAGE, "PgDn", NULL, "a page down", k_pgdn},
+	{KEY_HOME, "Home", NULL, "the first row", k_home},
+	{KEY_END, "End", NULL, "the last row", k_end},
+	{'\t', "Tab", "lane",
+	 "the next lane: the one the cluster panel and the log show, that w, x and Enter take",
+	 k_lane},
 	{':', ":", "cmd", "command: policy P, fault NODE DIM=F DUR, goto T, io X, drop, store",
 	 k_cmd},
-	{'?', "?", "help", "this help", k_help},
-	{'q', "q", "quit", "quit", k_quit},
+	{'?', "?", "help", "this help, and what the screen shows", k_help},
+	{'q', "q", "quit", "quit (asks first when a what-if was not stored)", k_quit},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
+/* The key bar: '? help' and 'q quit' at the right end always, the others from the left
+ * while they fit. */
 static void draw_keys(struct ui *u, const struct ui_rect *r)
 {
 	mvhline(r->y, r->x, ' ', r->w);
@@ -733,16 +1003,25 @@ static void draw_keys(struct ui *u, const struct ui_rect *r)
 		attroff(A_BOLD);
 		return;
 	}
-	int x = r->x;
-	for (size_t i = 0; i < NKEYS && x < r->x + r->w; i++) {
-		if (!keys[i].bar)
-			continue;
-		attron(A_REVERSE);
-		put(r->y, x, r->x + r->w - x, "%s", keys[i].name);
-		attroff(A_REVERSE);
-		x += (int)strlen(keys[i].name);
-		put(r->y, x, r->x + r->w - x, " %s ", keys[i].bar);
-		x += (int)strlen(keys[i].bar) + 2;
+	int right = r->x + r->w;
+	for (size_t i = 0; i < NKEYS; i++)
+		if (keys[i].bar && (keys[i].key == '?' || keys[i].key == 'q'))
+			right -= (int)(strlen(keys[i].name) + strlen(keys[i].bar) + 2);
+	for (int pass = 0, x = r->x; pass < 2; pass++, x = right) {
+		for (size_t i = 0; i < NKEYS; i++) {
+			int last = keys[i].key == '?' || keys[i].key == 'q';
+			if (!keys[i].bar || last != pass)
+				continue;
+			int nlen = (int)strlen(keys[i].name),
+			    len = nlen + (int)strlen(keys[i].bar) + 2;
+			if (!pass && x + len > right)
+				break;
+			attron(A_REVERSE);
+			put(r->y, x, nlen, "%s", keys[i].name);
+			attroff(A_REVERSE);
+			put(r->y, x + nlen, len - nlen, " %s ", keys[i].bar);
+			x += len;
+		}
 	}
 }
 
@@ -764,21 +1043,119 @@ static void box_at(const struct ui_rect *r)
 	mvvline(r->y, r->x + r->w - 1, '|', r->h);
 }
 
+/* What the screen shows: the second part of the help, as htop's F1 explains its meters. */
+static const char *const screen_help[] = {
+	"header: the trace, the main run's policy and the focused what-if's change; the trace "
+	"clock (days, then h:m:s from the first arrival) and the share of the pricing window "
+	"passed; the speed in trace time per wall second; playing or paused.",
+	"cluster: one row per node or, when they outnumber the rows, per range of nodes of one GPU "
+	"model (first..last); then a block per lane (main, w1..w3).",
+	"GPU cells: one per GPU of a node (a range shows them in proportion): FREE free, PART "
+	"partly used by shared jobs, FULL fully used, STALLED held by a job slowed below full "
+	"rate by a contended net, sto or iocpu.",
+	"shape: the free share of each dimension as a bar (full: all free), c m g h n s i = cpu, "
+	"mem, gpu, hbm, net, sto, iocpu; a capital letter (bold orange when the letters give "
+	"way) marks capacity stranded there.",
+	"marks: F2 = 2 faults active on the row's nodes; S3 = 3 of its nodes with stranded "
+	"capacity (free but unusable by the jobs waiting).",
+	"columns give way as the panel narrows, in this order: the GPU cells from 16 to 8, the "
+	"shape's letters, the model, the lanes but the focused one (Tab), the cells to 4.",
+	"frag now, peak: FGD fragmentation, as a share of the cluster's GPUs; its sparkline "
+	"over the pricing window, from 0 to the peak.",
+	"GPUs used/N: GPUs allocated of the N in the cluster; stalled: held by slowed jobs; idle "
+	"blocked: free while a GPU job waits; idle unneeded: free and nothing waits.",
+	"$ used, waste so far: $ at the scenario's prices over the part of the window passed "
+	"(productive, and the rest).",
+	"$/yr: a year at the pace so far: by placement and by sizing are the recoverable "
+	"figures of voidfit(7); stalled, lost, idle blocked the buckets behind them.",
+	"jobs queued, running: now. wait p95: the 95th percentile of the wait of the jobs placed "
+	"so far (10% bins); the jobs still queued are not in it.",
+	"events: handled so far; events/s: replayed per wall second lately (0 when paused).",
+	"lanes: with one what-if the metrics show main, the what-if and the difference; with "
+	"more, main then each what-if minus main (w1-main ...). w stores a what-if, x drops it.",
+	"a long move (a far g, an io-pressure what-if) shows its progress; any key cancels it.",
+};
+
+/* The help's lines at width w into lines[] (at most max): the keys, then what the screen
+ * shows, word-wrapped. Returns how many. */
+static int help_lines(const struct ui *u, int w, char (*lines)[256], int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < NKEYS && n < max; i++)
+		if (keys[i].help)
+			snprintf(lines[n++], sizeof lines[0], "%-6s %s", keys[i].name,
+				 keys[i].help);
+	if (n < max)
+		snprintf(lines[n++], sizeof lines[0], "%-6s %s", "mouse",
+			 "click selects a row, the wheel scrolls");
+	if (n < max)
+		lines[n++][0] = '\0';
+	if (n < max)
+		snprintf(lines[n++], sizeof lines[0], "THE SCREEN");
+	for (size_t i = 0; i < sizeof screen_help / sizeof *screen_help && n < max; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s", screen_help[i]);
+		/* the cell glyphs of this terminal */
+		static const char *const names[DASH_NCELL] = {"FREE", "PART", "FULL", "STALLED"};
+		for (int c = 0; c < DASH_NCELL; c++) {
+			char *p = strstr(text, names[c]);
+			if (p) {
+				char rest[1024];
+				snprintf(rest, sizeof rest, "%s", p + strlen(names[c]));
+				snprintf(p, sizeof text - (size_t)(p - text), "%s%s",
+					 cell_glyph(u, c), rest);
+			}
+		}
+		/* word-wrapped, the continuation indented */
+		const char *p = text;
+		int first = 1;
+		while (*p && n < max) {
+			int room = w - (first ? 0 : 2), len = (int)strlen(p), cut = len;
+			if (cols_of(p) > room) {
+				cut = bytes_of_cols(p, room);
+				while (cut > 0 && p[cut] != ' ')
+					cut--;
+				if (cut == 0)
+					cut = bytes_of_cols(p, room);
+			}
+			snprintf(lines[n++], sizeof lines[0], "%s%.*s", first ? "" : "  ", cut, p);
+			p += cut;
+			while (*p == ' ')
+				p++;
+			first = 0;
+		}
+	}
+	return n;
+}
+
+#define HELP_MAX 160
+
+/* The help overlay: its lines from help_top, scrolled by Up, Down, PgUp, PgDn, Home, End. */
 static void draw_help(struct ui *u)
 {
+	char lines[HELP_MAX][256];
 	struct ui_rect r = {1, 2, u->h - 3, u->w - 4};
+	int n = help_lines(u, r.w - 4, lines, HELP_MAX), page = r.h - 4;
+	if (u->help_top > n - page)
+		u->help_top = n - page > 0 ? n - page : 0;
+	if (u->help_top < 0)
+		u->help_top = 0;
+	u->help_page = page;
 	box_at(&r);
 	attron(A_BOLD);
-	put(r.y + 1, r.x + 2, r.w - 4, "voidfit dash: keys (any key closes)");
+	put(r.y + 1, r.x + 2, r.w - 4,
+	    "help, lines %d-%d of %d (Up Down PgUp PgDn Home End; other keys close)",
+	    u->help_top + 1, u->help_top + page < n ? u->help_top + page : n, n);
 	attroff(A_BOLD);
-	int y = r.y + 3;
-	for (size_t i = 0; i < NKEYS && y < r.y + r.h - 2; i++) {
-		if (!keys[i].help)
-			continue;
-		put(y++, r.x + 2, r.w - 4, "%-7s %s", keys[i].name, keys[i].help);
+	for (int k = 0; k < page && u->help_top + k < n; k++) {
+		const char *l = lines[u->help_top + k];
+		int head = !strcmp(l, "THE SCREEN");
+		if (head)
+			attron(A_BOLD);
+		put(r.y + 2 + k, r.x + 2, r.w - 4, "%s", head ? "the screen" : l);
+		if (head)
+			attroff(A_BOLD);
 	}
-	if (y < r.y + r.h - 2)
-		put(y + 1, r.x + 2, r.w - 4, "mouse: click selects a row, the wheel scrolls");
 }
 
 static void draw_detail(struct ui *u)
@@ -1118,12 +1495,16 @@ static void layout_draw(struct ui *u)
 		return;
 	}
 	int nl = dash_nlanes(u->d);
-	int mw = nl > 1 ? 44 : 30;
-	int body = u->h - 2 - (LOG_ROWS + 1);
+	/* a new what-if takes the focus; a dropped one gives it back */
+	if (nl > u->seen_lanes || u->focus >= nl)
+		u->focus = nl - 1;
+	u->seen_lanes = nl;
+	int mw = metrics_width(nl), logrows = u->h >= 32 ? LOG_ROWS : 3;
+	int body = u->h - 2 - (logrows + 1);
 	struct ui_rect hr = {0, 0, 1, u->w};
 	struct ui_rect cr = {1, 0, body, u->w - mw - 1};
 	struct ui_rect mr = {1, u->w - mw, body, mw};
-	struct ui_rect lr = {1 + body, 0, LOG_ROWS + 1, u->w};
+	struct ui_rect lr = {1 + body, 0, logrows + 1, u->w};
 	struct ui_rect kr = {u->h - 1, 0, 1, u->w};
 	panel_header.draw(u, &hr);
 	panel_cluster.draw(u, &cr);
@@ -1136,7 +1517,16 @@ static void layout_draw(struct ui *u)
 		draw_detail(u);
 	else if (u->mode == M_PICK)
 		draw_pick(u);
-	else if (u->mode == M_PROMPT) {
+	else if (u->mode == M_CONFIRM) {
+		int n = unstored(u);
+		mvhline(u->h - 1, 0, ' ', u->w);
+		attron(A_BOLD);
+		put(u->h - 1, 0, u->w,
+		    " %d what-if%s not stored: q quits and loses %s, w stores one, any other key "
+		    "stays",
+		    n, n > 1 ? "s" : "", n > 1 ? "them" : "it");
+		attroff(A_BOLD);
+	} else if (u->mode == M_PROMPT) {
 		const char *label = prompt_label(u->prompt);
 		mvhline(u->h - 1, 0, ' ', u->w);
 		put(u->h - 1, 0, u->w, "%s", label);
@@ -1184,8 +1574,35 @@ static void on_key(struct ui *u, int ch)
 		return;
 	}
 	switch (u->mode) {
-	case M_HELP:
+	case M_HELP: {
+		int page = u->help_page > 1 ? u->help_page : 1;
+		if (ch == KEY_UP || ch == 'k')
+			u->help_top--;
+		else if (ch == KEY_DOWN || ch == 'j')
+			u->help_top++;
+		else if (ch == KEY_PPAGE)
+			u->help_top -= page;
+		else if (ch == KEY_NPAGE || ch == ' ')
+			u->help_top += page;
+		else if (ch == KEY_HOME)
+			u->help_top = 0;
+		else if (ch == KEY_END)
+			u->help_top = HELP_MAX;
+		else
+			u->mode = M_MAIN;
+		return; /* draw_help clamps help_top */
+	}
+	case M_CONFIRM:
 		u->mode = M_MAIN;
+		if (ch == 'q' || ch == 'y')
+			u->quit = 1;
+		else if (ch == 'w') {
+			u->focus = 0;
+			for (int l = 1; l < dash_nlanes(u->d) && !u->focus; l++)
+				if (!dash_stored(u->d, l))
+					u->focus = l;
+			k_store(u);
+		}
 		return;
 	case M_DETAIL:
 		if (ch == 27 || ch == 'q' || ch == '\n' || ch == KEY_ENTER)

@@ -10,13 +10,13 @@ dash_store
 dash_start 200 50 -- t.db --paused
 wait_for "64 nodes"
 tm resize-window -x 80 -y 24
-wait_for "by placement"
+wait_for "placement $/yr"
 contains screen "64 nodes"
 tm resize-window -x 60 -y 20
 wait_for "terminal too small: 60x20"
-if grep -q "by placement" screen; then die "drew the panels at 60x20"; fi
+if grep -q "placement $/yr" screen; then die "drew the panels at 60x20"; fi
 tm resize-window -x 100 -y 30
-wait_for "by placement"
+wait_for "placement $/yr"
 keys q
 [ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
 restored
