@@ -19,7 +19,8 @@
  *
  * Restoring the terminal: ui_restore() ends curses once; it runs on q, after a signal
  * (SIGINT, SIGTERM and SIGHUP only set a flag that the loop sees within a frame), from the
- * fatal hook (xmalloc's out-of-memory exit) and on SIGABRT (a failed assert) before the
+ * fatal hook (xmalloc's out-of-memory exit) and on SIGABRT (a failed assert), SIGSEGV, SIGBUS
+ * and SIGFPE before the
  * default action. The one piece of global state here, whether curses is on, exists for
  * those paths: a signal handler and a hook have no other way to reach it.
  */
@@ -62,6 +63,8 @@ static void on_stop_signal(int sig)
 	ui_sig = sig;
 }
 
+/* SIGABRT (a failed assert), SIGSEGV, SIGBUS, SIGFPE: dying anyway, as htop's CRT.c does,
+ * give the terminal back first, then die of the signal (a core, the status). */
 static void on_abort(int sig)
 {
 	ui_restore(); /* dying anyway: leave the terminal usable */
@@ -1661,7 +1664,7 @@ static void play(struct ui *u, double dt, double deadline)
 	double want = dt * u->speed;
 	while (want > 0 && !dash_over(u->d)) {
 		int64_t before = dash_time(u->d);
-		dash_advance(u->d, want, 1024);
+		dash_advance_until(u->d, want, 1024, deadline);
 		want -= (double)(dash_time(u->d) - before);
 		if (dash_time(u->d) == before || util_mono() > deadline)
 			break;
@@ -1671,7 +1674,8 @@ static void play(struct ui *u, double dt, double deadline)
 int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 {
 	struct ui u = {0};
-	struct sigaction sa = {0}, old_int, old_term, old_hup, sab = {0}, old_abrt;
+	struct sigaction sa = {0}, old_int, old_term, old_hup, sab = {0}, old_abrt, old_segv,
+			 old_bus, old_fpe;
 	int rc = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -1698,6 +1702,9 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	sab.sa_handler = on_abort;
 	sigemptyset(&sab.sa_mask);
 	sigaction(SIGABRT, &sab, &old_abrt);
+	sigaction(SIGSEGV, &sab, &old_segv);
+	sigaction(SIGBUS, &sab, &old_bus);
+	sigaction(SIGFPE, &sab, &old_fpe);
 	util_set_fatal_hook(ui_restore);
 
 	if (!initscr()) {
@@ -1765,6 +1772,9 @@ out:
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGABRT, &old_abrt, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGFPE, &old_fpe, NULL);
 	free(u.order);
 	free(u.row_start);
 	return rc;

@@ -3,7 +3,7 @@
  * module that includes curses. It draws what dash.h's model answers, turns keys and the
  * mouse into calls on the model, and restores the terminal on every way out: a quit, a
  * signal (SIGINT, SIGTERM, SIGHUP), a fatal error (util.h's fatal hook, which xmalloc runs)
- * and an abort (a failed assert: SIGABRT).
+ * and a crash (a failed assert: SIGABRT; SIGSEGV, SIGBUS, SIGFPE).
  */
 #ifndef VOIDFIT_UI_H
 #define VOIDFIT_UI_H
