@@ -219,6 +219,31 @@ void dash_ticker(const struct dash *d, int l, struct dash_ticker *t);
 void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out);
 /* The nodes order[0..n) of lane l as one row (n >= 1). */
 void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out);
+/* A node's detail (Enter) in lane l. */
+struct dash_detail {
+	char name[64];
+	int model; /* gpumodel id, -1 for a CPU node */
+	int ngpu;
+	int64_t cap[DIM_N];  /* capacity now (a fault lowers it) */
+	int64_t spec[DIM_N]; /* capacity of its spec */
+	int64_t used[DIM_N]; /* demand placed; a shared dim (net, sto, iocpu) may exceed its
+			      * capacity: contended, its jobs slowed */
+	double gpu_used[CLUSTER_MAX_GPUS]; /* each GPU's used share, [0, 1], by index */
+	uint8_t cell[CLUSTER_MAX_GPUS];    /* each GPU's enum dash_cell */
+	int njobs;
+	int jobs_by_class[JOB_NCLASS];
+	int slowed;        /* its jobs running at rate < 1 */
+	double frag;       /* its FGD fragmentation F_n, in GPUs */
+	double frag_share; /* of the cluster's, [0, 1] (0 when the cluster's is 0) */
+	int faults;        /* faults active on it */
+};
+void dash_detail(const struct dash *d, int l, size_t n, struct dash_detail *out);
+/* Job i (< njobs) running on node n of lane l. */
+void dash_detail_job(const struct dash *d, int l, size_t n, int i, struct sim_job_result *r);
+/* v of dim k (job.h's units) in a unit a reader takes in: "32 cores", "256 GiB", "2.5 GPU",
+ * "2000 MB/s". */
+void dash_dim_text(enum dim k, double v, char *buf, size_t len);
+
 /* The nodes of lane l that match filter (NULL or "": all; else a node name or model
  * containing it, or "faulted", "stranded", "full"), by GPU model then sort, into out
  * (room for every node); returns how many. */

@@ -1081,6 +1081,75 @@ void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out)
 	dash_group(d, l, &one, 1, out);
 }
 
+void dash_detail(const struct dash *d, int l, size_t n, struct dash_detail *out)
+{
+	const struct sim *s = d->lane[l]->s;
+	const struct cluster *c = sim_cluster(s);
+	const struct node_state *st = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	struct dash_node dn;
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", sp->name);
+	out->ngpu = sp->ngpu < CLUSTER_MAX_GPUS ? sp->ngpu : CLUSTER_MAX_GPUS;
+	out->model = out->ngpu ? sp->model : -1;
+	memcpy(out->cap, st->cap, sizeof out->cap);
+	memcpy(out->spec, sp->cap, sizeof out->spec);
+	memcpy(out->used, st->used, sizeof out->used);
+	for (int g = 0; g < out->ngpu; g++)
+		out->gpu_used[g] = (1000 - st->gpu_free[g]) / 1000.0;
+	dash_node(d, l, n, &dn);
+	memcpy(out->cell, dn.cell, sizeof out->cell);
+	out->faults = dn.faults;
+	out->njobs = st->njobs;
+	for (int32_t i = 0; i < st->njobs; i++) {
+		struct sim_job_result r;
+		sim_job_result(s, (size_t)st->jobs[i], &r);
+		if (r.cls < JOB_NCLASS)
+			out->jobs_by_class[r.cls]++;
+		out->slowed += r.rate < 1;
+	}
+	const double *f = sim_node_frag(s);
+	double all = 0;
+	for (size_t k = 0; k < c->n; k++)
+		all += f[k];
+	out->frag = f[n] / 1000;
+	out->frag_share = all > 0 ? f[n] / all : 0;
+}
+
+void dash_detail_job(const struct dash *d, int l, size_t n, int i, struct sim_job_result *r)
+{
+	const struct sim *s = d->lane[l]->s;
+	const struct node_state *st = &sim_cluster(s)->st[n];
+	assert(i >= 0 && i < st->njobs);
+	sim_job_result(s, (size_t)st->jobs[i], r);
+}
+
+void dash_dim_text(enum dim k, double v, char *buf, size_t len)
+{
+	double x = v;
+	const char *unit = "MB/s";
+	switch (k) {
+	case DIM_CPU:
+	case DIM_IOCPU:
+		x = v / 1000, unit = "cores";
+		break;
+	case DIM_MEM:
+	case DIM_HBM:
+		x = v / 1024, unit = "GiB";
+		break;
+	case DIM_GPU:
+		x = v / 1000, unit = "GPU";
+		break;
+	default:
+		break;
+	}
+	/* whole numbers in full ("12500 MB/s", not "1.25e+04") */
+	if (fabs(x) >= 1000 || x == floor(x))
+		snprintf(buf, len, "%.0f %s", x, unit);
+	else
+		snprintf(buf, len, "%.3g %s", x, unit);
+}
+
 /* strstr without case. */
 static int contains_nocase(const char *h, const char *n)
 {

@@ -1161,36 +1161,53 @@ static void draw_help(struct ui *u)
 	}
 }
 
+/* The detail of a node (Enter) in the focused lane: each dim with its unit, its GPUs by
+ * index, its jobs by class and its share of the fragmentation, the faults, the jobs. */
 static void draw_detail(struct ui *u)
 {
-	const struct sim *s = dash_sim(u->d, dash_nlanes(u->d) - 1);
-	const struct cluster *c = sim_cluster(s);
+	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
+	const struct sim *s = dash_sim(u->d, l);
 	size_t n = (size_t)u->detail;
-	const struct node_state *st = &c->st[n];
-	const struct node *sp = &c->spec[n];
+	struct dash_detail dd;
+	char ln[16];
+	dash_detail(u->d, l, n, &dd);
+	lane_name(l, ln, sizeof ln);
 	struct ui_rect r = {1, 2, u->h - 3, u->w - 4};
 	box_at(&r);
 	int y = r.y + 1, x = r.x + 2, w = r.w - 4;
 	attron(A_BOLD);
-	put(y++, x, w, "node %s  %s  %d GPU  %d jobs  (Esc back)%s", sp->name,
-	    sp->ngpu ? gpumodel_get(sp->model)->name : "cpu", sp->ngpu, st->njobs,
-	    dash_nlanes(u->d) > 1 ? "  [what-if]" : "");
+	put(y++, x, w, "node %s  %s  %d GPU  (%s; Esc back)", dd.name,
+	    dd.model >= 0 ? gpumodel_get(dd.model)->name : "cpu", dd.ngpu, ln);
 	attroff(A_BOLD);
+	put(y++, x, w, "jobs %d: infer %d, train %d, batch %d, cpu %d; %d slowed by contention",
+	    dd.njobs, dd.jobs_by_class[JOB_INFER], dd.jobs_by_class[JOB_TRAIN],
+	    dd.jobs_by_class[JOB_BATCH], dd.jobs_by_class[JOB_CPU], dd.slowed);
+	put(y++, x, w, "fragmentation (FGD) %.2f GPU, %.1f%% of the cluster's", dd.frag,
+	    dd.frag_share * 100);
 	put(y++, x, w, "%-6s %14s %14s %14s", "dim", "capacity", "used", "free");
-	for (int d = 0; d < DIM_N; d++)
-		put(y++, x, w, "%-6s %14lld %14lld %14lld%s", job_dim_name((enum dim)d),
-		    (long long)st->cap[d], (long long)st->used[d],
-		    (long long)(st->cap[d] - st->used[d]),
-		    st->cap[d] != sp->cap[d] ? "  (faulted)" : "");
-	char gl[256];
+	for (int d = 0; d < DIM_N; d++) {
+		char cap[32], used[32], fr[48];
+		dash_dim_text((enum dim)d, (double)dd.cap[d], cap, sizeof cap);
+		dash_dim_text((enum dim)d, (double)dd.used[d], used, sizeof used);
+		if (dd.used[d] > dd.cap[d] && dd.cap[d] > 0)
+			snprintf(fr, sizeof fr, "contended %.0f%%",
+				 100.0 * (double)dd.used[d] / (double)dd.cap[d]);
+		else
+			dash_dim_text((enum dim)d, (double)(dd.cap[d] - dd.used[d]), fr, sizeof fr);
+		put(y++, x, w, "%-6s %14s %14s %14s%s", job_dim_name((enum dim)d), cap, used, fr,
+		    dd.cap[d] != dd.spec[d] ? "  (faulted)" : "");
+	}
+	/* GPUs by index: its used share and state */
+	char gl[512];
 	int gn = 0;
-	for (int g = 0; g < sp->ngpu && g < CLUSTER_MAX_GPUS && gn < (int)sizeof gl - 8; g++)
-		gn += snprintf(gl + gn, sizeof gl - (size_t)gn, "%d:%.2f ", g,
-			       (1000 - st->gpu_free[g]) / 1000.0);
-	gl[gn] = '\0';
-	put(y++, x, w, "GPU used share  %s", sp->ngpu ? gl : "-");
+	for (int g = 0; g < dd.ngpu && gn < (int)sizeof gl - 24; g++)
+		gn += snprintf(gl + gn, sizeof gl - (size_t)gn, "%d:%.0f%%%s ", g,
+			       dd.gpu_used[g] * 100,
+			       dd.cell[g] == DASH_CELL_STALLED ? " stalled" : "");
+	put(y++, x, w, "GPUs used  %s", dd.ngpu ? gl : "none");
 	size_t nf;
 	const struct fault *f = sim_faults(s, &nf);
+	const struct node *sp = &sim_cluster(s)->spec[n];
 	for (size_t i = 0; i < nf && y < r.y + r.h - 3; i++) {
 		char fb[160];
 		int64_t now = sim_counters(s)->now;
@@ -1201,16 +1218,22 @@ static void draw_detail(struct ui *u)
 		put(y++, x, w, "fault %s%s", fb,
 		    now >= f[i].start && now < f[i].start + f[i].duration ? "  (active)" : "");
 	}
-	put(y++, x, w, "%-10s %-6s %8s %6s %10s %s", "job", "class", "GPU", "rate", "work left",
-	    "GPUs");
-	for (int32_t i = 0; i < st->njobs && y < r.y + r.h - 1; i++) {
+	put(y++, x, w, "%-10s %-6s %9s %6s %10s %s", "job", "class", "GPU each", "rate",
+	    "work left", "GPUs (index)");
+	for (int i = 0; i < dd.njobs && y < r.y + r.h - 1; i++) {
 		struct sim_job_result jr;
-		char wl[16];
-		sim_job_result(s, (size_t)st->jobs[i], &jr);
+		char wl[16], gi[96];
+		int gn2 = 0;
+		dash_detail_job(u->d, l, n, i, &jr);
 		duration_text(jr.work_left, wl, sizeof wl);
-		put(y++, x, w, "%-10lld %-6s %8.3f %6.3f %10s %#x", (long long)jr.job_id,
+		gi[0] = '\0';
+		for (int g = 0; g < 32 && gn2 < (int)sizeof gi - 4; g++)
+			if ((jr.gpus >> g) & 1)
+				gn2 += snprintf(gi + gn2, sizeof gi - (size_t)gn2, "%s%d",
+						gn2 ? "," : "", g);
+		put(y++, x, w, "%-10lld %-6s %9.3f %6.3f %10s %s", (long long)jr.job_id,
 		    job_class_name((enum job_class)jr.cls), (double)jr.gpu_milli / 1000, jr.rate,
-		    wl, jr.gpus);
+		    wl, gn2 ? gi : "-");
 	}
 }
 

@@ -1,7 +1,7 @@
 # voidfit dash at its minimum size, 80x24 (tmux): the key bar keeps '? help' and 'q quit',
 # the metrics keep queue, running, wait p95 and events with their units, node rows are not
 # garbled with one what-if nor with four lanes (the columns give way, never overlap), the
-# help scrolls to its end, a fourth what-if is refused, and zooming out after scrolling
+# help scrolls to its end, a node's detail has units, a fourth what-if is refused, and zooming out after scrolling
 # keeps the panel full (Home and End jump).
 . "$VOIDFIT_TOP/tests/lib.sh"
 . "$VOIDFIT_TOP/tests/e2e/dash-tmux.lib"
@@ -35,6 +35,20 @@ keys Home
 wait_for "play or pause"
 keys Escape
 wait_gone "help, lines"
+
+# a node's detail at 80x24: units, GPUs by index, jobs by class, its share of the frag
+keys / n0009 Enter
+wait_for "1 nodes /n0009"
+keys Enter
+wait_for "node n0009"
+grep -q 'cpu  *128 cores' screen || die "no cpu in cores: $(grep '^ *| cpu' screen)"
+contains screen "GPUs used  0:"
+grep -q 'jobs [0-9]*: infer [0-9]*, train [0-9]*, batch [0-9]*, cpu [0-9]*' screen || die "no jobs by class"
+grep -q "% of the cluster's" screen || die "no share of the fragmentation"
+if grep -q '0x[0-9a-f]' screen; then die "GPUs as a hex mask"; fi
+keys Escape
+keys / C-u Enter
+wait_for "64 nodes"
 
 # one what-if: the metrics show both lanes and the difference; rows still clean
 keys p Down Enter

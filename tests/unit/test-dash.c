@@ -502,6 +502,48 @@ static void test_lanes(void **state)
 	dash_free(d);
 }
 
+/* A node's detail: its jobs by class add up, the fragmentation shares add up to the whole,
+ * GPUs by index, and figures carry units. */
+static void test_detail(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	dash_goto(d, dash_t0(d) + (dash_tend(d) - dash_t0(d)) / 3);
+	const struct cluster *c = sim_cluster(dash_sim(d, 0));
+	double share = 0;
+	int jobs = 0;
+	for (size_t n = 0; n < c->n; n++) {
+		struct dash_detail dd;
+		dash_detail(d, 0, n, &dd);
+		int sum = 0;
+		for (int k = 0; k < JOB_NCLASS; k++)
+			sum += dd.jobs_by_class[k];
+		assert_int_equal(sum, dd.njobs);
+		assert_int_equal(dd.njobs, c->st[n].njobs);
+		for (int g = 0; g < dd.ngpu; g++)
+			assert_true(dd.gpu_used[g] == (1000 - c->st[n].gpu_free[g]) / 1000.0);
+		share += dd.frag_share;
+		jobs += dd.njobs;
+		for (int i = 0; i < dd.njobs; i++) {
+			struct sim_job_result r;
+			dash_detail_job(d, 0, n, i, &r);
+			assert_int_equal(r.node, (int32_t)n);
+		}
+	}
+	assert_true(jobs > 0);
+	assert_true(share == 0 || fabs(share - 1) < 1e-9);
+	char b[32];
+	dash_dim_text(DIM_CPU, 128000, b, sizeof b);
+	assert_string_equal(b, "128 cores");
+	dash_dim_text(DIM_MEM, 1536, b, sizeof b);
+	assert_string_equal(b, "1.5 GiB");
+	dash_dim_text(DIM_NET, 12500, b, sizeof b);
+	assert_string_equal(b, "12500 MB/s");
+	dash_dim_text(DIM_GPU, 6500, b, sizeof b);
+	assert_string_equal(b, "6.5 GPU");
+	dash_free(d);
+}
+
 /* A progress hook that stops the move the n-th time it is asked. */
 struct stopper {
 	int calls, stop_at;
@@ -594,6 +636,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fork, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_lanes, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_detail, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
