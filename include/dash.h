@@ -176,6 +176,12 @@ int64_t dash_advance_until(struct dash *d, double dt, int64_t max_events, double
  * arrival), or "50%" (of the span to the last arrival). 0, or -1 if s is not one. */
 int dash_parse_time(const struct dash *d, const char *s, int64_t *t);
 
+/* The wall seconds lane l would take to replay the whole window, estimated from a trial
+ * of its next events on a copy (at most 256 events or budget_s seconds): to say when a
+ * policy chosen is slow on this store (ragp7's exact search on a trace whose requests do
+ * not repeat). Its events are taken as two per job. -1 when the lane has no event left. */
+double dash_cost(const struct dash *d, int l, double budget_s);
+
 /* Keyframes of lane l now, and the bytes they take. */
 size_t dash_keyframes(const struct dash *d, int l, size_t *bytes);
 

@@ -21,7 +21,8 @@ const struct cmd_entry cmd_dash_entry = {
 	.usage = "STORE [--policy P] [--compare P] [--seed N] [--at TIME] [--speed X] [--paused] "
 		 "[--mono] [--ascii] [--frame-log FILE] " SCENARIO_USAGE,
 	.summary = "the live dashboard: replay a trace, watch the cluster, try what-ifs",
-	.help = "  -p, --policy P     the policy to replay (default ragp7)\n"
+	.help = "  -p, --policy P     the policy to replay (default fgd, fast on any store;\n"
+		"                     the screen says when the one chosen is slow on this store)\n"
 		"      --compare P    a second policy side by side from the start\n"
 		"  -s, --seed N       PRNG and enrichment seed (default 1)\n"
 		"      --at TIME      start at a trace time (3d12h, 90m, 3600, 50%)\n"
@@ -35,10 +36,11 @@ const struct cmd_entry cmd_dash_entry = {
 		"                     events so far to F, and the keyframes' bytes\n"
 		"\n" SCENARIO_HELP "\n"
 		"Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
-		"p fork under another policy, f fault the selected node, i io-pressure, w store\n"
-		"the what-if, x drop it, / filter, s sort, + - zoom, Enter node detail, : "
-		"command,\n"
-		"? help, q quit.\n",
+		"p fork under another policy, f fault the selected node, i io-pressure (up to\n"
+		"three what-ifs), Tab the next lane, w store its what-if, x drop it, / filter,\n"
+		"s sort, + - zoom, Home End, Enter node detail, : command, ? help (and what the\n"
+		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
+		"its progress; any key cancels it.\n",
 	.opts = cmd_dash_opts,
 	.exec = exec_dash,
 };
@@ -124,7 +126,7 @@ static int exec_dash(int argc, char **argv)
 	struct cmd_parser p;
 	struct scenario sc;
 	struct err e = {0};
-	const char *policy = "ragp7", *compare = NULL, *at = NULL, *seed_arg = NULL,
+	const char *policy = "fgd", *compare = NULL, *at = NULL, *seed_arg = NULL,
 		   *frame_log = NULL;
 	double speed = 0;
 	int c, rc = CMD_OK, mono = getenv("NO_COLOR") && getenv("NO_COLOR")[0], ascii = 0,

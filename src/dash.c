@@ -694,6 +694,27 @@ int dash_parse_time(const struct dash *d, const char *s, int64_t *t)
 	return 0;
 }
 
+double dash_cost(const struct dash *d, int l, double budget_s)
+{
+	const struct lane *L = d->lane[l];
+	struct sim *c;
+	int rc = sim_fork(L->s, NULL, NULL, &c, NULL);
+	assert(!rc);
+	(void)rc;
+	double start = util_mono(), spent = 0;
+	int n = 0;
+	while (n < 256 && sim_step(c)) {
+		n++;
+		if (!(n & 15) && (spent = util_mono() - start) > budget_s)
+			break;
+	}
+	spent = util_mono() - start;
+	sim_free(c);
+	if (!n)
+		return -1;
+	return spent / n * 2.0 * (double)L->t->js.njobs;
+}
+
 /* ---- what-if ---- */
 
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,

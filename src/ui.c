@@ -1371,6 +1371,19 @@ static void ui_compare(struct ui *u, const struct policy_ops *ops)
 
 /* ---- commands (':' and the prompts) ---- */
 
+/* A replay of the window this long or more makes a policy slow on this store: say so. */
+#define SLOW_S 10.0
+
+static void warn_slow(struct ui *u, int l)
+{
+	double s = dash_cost(u->d, l, 0.2);
+	if (s >= SLOW_S)
+		snprintf(u->msg, sizeof u->msg,
+			 "policy %s is slow on this store: about %.0f s to replay the window, so a "
+			 "far seek takes long (any key cancels it); fgd or first-fit are faster",
+			 sim_policy(dash_sim(u->d, l))->name, s);
+}
+
 static void fork_policy(struct ui *u, const char *name)
 {
 	struct err e = {0};
@@ -1382,6 +1395,8 @@ static void fork_policy(struct ui *u, const char *name)
 	}
 	if (dash_fork(u->d, ops, NULL, &e))
 		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+	else
+		warn_slow(u, dash_nlanes(u->d) - 1);
 }
 
 /* "sto=0.5 6h" on node: a fault from now. */
@@ -1758,6 +1773,7 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 		init_pair(PAIR_HEAD, COLOR_WHITE, COLOR_BLUE);
 	}
 
+	warn_slow(&u, 0);
 	/* each frame: replay until the frame's drawing is due, draw, then read keys until the
 	 * next frame begins (at once when the replay could not keep up) */
 	double last = util_mono(), draw_s = 0;

@@ -532,6 +532,13 @@ static void test_detail(void **state)
 	}
 	assert_true(jobs > 0);
 	assert_true(share == 0 || fabs(share - 1) < 1e-9);
+	/* the cost of a replay of the window: some, then none left at the end, the lane
+	 * unmoved */
+	int64_t ev = sim_counters(dash_sim(d, 0))->events;
+	assert_true(dash_cost(d, 0, 1) > 0);
+	assert_int_equal(sim_counters(dash_sim(d, 0))->events, ev);
+	dash_goto(d, INT64_MAX / 4);
+	assert_true(dash_cost(d, 0, 1) < 0);
 	char b[32];
 	dash_dim_text(DIM_CPU, 128000, b, sizeof b);
 	assert_string_equal(b, "128 cores");
