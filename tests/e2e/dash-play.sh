@@ -65,7 +65,7 @@ wait_for "1 nodes /n0003"
 keys Enter
 wait_for "node n0003"
 contains screen "capacity"
-contains screen "GPU used share"
+contains screen "GPUs used  0:"
 keys Escape
 wait_gone "node n0003 "
 
