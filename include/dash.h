@@ -194,6 +194,8 @@ int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fa
 		   const struct sim_change *ch, struct err *e);
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 	      struct err *e);
+/* The same with n faults at once (a RAID rebuild on three nodes). */
+int dash_fork_faults(struct dash *d, const struct fault *faults, size_t n, struct err *e);
 /* What-if at another io-pressure: demand is re-enriched, so the new lane is a fresh
  * trace prepared at io_pressure x, replayed from the start to the view's time (not a fork
  * of the main lane's state, which holds the old demands). Returns 0 or VF_EINPUT. */
@@ -250,9 +252,23 @@ void dash_detail_job(const struct dash *d, int l, size_t n, int i, struct sim_jo
  * "2000 MB/s". */
 void dash_dim_text(enum dim k, double v, char *buf, size_t len);
 
+/* The RAID-rebuild story (voidfit dash --story raid): the three GPU nodes whose storage is
+ * the most used now lose it to a rebuild, DASH_RAID_FRACTION of their bandwidth left for
+ * DASH_RAID_SECONDS from now, as a what-if of the main lane; their names, comma-separated
+ * (a filter of dash_order), into names. Returns 0 or VF_EINPUT (no GPU node has storage
+ * bandwidth, or the lanes are full). */
+#define DASH_RAID_NODES    3
+#define DASH_RAID_FRACTION 0.2
+#define DASH_RAID_SECONDS  (6 * 3600)
+int dash_story_raid(struct dash *d, char *names, size_t len, struct err *e);
+
+/* The n GPU nodes (or fewer) of lane l whose dim k is the most used now, as a share of its
+ * capacity, into out, the busiest first; returns how many. */
+size_t dash_busiest(const struct dash *d, int l, enum dim k, size_t n, int32_t *out);
+
 /* The nodes of lane l that match filter (NULL or "": all; else a node name or model
- * containing it, or "faulted", "stranded", "full"), by GPU model then sort, into out
- * (room for every node); returns how many. */
+ * containing it, or any of a list "n1,n7,n9", or "faulted", "stranded", "full"), by GPU model then
+ * sort, into out (room for every node); returns how many. */
 size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
 		  int32_t *out);
 /* The fragmentation sparkline of lane l: out[i] for the i-th of DASH_SPARK_N slices of the

@@ -19,7 +19,7 @@ extern const struct cmd_opt cmd_dash_opts[]; /* below */
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
 	.usage = "STORE [--policy P] [--compare P] [--seed N] [--at TIME] [--speed X] [--paused] "
-		 "[--mono] [--ascii] [--frame-log FILE] " SCENARIO_USAGE,
+		 "[--mono] [--ascii] [--frame-log FILE] [--story raid] " SCENARIO_USAGE,
 	.summary = "the live dashboard: replay a trace, watch the cluster, try what-ifs",
 	.help = "  -p, --policy P     the policy to replay (default fgd, fast on any store;\n"
 		"                     the screen says when the one chosen is slow on this store)\n"
@@ -34,6 +34,11 @@ const struct cmd_entry cmd_dash_entry = {
 		"      --frame-log F  on exit, write each frame's drawing time (ms), wall time "
 		"and\n"
 		"                     events so far to F, and the keyframes' bytes\n"
+		"      --story raid   the RAID-rebuild story of the seed article, guided: the\n"
+		"                     three GPU nodes whose storage is the most used (at --at,\n"
+		"                     default 25%) lose 80% of it for 6h, as a what-if beside\n"
+		"                     the main run; captions point at the stalled GPUs, the\n"
+		"                     residual shapes and the $ ticker (n: next)\n"
 		"\n" SCENARIO_HELP "\n"
 		"Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
 		"p fork under another policy, f fault the selected node, i io-pressure (up to\n"
@@ -45,7 +50,7 @@ const struct cmd_entry cmd_dash_entry = {
 	.exec = exec_dash,
 };
 
-enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES };
+enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
 
 const struct cmd_opt cmd_dash_opts[] = {
 	{"policy", 'p', 1},
@@ -57,6 +62,7 @@ const struct cmd_opt cmd_dash_opts[] = {
 	{"mono", O_MONO, 0},
 	{"ascii", O_ASCII, 0},
 	{"frame-log", O_FRAMES, 1},
+	{"story", O_STORY, 1},
 	SCENARIO_OPTS,
 	{NULL, 0, 0},
 };
@@ -127,7 +133,7 @@ static int exec_dash(int argc, char **argv)
 	struct scenario sc;
 	struct err e = {0};
 	const char *policy = "fgd", *compare = NULL, *at = NULL, *seed_arg = NULL,
-		   *frame_log = NULL;
+		   *frame_log = NULL, *story = NULL;
 	double speed = 0;
 	int c, rc = CMD_OK, mono = getenv("NO_COLOR") && getenv("NO_COLOR")[0], ascii = 0,
 	       paused = 0;
@@ -167,6 +173,9 @@ static int exec_dash(int argc, char **argv)
 		case O_FRAMES:
 			frame_log = p.arg;
 			break;
+		case O_STORY:
+			story = p.arg;
+			break;
 		default:
 			if (scenario_is_key(c)) {
 				if (scenario_set(&sc, c, p.arg, &e))
@@ -195,6 +204,10 @@ static int exec_dash(int argc, char **argv)
 				     "--seed '%s': not a seed (a whole number >= 0)", seed_arg);
 		goto out;
 	}
+	if (story && strcmp(story, "raid")) {
+		rc = cmd_usage_error(&cmd_dash_entry, "--story '%s': no such story (raid)", story);
+		goto out;
+	}
 	if (scenario_check(&sc, &e)) {
 		rc = cmd_usage_error(&cmd_dash_entry, "%s", e.msg);
 		goto out;
@@ -209,9 +222,9 @@ static int exec_dash(int argc, char **argv)
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		goto out;
 	}
-	if (at) {
+	if (at || story) {
 		int64_t t;
-		if (dash_parse_time(d, at, &t)) {
+		if (dash_parse_time(d, at ? at : "25%", &t)) {
 			rc = cmd_usage_error(&cmd_dash_entry,
 					     "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
 			goto out;
@@ -222,12 +235,19 @@ static int exec_dash(int argc, char **argv)
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		goto out;
 	}
+	char names[3 * NODE_NAME_MAX + 4] = "";
+	if (story && dash_story_raid(d, names, sizeof names, &e)) {
+		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
+		goto out;
+	}
 	struct store_ctx ctx = {st, p.operands[0], &sc, 0};
 	struct ui_opts uo = {.mono = mono,
 			     .ascii = ascii,
 			     .speed = speed,
 			     .paused = paused,
 			     .trace_name = sc.trace_name.s,
+			     .story = story != NULL,
+			     .filter = story ? names : NULL,
 			     .store = store_lane,
 			     .store_u = &ctx,
 			     .log_frames = frame_log != NULL};

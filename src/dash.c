@@ -53,8 +53,9 @@ struct lane {
 	const struct replay_trace *t;
 	const struct policy_ops *ops;
 	struct sim *s;
-	int64_t steps;        /* events handled since the lane's start */
-	struct fault *fault;  /* the what-if's fault (owned), or NULL */
+	int64_t steps;       /* events handled since the lane's start */
+	struct fault *fault; /* the what-if's faults (owned), or NULL */
+	size_t nfault;
 	double io;            /* the lane's io-pressure */
 	char change[160];     /* what the what-if changed, "" for the main lane */
 	struct sim_change ch; /* what the what-if changed of the scenario's options */
@@ -746,6 +747,20 @@ static void change_text(const struct sim_change *ch, char *out, size_t len)
 				      ch->preempt > 0 ? " with preemption" : "");
 }
 
+static int fork_lane(struct dash *d, const struct policy_ops *ops, const struct fault *faults,
+		     size_t nf, const struct sim_change *ch, struct err *e);
+
+int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
+		   const struct sim_change *ch, struct err *e)
+{
+	return fork_lane(d, ops, fault, fault ? 1 : 0, ch, e);
+}
+
+int dash_fork_faults(struct dash *d, const struct fault *faults, size_t n, struct err *e)
+{
+	return fork_lane(d, NULL, faults, n, NULL, e);
+}
+
 static int lanes_full(const struct dash *d, struct err *e)
 {
 	if (d->nlanes < DASH_LANES)
@@ -753,14 +768,25 @@ static int lanes_full(const struct dash *d, struct err *e)
 	return err_set(e, VF_EINPUT, "%d what-ifs already: drop one first", DASH_LANES - 1);
 }
 
-int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
-		   const struct sim_change *ch, struct err *e)
+/* A what-if lane forked from the main one now, with nf faults added (nf may be 0). */
+static int fork_lane(struct dash *d, const struct policy_ops *ops, const struct fault *faults,
+		     size_t nf, const struct sim_change *ch, struct err *e)
 {
 	struct lane *M = d->lane[0];
 	struct sim *s;
 	int rc;
-	if ((rc = lanes_full(d, e)) || (rc = sim_fork_with(M->s, ops, fault, ch, &s, e)))
+	if ((rc = lanes_full(d, e)) ||
+	    (rc = sim_fork_with(M->s, ops, nf ? &faults[0] : NULL, ch, &s, e)))
 		return rc;
+	for (size_t i = 1; i < nf; i++) {
+		/* one fault a fork: a fork of the fork for each more */
+		struct sim *t;
+		rc = sim_fork(s, NULL, &faults[i], &t, e);
+		sim_free(s);
+		if (rc)
+			return rc;
+		s = t;
+	}
 	int l = d->nlanes++;
 	lane_start(d, l, s, &d->t, ops ? ops : M->ops);
 	struct lane *L = d->lane[l];
@@ -773,22 +799,28 @@ int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fa
 	L->kf[0].peak = L->peak;
 	memcpy(L->spark, M->spark, sizeof L->spark);
 	L->nspark = M->nspark;
-	if (fault) {
-		char buf[120];
-		fault_format(fault, buf, sizeof buf);
-		L->fault = xmalloc(sizeof *L->fault);
-		*L->fault = *fault;
-		snprintf(L->change, sizeof L->change, "fault %s", buf);
-		/* a fault that begins now began inside sim_fork, before the lane observed it */
-		size_t nf;
-		sim_faults(s, &nf);
+	if (nf) {
+		L->fault = xmalloc(nf * sizeof *L->fault);
+		memcpy(L->fault, faults, nf * sizeof *L->fault);
+		L->nfault = nf;
+		size_t all;
+		sim_faults(s, &all);
 		int64_t now = sim_counters(s)->now;
-		if (fault->start <= now && now < fault->start + fault->duration)
-			log_add(L, &(struct dash_event){.t = now,
-							.kind = DASH_EV_FAULT,
-							.begin = 1,
-							.node = -1,
-							.fault = (int32_t)nf - 1});
+		for (size_t i = 0; i < nf; i++) {
+			char buf[120];
+			fault_format(&faults[i], buf, sizeof buf);
+			size_t n = strlen(L->change);
+			snprintf(L->change + n, sizeof L->change - n, "%s%s", i ? ", " : "fault ",
+				 buf);
+			/* a fault that begins now began inside sim_fork, before the lane observed
+			 * it */
+			if (faults[i].start <= now && now < faults[i].start + faults[i].duration)
+				log_add(L, &(struct dash_event){.t = now,
+								.kind = DASH_EV_FAULT,
+								.begin = 1,
+								.node = -1,
+								.fault = (int32_t)(all - nf + i)});
+		}
 	}
 	if (ops && ops != M->ops)
 		snprintf(L->change + strlen(L->change), sizeof L->change - strlen(L->change),
@@ -899,13 +931,13 @@ void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struc
 	if (l > 0 && L->ch.preempt >= 0)
 		out->preempt = L->ch.preempt;
 	*faults = NULL;
-	if (L->fault) {
-		*faults = xmalloc((d->sc->nfaults + 1) * sizeof **faults);
+	if (L->nfault) {
+		*faults = xmalloc((d->sc->nfaults + L->nfault) * sizeof **faults);
 		if (d->sc->nfaults)
 			memcpy(*faults, d->sc->faults, d->sc->nfaults * sizeof **faults);
-		(*faults)[d->sc->nfaults] = *L->fault;
+		memcpy(*faults + d->sc->nfaults, L->fault, L->nfault * sizeof **faults);
 		out->faults = *faults;
-		out->nfaults = out->faultcap = d->sc->nfaults + 1;
+		out->nfaults = out->faultcap = d->sc->nfaults + L->nfault;
 	}
 }
 
@@ -1012,10 +1044,10 @@ static int fault_on(const struct sim *s, const struct fault *f, size_t n)
 static int node_faults(const struct sim *s, size_t n)
 {
 	size_t nf;
-	const struct fault *f = sim_faults(s, &nf);
+	sim_faults(s, &nf);
 	int k = 0;
 	for (size_t i = 0; i < nf; i++)
-		k += fault_on(s, &f[i], n);
+		k += fault_on(s, sim_fault(s, i), n);
 	return k;
 }
 
@@ -1171,6 +1203,58 @@ void dash_dim_text(enum dim k, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g %s", x, unit);
 }
 
+size_t dash_busiest(const struct dash *d, int l, enum dim k, size_t n, int32_t *out)
+{
+	const struct cluster *c = sim_cluster(d->lane[l]->s);
+	size_t m = 0;
+	/* n is small: keep the best n so far, by insertion */
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->spec[i].ngpu <= 0 || c->st[i].cap[k] <= 0)
+			continue;
+		double v = (double)c->st[i].used[k] / (double)c->st[i].cap[k];
+		size_t j = m < n ? m++ : n;
+		while (j > 0) {
+			const struct node_state *p = &c->st[out[j - 1]];
+			if ((double)p->used[k] / (double)p->cap[k] >= v)
+				break;
+			if (j < n)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < n)
+			out[j] = (int32_t)i;
+	}
+	return m;
+}
+
+int dash_story_raid(struct dash *d, char *names, size_t len, struct err *e)
+{
+	int32_t top[DASH_RAID_NODES];
+	size_t n = dash_busiest(d, 0, DIM_STO, DASH_RAID_NODES, top);
+	struct fault f[DASH_RAID_NODES];
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	if (!n)
+		return err_set(e, VF_EINPUT,
+			       "story 'raid': no GPU node of this trace has storage bandwidth");
+	names[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		memset(&f[i], 0, sizeof f[i]);
+		snprintf(f[i].target, sizeof f[i].target, "%s", c->spec[top[i]].name);
+		f[i].dim = DIM_STO;
+		f[i].fraction = DASH_RAID_FRACTION;
+		f[i].start = sim_counters(d->lane[0]->s)->now;
+		f[i].duration = DASH_RAID_SECONDS;
+		size_t k = strlen(names);
+		snprintf(names + k, len - k, "%s%s", i ? "," : "", f[i].target);
+	}
+	int rc = dash_fork_faults(d, f, n, e);
+	if (!rc)
+		snprintf(d->lane[d->nlanes - 1]->change, sizeof d->lane[0]->change,
+			 "RAID rebuild on %s: sto=%g for %gh", names, DASH_RAID_FRACTION,
+			 DASH_RAID_SECONDS / 3600.0);
+	return rc;
+}
+
 /* strstr without case. */
 static int contains_nocase(const char *h, const char *n)
 {
@@ -1184,6 +1268,22 @@ static int contains_nocase(const char *h, const char *n)
 			return 1;
 	}
 	return ln == 0;
+}
+
+/* A node's name or GPU model contains filter, or one of its comma-separated parts. */
+static int matches(const struct node *sp, int ng, const char *filter)
+{
+	char part[128];
+	for (const char *p = filter; *p;) {
+		size_t n = strcspn(p, ",");
+		snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1),
+			 p);
+		if (part[0] && (contains_nocase(sp->name, part) ||
+				(ng && contains_nocase(gpumodel_get(sp->model)->name, part))))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
 }
 
 struct okey {
@@ -1232,8 +1332,7 @@ size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sor
 		if (want_full && !(ng > 0 && nfree == 0))
 			continue;
 		if (filter && filter[0] && !want_fault && !want_str && !want_full &&
-		    !contains_nocase(sp->name, filter) &&
-		    !(ng && contains_nocase(gpumodel_get(sp->model)->name, filter)))
+		    !matches(sp, ng, filter))
 			continue;
 		double key = 0;
 		switch (sort) {
@@ -1321,10 +1420,10 @@ void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, c
 		break;
 	case DASH_EV_FAULT: {
 		size_t nf;
-		const struct fault *f = sim_faults(s, &nf);
+		sim_faults(s, &nf);
 		char fb[160] = "?";
 		if ((size_t)ev->fault < nf)
-			fault_format(&f[ev->fault], fb, sizeof fb);
+			fault_format(sim_fault(s, (size_t)ev->fault), fb, sizeof fb);
 		snprintf(buf, len, "%s fault %s %s", tb, ev->begin ? "begins" : "ends", fb);
 		break;
 	}

@@ -97,6 +97,7 @@ struct ui {
 	enum dash_sort sort;
 	int help_top, help_page; /* the help's first line shown, and its lines a page */
 	int seen_lanes;          /* lanes at the last frame */
+	int story;               /* the RAID story's caption shown (1..STORY_STEPS), 0: none */
 	int focus; /* the lane Tab moved to: its what-if is the one x, w and the detail take */
 	/* overlays */
 	int32_t detail;     /* node shown by M_DETAIL */
@@ -724,8 +725,82 @@ static void draw_metrics(struct ui *u, const struct ui_rect *r)
 	}
 }
 
+static int wrap(const char *text, int w, int indent, char (*lines)[256], int max);
+
+/* The RAID story's captions (--story raid), with the figures they point at now. */
+#define STORY_STEPS 5
+
+static void story_text(struct ui *u, char *buf, size_t len)
+{
+	struct dash_ticker m, w;
+	char a[32], b[32], c[32], pa[16], pb[16];
+	int l = dash_nlanes(u->d) > 1 ? 1 : 0;
+	dash_ticker(u->d, 0, &m);
+	dash_ticker(u->d, l, &w);
+	switch (u->story) {
+	case 1:
+		snprintf(buf, len,
+			 "RAID story %d/%d, from the seed article: at 2 a.m. inference latency "
+			 "jumps "
+			 "60%% while every GPU looks busy; an hour later the cause shows: three "
+			 "nodes "
+			 "rebuilding RAID, their storage bandwidth collapsed. w1 is this cluster "
+			 "with "
+			 "%s; main is the cluster as it was. n: next, Esc: end the story.",
+			 u->story, STORY_STEPS, l ? dash_change(u->d, l) : "?");
+		break;
+	case 2:
+		snprintf(buf, len,
+			 "%d/%d the stalled GPUs: on those nodes the cells turn %s: the GPUs stay "
+			 "allocated, the jobs on them run slower, waiting on storage. GPUs stalled "
+			 "now: main %.1f, w1 %.1f of %.0f. n: next",
+			 u->story, STORY_STEPS, cell_glyph(u, DASH_CELL_STALLED), m.gpu_stalled,
+			 w.gpu_stalled, m.gpus);
+		break;
+	case 3:
+		snprintf(
+			buf, len,
+			"%d/%d the residual shapes: the s bar of the three nodes is empty (storage "
+			"used up, contended) while c m g h look healthy: what a scheduler watching "
+			"GPUs and memory calls healthy enough. Enter on one shows its sto "
+			"contended. n: next",
+			u->story, STORY_STEPS);
+		break;
+	case 4:
+		money(m.usd_year[SIM_B_STALLED], a, sizeof a);
+		money(w.usd_year[SIM_B_STALLED], b, sizeof b);
+		money(w.usd_year[SIM_B_STALLED] - m.usd_year[SIM_B_STALLED], c, sizeof c);
+		duration_text(m.wait_p95, pa, sizeof pa);
+		duration_text(w.wait_p95, pb, sizeof pb);
+		snprintf(
+			buf, len,
+			"%d/%d the $ ticker: stalled $/yr main %s, w1 %s (%s more): busy GPUs, "
+			"paid "
+			"for, doing less; wait p95 main %s, w1 %s. More nodes (the autoscaler's "
+			"answer) leave it; a policy that sees storage places around the rebuild: p "
+			"forks one beside it. n: next",
+			u->story, STORY_STEPS, a, b, c, pa, pb);
+		break;
+	default:
+		snprintf(buf, len,
+			 "%d/%d end of the story: Esc closes it; the what-if stays (w stores it, x "
+			 "drops it, / clears the filter on its nodes).",
+			 u->story, STORY_STEPS);
+	}
+}
+
 static void draw_log(struct ui *u, const struct ui_rect *r)
 {
+	if (u->story) {
+		char text[1024], lines[8][256];
+		story_text(u, text, sizeof text);
+		int n = wrap(text, r->w - 1, 1, lines, r->h < 8 ? r->h : 8);
+		attron(A_BOLD);
+		for (int k = 0; k < n; k++)
+			put(r->y + k, r->x + 1, r->w - 1, "%s", lines[k]);
+		attroff(A_BOLD);
+		return;
+	}
 	struct dash_event ev;
 	char buf[256], ln[16];
 	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
@@ -1079,6 +1154,32 @@ static const char *const screen_help[] = {
 	"a long move (a far g, an io-pressure what-if) shows its progress; any key cancels it.",
 };
 
+/* text word-wrapped at w columns into lines[] (at most max), the lines after the first
+ * indented by indent. Returns how many. */
+static int wrap(const char *text, int w, int indent, char (*lines)[256], int max)
+{
+	const char *p = text;
+	int n = 0;
+	while (*p && n < max) {
+		int room = w - (n ? indent : 0), cut = (int)strlen(p);
+		if (room < 1)
+			break;
+		if (cols_of(p) > room) {
+			cut = bytes_of_cols(p, room);
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = bytes_of_cols(p, room);
+		}
+		snprintf(lines[n], sizeof lines[0], "%*s%.*s", n ? indent : 0, "", cut, p);
+		n++;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
 /* The help's lines at width w into lines[] (at most max): the keys, then what the screen
  * shows, word-wrapped. Returns how many. */
 static int help_lines(const struct ui *u, int w, char (*lines)[256], int max)
@@ -1109,24 +1210,7 @@ static int help_lines(const struct ui *u, int w, char (*lines)[256], int max)
 					 cell_glyph(u, c), rest);
 			}
 		}
-		/* word-wrapped, the continuation indented */
-		const char *p = text;
-		int first = 1;
-		while (*p && n < max) {
-			int room = w - (first ? 0 : 2), len = (int)strlen(p), cut = len;
-			if (cols_of(p) > room) {
-				cut = bytes_of_cols(p, room);
-				while (cut > 0 && p[cut] != ' ')
-					cut--;
-				if (cut == 0)
-					cut = bytes_of_cols(p, room);
-			}
-			snprintf(lines[n++], sizeof lines[0], "%s%.*s", first ? "" : "  ", cut, p);
-			p += cut;
-			while (*p == ' ')
-				p++;
-			first = 0;
-		}
+		n += wrap(text, w, 2, lines + n, max - n);
 	}
 	return n;
 }
@@ -1206,17 +1290,18 @@ static void draw_detail(struct ui *u)
 			       dd.cell[g] == DASH_CELL_STALLED ? " stalled" : "");
 	put(y++, x, w, "GPUs used  %s", dd.ngpu ? gl : "none");
 	size_t nf;
-	const struct fault *f = sim_faults(s, &nf);
+	sim_faults(s, &nf);
 	const struct node *sp = &sim_cluster(s)->spec[n];
 	for (size_t i = 0; i < nf && y < r.y + r.h - 3; i++) {
 		char fb[160];
+		const struct fault *f = sim_fault(s, i);
 		int64_t now = sim_counters(s)->now;
-		if (strcmp(f[i].target, sp->name) && strcmp(f[i].target, sp->group) &&
-		    !(sp->ngpu && gpumodel_find(f[i].target) == sp->model))
+		if (strcmp(f->target, sp->name) && strcmp(f->target, sp->group) &&
+		    !(sp->ngpu && gpumodel_find(f->target) == sp->model))
 			continue;
-		fault_format(&f[i], fb, sizeof fb);
+		fault_format(f, fb, sizeof fb);
 		put(y++, x, w, "fault %s%s", fb,
-		    now >= f[i].start && now < f[i].start + f[i].duration ? "  (active)" : "");
+		    now >= f->start && now < f->start + f->duration ? "  (active)" : "");
 	}
 	put(y++, x, w, "%-10s %-6s %9s %6s %10s %s", "job", "class", "GPU each", "rate",
 	    "work left", "GPUs (index)");
@@ -1685,6 +1770,10 @@ static void on_key(struct ui *u, int ch)
 		u->prefilled = 0;
 		return;
 	case M_MAIN:
+		if (u->story && (ch == 'n' || ch == 27)) {
+			u->story = ch == 27 || u->story >= STORY_STEPS ? 0 : u->story + 1;
+			return;
+		}
 		break;
 	}
 	u->msg[0] = '\0';
@@ -1722,6 +1811,9 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	u.d = d;
 	u.o = o;
 	dash_set_progress(d, on_progress, &u);
+	u.story = o->story;
+	if (o->filter)
+		snprintf(u.filter, sizeof u.filter, "%s", o->filter);
 	u.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	u.playing = !o->paused;
 	u.speed = o->speed;

@@ -551,6 +551,55 @@ static void test_detail(void **state)
 	dash_free(d);
 }
 
+/* The RAID story: the three nodes whose storage is the most used lose it, as one what-if
+ * with three faults; each shows its own fault (sim_fault, not the first one three times),
+ * the log names each, and the names filter the panel to them. */
+static void test_story(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	char names[256];
+	dash_goto(d, dash_t0(d) + (dash_tend(d) - dash_t0(d)) / 3);
+	int32_t top[3];
+	assert_int_equal(dash_busiest(d, 0, DIM_STO, 3, top), 3);
+	const struct cluster *c = sim_cluster(dash_sim(d, 0));
+	for (int i = 0; i + 1 < 3; i++) /* the busiest first */
+		assert_true((double)c->st[top[i]].used[DIM_STO] /
+				    (double)c->st[top[i]].cap[DIM_STO] >=
+			    (double)c->st[top[i + 1]].used[DIM_STO] /
+				    (double)c->st[top[i + 1]].cap[DIM_STO]);
+	assert_int_equal(dash_story_raid(d, names, sizeof names, &e), 0);
+	assert_int_equal(dash_nlanes(d), 2);
+	assert_non_null(strstr(dash_change(d, 1), "RAID rebuild on "));
+	int32_t ord[8];
+	assert_int_equal(dash_order(d, 1, "faulted", DASH_SORT_NAME, ord), 3);
+	assert_int_equal(dash_order(d, 1, names, DASH_SORT_NAME, ord), 3);
+	assert_int_equal(dash_order(d, 0, "faulted", DASH_SORT_NAME, ord), 0);
+	for (int i = 0; i < 3; i++) {
+		struct dash_node dn;
+		dash_node(d, 1, (size_t)top[i], &dn);
+		assert_int_equal(dn.faults, 1);
+		assert_int_equal(sim_cluster(dash_sim(d, 1))->st[top[i]].cap[DIM_STO],
+				 (int64_t)(c->spec[top[i]].cap[DIM_STO] * DASH_RAID_FRACTION));
+	}
+	struct dash_event ev;
+	char buf[256];
+	int seen = 0;
+	for (size_t i = 0; dash_log(d, 1, i, &ev); i++) {
+		if (ev.kind != DASH_EV_FAULT)
+			continue;
+		dash_event_text(d, 1, &ev, buf, sizeof buf);
+		for (int k = 0; k < 3; k++) {
+			char want[64];
+			snprintf(want, sizeof want, "begins %s:sto=0.2", c->spec[top[k]].name);
+			seen |= strstr(buf, want) ? 1 << k : 0;
+		}
+	}
+	assert_int_equal(seen, 7);
+	dash_free(d);
+}
+
 /* A progress hook that stops the move the n-th time it is asked. */
 struct stopper {
 	int calls, stop_at;
@@ -644,6 +693,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cancel, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_lanes, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_detail, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_story, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
