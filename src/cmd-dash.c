@@ -110,10 +110,11 @@ static int store_lane(void *u, struct dash *d, int lane, char *msg, size_t len)
 	return rc;
 }
 
-/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B" (outfile.h: as
- * every output file). */
+/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B", then with --at
+ * "seek S events E": the wall seconds going there took, and the main lane's events then
+ * (outfile.h: as every output file). */
 static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o,
-			struct err *e)
+			double seek_s, int64_t seek_events, struct err *e)
 {
 	struct outfile out;
 	size_t bytes, n = dash_keyframes(d, 0, &bytes);
@@ -124,6 +125,8 @@ static int write_frames(const char *path, const struct dash *d, const struct ui_
 		fprintf(out.f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms,
 			o->frames[i].at, o->frames[i].events);
 	fprintf(out.f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
+	if (seek_s >= 0)
+		fprintf(out.f, "seek %.6f events %" PRId64 "\n", seek_s, seek_events);
 	return outfile_commit(&out, e);
 }
 
@@ -222,6 +225,8 @@ static int exec_dash(int argc, char **argv)
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		goto out;
 	}
+	double seek_s = -1;
+	int64_t seek_events = 0;
 	if (at || story) {
 		int64_t t;
 		if (dash_parse_time(d, at ? at : "25%", &t)) {
@@ -229,7 +234,10 @@ static int exec_dash(int argc, char **argv)
 					     "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
 			goto out;
 		}
+		double t0 = util_mono();
 		dash_goto(d, t);
+		seek_s = util_mono() - t0;
+		seek_events = sim_counters(dash_sim(d, 0))->events;
 	}
 	if (cops && dash_compare(d, cops, &e)) {
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
@@ -252,7 +260,7 @@ static int exec_dash(int argc, char **argv)
 			     .store_u = &ctx,
 			     .log_frames = frame_log != NULL};
 	int urc = ui_run(d, &uo, &e);
-	if (frame_log && write_frames(frame_log, d, &uo, &e)) {
+	if (frame_log && write_frames(frame_log, d, &uo, seek_s, seek_events, &e)) {
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		free(uo.frames);
 		goto out;

@@ -636,6 +636,16 @@ int64_t dash_advance_until(struct dash *d, double dt, int64_t max_events, double
 		d->view = target;
 		d->frac = to - (double)target;
 	}
+	if (!capped && dash_over(d) && d->view > d->w1) {
+		/* every run over: the view stops at the window's end (or the last event) */
+		int64_t v = d->w1;
+		for (int l = 0; l < d->nlanes; l++) {
+			int64_t now = sim_counters(d->lane[l]->s)->now;
+			v = now > v ? now : v;
+		}
+		d->view = v < d->view ? v : d->view;
+		d->frac = 0;
+	}
 	for (int l = 0; l < d->nlanes; l++)
 		eps_update(d->lane[l]);
 	return n;

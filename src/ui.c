@@ -620,6 +620,8 @@ static double mvalue(const struct dash_ticker *t, enum mrow r)
 static void mtext(enum mkind k, double v, int diff, char *buf, size_t len)
 {
 	char b[24];
+	if (k == MK_NUM1 && fabs(v) < 0.05)
+		v = 0; /* no "-0.0" */
 	const char *sign = diff && v > 0 ? "+" : "";
 	switch (k) {
 	case MK_PCT:
