@@ -11,6 +11,10 @@
  *                            sim_counters and sim_buckets, never from the jobs
  *   dash_log                 the last events (placements, preemptions, faults, unplaceable
  *                            jobs), kept by sim observer hooks
+ *   dash_rows, dash_detail   the cluster panel's rows, a node's detail with units
+ *   dash_command             the ':' line: the quick forks run here, the long moves and
+ *                            what is the screen's come back to the caller
+ * The screen (ui.c) reads this model only: it calls no sim_* function.
  *
  * Time: the view is at a trace second; every lane has handled all its events at or before
  * it (dash_goto), or one more event (dash_step). Going back restores the nearest earlier
@@ -228,6 +232,7 @@ void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out);
 /* The nodes order[0..n) of lane l as one row (n >= 1). */
 void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out);
 /* A node's detail (Enter) in lane l. */
+#define DASH_DETAIL_FAULTS 4
 struct dash_detail {
 	char name[64];
 	int model; /* gpumodel id, -1 for a CPU node */
@@ -244,6 +249,9 @@ struct dash_detail {
 	double frag;       /* its FGD fragmentation F_n, in GPUs */
 	double frag_share; /* of the cluster's, [0, 1] (0 when the cluster's is 0) */
 	int faults;        /* faults active on it */
+	int nfault;        /* faults of the run on it (active or not), the first DASH_DETAIL_FAULTS
+			    * of them in fault[] ("n3:sto=0.5@7200+6h (active)") */
+	char fault[DASH_DETAIL_FAULTS][160];
 };
 void dash_detail(const struct dash *d, int l, size_t n, struct dash_detail *out);
 /* Job i (< njobs) running on node n of lane l. */
@@ -271,6 +279,51 @@ size_t dash_busiest(const struct dash *d, int l, enum dim k, size_t n, int32_t *
  * sort, into out (room for every node); returns how many. */
 size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
 		  int32_t *out);
+/* The cluster panel's rows: lane 0's nodes that match filter, in sort's order
+ * (dash_order), in ranges of at most per nodes of one GPU model (per <= 0: the fewest a row
+ * that make them fit rows). Reuses r's arrays; start[i] is row i's first index in order,
+ * start[nrows] == norder. Release with dash_rows_release. */
+struct dash_rows {
+	int32_t *order;
+	size_t norder, ordercap;
+	size_t *start;
+	size_t nrows, startcap;
+};
+void dash_rows(const struct dash *d, const char *filter, enum dash_sort sort, int per, int rows,
+	       struct dash_rows *r);
+void dash_rows_release(struct dash_rows *r);
+/* Row i's name ("n7", or "n0010..n0014" for a range) into buf; returns its GPU model: an
+ * id, -1 for CPU nodes, -2 for a mix. */
+int dash_row_name(const struct dash *d, const struct dash_rows *r, size_t i, char *buf, size_t len);
+/* Node n's name; lane l's policy; lane l's events so far. */
+const char *dash_node_name(const struct dash *d, size_t n);
+const char *dash_policy(const struct dash *d, int l);
+int64_t dash_events(const struct dash *d, int l);
+
+/* A ':' command line (dash_command): the forks that are quick run there; what takes long
+ * (goto, io, compare: the caller runs them with its progress line) or is the screen's
+ * (drop, store, quit) comes back with its argument. */
+enum dash_cmd {
+	DASH_CMD_NONE,    /* an empty line */
+	DASH_CMD_FORKED,  /* policy P, fault NODE DIM=F DUR, dims, lambda, mu, queue: done */
+	DASH_CMD_GOTO,    /* goto T: t */
+	DASH_CMD_IO,      /* io X: x */
+	DASH_CMD_COMPARE, /* compare P: ops */
+	DASH_CMD_DROP,
+	DASH_CMD_STORE,
+	DASH_CMD_QUIT,
+	DASH_CMD_ERROR /* e says what is wrong */
+};
+struct dash_cmd_arg {
+	int64_t t;
+	double x;
+	const struct policy_ops *ops;
+};
+enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg *a, struct err *e);
+/* A what-if: a fault on node from now, spec "DIM=FRACTION DURATION" ("sto=0.5 6h"). 0, or
+ * VF_EINPUT with e filled. */
+int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, struct err *e);
+
 /* The fragmentation sparkline of lane l: out[i] for the i-th of DASH_SPARK_N slices of the
  * window (-1: not reached yet); returns the slices reached. */
 size_t dash_spark(const struct dash *d, int l, double *out);

@@ -1171,6 +1171,24 @@ void dash_detail(const struct dash *d, int l, size_t n, struct dash_detail *out)
 			out->jobs_by_class[r.cls]++;
 		out->slowed += r.rate < 1;
 	}
+	size_t nf;
+	sim_faults(s, &nf);
+	int64_t now = sim_counters(s)->now;
+	for (size_t i = 0; i < nf; i++) {
+		const struct fault *ft = sim_fault(s, i);
+		if (strcmp(ft->target, sp->name) &&
+		    (!sp->group[0] || strcmp(ft->target, sp->group)) &&
+		    !(sp->ngpu && gpumodel_find(ft->target) == sp->model))
+			continue;
+		if (out->nfault < DASH_DETAIL_FAULTS) {
+			char fb[120];
+			fault_format(ft, fb, sizeof fb);
+			snprintf(out->fault[out->nfault], sizeof out->fault[0], "%s%s", fb,
+				 now >= ft->start && now < ft->start + ft->duration ? " (active)"
+										    : "");
+		}
+		out->nfault++;
+	}
 	const double *f = sim_node_frag(s);
 	double all = 0;
 	for (size_t k = 0; k < c->n; k++)
@@ -1263,6 +1281,180 @@ int dash_story_raid(struct dash *d, char *names, size_t len, struct err *e)
 			 "RAID rebuild on %s: sto=%g for %gh", names, DASH_RAID_FRACTION,
 			 DASH_RAID_SECONDS / 3600.0);
 	return rc;
+}
+
+/* ---- the cluster panel's rows ---- */
+
+static int row_model(const struct cluster *c, int32_t n)
+{
+	return c->spec[n].ngpu ? c->spec[n].model : -1;
+}
+
+/* Rows of at most per nodes of one model over r->order: their count, and their starts when
+ * fill. */
+static size_t rows_cut(const struct cluster *c, struct dash_rows *r, size_t per, int fill)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->norder;) {
+		size_t j = i + 1;
+		int m = row_model(c, r->order[i]);
+		while (j < r->norder && j - i < per && row_model(c, r->order[j]) == m)
+			j++;
+		if (fill)
+			r->start[n] = i;
+		n++;
+		i = j;
+	}
+	return n;
+}
+
+void dash_rows(const struct dash *d, const char *filter, enum dash_sort sort, int per, int rows,
+	       struct dash_rows *r)
+{
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	xgrow(&r->order, &r->ordercap, c->n ? c->n : 1, sizeof *r->order);
+	r->norder = dash_order(d, 0, filter, sort, r->order);
+	size_t p = per > 0 ? (size_t)per : 1;
+	if (per <= 0 && rows > 0) /* the fewest nodes a row that fit, each model a row of its own */
+		for (p = (r->norder + (size_t)rows - 1) / (size_t)rows; p < r->norder; p++)
+			if (rows_cut(c, r, p ? p : 1, 0) <= (size_t)rows)
+				break;
+	if (p < 1)
+		p = 1;
+	xgrow(&r->start, &r->startcap, r->norder + 2, sizeof *r->start);
+	r->nrows = rows_cut(c, r, p, 1);
+	r->start[r->nrows] = r->norder;
+}
+
+void dash_rows_release(struct dash_rows *r)
+{
+	free(r->order);
+	free(r->start);
+	memset(r, 0, sizeof *r);
+}
+
+int dash_row_name(const struct dash *d, const struct dash_rows *r, size_t i, char *buf, size_t len)
+{
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	size_t a = r->start[i], n = r->start[i + 1] - a;
+	int m = row_model(c, r->order[a]);
+	for (size_t q = a + 1; q < a + n; q++)
+		if (row_model(c, r->order[q]) != m)
+			m = -2;
+	if (n == 1)
+		snprintf(buf, len, "%s", c->spec[r->order[a]].name);
+	else
+		snprintf(buf, len, "%s..%s", c->spec[r->order[a]].name,
+			 c->spec[r->order[a + n - 1]].name);
+	return m;
+}
+
+const char *dash_node_name(const struct dash *d, size_t n)
+{
+	return sim_cluster(d->lane[0]->s)->spec[n].name;
+}
+
+const char *dash_policy(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l]->ops->name;
+}
+
+int64_t dash_events(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return sim_counters(d->lane[l]->s)->events;
+}
+
+/* ---- ':' commands ---- */
+
+int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, struct err *e)
+{
+	char buf[256], dimfrac[64], dur[32];
+	struct fault f;
+	int rc;
+	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2)
+		return err_set(e, VF_EINPUT, "fault '%s': give DIM=FRACTION DURATION", spec);
+	snprintf(buf, sizeof buf, "%s:%s@%" PRId64 "+%s", node, dimfrac,
+		 sim_counters(d->lane[0]->s)->now, dur);
+	if ((rc = fault_parse(buf, &f, e)))
+		return rc;
+	return dash_fork(d, NULL, &f, e);
+}
+
+/* dims, lambda, mu, queue: a what-if that changes the scenario's options from now. */
+static int command_change(struct dash *d, const char *w1, const char *w2, const char *rest, int n,
+			  struct err *e)
+{
+	struct sim_change ch;
+	double x = 0;
+	enum sim_queue q = SIM_FIFO;
+	int bad = 0;
+	sim_change_init(&ch);
+	if (!strcmp(w1, "dims"))
+		bad = job_dims_parse(w2, &ch.dims) || !ch.dims;
+	else if (!strcmp(w1, "queue")) {
+		bad = sim_queue_parse(w2, &q);
+		ch.queue = (int)q;
+		ch.preempt = n >= 3 && !strcmp(rest, "preempt");
+	} else {
+		bad = parse_double(w2, &x) || x < 0;
+		if (!strcmp(w1, "lambda"))
+			ch.lambda = x;
+		else
+			ch.mu = x;
+	}
+	if (bad)
+		return err_set(e, VF_EINPUT, "%s '%s': not a value for it", w1, w2);
+	return dash_fork_with(d, NULL, NULL, &ch, e);
+}
+
+enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg *a, struct err *e)
+{
+	char w1[64] = "", w2[64] = "", rest[128] = "";
+	int n = sscanf(line, "%63s %63s %127[^\n]", w1, w2, rest);
+	memset(a, 0, sizeof *a);
+	if (n < 1)
+		return DASH_CMD_NONE;
+	if ((!strcmp(w1, "policy") || !strcmp(w1, "compare")) && n >= 2) {
+		if (!(a->ops = policy_find(w2))) {
+			err_set(e, VF_EINPUT, "policy '%s': no such policy (see voidfit policies)",
+				w2);
+			return DASH_CMD_ERROR;
+		}
+		if (!strcmp(w1, "compare"))
+			return DASH_CMD_COMPARE;
+		return dash_fork(d, a->ops, NULL, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	}
+	if (!strcmp(w1, "fault") && n >= 3)
+		return dash_fork_node_fault(d, w2, rest, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	if (!strcmp(w1, "goto") && n >= 2) {
+		if (!dash_parse_time(d, w2, &a->t))
+			return DASH_CMD_GOTO;
+		err_set(e, VF_EINPUT, "goto '%s': not a time (3d12h, 90m, 50%%)", w2);
+		return DASH_CMD_ERROR;
+	}
+	if (!strcmp(w1, "io") && n >= 2) {
+		if (!parse_double(w2, &a->x))
+			return DASH_CMD_IO;
+		err_set(e, VF_EINPUT, "io '%s': not a number", w2);
+		return DASH_CMD_ERROR;
+	}
+	if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
+	     !strcmp(w1, "queue")) &&
+	    n >= 2)
+		return command_change(d, w1, w2, rest, n, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	if (!strcmp(w1, "drop"))
+		return DASH_CMD_DROP;
+	if (!strcmp(w1, "store"))
+		return DASH_CMD_STORE;
+	if (!strcmp(w1, "quit") || !strcmp(w1, "q"))
+		return DASH_CMD_QUIT;
+	err_set(e, VF_EINPUT,
+		"'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, io X, "
+		"dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
+		line);
+	return DASH_CMD_ERROR;
 }
 
 /* strstr without case. */

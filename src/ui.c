@@ -84,15 +84,11 @@ struct ui {
 	double speed;
 	enum mode mode;
 	/* cluster panel */
-	int32_t *order; /* the filtered, sorted nodes of lane 0 */
-	size_t norder;
-	int per;           /* nodes per row: 0 = fit them all */
-	size_t sel, top;   /* selected row and first row shown */
-	int rows_shown;    /* cluster rows that fit */
-	int cl_y;          /* screen row of the first cluster row */
-	size_t nrows;      /* rows of the current grouping */
-	size_t *row_start; /* each row's first index in order (nrows + 1 entries) */
-	size_t rowcap;
+	struct dash_rows rows; /* the filtered, sorted nodes of lane 0 in rows */
+	int per;               /* nodes per row: 0 = fit them all */
+	size_t sel, top;       /* selected row and first row shown */
+	int rows_shown;        /* cluster rows that fit */
+	int cl_y;              /* screen row of the first cluster row */
 	char filter[128];
 	enum dash_sort sort;
 	int help_top, help_page; /* the help's first line shown, and its lines a page */
@@ -278,7 +274,7 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 			    : u->playing    ? (u->ascii ? "> playing" : "▶ playing")
 					    : (u->ascii ? "|| paused" : "⏸ paused");
 	const char *trace = u->o->trace_name ? u->o->trace_name : "";
-	const char *pol = sim_policy(dash_sim(u->d, 0))->name;
+	const char *pol = dash_policy(u->d, 0);
 	/* the longest form that fits: in full, shorter, then without the what-if's change
 	 * (the lanes' titles name it), so the clock and the play state stay in sight */
 	char line[512];
@@ -297,49 +293,13 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 	attroff(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 }
 
-/* The grouping of lane 0's filtered nodes into rows: ranges of at most per nodes of one GPU
- * model (per = 0: as many as make every node fit the rows). */
+/* The rows of the cluster panel (dash_rows): per nodes a row, or (per = 0) as many as make
+ * every node fit the rows. */
 static void regroup(struct ui *u, int rows)
 {
-	const struct cluster *c = sim_cluster(dash_sim(u->d, 0));
-	free(u->order);
-	u->order = xmalloc((c->n ? c->n : 1) * sizeof *u->order);
-	u->norder = dash_order(u->d, 0, u->filter, u->sort, u->order);
-	size_t per = u->per > 0 ? (size_t)u->per : 1;
-	if (u->per <= 0 && rows > 0) {
-		/* the fewest nodes per row that fit, each model starting a row */
-		for (per = (u->norder + (size_t)rows - 1) / (size_t)rows; per < u->norder; per++) {
-			size_t n = 0, i = 0;
-			while (i < u->norder) {
-				size_t j = i + 1;
-				int m = c->spec[u->order[i]].ngpu ? c->spec[u->order[i]].model : -1;
-				while (j < u->norder && j - i < per &&
-				       (c->spec[u->order[j]].ngpu ? c->spec[u->order[j]].model
-								  : -1) == m)
-					j++;
-				n++;
-				i = j;
-			}
-			if (n <= (size_t)rows)
-				break;
-		}
-		if (per < 1)
-			per = 1;
-	}
-	xgrow(&u->row_start, &u->rowcap, u->norder + 2, sizeof *u->row_start);
-	u->nrows = 0;
-	for (size_t i = 0; i < u->norder;) {
-		size_t j = i + 1;
-		int m = c->spec[u->order[i]].ngpu ? c->spec[u->order[i]].model : -1;
-		while (j < u->norder && j - i < per &&
-		       (c->spec[u->order[j]].ngpu ? c->spec[u->order[j]].model : -1) == m)
-			j++;
-		u->row_start[u->nrows++] = i;
-		i = j;
-	}
-	u->row_start[u->nrows] = u->norder;
-	if (u->sel >= u->nrows)
-		u->sel = u->nrows ? u->nrows - 1 : 0;
+	dash_rows(u->d, u->filter, u->sort, u->per, rows, &u->rows);
+	if (u->sel >= u->rows.nrows)
+		u->sel = u->rows.nrows ? u->rows.nrows - 1 : 0;
 }
 
 /* The cluster panel's columns at a width: the node's name and model once, then a block per
@@ -391,9 +351,9 @@ static struct cols cols_at(const struct ui *u, int w)
 static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int y, int x)
 {
 	struct dash_node dn;
-	size_t a = u->row_start[i], n = u->row_start[i + 1] - a;
+	size_t a = u->rows.start[i], n = u->rows.start[i + 1] - a;
 	int gw = c->gw, end = x + c->bw - 1;
-	dash_group(u->d, l, u->order + a, n, &dn);
+	dash_group(u->d, l, u->rows.order + a, n, &dn);
 	/* GPUs: each GPU a cell for a node; for a range, cells in proportion */
 	if (n == 1) {
 		for (int g = 0; g < dn.ngpu && g < gw; g++) {
@@ -458,12 +418,12 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 		u->top = u->sel;
 	if (rows > 0 && u->sel >= u->top + (size_t)rows)
 		u->top = u->sel - (size_t)rows + 1;
-	if (rows > 0 && u->top + (size_t)rows > u->nrows)
-		u->top = u->nrows > (size_t)rows ? u->nrows - (size_t)rows : 0;
+	if (rows > 0 && u->top + (size_t)rows > u->rows.nrows)
+		u->top = u->rows.nrows > (size_t)rows ? u->rows.nrows - (size_t)rows : 0;
 	struct cols c = cols_at(u, r->w);
 	int bx = r->x + c.nw + 1 + (c.mw ? c.mw + 1 : 0);
 	attron(A_BOLD);
-	put(r->y, r->x, bx - r->x - 1, "%zu nodes%s%s", u->norder, u->filter[0] ? " /" : "",
+	put(r->y, r->x, bx - r->x - 1, "%zu nodes%s%s", u->rows.norder, u->filter[0] ? " /" : "",
 	    u->filter);
 	for (int k = 0; k < c.nshow; k++) {
 		int l = (c.first + k) % nl;
@@ -479,39 +439,26 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 		attroff(A_UNDERLINE);
 	}
 	attroff(A_BOLD);
-	const struct cluster *cl = sim_cluster(dash_sim(u->d, 0));
-	for (int k = 0; k < rows && u->top + (size_t)k < u->nrows; k++) {
+	for (int k = 0; k < rows && u->top + (size_t)k < u->rows.nrows; k++) {
 		size_t i = u->top + (size_t)k;
 		int y = r->y + 1 + k, sel = i == u->sel;
-		size_t a = u->row_start[i], n = u->row_start[i + 1] - a;
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, r->x, ' ', r->w);
 		char name[160];
-		if (n == 1)
-			snprintf(name, sizeof name, "%s", cl->spec[u->order[a]].name);
-		else
-			snprintf(name, sizeof name, "%s..%s", cl->spec[u->order[a]].name,
-				 cl->spec[u->order[a + n - 1]].name);
+		int m = dash_row_name(u->d, &u->rows, i, name, sizeof name);
 		put(y, r->x, c.nw, "%s", name);
-		if (c.mw) {
-			int m = -2;
-			for (size_t q = a; q < a + n; q++) {
-				const struct node *sp = &cl->spec[u->order[q]];
-				int mq = sp->ngpu ? sp->model : -1;
-				m = m == -2 || m == mq ? mq : -3;
-			}
+		if (c.mw)
 			put(y, r->x + c.nw + 1, c.mw, "%s",
 			    m >= 0    ? gpumodel_get(m)->name
 			    : m == -1 ? "cpu"
 				      : "mixed");
-		}
 		for (int q = 0; q < c.nshow; q++)
 			draw_block(u, &c, (c.first + q) % nl, i, y, bx + q * c.bw);
 		if (sel)
 			attroff(A_REVERSE);
 	}
-	if (!u->nrows)
+	if (!u->rows.nrows)
 		put(r->y + 1, r->x, r->w, "  no node matches '%s'", u->filter);
 }
 
@@ -908,7 +855,7 @@ static void k_cmd(struct ui *u)
 
 static void k_fault(struct ui *u)
 {
-	if (!u->nrows) {
+	if (!u->rows.nrows) {
 		snprintf(u->msg, sizeof u->msg, "no node selected");
 		return;
 	}
@@ -932,21 +879,21 @@ static void k_sort(struct ui *u)
 
 static void k_zoom_in(struct ui *u)
 {
-	size_t cur = u->nrows ? (u->norder + u->nrows - 1) / u->nrows : 1;
+	size_t cur = u->rows.nrows ? (u->rows.norder + u->rows.nrows - 1) / u->rows.nrows : 1;
 	u->per = cur > 1 ? (int)(cur / 2) : 1;
 }
 
 static void k_zoom_out(struct ui *u)
 {
 	size_t cur = u->per > 0 ? (size_t)u->per : 1;
-	u->per = cur * 2 >= u->norder ? 0 : (int)(cur * 2);
+	u->per = cur * 2 >= u->rows.norder ? 0 : (int)(cur * 2);
 }
 
 static void k_detail(struct ui *u)
 {
-	if (!u->nrows)
+	if (!u->rows.nrows)
 		return;
-	u->detail = u->order[u->row_start[u->sel]];
+	u->detail = u->rows.order[u->rows.start[u->sel]];
 	u->mode = M_DETAIL;
 }
 
@@ -1008,7 +955,7 @@ static void k_up(struct ui *u)
 
 static void k_down(struct ui *u)
 {
-	if (u->sel + 1 < u->nrows)
+	if (u->sel + 1 < u->rows.nrows)
 		u->sel++;
 }
 
@@ -1021,7 +968,7 @@ static void k_pgup(struct ui *u)
 static void k_pgdn(struct ui *u)
 {
 	size_t k = u->rows_shown > 0 ? (size_t)u->rows_shown : 1;
-	u->sel = u->sel + k < u->nrows ? u->sel + k : (u->nrows ? u->nrows - 1 : 0);
+	u->sel = u->sel + k < u->rows.nrows ? u->sel + k : (u->rows.nrows ? u->rows.nrows - 1 : 0);
 }
 
 static void k_home(struct ui *u)
@@ -1031,7 +978,7 @@ static void k_home(struct ui *u)
 
 static void k_end(struct ui *u)
 {
-	u->sel = u->nrows ? u->nrows - 1 : 0;
+	u->sel = u->rows.nrows ? u->rows.nrows - 1 : 0;
 }
 
 static const struct ui_key keys[] = {
@@ -1252,7 +1199,6 @@ static void draw_help(struct ui *u)
 static void draw_detail(struct ui *u)
 {
 	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
-	const struct sim *s = dash_sim(u->d, l);
 	size_t n = (size_t)u->detail;
 	struct dash_detail dd;
 	char ln[16];
@@ -1291,20 +1237,8 @@ static void draw_detail(struct ui *u)
 			       dd.gpu_used[g] * 100,
 			       dd.cell[g] == DASH_CELL_STALLED ? " stalled" : "");
 	put(y++, x, w, "GPUs used  %s", dd.ngpu ? gl : "none");
-	size_t nf;
-	sim_faults(s, &nf);
-	const struct node *sp = &sim_cluster(s)->spec[n];
-	for (size_t i = 0; i < nf && y < r.y + r.h - 3; i++) {
-		char fb[160];
-		const struct fault *f = sim_fault(s, i);
-		int64_t now = sim_counters(s)->now;
-		if (strcmp(f->target, sp->name) && strcmp(f->target, sp->group) &&
-		    !(sp->ngpu && gpumodel_find(f->target) == sp->model))
-			continue;
-		fault_format(f, fb, sizeof fb);
-		put(y++, x, w, "fault %s%s", fb,
-		    now >= f->start && now < f->start + f->duration ? "  (active)" : "");
-	}
+	for (int i = 0; i < dd.nfault && i < DASH_DETAIL_FAULTS && y < r.y + r.h - 3; i++)
+		put(y++, x, w, "fault %s", dd.fault[i]);
 	put(y++, x, w, "%-10s %-6s %9s %6s %10s %s", "job", "class", "GPU each", "rate",
 	    "work left", "GPUs (index)");
 	for (int i = 0; i < dd.njobs && y < r.y + r.h - 1; i++) {
@@ -1468,7 +1402,7 @@ static void warn_slow(struct ui *u, int l)
 		snprintf(u->msg, sizeof u->msg,
 			 "policy %s is slow on this store: about %.0f s to replay the window, so a "
 			 "far seek takes long (any key cancels it); fgd or first-fit are faster",
-			 sim_policy(dash_sim(u->d, l))->name, s);
+			 dash_policy(u->d, l), s);
 }
 
 static void fork_policy(struct ui *u, const char *name)
@@ -1486,89 +1420,40 @@ static void fork_policy(struct ui *u, const char *name)
 		warn_slow(u, dash_nlanes(u->d) - 1);
 }
 
-/* "sto=0.5 6h" on node: a fault from now. */
-static void fork_fault(struct ui *u, const char *node, const char *spec)
-{
-	char buf[256];
-	struct fault f;
-	struct err e = {0};
-	char dimfrac[64], dur[32];
-	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2) {
-		snprintf(u->msg, sizeof u->msg, "fault '%s': give DIM=FRACTION DURATION", spec);
-		return;
-	}
-	snprintf(buf, sizeof buf, "%s:%s@%lld+%s", node, dimfrac,
-		 (long long)sim_counters(dash_sim(u->d, 0))->now, dur);
-	if (fault_parse(buf, &f, &e) || dash_fork(u->d, NULL, &f, &e))
-		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-}
-
+/* A ':' line: dash_command runs the quick forks; the long moves run here with their
+ * progress line, and what is the screen's. */
 static void run_cmd(struct ui *u, const char *line)
 {
-	char w1[64] = "", w2[64] = "", rest[128] = "";
-	int n = sscanf(line, "%63s %63s %127[^\n]", w1, w2, rest);
+	struct dash_cmd_arg a;
 	struct err e = {0};
-	int64_t t;
-	if (n < 1)
-		return;
-	if (!strcmp(w1, "policy") && n >= 2)
-		fork_policy(u, w2);
-	else if (!strcmp(w1, "compare") && n >= 2) {
-		const struct policy_ops *ops = policy_find(w2);
-		if (!ops)
-			snprintf(u->msg, sizeof u->msg, "policy '%s': no such policy", w2);
-		else
-			ui_compare(u, ops);
-	} else if (!strcmp(w1, "fault") && n >= 3)
-		fork_fault(u, w2, rest);
-	else if (!strcmp(w1, "goto") && n >= 2) {
-		if (dash_parse_time(u->d, w2, &t))
-			snprintf(u->msg, sizeof u->msg, "goto '%s': not a time (3d12h, 90m, 50%%)",
-				 w2);
-		else
-			ui_goto(u, t);
-	} else if (!strcmp(w1, "io") && n >= 2) {
-		double x;
-		if (parse_double(w2, &x))
-			snprintf(u->msg, sizeof u->msg, "io '%s': not a number", w2);
-		else
-			ui_fork_io(u, x);
-	} else if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
-		    !strcmp(w1, "queue")) &&
-		   n >= 2) {
-		struct sim_change ch;
-		double x = 0;
-		enum sim_queue q = SIM_FIFO;
-		int bad = 0;
-		sim_change_init(&ch);
-		if (!strcmp(w1, "dims"))
-			bad = job_dims_parse(w2, &ch.dims) || !ch.dims;
-		else if (!strcmp(w1, "queue")) {
-			bad = sim_queue_parse(w2, &q);
-			ch.queue = (int)q;
-			ch.preempt = n >= 3 && !strcmp(rest, "preempt");
-		} else {
-			bad = parse_double(w2, &x) || x < 0;
-			if (!strcmp(w1, "lambda"))
-				ch.lambda = x;
-			else
-				ch.mu = x;
-		}
-		if (bad)
-			snprintf(u->msg, sizeof u->msg, "%s '%s': not a value for it", w1, w2);
-		else if (dash_fork_with(u->d, NULL, NULL, &ch, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-	} else if (!strcmp(w1, "drop"))
+	switch (dash_command(u->d, line, &a, &e)) {
+	case DASH_CMD_FORKED:
+		warn_slow(u, dash_nlanes(u->d) - 1);
+		break;
+	case DASH_CMD_GOTO:
+		ui_goto(u, a.t);
+		break;
+	case DASH_CMD_IO:
+		ui_fork_io(u, a.x);
+		break;
+	case DASH_CMD_COMPARE:
+		ui_compare(u, a.ops);
+		break;
+	case DASH_CMD_DROP:
 		k_drop(u);
-	else if (!strcmp(w1, "store"))
+		break;
+	case DASH_CMD_STORE:
 		k_store(u);
-	else if (!strcmp(w1, "quit") || !strcmp(w1, "q"))
-		u->quit = 1;
-	else
-		snprintf(u->msg, sizeof u->msg,
-			 "'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, "
-			 "io X, dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
-			 line);
+		break;
+	case DASH_CMD_QUIT:
+		k_quit(u);
+		break;
+	case DASH_CMD_ERROR:
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		break;
+	case DASH_CMD_NONE:
+		break;
+	}
 }
 
 static void prompt_done(struct ui *u)
@@ -1591,12 +1476,15 @@ static void prompt_done(struct ui *u)
 		run_cmd(u, u->line);
 		break;
 	case P_FAULT:
-		if (u->nrows)
-			fork_fault(u,
-				   sim_cluster(dash_sim(u->d, 0))
-					   ->spec[u->order[u->row_start[u->sel]]]
-					   .name,
-				   u->line);
+		if (u->rows.nrows) {
+			struct err e = {0};
+			if (dash_fork_node_fault(
+				    u->d,
+				    dash_node_name(u->d,
+						   (size_t)u->rows.order[u->rows.start[u->sel]]),
+				    u->line, &e))
+				snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		}
 		break;
 	case P_IO: {
 		double x;
@@ -1683,7 +1571,7 @@ static void on_mouse(struct ui *u)
 #endif
 	else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) {
 		int k = me.y - u->cl_y;
-		if (k >= 0 && k < u->rows_shown && u->top + (size_t)k < u->nrows)
+		if (k >= 0 && k < u->rows_shown && u->top + (size_t)k < u->rows.nrows)
 			u->sel = u->top + (size_t)k;
 	}
 }
@@ -1882,8 +1770,8 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 		draw_s = end - t_draw;
 		if (o->log_frames) {
 			xgrow(&o->frames, &o->framecap, o->nframes + 1, sizeof *o->frames);
-			o->frames[o->nframes++] = (struct ui_frame){
-				draw_s * 1000, end, sim_counters(dash_sim(d, 0))->events};
+			o->frames[o->nframes++] =
+				(struct ui_frame){draw_s * 1000, end, dash_events(d, 0)};
 		}
 		int wait_ms = (int)((frame_end - end) * 1000);
 		timeout(wait_ms > 0 ? wait_ms : 0);
@@ -1908,7 +1796,6 @@ out:
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
 	sigaction(SIGFPE, &old_fpe, NULL);
-	free(u.order);
-	free(u.row_start);
+	dash_rows_release(&u.rows);
 	return rc;
 }

@@ -28,7 +28,7 @@ poll 10 shows "cancelled, nothing moved"
 contains screen "paused"
 # the screen answers at once: the help opens
 keys '?'
-poll 5 shows "any key closes"
+poll 5 shows "other keys close"
 keys q
 [ "$(clock)" = "$c0" ] || die "the view moved after the cancel: $c0 -> $(clock)"
 contains screen "paused"
