@@ -607,6 +607,51 @@ static void test_story(void **state)
 	dash_free(d);
 }
 
+/* The ':' interpreter and the panel's rows, without a screen. */
+static void test_command(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct dash_cmd_arg a;
+	struct err e = {0};
+	assert_int_equal(dash_command(d, "", &a, &e), DASH_CMD_NONE);
+	assert_int_equal(dash_command(d, "policy nope", &a, &e), DASH_CMD_ERROR);
+	assert_non_null(strstr(e.msg, "policy 'nope': no such policy"));
+	assert_int_equal(dash_command(d, "goto 50%", &a, &e), DASH_CMD_GOTO);
+	int64_t t;
+	assert_int_equal(dash_parse_time(d, "50%", &t), 0);
+	assert_int_equal(a.t, t);
+	assert_int_equal(dash_command(d, "io x", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "io 2", &a, &e), DASH_CMD_IO);
+	assert_true(a.x == 2);
+	assert_int_equal(dash_command(d, "compare fgd", &a, &e), DASH_CMD_COMPARE);
+	assert_ptr_equal(a.ops, policy_find("fgd"));
+	assert_int_equal(dash_nlanes(d), 1);
+	assert_int_equal(dash_command(d, "dims cpu,gpu", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_command(d, "fault n1 sto=0.5 1h", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_nlanes(d), 3);
+	assert_non_null(strstr(dash_change(d, 2), "fault n1:sto=0.5@"));
+	assert_int_equal(dash_command(d, "fault n1 sto=0.5", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "queue nope", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "drop", &a, &e), DASH_CMD_DROP);
+	assert_int_equal(dash_command(d, "q", &a, &e), DASH_CMD_QUIT);
+	assert_int_equal(dash_command(d, "frob", &a, &e), DASH_CMD_ERROR);
+	assert_non_null(strstr(e.msg, "'frob': not a command"));
+	/* rows: 4 nodes of one model in 2 rows, then a node a row */
+	struct dash_rows r = {0};
+	char name[64];
+	dash_rows(d, "", DASH_SORT_NAME, 0, 2, &r);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(dash_row_name(d, &r, 0, name, sizeof name), gpumodel_find("A100"));
+	assert_string_equal(name, "n0..n1");
+	dash_rows(d, "n1,n3", DASH_SORT_NAME, 1, 10, &r);
+	assert_int_equal(r.nrows, 2);
+	dash_row_name(d, &r, 1, name, sizeof name);
+	assert_string_equal(name, "n3");
+	dash_rows_release(&r);
+	dash_free(d);
+}
+
 /* A progress hook that stops the move the n-th time it is asked. */
 struct stopper {
 	int calls, stop_at;
@@ -701,6 +746,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lanes, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_detail, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_story, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_command, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
