@@ -424,16 +424,10 @@ void dash_set_progress(struct dash *d, dash_progress_fn fn, void *u)
 	d->progress_u = u;
 }
 
-/* A lane as it was before a move that may be cancelled. */
+/* A lane as it was before a move that may be cancelled: a copy of its sim and of the lane. */
 struct undo {
 	struct sim *s;
-	int64_t steps;
-	struct hist h;
-	double peak;
-	double spark[DASH_SPARK_N];
-	size_t nspark;
-	struct dash_event log[DASH_LOG_MAX];
-	size_t nlog, loghead;
+	struct lane saved;
 };
 
 static void undo_save(const struct lane *L, struct undo *u)
@@ -441,34 +435,26 @@ static void undo_save(const struct lane *L, struct undo *u)
 	int rc = sim_fork(L->s, NULL, NULL, &u->s, NULL);
 	assert(!rc);
 	(void)rc;
-	u->steps = L->steps;
-	u->h = L->h;
-	u->peak = L->peak;
-	memcpy(u->spark, L->spark, sizeof u->spark);
-	u->nspark = L->nspark;
-	memcpy(u->log, L->log, sizeof u->log);
-	u->nlog = L->nlog;
-	u->loghead = L->loghead;
+	u->saved = *L;
 }
 
-/* Put u back into L (restore: 1) or let it go. */
+/* Put u back into L (restore: 1) or let it go. The keyframes taken meanwhile stay: they
+ * are on the lane's one trajectory. */
 static void undo_end(struct lane *L, struct undo *u, int restore)
 {
 	if (!restore) {
 		sim_free(u->s);
 		return;
 	}
+	struct lane now = *L;
 	sim_free(L->s);
+	*L = u->saved;
 	L->s = u->s;
+	L->kf = now.kf;
+	L->nkf = now.nkf;
+	L->kfcap = now.kfcap;
+	L->kf_iv = now.kf_iv;
 	lane_observe(L);
-	L->steps = u->steps;
-	L->h = u->h;
-	L->peak = u->peak;
-	memcpy(L->spark, u->spark, sizeof L->spark);
-	L->nspark = u->nspark;
-	memcpy(L->log, u->log, sizeof L->log);
-	L->nlog = u->nlog;
-	L->loghead = u->loghead;
 }
 
 /* Slices of a long move: the lanes go through them together, so the share done (and the

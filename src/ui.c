@@ -199,16 +199,31 @@ static void money(double v, char *buf, size_t len)
 		snprintf(buf, len, "%s$%.0f", sign, a);
 }
 
+/* The unit a number of seconds is written in: below `below` seconds, in `div` seconds. */
+static const struct tunit {
+	double below, div;
+	int prec;          /* decimals of a duration */
+	const char *dur;   /* a duration's suffix: "12m" */
+	const char *speed; /* a speed's unit: "34.1 min/s" */
+} tunits[] = {
+	{120, 1, 0, "s", "s"},
+	{7200, 60, 0, "m", "min"},
+	{172800, 3600, 1, "h", "h"},
+	{HUGE_VAL, 86400, 1, "d", "d"},
+};
+
+static const struct tunit *tunit_of(double s)
+{
+	size_t i = 0;
+	while (i + 1 < sizeof tunits / sizeof *tunits && !(s < tunits[i].below))
+		i++;
+	return &tunits[i];
+}
+
 static void duration_text(double s, char *buf, size_t len)
 {
-	if (s < 120)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 7200)
-		snprintf(buf, len, "%.0fm", s / 60);
-	else if (s < 172800)
-		snprintf(buf, len, "%.1fh", s / 3600);
-	else
-		snprintf(buf, len, "%.1fd", s / 86400);
+	const struct tunit *t = tunit_of(s);
+	snprintf(buf, len, "%.*f%s", t->prec, s / t->div, t->dur);
 }
 
 /* ---- the panels ---- */
@@ -225,14 +240,8 @@ struct ui_panel {
 /* Trace seconds per wall second as "34.1 min/s". */
 static void speed_text(double v, char *buf, size_t len)
 {
-	if (v < 120)
-		snprintf(buf, len, "%.3g s/s", v);
-	else if (v < 7200)
-		snprintf(buf, len, "%.3g min/s", v / 60);
-	else if (v < 172800)
-		snprintf(buf, len, "%.3g h/s", v / 3600);
-	else
-		snprintf(buf, len, "%.3g d/s", v / 86400);
+	const struct tunit *t = tunit_of(v);
+	snprintf(buf, len, "%.3g %s/s", v / t->div, t->speed);
 }
 
 /* A lane's short name: "main", "w1".."w3". */
