@@ -292,7 +292,11 @@ const struct cluster *sim_cluster(const struct sim *s);
 const struct job_set *sim_jobs(const struct sim *s);
 const struct policy_ops *sim_policy(const struct sim *s);
 const struct sim_opts *sim_options(const struct sim *s); /* faults: the sim's copy */
+/* The sim's faults: *n of them, and the first (NULL when none): read fault i with sim_fault,
+ * never as returned[i] (they are not contiguous). */
 const struct fault *sim_faults(const struct sim *s, size_t *n);
+/* Fault i (< the count sim_faults gives). */
+const struct fault *sim_fault(const struct sim *s, size_t i);
 /* Jobs that fault i of sim_faults() touched so far: jobs with a demand on its dim that ran
  * on one of its nodes while it was active. */
 int64_t sim_fault_jobs(const struct sim *s, size_t i);

@@ -19,9 +19,10 @@ extern const struct cmd_opt cmd_dash_opts[]; /* below */
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
 	.usage = "STORE [--policy P] [--compare P] [--seed N] [--at TIME] [--speed X] [--paused] "
-		 "[--mono] [--ascii] [--frame-log FILE] " SCENARIO_USAGE,
+		 "[--mono] [--ascii] [--frame-log FILE] [--story raid] " SCENARIO_USAGE,
 	.summary = "the live dashboard: replay a trace, watch the cluster, try what-ifs",
-	.help = "  -p, --policy P     the policy to replay (default ragp7)\n"
+	.help = "  -p, --policy P     the policy to replay (default fgd, fast on any store;\n"
+		"                     the screen says when the one chosen is slow on this store)\n"
 		"      --compare P    a second policy side by side from the start\n"
 		"  -s, --seed N       PRNG and enrichment seed (default 1)\n"
 		"      --at TIME      start at a trace time (3d12h, 90m, 3600, 50%)\n"
@@ -33,17 +34,23 @@ const struct cmd_entry cmd_dash_entry = {
 		"      --frame-log F  on exit, write each frame's drawing time (ms), wall time "
 		"and\n"
 		"                     events so far to F, and the keyframes' bytes\n"
+		"      --story raid   the RAID-rebuild story of the seed article, guided: the\n"
+		"                     three GPU nodes whose storage is the most used (at --at,\n"
+		"                     default 25%) lose 80% of it for 6h, as a what-if beside\n"
+		"                     the main run; captions point at the stalled GPUs, the\n"
+		"                     residual shapes and the $ ticker (n: next)\n"
 		"\n" SCENARIO_HELP "\n"
 		"Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
-		"p fork under another policy, f fault the selected node, i io-pressure, w store\n"
-		"the what-if, x drop it, / filter, s sort, + - zoom, Enter node detail, : "
-		"command,\n"
-		"? help, q quit.\n",
+		"p fork under another policy, f fault the selected node, i io-pressure (up to\n"
+		"three what-ifs), Tab the next lane, w store its what-if, x drop it, / filter,\n"
+		"s sort, + - zoom, Home End, Enter node detail, : command, ? help (and what the\n"
+		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
+		"its progress; any key cancels it.\n",
 	.opts = cmd_dash_opts,
 	.exec = exec_dash,
 };
 
-enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES };
+enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
 
 const struct cmd_opt cmd_dash_opts[] = {
 	{"policy", 'p', 1},
@@ -55,6 +62,7 @@ const struct cmd_opt cmd_dash_opts[] = {
 	{"mono", O_MONO, 0},
 	{"ascii", O_ASCII, 0},
 	{"frame-log", O_FRAMES, 1},
+	{"story", O_STORY, 1},
 	SCENARIO_OPTS,
 	{NULL, 0, 0},
 };
@@ -102,10 +110,11 @@ static int store_lane(void *u, struct dash *d, int lane, char *msg, size_t len)
 	return rc;
 }
 
-/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B" (outfile.h: as
- * every output file). */
+/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B", then with --at
+ * "seek S events E": the wall seconds going there took, and the main lane's events then
+ * (outfile.h: as every output file). */
 static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o,
-			struct err *e)
+			double seek_s, int64_t seek_events, struct err *e)
 {
 	struct outfile out;
 	size_t bytes, n = dash_keyframes(d, 0, &bytes);
@@ -116,6 +125,8 @@ static int write_frames(const char *path, const struct dash *d, const struct ui_
 		fprintf(out.f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms,
 			o->frames[i].at, o->frames[i].events);
 	fprintf(out.f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
+	if (seek_s >= 0)
+		fprintf(out.f, "seek %.6f events %" PRId64 "\n", seek_s, seek_events);
 	return outfile_commit(&out, e);
 }
 
@@ -124,8 +135,8 @@ static int exec_dash(int argc, char **argv)
 	struct cmd_parser p;
 	struct scenario sc;
 	struct err e = {0};
-	const char *policy = "ragp7", *compare = NULL, *at = NULL, *seed_arg = NULL,
-		   *frame_log = NULL;
+	const char *policy = "fgd", *compare = NULL, *at = NULL, *seed_arg = NULL,
+		   *frame_log = NULL, *story = NULL;
 	double speed = 0;
 	int c, rc = CMD_OK, mono = getenv("NO_COLOR") && getenv("NO_COLOR")[0], ascii = 0,
 	       paused = 0;
@@ -165,6 +176,9 @@ static int exec_dash(int argc, char **argv)
 		case O_FRAMES:
 			frame_log = p.arg;
 			break;
+		case O_STORY:
+			story = p.arg;
+			break;
 		default:
 			if (scenario_is_key(c)) {
 				if (scenario_set(&sc, c, p.arg, &e))
@@ -193,6 +207,10 @@ static int exec_dash(int argc, char **argv)
 				     "--seed '%s': not a seed (a whole number >= 0)", seed_arg);
 		goto out;
 	}
+	if (story && strcmp(story, "raid")) {
+		rc = cmd_usage_error(&cmd_dash_entry, "--story '%s': no such story (raid)", story);
+		goto out;
+	}
 	if (scenario_check(&sc, &e)) {
 		rc = cmd_usage_error(&cmd_dash_entry, "%s", e.msg);
 		goto out;
@@ -207,16 +225,26 @@ static int exec_dash(int argc, char **argv)
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		goto out;
 	}
-	if (at) {
+	double seek_s = -1;
+	int64_t seek_events = 0;
+	if (at || story) {
 		int64_t t;
-		if (dash_parse_time(d, at, &t)) {
+		if (dash_parse_time(d, at ? at : "25%", &t)) {
 			rc = cmd_usage_error(&cmd_dash_entry,
 					     "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
 			goto out;
 		}
+		double t0 = util_mono();
 		dash_goto(d, t);
+		seek_s = util_mono() - t0;
+		seek_events = sim_counters(dash_sim(d, 0))->events;
 	}
 	if (cops && dash_compare(d, cops, &e)) {
+		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
+		goto out;
+	}
+	char names[3 * NODE_NAME_MAX + 4] = "";
+	if (story && dash_story_raid(d, names, sizeof names, &e)) {
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		goto out;
 	}
@@ -226,11 +254,13 @@ static int exec_dash(int argc, char **argv)
 			     .speed = speed,
 			     .paused = paused,
 			     .trace_name = sc.trace_name.s,
+			     .story = story != NULL,
+			     .filter = story ? names : NULL,
 			     .store = store_lane,
 			     .store_u = &ctx,
 			     .log_frames = frame_log != NULL};
 	int urc = ui_run(d, &uo, &e);
-	if (frame_log && write_frames(frame_log, d, &uo, &e)) {
+	if (frame_log && write_frames(frame_log, d, &uo, seek_s, seek_events, &e)) {
 		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
 		free(uo.frames);
 		goto out;

@@ -53,8 +53,9 @@ struct lane {
 	const struct replay_trace *t;
 	const struct policy_ops *ops;
 	struct sim *s;
-	int64_t steps;        /* events handled since the lane's start */
-	struct fault *fault;  /* the what-if's fault (owned), or NULL */
+	int64_t steps;       /* events handled since the lane's start */
+	struct fault *fault; /* the what-if's faults (owned), or NULL */
+	size_t nfault;
 	double io;            /* the lane's io-pressure */
 	char change[160];     /* what the what-if changed, "" for the main lane */
 	struct sim_change ch; /* what the what-if changed of the scenario's options */
@@ -71,9 +72,12 @@ struct lane {
 	size_t nlog, loghead;
 	double eps, eps_wall; /* events per wall second lately; when it was last measured */
 	int64_t eps_events;   /* steps then */
+	int stored;           /* the what-if was stored as a run (dash_set_stored) */
 };
 
 struct dash {
+	dash_progress_fn progress; /* asked during long moves, or NULL */
+	void *progress_u;
 	const struct scenario *sc;
 	uint64_t seed;
 	struct replay_trace t; /* the main trace */
@@ -82,7 +86,7 @@ struct dash {
 	double frac;  /* playback: the fraction of a second the view is past view */
 	int64_t t0, w0, w1;
 	int nlanes;
-	struct lane lane[DASH_LANES];
+	struct lane *lane[DASH_LANES]; /* on the heap: observers hold their address */
 };
 
 const char *dash_sort_name(enum dash_sort s)
@@ -288,7 +292,7 @@ static void lane_release(struct lane *L)
 static void lane_start(struct dash *d, int l, struct sim *s, const struct replay_trace *t,
 		       const struct policy_ops *ops)
 {
-	struct lane *L = &d->lane[l];
+	struct lane *L = d->lane[l];
 	L->d = d;
 	L->idx = l;
 	sim_change_init(&L->ch);
@@ -318,10 +322,13 @@ int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t s
 	d->sc = sc;
 	d->seed = seed;
 	d->kf_bytes = kf_bytes ? kf_bytes : DASH_KEYFRAME_BYTES;
+	for (int l = 0; l < DASH_LANES; l++) {
+		d->lane[l] = xcalloc(1, sizeof *d->lane[l]);
+		sim_change_init(&d->lane[l]->ch);
+	}
 	replay_prepare(&d->t, &sc->base, sc, seed);
 	if ((rc = replay_new(&d->t, sc, ops, &s, e))) {
-		replay_trace_release(&d->t);
-		free(d);
+		dash_free(d);
 		*out = NULL;
 		return rc;
 	}
@@ -332,7 +339,7 @@ int dash_new(const struct scenario *sc, const struct policy_ops *ops, uint64_t s
 	d->view = d->t0;
 	d->nlanes = 1;
 	lane_start(d, 0, s, &d->t, ops);
-	lane_goto(&d->lane[0], d->view);
+	lane_goto(d->lane[0], d->view);
 	*out = d;
 	return VF_OK;
 }
@@ -341,8 +348,10 @@ void dash_free(struct dash *d)
 {
 	if (!d)
 		return;
-	for (int l = 0; l < DASH_LANES; l++)
-		lane_release(&d->lane[l]);
+	for (int l = 0; l < DASH_LANES; l++) {
+		lane_release(d->lane[l]);
+		free(d->lane[l]);
+	}
 	replay_trace_release(&d->t);
 	free(d);
 }
@@ -355,25 +364,25 @@ int dash_nlanes(const struct dash *d)
 const struct sim *dash_sim(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].s;
+	return d->lane[l]->s;
 }
 
 const struct replay_trace *dash_trace(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].t;
+	return d->lane[l]->t;
 }
 
 const char *dash_change(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].change[0] ? d->lane[l].change : NULL;
+	return d->lane[l]->change[0] ? d->lane[l]->change : NULL;
 }
 
 int64_t dash_fork_time(const struct dash *d, int l)
 {
 	assert(l >= 0 && l < d->nlanes);
-	return d->lane[l].fork_time;
+	return d->lane[l]->fork_time;
 }
 
 int64_t dash_time(const struct dash *d)
@@ -394,7 +403,7 @@ int64_t dash_tend(const struct dash *d)
 int dash_over(const struct dash *d)
 {
 	for (int l = 0; l < d->nlanes; l++)
-		if (!sim_done(d->lane[l].s))
+		if (!sim_done(d->lane[l]->s))
 			return 0;
 	return 1;
 }
@@ -403,42 +412,156 @@ size_t dash_keyframes(const struct dash *d, int l, size_t *bytes)
 {
 	assert(l >= 0 && l < d->nlanes);
 	if (bytes)
-		*bytes = d->lane[l].nkf * d->lane[l].kf_size;
-	return d->lane[l].nkf;
+		*bytes = d->lane[l]->nkf * d->lane[l]->kf_size;
+	return d->lane[l]->nkf;
 }
 
 /* ---- time ---- */
 
-void dash_goto(struct dash *d, int64_t t)
+void dash_set_progress(struct dash *d, dash_progress_fn fn, void *u)
 {
+	d->progress = fn;
+	d->progress_u = u;
+}
+
+/* A lane as it was before a move that may be cancelled: a copy of its sim and of the lane. */
+struct undo {
+	struct sim *s;
+	struct lane saved;
+};
+
+static void undo_save(const struct lane *L, struct undo *u)
+{
+	int rc = sim_fork(L->s, NULL, NULL, &u->s, NULL);
+	assert(!rc);
+	(void)rc;
+	u->saved = *L;
+}
+
+/* Put u back into L (restore: 1) or let it go. The keyframes taken meanwhile stay: they
+ * are on the lane's one trajectory. */
+static void undo_end(struct lane *L, struct undo *u, int restore)
+{
+	if (!restore) {
+		sim_free(u->s);
+		return;
+	}
+	struct lane now = *L;
+	sim_free(L->s);
+	*L = u->saved;
+	L->s = u->s;
+	L->kf = now.kf;
+	L->nkf = now.nkf;
+	L->kfcap = now.kfcap;
+	L->kf_iv = now.kf_iv;
+	lane_observe(L);
+}
+
+/* Slices of a long move: the lanes go through them together, so the share done (and the
+ * estimate of what is left) stays true whatever each lane costs. */
+#define MOVE_SLICES 64
+
+/* Lanes [a, b) to trace second t, asking d->progress (when set) every 50 ms or so: 0, or
+ * DASH_CANCELLED when it said stop, the lanes then where they stopped. */
+static int lanes_move(struct dash *d, int a, int b, int64_t t)
+{
+	int64_t from = INT64_MAX;
+	for (int l = a; l < b; l++) {
+		struct lane *L = d->lane[l];
+		if (sim_counters(L->s)->now > t) {
+			size_t k = 0;
+			while (k + 1 < L->nkf && sim_counters(L->kf[k + 1].s)->now <= t)
+				k++;
+			lane_restore(L, &L->kf[k]);
+		}
+		int64_t now = sim_counters(L->s)->now;
+		from = now < from ? now : from;
+	}
+	if (!d->progress) {
+		for (int l = a; l < b; l++)
+			while (lane_step(d->lane[l], t))
+				;
+		return 0;
+	}
+	double start = util_mono(), last = start - 1; /* the first time at once */
+	int64_t span = t > from ? t - from : 1, n = 0;
+	for (int k = 1; k <= MOVE_SLICES; k++) {
+		int64_t mk =
+			k == MOVE_SLICES ? t : from + (int64_t)((double)span * k / MOVE_SLICES);
+		for (int l = a; l < b; l++) {
+			struct lane *L = d->lane[l];
+			while (lane_step(L, mk)) {
+				if (++n % 64)
+					continue;
+				double now = util_mono();
+				if (now - last < 0.05)
+					continue;
+				last = now;
+				/* done: the lanes' mean share of the trace time to cover */
+				double done = 0;
+				for (int q = a; q < b; q++) {
+					int64_t c = sim_counters(d->lane[q]->s)->now - from;
+					done += (double)(c < 0      ? 0
+							 : c > span ? span
+								    : c) /
+						(double)span;
+				}
+				if (d->progress(d->progress_u, done / (b - a), now - start))
+					return DASH_CANCELLED;
+			}
+		}
+	}
+	return 0;
+}
+
+int dash_goto(struct dash *d, int64_t t)
+{
+	struct undo *u = NULL;
 	if (t < d->t0)
 		t = d->t0;
+	if (d->progress) {
+		u = xcalloc((size_t)d->nlanes, sizeof *u);
+		for (int l = 0; l < d->nlanes; l++)
+			undo_save(d->lane[l], &u[l]);
+	}
+	int rc = lanes_move(d, 0, d->nlanes, t);
+	if (u) {
+		for (int l = 0; l < d->nlanes; l++)
+			undo_end(d->lane[l], &u[l], rc == DASH_CANCELLED);
+		free(u);
+	}
+	if (rc)
+		return rc;
 	d->view = t;
 	d->frac = 0;
-	for (int l = 0; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], t);
+	return 0;
 }
 
 int dash_step(struct dash *d)
 {
-	struct lane *L = &d->lane[0];
+	struct lane *L = d->lane[0];
 	int64_t ev = sim_counters(L->s)->events;
 	int stepped;
 	/* a sample is not an event of the run: step past it */
 	while ((stepped = lane_step(L, INT64_MAX)) && sim_counters(L->s)->events == ev)
 		;
 	if (!stepped) {
-		/* the main run is over: the what-if may go on */
-		int64_t nt = d->nlanes > 1 ? sim_next_time(d->lane[1].s) : -1;
+		/* the main run is over: the what-ifs may go on */
+		int64_t nt = -1;
+		for (int l = 1; l < d->nlanes; l++) {
+			int64_t x = sim_next_time(d->lane[l]->s);
+			if (x >= 0 && (nt < 0 || x < nt))
+				nt = x;
+		}
 		if (nt < 0)
 			return 0;
-		d->view = nt;
+		d->view = nt > d->view ? nt : d->view;
 	} else if (sim_counters(L->s)->now > d->view) {
 		d->view = sim_counters(L->s)->now;
 	}
 	d->frac = 0;
 	for (int l = 1; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], d->view);
+		lane_goto(d->lane[l], d->view);
 	return 1;
 }
 
@@ -457,31 +580,60 @@ static void eps_update(struct lane *L)
 
 int64_t dash_advance(struct dash *d, double dt, int64_t max_events)
 {
+	return dash_advance_until(d, dt, max_events, 0);
+}
+
+int64_t dash_advance_until(struct dash *d, double dt, int64_t max_events, double deadline)
+{
 	double to = (double)d->view + d->frac + (dt > 0 ? dt : 0);
 	int64_t target = (int64_t)floor(to), n = 0;
-	struct lane *L = &d->lane[0];
+	struct lane *M = d->lane[0];
 	int capped = 0;
-	for (;;) {
-		if (max_events && n >= max_events) {
-			int64_t nt = sim_next_time(L->s);
-			capped = nt >= 0 && nt <= target;
-			break;
-		}
-		if (!lane_step(L, target))
-			break;
+	/* the budget, checked before each event: the wall clock every 16 events */
+#define SPENT()                                                                                    \
+	(capped = (max_events && n >= max_events) ||                                               \
+		  (deadline > 0 && n && !(n & 15) && util_mono() > deadline))
+	/* the main lane event by event, each what-if following it to its clock, so that every
+	 * lane costs the frame its share and none is left to catch up at once */
+	while (!SPENT() && lane_step(M, target)) {
 		n++;
+		int64_t now = sim_counters(M->s)->now;
+		for (int l = 1; l < d->nlanes && !capped; l++)
+			while (!SPENT() && lane_step(d->lane[l], now))
+				n++;
+		if (capped)
+			break;
 	}
+	/* the main run over (or its events done): the what-ifs go on to the target */
+	for (int l = 1; l < d->nlanes && !capped; l++)
+		while (!SPENT() && lane_step(d->lane[l], target))
+			n++;
+#undef SPENT
 	if (capped) {
-		d->view = sim_counters(L->s)->now;
+		/* the view stops at the last event handled: no lane is past it */
+		int64_t v = d->view;
+		for (int l = 0; l < d->nlanes; l++) {
+			int64_t now = sim_counters(d->lane[l]->s)->now;
+			v = now > v ? now : v;
+		}
+		d->view = v < target ? v : target;
 		d->frac = 0;
 	} else {
 		d->view = target;
 		d->frac = to - (double)target;
 	}
-	for (int l = 1; l < d->nlanes; l++)
-		lane_goto(&d->lane[l], d->view);
+	if (!capped && dash_over(d) && d->view > d->w1) {
+		/* every run over: the view stops at the window's end (or the last event) */
+		int64_t v = d->w1;
+		for (int l = 0; l < d->nlanes; l++) {
+			int64_t now = sim_counters(d->lane[l]->s)->now;
+			v = now > v ? now : v;
+		}
+		d->view = v < d->view ? v : d->view;
+		d->frac = 0;
+	}
 	for (int l = 0; l < d->nlanes; l++)
-		eps_update(&d->lane[l]);
+		eps_update(d->lane[l]);
 	return n;
 }
 
@@ -539,6 +691,27 @@ int dash_parse_time(const struct dash *d, const char *s, int64_t *t)
 	return 0;
 }
 
+double dash_cost(const struct dash *d, int l, double budget_s)
+{
+	const struct lane *L = d->lane[l];
+	struct sim *c;
+	int rc = sim_fork(L->s, NULL, NULL, &c, NULL);
+	assert(!rc);
+	(void)rc;
+	double start = util_mono(), spent = 0;
+	int n = 0;
+	while (n < 256 && sim_step(c)) {
+		n++;
+		if (!(n & 15) && (spent = util_mono() - start) > budget_s)
+			break;
+	}
+	spent = util_mono() - start;
+	sim_free(c);
+	if (!n)
+		return -1;
+	return spent / n * 2.0 * (double)L->t->js.njobs;
+}
+
 /* ---- what-if ---- */
 
 int dash_fork(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
@@ -570,18 +743,49 @@ static void change_text(const struct sim_change *ch, char *out, size_t len)
 				      ch->preempt > 0 ? " with preemption" : "");
 }
 
+static int fork_lane(struct dash *d, const struct policy_ops *ops, const struct fault *faults,
+		     size_t nf, const struct sim_change *ch, struct err *e);
+
 int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fault *fault,
 		   const struct sim_change *ch, struct err *e)
 {
-	struct lane *M = &d->lane[0];
+	return fork_lane(d, ops, fault, fault ? 1 : 0, ch, e);
+}
+
+int dash_fork_faults(struct dash *d, const struct fault *faults, size_t n, struct err *e)
+{
+	return fork_lane(d, NULL, faults, n, NULL, e);
+}
+
+static int lanes_full(const struct dash *d, struct err *e)
+{
+	if (d->nlanes < DASH_LANES)
+		return VF_OK;
+	return err_set(e, VF_EINPUT, "%d what-ifs already: drop one first", DASH_LANES - 1);
+}
+
+/* A what-if lane forked from the main one now, with nf faults added (nf may be 0). */
+static int fork_lane(struct dash *d, const struct policy_ops *ops, const struct fault *faults,
+		     size_t nf, const struct sim_change *ch, struct err *e)
+{
+	struct lane *M = d->lane[0];
 	struct sim *s;
 	int rc;
-	if ((rc = sim_fork_with(M->s, ops, fault, ch, &s, e)))
+	if ((rc = lanes_full(d, e)) ||
+	    (rc = sim_fork_with(M->s, ops, nf ? &faults[0] : NULL, ch, &s, e)))
 		return rc;
-	dash_drop(d);
-	d->nlanes = 2;
-	lane_start(d, 1, s, &d->t, ops ? ops : M->ops);
-	struct lane *L = &d->lane[1];
+	for (size_t i = 1; i < nf; i++) {
+		/* one fault a fork: a fork of the fork for each more */
+		struct sim *t;
+		rc = sim_fork(s, NULL, &faults[i], &t, e);
+		sim_free(s);
+		if (rc)
+			return rc;
+		s = t;
+	}
+	int l = d->nlanes++;
+	lane_start(d, l, s, &d->t, ops ? ops : M->ops);
+	struct lane *L = d->lane[l];
 	L->fork_time = sim_counters(s)->now;
 	L->h = M->h;
 	L->peak = M->peak;
@@ -591,22 +795,28 @@ int dash_fork_with(struct dash *d, const struct policy_ops *ops, const struct fa
 	L->kf[0].peak = L->peak;
 	memcpy(L->spark, M->spark, sizeof L->spark);
 	L->nspark = M->nspark;
-	if (fault) {
-		char buf[120];
-		fault_format(fault, buf, sizeof buf);
-		L->fault = xmalloc(sizeof *L->fault);
-		*L->fault = *fault;
-		snprintf(L->change, sizeof L->change, "fault %s", buf);
-		/* a fault that begins now began inside sim_fork, before the lane observed it */
-		size_t nf;
-		sim_faults(s, &nf);
+	if (nf) {
+		L->fault = xmalloc(nf * sizeof *L->fault);
+		memcpy(L->fault, faults, nf * sizeof *L->fault);
+		L->nfault = nf;
+		size_t all;
+		sim_faults(s, &all);
 		int64_t now = sim_counters(s)->now;
-		if (fault->start <= now && now < fault->start + fault->duration)
-			log_add(L, &(struct dash_event){.t = now,
-							.kind = DASH_EV_FAULT,
-							.begin = 1,
-							.node = -1,
-							.fault = (int32_t)nf - 1});
+		for (size_t i = 0; i < nf; i++) {
+			char buf[120];
+			fault_format(&faults[i], buf, sizeof buf);
+			size_t n = strlen(L->change);
+			snprintf(L->change + n, sizeof L->change - n, "%s%s", i ? ", " : "fault ",
+				 buf);
+			/* a fault that begins now began inside sim_fork, before the lane observed
+			 * it */
+			if (faults[i].start <= now && now < faults[i].start + faults[i].duration)
+				log_add(L, &(struct dash_event){.t = now,
+								.kind = DASH_EV_FAULT,
+								.begin = 1,
+								.node = -1,
+								.fault = (int32_t)(all - nf + i)});
+		}
 	}
 	if (ops && ops != M->ops)
 		snprintf(L->change + strlen(L->change), sizeof L->change - strlen(L->change),
@@ -625,7 +835,9 @@ static int lane_fresh(struct dash *d, struct replay_trace *own, const struct rep
 		      const struct scenario *sc, const struct policy_ops *ops, struct err *e)
 {
 	struct sim *s;
-	int rc = replay_new(t, sc, ops, &s, e);
+	int rc = lanes_full(d, e);
+	if (!rc)
+		rc = replay_new(t, sc, ops, &s, e);
 	if (rc) {
 		if (own) {
 			replay_trace_release(own);
@@ -633,11 +845,13 @@ static int lane_fresh(struct dash *d, struct replay_trace *own, const struct rep
 		}
 		return rc;
 	}
-	dash_drop(d);
-	d->nlanes = 2;
-	lane_start(d, 1, s, t, ops);
-	d->lane[1].own = own;
-	lane_goto(&d->lane[1], d->view);
+	int l = d->nlanes++;
+	lane_start(d, l, s, t, ops);
+	d->lane[l]->own = own;
+	if (lanes_move(d, l, l + 1, d->view)) {
+		dash_drop_lane(d, l);
+		return DASH_CANCELLED;
+	}
 	return VF_OK;
 }
 
@@ -649,10 +863,11 @@ int dash_fork_io(struct dash *d, double x, struct err *e)
 	sc.io_pressure = x;
 	struct replay_trace *t = xcalloc(1, sizeof *t);
 	replay_prepare(t, &d->sc->base, &sc, d->seed);
-	int rc = lane_fresh(d, t, t, &sc, d->lane[0].ops, e);
+	int rc = lane_fresh(d, t, t, &sc, d->lane[0]->ops, e);
 	if (!rc) {
-		d->lane[1].io = x;
-		snprintf(d->lane[1].change, sizeof d->lane[1].change, "io-pressure %g", x);
+		struct lane *L = d->lane[d->nlanes - 1];
+		L->io = x;
+		snprintf(L->change, sizeof L->change, "io-pressure %g", x);
 	}
 	return rc;
 }
@@ -661,20 +876,44 @@ int dash_compare(struct dash *d, const struct policy_ops *ops, struct err *e)
 {
 	int rc = lane_fresh(d, NULL, &d->t, d->sc, ops, e);
 	if (!rc)
-		snprintf(d->lane[1].change, sizeof d->lane[1].change, "policy %s", ops->name);
+		snprintf(d->lane[d->nlanes - 1]->change, sizeof d->lane[0]->change, "policy %s",
+			 ops->name);
 	return rc;
+}
+
+void dash_drop_lane(struct dash *d, int l)
+{
+	assert(l >= 1 && l < d->nlanes);
+	struct lane *L = d->lane[l];
+	lane_release(L);
+	for (int k = l; k + 1 < d->nlanes; k++) {
+		d->lane[k] = d->lane[k + 1];
+		d->lane[k]->idx = k;
+	}
+	d->lane[--d->nlanes] = L; /* released: ready for the next what-if */
 }
 
 void dash_drop(struct dash *d)
 {
-	if (d->nlanes > 1)
-		lane_release(&d->lane[1]);
-	d->nlanes = 1;
+	while (d->nlanes > 1)
+		dash_drop_lane(d, d->nlanes - 1);
+}
+
+int dash_stored(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l]->stored;
+}
+
+void dash_set_stored(struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	d->lane[l]->stored = 1;
 }
 
 void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struct fault **faults)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	*out = *d->sc;
 	out->io_pressure = L->io;
 	if (l > 0 && L->ch.dims)
@@ -688,19 +927,19 @@ void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struc
 	if (l > 0 && L->ch.preempt >= 0)
 		out->preempt = L->ch.preempt;
 	*faults = NULL;
-	if (L->fault) {
-		*faults = xmalloc((d->sc->nfaults + 1) * sizeof **faults);
+	if (L->nfault) {
+		*faults = xmalloc((d->sc->nfaults + L->nfault) * sizeof **faults);
 		if (d->sc->nfaults)
 			memcpy(*faults, d->sc->faults, d->sc->nfaults * sizeof **faults);
-		(*faults)[d->sc->nfaults] = *L->fault;
+		memcpy(*faults + d->sc->nfaults, L->fault, L->nfault * sizeof **faults);
 		out->faults = *faults;
-		out->nfaults = out->faultcap = d->sc->nfaults + 1;
+		out->nfaults = out->faultcap = d->sc->nfaults + L->nfault;
 	}
 }
 
 void dash_result(const struct dash *d, int l, struct replay_result *r)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	struct sim *s;
 	int rc = sim_fork(L->s, NULL, NULL, &s, NULL);
 	assert(!rc);
@@ -731,7 +970,7 @@ void dash_result(const struct dash *d, int l, struct replay_result *r)
 
 void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	const struct sim_counters *k = sim_counters(L->s);
 	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
 	struct sim_now n;
@@ -801,10 +1040,10 @@ static int fault_on(const struct sim *s, const struct fault *f, size_t n)
 static int node_faults(const struct sim *s, size_t n)
 {
 	size_t nf;
-	const struct fault *f = sim_faults(s, &nf);
+	sim_faults(s, &nf);
 	int k = 0;
 	for (size_t i = 0; i < nf; i++)
-		k += fault_on(s, &f[i], n);
+		k += fault_on(s, sim_fault(s, i), n);
 	return k;
 }
 
@@ -868,7 +1107,7 @@ static void node_add(const struct sim *s, size_t n, struct dash_node *out, doubl
 
 void dash_group(const struct dash *d, int l, const int32_t *order, size_t n, struct dash_node *out)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	double wsum[DIM_N] = {0};
 	assert(n >= 1);
@@ -891,6 +1130,319 @@ void dash_node(const struct dash *d, int l, size_t n, struct dash_node *out)
 	dash_group(d, l, &one, 1, out);
 }
 
+void dash_detail(const struct dash *d, int l, size_t n, struct dash_detail *out)
+{
+	const struct sim *s = d->lane[l]->s;
+	const struct cluster *c = sim_cluster(s);
+	const struct node_state *st = &c->st[n];
+	const struct node *sp = &c->spec[n];
+	struct dash_node dn;
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", sp->name);
+	out->ngpu = sp->ngpu < CLUSTER_MAX_GPUS ? sp->ngpu : CLUSTER_MAX_GPUS;
+	out->model = out->ngpu ? sp->model : -1;
+	memcpy(out->cap, st->cap, sizeof out->cap);
+	memcpy(out->spec, sp->cap, sizeof out->spec);
+	memcpy(out->used, st->used, sizeof out->used);
+	for (int g = 0; g < out->ngpu; g++)
+		out->gpu_used[g] = (1000 - st->gpu_free[g]) / 1000.0;
+	dash_node(d, l, n, &dn);
+	memcpy(out->cell, dn.cell, sizeof out->cell);
+	out->faults = dn.faults;
+	out->njobs = st->njobs;
+	for (int32_t i = 0; i < st->njobs; i++) {
+		struct sim_job_result r;
+		sim_job_result(s, (size_t)st->jobs[i], &r);
+		if (r.cls < JOB_NCLASS)
+			out->jobs_by_class[r.cls]++;
+		out->slowed += r.rate < 1;
+	}
+	size_t nf;
+	sim_faults(s, &nf);
+	int64_t now = sim_counters(s)->now;
+	for (size_t i = 0; i < nf; i++) {
+		const struct fault *ft = sim_fault(s, i);
+		if (strcmp(ft->target, sp->name) &&
+		    (!sp->group[0] || strcmp(ft->target, sp->group)) &&
+		    !(sp->ngpu && gpumodel_find(ft->target) == sp->model))
+			continue;
+		if (out->nfault < DASH_DETAIL_FAULTS) {
+			char fb[120];
+			fault_format(ft, fb, sizeof fb);
+			snprintf(out->fault[out->nfault], sizeof out->fault[0], "%s%s", fb,
+				 now >= ft->start && now < ft->start + ft->duration ? " (active)"
+										    : "");
+		}
+		out->nfault++;
+	}
+	const double *f = sim_node_frag(s);
+	double all = 0;
+	for (size_t k = 0; k < c->n; k++)
+		all += f[k];
+	out->frag = f[n] / 1000;
+	out->frag_share = all > 0 ? f[n] / all : 0;
+}
+
+void dash_detail_job(const struct dash *d, int l, size_t n, int i, struct sim_job_result *r)
+{
+	const struct sim *s = d->lane[l]->s;
+	const struct node_state *st = &sim_cluster(s)->st[n];
+	assert(i >= 0 && i < st->njobs);
+	sim_job_result(s, (size_t)st->jobs[i], r);
+}
+
+void dash_dim_text(enum dim k, double v, char *buf, size_t len)
+{
+	double x = v;
+	const char *unit = "MB/s";
+	switch (k) {
+	case DIM_CPU:
+	case DIM_IOCPU:
+		x = v / 1000, unit = "cores";
+		break;
+	case DIM_MEM:
+	case DIM_HBM:
+		x = v / 1024, unit = "GiB";
+		break;
+	case DIM_GPU:
+		x = v / 1000, unit = "GPU";
+		break;
+	default:
+		break;
+	}
+	/* whole numbers in full ("12500 MB/s", not "1.25e+04") */
+	if (fabs(x) >= 1000 || x == floor(x))
+		snprintf(buf, len, "%.0f %s", x, unit);
+	else
+		snprintf(buf, len, "%.3g %s", x, unit);
+}
+
+size_t dash_busiest(const struct dash *d, int l, enum dim k, size_t n, int32_t *out)
+{
+	const struct cluster *c = sim_cluster(d->lane[l]->s);
+	size_t m = 0;
+	/* n is small: keep the best n so far, by insertion */
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->spec[i].ngpu <= 0 || c->st[i].cap[k] <= 0)
+			continue;
+		double v = (double)c->st[i].used[k] / (double)c->st[i].cap[k];
+		size_t j = m < n ? m++ : n;
+		while (j > 0) {
+			const struct node_state *p = &c->st[out[j - 1]];
+			if ((double)p->used[k] / (double)p->cap[k] >= v)
+				break;
+			if (j < n)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < n)
+			out[j] = (int32_t)i;
+	}
+	return m;
+}
+
+int dash_story_raid(struct dash *d, char *names, size_t len, struct err *e)
+{
+	int32_t top[DASH_RAID_NODES];
+	size_t n = dash_busiest(d, 0, DIM_STO, DASH_RAID_NODES, top);
+	struct fault f[DASH_RAID_NODES];
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	if (!n)
+		return err_set(e, VF_EINPUT,
+			       "story 'raid': no GPU node of this trace has storage bandwidth");
+	names[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		memset(&f[i], 0, sizeof f[i]);
+		snprintf(f[i].target, sizeof f[i].target, "%s", c->spec[top[i]].name);
+		f[i].dim = DIM_STO;
+		f[i].fraction = DASH_RAID_FRACTION;
+		f[i].start = sim_counters(d->lane[0]->s)->now;
+		f[i].duration = DASH_RAID_SECONDS;
+		size_t k = strlen(names);
+		snprintf(names + k, len - k, "%s%s", i ? "," : "", f[i].target);
+	}
+	int rc = dash_fork_faults(d, f, n, e);
+	if (!rc)
+		snprintf(d->lane[d->nlanes - 1]->change, sizeof d->lane[0]->change,
+			 "RAID rebuild on %s: sto=%g for %gh", names, DASH_RAID_FRACTION,
+			 DASH_RAID_SECONDS / 3600.0);
+	return rc;
+}
+
+/* ---- the cluster panel's rows ---- */
+
+static int row_model(const struct cluster *c, int32_t n)
+{
+	return c->spec[n].ngpu ? c->spec[n].model : -1;
+}
+
+/* Rows of at most per nodes of one model over r->order: their count, and their starts when
+ * fill. */
+static size_t rows_cut(const struct cluster *c, struct dash_rows *r, size_t per, int fill)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->norder;) {
+		size_t j = i + 1;
+		int m = row_model(c, r->order[i]);
+		while (j < r->norder && j - i < per && row_model(c, r->order[j]) == m)
+			j++;
+		if (fill)
+			r->start[n] = i;
+		n++;
+		i = j;
+	}
+	return n;
+}
+
+void dash_rows(const struct dash *d, const char *filter, enum dash_sort sort, int per, int rows,
+	       struct dash_rows *r)
+{
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	xgrow(&r->order, &r->ordercap, c->n ? c->n : 1, sizeof *r->order);
+	r->norder = dash_order(d, 0, filter, sort, r->order);
+	size_t p = per > 0 ? (size_t)per : 1;
+	if (per <= 0 && rows > 0) /* the fewest nodes a row that fit, each model a row of its own */
+		for (p = (r->norder + (size_t)rows - 1) / (size_t)rows; p < r->norder; p++)
+			if (rows_cut(c, r, p ? p : 1, 0) <= (size_t)rows)
+				break;
+	if (p < 1)
+		p = 1;
+	xgrow(&r->start, &r->startcap, r->norder + 2, sizeof *r->start);
+	r->nrows = rows_cut(c, r, p, 1);
+	r->start[r->nrows] = r->norder;
+}
+
+void dash_rows_release(struct dash_rows *r)
+{
+	free(r->order);
+	free(r->start);
+	memset(r, 0, sizeof *r);
+}
+
+int dash_row_name(const struct dash *d, const struct dash_rows *r, size_t i, char *buf, size_t len)
+{
+	const struct cluster *c = sim_cluster(d->lane[0]->s);
+	size_t a = r->start[i], n = r->start[i + 1] - a;
+	int m = row_model(c, r->order[a]);
+	for (size_t q = a + 1; q < a + n; q++)
+		if (row_model(c, r->order[q]) != m)
+			m = -2;
+	if (n == 1)
+		snprintf(buf, len, "%s", c->spec[r->order[a]].name);
+	else
+		snprintf(buf, len, "%s..%s", c->spec[r->order[a]].name,
+			 c->spec[r->order[a + n - 1]].name);
+	return m;
+}
+
+const char *dash_node_name(const struct dash *d, size_t n)
+{
+	return sim_cluster(d->lane[0]->s)->spec[n].name;
+}
+
+const char *dash_policy(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return d->lane[l]->ops->name;
+}
+
+int64_t dash_events(const struct dash *d, int l)
+{
+	assert(l >= 0 && l < d->nlanes);
+	return sim_counters(d->lane[l]->s)->events;
+}
+
+/* ---- ':' commands ---- */
+
+int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, struct err *e)
+{
+	char buf[256], dimfrac[64], dur[32];
+	struct fault f;
+	int rc;
+	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2)
+		return err_set(e, VF_EINPUT, "fault '%s': give DIM=FRACTION DURATION", spec);
+	snprintf(buf, sizeof buf, "%s:%s@%" PRId64 "+%s", node, dimfrac,
+		 sim_counters(d->lane[0]->s)->now, dur);
+	if ((rc = fault_parse(buf, &f, e)))
+		return rc;
+	return dash_fork(d, NULL, &f, e);
+}
+
+/* dims, lambda, mu, queue: a what-if that changes the scenario's options from now. */
+static int command_change(struct dash *d, const char *w1, const char *w2, const char *rest, int n,
+			  struct err *e)
+{
+	struct sim_change ch;
+	double x = 0;
+	enum sim_queue q = SIM_FIFO;
+	int bad = 0;
+	sim_change_init(&ch);
+	if (!strcmp(w1, "dims"))
+		bad = job_dims_parse(w2, &ch.dims) || !ch.dims;
+	else if (!strcmp(w1, "queue")) {
+		bad = sim_queue_parse(w2, &q);
+		ch.queue = (int)q;
+		ch.preempt = n >= 3 && !strcmp(rest, "preempt");
+	} else {
+		bad = parse_double(w2, &x) || x < 0;
+		if (!strcmp(w1, "lambda"))
+			ch.lambda = x;
+		else
+			ch.mu = x;
+	}
+	if (bad)
+		return err_set(e, VF_EINPUT, "%s '%s': not a value for it", w1, w2);
+	return dash_fork_with(d, NULL, NULL, &ch, e);
+}
+
+enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg *a, struct err *e)
+{
+	char w1[64] = "", w2[64] = "", rest[128] = "";
+	int n = sscanf(line, "%63s %63s %127[^\n]", w1, w2, rest);
+	memset(a, 0, sizeof *a);
+	if (n < 1)
+		return DASH_CMD_NONE;
+	if ((!strcmp(w1, "policy") || !strcmp(w1, "compare")) && n >= 2) {
+		if (!(a->ops = policy_find(w2))) {
+			err_set(e, VF_EINPUT, "policy '%s': no such policy (see voidfit policies)",
+				w2);
+			return DASH_CMD_ERROR;
+		}
+		if (!strcmp(w1, "compare"))
+			return DASH_CMD_COMPARE;
+		return dash_fork(d, a->ops, NULL, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	}
+	if (!strcmp(w1, "fault") && n >= 3)
+		return dash_fork_node_fault(d, w2, rest, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	if (!strcmp(w1, "goto") && n >= 2) {
+		if (!dash_parse_time(d, w2, &a->t))
+			return DASH_CMD_GOTO;
+		err_set(e, VF_EINPUT, "goto '%s': not a time (3d12h, 90m, 50%%)", w2);
+		return DASH_CMD_ERROR;
+	}
+	if (!strcmp(w1, "io") && n >= 2) {
+		if (!parse_double(w2, &a->x))
+			return DASH_CMD_IO;
+		err_set(e, VF_EINPUT, "io '%s': not a number", w2);
+		return DASH_CMD_ERROR;
+	}
+	if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
+	     !strcmp(w1, "queue")) &&
+	    n >= 2)
+		return command_change(d, w1, w2, rest, n, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
+	if (!strcmp(w1, "drop"))
+		return DASH_CMD_DROP;
+	if (!strcmp(w1, "store"))
+		return DASH_CMD_STORE;
+	if (!strcmp(w1, "quit") || !strcmp(w1, "q"))
+		return DASH_CMD_QUIT;
+	err_set(e, VF_EINPUT,
+		"'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, io X, "
+		"dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
+		line);
+	return DASH_CMD_ERROR;
+}
+
 /* strstr without case. */
 static int contains_nocase(const char *h, const char *n)
 {
@@ -904,6 +1456,22 @@ static int contains_nocase(const char *h, const char *n)
 			return 1;
 	}
 	return ln == 0;
+}
+
+/* A node's name or GPU model contains filter, or one of its comma-separated parts. */
+static int matches(const struct node *sp, int ng, const char *filter)
+{
+	char part[128];
+	for (const char *p = filter; *p;) {
+		size_t n = strcspn(p, ",");
+		snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1),
+			 p);
+		if (part[0] && (contains_nocase(sp->name, part) ||
+				(ng && contains_nocase(gpumodel_get(sp->model)->name, part))))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
 }
 
 struct okey {
@@ -925,7 +1493,7 @@ static int okey_cmp(const void *a, const void *b)
 size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sort sort,
 		  int32_t *out)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	const int64_t(*str)[DIM_N] = sim_node_stranded(s);
 	struct okey *k = xmalloc((c->n ? c->n : 1) * sizeof *k);
@@ -952,8 +1520,7 @@ size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sor
 		if (want_full && !(ng > 0 && nfree == 0))
 			continue;
 		if (filter && filter[0] && !want_fault && !want_str && !want_full &&
-		    !contains_nocase(sp->name, filter) &&
-		    !(ng && contains_nocase(gpumodel_get(sp->model)->name, filter)))
+		    !matches(sp, ng, filter))
 			continue;
 		double key = 0;
 		switch (sort) {
@@ -986,7 +1553,7 @@ size_t dash_order(const struct dash *d, int l, const char *filter, enum dash_sor
 
 size_t dash_spark(const struct dash *d, int l, double *out)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	for (size_t i = 0; i < DASH_SPARK_N; i++)
 		out[i] = i < L->nspark ? L->spark[i] : -1;
 	return L->nspark;
@@ -994,7 +1561,7 @@ size_t dash_spark(const struct dash *d, int l, double *out)
 
 int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev)
 {
-	const struct lane *L = &d->lane[l];
+	const struct lane *L = d->lane[l];
 	if (i >= L->nlog)
 		return 0;
 	*ev = L->log[(L->loghead + DASH_LOG_MAX - 1 - i) % DASH_LOG_MAX];
@@ -1013,7 +1580,7 @@ void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
 void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,
 		     size_t len)
 {
-	const struct sim *s = d->lane[l].s;
+	const struct sim *s = d->lane[l]->s;
 	const struct cluster *c = sim_cluster(s);
 	char tb[32];
 	struct sim_job_result r = {0};
@@ -1041,10 +1608,10 @@ void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, c
 		break;
 	case DASH_EV_FAULT: {
 		size_t nf;
-		const struct fault *f = sim_faults(s, &nf);
+		sim_faults(s, &nf);
 		char fb[160] = "?";
 		if ((size_t)ev->fault < nf)
-			fault_format(&f[ev->fault], fb, sizeof fb);
+			fault_format(sim_fault(s, (size_t)ev->fault), fb, sizeof fb);
 		snprintf(buf, len, "%s fault %s %s", tb, ev->begin ? "begins" : "ends", fb);
 		break;
 	}

@@ -2648,6 +2648,12 @@ const struct fault *sim_faults(const struct sim *s, size_t *n)
 	return s->nfaults ? &s->faults[0].f : NULL;
 }
 
+const struct fault *sim_fault(const struct sim *s, size_t i)
+{
+	assert(i < s->nfaults);
+	return &s->faults[i].f;
+}
+
 int64_t sim_fault_jobs(const struct sim *s, size_t i)
 {
 	assert(i < s->nfaults);

@@ -19,7 +19,8 @@
  *
  * Restoring the terminal: ui_restore() ends curses once; it runs on q, after a signal
  * (SIGINT, SIGTERM and SIGHUP only set a flag that the loop sees within a frame), from the
- * fatal hook (xmalloc's out-of-memory exit) and on SIGABRT (a failed assert) before the
+ * fatal hook (xmalloc's out-of-memory exit) and on SIGABRT (a failed assert), SIGSEGV, SIGBUS
+ * and SIGFPE before the
  * default action. The one piece of global state here, whether curses is on, exists for
  * those paths: a signal handler and a hook have no other way to reach it.
  */
@@ -62,6 +63,8 @@ static void on_stop_signal(int sig)
 	ui_sig = sig;
 }
 
+/* SIGABRT (a failed assert), SIGSEGV, SIGBUS, SIGFPE: dying anyway, as htop's CRT.c does,
+ * give the terminal back first, then die of the signal (a core, the status). */
 static void on_abort(int sig)
 {
 	ui_restore(); /* dying anyway: leave the terminal usable */
@@ -69,7 +72,7 @@ static void on_abort(int sig)
 	raise(sig);
 }
 
-enum mode { M_MAIN, M_HELP, M_DETAIL, M_PICK, M_PROMPT };
+enum mode { M_MAIN, M_HELP, M_DETAIL, M_PICK, M_PROMPT, M_CONFIRM };
 enum prompt { P_GOTO, P_FILTER, P_CMD, P_FAULT, P_IO };
 
 struct ui {
@@ -81,25 +84,32 @@ struct ui {
 	double speed;
 	enum mode mode;
 	/* cluster panel */
-	int32_t *order; /* the filtered, sorted nodes of lane 0 */
-	size_t norder;
-	int per;           /* nodes per row: 0 = fit them all */
-	size_t sel, top;   /* selected row and first row shown */
-	int rows_shown;    /* cluster rows that fit */
-	int cl_y;          /* screen row of the first cluster row */
-	size_t nrows;      /* rows of the current grouping */
-	size_t *row_start; /* each row's first index in order (nrows + 1 entries) */
-	size_t rowcap;
+	struct dash_rows rows; /* the filtered, sorted nodes of lane 0 in rows */
+	int rows_valid;        /* rows hold for rows_filter, rows_per, rows_rows (regroup) */
+	int rows_per, rows_rows;
+	char rows_filter[128];
+	int per;         /* nodes per row: 0 = fit them all */
+	size_t sel, top; /* selected row and first row shown */
+	int rows_shown;  /* cluster rows that fit */
+	int cl_y;        /* screen row of the first cluster row */
 	char filter[128];
 	enum dash_sort sort;
+	int help_top, help_page; /* the help's first line shown, and its lines a page */
+	int seen_lanes;          /* lanes at the last frame */
+	int story;               /* the RAID story's caption shown (1..STORY_STEPS), 0: none */
+	int focus; /* the lane Tab moved to: its what-if is the one x, w and the detail take */
 	/* overlays */
 	int32_t detail;     /* node shown by M_DETAIL */
 	int pick;           /* selected policy of M_PICK */
 	enum prompt prompt; /* what M_PROMPT asks */
 	char line[128];     /* M_PROMPT's text */
 	size_t linelen;
+	int prefilled;  /* line is the prompt's suggestion: the first key typed replaces it */
 	char msg[1200]; /* a message on the key bar until the next key */
 	int quit;
+	/* a long move under way (dash_set_progress): what it does, and whether its line shows */
+	char moving[160];
+	int move_shown;
 };
 
 /* ---- glyphs ---- */
@@ -192,16 +202,31 @@ static void money(double v, char *buf, size_t len)
 		snprintf(buf, len, "%s$%.0f", sign, a);
 }
 
+/* The unit a number of seconds is written in: below `below` seconds, in `div` seconds. */
+static const struct tunit {
+	double below, div;
+	int prec;          /* decimals of a duration */
+	const char *dur;   /* a duration's suffix: "12m" */
+	const char *speed; /* a speed's unit: "34.1 min/s" */
+} tunits[] = {
+	{120, 1, 0, "s", "s"},
+	{7200, 60, 0, "m", "min"},
+	{172800, 3600, 1, "h", "h"},
+	{HUGE_VAL, 86400, 1, "d", "d"},
+};
+
+static const struct tunit *tunit_of(double s)
+{
+	size_t i = 0;
+	while (i + 1 < sizeof tunits / sizeof *tunits && !(s < tunits[i].below))
+		i++;
+	return &tunits[i];
+}
+
 static void duration_text(double s, char *buf, size_t len)
 {
-	if (s < 120)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 7200)
-		snprintf(buf, len, "%.0fm", s / 60);
-	else if (s < 172800)
-		snprintf(buf, len, "%.1fh", s / 3600);
-	else
-		snprintf(buf, len, "%.1fd", s / 86400);
+	const struct tunit *t = tunit_of(s);
+	snprintf(buf, len, "%.*f%s", t->prec, s / t->div, t->dur);
 }
 
 /* ---- the panels ---- */
@@ -215,14 +240,43 @@ struct ui_panel {
 	void (*draw)(struct ui *u, const struct ui_rect *r);
 };
 
+/* Trace seconds per wall second as "34.1 min/s". */
+static void speed_text(double v, char *buf, size_t len)
+{
+	const struct tunit *t = tunit_of(v);
+	snprintf(buf, len, "%.3g %s/s", v / t->div, t->speed);
+}
+
+/* A lane's short name: "main", "w1".."w3". */
+static void lane_name(int l, char *buf, size_t len)
+{
+	if (l)
+		snprintf(buf, len, "w%d", l);
+	else
+		snprintf(buf, len, "main");
+}
+
+/* The what-if that x, w and the detail act on: the focused lane, or the newest what-if
+ * while the main lane has the focus; 0 when there is none. */
+static int act_lane(const struct ui *u)
+{
+	int nl = dash_nlanes(u->d);
+	return u->focus > 0 && u->focus < nl ? u->focus : nl - 1;
+}
+
 static void draw_header(struct ui *u, const struct ui_rect *r)
 {
-	char tb[32], ch[200] = "";
+	char tb[32], ch[200] = "", sp[32];
 	struct dash_ticker t;
+	int nl = dash_nlanes(u->d), f = act_lane(u);
 	dash_ticker(u->d, 0, &t);
 	dash_time_text(u->d, dash_time(u->d), tb, sizeof tb);
-	if (dash_nlanes(u->d) > 1)
+	speed_text(u->speed, sp, sizeof sp);
+	if (nl == 2)
 		snprintf(ch, sizeof ch, "  vs %s", dash_change(u->d, 1));
+	else if (nl > 2)
+		snprintf(ch, sizeof ch, "  vs %d what-ifs (w%d %s)", nl - 1, f,
+			 dash_change(u->d, f));
 	if (u->color)
 		attron(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 	else
@@ -232,20 +286,18 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 			    : u->playing    ? (u->ascii ? "> playing" : "▶ playing")
 					    : (u->ascii ? "|| paused" : "⏸ paused");
 	const char *trace = u->o->trace_name ? u->o->trace_name : "";
-	const char *pol = sim_policy(dash_sim(u->d, 0))->name;
+	const char *pol = dash_policy(u->d, 0);
 	/* the longest form that fits: in full, shorter, then without the what-if's change
 	 * (the lanes' titles name it), so the clock and the play state stay in sight */
 	char line[512];
 	for (int form = 0; form < 3; form++) {
 		if (form == 0)
 			snprintf(line, sizeof line,
-				 " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  x%.4g  "
-				 "%s",
-				 trace, pol, ch, tb, t.window_share * 100, u->speed, state);
+				 " voidfit dash  %s  policy %s%s  t %s (%.0f%% of window)  %s  %s",
+				 trace, pol, ch, tb, t.window_share * 100, sp, state);
 		else
-			snprintf(line, sizeof line, " %s  %s%s  t %s (%.0f%%)  x%.4g  %s", trace,
-				 pol, form == 1 ? ch : "", tb, t.window_share * 100, u->speed,
-				 state);
+			snprintf(line, sizeof line, " %s  %s%s  t %s (%.0f%%)  %s  %s", trace, pol,
+				 form == 1 ? ch : "", tb, t.window_share * 100, sp, state);
 		if (cols_of(line) <= r->w)
 			break;
 	}
@@ -253,80 +305,83 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 	attroff(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 }
 
-/* The grouping of lane 0's filtered nodes into rows: ranges of at most per nodes of one GPU
- * model (per = 0: as many as make every node fit the rows). */
+/* The rows of the cluster panel (dash_rows): per nodes a row, or (per = 0) as many as make
+ * every node fit the rows. */
 static void regroup(struct ui *u, int rows)
 {
-	const struct cluster *c = sim_cluster(dash_sim(u->d, 0));
-	free(u->order);
-	u->order = xmalloc((c->n ? c->n : 1) * sizeof *u->order);
-	u->norder = dash_order(u->d, 0, u->filter, u->sort, u->order);
-	size_t per = u->per > 0 ? (size_t)u->per : 1;
-	if (u->per <= 0 && rows > 0) {
-		/* the fewest nodes per row that fit, each model starting a row */
-		for (per = (u->norder + (size_t)rows - 1) / (size_t)rows; per < u->norder; per++) {
-			size_t n = 0, i = 0;
-			while (i < u->norder) {
-				size_t j = i + 1;
-				int m = c->spec[u->order[i]].ngpu ? c->spec[u->order[i]].model : -1;
-				while (j < u->norder && j - i < per &&
-				       (c->spec[u->order[j]].ngpu ? c->spec[u->order[j]].model
-								  : -1) == m)
-					j++;
-				n++;
-				i = j;
-			}
-			if (n <= (size_t)rows)
-				break;
-		}
-		if (per < 1)
-			per = 1;
-	}
-	xgrow(&u->row_start, &u->rowcap, u->norder + 2, sizeof *u->row_start);
-	u->nrows = 0;
-	for (size_t i = 0; i < u->norder;) {
-		size_t j = i + 1;
-		int m = c->spec[u->order[i]].ngpu ? c->spec[u->order[i]].model : -1;
-		while (j < u->norder && j - i < per &&
-		       (c->spec[u->order[j]].ngpu ? c->spec[u->order[j]].model : -1) == m)
-			j++;
-		u->row_start[u->nrows++] = i;
-		i = j;
-	}
-	u->row_start[u->nrows] = u->norder;
-	if (u->sel >= u->nrows)
-		u->sel = u->nrows ? u->nrows - 1 : 0;
+	/* by name under a filter of names or models the rows stay as they are: cut them again
+	 * only when what they depend on changed (6,000 nodes sorted 30 times a second) */
+	int still = u->sort == DASH_SORT_NAME && strcmp(u->filter, "faulted") &&
+		    strcmp(u->filter, "stranded") && strcmp(u->filter, "full");
+	if (still && u->rows_valid && u->rows_per == u->per && u->rows_rows == rows &&
+	    !strcmp(u->rows_filter, u->filter))
+		return;
+	u->rows_valid = still;
+	u->rows_per = u->per;
+	u->rows_rows = rows;
+	snprintf(u->rows_filter, sizeof u->rows_filter, "%s", u->filter);
+	dash_rows(u->d, u->filter, u->sort, u->per, rows, &u->rows);
+	if (u->sel >= u->rows.nrows)
+		u->sel = u->rows.nrows ? u->rows.nrows - 1 : 0;
 }
 
-/* One row of the cluster panel for lane l: the nodes of row i. */
-static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
+/* The cluster panel's columns at a width: the node's name and model once, then a block per
+ * lane shown (its GPU cells, residual shape and marks). As the width shrinks they give way
+ * in this order (voidfit.1 says so): the cells from 16 to 8, the shape's letters (bars
+ * only), the model column, the lanes but the focused one (Tab shows the others), the
+ * cells down to 4. */
+struct cols {
+	int nw, mw;       /* name, model: columns (mw 0: dropped) */
+	int first, nshow; /* lanes shown: first, first + 1, ... (cyclic), nshow of them */
+	int bw;           /* a lane's block */
+	int gw;           /* its GPU cells */
+	int shape;        /* its shape: 2 letters and bars, 1 bars only */
+};
+
+#define MARKS_W 4 /* "F1S3" */
+
+static struct cols cols_at(const struct ui *u, int w)
+{
+	struct cols c = {.nw = w >= 100 ? 18 : 12, .mw = 6};
+	int nl = dash_nlanes(u->d);
+	int fixed = c.nw + 1 + c.mw + 1, min_bw = 4 + 1 + DIM_N + 1 + MARKS_W + 1;
+	c.nshow = nl;
+	while (c.nshow > 1 && fixed + c.nshow * min_bw > w) {
+		if (c.mw) { /* the model column goes before a lane */
+			c.mw = 0;
+			fixed = c.nw + 1;
+			continue;
+		}
+		c.nshow--;
+	}
+	/* the focused lane in sight: from the main one when it fits, else ending at it */
+	int f = u->focus < nl ? u->focus : 0;
+	c.first = f < c.nshow ? 0 : f - c.nshow + 1;
+	c.bw = (w - fixed) / c.nshow;
+	int room = c.bw - 1 - MARKS_W - 1; /* cells, a space, the shape */
+	if (room >= 16 + 1 + 2 * DIM_N)
+		c.gw = 16, c.shape = 2;
+	else if (room >= 8 + 1 + 2 * DIM_N)
+		c.gw = 8, c.shape = 2;
+	else
+		c.shape = 1, c.gw = room - 1 - DIM_N > 16 ? 16 : room - 1 - DIM_N;
+	if (c.gw < 0)
+		c.gw = 0;
+	return c;
+}
+
+/* Lane l's block of row i at (y, x), c.bw columns at most. */
+static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int y, int x)
 {
 	struct dash_node dn;
-	size_t a = u->row_start[i], n = u->row_start[i + 1] - a;
-	dash_group(u->d, l, u->order + a, n, &dn);
-	int selected = i == u->sel;
-	if (selected)
-		attron(A_REVERSE);
-	mvhline(y, x, ' ', w);
-	int nw = w >= 60 ? 18 : 12;
-	put(y, x, nw, "%s", dn.name);
-	int cx = x + nw + 1;
-	put(y, cx, 7, "%s",
-	    dn.model >= 0 ? gpumodel_get(dn.model)->name
-	    : dn.ngpu     ? "mixed"
-			  : "cpu");
-	cx += 8;
-	/* GPUs: each GPU a cell for a node; for a range, cells in proportion. The residual
-	 * shape needs 2 x DIM_N columns and the marks a few: the cells give way first. */
-	int room = x + w - cx, gw = room >= 16 + 1 + 2 * DIM_N + 6 ? 16 : 8, shape = 1;
-	if (room < gw + 1 + 2 * DIM_N + 4) {
-		shape = 0;
-		gw = room - 5 < 16 ? room - 5 : 16;
-	}
+	size_t a = u->rows.start[i], n = u->rows.start[i + 1] - a;
+	int gw = c->gw, end = x + c->bw - 1;
+	dash_group(u->d, l, u->rows.order + a, n, &dn);
+	/* GPUs: each GPU a cell for a node; for a range, cells in proportion */
 	if (n == 1) {
 		for (int g = 0; g < dn.ngpu && g < gw; g++) {
 			attr_cell(u, dn.cell[g], 1);
-			mvaddstr(y, cx + g, cell_glyph(u, dn.cell[g]));
+			mvaddstr(y, x + g, cell_glyph(u, dn.cell[g]));
 			attr_cell(u, dn.cell[g], 0);
 		}
 	} else if (dn.ngpu) {
@@ -335,170 +390,396 @@ static void draw_row(struct ui *u, int l, size_t i, int y, int x, int w)
 						      DASH_CELL_PART, DASH_CELL_FREE};
 		double acc = 0;
 		for (int q = 0; q < DASH_NCELL; q++) {
-			int c = order[q];
-			acc += (double)dn.cells[c] * gw / dn.ngpu;
+			int cc = order[q];
+			acc += (double)dn.cells[cc] * gw / dn.ngpu;
 			int upto = (int)lround(acc);
-			attr_cell(u, c, 1);
+			attr_cell(u, cc, 1);
 			for (; k < upto && k < gw; k++)
-				mvaddstr(y, cx + k, cell_glyph(u, c));
-			attr_cell(u, c, 0);
+				mvaddstr(y, x + k, cell_glyph(u, cc));
+			attr_cell(u, cc, 0);
 		}
 	}
-	cx += gw + 1;
-	/* the residual shape: the free share of each dim */
+	int cx = x + gw + (gw > 0);
+	/* the residual shape: the free share of each dim; stranded: a capital letter, or
+	 * (bars only) bold and orange */
 	static const char dimch[DIM_N] = {'c', 'm', 'g', 'h', 'n', 's', 'i'};
-	if (shape) {
-		for (int d = 0; d < DIM_N; d++) {
-			int str = (dn.stranded >> d) & 1;
-			if (str && u->color)
-				attron(COLOR_PAIR(PAIR_ORANGE));
-			mvaddch(y, cx + 2 * d, str ? (chtype)(dimch[d] - 32) : (chtype)dimch[d]);
-			mvaddstr(y, cx + 2 * d + 1, bar_glyph(u, dn.free[d]));
-			if (str && u->color)
-				attroff(COLOR_PAIR(PAIR_ORANGE));
+	for (int d = 0; d < DIM_N; d++) {
+		int str = (dn.stranded >> d) & 1;
+		if (str)
+			attron(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
+		if (c->shape == 2) {
+			mvaddch(y, cx, str ? (chtype)(dimch[d] - 32) : (chtype)dimch[d]);
+			cx++;
 		}
-		cx += 2 * DIM_N + 1;
+		mvaddstr(y, cx++, bar_glyph(u, dn.free[d]));
+		if (str)
+			attroff(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
 	}
-	/* marks: faults, stranded nodes, the range's size */
-	char marks[64] = "";
+	cx++;
+	/* marks: active faults, nodes with stranded capacity */
+	char marks[32] = "";
 	int mlen = 0;
 	if (dn.faults)
-		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d ", dn.faults);
+		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d", dn.faults);
 	if (dn.nstranded)
-		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d ", dn.nstranded);
-	if (n > 1)
-		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "x%zu", n);
+		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d", dn.nstranded);
 	if (dn.faults && u->color)
 		attron(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
-	put(y, cx, x + w - cx, "%s", marks);
+	put(y, cx, end - cx, "%s", marks);
 	if (dn.faults && u->color)
 		attroff(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
-	if (selected)
-		attroff(A_REVERSE);
 }
 
 static void draw_cluster(struct ui *u, const struct ui_rect *r)
 {
-	int rows = r->h - 1;
+	int rows = r->h - 1, nl = dash_nlanes(u->d);
 	regroup(u, rows);
 	u->rows_shown = rows;
 	u->cl_y = r->y + 1;
+	/* the selection in sight, and no blank rows below the last (after a zoom out) */
 	if (u->sel < u->top)
 		u->top = u->sel;
 	if (rows > 0 && u->sel >= u->top + (size_t)rows)
 		u->top = u->sel - (size_t)rows + 1;
-	int nl = dash_nlanes(u->d), cw = r->w / nl;
+	if (rows > 0 && u->top + (size_t)rows > u->rows.nrows)
+		u->top = u->rows.nrows > (size_t)rows ? u->rows.nrows - (size_t)rows : 0;
+	struct cols c = cols_at(u, r->w);
+	int bx = r->x + c.nw + 1 + (c.mw ? c.mw + 1 : 0);
 	attron(A_BOLD);
-	for (int l = 0; l < nl; l++)
-		put(r->y, r->x + l * cw, cw - 1,
-		    "%s %s  %zu nodes%s%s  sort %s  (GPU %s free %s part %s full %s stalled)",
-		    l ? "what-if:" : "nodes", l ? dash_change(u->d, 1) : "", u->norder,
-		    u->filter[0] ? " /" : "", u->filter, dash_sort_name(u->sort),
-		    cell_glyph(u, DASH_CELL_FREE), cell_glyph(u, DASH_CELL_PART),
-		    cell_glyph(u, DASH_CELL_FULL), cell_glyph(u, DASH_CELL_STALLED));
+	put(r->y, r->x, bx - r->x - 1, "%zu nodes%s%s", u->rows.norder, u->filter[0] ? " /" : "",
+	    u->filter);
+	for (int k = 0; k < c.nshow; k++) {
+		int l = (c.first + k) % nl;
+		char ln[16];
+		lane_name(l, ln, sizeof ln);
+		if (u->focus == l && nl > 1)
+			attron(A_UNDERLINE);
+		if (l)
+			put(r->y, bx + k * c.bw, c.bw - 1, "%s %s", ln, dash_change(u->d, l));
+		else
+			put(r->y, bx + k * c.bw, c.bw - 1, "main, sort %s",
+			    dash_sort_name(u->sort));
+		attroff(A_UNDERLINE);
+	}
 	attroff(A_BOLD);
-	for (int k = 0; k < rows && u->top + (size_t)k < u->nrows; k++)
-		for (int l = 0; l < nl; l++)
-			draw_row(u, l, u->top + (size_t)k, r->y + 1 + k, r->x + l * cw, cw - 1);
-	if (!u->nrows)
+	for (int k = 0; k < rows && u->top + (size_t)k < u->rows.nrows; k++) {
+		size_t i = u->top + (size_t)k;
+		int y = r->y + 1 + k, sel = i == u->sel;
+		if (sel)
+			attron(A_REVERSE);
+		mvhline(y, r->x, ' ', r->w);
+		char name[160];
+		int m = dash_row_name(u->d, &u->rows, i, name, sizeof name);
+		put(y, r->x, c.nw, "%s", name);
+		if (c.mw)
+			put(y, r->x + c.nw + 1, c.mw, "%s",
+			    m >= 0    ? gpumodel_get(m)->name
+			    : m == -1 ? "cpu"
+				      : "mixed");
+		for (int q = 0; q < c.nshow; q++)
+			draw_block(u, &c, (c.first + q) % nl, i, y, bx + q * c.bw);
+		if (sel)
+			attroff(A_REVERSE);
+	}
+	if (!u->rows.nrows)
 		put(r->y + 1, r->x, r->w, "  no node matches '%s'", u->filter);
 }
 
-/* One metric line: label, then each lane's value, then the difference. */
-static void mline(int y, const struct ui_rect *r, int nl, const char *label, const double *v,
-		  int is_money, int prec)
+/* ---- the metrics panel ---- */
+
+/* The figures: each a label (with its unit when the value does not carry one), a kind
+ * that says how to write it, and a rank: when the rows do not fit, the highest ranks go
+ * first (the $/yr breakdown, then events per second, the sparkline, the peak). */
+enum mkind { MK_NUM0, MK_NUM1, MK_MONEY, MK_YEAR, MK_PCT, MK_DUR, MK_SPARK };
+enum mrow {
+	MR_FRAG,
+	MR_PEAK,
+	MR_SPARK,
+	MR_GPUS,
+	MR_STALLED,
+	MR_BLOCKED,
+	MR_UNNEEDED,
+	MR_USED,
+	MR_WASTED,
+	MR_PLACEMENT,
+	MR_SIZING,
+	MR_Y_STALLED,
+	MR_Y_LOST,
+	MR_Y_BLOCKED,
+	MR_QUEUED,
+	MR_RUNNING,
+	MR_WAIT,
+	MR_EVENTS,
+	MR_EPS,
+	MR_N
+};
+
+static const struct mdef {
+	const char *label;
+	enum mkind kind;
+	int rank;
+} mdefs[MR_N] = {
+	[MR_FRAG] = {"frag now", MK_PCT, 0},
+	[MR_PEAK] = {"frag peak", MK_PCT, 4},
+	[MR_SPARK] = {"frag 0..peak", MK_SPARK, 5},
+	[MR_GPUS] = {"GPUs used", MK_NUM1, 0},
+	[MR_STALLED] = {"GPUs stalled", MK_NUM1, 1},
+	[MR_BLOCKED] = {"idle blocked", MK_NUM1, 2},
+	[MR_UNNEEDED] = {"idle unneeded", MK_NUM1, 2},
+	[MR_USED] = {"$ used so far", MK_MONEY, 1},
+	[MR_WASTED] = {"$ waste so far", MK_MONEY, 1},
+	[MR_PLACEMENT] = {"placement $/yr", MK_YEAR, 0},
+	[MR_SIZING] = {"sizing $/yr", MK_YEAR, 0},
+	[MR_Y_STALLED] = {"stalled $/yr", MK_YEAR, 6},
+	[MR_Y_LOST] = {"lost $/yr", MK_YEAR, 7},
+	[MR_Y_BLOCKED] = {"blocked $/yr", MK_YEAR, 7},
+	[MR_QUEUED] = {"jobs queued", MK_NUM0, 0},
+	[MR_RUNNING] = {"jobs running", MK_NUM0, 0},
+	[MR_WAIT] = {"wait p95", MK_DUR, 1},
+	[MR_EVENTS] = {"events", MK_NUM0, 2},
+	[MR_EPS] = {"events/s", MK_NUM0, 3},
+};
+
+static double mvalue(const struct dash_ticker *t, enum mrow r)
 {
-	char b[3][32];
-	for (int l = 0; l < nl; l++) {
-		if (is_money)
-			money(v[l], b[l], sizeof b[l]);
-		else
-			snprintf(b[l], sizeof b[l], "%.*f", prec, v[l]);
+	switch (r) {
+	case MR_FRAG:
+		return t->frag * 100;
+	case MR_PEAK:
+		return t->frag_peak * 100;
+	case MR_GPUS:
+		return t->gpu_alloc;
+	case MR_STALLED:
+		return t->gpu_stalled;
+	case MR_BLOCKED:
+		return t->gpu_blocked;
+	case MR_UNNEEDED:
+		return t->gpu_unneeded;
+	case MR_USED:
+		return t->usd_productive;
+	case MR_WASTED:
+		return t->usd_wasted;
+	case MR_PLACEMENT:
+		return t->usd_year_placement;
+	case MR_SIZING:
+		return t->usd_year_sizing;
+	case MR_Y_STALLED:
+		return t->usd_year[SIM_B_STALLED];
+	case MR_Y_LOST:
+		return t->usd_year[SIM_B_LOST];
+	case MR_Y_BLOCKED:
+		return t->usd_year[SIM_B_SHAPE] + t->usd_year[SIM_B_DIM] +
+		       t->usd_year[SIM_B_MODEL] + t->usd_year[SIM_B_QUEUE] +
+		       t->usd_year[SIM_B_FULL];
+	case MR_QUEUED:
+		return (double)t->queued;
+	case MR_RUNNING:
+		return (double)t->running;
+	case MR_WAIT:
+		return t->wait_p95;
+	case MR_EVENTS:
+		return (double)t->events;
+	case MR_EPS:
+		return t->events_per_s;
+	default:
+		return 0;
 	}
-	if (nl == 1) {
-		put(y, r->x, r->w, "%-14s %12s", label, b[0]);
+}
+
+/* v written as kind k ("9.7%", "$1.10M", "$4.3k/yr", "12m"); diff: with its sign. */
+static void mtext(enum mkind k, double v, int diff, char *buf, size_t len)
+{
+	char b[24];
+	if (k == MK_NUM1 && fabs(v) < 0.05)
+		v = 0; /* no "-0.0" */
+	const char *sign = diff && v > 0 ? "+" : "";
+	switch (k) {
+	case MK_PCT:
+		snprintf(buf, len, "%s%.1f%%", sign, v);
+		return;
+	case MK_MONEY:
+	case MK_YEAR:
+		money(v, b, sizeof b);
+		snprintf(buf, len, "%s%s", sign, b);
+		return;
+	case MK_DUR:
+		duration_text(fabs(v), b, sizeof b);
+		snprintf(buf, len, "%s%s", diff && v < 0 ? "-" : sign, b);
+		return;
+	case MK_NUM1:
+		snprintf(buf, len, "%s%.1f", sign, v);
+		return;
+	default:
+		snprintf(buf, len, "%s%.0f", sign, v);
 		return;
 	}
-	if (is_money)
-		money(v[1] - v[0], b[2], sizeof b[2]);
-	else
-		snprintf(b[2], sizeof b[2], "%.*f", prec, v[1] - v[0]);
-	put(y, r->x, r->w, "%-11s%9s %9s %s%s", label, b[0], b[1], v[1] - v[0] > 0 ? "+" : "",
-	    b[2]);
+}
+
+/* The metrics panel's width for nl lanes: a label, the main lane's value, then with one
+ * what-if its value and the difference, with more each what-if's difference. */
+static int metrics_width(int nl)
+{
+	return nl == 1 ? 31 : nl == 2 ? 15 + 3 * 10 : 15 + 10 + (nl - 1) * 9;
+}
+
+static void draw_spark(struct ui *u, int y, int x, int w, double peak)
+{
+	double sp[DASH_SPARK_N];
+	size_t reached = dash_spark(u->d, 0, sp);
+	peak = peak > 0 ? peak : 1;
+	for (int k = 0; k < w; k++) {
+		size_t i = (size_t)k * DASH_SPARK_N / (size_t)w;
+		mvaddstr(y, x + k, i < reached ? bar_glyph(u, sp[i] / peak) : " ");
+	}
 }
 
 static void draw_metrics(struct ui *u, const struct ui_rect *r)
 {
 	struct dash_ticker t[DASH_LANES];
 	int nl = dash_nlanes(u->d), y = r->y;
-	double v[DASH_LANES] = {0};
 	for (int l = 0; l < nl; l++)
 		dash_ticker(u->d, l, &t[l]);
-#define ROW(label, expr, m, prec)                                                                  \
-	do {                                                                                       \
-		if (y >= r->y + r->h)                                                              \
-			break;                                                                     \
-		for (int l = 0; l < nl; l++)                                                       \
-			v[l] = (expr);                                                             \
-		mline(y++, r, nl, label, v, m, prec);                                              \
-	} while (0)
+	/* the rows that fit: drop the highest ranks first */
+	int keep[MR_N], nrow = MR_N, room = r->h - 1;
+	for (int i = 0; i < MR_N; i++)
+		keep[i] = 1;
+	for (int rank = 7; nrow > room && rank > 0; rank--)
+		for (int i = MR_N - 1; i >= 0 && nrow > room; i--)
+			if (keep[i] && mdefs[i].rank == rank)
+				keep[i] = 0, nrow--;
 	attron(A_BOLD);
 	if (nl == 1)
-		put(y++, r->x, r->w, "metrics");
-	else
-		put(y++, r->x, r->w, "%-11s%9s %9s %s", "metrics", "main", "what-if", "diff");
+		put(y++, r->x, r->w, "metrics ($/yr: at pace so far)");
+	else if (nl == 2)
+		put(y++, r->x, r->w, "%-15s%10s%10s%10s", "metrics", "main", "what-if", "diff");
+	else {
+		char hd[128];
+		int n = snprintf(hd, sizeof hd, "%-15s%10s", "metrics", "main");
+		for (int l = 1; l < nl; l++)
+			n += snprintf(hd + n, sizeof hd - (size_t)n, "  w%d-main", l);
+		put(y++, r->x, r->w, "%s", hd);
+	}
 	attroff(A_BOLD);
-	ROW("frag (FGD)", t[l].frag, 0, 3);
-	ROW("frag peak", t[l].frag_peak, 0, 3);
-	/* the sparkline of lane 0's fragmentation over the window */
-	if (y < r->y + r->h) {
-		double sp[DASH_SPARK_N];
-		size_t reached = dash_spark(u->d, 0, sp);
-		int w = r->w;
-		double peak = t[0].frag_peak > 0 ? t[0].frag_peak : 1;
-		for (int k = 0; k < w; k++) {
-			size_t i = (size_t)k * DASH_SPARK_N / (size_t)w;
-			mvaddstr(y, r->x + k, i < reached ? bar_glyph(u, sp[i] / peak) : " ");
+	for (int i = 0; i < MR_N && y < r->y + r->h; i++) {
+		if (!keep[i])
+			continue;
+		const struct mdef *m = &mdefs[i];
+		char label[32], b[DASH_LANES][48], line[256];
+		if (i == MR_GPUS)
+			snprintf(label, sizeof label, "GPUs used/%.0f", t[0].gpus);
+		else
+			snprintf(label, sizeof label, "%s", m->label);
+		if (m->kind == MK_SPARK) {
+			char pk[16];
+			snprintf(pk, sizeof pk, "0..%.0f%%", t[0].frag_peak * 100);
+			put(y, r->x, r->w, "frag %-10s", pk);
+			draw_spark(u, y, r->x + 15, r->w - 15, t[0].frag_peak);
+			y++;
+			continue;
 		}
-		y++;
+		int n = snprintf(line, sizeof line, "%-15.15s", label);
+		mtext(m->kind, mvalue(&t[0], (enum mrow)i), 0, b[0], sizeof b[0]);
+		n += snprintf(line + n, sizeof line - (size_t)n, nl == 1 ? "%16s" : "%10s", b[0]);
+		if (nl == 2) {
+			mtext(m->kind, mvalue(&t[1], (enum mrow)i), 0, b[1], sizeof b[1]);
+			mtext(m->kind, mvalue(&t[1], (enum mrow)i) - mvalue(&t[0], (enum mrow)i), 1,
+			      b[2], sizeof b[2]);
+			snprintf(line + n, sizeof line - (size_t)n, "%10s%10s", b[1], b[2]);
+		} else {
+			for (int l = 1; l < nl; l++) {
+				mtext(m->kind,
+				      mvalue(&t[l], (enum mrow)i) - mvalue(&t[0], (enum mrow)i), 1,
+				      b[l], sizeof b[l]);
+				n += snprintf(line + n, sizeof line - (size_t)n, "%9s", b[l]);
+			}
+		}
+		put(y++, r->x, r->w, "%s", line);
 	}
-	ROW("GPUs alloc", t[l].gpu_alloc, 0, 1);
-	ROW("GPUs stalled", t[l].gpu_stalled, 0, 1);
-	ROW("idle blocked", t[l].gpu_blocked, 0, 1);
-	ROW("idle unneeded", t[l].gpu_unneeded, 0, 1);
-	ROW("$ productive", t[l].usd_productive, 1, 0);
-	ROW("$ wasted", t[l].usd_wasted, 1, 0);
-	ROW("$/yr stalled", t[l].usd_year[SIM_B_STALLED], 1, 0);
-	ROW("$/yr lost", t[l].usd_year[SIM_B_LOST], 1, 0);
-	ROW("$/yr blocked",
-	    t[l].usd_year[SIM_B_SHAPE] + t[l].usd_year[SIM_B_DIM] + t[l].usd_year[SIM_B_MODEL] +
-		    t[l].usd_year[SIM_B_QUEUE] + t[l].usd_year[SIM_B_FULL],
-	    1, 0);
-	ROW("$/yr unneeded", t[l].usd_year[SIM_B_UNNEEDED], 1, 0);
-	ROW("by placement", t[l].usd_year_placement, 1, 0);
-	ROW("by sizing", t[l].usd_year_sizing, 1, 0);
-	ROW("queue", (double)t[l].queued, 0, 0);
-	ROW("running", (double)t[l].running, 0, 0);
-	if (y < r->y + r->h) {
-		char a[2][16];
-		for (int l = 0; l < nl; l++)
-			duration_text(t[l].wait_p95, a[l], sizeof a[l]);
-		put(y++, r->x, r->w, nl == 1 ? "%-14s %12s" : "%-11s%9s %9s", "wait p95", a[0],
-		    nl > 1 ? a[1] : "");
+}
+
+static int wrap(const char *text, int w, int indent, char (*lines)[256], int max);
+
+/* The RAID story's captions (--story raid), with the figures they point at now. */
+#define STORY_STEPS 5
+
+static void story_text(struct ui *u, char *buf, size_t len)
+{
+	struct dash_ticker m, w;
+	char a[32], b[32], c[32], pa[16], pb[16];
+	int l = dash_nlanes(u->d) > 1 ? 1 : 0;
+	dash_ticker(u->d, 0, &m);
+	dash_ticker(u->d, l, &w);
+	switch (u->story) {
+	case 1:
+		snprintf(buf, len,
+			 "RAID story %d/%d, from the seed article: at 2 a.m. inference latency "
+			 "jumps "
+			 "60%% while every GPU looks busy; an hour later the cause shows: three "
+			 "nodes "
+			 "rebuilding RAID, their storage bandwidth collapsed. w1 is this cluster "
+			 "with "
+			 "%s; main is the cluster as it was. n: next, Esc: end the story.",
+			 u->story, STORY_STEPS, l ? dash_change(u->d, l) : "?");
+		break;
+	case 2:
+		snprintf(buf, len,
+			 "%d/%d the stalled GPUs: on those nodes the cells turn %s: the GPUs stay "
+			 "allocated, the jobs on them run slower, waiting on storage. GPUs stalled "
+			 "now: main %.1f, w1 %.1f of %.0f. n: next",
+			 u->story, STORY_STEPS, cell_glyph(u, DASH_CELL_STALLED), m.gpu_stalled,
+			 w.gpu_stalled, m.gpus);
+		break;
+	case 3:
+		snprintf(
+			buf, len,
+			"%d/%d the residual shapes: the s bar of the three nodes is empty (storage "
+			"used up, contended) while c m g h look healthy: what a scheduler watching "
+			"GPUs and memory calls healthy enough. Enter on one shows its sto "
+			"contended. n: next",
+			u->story, STORY_STEPS);
+		break;
+	case 4:
+		money(m.usd_year[SIM_B_STALLED], a, sizeof a);
+		money(w.usd_year[SIM_B_STALLED], b, sizeof b);
+		money(w.usd_year[SIM_B_STALLED] - m.usd_year[SIM_B_STALLED], c, sizeof c);
+		duration_text(m.wait_p95, pa, sizeof pa);
+		duration_text(w.wait_p95, pb, sizeof pb);
+		snprintf(
+			buf, len,
+			"%d/%d the $ ticker: stalled $/yr main %s, w1 %s (%s more): busy GPUs, "
+			"paid "
+			"for, doing less; wait p95 main %s, w1 %s. More nodes (the autoscaler's "
+			"answer) leave it; a policy that sees storage places around the rebuild: p "
+			"forks one beside it. n: next",
+			u->story, STORY_STEPS, a, b, c, pa, pb);
+		break;
+	default:
+		snprintf(buf, len,
+			 "%d/%d end of the story: Esc closes it; the what-if stays (w stores it, x "
+			 "drops it, / clears the filter on its nodes).",
+			 u->story, STORY_STEPS);
 	}
-	ROW("events", (double)t[l].events, 0, 0);
-	ROW("events/s", t[l].events_per_s, 0, 0);
-#undef ROW
 }
 
 static void draw_log(struct ui *u, const struct ui_rect *r)
 {
+	if (u->story) {
+		char text[1024], lines[8][256];
+		story_text(u, text, sizeof text);
+		int n = wrap(text, r->w - 1, 1, lines, r->h < 8 ? r->h : 8);
+		attron(A_BOLD);
+		for (int k = 0; k < n; k++)
+			put(r->y + k, r->x + 1, r->w - 1, "%s", lines[k]);
+		attroff(A_BOLD);
+		return;
+	}
 	struct dash_event ev;
-	char buf[256];
+	char buf[256], ln[16];
+	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
+	lane_name(l, ln, sizeof ln);
 	attron(A_BOLD);
-	put(r->y, r->x, r->w, "events%s", dash_nlanes(u->d) > 1 ? " (what-if)" : "");
+	put(r->y, r->x, r->w, "events of %s%s%s", ln, l ? ": " : "", l ? dash_change(u->d, l) : "");
 	attroff(A_BOLD);
-	int l = dash_nlanes(u->d) - 1;
 	for (int k = 0; k < r->h - 1 && dash_log(u->d, l, (size_t)k, &ev); k++) {
 		dash_event_text(u->d, l, &ev, buf, sizeof buf);
 		int hot = ev.kind == DASH_EV_FAULT || ev.kind == DASH_EV_PREEMPT ||
@@ -521,9 +802,14 @@ struct ui_key {
 	void (*fn)(struct ui *u);
 };
 
+static int unstored(const struct ui *u);
+
 static void k_quit(struct ui *u)
 {
-	u->quit = 1;
+	if (unstored(u))
+		u->mode = M_CONFIRM;
+	else
+		u->quit = 1;
 }
 
 static void k_play(struct ui *u)
@@ -554,14 +840,16 @@ static int64_t scrub_step(const struct ui *u)
 	return s > 1 ? s : 1;
 }
 
+static void ui_goto(struct ui *u, int64_t t);
+
 static void k_back(struct ui *u)
 {
-	dash_goto(u->d, dash_time(u->d) - scrub_step(u));
+	ui_goto(u, dash_time(u->d) - scrub_step(u));
 }
 
 static void k_fwd(struct ui *u)
 {
-	dash_goto(u->d, dash_time(u->d) + scrub_step(u));
+	ui_goto(u, dash_time(u->d) + scrub_step(u));
 }
 
 static void start_prompt(struct ui *u, enum prompt p, const char *init)
@@ -570,6 +858,7 @@ static void start_prompt(struct ui *u, enum prompt p, const char *init)
 	u->prompt = p;
 	snprintf(u->line, sizeof u->line, "%s", init);
 	u->linelen = strlen(u->line);
+	u->prefilled = u->linelen > 0;
 }
 
 static void k_goto(struct ui *u)
@@ -589,7 +878,7 @@ static void k_cmd(struct ui *u)
 
 static void k_fault(struct ui *u)
 {
-	if (!u->nrows) {
+	if (!u->rows.nrows) {
 		snprintf(u->msg, sizeof u->msg, "no node selected");
 		return;
 	}
@@ -613,27 +902,28 @@ static void k_sort(struct ui *u)
 
 static void k_zoom_in(struct ui *u)
 {
-	size_t cur = u->nrows ? (u->norder + u->nrows - 1) / u->nrows : 1;
+	size_t cur = u->rows.nrows ? (u->rows.norder + u->rows.nrows - 1) / u->rows.nrows : 1;
 	u->per = cur > 1 ? (int)(cur / 2) : 1;
 }
 
 static void k_zoom_out(struct ui *u)
 {
 	size_t cur = u->per > 0 ? (size_t)u->per : 1;
-	u->per = cur * 2 >= u->norder ? 0 : (int)(cur * 2);
+	u->per = cur * 2 >= u->rows.norder ? 0 : (int)(cur * 2);
 }
 
 static void k_detail(struct ui *u)
 {
-	if (!u->nrows)
+	if (!u->rows.nrows)
 		return;
-	u->detail = u->order[u->row_start[u->sel]];
+	u->detail = u->rows.order[u->rows.start[u->sel]];
 	u->mode = M_DETAIL;
 }
 
 static void k_help(struct ui *u)
 {
 	u->mode = M_HELP;
+	u->help_top = 0;
 }
 
 static void k_store(struct ui *u)
@@ -646,18 +936,38 @@ static void k_store(struct ui *u)
 		snprintf(u->msg, sizeof u->msg, "no store to write to");
 		return;
 	}
-	snprintf(u->msg, sizeof u->msg, "storing: running both lanes to the end...");
+	int l = act_lane(u);
+	snprintf(u->msg, sizeof u->msg, "storing w%d: running it to the end...", l);
 	mvhline(u->h - 1, 0, ' ', u->w);
 	put(u->h - 1, 0, u->w, "%s", u->msg);
 	refresh();
-	u->o->store(u->o->store_u, u->d, 1, u->msg, sizeof u->msg);
+	if (!u->o->store(u->o->store_u, u->d, l, u->msg, sizeof u->msg))
+		dash_set_stored(u->d, l);
 }
 
 static void k_drop(struct ui *u)
 {
-	if (dash_nlanes(u->d) < 2)
+	if (dash_nlanes(u->d) < 2) {
 		snprintf(u->msg, sizeof u->msg, "no what-if to drop");
-	dash_drop(u->d);
+		return;
+	}
+	dash_drop_lane(u->d, act_lane(u));
+	if (u->focus >= dash_nlanes(u->d))
+		u->focus = dash_nlanes(u->d) - 1;
+}
+
+static void k_lane(struct ui *u)
+{
+	u->focus = (u->focus + 1) % dash_nlanes(u->d);
+}
+
+/* q: at once, unless a what-if was not stored: then ask (q again quits). */
+static int unstored(const struct ui *u)
+{
+	int n = 0;
+	for (int l = 1; l < dash_nlanes(u->d); l++)
+		n += !dash_stored(u->d, l);
+	return n;
 }
 
 static void k_up(struct ui *u)
@@ -668,7 +978,7 @@ static void k_up(struct ui *u)
 
 static void k_down(struct ui *u)
 {
-	if (u->sel + 1 < u->nrows)
+	if (u->sel + 1 < u->rows.nrows)
 		u->sel++;
 }
 
@@ -681,7 +991,17 @@ static void k_pgup(struct ui *u)
 static void k_pgdn(struct ui *u)
 {
 	size_t k = u->rows_shown > 0 ? (size_t)u->rows_shown : 1;
-	u->sel = u->sel + k < u->nrows ? u->sel + k : (u->nrows ? u->nrows - 1 : 0);
+	u->sel = u->sel + k < u->rows.nrows ? u->sel + k : (u->rows.nrows ? u->rows.nrows - 1 : 0);
+}
+
+static void k_home(struct ui *u)
+{
+	u->sel = u->top = 0;
+}
+
+static void k_end(struct ui *u)
+{
+	u->sel = u->rows.nrows ? u->rows.nrows - 1 : 0;
 }
 
 static const struct ui_key keys[] = {
@@ -696,8 +1016,8 @@ static const struct ui_key keys[] = {
 	{'f', "f", "fault", "what-if: a fault on the selected node (DIM=FRACTION DURATION)",
 	 k_fault},
 	{'i', "i", "io", "what-if: another io-pressure (replayed from the start)", k_io},
-	{'w', "w", NULL, "store the what-if as a run", k_store},
-	{'x', "x", NULL, "drop the what-if", k_drop},
+	{'w', "w", NULL, "store the focused what-if (Tab) as a run", k_store},
+	{'x', "x", NULL, "drop the focused what-if (Tab)", k_drop},
 	{'/', "/", "filter", "filter nodes: name, model, faulted, stranded, full", k_filter},
 	{'s', "s", "sort", "sort: name, fragmentation, free GPUs, stalled", k_sort},
 	{'+', "+", NULL, "zoom in: fewer nodes per row", k_zoom_in},
@@ -710,13 +1030,20 @@ static const struct ui_key keys[] = {
 	{'j', "j", NULL, NULL, k_down},
 	{KEY_PPAGE, "PgUp", NULL, "a page up", k_pgup},
 	{KEY_NPAGE, "PgDn", NULL, "a page down", k_pgdn},
+	{KEY_HOME, "Home", NULL, "the first row", k_home},
+	{KEY_END, "End", NULL, "the last row", k_end},
+	{'\t', "Tab", "lane",
+	 "the next lane: the one the cluster panel and the log show, that w, x and Enter take",
+	 k_lane},
 	{':', ":", "cmd", "command: policy P, fault NODE DIM=F DUR, goto T, io X, drop, store",
 	 k_cmd},
-	{'?', "?", "help", "this help", k_help},
-	{'q', "q", "quit", "quit", k_quit},
+	{'?', "?", "help", "this help, and what the screen shows", k_help},
+	{'q', "q", "quit", "quit (asks first when a what-if was not stored)", k_quit},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
+/* The key bar: '? help' and 'q quit' at the right end always, the others from the left
+ * while they fit. */
 static void draw_keys(struct ui *u, const struct ui_rect *r)
 {
 	mvhline(r->y, r->x, ' ', r->w);
@@ -726,16 +1053,25 @@ static void draw_keys(struct ui *u, const struct ui_rect *r)
 		attroff(A_BOLD);
 		return;
 	}
-	int x = r->x;
-	for (size_t i = 0; i < NKEYS && x < r->x + r->w; i++) {
-		if (!keys[i].bar)
-			continue;
-		attron(A_REVERSE);
-		put(r->y, x, r->x + r->w - x, "%s", keys[i].name);
-		attroff(A_REVERSE);
-		x += (int)strlen(keys[i].name);
-		put(r->y, x, r->x + r->w - x, " %s ", keys[i].bar);
-		x += (int)strlen(keys[i].bar) + 2;
+	int right = r->x + r->w;
+	for (size_t i = 0; i < NKEYS; i++)
+		if (keys[i].bar && (keys[i].key == '?' || keys[i].key == 'q'))
+			right -= (int)(strlen(keys[i].name) + strlen(keys[i].bar) + 2);
+	for (int pass = 0, x = r->x; pass < 2; pass++, x = right) {
+		for (size_t i = 0; i < NKEYS; i++) {
+			int last = keys[i].key == '?' || keys[i].key == 'q';
+			if (!keys[i].bar || last != pass)
+				continue;
+			int nlen = (int)strlen(keys[i].name),
+			    len = nlen + (int)strlen(keys[i].bar) + 2;
+			if (!pass && x + len > right)
+				break;
+			attron(A_REVERSE);
+			put(r->y, x, nlen, "%s", keys[i].name);
+			attroff(A_REVERSE);
+			put(r->y, x + nlen, len - nlen, " %s ", keys[i].bar);
+			x += len;
+		}
 	}
 }
 
@@ -757,73 +1093,191 @@ static void box_at(const struct ui_rect *r)
 	mvvline(r->y, r->x + r->w - 1, '|', r->h);
 }
 
-static void draw_help(struct ui *u)
+/* What the screen shows: the second part of the help, as htop's F1 explains its meters. */
+static const char *const screen_help[] = {
+	"header: the trace, the main run's policy and the focused what-if's change; the trace "
+	"clock (days, then h:m:s from the first arrival) and the share of the pricing window "
+	"passed; the speed in trace time per wall second; playing or paused.",
+	"cluster: one row per node or, when they outnumber the rows, per range of nodes of one GPU "
+	"model (first..last); then a block per lane (main, w1..w3).",
+	"GPU cells: one per GPU of a node (a range shows them in proportion): FREE free, PART "
+	"partly used by shared jobs, FULL fully used, STALLED held by a job slowed below full "
+	"rate by a contended net, sto or iocpu.",
+	"shape: the free share of each dimension as a bar (full: all free), c m g h n s i = cpu, "
+	"mem, gpu, hbm, net, sto, iocpu; a capital letter (bold orange when the letters give "
+	"way) marks capacity stranded there.",
+	"marks: F2 = 2 faults active on the row's nodes; S3 = 3 of its nodes with stranded "
+	"capacity (free but unusable by the jobs waiting).",
+	"columns give way as the panel narrows, in this order: the GPU cells from 16 to 8, the "
+	"shape's letters, the model, the lanes but the focused one (Tab), the cells to 4.",
+	"frag now, peak: FGD fragmentation, as a share of the cluster's GPUs; its sparkline "
+	"over the pricing window, from 0 to the peak.",
+	"GPUs used/N: GPUs allocated of the N in the cluster; stalled: held by slowed jobs; idle "
+	"blocked: free while a GPU job waits; idle unneeded: free and nothing waits.",
+	"$ used, waste so far: $ at the scenario's prices over the part of the window passed "
+	"(productive, and the rest).",
+	"$/yr: a year at the pace so far: by placement and by sizing are the recoverable "
+	"figures of voidfit(7); stalled, lost, idle blocked the buckets behind them.",
+	"jobs queued, running: now. wait p95: the 95th percentile of the wait of the jobs placed "
+	"so far (10% bins); the jobs still queued are not in it.",
+	"events: handled so far; events/s: replayed per wall second lately (0 when paused).",
+	"lanes: with one what-if the metrics show main, the what-if and the difference; with "
+	"more, main then each what-if minus main (w1-main ...). w stores a what-if, x drops it.",
+	"a long move (a far g, an io-pressure what-if) shows its progress; any key cancels it.",
+};
+
+/* text word-wrapped at w columns into lines[] (at most max), the lines after the first
+ * indented by indent. Returns how many. */
+static int wrap(const char *text, int w, int indent, char (*lines)[256], int max)
 {
-	struct ui_rect r = {1, 2, u->h - 3, u->w - 4};
-	box_at(&r);
-	attron(A_BOLD);
-	put(r.y + 1, r.x + 2, r.w - 4, "voidfit dash: keys (any key closes)");
-	attroff(A_BOLD);
-	int y = r.y + 3;
-	for (size_t i = 0; i < NKEYS && y < r.y + r.h - 2; i++) {
-		if (!keys[i].help)
-			continue;
-		put(y++, r.x + 2, r.w - 4, "%-7s %s", keys[i].name, keys[i].help);
+	const char *p = text;
+	int n = 0;
+	while (*p && n < max) {
+		int room = w - (n ? indent : 0), cut = (int)strlen(p);
+		if (room < 1)
+			break;
+		if (cols_of(p) > room) {
+			cut = bytes_of_cols(p, room);
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = bytes_of_cols(p, room);
+		}
+		snprintf(lines[n], sizeof lines[0], "%*s%.*s", n ? indent : 0, "", cut, p);
+		n++;
+		p += cut;
+		while (*p == ' ')
+			p++;
 	}
-	if (y < r.y + r.h - 2)
-		put(y + 1, r.x + 2, r.w - 4, "mouse: click selects a row, the wheel scrolls");
+	return n;
 }
 
+/* The help's lines at width w into lines[] (at most max): the keys, then what the screen
+ * shows, word-wrapped. Returns how many. */
+static int help_lines(const struct ui *u, int w, char (*lines)[256], int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < NKEYS && n < max; i++)
+		if (keys[i].help)
+			snprintf(lines[n++], sizeof lines[0], "%-6s %s", keys[i].name,
+				 keys[i].help);
+	if (n < max)
+		snprintf(lines[n++], sizeof lines[0], "%-6s %s", "mouse",
+			 "click selects a row, the wheel scrolls");
+	if (n < max)
+		lines[n++][0] = '\0';
+	if (n < max)
+		snprintf(lines[n++], sizeof lines[0], "THE SCREEN");
+	for (size_t i = 0; i < sizeof screen_help / sizeof *screen_help && n < max; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s", screen_help[i]);
+		/* the cell glyphs of this terminal */
+		static const char *const names[DASH_NCELL] = {"FREE", "PART", "FULL", "STALLED"};
+		for (int c = 0; c < DASH_NCELL; c++) {
+			char *p = strstr(text, names[c]);
+			if (p) {
+				char rest[1024];
+				snprintf(rest, sizeof rest, "%s", p + strlen(names[c]));
+				snprintf(p, sizeof text - (size_t)(p - text), "%s%s",
+					 cell_glyph(u, c), rest);
+			}
+		}
+		n += wrap(text, w, 2, lines + n, max - n);
+	}
+	return n;
+}
+
+#define HELP_MAX 160
+
+/* The help overlay: its lines from help_top, scrolled by Up, Down, PgUp, PgDn, Home, End. */
+static void draw_help(struct ui *u)
+{
+	char lines[HELP_MAX][256];
+	struct ui_rect r = {1, 2, u->h - 3, u->w - 4};
+	int n = help_lines(u, r.w - 4, lines, HELP_MAX), page = r.h - 4;
+	if (u->help_top > n - page)
+		u->help_top = n - page > 0 ? n - page : 0;
+	if (u->help_top < 0)
+		u->help_top = 0;
+	u->help_page = page;
+	box_at(&r);
+	attron(A_BOLD);
+	put(r.y + 1, r.x + 2, r.w - 4,
+	    "help, lines %d-%d of %d (Up Down PgUp PgDn Home End; other keys close)",
+	    u->help_top + 1, u->help_top + page < n ? u->help_top + page : n, n);
+	attroff(A_BOLD);
+	for (int k = 0; k < page && u->help_top + k < n; k++) {
+		const char *l = lines[u->help_top + k];
+		int head = !strcmp(l, "THE SCREEN");
+		if (head)
+			attron(A_BOLD);
+		put(r.y + 2 + k, r.x + 2, r.w - 4, "%s", head ? "the screen" : l);
+		if (head)
+			attroff(A_BOLD);
+	}
+}
+
+/* The detail of a node (Enter) in the focused lane: each dim with its unit, its GPUs by
+ * index, its jobs by class and its share of the fragmentation, the faults, the jobs. */
 static void draw_detail(struct ui *u)
 {
-	const struct sim *s = dash_sim(u->d, dash_nlanes(u->d) - 1);
-	const struct cluster *c = sim_cluster(s);
+	int l = u->focus < dash_nlanes(u->d) ? u->focus : 0;
 	size_t n = (size_t)u->detail;
-	const struct node_state *st = &c->st[n];
-	const struct node *sp = &c->spec[n];
+	struct dash_detail dd;
+	char ln[16];
+	dash_detail(u->d, l, n, &dd);
+	lane_name(l, ln, sizeof ln);
 	struct ui_rect r = {1, 2, u->h - 3, u->w - 4};
 	box_at(&r);
 	int y = r.y + 1, x = r.x + 2, w = r.w - 4;
 	attron(A_BOLD);
-	put(y++, x, w, "node %s  %s  %d GPU  %d jobs  (Esc back)%s", sp->name,
-	    sp->ngpu ? gpumodel_get(sp->model)->name : "cpu", sp->ngpu, st->njobs,
-	    dash_nlanes(u->d) > 1 ? "  [what-if]" : "");
+	put(y++, x, w, "node %s  %s  %d GPU  (%s; Esc back)", dd.name,
+	    dd.model >= 0 ? gpumodel_get(dd.model)->name : "cpu", dd.ngpu, ln);
 	attroff(A_BOLD);
+	put(y++, x, w, "jobs %d: infer %d, train %d, batch %d, cpu %d; %d slowed by contention",
+	    dd.njobs, dd.jobs_by_class[JOB_INFER], dd.jobs_by_class[JOB_TRAIN],
+	    dd.jobs_by_class[JOB_BATCH], dd.jobs_by_class[JOB_CPU], dd.slowed);
+	put(y++, x, w, "fragmentation (FGD) %.2f GPU, %.1f%% of the cluster's", dd.frag,
+	    dd.frag_share * 100);
 	put(y++, x, w, "%-6s %14s %14s %14s", "dim", "capacity", "used", "free");
-	for (int d = 0; d < DIM_N; d++)
-		put(y++, x, w, "%-6s %14lld %14lld %14lld%s", job_dim_name((enum dim)d),
-		    (long long)st->cap[d], (long long)st->used[d],
-		    (long long)(st->cap[d] - st->used[d]),
-		    st->cap[d] != sp->cap[d] ? "  (faulted)" : "");
-	char gl[256];
-	int gn = 0;
-	for (int g = 0; g < sp->ngpu && g < CLUSTER_MAX_GPUS && gn < (int)sizeof gl - 8; g++)
-		gn += snprintf(gl + gn, sizeof gl - (size_t)gn, "%d:%.2f ", g,
-			       (1000 - st->gpu_free[g]) / 1000.0);
-	gl[gn] = '\0';
-	put(y++, x, w, "GPU used share  %s", sp->ngpu ? gl : "-");
-	size_t nf;
-	const struct fault *f = sim_faults(s, &nf);
-	for (size_t i = 0; i < nf && y < r.y + r.h - 3; i++) {
-		char fb[160];
-		int64_t now = sim_counters(s)->now;
-		if (strcmp(f[i].target, sp->name) && strcmp(f[i].target, sp->group) &&
-		    !(sp->ngpu && gpumodel_find(f[i].target) == sp->model))
-			continue;
-		fault_format(&f[i], fb, sizeof fb);
-		put(y++, x, w, "fault %s%s", fb,
-		    now >= f[i].start && now < f[i].start + f[i].duration ? "  (active)" : "");
+	for (int d = 0; d < DIM_N; d++) {
+		char cap[32], used[32], fr[48];
+		dash_dim_text((enum dim)d, (double)dd.cap[d], cap, sizeof cap);
+		dash_dim_text((enum dim)d, (double)dd.used[d], used, sizeof used);
+		if (dd.used[d] > dd.cap[d] && dd.cap[d] > 0)
+			snprintf(fr, sizeof fr, "contended %.0f%%",
+				 100.0 * (double)dd.used[d] / (double)dd.cap[d]);
+		else
+			dash_dim_text((enum dim)d, (double)(dd.cap[d] - dd.used[d]), fr, sizeof fr);
+		put(y++, x, w, "%-6s %14s %14s %14s%s", job_dim_name((enum dim)d), cap, used, fr,
+		    dd.cap[d] != dd.spec[d] ? "  (faulted)" : "");
 	}
-	put(y++, x, w, "%-10s %-6s %8s %6s %10s %s", "job", "class", "GPU", "rate", "work left",
-	    "GPUs");
-	for (int32_t i = 0; i < st->njobs && y < r.y + r.h - 1; i++) {
+	/* GPUs by index: its used share and state */
+	char gl[512];
+	int gn = 0;
+	for (int g = 0; g < dd.ngpu && gn < (int)sizeof gl - 24; g++)
+		gn += snprintf(gl + gn, sizeof gl - (size_t)gn, "%d:%.0f%%%s ", g,
+			       dd.gpu_used[g] * 100,
+			       dd.cell[g] == DASH_CELL_STALLED ? " stalled" : "");
+	put(y++, x, w, "GPUs used  %s", dd.ngpu ? gl : "none");
+	for (int i = 0; i < dd.nfault && i < DASH_DETAIL_FAULTS && y < r.y + r.h - 3; i++)
+		put(y++, x, w, "fault %s", dd.fault[i]);
+	put(y++, x, w, "%-10s %-6s %9s %6s %10s %s", "job", "class", "GPU each", "rate",
+	    "work left", "GPUs (index)");
+	for (int i = 0; i < dd.njobs && y < r.y + r.h - 1; i++) {
 		struct sim_job_result jr;
-		char wl[16];
-		sim_job_result(s, (size_t)st->jobs[i], &jr);
+		char wl[16], gi[96];
+		int gn2 = 0;
+		dash_detail_job(u->d, l, n, i, &jr);
 		duration_text(jr.work_left, wl, sizeof wl);
-		put(y++, x, w, "%-10lld %-6s %8.3f %6.3f %10s %#x", (long long)jr.job_id,
+		gi[0] = '\0';
+		for (int g = 0; g < 32 && gn2 < (int)sizeof gi - 4; g++)
+			if ((jr.gpus >> g) & 1)
+				gn2 += snprintf(gi + gn2, sizeof gi - (size_t)gn2, "%s%d",
+						gn2 ? "," : "", g);
+		put(y++, x, w, "%-10lld %-6s %9.3f %6.3f %10s %s", (long long)jr.job_id,
 		    job_class_name((enum job_class)jr.cls), (double)jr.gpu_milli / 1000, jr.rate,
-		    wl, jr.gpus);
+		    wl, gn2 ? gi : "-");
 	}
 }
 
@@ -863,7 +1317,116 @@ static const char *prompt_label(enum prompt p)
 	return "";
 }
 
+/* ---- long moves: a progress line, any key cancels ---- */
+
+static void layout_draw(struct ui *u);
+
+/* The progress hook (dash.h): after 0.3 s, a line on the key bar with the share done and
+ * an estimate of what is left. Any key but a resize cancels, and is not run: keys typed
+ * during a move are dropped. */
+static int on_progress(void *p, double done, double elapsed)
+{
+	struct ui *u = p;
+	int cancel = 0, resized = 0, ch;
+	timeout(0);
+	while ((ch = getch()) != ERR) {
+		if (ch == KEY_RESIZE)
+			resized = 1;
+		else
+			cancel = 1;
+	}
+	if (cancel)
+		return 1;
+	if (elapsed < 0.3)
+		return 0;
+	char left[32] = "estimating";
+	if (done > 0.01) {
+		double s = elapsed * (1 - done) / done;
+		snprintf(left, sizeof left, "about %.0f s left", s < 1 ? 1 : s);
+	}
+	snprintf(u->msg, sizeof u->msg, "%s: %.0f%% done in %.0f s, %s; any key cancels", u->moving,
+		 done * 100, elapsed, left);
+	if (!u->move_shown || resized) {
+		u->move_shown = 1;
+		layout_draw(u);
+		return 0;
+	}
+	getmaxyx(stdscr, u->h, u->w);
+	if (u->w >= MIN_W && u->h >= MIN_H) {
+		mvhline(u->h - 1, 0, ' ', u->w);
+		attron(A_BOLD);
+		put(u->h - 1, 0, u->w, " %s", u->msg);
+		attroff(A_BOLD);
+		refresh();
+	}
+	return 0;
+}
+
+/* Start a move described by fmt; end it: the message says if it was cancelled, and the
+ * keys typed meanwhile are gone. */
+static void move_begin(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void move_begin(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(u->moving, sizeof u->moving, fmt, ap);
+	va_end(ap);
+	u->move_shown = 0;
+	u->msg[0] = '\0';
+}
+
+static void move_end(struct ui *u, int rc)
+{
+	if (rc == DASH_CANCELLED)
+		snprintf(u->msg, sizeof u->msg, "%s: cancelled, nothing moved", u->moving);
+	else if (u->move_shown)
+		u->msg[0] = '\0';
+	u->move_shown = 0;
+	flushinp();
+}
+
+static void ui_goto(struct ui *u, int64_t t)
+{
+	char tb[32];
+	dash_time_text(u->d, t, tb, sizeof tb);
+	move_begin(u, "going to %s", tb);
+	move_end(u, dash_goto(u->d, t));
+}
+
+static void ui_fork_io(struct ui *u, double x)
+{
+	struct err e = {0};
+	move_begin(u, "io-pressure %g: replaying from the start", x);
+	int rc = dash_fork_io(u->d, x, &e);
+	move_end(u, rc);
+	if (rc > 0)
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+}
+
+static void ui_compare(struct ui *u, const struct policy_ops *ops)
+{
+	struct err e = {0};
+	move_begin(u, "compare %s: replaying from the start", ops->name);
+	int rc = dash_compare(u->d, ops, &e);
+	move_end(u, rc);
+	if (rc > 0)
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+}
+
 /* ---- commands (':' and the prompts) ---- */
+
+/* A replay of the window this long or more makes a policy slow on this store: say so. */
+#define SLOW_S 10.0
+
+static void warn_slow(struct ui *u, int l)
+{
+	double s = dash_cost(u->d, l, 0.2);
+	if (s >= SLOW_S)
+		snprintf(u->msg, sizeof u->msg,
+			 "policy %s is slow on this store: about %.0f s to replay the window, so a "
+			 "far seek takes long (any key cancels it); fgd or first-fit are faster",
+			 dash_policy(u->d, l), s);
+}
 
 static void fork_policy(struct ui *u, const char *name)
 {
@@ -876,97 +1439,49 @@ static void fork_policy(struct ui *u, const char *name)
 	}
 	if (dash_fork(u->d, ops, NULL, &e))
 		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+	else
+		warn_slow(u, dash_nlanes(u->d) - 1);
 }
 
-/* "sto=0.5 6h" on node: a fault from now. */
-static void fork_fault(struct ui *u, const char *node, const char *spec)
-{
-	char buf[256];
-	struct fault f;
-	struct err e = {0};
-	char dimfrac[64], dur[32];
-	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2) {
-		snprintf(u->msg, sizeof u->msg, "fault '%s': give DIM=FRACTION DURATION", spec);
-		return;
-	}
-	snprintf(buf, sizeof buf, "%s:%s@%lld+%s", node, dimfrac,
-		 (long long)sim_counters(dash_sim(u->d, 0))->now, dur);
-	if (fault_parse(buf, &f, &e) || dash_fork(u->d, NULL, &f, &e))
-		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-}
-
+/* A ':' line: dash_command runs the quick forks; the long moves run here with their
+ * progress line, and what is the screen's. */
 static void run_cmd(struct ui *u, const char *line)
 {
-	char w1[64] = "", w2[64] = "", rest[128] = "";
-	int n = sscanf(line, "%63s %63s %127[^\n]", w1, w2, rest);
+	struct dash_cmd_arg a;
 	struct err e = {0};
-	int64_t t;
-	if (n < 1)
-		return;
-	if (!strcmp(w1, "policy") && n >= 2)
-		fork_policy(u, w2);
-	else if (!strcmp(w1, "compare") && n >= 2) {
-		const struct policy_ops *ops = policy_find(w2);
-		if (!ops)
-			snprintf(u->msg, sizeof u->msg, "policy '%s': no such policy", w2);
-		else if (dash_compare(u->d, ops, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-	} else if (!strcmp(w1, "fault") && n >= 3)
-		fork_fault(u, w2, rest);
-	else if (!strcmp(w1, "goto") && n >= 2) {
-		if (dash_parse_time(u->d, w2, &t))
-			snprintf(u->msg, sizeof u->msg, "goto '%s': not a time (3d12h, 90m, 50%%)",
-				 w2);
-		else
-			dash_goto(u->d, t);
-	} else if (!strcmp(w1, "io") && n >= 2) {
-		double x;
-		if (parse_double(w2, &x))
-			snprintf(u->msg, sizeof u->msg, "io '%s': not a number", w2);
-		else if (dash_fork_io(u->d, x, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-	} else if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
-		    !strcmp(w1, "queue")) &&
-		   n >= 2) {
-		struct sim_change ch;
-		double x = 0;
-		enum sim_queue q = SIM_FIFO;
-		int bad = 0;
-		sim_change_init(&ch);
-		if (!strcmp(w1, "dims"))
-			bad = job_dims_parse(w2, &ch.dims) || !ch.dims;
-		else if (!strcmp(w1, "queue")) {
-			bad = sim_queue_parse(w2, &q);
-			ch.queue = (int)q;
-			ch.preempt = n >= 3 && !strcmp(rest, "preempt");
-		} else {
-			bad = parse_double(w2, &x) || x < 0;
-			if (!strcmp(w1, "lambda"))
-				ch.lambda = x;
-			else
-				ch.mu = x;
-		}
-		if (bad)
-			snprintf(u->msg, sizeof u->msg, "%s '%s': not a value for it", w1, w2);
-		else if (dash_fork_with(u->d, NULL, NULL, &ch, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
-	} else if (!strcmp(w1, "drop"))
+	switch (dash_command(u->d, line, &a, &e)) {
+	case DASH_CMD_FORKED:
+		warn_slow(u, dash_nlanes(u->d) - 1);
+		break;
+	case DASH_CMD_GOTO:
+		ui_goto(u, a.t);
+		break;
+	case DASH_CMD_IO:
+		ui_fork_io(u, a.x);
+		break;
+	case DASH_CMD_COMPARE:
+		ui_compare(u, a.ops);
+		break;
+	case DASH_CMD_DROP:
 		k_drop(u);
-	else if (!strcmp(w1, "store"))
+		break;
+	case DASH_CMD_STORE:
 		k_store(u);
-	else if (!strcmp(w1, "quit") || !strcmp(w1, "q"))
-		u->quit = 1;
-	else
-		snprintf(u->msg, sizeof u->msg,
-			 "'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, "
-			 "io X, dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
-			 line);
+		break;
+	case DASH_CMD_QUIT:
+		k_quit(u);
+		break;
+	case DASH_CMD_ERROR:
+		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		break;
+	case DASH_CMD_NONE:
+		break;
+	}
 }
 
 static void prompt_done(struct ui *u)
 {
 	int64_t t;
-	struct err e = {0};
 	u->mode = M_MAIN;
 	switch (u->prompt) {
 	case P_GOTO:
@@ -974,7 +1489,7 @@ static void prompt_done(struct ui *u)
 			snprintf(u->msg, sizeof u->msg, "goto '%s': not a time (3d12h, 90m, 50%%)",
 				 u->line);
 		else
-			dash_goto(u->d, t);
+			ui_goto(u, t);
 		break;
 	case P_FILTER:
 		snprintf(u->filter, sizeof u->filter, "%s", u->line);
@@ -984,19 +1499,22 @@ static void prompt_done(struct ui *u)
 		run_cmd(u, u->line);
 		break;
 	case P_FAULT:
-		if (u->nrows)
-			fork_fault(u,
-				   sim_cluster(dash_sim(u->d, 0))
-					   ->spec[u->order[u->row_start[u->sel]]]
-					   .name,
-				   u->line);
+		if (u->rows.nrows) {
+			struct err e = {0};
+			if (dash_fork_node_fault(
+				    u->d,
+				    dash_node_name(u->d,
+						   (size_t)u->rows.order[u->rows.start[u->sel]]),
+				    u->line, &e))
+				snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		}
 		break;
 	case P_IO: {
 		double x;
 		if (parse_double(u->line, &x))
 			snprintf(u->msg, sizeof u->msg, "io-pressure '%s': not a number", u->line);
-		else if (dash_fork_io(u->d, x, &e))
-			snprintf(u->msg, sizeof u->msg, "%s", e.msg);
+		else
+			ui_fork_io(u, x);
 		break;
 	}
 	}
@@ -1016,12 +1534,16 @@ static void layout_draw(struct ui *u)
 		return;
 	}
 	int nl = dash_nlanes(u->d);
-	int mw = nl > 1 ? 44 : 30;
-	int body = u->h - 2 - (LOG_ROWS + 1);
+	/* a new what-if takes the focus; a dropped one gives it back */
+	if (nl > u->seen_lanes || u->focus >= nl)
+		u->focus = nl - 1;
+	u->seen_lanes = nl;
+	int mw = metrics_width(nl), logrows = u->h >= 32 ? LOG_ROWS : 3;
+	int body = u->h - 2 - (logrows + 1);
 	struct ui_rect hr = {0, 0, 1, u->w};
 	struct ui_rect cr = {1, 0, body, u->w - mw - 1};
 	struct ui_rect mr = {1, u->w - mw, body, mw};
-	struct ui_rect lr = {1 + body, 0, LOG_ROWS + 1, u->w};
+	struct ui_rect lr = {1 + body, 0, logrows + 1, u->w};
 	struct ui_rect kr = {u->h - 1, 0, 1, u->w};
 	panel_header.draw(u, &hr);
 	panel_cluster.draw(u, &cr);
@@ -1034,9 +1556,27 @@ static void layout_draw(struct ui *u)
 		draw_detail(u);
 	else if (u->mode == M_PICK)
 		draw_pick(u);
-	else if (u->mode == M_PROMPT) {
+	else if (u->mode == M_CONFIRM) {
+		int n = unstored(u);
 		mvhline(u->h - 1, 0, ' ', u->w);
-		put(u->h - 1, 0, u->w, "%s%s", prompt_label(u->prompt), u->line);
+		attron(A_BOLD);
+		put(u->h - 1, 0, u->w,
+		    " %d what-if%s not stored: q quits and loses %s, w stores one, any other key "
+		    "stays",
+		    n, n > 1 ? "s" : "", n > 1 ? "them" : "it");
+		attroff(A_BOLD);
+	} else if (u->mode == M_PROMPT) {
+		const char *label = prompt_label(u->prompt);
+		mvhline(u->h - 1, 0, ' ', u->w);
+		put(u->h - 1, 0, u->w, "%s", label);
+		if (u->prefilled) /* shown selected: typing replaces it */
+			attron(A_REVERSE);
+		put(u->h - 1, cols_of(label), u->w - cols_of(label), "%s", u->line);
+		attroff(A_REVERSE);
+		if (u->prefilled)
+			put(u->h - 1, cols_of(label) + cols_of(u->line),
+			    u->w - cols_of(label) - cols_of(u->line),
+			    "  (type to replace, Enter takes it, Ctrl-U clears, Esc cancels)");
 	}
 	refresh();
 }
@@ -1054,7 +1594,7 @@ static void on_mouse(struct ui *u)
 #endif
 	else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) {
 		int k = me.y - u->cl_y;
-		if (k >= 0 && k < u->rows_shown && u->top + (size_t)k < u->nrows)
+		if (k >= 0 && k < u->rows_shown && u->top + (size_t)k < u->rows.nrows)
 			u->sel = u->top + (size_t)k;
 	}
 }
@@ -1073,8 +1613,35 @@ static void on_key(struct ui *u, int ch)
 		return;
 	}
 	switch (u->mode) {
-	case M_HELP:
+	case M_HELP: {
+		int page = u->help_page > 1 ? u->help_page : 1;
+		if (ch == KEY_UP || ch == 'k')
+			u->help_top--;
+		else if (ch == KEY_DOWN || ch == 'j')
+			u->help_top++;
+		else if (ch == KEY_PPAGE)
+			u->help_top -= page;
+		else if (ch == KEY_NPAGE || ch == ' ')
+			u->help_top += page;
+		else if (ch == KEY_HOME)
+			u->help_top = 0;
+		else if (ch == KEY_END)
+			u->help_top = HELP_MAX;
+		else
+			u->mode = M_MAIN;
+		return; /* draw_help clamps help_top */
+	}
+	case M_CONFIRM:
 		u->mode = M_MAIN;
+		if (ch == 'q' || ch == 'y')
+			u->quit = 1;
+		else if (ch == 'w') {
+			u->focus = 0;
+			for (int l = 1; l < dash_nlanes(u->d) && !u->focus; l++)
+				if (!dash_stored(u->d, l))
+					u->focus = l;
+			k_store(u);
+		}
 		return;
 	case M_DETAIL:
 		if (ch == 27 || ch == 'q' || ch == '\n' || ch == KEY_ENTER)
@@ -1096,19 +1663,30 @@ static void on_key(struct ui *u, int ch)
 		return;
 	}
 	case M_PROMPT:
+		/* as readline and htop: a suggestion is taken by Enter, replaced by the first
+		 * character typed, edited by Backspace; Ctrl-U clears, Esc cancels */
 		if (ch == 27) {
 			u->mode = M_MAIN;
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			prompt_done(u);
+		} else if (ch == 21) { /* Ctrl-U */
+			u->line[u->linelen = 0] = '\0';
 		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 			if (u->linelen)
 				u->line[--u->linelen] = '\0';
 		} else if (ch >= 32 && ch < 127 && u->linelen + 1 < sizeof u->line) {
+			if (u->prefilled)
+				u->linelen = 0;
 			u->line[u->linelen++] = (char)ch;
 			u->line[u->linelen] = '\0';
 		}
+		u->prefilled = 0;
 		return;
 	case M_MAIN:
+		if (u->story && (ch == 'n' || ch == 27)) {
+			u->story = ch == 27 || u->story >= STORY_STEPS ? 0 : u->story + 1;
+			return;
+		}
 		break;
 	}
 	u->msg[0] = '\0';
@@ -1126,7 +1704,7 @@ static void play(struct ui *u, double dt, double deadline)
 	double want = dt * u->speed;
 	while (want > 0 && !dash_over(u->d)) {
 		int64_t before = dash_time(u->d);
-		dash_advance(u->d, want, 1024);
+		dash_advance_until(u->d, want, 1024, deadline);
 		want -= (double)(dash_time(u->d) - before);
 		if (dash_time(u->d) == before || util_mono() > deadline)
 			break;
@@ -1136,7 +1714,8 @@ static void play(struct ui *u, double dt, double deadline)
 int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 {
 	struct ui u = {0};
-	struct sigaction sa = {0}, old_int, old_term, old_hup, sab = {0}, old_abrt;
+	struct sigaction sa = {0}, old_int, old_term, old_hup, sab = {0}, old_abrt, old_segv,
+			 old_bus, old_fpe;
 	int rc = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -1144,6 +1723,10 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	setlocale(LC_ALL, "");
 	u.d = d;
 	u.o = o;
+	dash_set_progress(d, on_progress, &u);
+	u.story = o->story;
+	if (o->filter)
+		snprintf(u.filter, sizeof u.filter, "%s", o->filter);
 	u.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	u.playing = !o->paused;
 	u.speed = o->speed;
@@ -1162,6 +1745,9 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	sab.sa_handler = on_abort;
 	sigemptyset(&sab.sa_mask);
 	sigaction(SIGABRT, &sab, &old_abrt);
+	sigaction(SIGSEGV, &sab, &old_segv);
+	sigaction(SIGBUS, &sab, &old_bus);
+	sigaction(SIGFPE, &sab, &old_fpe);
 	util_set_fatal_hook(ui_restore);
 
 	if (!initscr()) {
@@ -1192,29 +1778,36 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 		init_pair(PAIR_HEAD, COLOR_WHITE, COLOR_BLUE);
 	}
 
+	warn_slow(&u, 0);
 	/* each frame: replay until the frame's drawing is due, draw, then read keys until the
 	 * next frame begins (at once when the replay could not keep up) */
 	double last = util_mono(), draw_s = 0;
+	int dirty = 1; /* something to draw: a key, a resize, playback (paused, nothing moves) */
 	while (!u.quit && !ui_sig) {
 		double now = util_mono(), frame_end = now + FRAME_S;
-		if (u.playing && u.mode != M_PROMPT)
+		if (u.playing && u.mode != M_PROMPT && !dash_over(d)) {
 			play(&u, now - last, frame_end - draw_s - 0.002);
+			dirty = 1;
+		}
 		last = now;
 		double t_draw = util_mono();
-		layout_draw(&u);
+		if (dirty)
+			layout_draw(&u);
 		double end = util_mono();
 		draw_s = end - t_draw;
-		if (o->log_frames) {
+		if (o->log_frames && dirty) {
 			xgrow(&o->frames, &o->framecap, o->nframes + 1, sizeof *o->frames);
-			o->frames[o->nframes++] = (struct ui_frame){
-				draw_s * 1000, end, sim_counters(dash_sim(d, 0))->events};
+			o->frames[o->nframes++] =
+				(struct ui_frame){draw_s * 1000, end, dash_events(d, 0)};
 		}
+		dirty = 0;
 		int wait_ms = (int)((frame_end - end) * 1000);
 		timeout(wait_ms > 0 ? wait_ms : 0);
 		int ch = getch();
 		while (ch != ERR && !u.quit) {
 			if (ch == '\r')
 				ch = '\n';
+			dirty = 1;
 			on_key(&u, ch);
 			ch = u.quit ? ERR : (timeout(0), getch());
 		}
@@ -1222,13 +1815,16 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	if (ui_sig)
 		rc = 128 + ui_sig;
 out:
+	dash_set_progress(d, NULL, NULL);
 	ui_restore();
 	util_set_fatal_hook(NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGABRT, &old_abrt, NULL);
-	free(u.order);
-	free(u.row_start);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGFPE, &old_fpe, NULL);
+	dash_rows_release(&u.rows);
 	return rc;
 }

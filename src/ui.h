@@ -3,7 +3,7 @@
  * module that includes curses. It draws what dash.h's model answers, turns keys and the
  * mouse into calls on the model, and restores the terminal on every way out: a quit, a
  * signal (SIGINT, SIGTERM, SIGHUP), a fatal error (util.h's fatal hook, which xmalloc runs)
- * and an abort (a failed assert: SIGABRT).
+ * and a crash (a failed assert: SIGABRT; SIGSEGV, SIGBUS, SIGFPE).
  */
 #ifndef VOIDFIT_UI_H
 #define VOIDFIT_UI_H
@@ -18,6 +18,10 @@ struct ui_opts {
 	double speed; /* trace seconds per wall second; <= 0: the window in about 2 minutes */
 	int paused;   /* start paused */
 	const char *trace_name;
+	/* --story raid: the story's captions over the log, n for the next one; filter: the
+	 * nodes it is about (or NULL) */
+	int story;
+	const char *filter;
 	/* Store lane l as a run ('w'): 0 with a line saying what was stored in msg, or an
 	 * error code with the message in msg. NULL: 'w' says there is no store. */
 	int (*store)(void *u, struct dash *d, int lane, char *msg, size_t len);

@@ -11,7 +11,7 @@ contains screen "policy first-fit"
 contains screen "paused"
 contains screen "A100"
 contains screen "T4"
-contains screen "by placement"
+contains screen "placement $/yr"
 
 # play: the clock moves; pause: it stands
 c0=$(clock)
@@ -38,11 +38,11 @@ e1=$(ev)
 
 # help
 keys ?
-wait_for "keys (any key closes)"
+wait_for "other keys close"
 contains screen "play or pause"
 contains screen "scrub back"
 keys Escape
-wait_gone "keys (any key closes)"
+wait_gone "other keys close"
 
 # filter by name, then by model
 keys / n0001 Enter
@@ -65,7 +65,7 @@ wait_for "1 nodes /n0003"
 keys Enter
 wait_for "node n0003"
 contains screen "capacity"
-contains screen "GPU used share"
+contains screen "GPUs used  0:"
 keys Escape
 wait_gone "node n0003 "
 

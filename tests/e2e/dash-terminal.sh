@@ -1,7 +1,7 @@
 # voidfit dash and its terminal (tmux): resizes 200x50 -> 80x24 -> 60x20 redraw, and under
 # 80x24 it says so instead of drawing; NO_COLOR and --mono draw without colour escapes (and
 # without them, there are some); --ascii draws ASCII only; SIGTERM and SIGHUP restore the
-# terminal; a pipe is refused, and usage errors exit 2.
+# terminal, and a crash (SIGSEGV) gives it back before dying; a pipe is refused, and usage errors exit 2.
 . "$VOIDFIT_TOP/tests/lib.sh"
 . "$VOIDFIT_TOP/tests/e2e/dash-tmux.lib"
 dash_store
@@ -10,13 +10,13 @@ dash_store
 dash_start 200 50 -- t.db --paused
 wait_for "64 nodes"
 tm resize-window -x 80 -y 24
-wait_for "by placement"
+wait_for "placement $/yr"
 contains screen "64 nodes"
 tm resize-window -x 60 -y 20
 wait_for "terminal too small: 60x20"
-if grep -q "by placement" screen; then die "drew the panels at 60x20"; fi
+if grep -q "placement $/yr" screen; then die "drew the panels at 60x20"; fi
 tm resize-window -x 100 -y 30
-wait_for "by placement"
+wait_for "placement $/yr"
 keys q
 [ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
 restored
@@ -50,7 +50,7 @@ contains screen "|| paused"
 tm kill-server
 
 # signals: the terminal comes back, the status says which
-for sig in TERM HUP INT; do
+for sig in TERM HUP INT SEGV; do
 	dash_start 120 40 -- t.db
 	wait_for "64 nodes"
 	pid=$(ps -o pid= --ppid "$(tm display -p '#{pane_pid}')" | head -1)
@@ -58,7 +58,7 @@ for sig in TERM HUP INT; do
 	[ -n "$pid" ] || pid=$(ps -o pid= --ppid "$(tm display -p '#{pane_pid}')" | head -1)
 	kill -$sig $pid
 	st=$(wait_rc)
-	case $sig in TERM) want=143 ;; HUP) want=129 ;; INT) want=130 ;; esac
+	case $sig in TERM) want=143 ;; HUP) want=129 ;; INT) want=130 ;; SEGV) want=139 ;; esac
 	[ "$st" = $want ] || die "SIG$sig: exited $st, wanted $want"
 	restored
 	tm kill-server

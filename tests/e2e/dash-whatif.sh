@@ -1,5 +1,5 @@
 # voidfit dash what-ifs in a real terminal (tmux): 'p' forks under another policy and shows
-# two columns with their differences; 'f' puts a fault on the selected node, which shows on
+# two columns with their differences; q asks before losing a what-if not stored; 'f' puts a fault on the selected node, which shows on
 # it and in the log; 'x' drops the what-if; 'w' stores one as a run whose scenario names the
 # run it came from, the time and the change, which report and compare then leave out unless
 # named; --compare starts two policies side by side.
@@ -16,16 +16,16 @@ wait_for "fork under policy"
 contains screen "ragp7"
 keys Down Down Enter
 wait_for "vs policy best-fit"
-contains screen "what-if: policy best-fit"
-contains screen "main   what-if diff"
+contains screen "w1 policy best-fit"
+grep -q "metrics  *main  *what-if  *diff" screen || die "no lane columns"
 c0=$(clock)
 keys Space
 moved() { [ "$(clock)" != "$c0" ]; }
 poll 10 moved
 keys Space
 wait_for "paused"
-grep -q 'frag (FGD) .* [+-]0\.[0-9][0-9][0-9]$' screen || grep -q 'frag (FGD) .* 0\.000$' screen ||
-	die "no fragmentation difference: $(grep 'frag (FGD)' screen)"
+grep -q 'frag now .*%  *[+-]\{0,1\}[0-9]*\.[0-9]%$' screen ||
+	die "no fragmentation difference: $(grep 'frag now' screen)"
 
 # x drops it
 keys x
@@ -47,7 +47,7 @@ keys Escape
 tm resize-window -x 80 -y 45
 wait_gone "vs fault"
 screen
-head -1 screen | grep -q ' t [0-9][0-9:d]* ([0-9]*%)  x[0-9.]*  .*paused *$' ||
+head -1 screen | grep -q ' t [0-9][0-9:d]* ([0-9]*%)  [0-9.]* [a-z]*/s  .*paused *$' ||
 	die "the header lost its clock or state at 80 columns: $(head -1 screen)"
 tm resize-window -x 160 -y 45
 wait_for "vs fault n0009:sto=0.5@"
@@ -77,6 +77,14 @@ contains out "Scenario 2: named by --scenario."
 tm kill-server 2>/dev/null || :
 dash_start 120 40 -- t.db --paused --policy first-fit --compare ragp7
 wait_for "vs policy ragp7"
-contains screen "what-if: policy ragp7"
+contains screen "w1 policy ragp7"
+# q asks first: the what-if was not stored; any other key stays, q again quits
+keys q
+wait_for "1 what-if not stored: q quits and loses it"
+keys Escape
+wait_gone "not stored"
+contains screen "w1 policy ragp7"
+keys q
+wait_for "not stored"
 keys q
 [ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"

@@ -327,6 +327,13 @@ static void test_advance(void **state)
 		assert_true(sim_counters(dash_sim(d, 0))->now <= dash_time(d));
 		assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));
 	}
+	/* over: a long step leaves the view at the window's end, not a year past it */
+	dash_advance(d, 1e12, 0);
+	int64_t end = dash_tend(d);
+	for (int l = 0; l < dash_nlanes(d); l++)
+		if (sim_counters(dash_sim(d, l))->now > end)
+			end = sim_counters(dash_sim(d, l))->now;
+	assert_true(dash_time(d) <= end);
 	dash_drop(d);
 	/* half seconds add up */
 	dash_goto(d, t0);
@@ -368,6 +375,7 @@ static void test_fork(void **state)
 	/* a fault on n1: it shows on n1, and n1's storage capacity is halved */
 	struct fault fl = {.dim = DIM_STO, .fraction = 0.5, .start = later, .duration = 3600};
 	snprintf(fl.target, sizeof fl.target, "n1");
+	dash_drop(d);
 	assert_int_equal(dash_fork(d, NULL, &fl, &e), 0);
 	assert_non_null(strstr(dash_change(d, 1), "fault n1:sto=0.5"));
 	struct dash_node n1, n0;
@@ -403,6 +411,7 @@ static void test_fork(void **state)
 	assert_int_equal(dash_nlanes(d), 2);
 
 	/* io-pressure: a fresh trace, replayed from the start to the view */
+	dash_drop(d);
 	assert_int_equal(dash_fork_io(d, 2, &e), 0);
 	assert_string_equal(dash_change(d, 1), "io-pressure 2");
 	assert_true(dash_trace(d, 1) != dash_trace(d, 0));
@@ -418,6 +427,7 @@ static void test_fork(void **state)
 	ch.queue = SIM_BACKFILL;
 	ch.lambda = 2;
 	ch.dims = DIMS_HARD;
+	dash_drop(d);
 	assert_int_equal(dash_fork_with(d, NULL, NULL, &ch, &e), 0);
 	assert_string_equal(dash_change(d, 1), "dims cpu,mem,gpu,hbm, lambda 2, queue backfill");
 	assert_int_equal(sim_options(dash_sim(d, 1))->queue, SIM_BACKFILL);
@@ -434,6 +444,7 @@ static void test_fork(void **state)
 	assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));
 
 	/* --compare: another policy from the start, the same as its straight run */
+	dash_drop(d);
 	assert_int_equal(dash_compare(d, policy_find("fgd"), &e), 0);
 	s = straight(f, dash_trace(d, 0), "fgd", dash_time(d));
 	assert_same_state(dash_sim(d, 1), s);
@@ -452,6 +463,248 @@ static void test_fork(void **state)
 	replay_result_release(&q);
 	dash_drop(d);
 	assert_int_equal(dash_nlanes(d), 1);
+	dash_free(d);
+}
+
+/* Four lanes: the main one and three what-ifs, each a straight run of its own; a fifth is
+ * refused; dropping one in the middle moves the next down, which goes on as before (its
+ * events still reach its log). */
+static void test_lanes(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	int64_t t0 = dash_t0(d), span = dash_tend(d) - t0, mid = t0 + span / 3;
+	static const char *const pol[] = {"best-fit", "fgd", "ragp7"};
+	dash_goto(d, mid);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(dash_fork(d, policy_find(pol[i]), NULL, &e), 0);
+	assert_int_equal(dash_nlanes(d), 4);
+	assert_int_equal(dash_fork(d, policy_find("fgd"), NULL, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "3 what-ifs already"));
+	assert_int_equal(dash_compare(d, policy_find("fgd"), &e), VF_EINPUT);
+	assert_int_equal(dash_nlanes(d), 4);
+	int64_t later = mid + span / 3;
+	while (dash_time(d) < later)
+		dash_advance(d, (double)(later - dash_time(d)), 7);
+	for (int i = 0; i < 3; i++) {
+		struct sim *s = straight(f, dash_trace(d, 0), "first-fit", mid), *w;
+		assert_int_equal(sim_fork(s, policy_find(pol[i]), NULL, &w, &e), 0);
+		while (sim_step_until(w, later))
+			;
+		assert_same_state(dash_sim(d, 1 + i), w);
+		sim_free(w);
+		sim_free(s);
+	}
+	assert_int_equal(dash_stored(d, 2), 0);
+	dash_set_stored(d, 3);
+	dash_drop_lane(d, 2);
+	assert_int_equal(dash_nlanes(d), 3);
+	assert_string_equal(dash_change(d, 2), "policy ragp7");
+	assert_int_equal(dash_stored(d, 2), 1);
+	struct dash_event ev;
+	dash_goto(d, later + span / 10);
+	assert_int_equal(dash_log(d, 2, 0, &ev), 1);
+	assert_true(ev.t > later);
+	dash_free(d);
+}
+
+/* A node's detail: its jobs by class add up, the fragmentation shares add up to the whole,
+ * GPUs by index, and figures carry units. */
+static void test_detail(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	dash_goto(d, dash_t0(d) + (dash_tend(d) - dash_t0(d)) / 3);
+	const struct cluster *c = sim_cluster(dash_sim(d, 0));
+	double share = 0;
+	int jobs = 0;
+	for (size_t n = 0; n < c->n; n++) {
+		struct dash_detail dd;
+		dash_detail(d, 0, n, &dd);
+		int sum = 0;
+		for (int k = 0; k < JOB_NCLASS; k++)
+			sum += dd.jobs_by_class[k];
+		assert_int_equal(sum, dd.njobs);
+		assert_int_equal(dd.njobs, c->st[n].njobs);
+		for (int g = 0; g < dd.ngpu; g++)
+			assert_true(dd.gpu_used[g] == (1000 - c->st[n].gpu_free[g]) / 1000.0);
+		share += dd.frag_share;
+		jobs += dd.njobs;
+		for (int i = 0; i < dd.njobs; i++) {
+			struct sim_job_result r;
+			dash_detail_job(d, 0, n, i, &r);
+			assert_int_equal(r.node, (int32_t)n);
+		}
+	}
+	assert_true(jobs > 0);
+	assert_true(share == 0 || fabs(share - 1) < 1e-9);
+	/* the cost of a replay of the window: some, then none left at the end, the lane
+	 * unmoved */
+	int64_t ev = sim_counters(dash_sim(d, 0))->events;
+	assert_true(dash_cost(d, 0, 1) > 0);
+	assert_int_equal(sim_counters(dash_sim(d, 0))->events, ev);
+	dash_goto(d, INT64_MAX / 4);
+	assert_true(dash_cost(d, 0, 1) < 0);
+	char b[32];
+	dash_dim_text(DIM_CPU, 128000, b, sizeof b);
+	assert_string_equal(b, "128 cores");
+	dash_dim_text(DIM_MEM, 1536, b, sizeof b);
+	assert_string_equal(b, "1.5 GiB");
+	dash_dim_text(DIM_NET, 12500, b, sizeof b);
+	assert_string_equal(b, "12500 MB/s");
+	dash_dim_text(DIM_GPU, 6500, b, sizeof b);
+	assert_string_equal(b, "6.5 GPU");
+	dash_free(d);
+}
+
+/* The RAID story: the three nodes whose storage is the most used lose it, as one what-if
+ * with three faults; each shows its own fault (sim_fault, not the first one three times),
+ * the log names each, and the names filter the panel to them. */
+static void test_story(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	char names[256];
+	dash_goto(d, dash_t0(d) + (dash_tend(d) - dash_t0(d)) / 3);
+	int32_t top[3];
+	assert_int_equal(dash_busiest(d, 0, DIM_STO, 3, top), 3);
+	const struct cluster *c = sim_cluster(dash_sim(d, 0));
+	for (int i = 0; i + 1 < 3; i++) /* the busiest first */
+		assert_true((double)c->st[top[i]].used[DIM_STO] /
+				    (double)c->st[top[i]].cap[DIM_STO] >=
+			    (double)c->st[top[i + 1]].used[DIM_STO] /
+				    (double)c->st[top[i + 1]].cap[DIM_STO]);
+	assert_int_equal(dash_story_raid(d, names, sizeof names, &e), 0);
+	assert_int_equal(dash_nlanes(d), 2);
+	assert_non_null(strstr(dash_change(d, 1), "RAID rebuild on "));
+	int32_t ord[8];
+	assert_int_equal(dash_order(d, 1, "faulted", DASH_SORT_NAME, ord), 3);
+	assert_int_equal(dash_order(d, 1, names, DASH_SORT_NAME, ord), 3);
+	assert_int_equal(dash_order(d, 0, "faulted", DASH_SORT_NAME, ord), 0);
+	for (int i = 0; i < 3; i++) {
+		struct dash_node dn;
+		dash_node(d, 1, (size_t)top[i], &dn);
+		assert_int_equal(dn.faults, 1);
+		assert_int_equal(sim_cluster(dash_sim(d, 1))->st[top[i]].cap[DIM_STO],
+				 (int64_t)(c->spec[top[i]].cap[DIM_STO] * DASH_RAID_FRACTION));
+	}
+	struct dash_event ev;
+	char buf[256];
+	int seen = 0;
+	for (size_t i = 0; dash_log(d, 1, i, &ev); i++) {
+		if (ev.kind != DASH_EV_FAULT)
+			continue;
+		dash_event_text(d, 1, &ev, buf, sizeof buf);
+		for (int k = 0; k < 3; k++) {
+			char want[64];
+			snprintf(want, sizeof want, "begins %s:sto=0.2", c->spec[top[k]].name);
+			seen |= strstr(buf, want) ? 1 << k : 0;
+		}
+	}
+	assert_int_equal(seen, 7);
+	dash_free(d);
+}
+
+/* The ':' interpreter and the panel's rows, without a screen. */
+static void test_command(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct dash_cmd_arg a;
+	struct err e = {0};
+	assert_int_equal(dash_command(d, "", &a, &e), DASH_CMD_NONE);
+	assert_int_equal(dash_command(d, "policy nope", &a, &e), DASH_CMD_ERROR);
+	assert_non_null(strstr(e.msg, "policy 'nope': no such policy"));
+	assert_int_equal(dash_command(d, "goto 50%", &a, &e), DASH_CMD_GOTO);
+	int64_t t;
+	assert_int_equal(dash_parse_time(d, "50%", &t), 0);
+	assert_int_equal(a.t, t);
+	assert_int_equal(dash_command(d, "io x", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "io 2", &a, &e), DASH_CMD_IO);
+	assert_true(a.x == 2);
+	assert_int_equal(dash_command(d, "compare fgd", &a, &e), DASH_CMD_COMPARE);
+	assert_ptr_equal(a.ops, policy_find("fgd"));
+	assert_int_equal(dash_nlanes(d), 1);
+	assert_int_equal(dash_command(d, "dims cpu,gpu", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_command(d, "fault n1 sto=0.5 1h", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_nlanes(d), 3);
+	assert_non_null(strstr(dash_change(d, 2), "fault n1:sto=0.5@"));
+	assert_int_equal(dash_command(d, "fault n1 sto=0.5", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "queue nope", &a, &e), DASH_CMD_ERROR);
+	assert_int_equal(dash_command(d, "drop", &a, &e), DASH_CMD_DROP);
+	assert_int_equal(dash_command(d, "q", &a, &e), DASH_CMD_QUIT);
+	assert_int_equal(dash_command(d, "frob", &a, &e), DASH_CMD_ERROR);
+	assert_non_null(strstr(e.msg, "'frob': not a command"));
+	/* rows: 4 nodes of one model in 2 rows, then a node a row */
+	struct dash_rows r = {0};
+	char name[64];
+	dash_rows(d, "", DASH_SORT_NAME, 0, 2, &r);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(dash_row_name(d, &r, 0, name, sizeof name), gpumodel_find("A100"));
+	assert_string_equal(name, "n0..n1");
+	dash_rows(d, "n1,n3", DASH_SORT_NAME, 1, 10, &r);
+	assert_int_equal(r.nrows, 2);
+	dash_row_name(d, &r, 1, name, sizeof name);
+	assert_string_equal(name, "n3");
+	dash_rows_release(&r);
+	dash_free(d);
+}
+
+/* A progress hook that stops the move the n-th time it is asked. */
+struct stopper {
+	int calls, stop_at;
+	double last_done;
+};
+
+static int stop_hook(void *u, double done, double elapsed)
+{
+	struct stopper *st = u;
+	(void)elapsed;
+	assert_true(done >= 0 && done <= 1);
+	st->last_done = done;
+	return ++st->calls >= st->stop_at;
+}
+
+static void test_cancel(void **state)
+{
+	struct fx *f = *state;
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct err e = {0};
+	int64_t t0 = dash_t0(d), span = dash_tend(d) - t0;
+	dash_goto(d, t0 + span / 4);
+	assert_int_equal(dash_fork(d, policy_find("best-fit"), NULL, &e), 0);
+	struct sim *c0, *c1;
+	assert_int_equal(sim_fork(dash_sim(d, 0), NULL, NULL, &c0, &e), 0);
+	assert_int_equal(sim_fork(dash_sim(d, 1), NULL, NULL, &c1, &e), 0);
+	struct dash_ticker before, after;
+	dash_ticker(d, 1, &before);
+	int64_t view = dash_time(d);
+	/* cancelled: every lane and the view as they were */
+	struct stopper st = {0, 1, -1};
+	dash_set_progress(d, stop_hook, &st);
+	assert_int_equal(dash_goto(d, t0 + span * 9 / 10), DASH_CANCELLED);
+	assert_int_equal(st.calls, 1);
+	assert_int_equal(dash_time(d), view);
+	assert_same_state(dash_sim(d, 0), c0);
+	assert_same_state(dash_sim(d, 1), c1);
+	dash_ticker(d, 1, &after);
+	before.events_per_s = after.events_per_s = 0;
+	assert_memory_equal(&before, &after, sizeof before);
+	/* not cancelled: asked at once (a share done short of all), and the move ends where asked
+	 */
+	st = (struct stopper){0, 1 << 30, -1};
+	assert_int_equal(dash_goto(d, t0 + span * 9 / 10), 0);
+	assert_true(st.calls >= 1 && st.last_done < 1);
+	assert_int_equal(dash_time(d), t0 + span * 9 / 10);
+	/* an io-pressure what-if cancelled on its way: no what-if */
+	dash_drop(d);
+	st = (struct stopper){0, 1, -1};
+	assert_int_equal(dash_fork_io(d, 2, &e), DASH_CANCELLED);
+	assert_int_equal(dash_nlanes(d), 1);
+	sim_free(c0);
+	sim_free(c1);
 	dash_free(d);
 }
 
@@ -489,6 +742,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scrub, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_advance, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_fork, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_lanes, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_detail, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_story, setup_big, teardown),
+		cmocka_unit_test_setup_teardown(test_command, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
