@@ -206,7 +206,6 @@ int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec);
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
 
-
 /* ---- the generic format's mappings (trace-generic.c) ---- */
 
 /* Load a mapping: spec is the name of a built-in mapping (schemas/NAME.map) or a path to a

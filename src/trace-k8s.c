@@ -319,7 +319,7 @@ static int node(struct trace_reader *rd, json_t *item, struct err *e)
 	const char *hbms = json_string_value(json_object_get(labels, "nvidia.com/gpu.memory"));
 	int64_t ngpu = trace_round(gpu);
 	trace_node_model(rd, &n, ngpu ? model : NULL, ngpu,
-			hbms && !quantity(hbms, &hbm) ? trace_round(hbm) : -1);
+			 hbms && !quantity(hbms, &hbm) ? trace_round(hbm) : -1);
 	return trace_emit_node(rd, &n, e);
 }
 
