@@ -601,9 +601,10 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	}
 	if (i == 0) {
 		sbuf_printf(out,
-			    "No policy gives %s's service (%s) on fewer GPUs than %s: it needs "
-			    "%" PRId64 " of today's %" PRId64 " GPUs",
-			    bn, slo.s, bn, b->size->gpus, v->gpus);
+			    "No policy keeps %s (%s) on fewer GPUs than %s: it needs %" PRId64
+			    " of today's %" PRId64 " GPUs",
+			    slo.s, v->slo_default ? "the baseline's service today" : "--slo", bn,
+			    b->size->gpus, v->gpus);
 	} else if (!p->ok) {
 		sbuf_printf(out, "Switching %s -> %s does not keep %s on today's cluster: ", bn, pn,
 			    slo.s);
@@ -627,10 +628,12 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 		sbuf_printf(out, "deterministic at seed %" PRIu64, lo);
 	else
 		sbuf_printf(out, "the SLO held at each of seeds %" PRIu64 "-%" PRIu64, lo, hi);
-	sbuf_printf(out,
-		    ", no resample interval; service measured over %.0f h of trace, GPUs "
-		    "priced x 8,760 h a year).",
-		    hours);
+	sbuf_adds(out, ", no resample interval; service measured over ");
+	if (hours < 2)
+		say_secs(hours * 3600, out);
+	else
+		sbuf_printf(out, "%.0f h", hours);
+	sbuf_adds(out, " of trace, GPUs priced x 8,760 h a year).");
 
 	/* the second answer */
 	if (b->growth < 0 && (i == 0 || p->growth < 0)) {
