@@ -1,0 +1,45 @@
+#!/bin/sh
+# Verdict benchmark (make bench): wall seconds of 'voidfit verdict' (every policy, both
+# answers) against one replay of the baseline made here (machines are noisy: the ratio is
+# the figure), and how it grows with jobs:
+#   1. the demo trace (traces/storage-stress), 2 threads
+#   2. a generated trace of BENCH_VERDICT_JOBS jobs on BENCH_VERDICT_NODES nodes
+#      ('balanced', seed 1), 2 threads, and the same at a tenth of the jobs
+# Each line says the load average when it began.
+#
+# Usage: scripts/bench-verdict.sh BUILD_DIR
+# Environment: BENCH_VERDICT_JOBS (default 200000), BENCH_VERDICT_NODES (2000).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+vf="$(cd "${1:-build}" && pwd)/voidfit"
+work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+jobs=${BENCH_VERDICT_JOBS:-200000}
+nodes=${BENCH_VERDICT_NODES:-2000}
+
+wall() {
+	t0=$(date +%s.%N)
+	"$@" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+	echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+
+# one: DB LABEL: a replay of scalar, then the verdict; prints both and their ratio
+one() {
+	l=$(load)
+	r=$(wall "$vf" replay "$1" --policy scalar --seed 1 --no-store)
+	v=$(wall "$vf" verdict "$1" --threads 2)
+	echo "$2: verdict ${v} s, one replay ${r} s, ratio $(ratio "$v" "$r") (load $l)"
+	head -1 "$work/out" | cut -c1-160
+}
+
+"$vf" import -o "$work/d.db" "$top/traces/storage-stress/jobs.csv" \
+	"$top/traces/storage-stress/nodes.csv" >/dev/null 2>&1
+one "$work/d.db" "demo trace (2,000 jobs, 64 nodes)"
+small=$((jobs / 10))
+for n in "$small" "$jobs"; do
+	"$vf" gen --scenario balanced --jobs "$n" --nodes "$nodes" --seed 1 -o "$work/g$n" >/dev/null
+	"$vf" import -o "$work/g$n.db" "$work/g$n/jobs.csv" "$work/g$n/nodes.csv" >/dev/null 2>&1
+	one "$work/g$n.db" "generated ($n jobs, $nodes nodes)"
+done
