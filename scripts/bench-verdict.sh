@@ -1,44 +1,45 @@
 #!/bin/sh
-# Resample benchmark (make bench): the saving's interval of fgd against scalar over
-# BENCH_RESAMPLES block resamples (compare --resamples) of a real sample, openb's pod list
-# and node list (the public Alibaba gpu-v2023 trace), and its wall time. Figures: the
-# saving, its 95 % interval (low, high; its width must not be zero), the resamples and the
-# wall seconds, and the wall seconds of one replay of both policies on the trace as traced
-# (so the cost of a resample reads as a ratio). Skipped when the samples are absent.
+# Verdict benchmark (make bench): wall seconds of 'voidfit verdict' (every policy, both
+# answers) against one replay of the baseline made here (machines are noisy: the ratio is
+# the figure), and how it grows with jobs:
+#   1. the demo trace (traces/storage-stress), 2 threads
+#   2. a generated trace of BENCH_VERDICT_JOBS jobs on BENCH_VERDICT_NODES nodes
+#      ('balanced', seed 1), 2 threads, and the same at a tenth of the jobs
+# Each line says the load average when it began.
 #
 # Usage: scripts/bench-verdict.sh BUILD_DIR
-# Environment: BENCH_RESAMPLES (default 20), VOIDFIT_TRACES (default ../shared/traces).
+# Environment: BENCH_VERDICT_JOBS (default 5000: the search is not yet fast enough for 200,000 in a benchmark run), BENCH_VERDICT_NODES (2000).
 set -eu
-vf="$(cd "${1:-build}" && pwd)/voidfit"
 top=$(cd "$(dirname "$0")/.." && pwd)
-n=${BENCH_RESAMPLES:-20}
-traces=${VOIDFIT_TRACES:-$top/../shared/traces}
-v23=$traces/clusterdata/cluster-trace-gpu-v2023/csv
-if [ ! -f "$v23/openb_pod_list_default.csv" ]; then
-	echo "bench-verdict: skipped (no openb sample in $traces)"
-	exit 0
-fi
+vf="$(cd "${1:-build}" && pwd)/voidfit"
 work=$(mktemp -d "${TMPDIR:-/tmp}/voidfit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-"$vf" import -o "$work/o.db" "$v23/openb_pod_list_default.csv" \
-	"$v23/openb_node_list_all_node.csv" >/dev/null 2>&1
+jobs=${BENCH_VERDICT_JOBS:-5000}
+nodes=${BENCH_VERDICT_NODES:-2000}
 
-now() { date +%s.%N; }
-t0=$(now)
-"$vf" compare "$work/o.db" --policies fgd,scalar --format csv >"$work/one.csv" 2>/dev/null
-t1=$(now)
-"$vf" compare "$work/o.db" --policies fgd,scalar --resamples "$n" --format csv \
-	>"$work/res.csv" 2>/dev/null
-t2=$(now)
-echo "bench-verdict: voidfit compare STORE --policies fgd,scalar --resamples $n (openb pods + nodes)"
-awk -F, -v n="$n" -v t0="$t0" -v t1="$t1" -v t2="$t2" '
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["policy"] == "fgd" {
-		lo = $c["saving_low_usd_per_year"]; hi = $c["saving_high_usd_per_year"]
-		printf "  fgd saving vs scalar: $%.0f/yr, 95%% interval $%.0f to $%.0f (width $%.0f) over %d resamples\n",
-			$c["saving_usd_per_year"], lo, hi, hi - lo, n
-		printf "  wall: %.1f s for %d resamples; %.1f s for the trace as traced (ratio %.1f)\n",
-			t2 - t1, n, t1 - t0, (t2 - t1) / (t1 - t0)
-		if (!(lo < hi)) { print "bench-verdict: the interval has zero width"; bad = 1 }
-	}
-	END { exit bad }' "$work/res.csv"
+wall() {
+	t0=$(date +%s.%N)
+	"$@" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+	echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+
+# one: DB LABEL: a replay of scalar, then the verdict; prints both and their ratio
+one() {
+	l=$(load)
+	r=$(wall "$vf" replay "$1" --policy scalar --seed 1 --no-store)
+	v=$(wall "$vf" verdict "$1" --threads 2)
+	echo "$2: verdict ${v} s, one replay ${r} s, ratio $(ratio "$v" "$r") (load $l)"
+	head -1 "$work/out" | cut -c1-160
+}
+
+"$vf" import -o "$work/d.db" "$top/traces/storage-stress/jobs.csv" \
+	"$top/traces/storage-stress/nodes.csv" >/dev/null 2>&1
+one "$work/d.db" "demo trace (2,000 jobs, 64 nodes)"
+small=$((jobs / 10))
+for n in "$small" "$jobs"; do
+	"$vf" gen --scenario balanced --jobs "$n" --nodes "$nodes" --seed 1 -o "$work/g$n" >/dev/null
+	"$vf" import -o "$work/g$n.db" "$work/g$n/jobs.csv" "$work/g$n/nodes.csv" >/dev/null 2>&1
+	one "$work/g$n.db" "generated ($n jobs, $nodes nodes)"
+done

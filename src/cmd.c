@@ -18,14 +18,14 @@
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
 	cmd_gen_entry, cmd_replay_entry, cmd_compare_entry, cmd_policies_entry, cmd_runs_entry,
-	cmd_size_entry, cmd_dash_entry, cmd_report_entry, cmd_sweep_entry, cmd_merge_entry;
+	cmd_size_entry, cmd_dash_entry, cmd_report_entry, cmd_sweep_entry, cmd_merge_entry,
+	cmd_verdict_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,  &cmd_info_entry,     &cmd_export_entry,
-	&cmd_check_entry,   &cmd_gen_entry,      &cmd_replay_entry,
-	&cmd_compare_entry, &cmd_policies_entry, &cmd_runs_entry,
-	&cmd_size_entry,    &cmd_report_entry,   &cmd_dash_entry,
-	&cmd_sweep_entry,   &cmd_merge_entry,    NULL,
+	&cmd_import_entry, &cmd_info_entry,   &cmd_export_entry,  &cmd_check_entry,
+	&cmd_gen_entry,    &cmd_replay_entry, &cmd_compare_entry, &cmd_policies_entry,
+	&cmd_runs_entry,   &cmd_size_entry,   &cmd_report_entry,  &cmd_dash_entry,
+	&cmd_sweep_entry,  &cmd_merge_entry,  &cmd_verdict_entry, NULL,
 };
 
 void cmd_print_help(const struct cmd_entry *ce, FILE *f)

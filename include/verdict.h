@@ -1,0 +1,126 @@
+/*
+ * verdict.h — the verdict a planner can take to the bill: money that appears on, or
+ * disappears from, one. For a baseline policy (the scheduler's today) and candidates:
+ *
+ *   1. fewer GPUs at the same SLO: each policy's smallest cluster that still meets the SLO
+ *      (size.h's search), and the baseline's smallest minus the policy's, in GPUs by model
+ *      and $ a year (GPUs x price per GPU-hour x 8760 h);
+ *   2. headroom on today's cluster: the largest demand growth g each policy absorbs at the
+ *      SLO, priced as the GPUs the baseline would have to buy to absorb the same growth (its
+ *      smallest cluster for the grown trace, minus today's).
+ *
+ * The SLO defaults to the service the baseline gives on the full cluster: its wait p95 (the
+ * worst over the seeds) and no more unplaceable jobs. Growth g draws round(g x N) more jobs
+ * from the trace's own mix (N: the jobs that ran): each a copy of a uniformly drawn job that
+ * ran, arriving at a uniformly drawn second of the trace's arrival span; the draws are one
+ * sequence per seed, so the trace at a larger g holds the trace at a smaller one. g is
+ * searched by bisection over steps of VERDICT_GROWTH_STEP up to VERDICT_GROWTH_CAP, which
+ * assumes, as size does, that a policy that absorbs more demand absorbs less.
+ *
+ *   verdict_grow      the trace grown by g (also for tests)
+ *   verdict_run       both answers for every policy
+ *   verdict_sentence  the one sentence a policy's answers make
+ *
+ * Nothing here prints or touches the store.
+ */
+#ifndef VOIDFIT_VERDICT_H
+#define VOIDFIT_VERDICT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpumodel.h"
+#include "job.h"
+#include "policy.h"
+#include "sbuf.h"
+#include "scenario.h"
+#include "size.h"
+#include "util.h"
+
+/* Headroom is searched in steps of 2 % of today's demand, up to +100 %. */
+#define VERDICT_GROWTH_STEP 0.02
+#define VERDICT_GROWTH_CAP  1.0
+
+struct verdict_opts {
+	const struct scenario *sc;            /* loaded (scenario_load) */
+	const struct policy_ops *base;        /* the baseline */
+	const struct policy_ops *const *pols; /* the candidates (the baseline among them or not) */
+	size_t npol;
+	uint64_t lo, hi;            /* seeds: the SLO must hold at each */
+	const struct size_slo *slo; /* or NULL: the baseline's service on the full cluster */
+	int shrink_model;           /* >= 0: retire that GPU model's nodes only; -1: every group */
+	int headroom;               /* 1: the second answer too */
+	double growth_step, growth_cap; /* 0: VERDICT_GROWTH_STEP, VERDICT_GROWTH_CAP */
+	unsigned nthreads;              /* runs at once (>= 1); the answers do not depend on it */
+	size_progress_fn progress;      /* or NULL; called from the runs' threads, serialised */
+	void *u;
+	volatile sig_atomic_t *stop; /* non-zero: stop (VF_ESTOP); NULL: never */
+};
+
+/* One policy's answers. */
+struct verdict_pol {
+	const struct policy_ops *policy;
+	int is_base;
+	const struct size_result *size; /* its smallest cluster (in struct verdict's array) */
+	int ok; /* the full cluster meets the SLO; else no saving, and size->full says why */
+	/* ---- 1. fewer GPUs: the baseline's smallest cluster minus this policy's ---- */
+	int64_t fewer;                     /* GPUs (< 0: it needs more than the baseline) */
+	int64_t fewer_model[GPUMODEL_MAX]; /* the same by GPU model */
+	double usd_year;                   /* their price a year */
+	/* ---- 2. headroom (opts.headroom) ---- */
+	double growth;  /* the largest growth met, a multiple of the step; -1: not even today's */
+	int capped;     /* growth is the cap: it may absorb more */
+	double miss_at; /* the growth that missed (growth + step), NaN when capped or -1 */
+	struct size_check miss; /* its check (what missed, at which seed) */
+	/* what the baseline buys to absorb growth too (0 when growth <= the baseline's) */
+	int64_t buy;                     /* GPUs */
+	int64_t buy_model[GPUMODEL_MAX]; /* the same by GPU model */
+	double buy_usd_year;             /* their price a year */
+	int buy_over; /* the baseline misses even on the largest cluster tried (buy is its
+		       * GPUs beyond today's: a lower bound) */
+};
+
+struct verdict {
+	struct size_slo slo; /* the SLO the answers hold (with its unplaceable term) */
+	struct size_slo
+		slo_grow;      /* the terms headroom holds (no unplaceable term: see voidfit(7)) */
+	int slo_default;       /* the SLO is the baseline's service */
+	struct size_plan plan; /* today's cluster's groups */
+	struct size_result *sizes; /* npol + 1 sizings, the baseline first */
+	struct verdict_pol *p;     /* np answers, the baseline first */
+	size_t np;
+	int64_t gpus;     /* GPUs of today's cluster */
+	int64_t w0, w1;   /* the pricing window of the runs, trace seconds */
+	double step, cap; /* the growth search's */
+	size_t runs;      /* replays the headroom search made */
+};
+
+/* A copy of base (jobs and nodes, not enriched) with round(g x N) more jobs drawn from it
+ * by seed, as the top of this file says, in arrival order; the new jobs' ids follow the
+ * largest of base. g >= 0. Release with job_set_release. */
+void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct job_set *out);
+
+/* Both answers for the baseline and every candidate of o into v (release with
+ * verdict_release). Returns 0, VF_EINPUT (an SLO that does not apply to the mode, a cluster
+ * with nothing to retire, a run's error), or VF_ESTOP. */
+int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e);
+/* Free what v owns; v may be NULL. */
+void verdict_release(struct verdict *v);
+
+/* The candidate with the largest saving that meets the SLO (ties: the most headroom, then
+ * the first); the baseline when none saves anything. */
+size_t verdict_best(const struct verdict *v);
+
+/* The verdict sentence of answer i (i > 0, a candidate) against the baseline, at sc's prices:
+ * "Switching scalar -> fgd keeps wait p95 <= 12 min with 96 fewer A100s: $2.1 M/yr less at
+ * $2.50/GPU-h on-demand; ..." naming the tier, each price, the window and its scaling to a
+ * year, the SLO and the interval. i == 0 (or only the baseline): what the baseline itself
+ * needs. Appended to out. */
+void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t i, uint64_t lo,
+		      uint64_t hi, struct sbuf *out);
+
+/* The SLO's terms as words ("wait p95 <= 12 min, no more than 3 unplaceable jobs"). */
+void verdict_slo_words(const struct size_slo *slo, struct sbuf *out);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * cmd-verdict.c — 'voidfit verdict': the two answers a planner takes to the bill (verdict.h)
+ * for a baseline and candidate policies, led by one sentence, then a line per policy. It
+ * computes; nothing is stored (a sizing of each policy is what 'voidfit size' stores).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "replay.h"
+#include "verdict.h"
+
+static int exec_verdict(int argc, char **argv);
+extern const struct cmd_opt cmd_verdict_opts[]; /* below */
+
+const struct cmd_entry cmd_verdict_entry = {
+	.name = "verdict",
+	.usage = "STORE [--baseline P] [--policy P[,P...]] [--slo SLO]... [--seeds A-B] "
+		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--threads N] " SCENARIO_USAGE,
+	.summary = "fewer GPUs at the same service, and headroom for more demand, in $/yr",
+	.help = "      --baseline P       today's policy, whose service is kept (default scalar)\n"
+		"  -p, --policy P[,P...]  candidates, comma-separated, or 'all' (default all)\n"
+		"      --slo SLO          the service to keep (as size takes it); default: what\n"
+		"                         the baseline gives on the full cluster, its wait p95\n"
+		"                         and no more unplaceable jobs\n"
+		"      --seeds A-B        the SLO must hold at every seed A..B (default 1)\n"
+		"      --shrink MODEL     retire or buy nodes of GPU model MODEL only\n"
+		"      --growth-cap G     search headroom up to +G x today's demand (default 1)\n"
+		"      --no-headroom      the first answer only\n"
+		"      --threads N        runs at once (default: the number of CPUs; the answers\n"
+		"                         do not depend on it)\n"
+		"\n" SCENARIO_HELP "\n"
+		"Fewer GPUs: the baseline's smallest cluster (size's search) minus each policy's,\n"
+		"in GPUs by model and x price per GPU-hour x 8760 h. Headroom: the largest growth\n"
+		"g (steps of 2 %) each policy absorbs at the SLO on today's cluster, the extra\n"
+		"jobs drawn from the trace's own mix; priced as the GPUs the baseline would buy\n"
+		"to absorb g too. See voidfit(7).\n",
+	.opts = cmd_verdict_opts,
+	.exec = exec_verdict,
+};
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_BASELINE, O_CAP, O_NOHEAD };
+
+const struct cmd_opt cmd_verdict_opts[] = {
+	{"baseline", O_BASELINE, 1},
+	{"policy", 'p', 1},
+	{"slo", O_SLO, 1},
+	{"seeds", O_SEEDS, 1},
+	{"shrink", O_SHRINK, 1},
+	{"growth-cap", O_CAP, 1},
+	{"no-headroom", O_NOHEAD, 0},
+	{"threads", O_THREADS, 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+/* Called from the runs' threads, serialised. */
+static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
+{
+	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
+}
+
+/* One line per policy: its smallest cluster, the saving, the headroom and its price. */
+static void print_policies(const struct verdict *v, FILE *f)
+{
+	fprintf(f, "\n%-12s %8s %8s %14s %10s %14s\n", "policy", "gpus_min", "fewer",
+		"usd_per_year", "headroom", "buy_usd_year");
+	for (size_t i = 0; i < v->np; i++) {
+		const struct verdict_pol *p = &v->p[i];
+		char g[32] = "-";
+		if (p->growth >= 0)
+			snprintf(g, sizeof g, "%s%.0f%%", p->capped ? ">=" : "", 100 * p->growth);
+		if (!p->ok) {
+			fprintf(f,
+				"%-12s %8s %8s %14s %10s %14s  misses the SLO on today's cluster\n",
+				p->policy->name, "-", "-", "-", g, "-");
+			continue;
+		}
+		fprintf(f, "%-12s %8" PRId64 " %8" PRId64 " %14.0f %10s %14.0f%s\n",
+			p->policy->name, p->size->gpus, p->fewer, p->usd_year, g, p->buy_usd_year,
+			p->is_base    ? "  baseline"
+			: p->buy_over ? "  (lower bound)"
+				      : "");
+	}
+}
+
+static int exec_verdict(int argc, char **argv)
+{
+	struct cmd_parser p;
+	struct scenario sc;
+	struct err e = {0};
+	const struct policy_ops **pols = NULL, *base = NULL;
+	size_t npol = 0;
+	const char *policy_arg = "all", *seeds_arg = NULL, *base_arg = "scalar";
+	int c, rc = CMD_OK, shrink = -1, any_slo = 0, nohead = 0;
+	uint64_t lo = 1, hi = 1;
+	unsigned nthreads = util_ncpu();
+	double cap = VERDICT_GROWTH_CAP;
+	struct size_slo slo = {0};
+	struct verdict v = {0};
+	struct store *st = NULL;
+	struct sbuf out = SBUF_INIT;
+	struct cmd_bar bar;
+	struct cmd_stop stop;
+
+	sbuf_init(&out);
+	scenario_init(&sc);
+	cmd_parser_init(&p, argc, argv);
+	while ((c = cmd_getopt(&p, cmd_verdict_opts)) != -1 && rc == CMD_OK) {
+		switch (c) {
+		case 'p':
+			policy_arg = p.arg;
+			break;
+		case O_BASELINE:
+			base_arg = p.arg;
+			break;
+		case O_SLO:
+			any_slo = 1;
+			if (size_slo_parse(p.arg, &slo, &e))
+				rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
+			break;
+		case O_SEEDS:
+			seeds_arg = p.arg;
+			break;
+		case O_SHRINK:
+			if ((shrink = gpumodel_find(p.arg)) < 0)
+				rc = cmd_usage_error(&cmd_verdict_entry,
+						     "--shrink '%s': not a GPU model (see "
+						     "schemas/gpu-models.csv)",
+						     p.arg);
+			break;
+		case O_CAP:
+			if (parse_double(p.arg, &cap) || !(cap > 0 && cap <= 10))
+				rc = cmd_usage_error(&cmd_verdict_entry,
+						     "--growth-cap '%s': not a number in (0, 10]",
+						     p.arg);
+			break;
+		case O_NOHEAD:
+			nohead = 1;
+			break;
+		case O_THREADS:
+			rc = cmd_whole_opt(&cmd_verdict_entry, "threads", p.arg, 1, 1024,
+					   &nthreads);
+			break;
+		default:
+			if (scenario_is_key(c)) {
+				if (scenario_set(&sc, c, p.arg, &e))
+					rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
+				break;
+			}
+			rc = cmd_opt_error(&cmd_verdict_entry, &p);
+		}
+	}
+	if (rc != CMD_OK)
+		goto out;
+	if (p.nops != 1) {
+		rc = cmd_usage_error(&cmd_verdict_entry,
+				     p.nops ? "one STORE only" : "no STORE given");
+		goto out;
+	}
+	if (!(base = policy_find(base_arg))) {
+		rc = cmd_usage_error(&cmd_verdict_entry, "--baseline '%s': not a policy", base_arg);
+		goto out;
+	}
+	if (replay_parse_policies(policy_arg, &pols, &npol, &e)) {
+		rc = cmd_usage_error(&cmd_verdict_entry, "--policy: %s", e.msg);
+		goto out;
+	}
+	if (scenario_check(&sc, &e) || replay_seed_opts(NULL, seeds_arg, &lo, &hi, &e) ||
+	    (any_slo && size_slo_check(&slo, sc.mode, &e))) {
+		rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
+		goto out;
+	}
+	if (!any_slo && sc.mode != SIM_TIMED) {
+		rc = cmd_usage_error(&cmd_verdict_entry,
+				     "--mode %s has no default SLO: give --slo (e.g. "
+				     "'unallocated_gpu_share<=0.1')",
+				     sim_mode_name(sc.mode));
+		goto out;
+	}
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || scenario_load(&sc, st, &e)) {
+		rc = cmd_fail(&cmd_verdict_entry, "%s", e.msg);
+		goto out;
+	}
+
+	struct verdict_opts o = {.sc = &sc,
+				 .base = base,
+				 .pols = pols,
+				 .npol = npol,
+				 .lo = lo,
+				 .hi = hi,
+				 .slo = any_slo ? &slo : NULL,
+				 .shrink_model = shrink,
+				 .headroom = !nohead,
+				 .growth_cap = cap,
+				 .nthreads = nthreads,
+				 .progress = bar_update,
+				 .u = &bar,
+				 .stop = &cmd_stop_signal};
+	cmd_bar_start(&bar);
+	cmd_stop_catch(&stop);
+	int vrc = verdict_run(&o, &v, &e);
+	cmd_stop_release(&stop);
+	cmd_bar_clear(&bar);
+	if (vrc == VF_ESTOP) {
+		fprintf(stderr, "voidfit verdict: stopped\n");
+		rc = 130;
+		goto out;
+	}
+	if (vrc) {
+		rc = cmd_fail(&cmd_verdict_entry, "trace %s: %s", sc.trace_name.s, e.msg);
+		goto out;
+	}
+	verdict_sentence(&v, &sc, verdict_best(&v), lo, hi, &out);
+	printf("%s\n", out.s);
+	print_policies(&v, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		rc = cmd_fail(&cmd_verdict_entry, "stdout: write error");
+out:
+	verdict_release(&v);
+	scenario_release(&sc);
+	store_close(st);
+	sbuf_release(&out);
+	free(pols);
+	cmd_parser_release(&p);
+	return rc;
+}

@@ -1,0 +1,665 @@
+/*
+ * verdict.c — the two answers and the sentence (verdict.h).
+ *
+ *   the SLO      --slo, or the baseline on the full cluster at every seed (size_probe):
+ *                wait_p95 <= its worst p95, unplaceable_jobs <= its most unplaceable
+ *   fewer GPUs   size_run for the baseline and every candidate at that SLO, in one search
+ *                (the runs of all policies share its threads); answer = the baseline's
+ *                smallest cluster minus the policy's, group by group
+ *   headroom     per policy a bisection over growth steps 0..K (K = cap / step): lo meets
+ *                (step 0 is the full cluster of the first answer), hi misses (K + 1 before
+ *                any probe); one round probes every active policy's midpoint on threads
+ *   buy          for each growth a candidate absorbs beyond the baseline's, size_run of the
+ *                baseline on the grown trace and a cluster of GPU nodes replicated
+ *                (2 + floor(g) times), so that the search can find a cluster larger than
+ *                today's; answer = its smallest cluster minus today's, group by group
+ *
+ * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
+ * node even empty, so load does not make more of them, while growth copies some.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+#include "rng.h"
+#include "runrec.h"
+#include "verdict.h"
+
+/* ---- the grown trace ---- */
+
+static int cmp_job(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+	if (x->arrival != y->arrival)
+		return x->arrival < y->arrival ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct job_set *out)
+{
+	size_t nrun = 0, m = 0, k = 0, i = 0;
+	int64_t a0 = INT64_MAX, a1 = INT64_MIN, maxid = -1;
+	size_t *ran = xcalloc(base->njobs ? base->njobs : 1, sizeof *ran);
+	assert(g >= 0);
+	memset(out, 0, sizeof *out);
+	for (size_t j = 0; j < base->njobs; j++) {
+		const struct job *b = &base->jobs[j];
+		a0 = b->arrival < a0 ? b->arrival : a0;
+		a1 = b->arrival > a1 ? b->arrival : a1;
+		maxid = b->id > maxid ? b->id : maxid;
+		if (b->duration >= 0)
+			ran[nrun++] = j;
+	}
+	if (nrun)
+		m = (size_t)llround(g * (double)nrun);
+	struct job *extra = xcalloc(m ? m : 1, sizeof *extra);
+	struct rng r;
+	rng_seed(&r, rng_hash(seed, 0x67726f77, 0)); /* "grow": its own stream */
+	for (k = 0; k < m; k++) {
+		/* two draws per job, in this order, whatever m: a larger g extends the sequence */
+		extra[k] = base->jobs[ran[rng_below(&r, nrun)]];
+		extra[k].arrival = a0 + (int64_t)rng_below(&r, (uint64_t)(a1 - a0) + 1);
+		extra[k].id = maxid + 1 + (int64_t)k;
+	}
+	qsort(extra, m, sizeof *extra, cmp_job);
+	job_set_reserve(out, base->njobs + m);
+	for (k = 0; i < base->njobs || k < m;) /* a merge: trace jobs first at equal times */
+		if (k == m || (i < base->njobs && base->jobs[i].arrival <= extra[k].arrival))
+			job_set_add_job(out, &base->jobs[i++]);
+		else
+			job_set_add_job(out, &extra[k++]);
+	for (size_t n = 0; n < base->nnodes; n++)
+		job_set_add_node(out, &base->nodes[n]);
+	free(extra);
+	free(ran);
+}
+
+/* ---- the SLO ---- */
+
+/* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. */
+static int default_slo(const struct verdict_opts *o, const struct size_plan *plan,
+		       struct size_slo *slo, struct err *e)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	double *fig = xcalloc(nseed * RUNREC_NCOL, sizeof *fig), p95 = 0, unpl = 0;
+	struct size_slo none = {.n = 0};
+	struct size_opts so = {.sc = o->sc,
+			       .plan = plan,
+			       .pols = &o->base,
+			       .npol = 1,
+			       .lo = o->lo,
+			       .hi = o->hi,
+			       .slo = &none,
+			       .nthreads = 1,
+			       .stop = o->stop};
+	struct size_check c;
+	int rc = size_probe(&so, 0, plan->steps, NULL, &c, fig, e);
+	for (size_t k = 0; k < nseed && !rc; k++) {
+		const double *v = fig + k * RUNREC_NCOL;
+		p95 = isnan(v[RUNREC_WAIT_P95]) ? p95 : fmax(p95, v[RUNREC_WAIT_P95]);
+		unpl = isnan(v[RUNREC_UNPLACEABLE]) ? unpl : fmax(unpl, v[RUNREC_UNPLACEABLE]);
+	}
+	if (!rc) {
+		slo->n = 2;
+		slo->t[0] = (struct size_term){RUNREC_WAIT_P95, 0, 0, p95};
+		slo->t[1] = (struct size_term){RUNREC_UNPLACEABLE, 0, 0, unpl};
+	}
+	free(fig);
+	return rc;
+}
+
+/* ---- headroom ---- */
+
+/* Policy pol at growth g on today's full cluster, judged by v->slo_grow at every seed. */
+static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
+			const struct policy_ops *pol, double g, struct size_check *c, struct err *e)
+{
+	struct scenario s = *o->sc; /* read only but for base, which is ours */
+	verdict_grow(&o->sc->base, g, o->lo, &s.base);
+	struct size_opts so = {.sc = &s,
+			       .plan = &v->plan,
+			       .pols = &pol,
+			       .npol = 1,
+			       .lo = o->lo,
+			       .hi = o->hi,
+			       .slo = &v->slo_grow,
+			       .nthreads = 1,
+			       .stop = o->stop};
+	int rc = size_probe(&so, 0, v->plan.steps, NULL, c, NULL, e);
+	job_set_release(&s.base);
+	return rc;
+}
+
+/* Where one policy's growth search stands. */
+struct gsearch {
+	unsigned lo, hi; /* a step met and one missed (hi = K + 1: none missed yet) */
+	struct size_check miss;
+	unsigned probe; /* this round's step */
+	struct size_check c;
+	int rc;
+	struct err e;
+};
+
+struct gpool {
+	pthread_mutex_t mu;
+	const struct verdict_opts *o;
+	struct verdict *v;
+	struct gsearch *s;
+	size_t *todo, n, next, done, total;
+};
+
+static void *gpool_thread(void *arg)
+{
+	struct gpool *pl = arg;
+	for (;;) {
+		pthread_mutex_lock(&pl->mu);
+		size_t i = pl->next < pl->n ? pl->todo[pl->next++] : (size_t)-1;
+		pthread_mutex_unlock(&pl->mu);
+		if (i == (size_t)-1 || (pl->o->stop && *pl->o->stop))
+			break;
+		struct gsearch *gs = &pl->s[i];
+		double g = gs->probe * pl->v->step;
+		gs->rc = probe_growth(pl->o, pl->v, pl->v->p[i].policy, g, &gs->c, &gs->e);
+		pthread_mutex_lock(&pl->mu);
+		pl->done++;
+		if (pl->o->progress)
+			pl->o->progress(pl->o->u, fmin((double)pl->done / (double)pl->total, 1),
+					pl->v->p[i].policy->name, pl->v->plan.steps,
+					pl->v->plan.nnodes);
+		pthread_mutex_unlock(&pl->mu);
+	}
+	return NULL;
+}
+
+static int headroom(const struct verdict_opts *o, struct verdict *v, struct err *e)
+{
+	unsigned K = (unsigned)llround(v->cap / v->step);
+	struct gsearch *s = xcalloc(v->np, sizeof *s);
+	size_t *todo = xcalloc(v->np, sizeof *todo);
+	int rc = VF_OK;
+	unsigned nth = o->nthreads;
+	pthread_t *th = xcalloc(nth, sizeof *th);
+	size_t total = v->np * (size_t)(ceil(log2((double)K + 2)) + 1);
+
+	for (size_t i = 0; i < v->np; i++)
+		s[i].lo = 0, s[i].hi = K + 1;
+	for (size_t done = 0; !rc;) {
+		size_t n = 0;
+		for (size_t i = 0; i < v->np; i++)
+			if (v->p[i].ok && s[i].hi - s[i].lo > 1) {
+				s[i].probe = (s[i].lo + s[i].hi) / 2;
+				todo[n++] = i;
+			}
+		if (!n)
+			break;
+		struct gpool pl = {.o = o,
+				   .v = v,
+				   .s = s,
+				   .todo = todo,
+				   .n = n,
+				   .done = done,
+				   .total = total > done + n ? total : done + n};
+		for (size_t j = 0; j < n; j++)
+			s[todo[j]].rc = -1; /* not run */
+		pthread_mutex_init(&pl.mu, NULL);
+		unsigned started = 0, want = nth < n ? nth : (unsigned)n;
+		if (want > 1)
+			for (; started < want; started++)
+				if (pthread_create(&th[started], NULL, gpool_thread, &pl))
+					break;
+		if (!started)
+			gpool_thread(&pl);
+		for (unsigned t = 0; t < started; t++)
+			pthread_join(th[t], NULL);
+		pthread_mutex_destroy(&pl.mu);
+		done = pl.done;
+		v->runs += n * (size_t)(o->hi - o->lo + 1);
+		for (size_t j = 0; j < n && !rc; j++) {
+			struct gsearch *gs = &s[todo[j]];
+			if (gs->rc == -1)
+				rc = err_set(e, VF_ESTOP, "stopped");
+			else if (gs->rc)
+				*e = gs->e, rc = gs->rc;
+			else if (gs->c.pass)
+				gs->lo = gs->probe;
+			else
+				gs->hi = gs->probe, gs->miss = gs->c;
+		}
+	}
+	for (size_t i = 0; i < v->np && !rc; i++) {
+		struct verdict_pol *p = &v->p[i];
+		p->growth = p->ok ? s[i].lo * v->step : -1;
+		p->capped = p->ok && s[i].hi == K + 1;
+		p->miss_at = p->ok && !p->capped ? s[i].hi * v->step : NAN;
+		if (p->ok && !p->capped)
+			p->miss = s[i].miss;
+	}
+	free(th);
+	free(todo);
+	free(s);
+	return rc;
+}
+
+/* Does node n shrink under o (a GPU node, of the shrink model if one is given)? */
+static int shrinks(const struct verdict_opts *o, const struct node *n)
+{
+	return n->model >= 0 && n->ngpu > 0 && (o->shrink_model < 0 || n->model == o->shrink_model);
+}
+
+/* What the baseline buys to absorb growth g: into the buy fields of p. */
+static int buy_for(const struct verdict_opts *o, const struct verdict *v, double g,
+		   struct verdict_pol *p, struct err *e)
+{
+	struct scenario s = *o->sc;
+	struct job_set grown;
+	unsigned r = 2 + (unsigned)floor(g); /* copies of each GPU node: room to grow */
+	struct size_plan plan = {0};
+	struct size_result *res = NULL;
+	int rc;
+
+	verdict_grow(&o->sc->base, g, o->lo, &grown);
+	s.base = grown;
+	s.base.nodes = NULL;
+	s.base.nnodes = s.base.nodecap = 0;
+	for (size_t n = 0; n < grown.nnodes; n++)
+		job_set_add_node(&s.base, &grown.nodes[n]);
+	for (unsigned c = 1; c < r; c++)
+		for (size_t n = 0; n < grown.nnodes; n++) {
+			struct node x = grown.nodes[n];
+			if (!shrinks(o, &x))
+				continue;
+			char name[64]; /* c < 12: it fits NODE_NAME_MAX */
+			snprintf(name, sizeof name, "%.38s+copy%u", grown.nodes[n].name, c);
+			memcpy(x.name, name, sizeof x.name - 1);
+			x.name[sizeof x.name - 1] = '\0';
+			job_set_add_node(&s.base, &x);
+		}
+	rc = size_plan_init(&plan, s.base.nodes, s.base.nnodes, o->shrink_model, e);
+	if (!rc) {
+		struct size_opts so = {.sc = &s,
+				       .plan = &plan,
+				       .pols = &o->base,
+				       .npol = 1,
+				       .lo = o->lo,
+				       .hi = o->hi,
+				       .slo = &v->slo_grow,
+				       .nthreads = o->nthreads,
+				       .stop = o->stop};
+		rc = size_run(&so, &res, e);
+	}
+	if (!rc) {
+		/* the replicated plan has today's groups, in today's order, r times as large */
+		assert(plan.ng == v->plan.ng);
+		p->buy_over = !res->full_ok;
+		p->buy = 0;
+		p->buy_usd_year = 0;
+		for (size_t k = 0; k < plan.ng; k++) {
+			const struct size_group *gr = &v->plan.g[k];
+			size_t kept = res->full_ok ? res->kept[k] : plan.g[k].n;
+			int64_t more = kept > gr->n ? (int64_t)(kept - gr->n) * gr->ngpu : 0;
+			if (gr->model < 0 || !more)
+				continue;
+			p->buy += more;
+			p->buy_model[gr->model] += more;
+			p->buy_usd_year +=
+				(double)more * metrics_price(&o->sc->prices, gr->model) * 8760;
+		}
+	}
+	size_results_free(res, 1);
+	size_plan_release(&plan);
+	job_set_release(&s.base);
+	free(grown.nodes); /* its jobs moved into s.base, its nodes were copied */
+	return rc;
+}
+
+/* ---- both answers ---- */
+
+int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
+{
+	const struct scenario *sc = o->sc;
+	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
+	size_t np = 0;
+	int rc;
+
+	assert(o->lo <= o->hi && o->nthreads > 0);
+	memset(v, 0, sizeof *v);
+	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
+	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
+	pols[np++] = o->base;
+	for (size_t i = 0; i < o->npol; i++) {
+		int dup = 0;
+		for (size_t j = 0; j < np; j++)
+			dup |= pols[j] == o->pols[i];
+		if (!dup)
+			pols[np++] = o->pols[i];
+	}
+	if ((rc = size_plan_init(&v->plan, sc->base.nodes, sc->base.nnodes, o->shrink_model, e)))
+		goto out;
+	v->gpus = v->plan.gpus;
+	if (o->slo) {
+		v->slo = *o->slo;
+	} else {
+		if (sc->mode != SIM_TIMED) {
+			rc = err_set(e, VF_EINPUT,
+				     "--mode %s has no default SLO: give --slo (e.g. "
+				     "'unallocated_gpu_share<=0.1')",
+				     sim_mode_name(sc->mode));
+			goto out;
+		}
+		v->slo_default = 1;
+		if ((rc = default_slo(o, &v->plan, &v->slo, e)))
+			goto out;
+	}
+	if ((rc = size_slo_check(&v->slo, sc->mode, e)))
+		goto out;
+	for (size_t i = 0; i < v->slo.n; i++)
+		if (v->slo.t[i].col != RUNREC_UNPLACEABLE)
+			v->slo_grow.t[v->slo_grow.n++] = v->slo.t[i];
+
+	/* 1. fewer GPUs */
+	struct size_opts so = {.sc = sc,
+			       .plan = &v->plan,
+			       .pols = pols,
+			       .npol = np,
+			       .lo = o->lo,
+			       .hi = o->hi,
+			       .slo = &v->slo,
+			       .nthreads = o->nthreads,
+			       .progress = o->progress,
+			       .u = o->u,
+			       .stop = o->stop};
+	if ((rc = size_run(&so, &v->sizes, e)))
+		goto out;
+	v->np = np;
+	v->p = xcalloc(np, sizeof *v->p);
+	v->w0 = v->sizes[0].w0;
+	v->w1 = v->sizes[0].w1;
+	for (size_t i = 0; i < np; i++) {
+		struct verdict_pol *p = &v->p[i];
+		const struct size_result *b = &v->sizes[0], *r = &v->sizes[i];
+		p->policy = pols[i];
+		p->is_base = i == 0;
+		p->size = r;
+		p->ok = r->full_ok;
+		p->growth = -1;
+		p->miss_at = NAN;
+		if (!p->ok || !b->full_ok)
+			continue;
+		for (size_t g = 0; g < v->plan.ng; g++) {
+			const struct size_group *gr = &v->plan.g[g];
+			int64_t d = ((int64_t)b->kept[g] - (int64_t)r->kept[g]) * gr->ngpu;
+			if (gr->model < 0 || !d)
+				continue;
+			p->fewer += d;
+			p->fewer_model[gr->model] += d;
+			p->usd_year += (double)d * metrics_price(&sc->prices, gr->model) * 8760;
+		}
+	}
+
+	/* 2. headroom, and what the baseline buys for the growth each absorbs */
+	if (o->headroom && (rc = headroom(o, v, e)))
+		goto out;
+	for (size_t i = 1; o->headroom && i < np && !rc; i++) {
+		struct verdict_pol *p = &v->p[i];
+		if (!p->ok || p->growth <= v->p[0].growth)
+			continue;
+		size_t same = 0; /* an earlier candidate at the same growth: its answer */
+		for (size_t j = 1; j < i && !same; j++)
+			if (v->p[j].ok && v->p[j].growth == p->growth)
+				same = j;
+		if (same) {
+			memcpy(p->buy_model, v->p[same].buy_model, sizeof p->buy_model);
+			p->buy = v->p[same].buy;
+			p->buy_usd_year = v->p[same].buy_usd_year;
+			p->buy_over = v->p[same].buy_over;
+		} else {
+			rc = buy_for(o, v, p->growth, p, e);
+		}
+	}
+out:
+	free(pols);
+	return rc;
+}
+
+void verdict_release(struct verdict *v)
+{
+	if (!v)
+		return;
+	size_results_free(v->sizes, v->np);
+	free(v->p);
+	size_plan_release(&v->plan);
+	memset(v, 0, sizeof *v);
+}
+
+size_t verdict_best(const struct verdict *v)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < v->np; i++) {
+		const struct verdict_pol *p = &v->p[i], *b = &v->p[best];
+		if (!p->ok || p->usd_year < 0)
+			continue;
+		if (p->usd_year > (best ? b->usd_year : 0) ||
+		    (best && p->usd_year == b->usd_year && p->growth > b->growth) ||
+		    (!best && p->usd_year == 0 && p->growth > v->p[0].growth))
+			best = i;
+	}
+	return best;
+}
+
+/* ---- the sentence ---- */
+
+/* "$2.1 M", "$310 k", "$950". */
+static void say_usd(double x, struct sbuf *out)
+{
+	double a = fabs(x);
+	if (a >= 1e6)
+		sbuf_printf(out, "$%.1f M", a / 1e6);
+	else if (a >= 1e3)
+		sbuf_printf(out, "$%.0f k", a / 1e3);
+	else
+		sbuf_printf(out, "$%.0f", a);
+}
+
+/* A duration in seconds: "45 s", "12 min", "12.5 min", "3.2 h". */
+static void say_secs(double s, struct sbuf *out)
+{
+	if (s < 120)
+		sbuf_printf(out, "%.0f s", s);
+	else if (s < 7200)
+		sbuf_printf(out, fmod(s, 60) == 0 ? "%.0f min" : "%.1f min", s / 60);
+	else
+		sbuf_printf(out, "%.1f h", s / 3600);
+}
+
+/* A term's bound (or a figure of its column) in words. */
+static void say_value(int col, double x, struct sbuf *out)
+{
+	const char *k = runrec_col_key((enum runrec_col)col);
+	size_t n = strlen(k);
+	if (n > 2 && !strcmp(k + n - 2, "_s"))
+		say_secs(x, out);
+	else
+		sbuf_printf(out, "%g", x);
+}
+
+static void say_term(const struct size_term *t, struct sbuf *out)
+{
+	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full && t->bound == 0) {
+		sbuf_adds(out, "no unplaceable job");
+		return;
+	}
+	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full) {
+		sbuf_printf(out, "no more than %.0f unplaceable job%s", t->bound,
+			    t->bound == 1 ? "" : "s");
+		return;
+	}
+	if (t->col == RUNREC_WAIT_P95 && !t->full) {
+		sbuf_adds(out, t->ge ? "wait p95 >= " : "wait p95 <= ");
+		say_secs(t->bound, out);
+		return;
+	}
+	size_term_text(t, out);
+}
+
+void verdict_slo_words(const struct size_slo *slo, struct sbuf *out)
+{
+	for (size_t i = 0; i < slo->n; i++) {
+		if (i)
+			sbuf_adds(out, i + 1 == slo->n ? " and " : ", ");
+		say_term(&slo->t[i], out);
+	}
+}
+
+/* "96 fewer A100s and 8 more T4s" (sign: 1 fewer, -1 more) from per-model GPUs. */
+static void say_gpus(const int64_t *by_model, int sign, struct sbuf *out)
+{
+	int any = 0;
+	for (int m = 0; m < GPUMODEL_MAX; m++) {
+		int64_t d = by_model[m], a = d < 0 ? -d : d;
+		if (!d)
+			continue;
+		sbuf_printf(out, "%s%" PRId64 " %s %s%s", any ? " and " : "", a,
+			    d * sign > 0 ? "fewer" : "more", gpumodel_get(m)->name,
+			    a == 1 ? "" : "s");
+		any = 1;
+	}
+	if (!any)
+		sbuf_adds(out, "no GPU fewer");
+}
+
+/* "$2.50/GPU-h on-demand" or "on-demand prices ($2.50/GPU-h A100, $0.35 T4)". */
+static void say_prices(const struct scenario *sc, const int64_t *a, const int64_t *b,
+		       struct sbuf *out)
+{
+	int models[GPUMODEL_MAX], n = 0;
+	for (int m = 0; m < GPUMODEL_MAX; m++)
+		if ((a && a[m]) || (b && b[m]))
+			models[n++] = m;
+	const char *tier = gpumodel_tier_name(sc->prices.tier);
+	if (n == 1) {
+		sbuf_printf(out, "$%.2f/GPU-h %s", metrics_price(&sc->prices, models[0]), tier);
+		if (gpumodel_price_assumed(metrics_price_source(&sc->prices, models[0])))
+			sbuf_adds(out, " (an assumed price)");
+		return;
+	}
+	sbuf_printf(out, "%s prices (", tier);
+	for (int i = 0; i < n; i++)
+		sbuf_printf(out, "%s$%.2f/GPU-h %s", i ? ", " : "",
+			    metrics_price(&sc->prices, models[i]), gpumodel_get(models[i])->name);
+	sbuf_adds(out, ")");
+}
+
+/* Why answer p's full cluster misses the SLO. */
+static void say_miss(const struct verdict *v, const struct size_slo *slo,
+		     const struct size_check *c, struct sbuf *out)
+{
+	if (c->term < 0) {
+		sbuf_adds(out, "it has no node to run on");
+		return;
+	}
+	if ((size_t)c->term == SIZE_UNPLACEABLE(slo)) {
+		sbuf_printf(out, "it leaves %.0f jobs unplaceable (more than the full cluster)",
+			    c->value);
+		return;
+	}
+	const struct size_term *t = &slo->t[c->term];
+	struct sbuf name = SBUF_INIT;
+	sbuf_init(&name);
+	size_term_name(t, &name);
+	sbuf_printf(out, "its %s is ", name.s);
+	say_value(t->col, c->value, out);
+	sbuf_printf(out, " at seed %" PRIu64 " (bound ", c->seed);
+	say_value(t->col, t->bound, out);
+	sbuf_adds(out, ")");
+	sbuf_release(&name);
+	(void)v;
+}
+
+void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t i, uint64_t lo,
+		      uint64_t hi, struct sbuf *out)
+{
+	const struct verdict_pol *b = &v->p[0], *p = &v->p[i];
+	const char *bn = b->policy->name, *pn = p->policy->name;
+	double hours = (double)(v->w1 - v->w0) / 3600;
+	struct sbuf slo = SBUF_INIT;
+	sbuf_init(&slo);
+	verdict_slo_words(&v->slo, &slo);
+
+	if (!b->ok) {
+		sbuf_printf(out,
+			    "The baseline %s itself misses the SLO (%s) on today's cluster: ", bn,
+			    slo.s);
+		say_miss(v, &v->slo, &b->size->full, out);
+		sbuf_adds(out, "; loosen --slo.");
+		sbuf_release(&slo);
+		return;
+	}
+	if (i == 0) {
+		sbuf_printf(out,
+			    "No policy keeps %s (%s) on fewer GPUs than %s: it needs %" PRId64
+			    " of today's %" PRId64 " GPUs",
+			    slo.s, v->slo_default ? "the baseline's service today" : "--slo", bn,
+			    b->size->gpus, v->gpus);
+	} else if (!p->ok) {
+		sbuf_printf(out, "Switching %s -> %s does not keep %s on today's cluster: ", bn, pn,
+			    slo.s);
+		say_miss(v, &v->slo, &p->size->full, out);
+		sbuf_adds(out, "; no saving");
+	} else {
+		sbuf_printf(out, "Switching %s -> %s keeps %s ", bn, pn, slo.s);
+		if (p->fewer == 0) {
+			sbuf_printf(out, "with as many GPUs as %s: no saving", bn);
+		} else {
+			sbuf_adds(out, "with ");
+			say_gpus(p->fewer_model, 1, out);
+			sbuf_adds(out, ": ");
+			say_usd(p->usd_year, out);
+			sbuf_printf(out, "/yr %s at ", p->usd_year >= 0 ? "less" : "more");
+			say_prices(sc, p->fewer_model, NULL, out);
+		}
+	}
+	sbuf_printf(out, " (");
+	if (lo == hi)
+		sbuf_printf(out, "deterministic at seed %" PRIu64, lo);
+	else
+		sbuf_printf(out, "the SLO held at each of seeds %" PRIu64 "-%" PRIu64, lo, hi);
+	sbuf_adds(out, ", no resample interval; service measured over ");
+	if (hours < 2)
+		say_secs(hours * 3600, out);
+	else
+		sbuf_printf(out, "%.0f h", hours);
+	sbuf_adds(out, " of trace, GPUs priced x 8,760 h a year).");
+
+	/* the second answer */
+	if (b->growth < 0 && (i == 0 || p->growth < 0)) {
+		sbuf_release(&slo);
+		return;
+	}
+	if (i && p->ok && v->p[0].growth >= 0) {
+		sbuf_printf(out, " On today's cluster %s absorbs %s%.0f %% more demand", pn,
+			    p->capped ? "at least " : "", 100 * p->growth);
+		sbuf_printf(out, " (%s: %s%.0f %%)", bn, b->capped ? "at least " : "",
+			    100 * b->growth);
+		if (p->growth > b->growth && p->buy > 0) {
+			sbuf_printf(out, ", growth %s would need %s", bn,
+				    p->buy_over ? "more than " : "");
+			say_gpus(p->buy_model, -1, out);
+			sbuf_adds(out, " to absorb: ");
+			say_usd(p->buy_usd_year, out);
+			sbuf_adds(out, "/yr of purchases deferred.");
+		} else if (p->growth > b->growth) {
+			sbuf_printf(out, ", which %s absorbs on today's GPUs too.", bn);
+		} else {
+			sbuf_adds(out, ": no purchase deferred.");
+		}
+	} else if (i == 0 && b->growth >= 0) {
+		sbuf_printf(out, " On today's cluster %s absorbs %s%.0f %% more demand.", bn,
+			    b->capped ? "at least " : "", 100 * b->growth);
+	}
+	sbuf_release(&slo);
+}

@@ -1,0 +1,56 @@
+# voidfit verdict on hand-built clusters whose answers are known: 4 one-A100 nodes; the
+# smallest cluster per policy, the headroom (computed here in awk from the growth rule of
+# voidfit(7)), the SLO the baseline sets, and the verdict's $ against the GPU prices.
+. "$VOIDFIT_TOP/tests/lib.sh"
+nodes() {
+	echo "node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli"
+	for i in 0 1 2 3; do echo "n$i,a,A100,16000,65536,1,40960,1000,1000,1000"; done
+}
+job() { echo "$1,$2,$3,train,1000,1024,1,1000,,,,,"; }
+hdr="job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,sto_mbps,iocpu_milli,gpu_spec"
+
+# two jobs at the peak: every policy needs 2 of the 4 GPUs for no wait, 1 when a job may
+# wait as long as one runs
+mkdir a && nodes >a/nodes.csv
+{ echo "$hdr"; job j1 0 1000; job j2 0 1000; job j3 2000 1000; job j4 2000 1000; } >a/jobs.csv
+vf import -o a.db a/jobs.csv a/nodes.csv >/dev/null 2>&1 || die "import a failed"
+expect_rc 0 vf verdict a.db -p fgd,best-fit --no-headroom --threads 2
+contains out "No policy keeps wait p95 <= 0 s and no unplaceable job (the baseline's service today) on fewer GPUs than scalar: it needs 2 of today's 4 GPUs"
+contains out "deterministic at seed 1"
+contains out "service measured over 33.3 min of trace, GPUs priced x 8,760 h a year"
+for p in scalar fgd best-fit; do
+	awk -v p=$p '$1 == p && $2 == 2 && $3 == 0 { ok = 1 } END { exit !ok }' out ||
+		die "$p: want 2 GPUs, none fewer: $(cat out)"
+done
+expect_rc 0 vf verdict a.db -p fgd --no-headroom --slo 'wait_p95<=1000'
+awk '$1 == "fgd" && $2 == 1 { ok = 1 } END { exit !ok }' out || die "want 1 GPU: $(cat out)"
+contains out "keeps wait p95 <= 16.7 min (--slo)"
+
+# four jobs at once fill the cluster: growth g adds round(4 g) copies, all at second 0,
+# and the first copy waits; headroom = the largest step of 2 % that adds none
+mkdir b && nodes >b/nodes.csv
+{ echo "$hdr"; for j in 1 2 3 4; do job j$j 0 1000; done; } >b/jobs.csv
+vf import -o b.db b/jobs.csv b/nodes.csv >/dev/null 2>&1 || die "import b failed"
+hr=$(awk 'BEGIN { for (k = 0; k <= 50; k++) if (int(4 * k * 0.02 + 0.5) >= 1) break;
+	h = (k - 1) * 2; printf "%d%%", h }')
+expect_rc 0 vf verdict b.db -p fgd,packing --threads 2
+for p in scalar fgd packing; do
+	awk -v p=$p -v w="$hr" '$1 == p && $5 == w { ok = 1 } END { exit !ok }' out ||
+		die "$p: want headroom $hr: $(cat out)"
+done
+contains out "On today's cluster scalar absorbs 12 % more demand."
+
+# the $ of the sentence: the GPUs it names x the list prices x 8760 h = the table's $/yr
+tr=$VOIDFIT_TOP/traces/storage-stress
+vf import -o s.db "$tr/jobs.csv" "$tr/nodes.csv" >/dev/null 2>&1 || die "import s failed"
+expect_rc 0 vf verdict s.db -p packing,ragp7 --threads 2
+contains out "Switching scalar -> packing keeps wait p95 <="
+! grep -q "does not keep" out || die "the lead is a policy that misses the SLO"
+awk -F, 'NR == FNR { if ($1 == "A100" || $1 == "T4") price[$1] = $5; next }
+	FNR == 1 { s = $0; while (match(s, /[0-9]+ fewer (A100|T4)s?/)) {
+		split(substr(s, RSTART, RLENGTH), w, " "); sub(/s$/, "", w[3])
+		usd += w[1] * price[w[3]] * 8760; s = substr(s, RSTART + RLENGTH) } }
+	FNR > 1 && $0 ~ /^packing / { split($0, f, " "); got = f[4] }
+	END { d = usd - got; if (!usd || d > 1 || d < -1) { print usd, got; exit 1 } }' \
+	"$VOIDFIT_TOP/schemas/gpu-models.csv" out || die "the sentence's GPUs x price x 8760 != \$/yr"
+grep -q '^ragp7 .*misses the SLO' out || die "ragp7 should miss: $(cat out)"
