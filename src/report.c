@@ -408,11 +408,12 @@ static void verdict(struct ctx *x)
 		report_fmt_usd(m - hw, lo, sizeof lo);
 		report_fmt_usd(m + hw, hi, sizeof hi);
 		if (m <= 0)
-			sbuf_printf(
-				&t,
-				"No policy recovers more than %s on this trace (%s): the best, ",
-				x->baseline->name, x->sel.trace_name.s);
-		sbuf_printf(&t, "%s recovers %s/yr", g->pol->name, a);
+			sbuf_printf(&t,
+				    "No policy wastes less by placement than %s on this trace "
+				    "(%s): the "
+				    "best, ",
+				    x->baseline->name, x->sel.trace_name.s);
+		sbuf_printf(&t, "%s wastes %s/yr less by placement", g->pol->name, a);
 		if (n < 2)
 			sbuf_adds(&t, " (one seed: no interval)");
 		else if (isnan(hw)) /* no interval of zero width is a confidence interval */
@@ -421,7 +422,7 @@ static void verdict(struct ctx *x)
 				      "were traced)");
 		else
 			sbuf_printf(&t, " (95 %% CI %s to %s)", lo, hi);
-		sbuf_printf(&t, " against %s", x->baseline->name);
+		sbuf_printf(&t, " than %s", x->baseline->name);
 		if (m > 0)
 			sbuf_printf(&t, " on this trace (%s)", x->sel.trace_name.s);
 		sbuf_printf(&t, ", over %zu seed%s.", n, n == 1 ? "" : "s");
@@ -429,6 +430,11 @@ static void verdict(struct ctx *x)
 			sbuf_adds(&t,
 				  " The interval includes zero: on these seeds the saving is not "
 				  "told apart from none.");
+		/* re-labelled waste is no saving: say so where it is read first */
+		sbuf_adds(&t, " That is where the waste goes (stalled, lost and idle-blocked "
+			      "GPU-hours), not money off the bill: every policy provisions the "
+			      "same GPUs. 'voidfit verdict' prices the GPUs a policy lets you "
+			      "retire, and the demand it absorbs, at the same service.");
 	}
 	report_add(x->r, REPORT_B_VERDICT, t.s);
 	x->winner = best != (size_t)-1 ? x->g[best].pol : NULL;
