@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "metrics.h"
 #include "replay.h"
 #include "verdict.h"
 
@@ -214,6 +215,16 @@ static int exec_verdict(int argc, char **argv)
 		rc = cmd_fail(&cmd_verdict_entry, "trace %s: %s", sc.trace_name.s, e.msg);
 		goto out;
 	}
+	/* an idle cluster's retired GPUs and headroom measure idle time: said in the verdict */
+	if (v.np && v.p[0].size && v.p[0].size->full_alloc < METRICS_IDLE_ALLOC)
+		sbuf_printf(
+			&out,
+			"WARNING: %s's replay allocates %.2f %% of the GPUs on average (under "
+			"%.0f %%): the cluster is nearly idle here, so the GPUs retired and the "
+			"headroom below measure idle time, not placement; load it with --mode "
+			"inflate (the FGD paper's method). ",
+			v.p[0].policy->name, 100 * v.p[0].size->full_alloc,
+			100 * METRICS_IDLE_ALLOC);
 	verdict_sentence(&v, &sc, verdict_best(&v), lo, hi, &out);
 	printf("%s\n", out.s);
 	print_policies(&v, stdout);

@@ -2,7 +2,8 @@
 # over a week: 0.5 % of the GPUs allocated on average) is said to be idle where its figures
 # are read first: size warns above its table and marks no policy best (fgd and packing
 # retire more GPUs, but of an idle cluster), report's verdict begins with the warning in
-# text, Markdown and HTML, and compare warns before its table; each points to inflation.
+# text, Markdown and HTML, compare warns before its table, and verdict's sentence begins
+# with it; each points to inflation.
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces
 awk -F, 'NR == 1 { print; next } NR % 20 == 2 { OFS = ","; $2 = (NR - 2) * 300; print }' \
@@ -33,3 +34,9 @@ done
 expect_rc 0 vf compare i.db
 contains err "warning: mean allocated GPU share under 1 % (every policy: scalar 0.50 %, fgd 0.50 %)"
 contains err "replay with --mode inflate"
+
+# verdict: the sentence itself begins with the warning
+expect_rc 0 vf verdict i.db --policy fgd,scalar --no-headroom --threads 1
+head -1 out | grep -q "^WARNING: scalar's replay allocates 0.50 % of the GPUs on average (under 1 %)" ||
+	{ cat out >&2; die "verdict: no idle warning in its sentence"; }
+contains out "load it with --mode inflate"
