@@ -902,6 +902,28 @@ static void test_check_finds_damage(void **state)
 	assert_int_equal(nbad, 2);
 }
 
+/* A timed scenario of trace tid under key, every other parameter unset. */
+static struct store_scenario timed_scenario(int64_t tid, const char *key)
+{
+	return (struct store_scenario){.trace_id = tid,
+				       .key = key,
+				       .mode = "timed",
+				       .target = NAN,
+				       .lambda = NAN,
+				       .mu = NAN,
+				       .coverage = NAN,
+				       .io_pressure = 1,
+				       .sample_nodes = -1,
+				       .profile_version = -1,
+				       .nodes = -1,
+				       .gpus = -1,
+				       .jobs = -1,
+				       .window_start = -1,
+				       .window_end = -1,
+				       .parent_run = -1,
+				       .fork_time = -1};
+}
+
 /* Every row voidfit writes, changes or deletes of runs, scenarios, buckets and sizings
  * keeps the seals whole: a fork's scenario losing its parent run, a sizing replaced, a
  * scenario left without runs. */
@@ -914,23 +936,7 @@ static void test_runs_keep_seals(void **state)
 	open_new(f);
 	assert_int_equal(store_begin(f->s, &f->e), 0);
 	assert_int_equal(store_trace_new(f->s, "t", &tid, &f->e), 0);
-	struct store_scenario sc = {.trace_id = tid,
-				    .key = "k1",
-				    .mode = "timed",
-				    .target = NAN,
-				    .lambda = NAN,
-				    .mu = NAN,
-				    .coverage = NAN,
-				    .io_pressure = 1,
-				    .sample_nodes = -1,
-				    .profile_version = -1,
-				    .nodes = -1,
-				    .gpus = -1,
-				    .jobs = -1,
-				    .window_start = -1,
-				    .window_end = -1,
-				    .parent_run = -1,
-				    .fork_time = -1};
+	struct store_scenario sc = timed_scenario(tid, "k1");
 	assert_int_equal(store_scenario_put(f->s, &sc, &s1, &f->e), 0);
 	struct store_run r1 = {.trace_id = tid,
 			       .policy = "fgd",
@@ -1003,23 +1009,7 @@ static void test_run_delete_keeps_damage(void **state)
 	open_new(f);
 	assert_int_equal(store_begin(f->s, &f->e), 0);
 	assert_int_equal(store_trace_new(f->s, "t", &tid, &f->e), 0);
-	struct store_scenario sc = {.trace_id = tid,
-				    .key = "k1",
-				    .mode = "timed",
-				    .target = NAN,
-				    .lambda = NAN,
-				    .mu = NAN,
-				    .coverage = NAN,
-				    .io_pressure = 1,
-				    .sample_nodes = -1,
-				    .profile_version = -1,
-				    .nodes = -1,
-				    .gpus = -1,
-				    .jobs = -1,
-				    .window_start = -1,
-				    .window_end = -1,
-				    .parent_run = -1,
-				    .fork_time = -1};
+	struct store_scenario sc = timed_scenario(tid, "k1");
 	assert_int_equal(store_scenario_put(f->s, &sc, &s1, &f->e), 0);
 	struct store_run r1 = {
 		.trace_id = tid, .policy = "fgd", .mode = "timed", .scenario_id = s1};
