@@ -87,6 +87,9 @@ int cmd_num_opt(const struct cmd_entry *ce, const char *name, const char *s, dou
 /* The same for a whole number (an error too if it has a fraction). */
 int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, double lo, double hi,
 		  unsigned *out);
+/* The GPU model named s (an option NAME's value) in *out: 0, or a usage error. Call it once
+ * the store is open: a store's own models (import --gpu-models) are known from then on. */
+int cmd_model_opt(const struct cmd_entry *ce, const char *name, const char *s, int *out);
 
 /* --resamples N and --block DURATION of ce (either argument may be NULL: not given) into
  * *nres (0: none) and *block_s (0: resample_block_default's), for a scenario of mode:

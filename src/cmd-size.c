@@ -620,13 +620,8 @@ static int exec_size(int argc, char **argv)
 		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
 		goto out;
 	}
-	if (shrink_arg && (shrink = gpumodel_find(shrink_arg)) < 0) {
-		rc = cmd_usage_error(&cmd_size_entry,
-				     "--shrink '%s': not a GPU model (see schemas/gpu-models.csv, "
-				     "or the store's own models)",
-				     shrink_arg);
+	if (shrink_arg && (rc = cmd_model_opt(&cmd_size_entry, "shrink", shrink_arg, &shrink)))
 		goto out;
-	}
 	if (scenario_prices(&sc, &e)) {
 		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
 		goto out;

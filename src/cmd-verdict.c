@@ -95,7 +95,7 @@ static int exec_verdict(int argc, char **argv)
 	struct err e = {0};
 	const struct policy_ops **pols = NULL, *base = NULL;
 	size_t npol = 0;
-	const char *policy_arg = "all", *seeds_arg = NULL, *base_arg = "scalar";
+	const char *shrink_arg = NULL, *policy_arg = "all", *seeds_arg = NULL, *base_arg = "scalar";
 	int c, rc = CMD_OK, shrink = -1, any_slo = 0, nohead = 0;
 	uint64_t lo = 1, hi = 1;
 	unsigned nthreads = util_ncpu();
@@ -127,11 +127,7 @@ static int exec_verdict(int argc, char **argv)
 			seeds_arg = p.arg;
 			break;
 		case O_SHRINK:
-			if ((shrink = gpumodel_find(p.arg)) < 0)
-				rc = cmd_usage_error(&cmd_verdict_entry,
-						     "--shrink '%s': not a GPU model (see "
-						     "schemas/gpu-models.csv)",
-						     p.arg);
+			shrink_arg = p.arg; /* a model of the store's own table: known once open */
 			break;
 		case O_CAP:
 			if (parse_double(p.arg, &cap) || !(cap > 0 && cap <= 10))
@@ -182,7 +178,17 @@ static int exec_verdict(int argc, char **argv)
 				     sim_mode_name(sc.mode));
 		goto out;
 	}
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || scenario_load(&sc, st, &e)) {
+	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
+		rc = cmd_fail(&cmd_verdict_entry, "%s", e.msg);
+		goto out;
+	}
+	if (shrink_arg && (rc = cmd_model_opt(&cmd_verdict_entry, "shrink", shrink_arg, &shrink)))
+		goto out;
+	if (scenario_prices(&sc, &e)) { /* --gpu-price of the store's own models too */
+		rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
+		goto out;
+	}
+	if (scenario_load(&sc, st, &e)) {
 		rc = cmd_fail(&cmd_verdict_entry, "%s", e.msg);
 		goto out;
 	}

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "esc.h"
 #include "fault.h"
+#include "gpumodel.h"
 #include "resample.h"
 #include "util.h"
 
@@ -205,6 +206,16 @@ int cmd_whole_opt(const struct cmd_entry *ce, const char *name, const char *s, d
 		rc = cmd_usage_error(ce, "--%s '%s': not a whole number", name, s);
 	*out = rc ? 0 : (unsigned)v;
 	return rc;
+}
+
+int cmd_model_opt(const struct cmd_entry *ce, const char *name, const char *s, int *out)
+{
+	if ((*out = gpumodel_find(s)) >= 0)
+		return CMD_OK;
+	return cmd_usage_error(ce,
+			       "--%s '%s': not a GPU model (see schemas/gpu-models.csv, or the "
+			       "store's own models)",
+			       name, s);
 }
 
 int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const char *block_arg,

@@ -30,6 +30,13 @@ contains out "RTX6000-Ada on-demand (the report's tier): \$3.50 per GPU-hour. So
 grep -q 'RTX6000-Ada .*\$122,640' out || { cat out >&2; die "RTX6000-Ada not priced at 3.50"; }
 expect_rc 0 vf report m.db --format text --gpu-price rtx6000=7
 contains out "RTX6000-Ada on-demand (the report's tier): \$7.00 per GPU-hour"
+# verdict and size take the store's own model for --shrink and --gpu-price
+expect_rc 0 vf verdict m.db --policy first-fit --shrink rtx6000 --gpu-price rtx6000=7 \
+	--no-headroom --threads 1
+contains out "the baseline's service today"
+expect_rc 0 vf size m.db --policy first-fit --shrink rtx6000 --no-store
+expect_rc 2 vf verdict m.db --policy first-fit --shrink nosuch
+contains err "--shrink 'nosuch': not a GPU model (see schemas/gpu-models.csv, or the store's own models)"
 expect_rc 0 vf info m.db
 contains out "GPUs 12 (A100 8, RTX6000-Ada 4)"
 expect_rc 0 vf check m.db
