@@ -59,7 +59,6 @@ struct sim_opts {
 	 * fails (inflation). */
 	int io_admission;
 	double lambda, mu; /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
-	double coverage;   /* for callers building wl: shapes covering this share (0.95) */
 	int contention;    /* 1: shared dims slow jobs down (1) */
 	int series_points; /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
 	/* Score at most this many feasible nodes per placement, met in a seeded random order

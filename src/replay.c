@@ -71,7 +71,6 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->dims = sc->dims;
 	o->lambda = sc->lambda;
 	o->mu = sc->mu;
-	o->coverage = sc->coverage;
 	o->sample_nodes = sc->sample_nodes;
 	o->io_admission = sc->io_admission;
 	o->faults = sc->faults;

@@ -267,9 +267,6 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 		.queue = sc->mode == SIM_TIMED ? sim_queue_name(sc->queue) : NULL,
 		.preempt = sc->preempt,
 		.dims = dims.s,
-		.lambda = sc->lambda,
-		.mu = sc->mu,
-		.coverage = sc->coverage,
 		.sample_nodes = sc->sample_nodes,
 		.faults = faults.s,
 		.profile_name = enrich_name(sc->profile),
@@ -291,6 +288,12 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 		.resample = sc->resample,
 		.block_s = sc->resample ? sc->block_s : -1,
 	};
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->type == SCENARIO_REAL && p->column && row.nparam < STORE_SCEN_NPARAM)
+			row.param[row.nparam++] =
+				(struct store_param){p->column, scenario_real(sc, p)};
+	}
 	int rc = store_scenario_put(st, &row, id, e);
 	sbuf_release(&key);
 	sbuf_release(&faults);
@@ -407,6 +410,24 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	return rc;
 }
 
+/* The value of s's parameter column, NaN if s has none. */
+static double param_of(const struct store_scenario *s, const char *column)
+{
+	for (size_t i = 0; i < s->nparam; i++)
+		if (!strcmp(s->param[i].column, column))
+			return s->param[i].value;
+	return NAN;
+}
+
+/* The option of a parameter column (its own name if no row fills it). */
+static const char *param_name(const char *column)
+{
+	for (int i = 0; i < SCENARIO_NPARAM; i++)
+		if (scenario_params[i].column && !strcmp(scenario_params[i].column, column))
+			return scenario_params[i].name;
+	return column;
+}
+
 void runrec_describe(const struct store_scenario *s, const struct store_scenario *ref,
 		     struct sbuf *out)
 {
@@ -442,14 +463,14 @@ void runrec_describe(const struct store_scenario *s, const struct store_scenario
 	if (DIFF_S(profile_path))
 		sbuf_printf(out, "%sprofile %s", SEP,
 			    s->profile_path ? s->profile_path : "built-in");
-	if (ref && (s->lambda != ref->lambda || s->mu != ref->mu))
-		sbuf_printf(out, "%slambda %g, mu %g", SEP, s->lambda, s->mu);
-	if (ref && s->coverage != ref->coverage)
-		sbuf_printf(out, "%scoverage %g", SEP, s->coverage);
+	for (size_t i = 0; ref && i < s->nparam; i++)
+		if (param_of(ref, s->param[i].column) != s->param[i].value)
+			sbuf_printf(out, "%s%s %g", SEP, param_name(s->param[i].column),
+				    s->param[i].value);
 	if (ref && (s->window_start != ref->window_start || s->window_end != ref->window_end))
 		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
 			    s->window_end);
-	if (!ref && s->key && strstr(s->key, ";window="))
+	if (!ref && s->key && scenario_key_value(s->key, "window", NULL))
 		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
 			    s->window_end);
 	if (s->resample > 0 && (!ref || s->resample != ref->resample))

@@ -321,7 +321,6 @@ void sim_opts_init(struct sim_opts *o)
 	o->target = 1.3;
 	o->lambda = POLICY_LAMBDA;
 	o->mu = POLICY_MU;
-	o->coverage = 0.95;
 	o->contention = 1;
 	o->series_points = 200;
 	o->win_start = o->win_end = -1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enrich.h"
 #include "stats.h"
 #include "resample.h"
 #include "summary.h"
@@ -348,8 +349,8 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	sbuf_reset(&b);
 	sbuf_printf(&b, "enriched values: %s", enriched ? enriched : "unknown");
 	table_add_note(t, b.s);
-	/* enrich_describe says "none of N" for a part without enriched values */
-	if (!enriched || !strstr(enriched, "jobs: none") || !strstr(enriched, "nodes: none"))
+	struct enrich_summary es;
+	if (!enriched || enrich_describe_parse(enriched, &es) || es.jobs_any || es.nodes_any)
 		table_add_note(t,
 			       "these rest on enriched values: md frag, stalled, wait, slowdown, "
 			       "$/yr, and placements by policies that see net, sto or iocpu");
