@@ -14,15 +14,15 @@ export FGD_THREADS="${FGD_THREADS:-2}"
 start=$(date +%s.%N)
 set +e
 if [ -x /usr/bin/time ]; then
-	/usr/bin/time -f '%U %S' -o "$work/cpu" sh "$top/scripts/validate-fgd.sh" "$build" >"$work/out"
+	/usr/bin/time -f '%U %S' -o "$work/cpu" sh "$top/scripts/validate-fgd.sh" "$build" >"$work/out" 2>"$work/err"
 else
-	sh "$top/scripts/validate-fgd.sh" "$build" >"$work/out"
+	sh "$top/scripts/validate-fgd.sh" "$build" >"$work/out" 2>"$work/err"
 fi
 rc=$?
 set -e
 end=$(date +%s.%N)
 [ $rc -eq 77 ] && { cat "$work/out"; exit 77; }
-[ $rc -eq 0 ] || { echo "bench-validate-fgd: validate-fgd.sh failed (exit $rc)" >&2; exit 1; }
+[ $rc -eq 0 ] || { cat "$work/err" >&2; echo "bench-validate-fgd: validate-fgd.sh failed (exit $rc)" >&2; exit 1; }
 cpu=$( [ -f "$work/cpu" ] && awk '{ printf "%.1f", $1 + $2 }' "$work/cpu" || echo "?")
 awk -v s="$start" -v e="$end" -v cpu="$cpu" -v th="$FGD_THREADS" -v n="$(grep -c ' set: ' "$work/out")" \
 	'BEGIN { printf "validate-fgd (%d sets, --threads %s): %.1f s wall, %s s CPU\n", n, th, e - s, cpu }'
