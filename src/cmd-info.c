@@ -24,8 +24,9 @@ const struct cmd_entry cmd_info_entry = {
 	.usage = "[--json] [--wait SECONDS] STORE",
 	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
 	.help = "  --json          write one JSON object (keys: store, traces, files, nodes,\n"
-		"                  gpus, gpus_by_model, jobs, jobs_by_class, gang_jobs,\n"
-		"                  workers, runs, store_bytes, raw_bytes, ratio)\n"
+		"                  gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
+		"                  raw_bytes, ratio; each trace's gang_jobs and workers: its\n"
+		"                  jobs of W > 1 workers, and how many of each W)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
 	.exec = exec_info,

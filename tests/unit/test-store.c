@@ -807,8 +807,8 @@ static int64_t job_block_cols(struct fx *f, uint64_t *ncols, int *nblocks)
 		struct zblk_info info;
 		struct zblk_reader r;
 		size_t n = (size_t)sqlite3_column_bytes(st, 0);
-		assert_int_equal(zblk_open(f->s->z, sqlite3_column_blob(st, 0), n, &info, &raw, &f->e),
-				 0);
+		assert_int_equal(
+			zblk_open(f->s->z, sqlite3_column_blob(st, 0), n, &info, &raw, &f->e), 0);
 		zblk_reader_init(&r, raw.p, raw.len);
 		assert_true(*nblocks < 8);
 		assert_int_equal(zblk_get_varint(&r, &ncols[(*nblocks)++]), 0);
