@@ -71,11 +71,17 @@ static void text(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The workers column is written only for a trace with a gang: one of one-worker jobs is
+ * exported as it was before jobs had workers. */
 static void write_jobs(FILE *f, const struct job_set *js)
 {
+	int gangs = 0;
+	for (size_t i = 0; i < js->njobs && !gangs; i++)
+		gangs = job_is_gang(&js->jobs[i]);
 	fputs("job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,"
-	      "sto_mbps,iocpu_milli,gpu_spec\n",
+	      "sto_mbps,iocpu_milli,gpu_spec",
 	      f);
+	fputs(gangs ? ",workers\n" : "\n", f);
 	for (size_t i = 0; i < js->njobs; i++) {
 		const struct job *j = &js->jobs[i];
 		int64_t hbm = j->dem[DIM_HBM];
@@ -101,6 +107,8 @@ static void write_jobs(FILE *f, const struct job_set *js)
 				fprintf(f, "%s%s", first ? "" : "|", gpumodel_get(m)->name);
 				first = 0;
 			}
+		if (gangs)
+			fprintf(f, ",%d", (int)job_workers(j));
 		fputc('\n', f);
 	}
 }

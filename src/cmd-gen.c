@@ -16,7 +16,8 @@ const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
 	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--templates N] [--json] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
-	.help = "      --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
+	.help = "      --scenario NAME  balanced (default), irregular, storage-stress, hard or\n"
+		"                        llm\n"
 		"  -j, --jobs N          jobs to generate (default 2000; at most 100000000)\n"
 		"      --nodes N         nodes of the cluster (default 64; at most 1000000)\n"
 		"      --seed S          seed, 0..18446744073709551615 (default 1): the same\n"
@@ -50,7 +51,14 @@ const struct cmd_entry cmd_gen_entry = {
 		"6h\n"
 		"                  on 10% of GPU nodes, NICs at a quarter for 30m on 5% of nodes, "
 		"one\n"
-		"                  group's storage halved for 2h\n",
+		"                  group's storage halved for 2h\n"
+		"  llm             A100x8 nodes only; jobs 6% pretraining gangs of 2-64 whole\n"
+		"                  nodes (8 h median), 24% fine-tuning on one node (3 h), 20%\n"
+		"                  inference replicas of 1-8 GPUs (12 h), 50% evaluation of 1-8\n"
+		"                  GPUs (15 min); load 0.85; jobs.csv has a workers column.\n"
+		"                  The shape (a few gangs hold most GPU time, evaluation is most\n"
+		"                  jobs and short) is Acme's (Hu et al., NSDI 2024); the shares,\n"
+		"                  gang sizes and medians are assumed (voidfit(7))\n",
 	.exec = exec_gen,
 	.opts = cmd_gen_opts,
 };
@@ -139,7 +147,7 @@ static int exec_gen(int argc, char **argv)
 			if (p.scenario < 0)
 				rc = cmd_usage_error(ce,
 						     "scenario '%s': want balanced, irregular, "
-						     "storage-stress or hard",
+						     "storage-stress, hard or llm",
 						     ps.arg);
 			break;
 		case 'j':

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "gang.h"
 #include "grid.h"
 #include "summary.h"
 
@@ -202,6 +203,44 @@ static void test_run_tiny(void **state)
 	replay_trace_release(&t);
 	replay_trace_release(NULL);
 	(void)stop;
+}
+
+/* A gang (W > 1) never runs until the engine places gangs: unplaceable, its own reason in the
+ * per-job results, while one worker of it would fit a free node; the other jobs run as they
+ * would without it; the warning says how many gangs and how wide. */
+static void test_run_gang(void **state)
+{
+	struct fx *f = *state;
+	struct replay_trace t;
+	struct replay_result r;
+	struct runrec rec;
+	struct err e;
+	struct gang_count gc;
+
+	f->js.jobs[2].workers = 2;
+	gang_count(&f->js, &gc);
+	assert_int_equal(gc.jobs, 1);
+	assert_int_equal(gc.max_workers, 2);
+	replay_prepare(&t, &f->js, &f->sc, 5);
+	assert_int_equal(
+		replay_run(&t, &f->sc, policy_find("first-fit"), 1, NULL, NULL, NULL, &r, &e), 0);
+	runrec_from_result(&r, &rec);
+	assert_non_null(strstr(r.jobs.s, "\n0,finished,,train,"));
+	assert_non_null(strstr(r.jobs.s, "\n1,finished,,train,"));
+	assert_non_null(strstr(r.jobs.s, "\n2,unplaceable,gang,train,"));
+	assert_float_equal(rec.v[RUNREC_UNPLACEABLE], 1, 1e-12);
+	assert_float_equal(rec.v[RUNREC_WAIT], 0, 1e-12);
+	assert_float_equal(rec.v[RUNREC_CARRY_JOBS], 0, 1e-12);
+
+	struct summary_check ck = {.run_mean_s = NAN, .gangs = 1, .gang_max_workers = 2};
+	struct sbuf lines = SBUF_INIT;
+	sbuf_init(&lines);
+	summary_warnings(&rec, 1, &ck, NULL, &lines);
+	assert_non_null(strstr(lines.s, "warning: 1 job needs 2 nodes at once: gang placement is "
+					"not modelled by this replay"));
+	sbuf_release(&lines);
+	replay_result_release(&r);
+	replay_trace_release(&t);
 }
 
 static void test_bad_fault(void **state)
@@ -524,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_parse_policies),
 		cmocka_unit_test_setup_teardown(test_scenario_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_tiny, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_gang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_store_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grid_threads_same_results, setup, teardown),
