@@ -47,9 +47,10 @@
  * target workload that no longer fits, the share whose F_n(m) is all free GPU, and which
  * shapes fit (policy_ctx node_frag, node_md, node_nofit, node_fnofit, node_fits): the
  * bounds' cheap per-node data, and the policy's own record of each node (policy_ops.prep:
- * ragp's), refreshed with them. A policy with its own target workload
- * (policy_ops.target_coverage: fgd-pack) gets F_n and the all-free share over that one
- * instead (own_target), while the run's metrics stay over the scenario's. With
+ * ragp's), refreshed with them. A policy's own state (policy_ops.state: fgd-pack's own
+ * target workload, which its context's F_n and all-free share are then over while the run's
+ * metrics stay over the scenario's; clustering's GPU jobs per type on each node) is told of
+ * every node change there too, made with the run, cloned or made anew by a fork. With
  * o.sample_nodes, a search scores only the first nodes where the job fits on a seeded random
  * walk over the nodes (find_sampled), node by node, in bound order when there is a bound.
  *
@@ -193,21 +194,6 @@ struct sfault {
 	int64_t jobs_hit; /* jobs with a demand on f.dim that ran on its nodes while active */
 };
 
-/* A policy's own target workload (policy_ops.target_coverage) and what the policy context
- * holds per node over it: F_n and the all-free share (not the shapes that fit, which only
- * POLICY_F_NODE_MD policies read). The run's fragmentation metrics stay over the
- * scenario's workload (nfrag and the rest). */
-struct own_target {
-	struct frag_workload wl;
-	double *frag, *fnofit;
-};
-
-static void own_refresh(struct own_target *t, const struct cluster *c, size_t n)
-{
-	double md;
-	t->frag[n] = frag_node_eval(c, n, &t->wl, 0, &md, NULL, &t->fnofit[n], NULL);
-}
-
 struct sim {
 	const struct job_set *js;
 	const struct policy_ops *ops;
@@ -268,7 +254,7 @@ struct sim {
 	uint64_t (*pfits)[2];   /* the same over the policy's dims, with pmd */
 	double *pmd, *pnofit;   /* the same two over the policy's dims, when they are not all
 				 * and it is POLICY_F_NODE_MD (else NULL) */
-	struct own_target *own; /* the policy's own target workload (own_setup), or NULL */
+	void *pstate;           /* the policy's own state (policy_ops.state), or NULL */
 	unsigned char *nprep;   /* per node, the policy's prep record (policy_ops.prep), or NULL */
 	int64_t (*nstr)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;     /* node had a rate < 1 at its last refresh */
@@ -584,8 +570,8 @@ static void set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 static void node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
-	if (s->own)
-		own_refresh(s->own, &s->c, n);
+	if (s->pstate && s->ops->state->node)
+		s->ops->state->node(s->pstate, &s->ctx, n);
 	if (s->wl) {
 		double md, f = frag_node_eval(&s->c, n, s->wl, DIMS_ALL, &md, &s->nnofit[n],
 					      &s->nfnofit[n], s->nfits[n]);
@@ -1951,31 +1937,22 @@ static const struct job *ctx_job_of(const void *u, int32_t jobidx)
 	return src_job(s, &s->jobs[jobidx]);
 }
 
-/* The policy's own target workload, when it declares one; its per-node data is filled by
- * node_refresh (own_refresh). */
-static void own_setup(struct sim *s)
+/* The policy's own state, when it keeps one (policy_ops.state): a clone of from's, or made
+ * anew (from NULL, or from another policy's run); returns 1 if made anew, when every node is
+ * still to be told of (node_refresh, or pstate_fill). */
+static int pstate_setup(struct sim *s, const struct sim *from)
 {
-	s->own = NULL;
-	if (!(s->ops->target_coverage > 0))
-		return;
-	assert(!(s->ops->flags & POLICY_F_NODE_MD));
-	struct own_target *t = xcalloc(1, sizeof *t);
-	size_t nn = s->c.n ? s->c.n : 1;
-	frag_workload_build(&t->wl, s->js->jobs, s->js->njobs, s->ops->target_coverage);
-	t->wl.allowed_only = s->ops->target_allowed_only;
-	t->frag = xcalloc(nn, sizeof *t->frag);
-	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
-	s->own = t;
-}
-
-static void own_free(struct own_target *t)
-{
-	if (!t)
-		return;
-	frag_workload_release(&t->wl);
-	free(t->frag);
-	free(t->fnofit);
-	free(t);
+	const struct policy_state_ops *st = s->ops->state;
+	s->pstate = NULL;
+	if (!st)
+		return 0;
+	if (from && from->ops == s->ops && st->clone) {
+		s->pstate = st->clone(from->pstate);
+		return 0;
+	}
+	s->ctx.c = &s->c;
+	s->pstate = st->create(&s->ctx, s->js->jobs, s->js->njobs);
+	return 1;
 }
 
 static void setup_derived(struct sim *s)
@@ -1999,17 +1976,14 @@ static void setup_derived(struct sim *s)
 		s->ctx.node_nofit = all ? s->nnofit : s->pnofit;
 		s->ctx.node_fits = (const uint64_t(*)[2])(all ? s->nfits : s->pfits);
 	}
-	if (s->own) {
-		s->ctx.wl = &s->own->wl;
-		s->ctx.node_frag = s->own->frag;
-		s->ctx.node_fnofit = s->own->fnofit;
-		s->ctx.node_fits = NULL;
-	}
 	s->ctx.lambda = s->o.lambda;
 	s->ctx.mu = s->o.mu;
 	s->ctx.rng = &s->rng;
 	s->ctx.job_of = ctx_job_of;
 	s->ctx.job_of_u = s;
+	s->ctx.state = s->pstate;
+	if (s->pstate && s->ops->state->bind)
+		s->ops->state->bind(s->pstate, &s->ctx);
 	/* Sampled searches score nodes (identical nodes are pruned by their bound): the
 	 * classes would cost more to keep than they save. */
 	s->sampled = s->o.sample_nodes && s->o.sample_nodes < s->c.n;
@@ -2095,7 +2069,7 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	}
 	s->nstr = xcalloc(nn, sizeof *s->nstr);
 	s->contended = xcalloc(nn, 1);
-	own_setup(s);
+	pstate_setup(s, NULL);
 	setup_derived(s);
 	prep_setup(s, 0);
 	if (s->use_cls)
@@ -2248,7 +2222,8 @@ void sim_free(struct sim *s)
 	free(s->nprep);
 	free(s->nstr);
 	free(s->contended);
-	own_free(s->own);
+	if (s->pstate)
+		s->ops->state->release(s->pstate);
 	k8s_release(s->k8s);
 	free(s);
 }
@@ -2588,10 +2563,10 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 			frag_node_eval(&f->c, n, f->wl, dims, &f->pmd[n], &f->pnofit[n], NULL,
 				       f->pfits[n]);
 	}
-	own_setup(f);
-	for (size_t n = 0; f->own && n < f->c.n; n++)
-		own_refresh(f->own, &f->c, n);
+	int fill = pstate_setup(f, s);
 	setup_derived(f);
+	for (size_t n = 0; fill && f->ops->state->node && n < f->c.n; n++)
+		f->ops->state->node(f->pstate, &f->ctx, n);
 	prep_setup(f, 1);
 	memset(&f->cls, 0, sizeof f->cls);
 	if (f->use_cls)

@@ -857,7 +857,7 @@ static void test_policy_own_target(void **state)
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	assert_int_equal(wl.n, 2);
 	const struct policy_ops *fp = policy_find("fgd-pack");
-	assert_true(fp->target_coverage == 1 && fp->target_allowed_only);
+	assert_non_null(fp->state); /* its own workload is its state */
 	struct sim_opts o;
 	sim_opts_init(&o);
 	struct sim *a, *b, *f;
@@ -1181,8 +1181,7 @@ static void test_bounds_never_exceed_scores(void **state)
 					 .dims = bound_real->dims,
 					 .flags = bound_real->flags & POLICY_F_NODE_MD,
 					 .score = bound_check_score,
-					 .target_coverage = bound_real->target_coverage,
-					 .target_allowed_only = bound_real->target_allowed_only,
+					 .state = bound_real->state,
 					 .prep = bound_real->prep,
 					 .prep_size = bound_real->prep_size};
 		for (int v = 0; v < 3; v++) {
