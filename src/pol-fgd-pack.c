@@ -9,7 +9,8 @@
  * fgd-pack makes each piece of that explicit and mends two things the paper's measure gets
  * wrong, keeping a third it gets right:
  *   score = floor((dF - 8 p_ex(n) g) / w) + (tier + left) / 3.5,   w = 0.08 max(g, 1000)
- * dF = F_n after - F_n before + pol_oversub over the policy's own target workload: every
+ * dF = F_n after - F_n before + pol_oversub over the policy's own target workload (its state,
+ * struct fp_state: the run's fragmentation metrics stay over the scenario's): every
  * shape (coverage 1: the 95 % cut drops the multi-GPU shapes whose room packing keeps) and
  * allowed-model-only (frag.h: a shape that does not allow node n's GPU model does not count
  * on n; the paper's measure counts all of n's free GPU for it, a bias by GPU model that
@@ -34,10 +35,12 @@
  * that fits it (its tier is the least too).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "frag.h"
 #include "pol-common.h"
 #include "policy.h"
+#include "util.h"
 
 extern const struct policy_ops pol_fgd_ops;
 
@@ -115,6 +118,60 @@ static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t
 	return bin_of(pol_fgd_ops.bound(ctx, j, n) - ex, p.dem[DIM_GPU]) + (tier + left) / 3.5;
 }
 
+/* The policy's own target workload and, per node, F_n and the all-free share over it (not
+ * the shapes that fit, which only POLICY_F_NODE_MD policies read). */
+struct fp_state {
+	struct frag_workload wl;
+	double *frag, *fnofit;
+};
+
+static void *fp_create(const struct policy_ctx *ctx, const struct job *jobs, size_t njobs)
+{
+	struct fp_state *t = xcalloc(1, sizeof *t);
+	size_t nn = ctx->c->n ? ctx->c->n : 1;
+	frag_workload_build(&t->wl, jobs, njobs, 1.0);
+	t->wl.allowed_only = 1;
+	t->frag = xcalloc(nn, sizeof *t->frag);
+	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
+	return t;
+}
+
+static void fp_release(void *st)
+{
+	struct fp_state *t = st;
+	if (!t)
+		return;
+	frag_workload_release(&t->wl);
+	free(t->frag);
+	free(t->fnofit);
+	free(t);
+}
+
+/* ctx's workload and per-node data are over the own workload (fgd's score and bound read
+ * them); no shapes that fit. */
+static void fp_bind(void *st, struct policy_ctx *ctx)
+{
+	struct fp_state *t = st;
+	ctx->wl = &t->wl;
+	ctx->node_frag = t->frag;
+	ctx->node_fnofit = t->fnofit;
+	ctx->node_fits = NULL;
+}
+
+static void fp_node(void *st, const struct policy_ctx *ctx, size_t n)
+{
+	struct fp_state *t = st;
+	double md;
+	t->frag[n] = frag_node_eval(ctx->c, n, &t->wl, 0, &md, NULL, &t->fnofit[n], NULL);
+}
+
+static const struct policy_state_ops fp_state_ops = {
+	.create = fp_create,
+	.release = fp_release,
+	.bind = fp_bind,
+	.node = fp_node,
+};
+
 const struct policy_ops pol_fgd_pack_ops = {
 	.name = "fgd-pack",
 	.summary = "fgd within 8 % of the job's GPUs, by allowed models, scarce ones kept, ties "
@@ -124,6 +181,5 @@ const struct policy_ops pol_fgd_pack_ops = {
 	.score = fp_score,
 	.pick = NULL,
 	.bound = fp_bound,
-	.target_coverage = 1.0,
-	.target_allowed_only = 1,
+	.state = &fp_state_ops,
 };

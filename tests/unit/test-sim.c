@@ -858,7 +858,7 @@ static void test_policy_own_target(void **state)
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	assert_int_equal(wl.n, 2);
 	const struct policy_ops *fp = policy_find("fgd-pack");
-	assert_true(fp->target_coverage == 1 && fp->target_allowed_only);
+	assert_non_null(fp->state); /* its own workload is its state */
 	struct sim_opts o;
 	sim_opts_init(&o);
 	struct sim *a, *b, *f;
@@ -1182,8 +1182,7 @@ static void test_bounds_never_exceed_scores(void **state)
 					 .dims = bound_real->dims,
 					 .flags = bound_real->flags & POLICY_F_NODE_MD,
 					 .score = bound_check_score,
-					 .target_coverage = bound_real->target_coverage,
-					 .target_allowed_only = bound_real->target_allowed_only,
+					 .state = bound_real->state,
 					 .prep = bound_real->prep,
 					 .prep_size = bound_real->prep_size};
 		for (int v = 0; v < 3; v++) {
@@ -1307,6 +1306,57 @@ static void test_class_index_exact_after_compaction(void **state)
 	}
 	sim_opts_init(&o);
 	assert_index_exact(&js, &o, 20000);
+	job_set_release(&js);
+}
+
+/* A fork owns every part of its simulation: forked mid-run (priority with preemption,
+ * contention on the shared dims, a fault, a policy with its own state; inflation too), the
+ * fork runs to the end and is freed before its original goes on, and both give the fresh
+ * run's results. A part the two shared (an array a clone forgot) would be changed, then
+ * freed, under the original. */
+static void test_fork_owns_its_parts(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"clustering", "fgd-pack", "ragp5"};
+	struct job_set js;
+	struct frag_workload wl;
+	struct fault ft;
+	random_set(&js, 31, 600);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(fault_parse("a0:net=0.3@500+2h", &ft, NULL), 0);
+	for (int i = 0; i < 3; i++)
+		for (int infl = 0; infl < 2; infl++) {
+			const struct policy_ops *ops = policy_find(names[i]);
+			struct sim_opts o;
+			struct sim *ref, *a, *f;
+			sim_opts_init(&o);
+			o.mode = infl ? SIM_INFLATE : SIM_TIMED;
+			o.target = 0.9;
+			o.queue = SIM_PRIORITY;
+			o.preempt = 1;
+			o.faults = &ft;
+			o.nfaults = 1;
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &ref, NULL), 0);
+			sim_run(ref);
+			if (!infl) { /* the parts that hold runs and preemptions are in use */
+				assert_true(sim_counters(ref)->preemptions > 0);
+				assert_true(sim_counters(ref)->stall_ms > 0);
+			}
+			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
+			/* half way, stepped: the clock stops at an event (sim_run_until's move of
+			 * the clock to its time splits the integrals, which may round apart) */
+			for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
+				assert_true(sim_step(a));
+			assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
+			sim_run(f);
+			assert_same_results(f, ref);
+			sim_free(f);
+			sim_run(a);
+			assert_same_results(a, ref);
+			sim_free(a);
+			sim_free(ref);
+		}
+	frag_workload_release(&wl);
 	job_set_release(&js);
 }
 
@@ -1698,6 +1748,7 @@ int main(void)
 		cmocka_unit_test(test_class_index_exact_under_reuse),
 		cmocka_unit_test(test_class_index_exact_after_compaction),
 		cmocka_unit_test(test_fork_same_policy_matches),
+		cmocka_unit_test(test_fork_owns_its_parts),
 		cmocka_unit_test(test_fork_with_changes_from_the_start),
 		cmocka_unit_test(test_fork_with_changes_mid_run),
 		cmocka_unit_test(test_fork_new_policy_diverges_after),
