@@ -147,15 +147,10 @@ const struct report_ops *report_format_find(const char *name);
 /* The format whose ext ends path, or NULL. */
 const struct report_ops *report_format_for_path(const char *path);
 
-/* For the writers: cell (row, col) of t for a person into out (thousands separators,
- * durations; "-" for none). */
+/* For the writers: cell (row, col) of t for a person into out, by its column's kind through
+ * fmt.h (durations in FMT_DUR_ROUNDED; "-" for none). */
 void report_cell_human(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
 /* The raw value of cell (row, col): the text, the shortest decimal that reads back exactly,
  * or "" for none. */
 void report_cell_raw(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
-/* A duration in seconds for a person: "3d 4h", "2h 5m", "12m 30s", "40s". */
-void report_fmt_duration(double s, char *buf, size_t len);
-/* Whole dollars with thousands separators: "$1,234,567", "-$12". */
-void report_fmt_usd(double v, char *buf, size_t len);
-
 #endif

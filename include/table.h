@@ -76,18 +76,14 @@ int table_is_best(const struct table *r, size_t row, size_t i);
 size_t table_nnotes(const struct table *r);
 const char *table_note(const struct table *r, size_t i);
 
-/* Format v with the column's decimals into buf ("-" for NaN); returns buf. Negative zero
- * prints as 0, so output does not depend on the sign of a rounded-away value. */
+/* Format v with the column's decimals into buf (fmt_fixed: "-" for NaN, no "-0"); returns
+ * buf. */
 char *table_fmt(const struct table_col *c, double v, char *buf, size_t len);
 
-/* v as a person reads it (text and Markdown): by c's TABLE_C_SECONDS or TABLE_C_DOLLARS,
- * else as table_fmt, with thousands separators from 1,000 on. Returns buf. */
+/* v as a person reads it (text and Markdown): by c's TABLE_C_SECONDS (fmt_duration's
+ * FMT_DUR_UNITS) or TABLE_C_DOLLARS, else as table_fmt, with thousands separators from 1,000
+ * on. Returns buf. */
 char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len);
-/* s seconds in the two largest units, rounded to the smaller: "42s", "0.2s" (under 10 s, not
- * whole), "15m 20s", "3h 5m", "3d 4h", "1,002d 3h", "2h"; "-" for NaN. Returns buf. */
-char *table_fmt_seconds(double s, char *buf, size_t len);
-/* v with decimals decimals and its whole part in groups of three: "-1,234,567.5". */
-char *table_fmt_thousands(double v, int decimals, char *buf, size_t len);
 
 /* An output format. */
 struct table_ops {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "report-int.h"
 
 const struct report_ops *const report_formats[] = {
@@ -154,72 +155,6 @@ void report_output_release(struct report_output *o)
 
 /* ---- how a value reads ---- */
 
-/* The digits of |v| rounded to decimals, with a comma every three digits before the point. */
-static void grouped(double v, int decimals, char *buf, size_t len)
-{
-	char raw[64];
-	snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
-	size_t whole = strcspn(raw, "."), o = 0;
-	int neg = v < 0 && strspn(raw, "0.") != strlen(raw); /* no "-0" */
-	if (neg && o + 1 < len)
-		buf[o++] = '-';
-	for (size_t i = 0; raw[i] && o + 2 < len; i++) {
-		buf[o++] = raw[i];
-		if (i + 1 < whole && (whole - i - 1) % 3 == 0)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-}
-
-void report_fmt_usd(double v, char *buf, size_t len)
-{
-	char num[64];
-	grouped(v, 0, num, sizeof num);
-	if (num[0] == '-')
-		snprintf(buf, len, "-$%s", num + 1);
-	else
-		snprintf(buf, len, "$%s", num);
-}
-
-void report_fmt_duration(double s, char *buf, size_t len)
-{
-	static const struct {
-		double sec;
-		const char *unit;
-	} u[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
-	if (isnan(s)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	const char *sign = s < 0 ? "-" : "";
-	double a = fabs(s);
-	if (a == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	if (a < 1) {
-		snprintf(buf, len, "%s%.1fs", sign, a);
-		return;
-	}
-	/* the two largest units, the smaller rounded: 3d 4h, 2h 5m, 12m 30s; the unit is
-	 * chosen after rounding, so 59.6 s is 1m, not 60s */
-	a = round(a);
-	for (size_t i = 0; i < 3; i++) {
-		double total = round(a / u[i + 1].sec); /* in the smaller unit */
-		if (total * u[i + 1].sec < u[i].sec)
-			continue;
-		double per = u[i].sec / u[i + 1].sec;
-		double big = floor(total / per), small = total - big * per;
-		if (small > 0)
-			snprintf(buf, len, "%s%.0f%s %.0f%s", sign, big, u[i].unit, small,
-				 u[i + 1].unit);
-		else
-			snprintf(buf, len, "%s%.0f%s", sign, big, u[i].unit);
-		return;
-	}
-	snprintf(buf, len, "%s%.0fs", sign, a);
-}
-
 void report_cell_human(const struct report_table *t, size_t row, size_t col, struct sbuf *out)
 {
 	const struct report_cell *c = &t->cells[row * t->ncol + col];
@@ -235,25 +170,25 @@ void report_cell_human(const struct report_table *t, size_t row, size_t col, str
 	}
 	switch (kind) {
 	case REPORT_K_USD:
-		report_fmt_usd(c->v, buf, sizeof buf);
+		fmt_usd(c->v, buf, sizeof buf);
 		break;
 	case REPORT_K_PRICE:
-		snprintf(buf, sizeof buf, "%s$%.2f", c->v < 0 ? "-" : "", fabs(c->v));
+		fmt_price(c->v, buf, sizeof buf);
 		break;
 	case REPORT_K_GPU_H:
-		grouped(c->v, 1, buf, sizeof buf);
+		fmt_thousands(c->v, 1, buf, sizeof buf);
 		break;
 	case REPORT_K_SHARE:
-		snprintf(buf, sizeof buf, "%.1f %%", c->v * 100 == 0 ? 0 : c->v * 100);
+		fmt_share(c->v, buf, sizeof buf);
 		break;
 	case REPORT_K_FRAC:
-		snprintf(buf, sizeof buf, "%.4f", c->v == 0 ? 0 : c->v);
+		fmt_fixed(c->v, 4, buf, sizeof buf);
 		break;
 	case REPORT_K_SECONDS:
-		report_fmt_duration(c->v, buf, sizeof buf);
+		fmt_duration(c->v, FMT_DUR_ROUNDED, buf, sizeof buf);
 		break;
 	default:
-		grouped(c->v, 0, buf, sizeof buf);
+		fmt_thousands(c->v, 0, buf, sizeof buf);
 	}
 	sbuf_adds(out, buf);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "report-int.h"
 #include "stats.h"
 #include "summary.h"
@@ -200,6 +201,11 @@ static void fmt_usd_axis(double v, char *buf, size_t len)
 		snprintf(buf, len, "$%gk", v / 1e3);
 	else
 		snprintf(buf, len, "$%g", v);
+}
+
+static void fmt_seconds_axis(double v, char *buf, size_t len)
+{
+	fmt_duration(v, FMT_DUR_ROUNDED, buf, len);
 }
 
 static void fmt_share_axis(double v, char *buf, size_t len)
@@ -393,7 +399,7 @@ static void verdict(struct ctx *x)
 			    "Only %s ran on this trace (%s): there is nothing to compare it with.",
 			    x->g[0].pol->name, x->sel.trace_name.s);
 	} else if (!base) {
-		report_fmt_usd(table_value(x->summary, best, cp), pl, sizeof pl);
+		fmt_usd(table_value(x->summary, best, cp), pl, sizeof pl);
 		sbuf_printf(
 			&t,
 			"No %s run to measure against (--baseline P): of the policies that ran "
@@ -404,9 +410,9 @@ static void verdict(struct ctx *x)
 		double m = table_value(x->summary, best, cs),
 		       hw = table_value(x->summary, best, ch);
 		size_t n = paired(g, base);
-		report_fmt_usd(m, a, sizeof a);
-		report_fmt_usd(m - hw, lo, sizeof lo);
-		report_fmt_usd(m + hw, hi, sizeof hi);
+		fmt_usd(m, a, sizeof a);
+		fmt_usd(m - hw, lo, sizeof lo);
+		fmt_usd(m + hw, hi, sizeof hi);
 		if (m <= 0)
 			sbuf_printf(&t,
 				    "No policy wastes less by placement than %s on this trace "
@@ -522,7 +528,7 @@ static void glance_items(struct ctx *x)
 		group_usd(g0, &x->o->prices, -1, -1, usd, &place);
 		for (int b = 0; b < SIM_NBUCKET; b++)
 			prov += usd[b];
-		report_fmt_usd(prov, a, sizeof a);
+		fmt_usd(prov, a, sizeof a);
 		report_addf(r, REPORT_B_ITEM,
 			    "The cluster (%" PRId64 " GPUs) costs %s a year at %s prices%s.",
 			    x->sel.sc.gpus, a, gpumodel_tier_name(x->o->prices.tier),
@@ -1108,7 +1114,7 @@ static int section_series(struct ctx *x, struct err *e)
 			.nlines = np,
 			.strong = strong,
 			.reading = rd.s,
-			.x = {"time since the trace's first arrival", report_fmt_duration, 1},
+			.x = {"time since the trace's first arrival", fmt_seconds_axis, 1},
 			.y = {charts[q].axis, charts[q].fmt, 0},
 			.ymin = 0,
 			.xmark = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : NAN,
@@ -1480,7 +1486,7 @@ static void section_assumptions(struct ctx *x)
 	report_add(r, REPORT_B_HEADING, "8. Assumptions");
 	if (x->mode == SIM_TIMED) {
 		int64_t w0 = x->sel.sc.window_start, w1 = x->sel.sc.window_end;
-		report_fmt_duration((double)(w1 - w0), buf, sizeof buf);
+		fmt_duration((double)(w1 - w0), FMT_DUR_ROUNDED, buf, sizeof buf);
 		report_addf(
 			r, REPORT_B_ITEM,
 			"Window: trace seconds %" PRId64 " to %" PRId64

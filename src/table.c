@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "table.h"
 #include "util.h"
 
@@ -189,77 +190,7 @@ const char *table_note(const struct table *r, size_t i)
 
 char *table_fmt(const struct table_col *c, double v, char *buf, size_t len)
 {
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	snprintf(buf, len, "%.*f", c->decimals, v);
-	/* "-0.00" would make equal runs print differently */
-	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-		memmove(buf, buf + 1, strlen(buf));
-	return buf;
-}
-
-char *table_fmt_thousands(double v, int decimals, char *buf, size_t len)
-{
-	char raw[64];
-	struct table_col c = {.decimals = decimals};
-	table_fmt(&c, v, raw, sizeof raw);
-	const char *d = raw + (raw[0] == '-');
-	size_t whole = strcspn(d, "."), o = 0;
-	if (d != raw && o + 1 < len)
-		buf[o++] = '-';
-	for (size_t i = 0; d[i] && o + 1 < len; i++) {
-		buf[o++] = d[i];
-		if (i + 1 < whole && (whole - i - 1) % 3 == 0 && o + 1 < len)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-/* "<a><ua>" or "<a><ua> <b><ub>" (b left out when 0), a with thousands separators. */
-static void two_units(long long a, const char *ua, long long b, const char *ub, char *buf,
-		      size_t len)
-{
-	char n[48];
-	table_fmt_thousands((double)a, 0, n, sizeof n);
-	if (b)
-		snprintf(buf, len, "%s%s %lld%s", n, ua, b, ub);
-	else
-		snprintf(buf, len, "%s%s", n, ua);
-}
-
-char *table_fmt_seconds(double s, char *buf, size_t len)
-{
-	if (isnan(s)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (s < 0) {
-		table_fmt_seconds(-s, buf + 1, len - 1);
-		if (strcmp(buf + 1, "0s"))
-			buf[0] = '-';
-		else
-			memmove(buf, buf + 1, strlen(buf + 1) + 1);
-		return buf;
-	}
-	if (isinf(s)) {
-		snprintf(buf, len, "inf");
-		return buf;
-	}
-	long long t = llround(s), m = llround(s / 60), h = llround(s / 3600);
-	if (s < 9.95 && fabs(s - (double)t) >= 0.05)
-		snprintf(buf, len, "%.1fs", s);
-	else if (t < 60)
-		snprintf(buf, len, "%llds", t);
-	else if (t < 3600)
-		two_units(t / 60, "m", t % 60, "s", buf, len);
-	else if (m < 24 * 60)
-		two_units(m / 60, "h", m % 60, "m", buf, len);
-	else
-		two_units(h / 24, "d", h % 24, "h", buf, len);
-	return buf;
+	return fmt_fixed(v, c->decimals, buf, len);
 }
 
 char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len)
@@ -267,9 +198,9 @@ char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len
 	if (isnan(v))
 		return table_fmt(c, v, buf, len);
 	if (c->flags & TABLE_C_SECONDS)
-		return table_fmt_seconds(v, buf, len);
+		return fmt_duration(v, FMT_DUR_UNITS, buf, len);
 	if ((c->flags & TABLE_C_DOLLARS) || fabs(v) >= 1000)
-		return table_fmt_thousands(v, c->decimals, buf, len);
+		return fmt_thousands(v, c->decimals, buf, len);
 	return table_fmt(c, v, buf, len);
 }
 

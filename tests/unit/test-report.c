@@ -12,43 +12,6 @@
 
 #include "../../src/report-int.h"
 
-static void test_duration(void **state)
-{
-	char b[64];
-	(void)state;
-	static const struct {
-		double s;
-		const char *want;
-	} cases[] = {
-		{0, "0"},        {40, "40s"},        {90, "1m 30s"},    {3600, "1h"},
-		{7500, "2h 5m"}, {86400, "1d"},      {273600, "3d 4h"}, {-90, "-1m 30s"},
-		{0.25, "0.2s"},  {123700, "1d 10h"}, {59.6, "1m"},      {86399, "1d"},
-		{3599, "1h"},    {3540, "59m"},
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		report_fmt_duration(cases[i].s, b, sizeof b);
-		assert_string_equal(b, cases[i].want);
-	}
-}
-
-static void test_usd(void **state)
-{
-	char b[64];
-	(void)state;
-	report_fmt_usd(1234567.4, b, sizeof b);
-	assert_string_equal(b, "$1,234,567");
-	report_fmt_usd(999.5, b, sizeof b);
-	assert_string_equal(b, "$1,000");
-	report_fmt_usd(-12, b, sizeof b);
-	assert_string_equal(b, "-$12");
-	report_fmt_usd(-0.3, b, sizeof b); /* no "-$0" */
-	assert_string_equal(b, "$0");
-	report_fmt_usd(123, b, sizeof b);
-	assert_string_equal(b, "$123");
-	report_fmt_usd(26280000, b, sizeof b); /* 1,000 GPUs at $3/h a year */
-	assert_string_equal(b, "$26,280,000");
-}
-
 static const struct report_col cols[] = {
 	{"policy", "policy", REPORT_K_TEXT, 0}, {"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW},
 	{"usd", "cost", REPORT_K_USD, 0},       {"share", "share", REPORT_K_SHARE, 0},
@@ -231,8 +194,6 @@ static void test_formats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_usd),
 		cmocka_unit_test_setup_teardown(test_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md, setup, teardown),

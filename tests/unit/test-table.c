@@ -119,42 +119,12 @@ static void test_fmt(void **state)
 	assert_string_equal(table_fmt(&nums[2], 2.5e6, buf, sizeof buf), "2500000");
 }
 
-/* Times in human units, dollars grouped by three: in text and Markdown; JSON and CSV keep
- * the raw number. */
+/* Times in human units, dollars grouped by three (fmt.h, test-fmt.c): in text and Markdown;
+ * JSON and CSV keep the raw number. */
 static void test_human(void **state)
 {
 	(void)state;
 	char b[64];
-	static const struct {
-		double s;
-		const char *want;
-	} t[] = {
-		{0, "0s"},
-		{0.04, "0s"},
-		{0.2, "0.2s"},
-		{9.94, "9.9s"},
-		{9.96, "10s"},
-		{42, "42s"},
-		{59.6, "1m"},
-		{920, "15m 20s"},
-		{3599.6, "1h"},
-		{3600 + 300, "1h 5m"},
-		{2 * 3600, "2h"},
-		{86399, "1d"},
-		{3 * 86400 + 4 * 3600 + 1700, "3d 4h"},
-		{1002 * 86400.0 + 3 * 3600, "1,002d 3h"},
-		{-920, "-15m 20s"},
-		{-0.01, "0s"},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(table_fmt_seconds(t[i].s, b, sizeof b), t[i].want))
-			fail_msg("%g s: '%s', wanted '%s'", t[i].s, b, t[i].want);
-	assert_string_equal(table_fmt_seconds(NAN, b, sizeof b), "-");
-	assert_string_equal(table_fmt_thousands(1234567, 0, b, sizeof b), "1,234,567");
-	assert_string_equal(table_fmt_thousands(-1234567.25, 1, b, sizeof b), "-1,234,567.2");
-	assert_string_equal(table_fmt_thousands(999, 0, b, sizeof b), "999");
-	assert_string_equal(table_fmt_thousands(-0.2, 0, b, sizeof b), "0");
-	assert_string_equal(table_fmt_thousands(100000, 0, b, sizeof b), "100,000");
 	/* any number column reads with separators from 1,000 on, in text and Markdown only */
 	const struct table_col gh = {.key = "stalled_gpu_hours", .head = "stalled", .decimals = 1};
 	assert_string_equal(table_fmt_human(&gh, 59104.34, b, sizeof b), "59,104.3");
