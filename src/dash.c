@@ -972,7 +972,8 @@ void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 {
 	const struct lane *L = d->lane[l];
 	const struct sim_counters *k = sim_counters(L->s);
-	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	struct sim_bucket_ms ms;
+	struct metrics_cost cost;
 	struct sim_now n;
 	int over = sim_done(L->s);
 
@@ -997,23 +998,18 @@ void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 	else
 		t->gpu_blocked = idle;
 
-	sim_buckets(k, over, ms);
-	for (int m = 0; m < GPUMODEL_MAX; m++) {
-		double price = metrics_price(&d->sc->prices, m) / (3600.0 * 1000);
-		for (int c = 0; c <= JOB_NCLASS; c++)
-			for (int b = 0; b < SIM_NBUCKET; b++)
-				t->usd[b] += (double)ms[m][c][b] * price;
-	}
+	sim_buckets(k, over, &ms);
+	metrics_cost(&ms, &d->sc->prices, -1, -1, hours, &cost);
+	memcpy(t->usd, cost.usd, sizeof t->usd);
+	memcpy(t->usd_year, cost.usd_year, sizeof t->usd_year);
 	for (int b = 0; b < SIM_NBUCKET; b++) {
-		t->usd_year[b] = metrics_per_year(t->usd[b], hours);
 		if (b == SIM_B_PRODUCTIVE)
 			t->usd_productive += t->usd[b];
 		else
 			t->usd_wasted += t->usd[b];
-		if (metrics_by_placement((enum sim_bucket)b))
-			t->usd_year_placement += t->usd_year[b];
 	}
-	t->usd_year_sizing = t->usd_year[SIM_B_UNNEEDED];
+	t->usd_year_placement = cost.usd_year_placement;
+	t->usd_year_sizing = cost.usd_year_sizing;
 	t->queued = n.queued;
 	t->running = n.running;
 	t->finished = k->finished;

@@ -8,8 +8,8 @@
  * glance (the verdict, an idle cluster said in it first, then the cost, the productive
  * share and what rests on assumptions), service levels, then sections 1-8. Each figure per
  * policy is the mean over its seeds; the verdict's saving is summary.c's, paired by seed.
- * Everything is priced here from the stored GPU time by bucket (runrec.ms), at the prices
- * asked for.
+ * Everything is priced here from the stored GPU time by bucket (runrec.buckets), by metrics_cost,
+ * at the prices asked for.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -104,19 +104,9 @@ static void group_runs(struct runrec *runs, size_t n, struct group **out, size_t
 static void run_usd(const struct runrec *r, const struct metrics_opts *o, int m, int c,
 		    double out[SIM_NBUCKET])
 {
-	for (int b = 0; b < SIM_NBUCKET; b++)
-		out[b] = 0;
-	for (int g = 0; g < GPUMODEL_MAX; g++) {
-		if (m >= 0 && g != m)
-			continue;
-		double price = metrics_price(o, g) / MS_PER_HOUR;
-		for (int k = 0; k <= JOB_NCLASS; k++)
-			if (c < 0 || k == c)
-				for (int b = 0; b < SIM_NBUCKET; b++)
-					out[b] += (double)r->ms[g][k][b] * price;
-	}
-	for (int b = 0; b < SIM_NBUCKET; b++)
-		out[b] = metrics_per_year(out[b], r->v[RUNREC_WINDOW_H]);
+	struct metrics_cost cost;
+	metrics_cost(&r->buckets, o, m, c, r->v[RUNREC_WINDOW_H], &cost);
+	memcpy(out, cost.usd_year, sizeof cost.usd_year);
 }
 
 /* The mean over a group's runs of run_usd, and of recoverable by placement. */
@@ -145,7 +135,7 @@ static double group_hours(const struct group *g, int m, int b)
 		for (int k = 0; k <= JOB_NCLASS; k++)
 			for (int x = 0; x < SIM_NBUCKET; x++)
 				if (b < 0 || x == b)
-					h += (double)g->runs[i].ms[m][k][x] / MS_PER_HOUR;
+					h += (double)g->runs[i].buckets.ms[m][k][x] / MS_PER_HOUR;
 	return g->n ? h / (double)g->n : NAN;
 }
 
@@ -1623,7 +1613,7 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 		for (int m = 0; m < GPUMODEL_MAX; m++)
 			for (int k = 0; k <= JOB_NCLASS; k++)
 				for (int bk = 0; bk < SIM_NBUCKET; bk++)
-					if (rr->ms[m][k][bk])
+					if (rr->buckets.ms[m][k][bk])
 						x.models |= 1u << m;
 	}
 	group_runs(x.sel.runs, x.sel.n, &x.g, &x.ng);
