@@ -260,6 +260,46 @@ static void test_formats_and_free(void **state)
 	table_free(r);
 }
 
+/* One table for both writers: a result table reads through the report's accessors (its
+ * labels are text columns first), and a column's flags choose how a person reads a value. */
+static void test_one_model(void **state)
+{
+	(void)state;
+	static const struct table_col lab[] = {{"policy", "policy", NULL, 0, 0, 0}};
+	static const struct table_col num[] = {
+		{"wait_s", "wait", "", 0, TABLE_LOWER, TABLE_C_SECONDS},
+		{"wait_r_s", "wait", "", 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"price", "price", "", 2, 0, TABLE_C_PRICE},
+		{"slowdown", "slowdown", "", 4, 0, TABLE_C_PLAIN},
+		{"zero", "zero", "", 0, 0, 0},
+	};
+	struct table *t = table_new(lab, 1, num, 5);
+	const char *l[] = {"fgd"};
+	const double v[] = {3599, 3599, 3.064, 1234.5, 0};
+	table_add_row(t, l, v, 0);
+	assert_int_equal(table_ncols(t), 6);
+	assert_string_equal(table_id(t), "");
+	assert_true(table_col(t, 0)->flags & TABLE_C_TEXT);
+	assert_string_equal(table_cell(t, 0, 0)->s, "fgd");
+	assert_true(table_cell(t, 0, 3)->v == 3.064);
+	static const char *const want[] = {"fgd", "59m 59s", "1h", "$3.06", "1234.5000", "0"};
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	for (size_t c = 0; c < table_ncols(t); c++) {
+		sbuf_reset(&b);
+		table_cell_human(t, 0, c, &b);
+		assert_string_equal(b.s, want[c]);
+	}
+	table_hide_zero(t);
+	assert_true(table_shown(t, 0));
+	assert_true(table_shown(t, 4));
+	assert_false(table_shown(t, 5));
+	table_show(t, 5, 1);
+	assert_true(table_shown(t, 5));
+	sbuf_release(&b);
+	table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_best_ties_after_rounding),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_human),
+		cmocka_unit_test(test_one_model),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test(test_text_no_units),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
