@@ -25,8 +25,17 @@ char *fmt_price(double v, char *buf, size_t len);
 /* A share (0.123) as a percentage with one decimal: "12.3 %"; "-" for NaN. */
 char *fmt_share(double v, char *buf, size_t len);
 
+/* How dollars read in short, in thousands (k), millions (M) or billions (B). */
+enum fmt_usd {
+	FMT_USD_AXIS,   /* a chart's tick: "$1.5M", "$250k", "$-2M", "$40" (%g) */
+	FMT_USD_SCREEN, /* the dashboard: "$1.60M", "-$12.5k", "$2.00B", "$40" */
+	FMT_USD_WORDS,  /* verdict's sentences, the size alone: "$1.6 M", "$250 k", "$40" */
+};
+/* v dollars in short, in style st. */
+char *fmt_usd_short(double v, enum fmt_usd st, char *buf, size_t len);
+
 /* How a duration reads. The first two give the two largest units, the smaller rounded; the
- * last two one unit with a decimal. */
+ * others one unit, with a decimal past a bound. */
 enum fmt_dur {
 	/* result tables and notes: "42s", "0.2s" (under 10 s, not whole), "15m 20s",
 	 * "3h 5m", "3d 4h", "1,002d 3h", "0s"; the pair is chosen on the value rounded to the
@@ -39,6 +48,8 @@ enum fmt_dur {
 	FMT_DUR_DECIMAL,
 	/* verdict's sentences: "45 s", "12 min", "12.5 min", "3.2 h" */
 	FMT_DUR_WORDS,
+	/* the dashboard: "45s", "12m", "3.2h", "4.5d" (whole up to 2 h) */
+	FMT_DUR_SCREEN,
 };
 /* s seconds in style st; "-" for NaN. */
 char *fmt_duration(double s, enum fmt_dur st, char *buf, size_t len);

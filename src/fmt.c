@@ -71,6 +71,36 @@ char *fmt_share(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* One step of dollars in short: from from dollars on, in from (1 under 1,000). */
+struct usd_unit {
+	double from;
+	int prec; /* decimals; -1: the shortest (%g) */
+	const char *suffix;
+};
+
+static const struct usd_unit usd_axis[] = {
+	{1e9, -1, "B"}, {1e6, -1, "M"}, {1e3, -1, "k"}, {0, -1, ""}};
+static const struct usd_unit usd_screen[] = {
+	{1e9, 2, "B"}, {1e6, 2, "M"}, {1e3, 1, "k"}, {0, 0, ""}};
+static const struct usd_unit usd_words[] = {{1e6, 1, " M"}, {1e3, 0, " k"}, {0, 0, ""}};
+
+char *fmt_usd_short(double v, enum fmt_usd st, char *buf, size_t len)
+{
+	const struct usd_unit *u = st == FMT_USD_AXIS     ? usd_axis
+				   : st == FMT_USD_SCREEN ? usd_screen
+							  : usd_words;
+	double a = fabs(v);
+	while (u->from > 0 && !(a >= u->from))
+		u++;
+	double div = u->from > 0 ? u->from : 1;
+	if (st == FMT_USD_AXIS) /* the sign after the "$", as %g puts it */
+		snprintf(buf, len, "$%g%s", v / div, u->suffix);
+	else
+		snprintf(buf, len, "%s$%.*f%s", st == FMT_USD_SCREEN && v < 0 ? "-" : "", u->prec,
+			 a / div, u->suffix);
+	return buf;
+}
+
 /* "<a><ua>" or "<a><ua> <b><ub>" (b left out unless > 0); a with thousands separators when
  * grouped. */
 static void two_units(const char *sign, double a, const char *ua, double b, const char *ub,
@@ -159,6 +189,13 @@ static const struct dur_unit dur_words[] = {
 	{HUGE_VAL, 3600, 1, -1, " h"},
 };
 
+static const struct dur_unit dur_screen[] = {
+	{120, 1, 0, -1, "s"},
+	{7200, 60, 0, -1, "m"},
+	{172800, 3600, 1, -1, "h"},
+	{HUGE_VAL, 86400, 1, -1, "d"},
+};
+
 static void dur_one_unit(double s, const struct dur_unit *u, char *buf, size_t len)
 {
 	while (!(s < u->below) && u->below != HUGE_VAL)
@@ -193,6 +230,9 @@ char *fmt_duration(double s, enum fmt_dur st, char *buf, size_t len)
 		break;
 	case FMT_DUR_WORDS:
 		dur_one_unit(s, dur_words, buf, len);
+		break;
+	case FMT_DUR_SCREEN:
+		dur_one_unit(s, dur_screen, buf, len);
 		break;
 	}
 	return buf;

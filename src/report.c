@@ -183,15 +183,7 @@ static void label_cells(struct table_cell *c, const struct group *g)
 /* Chart tick labels. */
 static void fmt_usd_axis(double v, char *buf, size_t len)
 {
-	double a = fabs(v);
-	if (a >= 1e9)
-		snprintf(buf, len, "$%gB", v / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "$%gM", v / 1e6);
-	else if (a >= 1e3)
-		snprintf(buf, len, "$%gk", v / 1e3);
-	else
-		snprintf(buf, len, "$%g", v);
+	fmt_usd_short(v, FMT_USD_AXIS, buf, len);
 }
 
 static void fmt_seconds_axis(double v, char *buf, size_t len)

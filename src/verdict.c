@@ -457,13 +457,8 @@ size_t verdict_best(const struct verdict *v)
 /* "$2.1 M", "$310 k", "$950". */
 static void say_usd(double x, struct sbuf *out)
 {
-	double a = fabs(x);
-	if (a >= 1e6)
-		sbuf_printf(out, "$%.1f M", a / 1e6);
-	else if (a >= 1e3)
-		sbuf_printf(out, "$%.0f k", a / 1e3);
-	else
-		sbuf_printf(out, "$%.0f", a);
+	char buf[32];
+	sbuf_adds(out, fmt_usd_short(x, FMT_USD_WORDS, buf, sizeof buf));
 }
 
 /* A term's bound (or a figure of its column) in words. */

@@ -78,8 +78,13 @@ static void test_one_unit(void **state)
 		{45, "45 s"},      {119, "119 s"},  {120, "2 min"},   {720, "12 min"},
 		{750, "12.5 min"}, {7200, "2.0 h"}, {11520, "3.2 h"},
 	};
+	static const struct dur_case screen[] = {
+		{45, "45s"},    {119.6, "120s"}, {120, "2m"},      {7199, "120m"},
+		{7200, "2.0h"}, {11520, "3.2h"}, {172800, "2.0d"}, {388800, "4.5d"},
+	};
 	check_durations(FMT_DUR_DECIMAL, dec, sizeof dec / sizeof *dec);
 	check_durations(FMT_DUR_WORDS, words, sizeof words / sizeof *words);
+	check_durations(FMT_DUR_SCREEN, screen, sizeof screen / sizeof *screen);
 }
 
 static void test_thousands(void **state)
@@ -116,6 +121,20 @@ static void test_money(void **state)
 	assert_string_equal(fmt_share(0.1234, b, sizeof b), "12.3 %");
 	assert_string_equal(fmt_share(-0.0, b, sizeof b), "0.0 %");
 	assert_string_equal(fmt_share(NAN, b, sizeof b), "-");
+	/* in short: a chart's ticks, the dashboard, the verdict's sentences */
+	assert_string_equal(fmt_usd_short(1.5e6, FMT_USD_AXIS, b, sizeof b), "$1.5M");
+	assert_string_equal(fmt_usd_short(-2e6, FMT_USD_AXIS, b, sizeof b), "$-2M");
+	assert_string_equal(fmt_usd_short(250e3, FMT_USD_AXIS, b, sizeof b), "$250k");
+	assert_string_equal(fmt_usd_short(3e9, FMT_USD_AXIS, b, sizeof b), "$3B");
+	assert_string_equal(fmt_usd_short(40, FMT_USD_AXIS, b, sizeof b), "$40");
+	assert_string_equal(fmt_usd_short(1.6e6, FMT_USD_SCREEN, b, sizeof b), "$1.60M");
+	assert_string_equal(fmt_usd_short(-12.5e3, FMT_USD_SCREEN, b, sizeof b), "-$12.5k");
+	assert_string_equal(fmt_usd_short(2e9, FMT_USD_SCREEN, b, sizeof b), "$2.00B");
+	assert_string_equal(fmt_usd_short(40.4, FMT_USD_SCREEN, b, sizeof b), "$40");
+	assert_string_equal(fmt_usd_short(1.62e6, FMT_USD_WORDS, b, sizeof b), "$1.6 M");
+	assert_string_equal(fmt_usd_short(-250e3, FMT_USD_WORDS, b, sizeof b), "$250 k");
+	assert_string_equal(fmt_usd_short(2e9, FMT_USD_WORDS, b, sizeof b), "$2000.0 M");
+	assert_string_equal(fmt_usd_short(40, FMT_USD_WORDS, b, sizeof b), "$40");
 }
 
 int main(void)
