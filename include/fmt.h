@@ -50,6 +50,8 @@ enum fmt_dur {
 	FMT_DUR_WORDS,
 	/* the dashboard: "45s", "12m", "3.2h", "4.5d" (whole up to 2 h) */
 	FMT_DUR_SCREEN,
+	/* the dashboard's clock, whole seconds: "3d04:05:06", "-0d00:01:30" */
+	FMT_DUR_CLOCK,
 };
 /* s seconds in style st; "-" for NaN. */
 char *fmt_duration(double s, enum fmt_dur st, char *buf, size_t len);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "dash.h"
+#include "fmt.h"
 
 /* Wait histogram: bin 0 holds waits of 0 s, bin i >= 1 waits in [r^(i-1), r^i), r = 1.1. */
 #define HIST_N     256
@@ -1567,10 +1568,7 @@ int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev)
 void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
 {
 	(void)d;
-	const char *sign = t < 0 ? "-" : "";
-	int64_t a = t < 0 ? -t : t;
-	snprintf(buf, len, "%s%" PRId64 "d%02d:%02d:%02d", sign, a / 86400, (int)(a / 3600 % 24),
-		 (int)(a / 60 % 60), (int)(a % 60));
+	fmt_duration((double)t, FMT_DUR_CLOCK, buf, len);
 }
 
 void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,

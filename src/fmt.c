@@ -2,6 +2,7 @@
  * fmt.c — figures for a person (fmt.h). Everything goes through fmt_fixed, the one place
  * that rounds a value to its decimals and drops the sign of a negative zero.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -234,6 +235,12 @@ char *fmt_duration(double s, enum fmt_dur st, char *buf, size_t len)
 	case FMT_DUR_SCREEN:
 		dur_one_unit(s, dur_screen, buf, len);
 		break;
+	case FMT_DUR_CLOCK: {
+		int64_t a = (int64_t)fabs(s);
+		snprintf(buf, len, "%s%" PRId64 "d%02d:%02d:%02d", s < 0 ? "-" : "", a / 86400,
+			 (int)(a / 3600 % 24), (int)(a / 60 % 60), (int)(a % 60));
+		break;
+	}
 	}
 	return buf;
 }

@@ -84,7 +84,14 @@ static void test_one_unit(void **state)
 	};
 	check_durations(FMT_DUR_DECIMAL, dec, sizeof dec / sizeof *dec);
 	check_durations(FMT_DUR_WORDS, words, sizeof words / sizeof *words);
+	static const struct dur_case clock[] = {
+		{0, "0d00:00:00"},
+		{3 * 86400 + 4 * 3600 + 5 * 60 + 6, "3d04:05:06"},
+		{-90, "-0d00:01:30"},
+		{400 * 86400.0 + 59, "400d00:00:59"},
+	};
 	check_durations(FMT_DUR_SCREEN, screen, sizeof screen / sizeof *screen);
+	check_durations(FMT_DUR_CLOCK, clock, sizeof clock / sizeof *clock);
 }
 
 static void test_thousands(void **state)
