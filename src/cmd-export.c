@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "gpumodel.h"
 #include "outfile.h"
 #include "store.h"
@@ -55,20 +56,14 @@ static void cell(FILE *f, int64_t v)
 		fprintf(f, "%lld", (long long)v);
 }
 
-/* A CSV field, quoted when it needs to be. */
+/* A CSV field, quoted when it needs to be (read back as data: not esc_csv's). */
 static void text(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	esc_csv_quote(&b, s);
+	fputs(b.s, f);
+	sbuf_release(&b);
 }
 
 /* The workers column is written only for a trace with a gang: one of one-worker jobs is

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fmt.h"
 #include "replay.h"
 #include "size.h"
 #include "table.h"
@@ -129,27 +130,13 @@ static int in_seconds(int col)
 	return n > 2 && !strcmp(k + n - 2, "_s");
 }
 
-/* A duration in seconds as "17m", "2.5h" (one decimal past the unit it reaches). */
-static void say_duration(double s, struct sbuf *out)
-{
-	if (isnan(s))
-		sbuf_adds(out, "none");
-	else if (s < 60)
-		sbuf_printf(out, "%.0fs", s);
-	else if (s < 3600)
-		sbuf_printf(out, "%.1fm", s / 60);
-	else if (s < 86400)
-		sbuf_printf(out, "%.1fh", s / 3600);
-	else
-		sbuf_printf(out, "%.1fd", s / 86400);
-}
-
 /* The figure of term i of slo (SIZE_UNPLACEABLE: the unplaceable rule) as a person reads
  * it. */
 static void say_value(const struct size_slo *slo, size_t i, double v, struct sbuf *out)
 {
+	char buf[32];
 	if (i < slo->n && in_seconds(slo->t[i].col) && !isnan(v))
-		say_duration(v, out);
+		sbuf_adds(out, fmt_duration(v, FMT_DUR_DECIMAL, buf, sizeof buf));
 	else if (isnan(v))
 		sbuf_adds(out, "none");
 	else

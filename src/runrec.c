@@ -120,7 +120,7 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	r->seed = res->seed;
 	r->wall_s = res->wall_s;
 	r->events = res->events;
-	memcpy(r->ms, m->ms, sizeof r->ms);
+	r->buckets = m->buckets;
 	r->has_buckets = 1;
 	r->w0 = m->w0;
 	r->w1 = m->w1;
@@ -179,19 +179,15 @@ double runrec_jobs(const struct runrec *r)
 
 void runrec_price(struct runrec *r, const struct metrics_opts *o, uint32_t *assumed)
 {
-	struct metrics *m;
+	struct metrics_cost c;
 	if (!r->has_buckets)
 		return;
-	m = xcalloc(1, sizeof *m);
-	memcpy(m->ms, r->ms, sizeof m->ms);
-	m->window_hours = r->v[RUNREC_WINDOW_H];
-	metrics_price_all(m, o);
-	r->v[RUNREC_USD_PLACE] = m->usd_year_placement;
-	r->v[RUNREC_USD_SIZE] = m->usd_year_sizing;
-	r->v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+	metrics_cost(&r->buckets, o, -1, -1, r->v[RUNREC_WINDOW_H], &c);
+	r->v[RUNREC_USD_PLACE] = c.usd_year_placement;
+	r->v[RUNREC_USD_SIZE] = c.usd_year_sizing;
+	r->v[RUNREC_USD_PROV] = c.usd_year_provisioned;
 	if (assumed)
-		*assumed |= m->assumed_models;
-	free(m);
+		*assumed |= c.assumed_models;
 }
 
 /* ---- storing ---- */
@@ -358,14 +354,14 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	for (int g = 0; g < GPUMODEL_MAX; g++)
 		for (int c = 0; c <= JOB_NCLASS; c++)
 			for (int k = 0; k < SIM_NBUCKET; k++)
-				if (r->m.ms[g][c][k])
+				if (r->m.buckets.ms[g][c][k])
 					b[nb++] = (struct store_bucket){
 						gpumodel_get(g)->name,
 						c == SIM_CLS_NONE
 							? "none"
 							: job_class_name((enum job_class)c),
 						sim_bucket_name((enum sim_bucket)k),
-						r->m.ms[g][c][k]};
+						r->m.buckets.ms[g][c][k]};
 	p = xcalloc(r->series.n ? r->series.n : 1, sizeof *p);
 	for (size_t i = 0; i < r->series.n; i++) {
 		const struct sim_sample *q = &r->series.pts[i];
@@ -659,7 +655,7 @@ static int bucket_cb(void *ctx, const struct store_bucket *b)
 			k = i;
 	if (g < 0 || c < 0 || k < 0)
 		return 0; /* a model, class or bucket this build does not know */
-	r->ms[g][c][k] += b->gpu_ms;
+	r->buckets.ms[g][c][k] += b->gpu_ms;
 	r->has_buckets = 1;
 	return 0;
 }

@@ -119,10 +119,9 @@ const char *sim_bucket_name(enum sim_bucket b)
 	return (unsigned)b < SIM_NBUCKET ? n[b] : "?";
 }
 
-void sim_buckets(const struct sim_counters *k, int over,
-		 int64_t out[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET])
+void sim_buckets(const struct sim_counters *k, int over, struct sim_bucket_ms *out)
 {
-	memset(out, 0, sizeof(int64_t) * GPUMODEL_MAX * (JOB_NCLASS + 1) * SIM_NBUCKET);
+	memset(out, 0, sizeof *out);
 	/* a run over before the window's end: nothing waits in the rest of it */
 	int64_t from = k->now > k->w0 ? k->now : k->w0;
 	int64_t rest = over && k->w1 > from ? k->w1 - from : 0;
@@ -133,13 +132,13 @@ void sim_buckets(const struct sim_counters *k, int over,
 			st = st < 0 ? 0 : st > alloc ? alloc : st;
 			int64_t lost = k->win_lost_ms[m][c];
 			lost = lost > alloc - st ? alloc - st : lost;
-			out[m][c][SIM_B_STALLED] = st;
-			out[m][c][SIM_B_LOST] = lost;
-			out[m][c][SIM_B_PRODUCTIVE] = alloc - st - lost;
+			out->ms[m][c][SIM_B_STALLED] = st;
+			out->ms[m][c][SIM_B_LOST] = lost;
+			out->ms[m][c][SIM_B_PRODUCTIVE] = alloc - st - lost;
 		}
 		for (int c = 0; c <= JOB_NCLASS; c++)
 			for (int b = SIM_B_IDLE0; b < SIM_NBUCKET; b++)
-				out[m][c][b] = k->win_idle_ms[m][c][b - SIM_B_IDLE0];
-		out[m][SIM_CLS_NONE][SIM_B_UNNEEDED] += k->gpu_cap[m] * rest;
+				out->ms[m][c][b] = k->win_idle_ms[m][c][b - SIM_B_IDLE0];
+		out->ms[m][SIM_CLS_NONE][SIM_B_UNNEEDED] += k->gpu_cap[m] * rest;
 	}
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "enrich.h"
+#include "fmt.h"
 #include "stats.h"
 #include "resample.h"
 #include "summary.h"
@@ -282,7 +283,7 @@ void summary_resample_note(struct table *t, uint32_t nres, int64_t block_s)
 	struct sbuf b = SBUF_INIT;
 	char blk[64];
 	sbuf_init(&b);
-	table_fmt_seconds((double)block_s, blk, sizeof blk);
+	fmt_duration((double)block_s, FMT_DUR_UNITS, blk, sizeof blk);
 	sbuf_printf(&b,
 		    "resamples: %" PRIu32 " block resamples of the trace's window, blocks of %s "
 		    "drawn with replacement and put back in order, jobs in order within a block "
@@ -299,17 +300,17 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	struct sbuf b = SBUF_INIT;
 	char num[64], span[64];
 	sbuf_init(&b);
-	table_fmt_thousands(provisioned_gpu_h, 0, num, sizeof num);
+	fmt_thousands(provisioned_gpu_h, 0, num, sizeof num);
 	/* the window's length: under an hour in human units, else in hours (the $/yr divisor),
 	 * and from a day on in days too */
 	if (w1 - w0 < 3600)
-		table_fmt_seconds((double)(w1 - w0), span, sizeof span);
+		fmt_duration((double)(w1 - w0), FMT_DUR_UNITS, span, sizeof span);
 	else {
 		int n = snprintf(span, sizeof span, "%.1f h", (double)(w1 - w0) / 3600);
 		if (w1 - w0 >= 86400) {
 			snprintf(span + n, sizeof span - (size_t)n, " = ");
-			table_fmt_seconds((double)(w1 - w0), span + n + 3,
-					  sizeof span - (size_t)n - 3);
+			fmt_duration((double)(w1 - w0), FMT_DUR_UNITS, span + n + 3,
+				     sizeof span - (size_t)n - 3);
 		}
 	}
 	if (mode == SIM_TIMED && w1 <= w0)
@@ -430,10 +431,10 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		if (!(u > 0))
 			continue;
 		sbuf_printf(&unp, "%s%s %s", nunp++ ? ", " : "", rows[g].policy->name,
-			    table_fmt_thousands(u, u == floor(u) ? 0 : 1, x, sizeof x));
+			    fmt_thousands(u, u == floor(u) ? 0 : 1, x, sizeof x));
 		if (jobs > 0)
-			sbuf_printf(&unp, " of %s = %.1f %%",
-				    table_fmt_thousands(jobs, 0, y, sizeof y), 100 * u / jobs);
+			sbuf_printf(&unp, " of %s = %.1f %%", fmt_thousands(jobs, 0, y, sizeof y),
+				    100 * u / jobs);
 	}
 	if (nunp) {
 		sbuf_reset(&b);
@@ -473,7 +474,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		double run = !isnan(run_s) ? run_s : col_mean(rows + g, g2 - g, RUNREC_JCT) - wait;
 		if (wait > 10 * run && wait > 0) {
 			sbuf_printf(&over, "%s%s %s", nover ? ", " : "", name,
-				    table_fmt_seconds(wait, x, sizeof x));
+				    fmt_duration(wait, FMT_DUR_UNITS, x, sizeof x));
 			nover++;
 		}
 	}
@@ -494,7 +495,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_reset(&b);
 		sbuf_adds(&b, "warning: overload: mean wait over ten times the mean run time");
 		if (!isnan(run_s))
-			sbuf_printf(&b, " of %s", table_fmt_seconds(run_s, y, sizeof y));
+			sbuf_printf(&b, " of %s", fmt_duration(run_s, FMT_DUR_UNITS, y, sizeof y));
 		sbuf_printf(&b, " (%s", nover == npol && npol > 1 ? "every policy: " : "");
 		sbuf_add(&b, over.s, over.len);
 		sbuf_addc(&b, ')');

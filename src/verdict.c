@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "replay.h"
 #include "rng.h"
 #include "runrec.h"
@@ -456,24 +457,8 @@ size_t verdict_best(const struct verdict *v)
 /* "$2.1 M", "$310 k", "$950". */
 static void say_usd(double x, struct sbuf *out)
 {
-	double a = fabs(x);
-	if (a >= 1e6)
-		sbuf_printf(out, "$%.1f M", a / 1e6);
-	else if (a >= 1e3)
-		sbuf_printf(out, "$%.0f k", a / 1e3);
-	else
-		sbuf_printf(out, "$%.0f", a);
-}
-
-/* A duration in seconds: "45 s", "12 min", "12.5 min", "3.2 h". */
-static void say_secs(double s, struct sbuf *out)
-{
-	if (s < 120)
-		sbuf_printf(out, "%.0f s", s);
-	else if (s < 7200)
-		sbuf_printf(out, fmod(s, 60) == 0 ? "%.0f min" : "%.1f min", s / 60);
-	else
-		sbuf_printf(out, "%.1f h", s / 3600);
+	char buf[32];
+	sbuf_adds(out, fmt_usd_short(x, FMT_USD_WORDS, buf, sizeof buf));
 }
 
 /* A term's bound (or a figure of its column) in words. */
@@ -481,14 +466,16 @@ static void say_value(int col, double x, struct sbuf *out)
 {
 	const char *k = runrec_col_key((enum runrec_col)col);
 	size_t n = strlen(k);
+	char buf[32];
 	if (n > 2 && !strcmp(k + n - 2, "_s"))
-		say_secs(x, out);
+		sbuf_adds(out, fmt_duration(x, FMT_DUR_WORDS, buf, sizeof buf));
 	else
 		sbuf_printf(out, "%g", x);
 }
 
 static void say_term(const struct size_term *t, struct sbuf *out)
 {
+	char buf[32];
 	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full && t->bound == 0) {
 		sbuf_adds(out, "no unplaceable job");
 		return;
@@ -500,7 +487,7 @@ static void say_term(const struct size_term *t, struct sbuf *out)
 	}
 	if (t->col == RUNREC_WAIT_P95 && !t->full) {
 		sbuf_adds(out, t->ge ? "wait p95 >= " : "wait p95 <= ");
-		say_secs(t->bound, out);
+		sbuf_adds(out, fmt_duration(t->bound, FMT_DUR_WORDS, buf, sizeof buf));
 		return;
 	}
 	size_term_text(t, out);
@@ -629,8 +616,9 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	else
 		sbuf_printf(out, "the SLO held at each of seeds %" PRIu64 "-%" PRIu64, lo, hi);
 	sbuf_adds(out, ", no resample interval; service measured over ");
+	char buf[32];
 	if (hours < 2)
-		say_secs(hours * 3600, out);
+		sbuf_adds(out, fmt_duration(hours * 3600, FMT_DUR_WORDS, buf, sizeof buf));
 	else
 		sbuf_printf(out, "%.0f h", hours);
 	sbuf_adds(out, " of trace, GPUs priced x 8,760 h a year).");

@@ -185,7 +185,7 @@ static void test_run_tiny(void **state)
 	assert_int_equal(
 		replay_run(&t, &f->sc, policy_find("first-fit"), 1, NULL, NULL, NULL, &r2, &e), 0);
 	runrec_from_result(&r2, &rec2);
-	assert_memory_equal(rec.ms, rec2.ms, sizeof rec.ms);
+	assert_memory_equal(&rec.buckets, &rec2.buckets, sizeof rec.buckets);
 	assert_string_equal(r.jobs.s, r2.jobs.s);
 	replay_result_release(&r2);
 	/* without records: the same figures, no series or per-job text */
@@ -194,7 +194,7 @@ static void test_run_tiny(void **state)
 	assert_int_equal(r2.series.n, 0);
 	assert_int_equal(r2.jobs.len, 0);
 	runrec_from_result(&r2, &rec2);
-	assert_memory_equal(rec.ms, rec2.ms, sizeof rec.ms);
+	assert_memory_equal(&rec.buckets, &rec2.buckets, sizeof rec.buckets);
 	replay_result_release(&r2);
 	/* a stop asked for ends the run */
 	volatile sig_atomic_t stop = 1;
@@ -365,7 +365,8 @@ static void test_grid_threads_same_results(void **state)
 			double a = rows[0][i].r.v[c], b = rows[1][i].r.v[c];
 			assert_true((isnan(a) && isnan(b)) || a == b);
 		}
-		assert_memory_equal(rows[0][i].r.ms, rows[1][i].r.ms, sizeof rows[0][i].r.ms);
+		assert_memory_equal(&rows[0][i].r.buckets, &rows[1][i].r.buckets,
+				    sizeof rows[0][i].r.buckets);
 		/* provisioned is the same for every policy of the scenario (at a seed) */
 		assert_true(rows[0][i].r.v[RUNREC_PROVISIONED] ==
 			    rows[0][i % 2].r.v[RUNREC_PROVISIONED]);
@@ -436,7 +437,8 @@ static void test_grid_seeds_in_parallel(void **state)
 	for (int i = 0; i < 4; i++) {
 		assert_true(rows[1][i].r.seed == (uint64_t)i + 1);
 		assert_int_equal(rows[0][i].r.events, rows[1][i].r.events);
-		assert_memory_equal(rows[0][i].r.ms, rows[1][i].r.ms, sizeof rows[0][i].r.ms);
+		assert_memory_equal(&rows[0][i].r.buckets, &rows[1][i].r.buckets,
+				    sizeof rows[0][i].r.buckets);
 		for (int c = 0; c < RUNREC_NCOL; c++) {
 			double a = rows[0][i].r.v[c], b = rows[1][i].r.v[c];
 			assert_true((isnan(a) && isnan(b)) || a == b);
@@ -510,7 +512,7 @@ static void test_grid_store_table(void **state)
 		assert_int_equal(sel.runs[i].id, made->r.id);
 		assert_ptr_equal(sel.runs[i].policy, made->r.policy);
 		assert_true(sel.runs[i].seed == made->r.seed);
-		assert_memory_equal(sel.runs[i].ms, made->r.ms, sizeof made->r.ms);
+		assert_memory_equal(&sel.runs[i].buckets, &made->r.buckets, sizeof made->r.buckets);
 		assert_float_equal(sel.runs[i].v[RUNREC_BLOCKED], made->r.v[RUNREC_BLOCKED], 1e-12);
 	}
 	runrec_sel_release(&sel);

@@ -277,8 +277,8 @@ static void test_preemption_loses_work(void **state)
 	metrics_compute(s, NULL, &m);
 	assert_int_equal(m.w1 - m.w0, 11);
 	assert_int_equal(m.bucket_ms[SIM_B_LOST], 10 * 1000);
-	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST] +
-				 m.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_LOST],
+	assert_int_equal(m.buckets.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST] +
+				 m.buckets.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_LOST],
 			 10 * 1000);
 	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], 1 * 1000);
 	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 0);
@@ -487,11 +487,11 @@ static void test_stuck_run_stops(void **state)
 	assert_int_equal(res(s, 2).state, SIM_JOB_QUEUED);
 	assert_true(ser.n < 2 * 200);
 	/* the window's buckets account for all of it: the GPU stalled from 10 to 1000 */
-	int64_t b[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
-	sim_buckets(k, 1, b);
+	struct sim_bucket_ms b;
+	sim_buckets(k, 1, &b);
 	int m = gpumodel_find("T4");
-	assert_int_equal(b[m][JOB_TRAIN][SIM_B_STALLED], 990 * 1000);
-	assert_int_equal(b[m][JOB_TRAIN][SIM_B_PRODUCTIVE], 10 * 1000);
+	assert_int_equal(b.ms[m][JOB_TRAIN][SIM_B_STALLED], 990 * 1000);
+	assert_int_equal(b.ms[m][JOB_TRAIN][SIM_B_PRODUCTIVE], 10 * 1000);
 	sim_free(s);
 	metrics_series_release(&ser);
 	job_set_release(&js);
