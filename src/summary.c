@@ -453,7 +453,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_printf(&b,
 			    "warning: %s job%s need%s %s%lld nodes at once: gang placement is not "
 			    "modelled by this replay, so %s counted unplaceable and never ran",
-			    table_fmt_thousands((double)ck->gangs, 0, x, sizeof x),
+			    fmt_thousands((double)ck->gangs, 0, x, sizeof x),
 			    ck->gangs == 1 ? "" : "s", ck->gangs == 1 ? "s" : "",
 			    ck->gangs == 1 ? "" : "up to ", (long long)ck->gang_max_workers,
 			    ck->gangs == 1 ? "it is" : "they are");
