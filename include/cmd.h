@@ -10,19 +10,49 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "scenario.h"
 #include "sim.h"
 
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
 
 struct cmd_opt;
+struct cmd_ctx;
+struct table;
+struct table_ops;
 
+/* What a command does with the store named by its first operand; cmd_run opens it so
+ * before exec (a command's check may lower CMD_STORE_WRITE to CMD_STORE_READ). */
+enum cmd_store {
+	CMD_STORE_NONE = 0, /* no store, or the command opens its own */
+	CMD_STORE_READ,     /* STORE_RDONLY */
+	CMD_STORE_WRITE,    /* read-write; the file must exist */
+};
+
+/* A command is a declaration (tmux's cmd_entry is the model): its options, operands, store
+ * access and output formats are data here, and cmd_run does what they say before exec. A
+ * command with exec_argv instead of exec parses its own words (the older shape). */
 struct cmd_entry {
 	const char *name;    /* "import" */
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
 	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
-	int (*exec)(int argc, char **argv); /* argv[0] is the command name */
-	const struct cmd_opt *opts;         /* the options exec parses */
+	int (*exec_argv)(int argc, char **argv); /* argv[0] is the command name */
+	const struct cmd_opt *opts;              /* the options exec parses */
+
+	/* ---- the declared shape (with exec) ---- */
+	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
+				"one STORE only" are usage errors; NULL: any number */
+	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */
+	enum cmd_store store;                /* opened from the operand before exec */
+	int formats;                         /* 1: --json and --format F of table_format_find */
+	size_t state_size; /* bytes of ctx->u, zeroed before check, for check and exec */
+	/* Option key (of CMD_OPT_HOOK kind) in argv order, after the generic checks: 0 or a
+	 * usage error. */
+	int (*opt)(struct cmd_ctx *ctx, int key, const char *arg);
+	/* The checks that need every option, before the store is opened: 0 or an exit status. */
+	int (*check)(struct cmd_ctx *ctx);
+	int (*exec)(struct cmd_ctx *ctx);     /* the command: its exit status */
+	void (*release)(struct cmd_ctx *ctx); /* frees what check and exec left in ctx->u */
 };
 
 extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
@@ -56,6 +86,16 @@ struct cmd_opt {
 	const char *name; /* long name without "--", e.g. "format" */
 	int key;          /* returned value; a printable char doubles as the short option */
 	int has_arg;      /* 0 none, 1 required */
+};
+/* What cmd_run makes of an option's value, in argv order (the first bad one is the usage
+ * error): a number in [lo, hi] (cmd_num_opt), a whole number (cmd_whole_opt), or the
+ * entry's opt hook's. An option not in the entry's kinds is kept as given, and a scenario
+ * key goes to scenario_set. */
+enum cmd_opt_kind { CMD_OPT_NUM = 1, CMD_OPT_WHOLE, CMD_OPT_HOOK };
+struct cmd_opt_kind_of {
+	int key;                /* of the option table; 0 ends the list */
+	enum cmd_opt_kind kind; /* what cmd_run does with the value */
+	double lo, hi;          /* CMD_OPT_NUM, CMD_OPT_WHOLE: the range (hi <= lo: no upper) */
 };
 struct cmd_parser {
 	int argc;
@@ -97,6 +137,38 @@ int cmd_model_opt(const struct cmd_entry *ce, const char *name, const char *s, i
  * inflation mode, whose draws already sample the trace). */
 int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const char *block_arg,
 		      enum sim_mode mode, uint32_t *nres, int64_t *block_s);
+
+/* A parsed command, as cmd_run hands it to check and exec. */
+struct cmd_ctx {
+	const struct cmd_entry *ce;
+	int argc;
+	char **argv;                 /* the command's words, argv[0] its name */
+	struct cmd_parser p;         /* p.operands, p.nops: the operands */
+	struct scenario sc;          /* the scenario options given (scenario_init's otherwise) */
+	const char **val;            /* per entry of ce->opts: the last value given, or NULL */
+	unsigned *seen;              /* per entry of ce->opts: how many times given */
+	double *num;                 /* per entry of ce->opts: a numeric option's value */
+	enum cmd_store store_mode;   /* ce->store, unless check lowers it */
+	struct store *st;            /* the store of the operand, open in store_mode for exec */
+	const struct table_ops *fmt; /* the table format (ce->formats), set before exec */
+	void *u;                     /* ce->state_size bytes of the command's own */
+};
+
+/* Run ce on argv (argv[0] its name): parse the options as ce->opts declare, check the
+ * operands, call ce->check, choose the format, open the store, call ce->exec, release.
+ * Returns the exit status. */
+int cmd_run(const struct cmd_entry *ce, int argc, char **argv);
+/* The last value of option key (NULL: not given). */
+const char *cmd_arg(const struct cmd_ctx *ctx, int key);
+/* How many times option key was given. */
+unsigned cmd_has(const struct cmd_ctx *ctx, int key);
+/* The value of numeric option key, or dflt when it was not given. */
+double cmd_num(const struct cmd_ctx *ctx, int key, double dflt);
+/* Choose ctx->fmt from --json and --format (text by default): 0, or the usage error.
+ * cmd_run calls it after check; a check that must report a bad format first calls it. */
+int cmd_format(struct cmd_ctx *ctx);
+/* Write tab in ctx->fmt to stdout: 0, or the failure ("stdout: write error"). */
+int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
 
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next

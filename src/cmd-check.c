@@ -23,7 +23,7 @@ const struct cmd_entry cmd_check_entry = {
 		"                  what, ok, detail)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.exec = exec_check,
+	.exec_argv = exec_check,
 	.opts = cmd_check_opts,
 };
 

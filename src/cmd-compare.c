@@ -60,7 +60,7 @@ const struct cmd_entry cmd_compare_entry = {
 		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t), none\n"
 		"when every seed gives the same; with --resamples, 'low' and 'high' bound it.\n",
 	.opts = cmd_compare_opts,
-	.exec = exec_compare,
+	.exec_argv = exec_compare,
 };
 
 enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };

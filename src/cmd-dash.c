@@ -47,7 +47,7 @@ const struct cmd_entry cmd_dash_entry = {
 		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
 		"its progress; any key cancels it.\n",
 	.opts = cmd_dash_opts,
-	.exec = exec_dash,
+	.exec_argv = exec_dash,
 };
 
 enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };

@@ -36,7 +36,7 @@ const struct cmd_entry cmd_export_entry = {
 		"  --follow       write to what a symbolic link points to (else refused)\n"
 		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
 		"                 (default 60; 0: fail at once)\n",
-	.exec = exec_export,
+	.exec_argv = exec_export,
 	.opts = cmd_export_opts,
 };
 

@@ -51,7 +51,7 @@ const struct cmd_entry cmd_gen_entry = {
 		"                  on 10% of GPU nodes, NICs at a quarter for 30m on 5% of nodes, "
 		"one\n"
 		"                  group's storage halved for 2h\n",
-	.exec = exec_gen,
+	.exec_argv = exec_gen,
 	.opts = cmd_gen_opts,
 };
 

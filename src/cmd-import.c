@@ -61,7 +61,7 @@ const struct cmd_entry cmd_import_entry = {
 		"                      error, trace, trace_id, files, read, accepted,\n"
 		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
-	.exec = exec_import,
+	.exec_argv = exec_import,
 	.opts = cmd_import_opts,
 };
 

@@ -28,7 +28,7 @@ const struct cmd_entry cmd_info_entry = {
 		"                  raw_bytes, ratio)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.exec = exec_info,
+	.exec_argv = exec_info,
 	.opts = cmd_info_opts,
 };
 

@@ -31,7 +31,7 @@ const struct cmd_entry cmd_merge_entry = {
 		"task); the tasks of a sweep with no task store among those given are listed,\n"
 		"to run again.\n",
 	.opts = cmd_merge_opts,
-	.exec = exec_merge,
+	.exec_argv = exec_merge,
 };
 
 const struct cmd_opt cmd_merge_opts[] = {

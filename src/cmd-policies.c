@@ -18,7 +18,7 @@ const struct cmd_entry cmd_policies_entry = {
 	.usage = "[--json]",
 	.summary = "list placement policies and the dimensions each sees",
 	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
-	.exec = exec_policies,
+	.exec_argv = exec_policies,
 	.opts = cmd_policies_opts,
 };
 

@@ -53,7 +53,7 @@ const struct cmd_entry cmd_report_entry = {
 		"chosen as by compare: without --scenario or --runs, the newest scenario of the\n"
 		"trace whose policies all have the same seeds.\n",
 	.opts = cmd_report_opts,
-	.exec = exec_report,
+	.exec_argv = exec_report,
 };
 
 enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };

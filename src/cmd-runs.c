@@ -35,7 +35,7 @@ const struct cmd_entry cmd_runs_entry = {
 		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
 		"there deletes nothing.\n",
 	.opts = cmd_runs_opts,
-	.exec = exec_runs,
+	.exec_argv = exec_runs,
 };
 
 enum { O_JSON = CMD_LONG_ONLY, O_TRACE };

@@ -52,7 +52,7 @@ const struct cmd_entry cmd_size_entry = {
 		"the two next larger sizes are tried to check it. Saved $/yr = retired GPUs x\n"
 		"price x 8760 h.\n",
 	.opts = cmd_size_opts,
-	.exec = exec_size,
+	.exec_argv = exec_size,
 };
 
 enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };

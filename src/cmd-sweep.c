@@ -62,7 +62,7 @@ const struct cmd_entry cmd_sweep_entry = {
 		"not done as a list 'sbatch --array' takes; it exits 0 only when every task is\n"
 		"done. --todo prints only the tasks not done, one a line.\n",
 	.opts = cmd_sweep_opts,
-	.exec = exec_sweep,
+	.exec_argv = exec_sweep,
 };
 
 enum {

@@ -40,7 +40,7 @@ const struct cmd_entry cmd_verdict_entry = {
 		"jobs drawn from the trace's own mix; priced as the GPUs the baseline would buy\n"
 		"to absorb g too. See voidfit(7).\n",
 	.opts = cmd_verdict_opts,
-	.exec = exec_verdict,
+	.exec_argv = exec_verdict,
 };
 
 enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_BASELINE, O_CAP, O_NOHEAD };
