@@ -170,6 +170,11 @@ int cmd_format(struct cmd_ctx *ctx);
 /* Write tab in ctx->fmt to stdout: 0, or the failure ("stdout: write error"). */
 int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
 
+/* The scenario of ctx's store, once open: the model of option shrink_key (0: none) into
+ * *model (-1 when not given; a model of the store's own table is known only now), the
+ * --gpu-price models, then scenario_load. 0, or the usage error or failure said. */
+int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model);
+
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next
  * check), but those ignored when it started (nohup, a background job of a script) stay

@@ -157,15 +157,12 @@ static int check_size(struct cmd_ctx *ctx)
 static int load_size(struct cmd_ctx *ctx, struct size_state *z)
 {
 	const struct cmd_entry *ce = ctx->ce;
-	const char *shrink = cmd_arg(ctx, O_SHRINK); /* a model of the store's own table */
+	const char *shrink = cmd_arg(ctx, O_SHRINK);
 	struct err e = {0};
 	int rc;
-	if (shrink && (rc = cmd_model_opt(ce, "shrink", shrink, &z->shrink)))
+	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &z->shrink)))
 		return rc;
-	if (scenario_prices(&ctx->sc, &e))
-		return cmd_usage_error(ce, "%s", e.msg);
-	if (scenario_load(&ctx->sc, ctx->st, &e) ||
-	    (!cmd_has(ctx, 'n') && sizerec_can_store(ctx->st, &e)))
+	if (!cmd_has(ctx, 'n') && sizerec_can_store(ctx->st, &e))
 		return cmd_fail(ce, "%s", e.msg);
 	if (size_plan_init(&z->plan, ctx->sc.base.nodes, ctx->sc.base.nnodes, z->shrink, &e)) {
 		if (shrink)

@@ -330,6 +330,22 @@ int cmd_print_table(struct cmd_ctx *ctx, struct table *tab)
 	return CMD_OK;
 }
 
+int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model)
+{
+	const char *shrink = shrink_key ? cmd_arg(ctx, shrink_key) : NULL;
+	struct err e = {0};
+	int rc;
+	if (model)
+		*model = -1;
+	if (shrink && (rc = cmd_model_opt(ctx->ce, "shrink", shrink, model)))
+		return rc;
+	if (scenario_prices(&ctx->sc, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	if (scenario_load(&ctx->sc, ctx->st, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
+
 /* Parse, check, open: what the entry declares, before exec. */
 static int prepare(struct cmd_ctx *ctx)
 {
