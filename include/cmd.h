@@ -42,12 +42,15 @@ struct cmd_entry {
 	/* ---- the declared shape (with exec) ---- */
 	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
 				"one STORE only" are usage errors; NULL: any number */
-	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */
-	enum cmd_store store;                /* opened from the operand before exec */
-	int formats;                         /* 1: --json and --format F of table_format_find */
-	size_t state_size; /* bytes of ctx->u, zeroed before check, for check and exec */
-	/* Option key (of CMD_OPT_HOOK kind) in argv order, after the generic checks: 0 or a
-	 * usage error. */
+	const struct cmd_opt_kind_of *kinds;    /* options cmd_run reads as more than a string */
+	enum cmd_store store;                   /* opened from the operand before exec */
+	int formats;                            /* 1: --json and --format F of table_format_find */
+	const char *sub;                        /* a first word that runs exec_sub instead */
+	int (*exec_sub)(int argc, char **argv); /* argv[1] is sub ("status") */
+	size_t state_size;                 /* bytes of ctx->u, zeroed, for the functions below */
+	void (*init)(struct cmd_ctx *ctx); /* sets ctx->u up before the options are read */
+	/* Option key of kind CMD_OPT_HOOK with its value, in argv order with the others: 0, or
+	 * the exit status of what is wrong with it (the options after it are not read). */
 	int (*opt)(struct cmd_ctx *ctx, int key, const char *arg);
 	/* The checks that need every option, before the store is opened: 0 or an exit status. */
 	int (*check)(struct cmd_ctx *ctx);

@@ -374,6 +374,8 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 {
 	if (!ce->exec)
 		return ce->exec_argv(argc, argv);
+	if (ce->sub && argc >= 2 && !strcmp(argv[1], ce->sub))
+		return ce->exec_sub(argc, argv);
 	size_t nopts = 0;
 	while (ce->opts[nopts].name)
 		nopts++;
@@ -384,6 +386,8 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 	ctx.u = ce->state_size ? xcalloc(1, ce->state_size) : NULL;
 	scenario_init(&ctx.sc);
 	cmd_parser_init(&ctx.p, argc, argv);
+	if (ce->init)
+		ce->init(&ctx);
 	int rc = prepare(&ctx);
 	if (rc == CMD_OK)
 		rc = ce->exec(&ctx);
