@@ -42,10 +42,12 @@ struct cmd_entry {
 	/* ---- the declared shape (with exec) ---- */
 	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
 				"one STORE only" are usage errors; NULL: any number */
-	const struct cmd_opt_kind_of *kinds;    /* options cmd_run reads as more than a string */
-	enum cmd_store store;                   /* opened from the operand before exec */
-	int formats;                            /* 1: --json and --format F of table_format_find */
-	const char *sub;                        /* a first word that runs exec_sub instead */
+	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */
+	enum cmd_store store;                /* opened from the operand before exec */
+	int wait_key;         /* the --wait SECONDS option it is opened with (cmd_store_wait) */
+	const char *one_only; /* the usage error for operands past the one (NULL: "one %s only") */
+	int formats;          /* 1: --json and --format F of table_format_find */
+	const char *sub;      /* a first word that runs exec_sub instead */
 	int (*exec_sub)(int argc, char **argv); /* argv[1] is sub ("status") */
 	size_t state_size;                 /* bytes of ctx->u, zeroed, for the functions below */
 	void (*init)(struct cmd_ctx *ctx); /* sets ctx->u up before the options are read */
@@ -170,6 +172,9 @@ double cmd_num(const struct cmd_ctx *ctx, int key, double dflt);
 /* Choose ctx->fmt from --json and --format (text by default): 0, or the usage error.
  * cmd_run calls it after check; a check that must report a bad format first calls it. */
 int cmd_format(struct cmd_ctx *ctx);
+/* How a store another voidfit holds is waited for: --wait SECONDS, option key of ctx
+ * (default STORE_WAIT_DEFAULT), said on stderr as "voidfit NAME: waiting for ...". */
+struct store_wait cmd_store_wait(const struct cmd_ctx *ctx, int key);
 /* Write tab in ctx->fmt to stdout: 0, or the failure ("stdout: write error"). */
 int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
 

@@ -14,17 +14,17 @@
 #include "outfile.h"
 #include "store.h"
 
+enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
+
 /* What the options ask for. */
 struct export_cmd {
 	int what;  /* OPT_RAW, OPT_JOBS or OPT_NODES */
 	int flags; /* of the files written (outfile.h) */
-	struct store *s;
 };
 
 static int opt_export(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_export(struct cmd_ctx *ctx);
 static int exec_export(struct cmd_ctx *ctx);
-static void release_export(struct cmd_ctx *ctx);
 extern const struct cmd_opt cmd_export_opts[]; /* below */
 extern const struct cmd_opt_kind_of cmd_export_kinds[];
 
@@ -49,20 +49,13 @@ const struct cmd_entry cmd_export_entry = {
 		"                 (default 60; 0: fail at once)\n",
 	.opts = cmd_export_opts,
 	.kinds = cmd_export_kinds,
+	.store = CMD_STORE_READ, /* check has seen the one STORE */
+	.wait_key = OPT_WAIT,
 	.state_size = sizeof(struct export_cmd),
 	.opt = opt_export,
 	.check = check_export,
 	.exec = exec_export,
-	.release = release_export,
 };
-
-enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
-
-static void say_waiting(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "voidfit export: %s\n", msg);
-}
 
 /* "" for an unrecorded (-1) value, else the number. */
 static void cell(FILE *f, int64_t v)
@@ -401,7 +394,7 @@ static int export_csv(struct cmd_ctx *ctx, struct export_cmd *t, int64_t tid)
 	struct outfile o;
 	struct err e = {0};
 	int rc = CMD_OK;
-	if (store_trace_load(t->s, tid, &js, &e))
+	if (store_trace_load(ctx->st, tid, &js, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
 	struct csvout co = {&js, t->what == OPT_JOBS};
 	if (open_out(&o, outpath ? outpath : "-", t->flags, &e) ||
@@ -414,28 +407,20 @@ static int export_csv(struct cmd_ctx *ctx, struct export_cmd *t, int64_t tid)
 static int exec_export(struct cmd_ctx *ctx)
 {
 	struct export_cmd *t = ctx->u;
-	struct store_wait w = {cmd_num(ctx, OPT_WAIT, STORE_WAIT_DEFAULT), say_waiting, NULL};
 	const char *trace = cmd_arg(ctx, OPT_TRACE);
 	struct cmd_stop stop;
 	struct err e = {0};
 	int64_t tid = -1;
 	int rc = CMD_OK;
 
-	if (store_open_wait(ctx->p.operands[0], STORE_RDONLY, &w, &t->s, &e) ||
-	    ((t->what != OPT_RAW || trace) && store_trace_find(t->s, trace, &tid, &e)))
+	if ((t->what != OPT_RAW || trace) && store_trace_find(ctx->st, trace, &tid, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
 	/* a stop signal leaves no half file (write_whole) */
 	cmd_stop_catch(&stop);
 	if (t->what != OPT_RAW)
 		rc = export_csv(ctx, t, tid);
-	else if (export_raw(t->s, tid, cmd_arg(ctx, 'd'), t->flags, &e))
+	else if (export_raw(ctx->st, tid, cmd_arg(ctx, 'd'), t->flags, &e))
 		rc = failed(&e);
 	cmd_stop_release(&stop);
 	return rc;
-}
-
-static void release_export(struct cmd_ctx *ctx)
-{
-	struct export_cmd *t = ctx->u;
-	store_close(t->s);
 }

@@ -219,12 +219,6 @@ static void warn_unknown(const struct import_result *res)
 	}
 }
 
-static void say_waiting(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "voidfit import: %s\n", msg);
-}
-
 static void list_formats(void)
 {
 	for (const struct trace_format *const *f = trace_formats; *f; f++)
@@ -248,10 +242,8 @@ static void init_import(struct cmd_ctx *ctx)
 {
 	struct import_cmd *t = ctx->u;
 	size_t n = (size_t)ctx->argc + 1;
-	t->o = (struct import_opts){.store = "voidfit.db",
-				    .max_bad = IMPORT_SHOW_BAD,
-				    .wait = {STORE_WAIT_DEFAULT, say_waiting, NULL},
-				    .stop = &cmd_stop_signal};
+	t->o = (struct import_opts){
+		.store = "voidfit.db", .max_bad = IMPORT_SHOW_BAD, .stop = &cmd_stop_signal};
 	t->in = xcalloc(n, sizeof *t->in);
 	t->fmts = xcalloc(n, sizeof *t->fmts);
 	t->node_fmt = xcalloc(n, sizeof *t->node_fmt);
@@ -324,7 +316,7 @@ static int check_import(struct cmd_ctx *ctx)
 	o->gpu_models = cmd_arg(ctx, OPT_GPU_MODELS);
 	o->again = cmd_has(ctx, OPT_NEW_TRACE) > 0;
 	o->strict = cmd_has(ctx, OPT_STRICT) > 0;
-	o->wait.seconds = cmd_num(ctx, OPT_WAIT, STORE_WAIT_DEFAULT);
+	o->wait = cmd_store_wait(ctx, OPT_WAIT);
 	if ((rc = check_formats(ctx, t)) || t->listed)
 		return rc;
 	if (t->nfmt == 1 && t->fmts[0].from == ctx->p.nops && t->fmts[0].nodes_from == t->nnodes)

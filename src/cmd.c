@@ -318,6 +318,18 @@ int cmd_format(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
+static void say_waiting(void *u, const char *msg)
+{
+	const struct cmd_entry *ce = u;
+	fprintf(stderr, "voidfit %s: %s\n", ce->name, msg);
+}
+
+struct store_wait cmd_store_wait(const struct cmd_ctx *ctx, int key)
+{
+	return (struct store_wait){cmd_num(ctx, key, STORE_WAIT_DEFAULT), say_waiting,
+				   (void *)ctx->ce};
+}
+
 int cmd_print_table(struct cmd_ctx *ctx, struct table *tab)
 {
 	struct sbuf out = SBUF_INIT;
@@ -356,16 +368,22 @@ static int prepare(struct cmd_ctx *ctx)
 		rc = c == '?' ? cmd_opt_error(ce, &ctx->p) : take_opt(ctx, c);
 	if (rc != CMD_OK)
 		return rc;
-	if (ce->operand && ctx->p.nops != 1)
-		return ctx->p.nops ? cmd_usage_error(ce, "one %s only", ce->operand)
-				   : cmd_usage_error(ce, "no %s given", ce->operand);
+	if (ce->operand && ctx->p.nops > 1)
+		return ce->one_only ? cmd_usage_error(ce, "%s", ce->one_only)
+				    : cmd_usage_error(ce, "one %s only", ce->operand);
+	if (ce->operand && !ctx->p.nops)
+		return cmd_usage_error(ce, "no %s given", ce->operand);
 	if (ce->check && (rc = ce->check(ctx)))
 		return rc;
 	if (ce->formats && !ctx->fmt && (rc = cmd_format(ctx)))
 		return rc;
-	if (ctx->store_mode != CMD_STORE_NONE &&
-	    store_open(ctx->p.operands[0], ctx->store_mode == CMD_STORE_READ ? STORE_RDONLY : 0,
-		       &ctx->st, &e))
+	if (ctx->store_mode == CMD_STORE_NONE)
+		return CMD_OK;
+	struct store_wait w =
+		ce->wait_key ? cmd_store_wait(ctx, ce->wait_key) : (struct store_wait){0};
+	if (store_open_wait(ctx->p.operands[0],
+			    ctx->store_mode == CMD_STORE_READ ? STORE_RDONLY : 0,
+			    ce->wait_key ? &w : NULL, &ctx->st, &e))
 		return cmd_fail(ce, "%s", e.msg);
 	return CMD_OK;
 }
