@@ -46,6 +46,7 @@ struct cmd_entry {
 	enum cmd_store store;                /* opened from the operand before exec */
 	int wait_key;         /* the --wait SECONDS option it is opened with (cmd_store_wait) */
 	const char *one_only; /* the usage error for operands past the one (NULL: "one %s only") */
+	int no_operand;       /* 1: an operand is a usage error ("'WORD': unexpected operand") */
 	int formats;          /* 1: --json and --format F of table_format_find */
 	const char *sub;      /* a first word that runs exec_sub instead */
 	int (*exec_sub)(int argc, char **argv); /* argv[1] is sub ("status") */

@@ -373,6 +373,8 @@ static int prepare(struct cmd_ctx *ctx)
 				    : cmd_usage_error(ce, "one %s only", ce->operand);
 	if (ce->operand && !ctx->p.nops)
 		return cmd_usage_error(ce, "no %s given", ce->operand);
+	if (ce->no_operand && ctx->p.nops)
+		return cmd_usage_error(ce, "'%s': unexpected operand", ctx->p.operands[0]);
 	if (ce->check && (rc = ce->check(ctx)))
 		return rc;
 	if (ce->formats && !ctx->fmt && (rc = cmd_format(ctx)))
