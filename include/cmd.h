@@ -209,5 +209,18 @@ void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Blank what the bar drew, so the next line starts clean. */
 void cmd_bar_clear(struct cmd_bar *b);
+/* A step of a search (size.h's and verdict.h's progress callback; bar a struct cmd_bar):
+ * "POLICY on N nodes (step K)". Called from the search's threads under its lock. */
+void cmd_bar_step(void *bar, double done, const char *policy, unsigned step, size_t nodes);
+
+/* A long run: its progress bar and its stop signals, begun and ended together. */
+struct cmd_long {
+	struct cmd_bar bar;
+	struct cmd_stop stop;
+};
+/* cmd_bar_start, then cmd_stop_catch. */
+void cmd_long_begin(struct cmd_long *l);
+/* cmd_stop_release, then cmd_bar_clear. */
+void cmd_long_end(struct cmd_long *l);
 
 #endif

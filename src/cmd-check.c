@@ -11,11 +11,14 @@
 #include "sbuf.h"
 #include "store.h"
 
+static int exec_check(struct cmd_ctx *ctx);
+
 enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON };
 
-static int exec_check(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_check_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_check_kinds[];
+const struct cmd_opt cmd_check_opts[] = {
+	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
+
+const struct cmd_opt_kind_of cmd_check_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
@@ -58,10 +61,6 @@ static void report(void *ctx, int ok, const char *what, const char *detail)
 		sbuf_release(&e2);
 	}
 }
-
-const struct cmd_opt cmd_check_opts[] = {
-	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-const struct cmd_opt_kind_of cmd_check_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 static int exec_check(struct cmd_ctx *ctx)
 {

@@ -41,8 +41,35 @@ static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_compare(struct cmd_ctx *ctx);
 static int exec_compare(struct cmd_ctx *ctx);
 static void release_compare(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_compare_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_compare_kinds[];
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
+
+const struct cmd_opt cmd_compare_opts[] = {
+	{"trace", SCENARIO_K_TRACE, 1},
+	{"policies", 'p', 1},
+	{"policy", 'p', 1},
+	{"mode", SCENARIO_K_MODE, 1},
+	{"seed", 's', 1},
+	{"seeds", O_SEEDS, 1},
+	{"target", SCENARIO_K_TARGET, 1},
+	{"sample-nodes", SCENARIO_K_SAMPLE, 1},
+	{"gpu-price", SCENARIO_K_PRICE, 1},
+	{"price-tier", SCENARIO_K_TIER, 1},
+	{"scenario", O_SCENARIO, 1},
+	{"runs", O_RUNS, 1},
+	{"baseline", O_BASELINE, 1},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_compare_kinds[] = {
+	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
+	{O_RUNS, CMD_OPT_HOOK, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -92,35 +119,6 @@ const struct cmd_entry cmd_compare_entry = {
 	.check = check_compare,
 	.exec = exec_compare,
 	.release = release_compare,
-};
-
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
-
-const struct cmd_opt cmd_compare_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"policies", 'p', 1},
-	{"policy", 'p', 1},
-	{"mode", SCENARIO_K_MODE, 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"target", SCENARIO_K_TARGET, 1},
-	{"sample-nodes", SCENARIO_K_SAMPLE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_compare_kinds[] = {
-	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
-	{O_RUNS, CMD_OPT_HOOK, 0, 0},
-	{0, 0, 0, 0},
 };
 
 /* --runs IDS. */

@@ -25,8 +25,28 @@ struct dash_state {
 static int check_dash(struct cmd_ctx *ctx);
 static int exec_dash(struct cmd_ctx *ctx);
 static void release_dash(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_dash_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_dash_kinds[];
+
+enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
+
+const struct cmd_opt cmd_dash_opts[] = {
+	{"policy", 'p', 1},
+	{"compare", O_COMPARE, 1},
+	{"seed", 's', 1},
+	{"at", O_AT, 1},
+	{"speed", O_SPEED, 1},
+	{"paused", O_PAUSED, 0},
+	{"mono", O_MONO, 0},
+	{"ascii", O_ASCII, 0},
+	{"frame-log", O_FRAMES, 1},
+	{"story", O_STORY, 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_dash_kinds[] = {
+	{O_SPEED, CMD_OPT_NUM, 1e-3, 1e9},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
@@ -66,28 +86,6 @@ const struct cmd_entry cmd_dash_entry = {
 	.check = check_dash,
 	.exec = exec_dash,
 	.release = release_dash,
-};
-
-enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
-
-const struct cmd_opt cmd_dash_opts[] = {
-	{"policy", 'p', 1},
-	{"compare", O_COMPARE, 1},
-	{"seed", 's', 1},
-	{"at", O_AT, 1},
-	{"speed", O_SPEED, 1},
-	{"paused", O_PAUSED, 0},
-	{"mono", O_MONO, 0},
-	{"ascii", O_ASCII, 0},
-	{"frame-log", O_FRAMES, 1},
-	{"story", O_STORY, 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_dash_kinds[] = {
-	{O_SPEED, CMD_OPT_NUM, 1e-3, 1e9},
-	{0, 0, 0, 0},
 };
 
 struct store_ctx {

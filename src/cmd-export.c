@@ -14,8 +14,6 @@
 #include "outfile.h"
 #include "store.h"
 
-enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
-
 /* What the options ask for. */
 struct export_cmd {
 	int what;  /* OPT_RAW, OPT_JOBS or OPT_NODES */
@@ -25,8 +23,24 @@ struct export_cmd {
 static int opt_export(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_export(struct cmd_ctx *ctx);
 static int exec_export(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_export_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_export_kinds[];
+
+enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
+
+const struct cmd_opt cmd_export_opts[] = {
+	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
+	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
+	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
+	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
+	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_export_kinds[] = {
+	{OPT_RAW, CMD_OPT_HOOK, 0, 0},
+	{OPT_JOBS, CMD_OPT_HOOK, 0, 0},
+	{OPT_NODES, CMD_OPT_HOOK, 0, 0},
+	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
@@ -340,22 +354,6 @@ static int failed(const struct err *e)
 	int rc = cmd_fail(&cmd_export_entry, "%s", e->msg);
 	return cmd_stop_signal ? 130 : rc;
 }
-
-const struct cmd_opt cmd_export_opts[] = {
-	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
-	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
-	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
-	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
-	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_export_kinds[] = {
-	{OPT_RAW, CMD_OPT_HOOK, 0, 0},
-	{OPT_JOBS, CMD_OPT_HOOK, 0, 0},
-	{OPT_NODES, CMD_OPT_HOOK, 0, 0},
-	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
-};
 
 /* --raw, --jobs, --nodes: one of them. */
 static int opt_export(struct cmd_ctx *ctx, int key, const char *arg)

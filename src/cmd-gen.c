@@ -12,8 +12,26 @@
 static void init_gen(struct cmd_ctx *ctx);
 static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg);
 static int exec_gen(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_gen_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_gen_kinds[];
+
+/* -s and -n would mean seed and no-store, as in the other commands: long options only. */
+enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
+
+const struct cmd_opt cmd_gen_opts[] = {
+	{"scenario", O_SCENARIO, 1},
+	{"jobs", 'j', 1},
+	{"nodes", O_NODES, 1},
+	{"seed", O_SEED, 1},
+	{"templates", O_TEMPLATES, 1},
+	{"json", O_JSON, 0},
+	{"output", 'o', 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_gen_kinds[] = {
+	{O_SCENARIO, CMD_OPT_HOOK, 0, 0},  {'j', CMD_OPT_HOOK, 0, 0},
+	{O_NODES, CMD_OPT_HOOK, 0, 0},     {O_SEED, CMD_OPT_HOOK, 0, 0},
+	{O_TEMPLATES, CMD_OPT_HOOK, 0, 0}, {0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
@@ -61,26 +79,6 @@ const struct cmd_entry cmd_gen_entry = {
 	.init = init_gen,
 	.opt = opt_gen,
 	.exec = exec_gen,
-};
-
-/* -s and -n would mean seed and no-store, as in the other commands: long options only. */
-enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
-
-const struct cmd_opt cmd_gen_opts[] = {
-	{"scenario", O_SCENARIO, 1},
-	{"jobs", 'j', 1},
-	{"nodes", O_NODES, 1},
-	{"seed", O_SEED, 1},
-	{"templates", O_TEMPLATES, 1},
-	{"json", O_JSON, 0},
-	{"output", 'o', 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_gen_kinds[] = {
-	{O_SCENARIO, CMD_OPT_HOOK, 0, 0},  {'j', CMD_OPT_HOOK, 0, 0},
-	{O_NODES, CMD_OPT_HOOK, 0, 0},     {O_SEED, CMD_OPT_HOOK, 0, 0},
-	{O_TEMPLATES, CMD_OPT_HOOK, 0, 0}, {0, 0, 0, 0},
 };
 
 /* A count option: an integer in 1..max into *out; else a usage error. */

@@ -50,8 +50,40 @@ static int opt_import(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_import(struct cmd_ctx *ctx);
 static int exec_import(struct cmd_ctx *ctx);
 static void release_import(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_import_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_import_kinds[];
+
+enum {
+	OPT_WAIT = CMD_LONG_ONLY,
+	OPT_JSON,
+	OPT_NAME,
+	OPT_STRICT,
+	OPT_TZ,
+	OPT_NEW_TRACE,
+	OPT_GPU_MODELS
+};
+
+const struct cmd_opt cmd_import_opts[] = {
+	{"output", 'o', 1},
+	{"format", 'F', 1},
+	{"nodes", 'N', 1},
+	{"cluster", 'C', 1},
+	{"name", OPT_NAME, 1},
+	{"strict", OPT_STRICT, 0},
+	{"quiet", 'q', 0},
+	{"wait", OPT_WAIT, 1},
+	{"json", OPT_JSON, 0},
+	{"tz", OPT_TZ, 1},
+	{"new-trace", OPT_NEW_TRACE, 0},
+	{"gpu-models", OPT_GPU_MODELS, 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_import_kinds[] = {
+	{'F', CMD_OPT_HOOK, 0, 0},
+	{'N', CMD_OPT_HOOK, 0, 0},
+	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
+	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
@@ -92,40 +124,6 @@ const struct cmd_entry cmd_import_entry = {
 	.check = check_import,
 	.exec = exec_import,
 	.release = release_import,
-};
-
-enum {
-	OPT_WAIT = CMD_LONG_ONLY,
-	OPT_JSON,
-	OPT_NAME,
-	OPT_STRICT,
-	OPT_TZ,
-	OPT_NEW_TRACE,
-	OPT_GPU_MODELS
-};
-
-const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},
-	{"format", 'F', 1},
-	{"nodes", 'N', 1},
-	{"cluster", 'C', 1},
-	{"name", OPT_NAME, 1},
-	{"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},
-	{"wait", OPT_WAIT, 1},
-	{"json", OPT_JSON, 0},
-	{"tz", OPT_TZ, 1},
-	{"new-trace", OPT_NEW_TRACE, 0},
-	{"gpu-models", OPT_GPU_MODELS, 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_import_kinds[] = {
-	{'F', CMD_OPT_HOOK, 0, 0},
-	{'N', CMD_OPT_HOOK, 0, 0},
-	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
-	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
 };
 
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with

@@ -16,11 +16,13 @@
 #include "sha256.h"
 #include "store.h"
 
+static int exec_info(struct cmd_ctx *ctx);
+
 enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
 
-static int exec_info(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_info_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_info_kinds[];
+const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
+
+const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
@@ -314,9 +316,6 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	fputc('\n', stdout);
 	sbuf_release(&b);
 }
-
-const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 static int exec_info(struct cmd_ctx *ctx)
 {

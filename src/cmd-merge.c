@@ -26,7 +26,10 @@ struct merge_cmd {
 static int check_merge(struct cmd_ctx *ctx);
 static int exec_merge(struct cmd_ctx *ctx);
 static void release_merge(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_merge_opts[]; /* below */
+
+const struct cmd_opt cmd_merge_opts[] = {
+	{NULL, 0, 0},
+};
 
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
@@ -48,10 +51,6 @@ const struct cmd_entry cmd_merge_entry = {
 	.check = check_merge,
 	.exec = exec_merge,
 	.release = release_merge,
-};
-
-const struct cmd_opt cmd_merge_opts[] = {
-	{NULL, 0, 0},
 };
 
 /* A sweep met among the task stores: its directory, identity and which of its tasks were

@@ -11,7 +11,8 @@
 #include "sbuf.h"
 
 static int exec_policies(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_policies_opts[]; /* below */
+
+const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
 
 const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
@@ -82,8 +83,6 @@ static void print_json(void)
 	fputs(out.s, stdout); /* the pretty writer ends the document with a newline */
 	sbuf_release(&out);
 }
-
-const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
 
 static int exec_policies(struct cmd_ctx *ctx)
 {

@@ -34,8 +34,39 @@ struct replay_state {
 static int check_replay(struct cmd_ctx *ctx);
 static int exec_replay(struct cmd_ctx *ctx);
 static void release_replay(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_replay_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_replay_kinds[];
+
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_JSON,
+	O_THREADS,
+	O_RESUME,
+	O_INTO,
+	O_FORCE,
+	O_RESAMPLES,
+	O_BLOCK
+};
+
+const struct cmd_opt cmd_replay_opts[] = {
+	{"policy", 'p', 1},
+	{"seed", 's', 1},
+	{"seeds", O_SEEDS, 1},
+	{"resume", O_RESUME, 0},
+	{"threads", O_THREADS, 1},
+	{"no-store", 'n', 0},
+	{"into", O_INTO, 1},
+	{"force", O_FORCE, 0},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_replay_kinds[] = {
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -85,39 +116,6 @@ const struct cmd_entry cmd_replay_entry = {
 	.check = check_replay,
 	.exec = exec_replay,
 	.release = release_replay,
-};
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_JSON,
-	O_THREADS,
-	O_RESUME,
-	O_INTO,
-	O_FORCE,
-	O_RESAMPLES,
-	O_BLOCK
-};
-
-const struct cmd_opt cmd_replay_opts[] = {
-	{"policy", 'p', 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"resume", O_RESUME, 0},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"into", O_INTO, 1},
-	{"force", O_FORCE, 0},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_replay_kinds[] = {
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
 };
 
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
@@ -270,8 +268,7 @@ static int check_replay(struct cmd_ctx *ctx)
 static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 {
 	struct scenario *sc = &ctx->sc;
-	struct cmd_bar bar;
-	struct cmd_stop stop;
+	struct cmd_long lg;
 	struct grid g = {.sc = sc,
 			 .pols = r->pols,
 			 .npol = r->npol,
@@ -283,7 +280,7 @@ static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 					     : ctx->st,
 			 .resume = cmd_has(ctx, O_RESUME) || r->task.resumed,
 			 .progress = bar_update,
-			 .u = &bar,
+			 .u = &lg.bar,
 			 .stop = &cmd_stop_signal};
 	/* the trace's mean run time, for the overload warning (grid_run consumes base) */
 	double dur = 0;
@@ -294,8 +291,7 @@ static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 			ndur++;
 		}
 	r->run_mean_s = ndur ? dur / (double)ndur : NAN;
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
+	cmd_long_begin(&lg);
 	int grc = r->nres ? grid_run_resamples(&g, &sc->base, r->nres, r->block_s, &r->rows,
 					       &r->enr, &r->block_used, e)
 			  : grid_run(&g, &sc->base, &r->rows, &r->enr, e);
@@ -305,8 +301,7 @@ static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 							: SWEEP_END_FAIL,
 				      e))
 		grc = VF_ESTORE;
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
+	cmd_long_end(&lg);
 	return grc;
 }
 

@@ -36,8 +36,31 @@ static int opt_report(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_report(struct cmd_ctx *ctx);
 static int exec_report(struct cmd_ctx *ctx);
 static void release_report(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_report_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_report_kinds[];
+
+enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
+
+const struct cmd_opt cmd_report_opts[] = {
+	{"trace", SCENARIO_K_TRACE, 1},
+	{"gpu-price", SCENARIO_K_PRICE, 1},
+	{"price-tier", SCENARIO_K_TIER, 1},
+	{"scenario", O_SCENARIO, 1},
+	{"runs", O_RUNS, 1},
+	{"baseline", O_BASELINE, 1},
+	{"api-price", O_API, 1},
+	{"tokens-per-gpu-hour", O_TOKENS, 1},
+	{"format", 'f', 1},
+	{"output", 'o', 1},
+	{"follow", O_FOLLOW, 0},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_report_kinds[] = {
+	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
+	{O_RUNS, CMD_OPT_HOOK, 0, 0},
+	{O_API, CMD_OPT_NUM, 0, 0},
+	{O_TOKENS, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
@@ -79,31 +102,6 @@ const struct cmd_entry cmd_report_entry = {
 	.check = check_report,
 	.exec = exec_report,
 	.release = release_report,
-};
-
-enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
-
-const struct cmd_opt cmd_report_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"api-price", O_API, 1},
-	{"tokens-per-gpu-hour", O_TOKENS, 1},
-	{"format", 'f', 1},
-	{"output", 'o', 1},
-	{"follow", O_FOLLOW, 0},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_report_kinds[] = {
-	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
-	{O_RUNS, CMD_OPT_HOOK, 0, 0},
-	{O_API, CMD_OPT_NUM, 0, 0},
-	{O_TOKENS, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
 };
 
 /* dir/name of path's directory and name. */

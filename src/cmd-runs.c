@@ -18,7 +18,14 @@
 
 static int check_runs(struct cmd_ctx *ctx);
 static int exec_runs(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_runs_opts[]; /* below */
+
+enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
+
+const struct cmd_opt cmd_runs_opts[] = {
+	{"trace", O_TRACE, 1},
+	{"json", O_JSON, 0},
+	{NULL, 0, 0},
+};
 
 const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
@@ -39,14 +46,6 @@ const struct cmd_entry cmd_runs_entry = {
 	.store = CMD_STORE_READ, /* the listing's; rm opens its own to write */
 	.check = check_runs,
 	.exec = exec_runs,
-};
-
-enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
-
-const struct cmd_opt cmd_runs_opts[] = {
-	{"trace", O_TRACE, 1},
-	{"json", O_JSON, 0},
-	{NULL, 0, 0},
 };
 
 /* ---- reading the store ---- */

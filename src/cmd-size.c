@@ -34,11 +34,30 @@ static int opt_size(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_size(struct cmd_ctx *ctx);
 static int exec_size(struct cmd_ctx *ctx);
 static void release_size(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_size_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_size_kinds[];
 
 /* The SLO without --slo (timed mode; inflation has no default). */
 #define DEFAULT_SLO "wait_p95<=15m"
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };
+
+const struct cmd_opt cmd_size_opts[] = {
+	{"policy", 'p', 1},
+	{"slo", O_SLO, 1},
+	{"seeds", O_SEEDS, 1},
+	{"shrink", O_SHRINK, 1},
+	{"threads", O_THREADS, 1},
+	{"no-store", 'n', 0},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_size_kinds[] = {
+	{O_SLO, CMD_OPT_HOOK, 0, 0},
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_size_entry = {
 	.name = "size",
@@ -80,33 +99,6 @@ const struct cmd_entry cmd_size_entry = {
 	.exec = exec_size,
 	.release = release_size,
 };
-
-enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };
-
-const struct cmd_opt cmd_size_opts[] = {
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_size_kinds[] = {
-	{O_SLO, CMD_OPT_HOOK, 0, 0},
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
-};
-
-/* Called from the search's threads under its lock. */
-static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
-{
-	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
-}
 
 /* --slo, in argv order: each adds its terms. */
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg)
@@ -227,8 +219,7 @@ static int exec_size(struct cmd_ctx *ctx)
 {
 	struct size_state *z = ctx->u;
 	struct err e = {0};
-	struct cmd_bar bar;
-	struct cmd_stop stop;
+	struct cmd_long lg;
 	int rc;
 
 	if ((rc = load_size(ctx, z)))
@@ -241,14 +232,12 @@ static int exec_size(struct cmd_ctx *ctx)
 			      .hi = z->hi,
 			      .slo = &z->slo,
 			      .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
-			      .progress = bar_update,
-			      .u = &bar,
+			      .progress = cmd_bar_step,
+			      .u = &lg.bar,
 			      .stop = &cmd_stop_signal};
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
+	cmd_long_begin(&lg);
 	int src = size_run(&o, &z->res, &e);
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
+	cmd_long_end(&lg);
 	if (src == VF_ESTOP) {
 		fprintf(stderr, "voidfit size: stopped; nothing stored\n");
 		return 130;

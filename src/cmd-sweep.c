@@ -35,8 +35,32 @@ static int check_sweep(struct cmd_ctx *ctx);
 static int exec_sweep(struct cmd_ctx *ctx);
 static void release_sweep(struct cmd_ctx *ctx);
 static int exec_status(int argc, char **argv);
-extern const struct cmd_opt cmd_sweep_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_sweep_kinds[];
+
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_TARGETS,
+	O_WHATIF,
+	O_TRACE,
+	O_SPLIT,
+	O_CELLS,
+	O_MEM,
+	O_TIME,
+	O_SBOPT
+};
+
+const struct cmd_opt cmd_sweep_opts[] = {
+	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
+	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
+	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
+	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_sweep_kinds[] = {
+	{O_TARGETS, CMD_OPT_HOOK, 0, 0}, {O_WHATIF, CMD_OPT_HOOK, 0, 0},
+	{O_TRACE, CMD_OPT_HOOK, 0, 0},   {O_CELLS, CMD_OPT_WHOLE, 1, 1000000},
+	{O_MEM, CMD_OPT_HOOK, 0, 0},     {O_TIME, CMD_OPT_HOOK, 0, 0},
+	{O_SBOPT, CMD_OPT_HOOK, 0, 0},   {0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
@@ -91,32 +115,6 @@ const struct cmd_entry cmd_sweep_entry = {
 	.check = check_sweep,
 	.exec = exec_sweep,
 	.release = release_sweep,
-};
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_TARGETS,
-	O_WHATIF,
-	O_TRACE,
-	O_SPLIT,
-	O_CELLS,
-	O_MEM,
-	O_TIME,
-	O_SBOPT
-};
-
-const struct cmd_opt cmd_sweep_opts[] = {
-	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
-	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
-	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
-	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_sweep_kinds[] = {
-	{O_TARGETS, CMD_OPT_HOOK, 0, 0}, {O_WHATIF, CMD_OPT_HOOK, 0, 0},
-	{O_TRACE, CMD_OPT_HOOK, 0, 0},   {O_CELLS, CMD_OPT_WHOLE, 1, 1000000},
-	{O_MEM, CMD_OPT_HOOK, 0, 0},     {O_TIME, CMD_OPT_HOOK, 0, 0},
-	{O_SBOPT, CMD_OPT_HOOK, 0, 0},   {0, 0, 0, 0},
 };
 
 /* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */

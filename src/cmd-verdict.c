@@ -29,8 +29,28 @@ static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_verdict(struct cmd_ctx *ctx);
 static int exec_verdict(struct cmd_ctx *ctx);
 static void release_verdict(struct cmd_ctx *ctx);
-extern const struct cmd_opt cmd_verdict_opts[]; /* below */
-extern const struct cmd_opt_kind_of cmd_verdict_kinds[];
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_BASELINE, O_CAP, O_NOHEAD };
+
+const struct cmd_opt cmd_verdict_opts[] = {
+	{"baseline", O_BASELINE, 1},
+	{"policy", 'p', 1},
+	{"slo", O_SLO, 1},
+	{"seeds", O_SEEDS, 1},
+	{"shrink", O_SHRINK, 1},
+	{"growth-cap", O_CAP, 1},
+	{"no-headroom", O_NOHEAD, 0},
+	{"threads", O_THREADS, 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_verdict_kinds[] = {
+	{O_SLO, CMD_OPT_HOOK, 0, 0},
+	{O_CAP, CMD_OPT_HOOK, 0, 0},
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
@@ -64,34 +84,6 @@ const struct cmd_entry cmd_verdict_entry = {
 	.exec = exec_verdict,
 	.release = release_verdict,
 };
-
-enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_BASELINE, O_CAP, O_NOHEAD };
-
-const struct cmd_opt cmd_verdict_opts[] = {
-	{"baseline", O_BASELINE, 1},
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"growth-cap", O_CAP, 1},
-	{"no-headroom", O_NOHEAD, 0},
-	{"threads", O_THREADS, 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_verdict_kinds[] = {
-	{O_SLO, CMD_OPT_HOOK, 0, 0},
-	{O_CAP, CMD_OPT_HOOK, 0, 0},
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
-};
-
-/* Called from the runs' threads, serialised. */
-static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
-{
-	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
-}
 
 /* One line per policy: its smallest cluster, the saving, the headroom and its price. */
 static void print_policies(const struct verdict *v, FILE *f)
@@ -187,8 +179,7 @@ static int exec_verdict(struct cmd_ctx *ctx)
 {
 	struct verdict_state *t = ctx->u;
 	struct err e = {0};
-	struct cmd_bar bar;
-	struct cmd_stop stop;
+	struct cmd_long lg;
 	int shrink, rc;
 
 	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &shrink)))
@@ -204,14 +195,12 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .headroom = !cmd_has(ctx, O_NOHEAD),
 				 .growth_cap = cmd_has(ctx, O_CAP) ? t->cap : VERDICT_GROWTH_CAP,
 				 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
-				 .progress = bar_update,
-				 .u = &bar,
+				 .progress = cmd_bar_step,
+				 .u = &lg.bar,
 				 .stop = &cmd_stop_signal};
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
+	cmd_long_begin(&lg);
 	int vrc = verdict_run(&o, &t->v, &e);
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
+	cmd_long_end(&lg);
 	if (vrc == VF_ESTOP) {
 		fprintf(stderr, "voidfit verdict: stopped\n");
 		return 130;

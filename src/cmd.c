@@ -487,3 +487,20 @@ void cmd_bar_clear(struct cmd_bar *b)
 		fprintf(stderr, "\r%*s\r", b->width, "");
 	b->width = 0;
 }
+
+void cmd_bar_step(void *bar, double done, const char *policy, unsigned step, size_t nodes)
+{
+	cmd_bar_draw(bar, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
+}
+
+void cmd_long_begin(struct cmd_long *l)
+{
+	cmd_bar_start(&l->bar);
+	cmd_stop_catch(&l->stop);
+}
+
+void cmd_long_end(struct cmd_long *l)
+{
+	cmd_stop_release(&l->stop);
+	cmd_bar_clear(&l->bar);
+}
