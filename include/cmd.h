@@ -2,6 +2,22 @@
  * cmd.h — voidfit's subcommands. Each lives in src/cmd-NAME.c and exports one
  * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
+ *
+ * A command is a declaration, as tmux's cmd_entry is: its entry names its options (and what
+ * kind of value each takes), its operand, the access it needs to the store the operand names
+ * and whether it prints a table in --format F. cmd_run does what the entry says, in this
+ * order, so that every command fails alike:
+ *
+ *   init      the command's state (ctx->u) set up
+ *   options   read in argv order; a number or a whole number checked against its range,
+ *             a scenario option handed to scenario_set, the rest to the entry's opt hook;
+ *             the first bad one is the usage error
+ *   operands  "no STORE given", "one STORE only" (or no operand at all)
+ *   check     the checks that need every option (which may lower the store access)
+ *   format    --json / --format F of table_format_find
+ *   store     opened read-only or read-write (waiting as --wait says)
+ *   exec      the command: it calls modules and prints what they return
+ *   release   what check and exec left in ctx->u; then the store is closed
  */
 #ifndef VOIDFIT_CMD_H
 #define VOIDFIT_CMD_H
@@ -28,18 +44,15 @@ enum cmd_store {
 	CMD_STORE_WRITE,    /* read-write; the file must exist */
 };
 
-/* A command is a declaration (tmux's cmd_entry is the model): its options, operands, store
- * access and output formats are data here, and cmd_run does what they say before exec. A
- * command with exec_argv instead of exec parses its own words (the older shape). */
+/* A command: what it is for 'voidfit -h', then its declared shape (the top of this file). */
 struct cmd_entry {
 	const char *name;    /* "import" */
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
 	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
-	int (*exec_argv)(int argc, char **argv); /* argv[0] is the command name */
-	const struct cmd_opt *opts;              /* the options exec parses */
+	const struct cmd_opt *opts; /* the options exec parses */
 
-	/* ---- the declared shape (with exec) ---- */
+	/* ---- the declared shape ---- */
 	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
 				"one STORE only" are usage errors; NULL: any number */
 	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */

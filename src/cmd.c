@@ -392,8 +392,6 @@ static int prepare(struct cmd_ctx *ctx)
 
 int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 {
-	if (!ce->exec)
-		return ce->exec_argv(argc, argv);
 	if (ce->sub && argc >= 2 && !strcmp(argv[1], ce->sub))
 		return ce->exec_sub(argc, argv);
 	size_t nopts = 0;
