@@ -156,103 +156,25 @@ void sizerec_idle_warning(const struct size_opts *o, const struct size_result *r
 	sbuf_release(&b);
 }
 
-struct table *sizerec_table(const struct size_opts *o, const struct size_result *res,
-			    const char *slo_text)
+/* The notes of the table: first what voids the figures, then the cluster, the SLO, the
+ * search, each policy's next step down, the prices (assumed: the models priced by the
+ * placeholder). */
+static void add_notes(struct table *tab, const struct size_opts *o, const struct size_result *res,
+		      const char *slo_text, uint32_t assumed)
 {
 	const struct size_plan *plan = o->plan;
 	const struct size_slo *slo = o->slo;
-	uint32_t shr = shrinking_models(plan), assumed = 0;
+	uint32_t shr = shrinking_models(plan);
 	int order[GPUMODEL_MAX + 1];
-	model_order(plan, order);
-	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
-	struct table_col cols[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
-	struct sbuf strs[2 + 2 * GPUMODEL_MAX + 6 * SIZE_MAX_TERMS], b = SBUF_INIT;
-	size_t nc = 0, ns = 0;
-	double v[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
+	struct model_sum full[GPUMODEL_MAX];
+	struct sbuf b = SBUF_INIT;
 	size_t ncpu = 0;
 
-	sbuf_init(&b);
+	model_order(plan, order);
 	sum_models(plan, NULL, full);
 	for (size_t g = 0; g < plan->ng; g++)
 		ncpu += plan->g[g].model < 0 ? plan->g[g].n : 0;
-	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
-		sbuf_init(&strs[i]);
-		/* STR: the next of strs, printed (one a statement: an initializer's order is unset)
-		 */
-#define STR(...) (sbuf_printf(&strs[ns], __VA_ARGS__), strs[ns++].s)
-	const char *u0 = STR("of %zu", plan->nnodes);
-	cols[nc++] = (struct table_col){"nodes", "nodes", u0, 0, TABLE_LOWER, 0};
-	for (const int *m = order; *m >= 0; m++)
-		if (shr >> *m & 1) {
-			const char *key = STR("nodes_%s", gpumodel_get(*m)->name);
-			const char *unit = STR("of %zu", full[*m].nodes_full);
-			cols[nc++] = (struct table_col){key, gpumodel_get(*m)->name, unit,
-							0,   TABLE_NEUTRAL,          0};
-		}
-	const char *u1 = STR("of %" PRId64, plan->gpus);
-	cols[nc++] = (struct table_col){"gpus", "GPUs", u1, 0, TABLE_LOWER, 0};
-	cols[nc++] = (struct table_col){"gpus_retired", "retired", "GPUs", 0, TABLE_HIGHER, 0};
-	cols[nc++] = (struct table_col){"usd_per_year", "saved", "$/yr", 0, TABLE_HIGHER, 0};
-	for (size_t i = 0; i < slo->n; i++) {
-		const struct size_term *t = &slo->t[i];
-		const struct table_col *rc = runrec_col((enum runrec_col)t->col);
-		int secs = in_seconds(t->col);
-		struct sbuf name = SBUF_INIT;
-		sbuf_init(&name);
-		size_term_name(t, &name);
-		const char *kf = STR("%s_full", name.s);
-		const char *hf = STR("%s", name.s);
-		cols[nc++] = (struct table_col){
-			kf, hf, secs ? "full s" : "full", rc->decimals, TABLE_NEUTRAL, 0};
-		const char *ks = STR("%s_sized", name.s);
-		const char *hs = STR("%s", name.s);
-		cols[nc++] = (struct table_col){
-			ks, hs, secs ? "sized s" : "sized", rc->decimals, TABLE_NEUTRAL, 0};
-		sbuf_release(&name);
-	}
-	cols[nc++] = (struct table_col){"nodes_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] = (struct table_col){"gpus_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] = (struct table_col){"probes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] =
-		(struct table_col){"checked_above", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] =
-		(struct table_col){"miss_above_nodes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	const struct table_col lab = {"policy", "policy", NULL, 0, 0, 0};
-	struct table *tab = table_new(&lab, 1, cols, nc);
-	table_set_mark_best(tab, 1);
-
-	for (size_t p = 0; p < o->npol; p++) {
-		const struct size_result *r = &res[p];
-		size_t k = 0;
-		if (!r->full_ok)
-			continue;
-		int idle = r->full_alloc < METRICS_IDLE_ALLOC;
-		sum_models(plan, r->kept, ms);
-		assumed |= r->assumed;
-		v[k++] = (double)r->min.nodes;
-		for (const int *m = order; *m >= 0; m++)
-			if (shr >> *m & 1)
-				v[k++] = (double)ms[*m].nodes_min;
-		v[k++] = (double)r->gpus;
-		v[k++] = (double)(plan->gpus - r->gpus);
-		v[k++] = r->usd_year;
-		for (size_t i = 0; i < slo->n; i++) {
-			v[k++] = r->full.worst[i];
-			v[k++] = r->min.worst[i];
-		}
-		v[k++] = (double)plan->nnodes;
-		v[k++] = (double)plan->gpus;
-		v[k++] = (double)r->probes;
-		v[k++] = (double)r->above_checked;
-		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
-		const char *name = r->policy->name;
-		table_add_row(tab, &name, v, 0);
-		if (idle)
-			table_set_unranked(tab, table_nrows(tab) - 1);
-	}
-#undef STR
-
-	/* the notes: first what voids the figures, then the cluster, the SLO, ... */
+	sbuf_init(&b);
 	sizerec_idle_warning(o, res, &b);
 	if (b.len)
 		table_add_note(tab, b.s);
@@ -348,9 +270,103 @@ struct table *sizerec_table(const struct size_opts *o, const struct size_result 
 			}
 	}
 	table_add_note(tab, b.s);
+	sbuf_release(&b);
+}
+
+struct table *sizerec_table(const struct size_opts *o, const struct size_result *res,
+			    const char *slo_text)
+{
+	const struct size_plan *plan = o->plan;
+	const struct size_slo *slo = o->slo;
+	uint32_t shr = shrinking_models(plan), assumed = 0;
+	int order[GPUMODEL_MAX + 1];
+	model_order(plan, order);
+	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
+	struct table_col cols[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
+	struct sbuf strs[2 + 2 * GPUMODEL_MAX + 6 * SIZE_MAX_TERMS];
+	size_t nc = 0, ns = 0;
+	double v[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
+
+	sum_models(plan, NULL, full);
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+		sbuf_init(&strs[i]);
+		/* STR: the next of strs, printed (one a statement: an initializer's order is unset)
+		 */
+#define STR(...) (sbuf_printf(&strs[ns], __VA_ARGS__), strs[ns++].s)
+	const char *u0 = STR("of %zu", plan->nnodes);
+	cols[nc++] = (struct table_col){"nodes", "nodes", u0, 0, TABLE_LOWER, 0};
+	for (const int *m = order; *m >= 0; m++)
+		if (shr >> *m & 1) {
+			const char *key = STR("nodes_%s", gpumodel_get(*m)->name);
+			const char *unit = STR("of %zu", full[*m].nodes_full);
+			cols[nc++] = (struct table_col){key, gpumodel_get(*m)->name, unit,
+							0,   TABLE_NEUTRAL,          0};
+		}
+	const char *u1 = STR("of %" PRId64, plan->gpus);
+	cols[nc++] = (struct table_col){"gpus", "GPUs", u1, 0, TABLE_LOWER, 0};
+	cols[nc++] = (struct table_col){"gpus_retired", "retired", "GPUs", 0, TABLE_HIGHER, 0};
+	cols[nc++] = (struct table_col){"usd_per_year", "saved", "$/yr", 0, TABLE_HIGHER, 0};
+	for (size_t i = 0; i < slo->n; i++) {
+		const struct size_term *t = &slo->t[i];
+		const struct table_col *rc = runrec_col((enum runrec_col)t->col);
+		int secs = in_seconds(t->col);
+		struct sbuf name = SBUF_INIT;
+		sbuf_init(&name);
+		size_term_name(t, &name);
+		const char *kf = STR("%s_full", name.s);
+		const char *hf = STR("%s", name.s);
+		cols[nc++] = (struct table_col){
+			kf, hf, secs ? "full s" : "full", rc->decimals, TABLE_NEUTRAL, 0};
+		const char *ks = STR("%s_sized", name.s);
+		const char *hs = STR("%s", name.s);
+		cols[nc++] = (struct table_col){
+			ks, hs, secs ? "sized s" : "sized", rc->decimals, TABLE_NEUTRAL, 0};
+		sbuf_release(&name);
+	}
+	cols[nc++] = (struct table_col){"nodes_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] = (struct table_col){"gpus_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] = (struct table_col){"probes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] =
+		(struct table_col){"checked_above", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] =
+		(struct table_col){"miss_above_nodes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	const struct table_col lab = {"policy", "policy", NULL, 0, 0, 0};
+	struct table *tab = table_new(&lab, 1, cols, nc);
+	table_set_mark_best(tab, 1);
+
+	for (size_t p = 0; p < o->npol; p++) {
+		const struct size_result *r = &res[p];
+		size_t k = 0;
+		if (!r->full_ok)
+			continue;
+		int idle = r->full_alloc < METRICS_IDLE_ALLOC;
+		sum_models(plan, r->kept, ms);
+		assumed |= r->assumed;
+		v[k++] = (double)r->min.nodes;
+		for (const int *m = order; *m >= 0; m++)
+			if (shr >> *m & 1)
+				v[k++] = (double)ms[*m].nodes_min;
+		v[k++] = (double)r->gpus;
+		v[k++] = (double)(plan->gpus - r->gpus);
+		v[k++] = r->usd_year;
+		for (size_t i = 0; i < slo->n; i++) {
+			v[k++] = r->full.worst[i];
+			v[k++] = r->min.worst[i];
+		}
+		v[k++] = (double)plan->nnodes;
+		v[k++] = (double)plan->gpus;
+		v[k++] = (double)r->probes;
+		v[k++] = (double)r->above_checked;
+		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
+		const char *name = r->policy->name;
+		table_add_row(tab, &name, v, 0);
+		if (idle)
+			table_set_unranked(tab, table_nrows(tab) - 1);
+	}
+#undef STR
+	add_notes(tab, o, res, slo_text, assumed);
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
 		sbuf_release(&strs[i]);
-	sbuf_release(&b);
 	return tab;
 }
 
