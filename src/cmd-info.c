@@ -16,8 +16,13 @@
 #include "sha256.h"
 #include "store.h"
 
-static int exec_info(int argc, char **argv);
-extern const struct cmd_opt cmd_info_opts[]; /* below */
+static int exec_info(struct cmd_ctx *ctx);
+
+enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
+
+const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
+
+const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
@@ -29,8 +34,13 @@ const struct cmd_entry cmd_info_entry = {
 		"                  jobs of W > 1 workers, and how many of each W)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.exec = exec_info,
 	.opts = cmd_info_opts,
+	.kinds = cmd_info_kinds,
+	.operand = "store",
+	.one_only = "one store at a time",
+	.store = CMD_STORE_READ,
+	.wait_key = OPT_WAIT,
+	.exec = exec_info,
 };
 
 /* How many gang jobs have W workers. */
@@ -365,62 +375,22 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_release(&b);
 }
 
-enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
-
-static void say_waiting(void *ctx, const char *msg)
+static int exec_info(struct cmd_ctx *ctx)
 {
-	(void)ctx;
-	fprintf(stderr, "voidfit info: %s\n", msg);
-}
-
-const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-static int exec_info(int argc, char **argv)
-{
-	struct cmd_parser p;
-	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
-	int asjson = 0, c, rc = CMD_OK;
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_info_opts)) != -1) {
-		if (c == OPT_JSON) {
-			asjson = 1;
-		} else if (c == OPT_WAIT) {
-			if ((rc = cmd_num_opt(&cmd_info_entry, "wait", p.arg, 0, 0, &w.seconds)))
-				goto out;
-		} else {
-			rc = cmd_opt_error(&cmd_info_entry, &p);
-			goto out;
-		}
-	}
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_info_entry,
-				     p.nops ? "one store at a time" : "no store given");
-		goto out;
-	}
-	struct info in = {0};
+	struct info in = {.s = ctx->st};
 	struct store_sizes z;
-	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &in.s, &in.e) ||
-	    store_trace_list(in.s, add_trace, &in, &in.e)) {
-		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-		goto done;
-	}
-	for (size_t i = 0; i < in.n; i++)
-		if (sum_trace(in.s, &in.t[i], &in.e)) {
-			rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-			goto done;
-		}
-	if (store_sizes(in.s, &z, &in.e)) {
-		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-		goto done;
-	}
-	if (asjson)
-		print_json(p.operands[0], &in, &z);
-	else
-		print_text(p.operands[0], &in, &z);
-done:
+	int rc = CMD_OK;
+	if (store_trace_list(in.s, add_trace, &in, &in.e))
+		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	for (size_t i = 0; i < in.n && !rc; i++)
+		if (sum_trace(in.s, &in.t[i], &in.e))
+			rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	if (!rc && store_sizes(in.s, &z, &in.e))
+		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	if (!rc && cmd_has(ctx, OPT_JSON))
+		print_json(ctx->p.operands[0], &in, &z);
+	else if (!rc)
+		print_text(ctx->p.operands[0], &in, &z);
 	free_info(&in);
-	store_close(in.s);
-out:
-	cmd_parser_release(&p);
 	return rc;
 }
