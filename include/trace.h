@@ -63,6 +63,9 @@ struct trace_format {
 	int (*sniff)(const struct csvin_rec *r);
 	/* Map the file's columns (header, or NULL) itself; NULL: by fmt->columns. */
 	int (*start)(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
+	/* Bytes of rd->state, zeroed before open and freed after close (0: none, or what open
+	 * sets up and close frees). */
+	size_t state_size;
 	/* Set up rd->state (may be NULL); 0 or VF_E*. */
 	int (*open)(struct trace_reader *rd, struct err *e);
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
@@ -78,7 +81,7 @@ struct trace_format {
 	int (*end)(struct trace_reader *rd, struct err *e);
 	/* Emit what the state still holds, at the end of the import; may be NULL. */
 	int (*finish)(struct trace_reader *rd, struct err *e);
-	/* Free rd->state; may be NULL. */
+	/* Free what rd->state holds (and rd->state itself, without state_size); may be NULL. */
 	void (*close)(struct trace_reader *rd);
 };
 
@@ -163,6 +166,16 @@ int trace_num(struct trace_reader *rd, const struct csvin_rec *r, int k, double 
  * or negative. Absent or empty gives -1 (not recorded). */
 int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, double scale,
 		 int64_t *out);
+/* One amount a row reads: column k times scale into *out, as trace_amount reads it. */
+struct trace_amount_of {
+	int k;
+	double scale;
+	int64_t *out;
+};
+/* trace_amount of each of a[0..n), in order: 0, or the first one's TRACE_BAD (the rest not
+ * read). */
+int trace_amounts(struct trace_reader *rd, const struct csvin_rec *r,
+		  const struct trace_amount_of *a, size_t n);
 /* An ISO 8601 time ("2020-04-01 09:30:00", "2020-04-01T09:30:00.5Z", "...+08:00",
  * "2020-04-01") into seconds since the epoch (fractions rounded): a time without a zone is
  * at UTC + tz_offset seconds. 0, or -1 when s is not such a time. */
@@ -205,6 +218,28 @@ int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec);
 /* A job's GPU request from a GPU count and a per-GPU share; TRACE_BAD (why set) if it
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
+
+/* j->duration = end - start: 0, or TRACE_BAD when end < start ("END_NAME 9 before
+ * START_NAME 10": the names of the two times in the row's own words). */
+int trace_job_span(struct trace_reader *rd, struct job *j, int64_t start, int64_t end,
+		   const char *start_name, const char *end_name);
+
+/* The columns of a node row: its name, CPU and memory (times their scales), GPU count
+ * and GPU model. */
+struct trace_node_cols {
+	int name, cpu, mem, gpu, model;
+	double cpu_scale, mem_scale;
+};
+/* A node of such a row to the sink: 0, TRACE_BAD (no name, a bad amount, more GPUs than
+ * a node holds: CLUSTER_MAX_GPUS) or VF_E*. Its GPUs and HBM by trace_node_model. */
+int trace_node_row(struct trace_reader *rd, const struct csvin_rec *r,
+		   const struct trace_node_cols *c, struct err *e);
+/* A node of CPU and memory only, named name (what: its column in messages), to the sink
+ * when add and the name is new to the import (rd->state, a trace_nameset: the first row of
+ * a machine makes its node): 0, TRACE_BAD when the name is longer than a node's ("WHAT
+ * longer than 47 bytes"; checked also when not add), or VF_E*. */
+int trace_cpu_node(struct trace_reader *rd, const char *name, const char *what, int add,
+		   int64_t cpu, int64_t mem, struct err *e);
 
 /* j->workers from column k, a whole number of workers: 0 (set; absent or empty: 1), or
  * TRACE_BAD (why set) when it is no number, not whole, below 1 or above JOB_WORKERS_MAX. */

@@ -47,9 +47,9 @@ static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_s
 		start = trace_round(t);
 	if (trace_num(rd, r, k_end, &t) == 0 && t < 0)
 		return trace_bad(rd, "ended before the trace window (end time %g s)", t);
-	if ((rc = trace_amount(rd, r, k_end, 1, &end)) ||
-	    (rc = trace_amount(rd, r, k_cpu, 10, &cpu)) ||
-	    (rc = trace_amount(rd, r, k_mem, mem_scale, &mem)))
+	const struct trace_amount_of a[] = {
+		{k_end, 1, &end}, {k_cpu, 10, &cpu}, {k_mem, mem_scale, &mem}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	j.dem[DIM_CPU] = cpu;
 	j.dem[DIM_MEM] = mem;
@@ -62,11 +62,8 @@ static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_s
 	j.arrival = start < 0 ? 0 : start;
 	if (!have_start || end <= 0 || (status && !strcmp(status, "Waiting")))
 		j.flags |= JOB_F_NOTRAN;
-	else if (end < start)
-		return trace_bad(rd, "end time %lld before start time %lld", (long long)end,
-				 (long long)start);
-	else
-		j.duration = end - start;
+	else if ((rc = trace_job_span(rd, &j, start, end, "start time", "end time")))
+		return rc;
 	return trace_emit_job(rd, &j, e);
 }
 
@@ -113,23 +110,22 @@ static void names_close(struct trace_reader *rd)
 	trace_nameset_free(rd->state);
 }
 
-static int machine_node(struct trace_reader *rd, const char *name, int64_t cpu, int64_t mem,
-			struct err *e)
+/* The machine of column k_id, of CPUs (column 4) and normalised memory (column 5, times
+ * mem_scale): its node when add and the machine is new. */
+static int machine_node(struct trace_reader *rd, const struct csvin_rec *r, int k_id,
+			double mem_scale, int add, struct err *e)
 {
-	struct node n;
-	node_init(&n);
+	int64_t cpu, mem;
+	int rc;
+	const struct trace_amount_of a[] = {{4, 1000, &cpu}, {5, mem_scale, &mem}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
+		return rc;
+	if (!add)
+		return 0;
+	const char *name = trace_field(rd, r, k_id);
 	if (!name)
 		return trace_bad(rd, "no machine id");
-	if (strlen(name) >= sizeof n.name)
-		return trace_bad(rd, "machine id longer than %zu bytes", sizeof n.name - 1);
-	if (!trace_nameset_add((struct trace_nameset **)&rd->state, name))
-		return 0;
-	strcpy(n.name, name);
-	n.cap[DIM_CPU] = cpu;
-	n.cap[DIM_MEM] = mem;
-	n.cap[DIM_GPU] = 0;
-	n.cap[DIM_HBM] = 0;
-	return trace_emit_node(rd, &n, e);
+	return trace_cpu_node(rd, name, "machine id", 1, cpu, mem, e);
 }
 
 /* v2017 server_event: timestamp,machine_id,event_type,event_detail,cpus,mem,disk */
@@ -152,17 +148,10 @@ static int s17_sniff(const struct csvin_rec *r)
 
 static int s17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
-	int64_t cpu, mem;
-	int rc;
 	const char *type = trace_field(rd, r, 2);
 	if (!type)
 		return trace_bad(rd, "column 'event_type' is empty");
-	if ((rc = trace_amount(rd, r, 4, 1000, &cpu)) ||
-	    (rc = trace_amount(rd, r, 5, ALI2017_MEM_MIB, &mem)))
-		return rc;
-	if (strcmp(type, "add"))
-		return 0;
-	return machine_node(rd, trace_field(rd, r, 1), cpu, mem, e);
+	return machine_node(rd, r, 1, ALI2017_MEM_MIB, !strcmp(type, "add"), e);
 }
 
 const struct trace_format trace_ali2017_server = {
@@ -215,12 +204,7 @@ static int m18_sniff(const struct csvin_rec *r)
 
 static int m18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
-	int64_t cpu, mem;
-	int rc;
-	if ((rc = trace_amount(rd, r, 4, 1000, &cpu)) ||
-	    (rc = trace_amount(rd, r, 5, ALI2018_MEM_MIB / 100.0, &mem)))
-		return rc;
-	return machine_node(rd, trace_field(rd, r, 0), cpu, mem, e);
+	return machine_node(rd, r, 0, ALI2018_MEM_MIB / 100.0, 1, e);
 }
 
 const struct trace_format trace_ali2018_machine = {

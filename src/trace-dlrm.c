@@ -56,13 +56,11 @@ static int row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e
 	int64_t cpu, mem, gpu, rdma, create, sched, del;
 	int rc;
 	job_init(&j);
-	if ((rc = trace_amount(rd, r, D_CPU, 1000, &cpu)) ||
-	    (rc = trace_amount(rd, r, D_MEM, 1024, &mem)) ||
-	    (rc = trace_amount(rd, r, D_GPU, 1, &gpu)) ||
-	    (rc = trace_amount(rd, r, D_RDMA, 1, &rdma)) ||
-	    (rc = trace_amount(rd, r, D_CREATE, 1, &create)) ||
-	    (rc = trace_amount(rd, r, D_SCHED, 1, &sched)) ||
-	    (rc = trace_amount(rd, r, D_DELETE, 1, &del)))
+	const struct trace_amount_of a[] = {{D_CPU, 1000, &cpu},    {D_MEM, 1024, &mem},
+					    {D_GPU, 1, &gpu},       {D_RDMA, 1, &rdma},
+					    {D_CREATE, 1, &create}, {D_SCHED, 1, &sched},
+					    {D_DELETE, 1, &del}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	const char *role = trace_field(rd, r, D_ROLE);
 	if (!role || (strcmp(role, "HN") && strcmp(role, "CN")))
@@ -81,10 +79,8 @@ static int row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e
 	if (sched >= 0 && create >= 0 && sched < create)
 		return trace_bad(rd, "scheduled_time %lld before creation_time %lld",
 				 (long long)sched, (long long)create);
-	if (end < start)
-		return trace_bad(rd, "deletion_time %lld before its start %lld", (long long)end,
-				 (long long)start);
-	j.duration = end - start;
+	if ((rc = trace_job_span(rd, &j, start, end, "its start", "deletion_time")))
+		return rc;
 	return trace_emit_job(rd, &j, e);
 }
 

@@ -153,19 +153,10 @@ static int emit(struct trace_reader *rd, const struct gtask *g, struct err *e)
 	return trace_emit_job(rd, &j, e);
 }
 
-static int task_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	rd->state = xcalloc(1, sizeof(struct gstate));
-	return 0;
-}
-
 static void task_close(struct trace_reader *rd)
 {
 	struct gstate *s = rd->state;
-	if (s)
-		free(s->t);
-	free(s);
+	free(s->t);
 }
 
 static int task_sniff(const struct csvin_rec *r)
@@ -284,7 +275,7 @@ const struct trace_format trace_google_task = {
 	.kind = TRACE_JOBS,
 	.columns = task_cols,
 	.sniff = task_sniff,
-	.open = task_open,
+	.state_size = sizeof(struct gstate),
 	.row = task_row,
 	.finish = task_finish,
 	.close = task_close,
@@ -304,25 +295,14 @@ static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struc
 {
 	int64_t ev, cpu, mem;
 	int rc;
-	if ((rc = trace_amount(rd, r, 2, 1, &ev)) ||
-	    (rc = trace_amount(rd, r, 4, GOOGLE_CPU_MILLI, &cpu)) ||
-	    (rc = trace_amount(rd, r, 5, GOOGLE_MEM_MIB, &mem)))
+	const struct trace_amount_of a[] = {
+		{2, 1, &ev}, {4, GOOGLE_CPU_MILLI, &cpu}, {5, GOOGLE_MEM_MIB, &mem}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	const char *id = trace_field(rd, r, 1);
 	if (!id || ev < 0 || ev > 2)
 		return trace_bad(rd, "no machine ID, or an event type other than 0, 1, 2");
-	struct node n;
-	node_init(&n);
-	if (strlen(id) >= sizeof n.name)
-		return trace_bad(rd, "machine ID longer than %zu bytes", sizeof n.name - 1);
-	if (ev != 0 || !trace_nameset_add((struct trace_nameset **)&rd->state, id))
-		return 0;
-	strcpy(n.name, id);
-	n.cap[DIM_CPU] = cpu;
-	n.cap[DIM_MEM] = mem;
-	n.cap[DIM_GPU] = 0;
-	n.cap[DIM_HBM] = 0;
-	return trace_emit_node(rd, &n, e);
+	return trace_cpu_node(rd, id, "machine ID", ev == 0, cpu, mem, e);
 }
 
 static void machine_close(struct trace_reader *rd)

@@ -56,19 +56,10 @@ static int k8s_sniff(const char *line, size_t len)
 	return i < len && line[i] == '{';
 }
 
-static int k8s_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	rd->state = xcalloc(1, sizeof(struct k8s));
-	return 0;
-}
-
 static void k8s_close(struct trace_reader *rd)
 {
 	struct k8s *s = rd->state;
-	if (s)
-		free(s->buf);
-	free(s);
+	free(s->buf);
 }
 
 static int k8s_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e)
@@ -425,7 +416,7 @@ const struct trace_format trace_k8s = {
 	.lines = 1,
 	.sniff_line = k8s_sniff,
 	.start = k8s_start,
-	.open = k8s_open,
+	.state_size = sizeof(struct k8s),
 	.row = k8s_row,
 	.end = k8s_end,
 	.close = k8s_close,

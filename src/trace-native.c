@@ -101,19 +101,6 @@ static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	return trace_emit_job(rd, &j, e);
 }
 
-static int jobs_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	rd->state = xcalloc(1, sizeof(struct spec_memo));
-	return 0;
-}
-
-static void jobs_close(struct trace_reader *rd)
-{
-	free(rd->state);
-	rd->state = NULL;
-}
-
 const struct trace_format trace_native_jobs = {
 	.name = "native-jobs",
 	.summary = "voidfit's own job CSV (voidfit gen), all seven dimensions",
@@ -121,9 +108,8 @@ const struct trace_format trace_native_jobs = {
 	.has_header = 1,
 	.columns = job_cols,
 	.nrequired = 13,
-	.open = jobs_open,
+	.state_size = sizeof(struct spec_memo),
 	.row = jobs_row,
-	.close = jobs_close,
 };
 
 enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU };

@@ -30,13 +30,11 @@ static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	int64_t cpu, mem, ngpu, milli, create, del, sched;
 	int rc;
 	job_init(&j);
-	if ((rc = trace_amount(rd, r, P_CPU, 1, &cpu)) ||
-	    (rc = trace_amount(rd, r, P_MEM, 1, &mem)) ||
-	    (rc = trace_amount(rd, r, P_NGPU, 1, &ngpu)) ||
-	    (rc = trace_amount(rd, r, P_MILLI, 1, &milli)) ||
-	    (rc = trace_amount(rd, r, P_CREATE, 1, &create)) ||
-	    (rc = trace_amount(rd, r, P_DELETE, 1, &del)) ||
-	    (rc = trace_amount(rd, r, P_SCHED, 1, &sched)))
+	const struct trace_amount_of a[] = {{P_CPU, 1, &cpu},       {P_MEM, 1, &mem},
+					    {P_NGPU, 1, &ngpu},     {P_MILLI, 1, &milli},
+					    {P_CREATE, 1, &create}, {P_DELETE, 1, &del},
+					    {P_SCHED, 1, &sched}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	j.dem[DIM_CPU] = cpu;
 	j.dem[DIM_MEM] = mem;
@@ -68,11 +66,8 @@ static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		j.flags |= JOB_F_NOTRAN;
 	} else if (del < 0) {
 		return trace_bad(rd, "scheduled but no deletion_time");
-	} else if (del < sched) {
-		return trace_bad(rd, "deletion_time %lld before scheduled_time %lld",
-				 (long long)del, (long long)sched);
-	} else {
-		j.duration = del - sched;
+	} else if ((rc = trace_job_span(rd, &j, sched, del, "scheduled_time", "deletion_time"))) {
+		return rc;
 	}
 	return trace_emit_job(rd, &j, e);
 }
@@ -93,22 +88,8 @@ static const char *const node_cols[] = {"sn", "cpu_milli", "memory_mib", "gpu", 
 
 static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
-	struct node n;
-	int64_t cpu, mem, ngpu;
-	int rc;
-	node_init(&n);
-	if (trace_name(rd, r, N_SN, n.name, sizeof n.name, 1))
-		return TRACE_BAD;
-	if ((rc = trace_amount(rd, r, N_CPU, 1, &cpu)) ||
-	    (rc = trace_amount(rd, r, N_MEM, 1, &mem)) ||
-	    (rc = trace_amount(rd, r, N_GPU, 1, &ngpu)))
-		return rc;
-	if (ngpu > 32) /* CLUSTER_MAX_GPUS */
-		return trace_bad(rd, "%lld GPUs on one node", (long long)ngpu);
-	n.cap[DIM_CPU] = cpu;
-	n.cap[DIM_MEM] = mem;
-	trace_node_model(rd, &n, trace_field(rd, r, N_MODEL), ngpu < 0 ? 0 : ngpu, -1);
-	return trace_emit_node(rd, &n, e);
+	static const struct trace_node_cols c = {N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, 1, 1};
+	return trace_node_row(rd, r, &c, e);
 }
 
 const struct trace_format trace_openb_nodes = {

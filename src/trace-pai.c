@@ -49,12 +49,10 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	int64_t inst, start, end, cpu, mem, gpu;
 	int rc;
 	job_init(&j);
-	if ((rc = trace_amount(rd, r, T_INST, 1, &inst)) ||
-	    (rc = trace_amount(rd, r, T_START, 1, &start)) ||
-	    (rc = trace_amount(rd, r, T_END, 1, &end)) ||
-	    (rc = trace_amount(rd, r, T_CPU, 10, &cpu)) ||
-	    (rc = trace_amount(rd, r, T_MEM, 1024, &mem)) ||
-	    (rc = trace_amount(rd, r, T_GPU, 10, &gpu)))
+	const struct trace_amount_of a[] = {{T_INST, 1, &inst},  {T_START, 1, &start},
+					    {T_END, 1, &end},    {T_CPU, 10, &cpu},
+					    {T_MEM, 1024, &mem}, {T_GPU, 10, &gpu}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	if (inst < 1)
 		return trace_bad(rd, "column 'inst_num': no instances");
@@ -83,11 +81,8 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		j.arrival = start;
 		if (end <= 0)
 			j.flags |= JOB_F_NOTRAN;
-		else if (end < start)
-			return trace_bad(rd, "end_time %lld before start_time %lld", (long long)end,
-					 (long long)start);
-		else
-			j.duration = end - start;
+		else if ((rc = trace_job_span(rd, &j, start, end, "start_time", "end_time")))
+			return rc;
 	}
 	return trace_emit_job(rd, &j, e);
 }
@@ -160,22 +155,8 @@ static int machine_sniff(const struct csvin_rec *r)
 
 static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
-	struct node n;
-	int64_t cpu, mem, gpu;
-	int rc;
-	node_init(&n);
-	if (trace_name(rd, r, M_NAME, n.name, sizeof n.name, 1))
-		return TRACE_BAD;
-	if ((rc = trace_amount(rd, r, M_CPU, 1000, &cpu)) ||
-	    (rc = trace_amount(rd, r, M_MEM, 1024, &mem)) ||
-	    (rc = trace_amount(rd, r, M_GPU, 1, &gpu)))
-		return rc;
-	if (gpu > 32) /* CLUSTER_MAX_GPUS */
-		return trace_bad(rd, "%lld GPUs on one node", (long long)gpu);
-	n.cap[DIM_CPU] = cpu;
-	n.cap[DIM_MEM] = mem;
-	trace_node_model(rd, &n, trace_field(rd, r, M_TYPE), gpu < 0 ? 0 : gpu, -1);
-	return trace_emit_node(rd, &n, e);
+	static const struct trace_node_cols c = {M_NAME, M_CPU, M_MEM, M_GPU, M_TYPE, 1000, 1024};
+	return trace_node_row(rd, r, &c, e);
 }
 
 const struct trace_format trace_pai_machine = {

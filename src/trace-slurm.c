@@ -80,19 +80,10 @@ static int sacct_sniff(const char *line, size_t len)
 	return 0;
 }
 
-static int sacct_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	rd->state = xcalloc(1, sizeof(struct sacct));
-	return 0;
-}
-
 static void sacct_close(struct trace_reader *rd)
 {
 	struct sacct *s = rd->state;
-	if (s)
-		free(s->f);
-	free(s);
+	free(s->f);
 }
 
 static int sacct_start(struct trace_reader *rd, const struct csvin_rec *header, struct err *e)
@@ -396,7 +387,7 @@ const struct trace_format trace_slurm_sacct = {
 	.lines = 1,
 	.sniff_line = sacct_sniff,
 	.start = sacct_start,
-	.open = sacct_open,
+	.state_size = sizeof(struct sacct),
 	.row = sacct_row,
 	.close = sacct_close,
 };

@@ -86,15 +86,9 @@ static int sniff(const char *line, size_t len)
 static int swf_open(struct trace_reader *rd, struct err *e)
 {
 	(void)e;
-	struct swf *s = xcalloc(1, sizeof *s);
+	struct swf *s = rd->state;
 	s->max_nodes = s->max_procs = s->max_mem = -1;
-	rd->state = s;
 	return 0;
-}
-
-static void swf_close(struct trace_reader *rd)
-{
-	free(rd->state);
 }
 
 /* A header comment "; Key: value": keep the sizes it gives. */
@@ -233,7 +227,7 @@ const struct trace_format trace_swf = {
 	.kind = TRACE_MIXED,
 	.lines = 1,
 	.sniff_line = sniff,
+	.state_size = sizeof(struct swf),
 	.open = swf_open,
 	.row = swf_row,
-	.close = swf_close,
 };

@@ -176,6 +176,8 @@ int trace_reader_new(const struct trace_format *fmt, struct trace_map *map,
 	rd->sink = *sink;
 	rd->map = map;
 	*out = NULL;
+	if (fmt->state_size)
+		rd->state = xcalloc(1, fmt->state_size);
 	if (fmt->open) {
 		int rc = fmt->open(rd, e);
 		if (rc) {
@@ -249,6 +251,8 @@ void trace_reader_free(struct trace_reader *rd)
 		return;
 	if (rd->fmt->close)
 		rd->fmt->close(rd);
+	if (rd->fmt->state_size)
+		free(rd->state);
 	trace_map_free(rd->map);
 	free(rd->col);
 	free(rd);
@@ -459,6 +463,16 @@ int trace_amount(struct trace_reader *rd, const struct csvin_rec *r, int k, doub
 		return trace_bad(rd, "column '%s': %s is out of range", col_name(rd, k),
 				 trace_field(rd, r, k));
 	*out = trace_round(v * scale);
+	return 0;
+}
+
+int trace_amounts(struct trace_reader *rd, const struct csvin_rec *r,
+		  const struct trace_amount_of *a, size_t n)
+{
+	int rc;
+	for (size_t i = 0; i < n; i++)
+		if ((rc = trace_amount(rd, r, a[i].k, a[i].scale, a[i].out)))
+			return rc;
 	return 0;
 }
 
@@ -764,6 +778,54 @@ int trace_job_workers_set(struct trace_reader *rd, const char *name, double w, s
 				 JOB_WORKERS_MAX);
 	j->workers = (int32_t)w;
 	return 0;
+}
+
+int trace_job_span(struct trace_reader *rd, struct job *j, int64_t start, int64_t end,
+		   const char *start_name, const char *end_name)
+{
+	if (end < start)
+		return trace_bad(rd, "%s %lld before %s %lld", end_name, (long long)end, start_name,
+				 (long long)start);
+	j->duration = end - start;
+	return 0;
+}
+
+int trace_node_row(struct trace_reader *rd, const struct csvin_rec *r,
+		   const struct trace_node_cols *c, struct err *e)
+{
+	struct node n;
+	int64_t cpu, mem, ngpu;
+	int rc;
+	node_init(&n);
+	if (trace_name(rd, r, c->name, n.name, sizeof n.name, 1))
+		return TRACE_BAD;
+	const struct trace_amount_of a[] = {
+		{c->cpu, c->cpu_scale, &cpu}, {c->mem, c->mem_scale, &mem}, {c->gpu, 1, &ngpu}};
+	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
+		return rc;
+	if (ngpu > 32) /* CLUSTER_MAX_GPUS */
+		return trace_bad(rd, "%lld GPUs on one node", (long long)ngpu);
+	n.cap[DIM_CPU] = cpu;
+	n.cap[DIM_MEM] = mem;
+	trace_node_model(rd, &n, trace_field(rd, r, c->model), ngpu < 0 ? 0 : ngpu, -1);
+	return trace_emit_node(rd, &n, e);
+}
+
+int trace_cpu_node(struct trace_reader *rd, const char *name, const char *what, int add,
+		   int64_t cpu, int64_t mem, struct err *e)
+{
+	struct node n;
+	node_init(&n);
+	if (strlen(name) >= sizeof n.name)
+		return trace_bad(rd, "%s longer than %zu bytes", what, sizeof n.name - 1);
+	if (!add || !trace_nameset_add((struct trace_nameset **)&rd->state, name))
+		return 0;
+	strcpy(n.name, name);
+	n.cap[DIM_CPU] = cpu;
+	n.cap[DIM_MEM] = mem;
+	n.cap[DIM_GPU] = 0;
+	n.cap[DIM_HBM] = 0;
+	return trace_emit_node(rd, &n, e);
 }
 
 int trace_job_workers(struct trace_reader *rd, const struct csvin_rec *r, int k, struct job *j)

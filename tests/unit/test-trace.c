@@ -511,6 +511,38 @@ static void test_helpers(void **state)
 	assert_null(trace_format_find("nosuch"));
 }
 
+/* The row helpers: trace_amounts reads in order and stops at the first bad amount, leaving
+ * the rest unread; trace_job_span names the two times in the row's words. */
+static void test_row_helpers(void **state)
+{
+	(void)state;
+	struct sink s = {0};
+	struct trace_reader *rd = reader("dlrm", dlrm_h, &s);
+	struct rec r;
+	int64_t cpu = -7, mem = -7, gpu = -7;
+	const struct trace_amount_of a[] = {{3, 1000, &cpu}, {9, 1024, &mem}, {5, 1, &gpu}};
+	mk(&r, "i1,HN,a,1.5,,,,,,x,,,,,,,", 2);
+	assert_int_equal(trace_amounts(rd, &r.r, a, 3), TRACE_BAD);
+	assert_string_equal(rd->why, "column 'memory_request': 'x' is not a number");
+	assert_int_equal(cpu, 1500);
+	assert_int_equal(gpu, -7);
+	free(r.buf);
+	mk(&r, "i1,HN,a,1.5,,2,,,,2,,,,,,,", 2);
+	assert_int_equal(trace_amounts(rd, &r.r, a, 3), 0);
+	assert_int_equal(mem, 2048);
+	assert_int_equal(gpu, 2);
+	free(r.buf);
+	struct job j;
+	job_init(&j);
+	assert_int_equal(trace_job_span(rd, &j, 20, 15, "scheduled_time", "deletion_time"),
+			 TRACE_BAD);
+	assert_string_equal(rd->why, "deletion_time 15 before scheduled_time 20");
+	assert_int_equal(trace_job_span(rd, &j, 20, 35, "a", "b"), 0);
+	assert_int_equal(j.duration, 15);
+	trace_reader_free(rd);
+	job_set_release(&s.set);
+}
+
 /* The first of rd's columns that the file has. */
 static int first_mapped(const struct trace_reader *rd)
 {
@@ -710,6 +742,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_row_helpers),
 		cmocka_unit_test(test_closest_format),
 		cmocka_unit_test(test_header_lacks_columns),
 		cmocka_unit_test(test_openb_pods_units_and_classes),
