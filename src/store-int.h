@@ -143,6 +143,11 @@ uint64_t store_row_sum(sqlite3_stmt *st, int from, int *rsum_col);
 int store_gpu_models_load(struct store *s, struct err *e);
 /* Rewrite the rsum of row rowid of table (after voidfit inserted or updated it). */
 int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e);
+/* Step st, an INSERT of one row into table whose values are bound, and seal the row (its
+ * rowid into *id when id is not NULL); st is reset either way, for the next row's values:
+ * 0, or VF_ESTORE ("PATH: add WHAT: ...", as store_sqlerr says it). */
+int store_insert(struct store *s, sqlite3_stmt *st, const char *table, const char *what,
+		 int64_t *id, struct err *e);
 /* Row rowid of table (if it is there) is as voidfit sealed it, else VF_ESTORE naming it: a
  * row a writer is about to change and seal again, inside its transaction where reads are
  * not verified, must not carry a change made outside voidfit into its new seal. */

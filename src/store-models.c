@@ -36,11 +36,7 @@ int store_gpu_models_add(struct store *s, int64_t trace_id, const struct gpumode
 						  SQLITE_STATIC);
 			}
 		}
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add a GPU model");
-		sqlite3_reset(st);
-		if (!rc)
-			rc = store_seal(s, "gpu_models", sqlite3_last_insert_rowid(s->db), e);
+		rc = store_insert(s, st, "gpu_models", "a GPU model", NULL, e);
 	}
 	sqlite3_finalize(st);
 	return rc;

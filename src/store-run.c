@@ -47,14 +47,10 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 		sqlite3_bind_null(st, 8);
 	sqlite3_bind_text(st, 9, r->dims, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, r->voidfit_version, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "add run");
-	else
-		r->id = sqlite3_last_insert_rowid(s->db);
+	rc = store_insert(s, st, "runs", "run", &r->id, e);
 	sqlite3_finalize(st);
-	if (rc || (rc = store_seal(s, "runs", r->id, e)) ||
-	    (rc = store_prep(s, "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?,?,?)", &st,
-			     e)))
+	if (rc || (rc = store_prep(s, "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?,?,?)",
+				   &st, e)))
 		return rc;
 	sqlite3_bind_int64(st, 1, r->id);
 	if (!(rc = bind_bytes(s, st, 2, r->series, r->series_len, &tmp, e)) &&
@@ -71,11 +67,7 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 		sqlite3_bind_int64(st, 1, r->id);
 		sqlite3_bind_text(st, 2, m[i].key, -1, SQLITE_STATIC);
 		sqlite3_bind_double(st, 3, m[i].value);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add run metric");
-		sqlite3_reset(st);
-		if (!rc)
-			rc = store_seal(s, "run_metrics", sqlite3_last_insert_rowid(s->db), e);
+		rc = store_insert(s, st, "run_metrics", "run metric", NULL, e);
 	}
 	sqlite3_finalize(st);
 	return rc;

@@ -149,12 +149,9 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	bind_int(st, i++, sc->resample > 0 ? sc->block_s : -1);
 	for (size_t k = 0; k < NPARAM_COLS; k++)
 		bind_real(st, i++, pv[k]);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "add scenario");
-	else
-		*id = sqlite3_last_insert_rowid(s->db);
+	rc = store_insert(s, st, "scenarios", "scenario", id, e);
 	sqlite3_finalize(st);
-	return rc ? rc : store_seal(s, "scenarios", *id, e);
+	return rc;
 }
 
 int store_scenario_list(struct store *s, int64_t trace_id,

@@ -170,6 +170,26 @@ int store_seal(struct store *s, const char *table, int64_t rowid, struct err *e)
 	return rc;
 }
 
+int store_insert(struct store *s, sqlite3_stmt *st, const char *table, const char *what,
+		 int64_t *id, struct err *e)
+{
+	char msg[64];
+	int64_t rowid = 0;
+	int rc = 0;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		snprintf(msg, sizeof msg, "add %s", what);
+		rc = store_sqlerr(s, e, msg);
+	} else {
+		rowid = sqlite3_last_insert_rowid(s->db);
+	}
+	sqlite3_reset(st);
+	if (rc)
+		return rc;
+	if (id)
+		*id = rowid;
+	return store_seal(s, table, rowid, e);
+}
+
 int store_seal_intact(struct store *s, const char *table, int64_t rowid, struct err *e)
 {
 	struct store_sealtab *t = tab(s, table, e);

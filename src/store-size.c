@@ -73,16 +73,12 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 	sqlite3_bind_int64(st, i++, z->checked_above);
 	sqlite3_bind_int64(st, i++, z->miss_above_nodes);
 	sqlite3_bind_text(st, i++, z->miss_above ? z->miss_above : "", -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "add sizing");
-	else
-		z->id = sqlite3_last_insert_rowid(s->db);
+	rc = store_insert(s, st, "sizings", "sizing", &z->id, e);
 	sqlite3_finalize(st);
-	if (rc || (rc = store_seal(s, "sizings", z->id, e)) ||
-	    (rc = store_prep(s,
-			     "INSERT INTO sizing_models(sizing_id, model, nodes_full, "
-			     "nodes_min, gpus_full, gpus_min) VALUES (?,?,?,?,?,?)",
-			     &st, e)))
+	if (rc || (rc = store_prep(s,
+				   "INSERT INTO sizing_models(sizing_id, model, nodes_full, "
+				   "nodes_min, gpus_full, gpus_min) VALUES (?,?,?,?,?,?)",
+				   &st, e)))
 		return rc;
 	for (size_t m = 0; m < z->nmodels && !rc; m++) {
 		const struct store_sizing_model *zm = &z->models[m];
@@ -92,11 +88,7 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 		sqlite3_bind_int64(st, 4, zm->nodes_min);
 		sqlite3_bind_int64(st, 5, zm->gpus_full);
 		sqlite3_bind_int64(st, 6, zm->gpus_min);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add sizing model");
-		sqlite3_reset(st);
-		if (!rc)
-			rc = store_seal(s, "sizing_models", sqlite3_last_insert_rowid(s->db), e);
+		rc = store_insert(s, st, "sizing_models", "sizing model", NULL, e);
 	}
 	sqlite3_finalize(st);
 	return rc;

@@ -779,12 +779,9 @@ int store_file_add(struct store *s, struct store_file *f, struct err *e)
 	sqlite3_bind_int64(st, 8, f->rows_quarantined);
 	sqlite3_bind_int64(st, 9, f->imported_at);
 	sqlite3_bind_text(st, 10, VOIDFIT_VERSION, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "add file");
-	else
-		f->id = sqlite3_last_insert_rowid(s->db);
+	rc = store_insert(s, st, "files", "file", &f->id, e);
 	sqlite3_finalize(st);
-	return rc ? rc : store_seal(s, "files", f->id, e);
+	return rc;
 }
 
 int store_file_finish(struct store *s, const struct store_file *f, struct err *e)
@@ -947,11 +944,7 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 		for (int d = 0; d < DIM_N; d++)
 			sqlite3_bind_int64(st, 7 + d, nd->cap[d]);
 		sqlite3_bind_int64(st, 14, nd->enriched);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "add node");
-		sqlite3_reset(st);
-		if (!rc)
-			rc = store_seal(s, "nodes", sqlite3_last_insert_rowid(s->db), e);
+		rc = store_insert(s, st, "nodes", "node", NULL, e);
 	}
 	sqlite3_finalize(st);
 	if (!rc) {
