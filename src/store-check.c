@@ -38,14 +38,22 @@ static void say(struct checker *c, int ok, const char *what, const char *fmt, ..
 		c->report(c->ctx, ok, what, msg);
 }
 
+/* Prepare sql into *st: 0, or 1 when it cannot be, said as a problem of what. */
+static int check_prep(struct checker *c, const char *what, const char *sql, sqlite3_stmt **st)
+{
+	struct err e = {0};
+	if (!store_prep(c->s, sql, st, &e))
+		return 0;
+	say(c, 0, what, "%s", e.msg);
+	return 1;
+}
+
 static void check_integrity(struct checker *c)
 {
 	sqlite3_stmt *st;
 	struct err e = {0};
-	if (store_prep(c->s, "PRAGMA integrity_check", &st, &e)) {
-		say(c, 0, "sqlite integrity_check", "%s", e.msg);
+	if (check_prep(c, "sqlite integrity_check", "PRAGMA integrity_check", &st))
 		return;
-	}
 	int step, n = 0, ok = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *r = (const char *)sqlite3_column_text(st, 0);
@@ -67,13 +75,11 @@ static void check_header(struct checker *c)
 {
 	sqlite3_stmt *st;
 	struct err e = {0};
-	if (store_prep(c->s,
+	if (check_prep(c, "store header",
 		       "SELECT (SELECT application_id FROM pragma_application_id), "
 		       "(SELECT user_version FROM pragma_user_version)",
-		       &st, &e)) {
-		say(c, 0, "store header", "%s", e.msg);
+		       &st))
 		return;
-	}
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t app = sqlite3_column_int64(st, 0), ver = sqlite3_column_int64(st, 1);
 		say(c, app == STORE_APP_ID, "application_id", "0x%08llx%s", (long long)app,
@@ -182,10 +188,8 @@ static void check_runs(struct checker *c)
 {
 	sqlite3_stmt *st;
 	struct err e = {0};
-	if (store_prep(c->s, "SELECT id FROM runs ORDER BY id", &st, &e)) {
-		say(c, 0, "runs", "%s", e.msg);
+	if (check_prep(c, "runs", "SELECT id FROM runs ORDER BY id", &st))
 		return;
-	}
 	int step, n = 0, bad = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -223,9 +227,8 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		say(c, 0, "schema", "%s", sqlite3_errmsg(ref));
 		return;
 	}
-	if (store_prep(c->s, "SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", &have,
-		       &e)) {
-		say(c, 0, "schema", "%s", e.msg);
+	if (check_prep(c, "schema", "SELECT sql FROM sqlite_master WHERE type = ? AND name = ?",
+		       &have)) {
 		sqlite3_finalize(want);
 		return;
 	}
@@ -271,10 +274,8 @@ static void check_foreign_keys(struct checker *c)
 {
 	sqlite3_stmt *st;
 	struct err e = {0};
-	if (store_prep(c->s, "PRAGMA foreign_key_check", &st, &e)) {
-		say(c, 0, "foreign keys", "%s", e.msg);
+	if (check_prep(c, "foreign keys", "PRAGMA foreign_key_check", &st))
 		return;
-	}
 	int step, n = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (++n > CHECK_SHOW_ROWS)
@@ -367,8 +368,7 @@ static void check_row_sums(struct checker *c, sqlite3 *ref)
 		say(c, 0, "row sums", "%s", sqlite3_errmsg(ref));
 		return;
 	}
-	if (store_prep(c->s, "SELECT nrows, total FROM row_sums WHERE tbl = ?", &have, &e)) {
-		say(c, 0, "row sums", "%s", e.msg);
+	if (check_prep(c, "row sums", "SELECT nrows, total FROM row_sums WHERE tbl = ?", &have)) {
 		sqlite3_finalize(want);
 		return;
 	}
@@ -398,14 +398,12 @@ static void check_counts(struct checker *c)
 {
 	sqlite3_stmt *st;
 	struct err e = {0};
-	if (store_prep(c->s,
+	if (check_prep(c, "counts",
 		       "SELECT f.name, f.rows_read, f.rows_accepted, f.rows_quarantined, "
 		       "(SELECT count(*) FROM quarantine q WHERE q.file_id = f.id) "
 		       "FROM files f ORDER BY f.id",
-		       &st, &e)) {
-		say(c, 0, "counts", "%s", e.msg);
+		       &st))
 		return;
-	}
 	int step, n = 0, bad = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t rd = sqlite3_column_int64(st, 1), acc = sqlite3_column_int64(st, 2),
@@ -471,13 +469,11 @@ static int check_task(struct checker *c)
 			    &has, &e) ||
 	    !has)
 		return 0;
-	if (store_prep(c->s,
+	if (check_prep(c, "task store",
 		       "SELECT t.name, k.runs, k.finished_at, (SELECT count(*) FROM runs), "
 		       "(SELECT count(*) FROM task) FROM task k JOIN traces t ON t.id = k.trace_id",
-		       &st, &e)) {
-		say(c, 0, "task store", "%s", e.msg);
+		       &st))
 		return 1;
-	}
 	if (sqlite3_step(st) != SQLITE_ROW)
 		say(c, 0, "task store", "no task row of a trace it holds");
 	else if (sqlite3_column_int64(st, 4) != 1)
