@@ -78,6 +78,16 @@
  *     and they are demand the cluster had to face.
  *   - faults lower a shared dim's capacity only (fault.h); the capacity is
  *     floor(spec x lowest active fraction).
+ *   - node failures (timed only): a down fault or a drawn failure (o.node_mtbf, sim-node.c)
+ *     takes a node's whole capacity away; every job on it is killed (sim_kill: the one
+ *     place a kill gives back what a job holds, all of a gang's workers once gangs are
+ *     placed), keeps the work of its last checkpoint (floor(work done / o.ckpt_every) x
+ *     o.ckpt_every; none without checkpoints) and queues again. Its progress since then is
+ *     lost (k.fail_ms, bucket failed, as window_lost counts a preemption's), the GPUs of
+ *     down nodes idle in the bucket down. A run after a kill starts with a slot (its work
+ *     is not its duration). A checkpoint's pause o.ckpt_cost is a rate, f = every / (every
+ *     + cost), on every run from its start (a slot each): of the stall g (1 - r) of a job
+ *     at rate r, g r (1 / f - 1) is the checkpoints' (bucket checkpoint), the rest stalled.
  *   - the time series is sampled every (last arrival - first arrival) / series_points
  *     seconds in timed mode, and at each whole percent of arrived load in inflation.
  *
