@@ -320,8 +320,9 @@ struct dash_cmd_arg {
 	const struct policy_ops *ops;
 };
 enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg *a, struct err *e);
-/* A what-if: a fault on node from now, spec "DIM=FRACTION DURATION" ("sto=0.5 6h"). 0, or
- * VF_EINPUT with e filled. */
+/* A what-if: a fault on node from now, spec "DIM=FRACTION DURATION" ("sto=0.5 6h") or "down
+ * DURATION" (the node fails: its jobs are killed and queue again). 0, or VF_EINPUT with e
+ * filled. */
 int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, struct err *e);
 
 /* The fragmentation sparkline of lane l: out[i] for the i-th of DASH_SPARK_N slices of the

@@ -1360,7 +1360,8 @@ int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, str
 	struct fault f;
 	int rc;
 	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2)
-		return err_set(e, VF_EINPUT, "fault '%s': give DIM=FRACTION DURATION", spec);
+		return err_set(e, VF_EINPUT,
+			       "fault '%s': give DIM=FRACTION DURATION or down DURATION", spec);
 	snprintf(buf, sizeof buf, "%s:%s@%" PRId64 "+%s", node, dimfrac,
 		 sim_counters(d->lane[0]->s)->now, dur);
 	if ((rc = fault_parse(buf, &f, e)))

@@ -632,6 +632,17 @@ static void test_command(void **state)
 	assert_int_equal(dash_nlanes(d), 3);
 	assert_non_null(strstr(dash_change(d, 2), "fault n1:sto=0.5@"));
 	assert_int_equal(dash_command(d, "fault n1 sto=0.5", &a, &e), DASH_CMD_ERROR);
+	/* a node down: the what-if kills its jobs and they queue again */
+	dash_goto(d, 300);
+	int32_t on_n0 = sim_cluster(dash_sim(d, 0))->st[0].njobs;
+	assert_true(on_n0 > 0);
+	assert_int_equal(dash_command(d, "fault n0 down 1h", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_nlanes(d), 4);
+	assert_non_null(strstr(dash_change(d, 3), "fault n0:down@"));
+	assert_int_equal(sim_counters(dash_sim(d, 3))->node_failures, 1);
+	assert_int_equal(sim_counters(dash_sim(d, 3))->killed, on_n0);
+	assert_int_equal(sim_cluster(dash_sim(d, 3))->st[0].njobs, 0);
+	assert_int_equal(sim_counters(dash_sim(d, 0))->node_failures, 0);
 	assert_int_equal(dash_command(d, "queue nope", &a, &e), DASH_CMD_ERROR);
 	assert_int_equal(dash_command(d, "drop", &a, &e), DASH_CMD_DROP);
 	assert_int_equal(dash_command(d, "q", &a, &e), DASH_CMD_QUIT);
