@@ -1314,6 +1314,27 @@ static void test_class_index_exact_after_compaction(void **state)
  * fork runs to the end and is freed before its original goes on, and both give the fresh
  * run's results. A part the two shared (an array a clone forgot) would be changed, then
  * freed, under the original. */
+/* A run of js under o, forked half way: the fork, run to the end and freed, then the run
+ * itself, equal ref (a full run), so a part the fork shared or copied wrong would show. */
+static void fork_half_way(const struct job_set *js, const struct policy_ops *ops,
+			  const struct frag_workload *wl, const struct sim_opts *o,
+			  const struct sim *ref)
+{
+	struct sim *a, *f;
+	assert_int_equal(sim_new(js, ops, wl, o, &a, NULL), 0);
+	/* half way, stepped: the clock stops at an event (sim_run_until's move of the clock to
+	 * its time splits the integrals, which may round apart) */
+	for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
+		assert_true(sim_step(a));
+	assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
+	sim_run(f);
+	assert_same_results(f, ref);
+	sim_free(f);
+	sim_run(a);
+	assert_same_results(a, ref);
+	sim_free(a);
+}
+
 static void test_fork_owns_its_parts(void **state)
 {
 	(void)state;
@@ -1328,7 +1349,7 @@ static void test_fork_owns_its_parts(void **state)
 		for (int infl = 0; infl < 2; infl++) {
 			const struct policy_ops *ops = policy_find(names[i]);
 			struct sim_opts o;
-			struct sim *ref, *a, *f;
+			struct sim *ref;
 			sim_opts_init(&o);
 			o.mode = infl ? SIM_INFLATE : SIM_TIMED;
 			o.target = 0.9;
@@ -1342,18 +1363,7 @@ static void test_fork_owns_its_parts(void **state)
 				assert_true(sim_counters(ref)->preemptions > 0);
 				assert_true(sim_counters(ref)->stall_ms > 0);
 			}
-			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
-			/* half way, stepped: the clock stops at an event (sim_run_until's move of
-			 * the clock to its time splits the integrals, which may round apart) */
-			for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
-				assert_true(sim_step(a));
-			assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
-			sim_run(f);
-			assert_same_results(f, ref);
-			sim_free(f);
-			sim_run(a);
-			assert_same_results(a, ref);
-			sim_free(a);
+			fork_half_way(&js, ops, &wl, &o, ref);
 			sim_free(ref);
 		}
 	frag_workload_release(&wl);
@@ -1844,7 +1854,7 @@ static void test_fork_carries_failures(void **state)
 	assert_int_equal(fault_parse("grp:down@900+1h", &ft, NULL), 0);
 	for (int v = 0; v < 2; v++) {
 		struct sim_opts o;
-		struct sim *ref, *a, *f;
+		struct sim *ref;
 		sim_opts_init(&o);
 		o.queue = SIM_PRIORITY;
 		o.preempt = 1;
@@ -1857,17 +1867,8 @@ static void test_fork_carries_failures(void **state)
 		assert_int_equal(sim_new(&js, ops, &wl, &o, &ref, NULL), 0);
 		sim_run(ref);
 		assert_true(sim_counters(ref)->killed > 0);
-		assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
-		for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
-			assert_true(sim_step(a));
-		assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
-		sim_run(f);
-		assert_same_results(f, ref);
-		sim_free(f);
-		sim_run(a);
-		assert_same_results(a, ref);
-		assert_buckets_sum(a);
-		sim_free(a);
+		assert_buckets_sum(ref);
+		fork_half_way(&js, ops, &wl, &o, ref);
 		sim_free(ref);
 	}
 	frag_workload_release(&wl);
