@@ -114,7 +114,7 @@ struct dash_event {
 	uint8_t begin; /* fault: begins (1) or ends (0) */
 	int32_t job;   /* job instance (place, preempt, unplaceable) */
 	int32_t node;  /* node (place, preempt), -1 */
-	int32_t by;    /* preempt: the job it made room for */
+	int32_t by;    /* preempt: the job it made room for; -1: killed, its node down */
 	int32_t fault; /* fault: index in sim_faults() */
 };
 

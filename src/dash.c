@@ -1598,6 +1598,11 @@ void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, c
 		break;
 	case DASH_EV_PREEMPT: {
 		struct sim_job_result b;
+		if (ev->by < 0) { /* its node failed */
+			snprintf(buf, len, "%s kill job %" PRId64 " on %s (node down)", tb,
+				 r.job_id, node);
+			break;
+		}
 		sim_job_result(s, (size_t)ev->by, &b);
 		snprintf(buf, len, "%s preempt job %" PRId64 " on %s for job %" PRId64, tb,
 			 r.job_id, node, b.job_id);
