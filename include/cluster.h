@@ -142,5 +142,9 @@ void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx
 /* Set node n's capacity on dim d to cap (a fault or its end). On a hard dim the caller must
  * not lower it below what is used; gpu and hbm (per-GPU state) cannot change (asserted). */
 void cluster_set_cap(struct cluster *c, size_t n, enum dim d, int64_t cap);
+/* Take node n down (down = 1: no capacity on any dim, no free GPU) or bring it back up to its
+ * spec (0; shared dims under a fault are the caller's to lower again). n must hold no
+ * placement (asserted). */
+void cluster_set_down(struct cluster *c, size_t n, int down);
 
 #endif

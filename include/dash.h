@@ -114,7 +114,7 @@ struct dash_event {
 	uint8_t begin; /* fault: begins (1) or ends (0) */
 	int32_t job;   /* job instance (place, preempt, unplaceable) */
 	int32_t node;  /* node (place, preempt), -1 */
-	int32_t by;    /* preempt: the job it made room for */
+	int32_t by;    /* preempt: the job it made room for; -1: killed, its node down */
 	int32_t fault; /* fault: index in sim_faults() */
 };
 
@@ -320,8 +320,9 @@ struct dash_cmd_arg {
 	const struct policy_ops *ops;
 };
 enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg *a, struct err *e);
-/* A what-if: a fault on node from now, spec "DIM=FRACTION DURATION" ("sto=0.5 6h"). 0, or
- * VF_EINPUT with e filled. */
+/* A what-if: a fault on node from now, spec "DIM=FRACTION DURATION" ("sto=0.5 6h") or "down
+ * DURATION" (the node fails: its jobs are killed and queue again). 0, or VF_EINPUT with e
+ * filled. */
 int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, struct err *e);
 
 /* The fragmentation sparkline of lane l: out[i] for the i-th of DASH_SPARK_N slices of the

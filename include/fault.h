@@ -6,6 +6,10 @@
  * Only shared dims (net, sto, iocpu) can fault: lowering a hard dim under running jobs would
  * have to evict them, and voidfit's model never overcommits hard dims. Overlapping faults on
  * one node and dim do not compound: the lowest active fraction wins.
+ *
+ * A whole node can fail instead: "node-17:down@3600+2h" takes node-17 down (all its
+ * capacity gone, every job on it killed) for two hours; a group or a GPU model as the target
+ * takes each of its nodes down.
  */
 #ifndef VOIDFIT_FAULT_H
 #define VOIDFIT_FAULT_H
@@ -18,6 +22,7 @@
 
 struct fault {
 	char target[NODE_NAME_MAX]; /* a node name, a node group, or a GPU model name */
+	int down;                   /* 1: the whole node is down (dim and fraction unused) */
 	enum dim dim;               /* DIM_NET, DIM_STO or DIM_IOCPU */
 	double fraction;            /* capacity left during the fault, in [0, 1] */
 	int64_t start;              /* first second of the fault */
@@ -25,8 +30,9 @@ struct fault {
 };
 
 /*
- * Parse "NODE:DIM=FRACTION@START+DURATION". START and DURATION are integer seconds or
- * carry a suffix s, m, h or d. Returns 0, or VF_EINPUT with e saying what is wrong
+ * Parse "NODE:DIM=FRACTION@START+DURATION" or "NODE:down@START+DURATION". START and DURATION are
+ * integer seconds or carry a suffix s, m, h or d. Returns 0, or VF_EINPUT with e saying what is
+ * wrong
  * ("'x:gpu=0.5@0+1h': dim 'gpu' is hard: only net, sto and iocpu can fault").
  */
 int fault_parse(const char *s, struct fault *f, struct err *e);

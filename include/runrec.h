@@ -39,6 +39,9 @@ enum runrec_col {
 	RUNREC_PRODUCTIVE,  /* productive_gpu_hours */
 	RUNREC_STALLED,     /* stalled_gpu_hours */
 	RUNREC_LOST,        /* lost_gpu_hours */
+	RUNREC_FAILURES,    /* failures_gpu_hours: work lost to node failures (bucket failed) */
+	RUNREC_DOWN,        /* down_gpu_hours: GPUs of down nodes (bucket down) */
+	RUNREC_CKPT,        /* checkpoint_gpu_hours: checkpoints' pauses (bucket checkpoint) */
 	RUNREC_BLOCKED,     /* idle_blocked_gpu_hours: wrong shape, dim, model or queue */
 	RUNREC_FULL,        /* idle_full_gpu_hours: blocked by a full cluster */
 	RUNREC_UNNEEDED,    /* idle_unneeded_gpu_hours */

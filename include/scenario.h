@@ -65,6 +65,8 @@ struct scenario {
 	enum sim_scoring scoring;      /* --scoring: SIM_SCORING_EXACT */
 	int tie_random;                /* --tie-break random (k8s): 0, by name */
 	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
+	double node_mtbf, node_repair; /* --node-mtbf, --node-repair, seconds (0: none) */
+	double ckpt_every, ckpt_cost;  /* --checkpoint-every, --checkpoint-cost, seconds (0) */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* Set by a command that replays resamples (resample.h), not an option: 0 for the trace
 	 * as recorded, r >= 1 for its r-th block resample, of blocks of block_s seconds. Each
@@ -192,7 +194,22 @@ enum {
 	X(WEIGHTS, 0, "k8s-weights", 1, "[--k8s-weights NAME=W,...]", \
 	  "      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n" \
 	  "                         (weight 1 unless named), e.g. packing=1\n", \
-	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL)
+	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL) S() \
+	X(MTBF, 0, "node-mtbf", 1, "[--node-mtbf D]", \
+	  "      --node-mtbf D      timed: every node fails after a random time of mean D\n" \
+	  "                         (exponential, seeded; units s, m, h, d), then is down for\n" \
+	  "                         --node-repair; its jobs are killed and queue again\n", \
+	  FN, node_mtbf, 0, 0, 0, "s", "failures", NULL) S() \
+	X(REPAIR, 0, "node-repair", 1, "[--node-repair D]", \
+	  "      --node-repair D    how long a failed node stays down (with --node-mtbf)\n", \
+	  FN, node_repair, 0, 0, 0, "s", "failures", NULL) S() \
+	X(CKPT, 0, "checkpoint-every", 1, "[--checkpoint-every D]", \
+	  "      --checkpoint-every D  a job saves its work every D of work; a killed job\n" \
+	  "                         resumes there (default: none, it starts again)\n", \
+	  FN, ckpt_every, 0, 0, 0, "s", "checkpoint", NULL) S() \
+	X(CKPT_COST, 0, "checkpoint-cost", 1, "[--checkpoint-cost D]", \
+	  "      --checkpoint-cost D   each save pauses the job for D (bucket checkpoint)\n", \
+	  FN, ckpt_cost, 0, 0, 0, "s", "checkpoint", NULL)
 
 /* Separators and pickers for SCENARIO_PARAMS. */
 #define SCENARIO_SEP_NONE()

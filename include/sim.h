@@ -73,6 +73,15 @@ struct sim_opts {
 	const char *k8s_weights;
 	const struct fault *faults; /* faults of the run (copied by sim_new) */
 	size_t nfaults;
+	/* SIM_TIMED, node failures and checkpoints (sim.c's top says how they are counted):
+	 * node_mtbf > 0: each node fails after an exponential time of mean node_mtbf seconds
+	 * (drawn from a stream of its own, seeded by seed) and is down for node_repair seconds
+	 * (> 0 when node_mtbf is); 0: no random failures (0). ckpt_every > 0: a job saves its
+	 * work every ckpt_every seconds of work, and a killed job resumes from its last save; 0:
+	 * it starts again from scratch (0). ckpt_cost: seconds each save pauses the job, taken
+	 * as a rate of ckpt_every / (ckpt_every + ckpt_cost) (0). */
+	double node_mtbf, node_repair;
+	double ckpt_every, ckpt_cost;
 	/* SIM_TIMED: the pricing window [win_start, win_end) in trace seconds; -1: the trace's
 	 * span, first to last arrival (first arrival + the longest duration when all jobs
 	 * arrive at once), the same for every policy of a job set */
@@ -126,6 +135,9 @@ struct sim_job_result {
 	uint32_t gpus;        /* running: the GPUs of its node it holds (bit i: GPU i) */
 	double stalled_gpu_s; /* GPU-seconds stalled: g (T_actual - T_alone) / 1000, so far */
 	double lost_gpu_s;    /* GPU-seconds of runs undone by preemption */
+	int32_t nkilled;      /* times a node failure killed it */
+	double fail_gpu_s;    /* GPU-seconds of work those kills lost */
+	double saved;         /* seconds of work saved at its last checkpoint */
 };
 
 /* One time-series sample (timed: at a fixed cadence; inflation: at each percent of load). */
@@ -147,7 +159,7 @@ struct sim_observer {
 	void (*on_place)(void *u, const struct sim *s, int64_t t, int32_t job,
 			 const struct placement *p);
 	void (*on_finish)(void *u, const struct sim *s, int64_t t, int32_t job);
-	/* job was evicted so that by could run. */
+	/* job was evicted so that by could run; by -1: killed by its node's failure. */
 	void (*on_preempt)(void *u, const struct sim *s, int64_t t, int32_t job, int32_t by);
 	void (*on_unplaceable)(void *u, const struct sim *s, int64_t t, int32_t job);
 	/* fault number fault of sim_faults() begins (begin = 1) or ends (0). */
@@ -170,8 +182,12 @@ struct sim_observer {
  */
 enum sim_bucket {
 	SIM_B_PRODUCTIVE, /* allocated, progressing at full rate */
-	SIM_B_STALLED,    /* allocated, lost to rate < 1 (g (1 - r) dt) */
+	SIM_B_STALLED,    /* allocated, lost to rate < 1 (g (1 - r) dt) but checkpoints */
 	SIM_B_LOST,       /* progress of runs undone by preemption (their stall stays stalled) */
+	SIM_B_FAILED,     /* lost to node failures: progress since the last checkpoint of the
+			   * runs they killed (their stall stays stalled) */
+	SIM_B_CKPT,       /* allocated, paused for checkpoints (o.ckpt_cost) */
+	SIM_B_DOWN,       /* the GPUs of down nodes (class SIM_CLS_NONE) */
 	SIM_B_SHAPE,      /* idle-blocked: wrong shape */
 	SIM_B_DIM,        /* idle-blocked: another dim short */
 	SIM_B_MODEL,      /* idle-blocked: model not allowed */
@@ -181,7 +197,7 @@ enum sim_bucket {
 	SIM_NBUCKET
 };
 #define SIM_B_IDLE0  SIM_B_SHAPE /* the first idle bucket */
-#define SIM_CLS_NONE JOB_NCLASS  /* class of idle-unneeded time */
+#define SIM_CLS_NONE JOB_NCLASS  /* class of idle-unneeded and down time */
 /* "productive", "stalled", "lost", "blocked_shape", ..., "unneeded". */
 const char *sim_bucket_name(enum sim_bucket b);
 
@@ -200,10 +216,15 @@ struct sim_counters {
 	int64_t now;    /* the clock */
 	int64_t events; /* events handled (stale ones not counted) */
 	int64_t arrived, placed, finished, unplaceable, skipped, preemptions, failed;
+	int64_t node_failures;          /* nodes that went down (faults' and drawn failures) */
+	int64_t killed;                 /* runs killed by a node going down */
 	int64_t gpu_cap[GPUMODEL_MAX];  /* GPU-milli of each model in the cluster */
 	int64_t alloc_ms[GPUMODEL_MAX]; /* integral of allocated GPU-milli */
 	int64_t prod_ms[GPUMODEL_MAX];  /* productive GPU-milli-s of finished / ended runs */
 	int64_t lost_ms[GPUMODEL_MAX];  /* GPU-milli-s of preempted runs */
+	int64_t fail_ms[GPUMODEL_MAX];  /* GPU-milli-s of work killed runs lost (since their
+					 * last checkpoint) */
+	int64_t down_ms[GPUMODEL_MAX];  /* integral of the GPU-milli of down nodes */
 	double frag_ms[GPUMODEL_MAX];   /* integral of sum F_n */
 	double frag_md_s;               /* integral of the multi-dim fragmentation */
 	double stall_ms;                /* integral of stalled GPU-milli (rate < 1) */
@@ -216,7 +237,10 @@ struct sim_counters {
 	int64_t w0, w1;
 	int64_t win_alloc_ms[GPUMODEL_MAX][JOB_NCLASS]; /* allocated */
 	double win_stall_ms[GPUMODEL_MAX][JOB_NCLASS];  /* stalled, unrounded */
+	double win_ckpt_ms[GPUMODEL_MAX][JOB_NCLASS];   /* of it, checkpoints' pauses */
 	int64_t win_lost_ms[GPUMODEL_MAX][JOB_NCLASS];  /* progress undone by preemption */
+	int64_t win_fail_ms[GPUMODEL_MAX][JOB_NCLASS];  /* progress lost to node failures */
+	int64_t win_down_ms[GPUMODEL_MAX];              /* GPUs of down nodes */
 	/* idle, per class of the deciding job (SIM_CLS_NONE: unneeded), per idle bucket */
 	int64_t win_idle_ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET - SIM_B_IDLE0];
 	/* At w1: the work still running or waiting (carried over past the window). */

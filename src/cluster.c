@@ -381,6 +381,21 @@ void cluster_remove(struct cluster *c, const struct placement *p, int32_t jobidx
 	tree_update(c, (size_t)p->node);
 }
 
+void cluster_set_down(struct cluster *c, size_t n, int down)
+{
+	const struct node *sp = &c->spec[n];
+	struct node_state *st = &c->st[n];
+	assert(n < c->n && !st->njobs && "a node goes down empty: its jobs are killed first");
+	for (int d = 0; d < DIM_N; d++)
+		st->cap[d] = down ? 0 : sp->cap[d];
+	for (int g = 0; g < sp->ngpu; g++) {
+		st->gpu_free[g] = down ? 0 : 1000;
+		st->hbm_free[g] = down ? 0 : gpu_hbm(sp);
+	}
+	c->free_gpu_milli += down ? -sp->cap[DIM_GPU] : sp->cap[DIM_GPU];
+	tree_update(c, n);
+}
+
 void cluster_set_cap(struct cluster *c, size_t n, enum dim d, int64_t cap)
 {
 	assert(n < c->n && d < DIM_N && cap >= 0);

@@ -1357,7 +1357,8 @@ int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, str
 	struct fault f;
 	int rc;
 	if (sscanf(spec, "%63s %31s", dimfrac, dur) != 2)
-		return err_set(e, VF_EINPUT, "fault '%s': give DIM=FRACTION DURATION", spec);
+		return err_set(e, VF_EINPUT,
+			       "fault '%s': give DIM=FRACTION DURATION or down DURATION", spec);
 	snprintf(buf, sizeof buf, "%s:%s@%" PRId64 "+%s", node, dimfrac,
 		 sim_counters(d->lane[0]->s)->now, dur);
 	if ((rc = fault_parse(buf, &f, e)))
@@ -1591,6 +1592,11 @@ void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, c
 		break;
 	case DASH_EV_PREEMPT: {
 		struct sim_job_result b;
+		if (ev->by < 0) { /* its node failed */
+			snprintf(buf, len, "%s kill job %" PRId64 " on %s (node down)", tb,
+				 r.job_id, node);
+			break;
+		}
 		sim_job_result(s, (size_t)ev->by, &b);
 		snprintf(buf, len, "%s preempt job %" PRId64 " on %s for job %" PRId64, tb,
 			 r.job_id, node, b.job_id);

@@ -1,6 +1,7 @@
 /*
- * fault.c — parsing capacity faults: "NODE:DIM=FRACTION@START+DURATION" on the command
- * line, one a line in a fault file (fault.h).
+ * fault.c — parsing faults: "NODE:DIM=FRACTION@START+DURATION" (a capacity fault) or
+ * "NODE:down@START+DURATION" (a node down) on the command line, one a line in a fault file
+ * (fault.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,21 +37,56 @@ int fault_parse_duration(const char *s, int64_t *out)
 	return 0;
 }
 
+/* The "@START+DURATION" at at (plus: its '+') into f. */
+static int parse_when(const char *s, const char *at, const char *plus, struct fault *f,
+		      struct err *e)
+{
+	char num[64];
+	size_t nl = (size_t)(plus - at - 1);
+	if (nl >= sizeof num)
+		return err_set(e, VF_EINPUT, "'%s': bad start", s);
+	memcpy(num, at + 1, nl);
+	num[nl] = '\0';
+	if (fault_parse_duration(num, &f->start))
+		return err_set(e, VF_EINPUT, "'%s': start '%s' is not a time (90, 15m, 6h, 2d)", s,
+			       num);
+	if (fault_parse_duration(plus + 1, &f->duration) || f->duration == 0)
+		return err_set(e, VF_EINPUT,
+			       "'%s': duration '%s' is not a positive time (90, 15m, 6h, 2d)", s,
+			       plus + 1);
+	if (f->start > INT64_MAX - f->duration)
+		return err_set(e, VF_EINPUT, "'%s': the fault ends too late", s);
+	return VF_OK;
+}
+
 int fault_parse(const char *s, struct fault *f, struct err *e)
 {
 	const char *colon = strrchr(s, ':');
 	const char *eq = colon ? strchr(colon, '=') : NULL;
-	const char *at = eq ? strchr(eq, '@') : NULL;
+	const char *at = colon ? strchr(colon, '@') : NULL;
 	const char *plus = at ? strchr(at, '+') : NULL;
 	char dim[16], num[64];
 	memset(f, 0, sizeof *f);
-	if (!plus)
-		return err_set(e, VF_EINPUT, "'%s': not NODE:DIM=FRACTION@START+DURATION", s);
+	if (!plus || (eq && eq > at))
+		return err_set(
+			e, VF_EINPUT,
+			"'%s': not NODE:DIM=FRACTION@START+DURATION nor NODE:down@START+DURATION",
+			s);
 	size_t tl = (size_t)(colon - s);
 	if (tl == 0 || tl >= sizeof f->target)
 		return err_set(e, VF_EINPUT, "'%s': the target must have 1 to %d characters", s,
 			       (int)sizeof f->target - 1);
 	memcpy(f->target, s, tl);
+	if (!eq) { /* a whole node */
+		if ((size_t)(at - colon - 1) != 4 || strncmp(colon + 1, "down", 4))
+			return err_set(e, VF_EINPUT,
+				       "'%s': not NODE:DIM=FRACTION@START+DURATION nor "
+				       "NODE:down@START+DURATION",
+				       s);
+		f->down = 1;
+		f->fraction = 0;
+		return parse_when(s, at, plus, f, e);
+	}
 	size_t dl = (size_t)(eq - colon - 1);
 	if (dl >= sizeof dim)
 		return err_set(e, VF_EINPUT, "'%s': unknown dim", s);
@@ -71,21 +107,7 @@ int fault_parse(const char *s, struct fault *f, struct err *e)
 	if (parse_double(num, &f->fraction) || f->fraction < 0 || f->fraction > 1)
 		return err_set(e, VF_EINPUT, "'%s': fraction '%s' is not a number in [0, 1]", s,
 			       num);
-	nl = (size_t)(plus - at - 1);
-	if (nl >= sizeof num)
-		return err_set(e, VF_EINPUT, "'%s': bad start", s);
-	memcpy(num, at + 1, nl);
-	num[nl] = '\0';
-	if (fault_parse_duration(num, &f->start))
-		return err_set(e, VF_EINPUT, "'%s': start '%s' is not a time (90, 15m, 6h, 2d)", s,
-			       num);
-	if (fault_parse_duration(plus + 1, &f->duration) || f->duration == 0)
-		return err_set(e, VF_EINPUT,
-			       "'%s': duration '%s' is not a positive time (90, 15m, 6h, 2d)", s,
-			       plus + 1);
-	if (f->start > INT64_MAX - f->duration)
-		return err_set(e, VF_EINPUT, "'%s': the fault ends too late", s);
-	return VF_OK;
+	return parse_when(s, at, plus, f, e);
 }
 
 int fault_parse_text(const char *text, size_t len, const char *fname, struct fault **faults,
@@ -116,6 +138,9 @@ int fault_parse_text(const char *text, size_t len, const char *fname, struct fau
 
 int fault_format(const struct fault *f, char *buf, size_t len)
 {
+	if (f->down)
+		return snprintf(buf, len, "%s:down@%" PRId64 "+%" PRId64, f->target, f->start,
+				f->duration);
 	return snprintf(buf, len, "%s:%s=%g@%" PRId64 "+%" PRId64, f->target, job_dim_name(f->dim),
 			f->fraction, f->start, f->duration);
 }

@@ -82,6 +82,10 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->scoring = sc->scoring;
 	o->k8s_tie_random = sc->tie_random;
 	o->k8s_weights = sc->k8s_weights;
+	o->node_mtbf = sc->node_mtbf;
+	o->node_repair = sc->node_repair;
+	o->ckpt_every = sc->ckpt_every;
+	o->ckpt_cost = sc->ckpt_cost;
 }
 
 int replay_new(const struct replay_trace *t, const struct scenario *sc,

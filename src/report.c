@@ -52,6 +52,9 @@ static enum show show_of(int b)
 	case SIM_B_STALLED:
 		return SH_STALL;
 	case SIM_B_LOST:
+	case SIM_B_FAILED: /* node failures: the runs table has them on their own */
+	case SIM_B_DOWN:
+	case SIM_B_CKPT:
 		return SH_LOST;
 	case SIM_B_FULL:
 		return SH_FULL;

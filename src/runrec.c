@@ -35,6 +35,9 @@ static const struct colspec cols[RUNREC_NCOL] = {
 			       BOTH},
 	[RUNREC_STALLED] = {{"stalled_gpu_hours", "stalled", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
 	[RUNREC_LOST] = {{"lost_gpu_hours", "lost", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_FAILURES] = {{"failures_gpu_hours", "failures", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
+	[RUNREC_DOWN] = {{"down_gpu_hours", "down", "GPU-h", 1, TABLE_NEUTRAL, 0}, TIMED},
+	[RUNREC_CKPT] = {{"checkpoint_gpu_hours", "checkpoint", "GPU-h", 1, TABLE_LOWER, 0}, TIMED},
 	[RUNREC_BLOCKED] = {{"idle_blocked_gpu_hours", "blocked", "GPU-h", 1, TABLE_LOWER, 0},
 			    BOTH},
 	[RUNREC_FULL] = {{"idle_full_gpu_hours", "full", "GPU-h", 1, TABLE_NEUTRAL, 0}, TIMED},
@@ -133,6 +136,9 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	v[RUNREC_PRODUCTIVE] = m->gpu_hours[SIM_B_PRODUCTIVE];
 	v[RUNREC_STALLED] = infl ? NAN : m->gpu_hours[SIM_B_STALLED];
 	v[RUNREC_LOST] = infl ? NAN : m->gpu_hours[SIM_B_LOST];
+	v[RUNREC_FAILURES] = infl ? NAN : m->gpu_hours[SIM_B_FAILED];
+	v[RUNREC_DOWN] = infl ? NAN : m->gpu_hours[SIM_B_DOWN];
+	v[RUNREC_CKPT] = infl ? NAN : m->gpu_hours[SIM_B_CKPT];
 	v[RUNREC_BLOCKED] = m->idle_blocked_gpu_hours - m->gpu_hours[SIM_B_FULL];
 	v[RUNREC_FULL] = infl ? NAN : m->gpu_hours[SIM_B_FULL];
 	v[RUNREC_UNNEEDED] = m->gpu_hours[SIM_B_UNNEEDED];

@@ -245,6 +245,25 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 		sc->k8s_weights = arg;
 		return VF_OK;
 	}
+	case SCENARIO_K_MTBF:
+	case SCENARIO_K_REPAIR:
+	case SCENARIO_K_CKPT:
+	case SCENARIO_K_CKPT_COST: {
+		int64_t t;
+		int pos = key == SCENARIO_K_MTBF || key == SCENARIO_K_REPAIR;
+		const char *name = key == SCENARIO_K_MTBF     ? "node-mtbf"
+				   : key == SCENARIO_K_REPAIR ? "node-repair"
+				   : key == SCENARIO_K_CKPT   ? "checkpoint-every"
+							      : "checkpoint-cost";
+		if (fault_parse_duration(arg, &t) || (pos && !t))
+			return err_set(e, VF_EINPUT, "--%s '%s': not a%s time (90, 15m, 6h, 2d)",
+				       name, arg, pos ? " positive" : "");
+		*(key == SCENARIO_K_MTBF     ? &sc->node_mtbf
+		  : key == SCENARIO_K_REPAIR ? &sc->node_repair
+		  : key == SCENARIO_K_CKPT   ? &sc->ckpt_every
+					     : &sc->ckpt_cost) = (double)t;
+		return VF_OK;
+	}
 	default:
 		return err_set(e, VF_EINPUT, "not a scenario option");
 	}
@@ -258,6 +277,13 @@ int scenario_check(const struct scenario *sc, struct err *e)
 		return err_set(e, VF_EINPUT, "--queue applies to --mode timed only");
 	if (sc->preempt && sc->queue != SIM_PRIORITY)
 		return err_set(e, VF_EINPUT, "--preempt needs --queue priority");
+	if ((sc->node_mtbf > 0) != (sc->node_repair > 0))
+		return err_set(e, VF_EINPUT, "--node-mtbf and --node-repair go together");
+	if (sc->ckpt_cost > 0 && !(sc->ckpt_every > 0))
+		return err_set(e, VF_EINPUT, "--checkpoint-cost needs --checkpoint-every");
+	if ((sc->node_mtbf > 0 || sc->ckpt_every > 0) && sc->mode != SIM_TIMED)
+		return err_set(e, VF_EINPUT,
+			       "--node-mtbf and --checkpoint-every apply to --mode timed only");
 	if ((sc->given & SCENARIO_G_WINDOW) && sc->mode != SIM_TIMED)
 		return err_set(e, VF_EINPUT, "--window applies to --mode timed only");
 	if ((sc->given & SCENARIO_G_K8S) && sc->scoring != SIM_SCORING_K8S)
@@ -489,6 +515,14 @@ static void key_part(const struct scenario *sc, int key, struct sbuf *out)
 			sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",
 				    sc->tie_random ? "random" : "name",
 				    sc->k8s_weights ? sc->k8s_weights : "");
+		break;
+	case SCENARIO_K_MTBF: /* none adds nothing, so the keys of earlier runs stay */
+		if (sc->node_mtbf > 0)
+			sbuf_printf(out, ";failures=%.17g/%.17g", sc->node_mtbf, sc->node_repair);
+		break;
+	case SCENARIO_K_CKPT:
+		if (sc->ckpt_every > 0 || sc->ckpt_cost > 0)
+			sbuf_printf(out, ";checkpoint=%.17g/%.17g", sc->ckpt_every, sc->ckpt_cost);
 		break;
 	default: /* in another's part (--fault-file, --tie-break), or not in the key */
 		break;

@@ -39,7 +39,7 @@ static int blocked_cause(const struct sim *s, const struct job *j)
 	for (int i = 0; i < s->node.nmodels; i++) {
 		int m = s->node.models[i];
 		if (!j->gpu_spec || ((j->gpu_spec >> m) & 1))
-			free += s->k.gpu_cap[m] - s->node.alloc_now[m];
+			free += s->k.gpu_cap[m] - s->node.alloc_now[m] - s->fault.down_now[m];
 	}
 	return free >= job_gpu(j) ? SIM_B_SHAPE : SIM_B_FULL;
 }
@@ -104,8 +104,9 @@ void sim_carry_over(struct sim *s)
 	}
 	for (size_t i = 0; i < s->wq.nwait; i++) {
 		const struct job *j = src_job(s, &s->inst.jobs[s->wq.wait[i]]);
+		double w = (double)(j->duration > 0 ? j->duration : 0) - saved_of(s, s->wq.wait[i]);
 		jobs++;
-		ms += (double)job_gpu(j) * (double)(j->duration > 0 ? j->duration : 0);
+		ms += (double)job_gpu(j) * (w > 0 ? w : 0);
 	}
 	s->k.carry_jobs = jobs;
 	s->k.carry_gpu_ms = ms;
@@ -114,6 +115,7 @@ void sim_carry_over(struct sim *s)
 const char *sim_bucket_name(enum sim_bucket b)
 {
 	static const char *const n[SIM_NBUCKET] = {"productive",    "stalled",      "lost",
+						   "failed",        "checkpoint",   "down",
 						   "blocked_shape", "blocked_dim",  "blocked_model",
 						   "blocked_queue", "blocked_full", "unneeded"};
 	return (unsigned)b < SIM_NBUCKET ? n[b] : "?";
@@ -130,15 +132,23 @@ void sim_buckets(const struct sim_counters *k, int over, struct sim_bucket_ms *o
 			int64_t alloc = k->win_alloc_ms[m][c];
 			int64_t st = llround(k->win_stall_ms[m][c]);
 			st = st < 0 ? 0 : st > alloc ? alloc : st;
+			/* the checkpoints' part of the stall, rounded the same way */
+			int64_t ck = llround(k->win_ckpt_ms[m][c]);
+			ck = ck < 0 ? 0 : ck > st ? st : ck;
 			int64_t lost = k->win_lost_ms[m][c];
 			lost = lost > alloc - st ? alloc - st : lost;
-			out->ms[m][c][SIM_B_STALLED] = st;
+			int64_t fail = k->win_fail_ms[m][c];
+			fail = fail > alloc - st - lost ? alloc - st - lost : fail;
+			out->ms[m][c][SIM_B_STALLED] = st - ck;
+			out->ms[m][c][SIM_B_CKPT] = ck;
 			out->ms[m][c][SIM_B_LOST] = lost;
-			out->ms[m][c][SIM_B_PRODUCTIVE] = alloc - st - lost;
+			out->ms[m][c][SIM_B_FAILED] = fail;
+			out->ms[m][c][SIM_B_PRODUCTIVE] = alloc - st - lost - fail;
 		}
 		for (int c = 0; c <= JOB_NCLASS; c++)
 			for (int b = SIM_B_IDLE0; b < SIM_NBUCKET; b++)
 				out->ms[m][c][b] = k->win_idle_ms[m][c][b - SIM_B_IDLE0];
+		out->ms[m][SIM_CLS_NONE][SIM_B_DOWN] = k->win_down_ms[m];
 		out->ms[m][SIM_CLS_NONE][SIM_B_UNNEEDED] += k->gpu_cap[m] * rest;
 	}
 }

@@ -33,7 +33,9 @@
 #include "sim.h"
 #include "util.h"
 
-enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE };
+/* Event kinds; the first five are also their priorities. A drawn node failure (EV_NODE_DOWN)
+ * goes with the priority of a fault start, its repair (EV_NODE_UP) with a fault end's. */
+enum { EV_FINISH, EV_FAULT_END, EV_FAULT_START, EV_ARRIVE, EV_SAMPLE, EV_NODE_DOWN, EV_NODE_UP };
 
 /* One job instance (timed: one per trace job; inflation: one per draw). 32 bytes, two to a
  * cache line of the 2 MiB-aligned array of a large run (a million of them take 32 MB of
@@ -76,10 +78,13 @@ struct srun {
 	double rate;   /* progress rate now */
 };
 
-/* An instance's preemptions (struct sim_insts' pre). */
+/* An instance's interruptions (struct sim_insts' pre): preemptions and node failures. */
 struct spre {
 	int64_t lost_ms; /* GPU-milli-s of runs undone by preemption */
 	int32_t n;       /* times preempted */
+	int32_t nkill;   /* times killed by a node failure */
+	int64_t fail_ms; /* GPU-milli-s of work those kills lost */
+	double saved;    /* seconds of work saved at the last checkpoint: a run starts there */
 };
 
 /* The job instances (sim.c). */
@@ -97,13 +102,14 @@ struct sim_insts {
 	 * one reads no cold slot) */
 	int32_t *rfree;
 	size_t nrfree, rfreecap;
-	struct spre *pre; /* preemptions per instance, precap long (none past it); NULL until
-			   * the first */
+	struct spre *pre; /* interruptions per instance, precap long (none past it); NULL
+			   * until the first */
 	size_t precap;
 	int64_t running;                            /* RUNNING instances */
 	int64_t nnoend;                             /* running instances with SJ_NOEND */
 	double stall_now;                           /* sum over running jobs of g (1 - r) */
 	double stall_cls[GPUMODEL_MAX][JOB_NCLASS]; /* stall_now split by model and class */
+	double ckpt_cls[GPUMODEL_MAX][JOB_NCLASS];  /* of stall_cls, checkpoints' pauses */
 };
 void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s);
 void sim_insts_release(struct sim_insts *in);
@@ -179,7 +185,13 @@ struct sim_faults {
 	struct sfault *list;
 	size_t n;
 	uint16_t *on; /* per node: active faults (NULL until a fault is added) */
-	int64_t nev;  /* fault starts and ends queued */
+	int64_t nev;  /* fault starts and ends queued, and repairs of drawn failures */
+	/* Nodes down: per node, the down faults and drawn failures holding it down (NULL until
+	 * the first down fault or o.node_mtbf); the GPU-milli of down nodes per model. */
+	uint16_t *down;
+	int64_t down_now[GPUMODEL_MAX];
+	struct rng frng; /* o.node_mtbf: the failure draws, a stream of their own */
+	int64_t nproc;   /* drawn failures queued (one per node that is up) */
 };
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn);
 void sim_faults_release(struct sim_faults *ft);
@@ -297,6 +309,17 @@ void sim_wait_requeue_all(struct sim *s);
 int sim_fault_add(struct sim *s, const struct fault *f, struct err *e);
 void sim_fault_switch(struct sim *s, size_t i, int begin);
 void sim_fault_hits(struct sim *s, int32_t n, const struct job *j);
+/* Node failures (sim-node.c): with o.node_mtbf, queue every node's first failure; a drawn
+ * failure (begin 1) or repair (0) of node n. */
+void sim_failures_start(struct sim *s);
+void sim_node_fail(struct sim *s, size_t n, int begin);
+/* Kill running instance idx (its node failed): it gives back what it holds, loses its work
+ * since its last checkpoint and queues again (sim.c). */
+void sim_kill(struct sim *s, int32_t idx);
+/* Count what of the progress done (seconds) of a run of g GPU-milli from start lies in the
+ * window (at most its time there) into win[m][c] (sim-queue.c). */
+void sim_window_lost(struct sim *s, int64_t win[GPUMODEL_MAX][JOB_NCLASS], int m, int c, int64_t g,
+		     int64_t start, double done);
 
 /* A copy of the n elements of size sz at p, in room for cap of them (at least one). */
 static inline void *sim_copy_of(const void *p, size_t n, size_t cap, size_t sz)
@@ -372,6 +395,12 @@ static inline struct srun run_now(const struct sim *s, const struct sjob *sj)
 	const struct job *j = src_job(s, sj);
 	return (struct srun){
 		.t_upd = sj->start, .work = (double)(j->duration > 0 ? j->duration : 0), .rate = 1};
+}
+
+/* Seconds of work instance idx saved at its last checkpoint: its runs start there. */
+static inline double saved_of(const struct sim *s, int32_t idx)
+{
+	return (size_t)idx < s->inst.precap ? s->inst.pre[idx].saved : 0;
 }
 
 /* Work left by running instance sj now. */

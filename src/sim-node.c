@@ -2,8 +2,19 @@
  * sim-node.c — the simulator's node and fault parts (sim-int.h): per node the run's
  * measures over the scenario's workload (F_n, multi-dim, the shares that fit no more,
  * stranded capacity), their sums, the nodes' spec classes, and the faults that lower a
- * shared dim's capacity (fault.h). sim_node_refresh brings a node's measures, the policy's
- * records of it and its jobs' rates up to date after every change of the node.
+ * shared dim's capacity or take nodes down (fault.h), with the drawn node failures of
+ * o.node_mtbf. sim_node_refresh brings a node's measures, the policy's records of it and its
+ * jobs' rates up to date after every change of the node.
+ *
+ * A node goes down when the first down fault or drawn failure holding it begins and comes
+ * back when the last one ends (struct sim_faults' down counts them): going down kills its
+ * jobs (sim_kill), then the cluster takes all its capacity away (cluster_set_down), so no
+ * search finds room there; coming back restores the spec and lowers the shared dims again
+ * under the capacity faults still active. Drawn failures: every node's next failure is one
+ * event (EV_NODE_DOWN) an exponential time of mean o.node_mtbf after the node came up (or
+ * after the start), its repair (EV_NODE_UP) o.node_repair after it failed; the draws come
+ * from a stream of their own (struct sim_faults' frng), seeded by o.seed, so a run without
+ * them draws exactly what it drew before, and a fork carries the stream on.
  */
 #include <assert.h>
 #include <math.h>
@@ -100,7 +111,7 @@ void sim_fault_hits(struct sim *s, int32_t n, const struct job *j)
 {
 	for (size_t i = 0; i < s->fault.n; i++) {
 		struct sfault *f = &s->fault.list[i];
-		if (!f->active || j->dem[f->f.dim] <= 0)
+		if (!f->active || f->f.down || j->dem[f->f.dim] <= 0)
 			continue;
 		size_t lo = 0, hi = f->nnodes; /* f->nodes is ascending */
 		while (lo < hi) {
@@ -121,22 +132,62 @@ static void fault_apply(struct sim *s, size_t n, enum dim d)
 	double frac = 1;
 	for (size_t i = 0; i < s->fault.n; i++) {
 		const struct sfault *f = &s->fault.list[i];
-		if (!f->active || f->f.dim != d)
+		if (!f->active || f->f.down || f->f.dim != d)
 			continue;
 		for (size_t k = 0; k < f->nnodes; k++)
 			if ((size_t)f->nodes[k] == n && f->f.fraction < frac)
 				frac = f->f.fraction;
 	}
+	if (s->fault.down && s->fault.down[n])
+		return; /* no capacity while down: node_down sets it when the node is back */
 	cluster_set_cap(&s->c, n, d, (int64_t)floor((double)s->c.spec[n].cap[d] * frac));
 	sim_node_refresh(s, n);
 	if (s->pol.admit & DIM_BIT(d)) /* admission there may now let waiting jobs in */
 		s->freed = s->dirty = 1;
 }
 
+/* Node n goes down (begin 1) or comes back (0) for one more or one less reason. */
+static void node_down(struct sim *s, size_t n, int begin)
+{
+	int m = node_model(s, n);
+	if (!s->fault.down)
+		s->fault.down = xcalloc(s->c.n ? s->c.n : 1, sizeof *s->fault.down);
+	if (begin && s->fault.down[n]++)
+		return; /* down already */
+	if (!begin && --s->fault.down[n])
+		return; /* something else holds it down */
+	if (begin) {
+		while (s->c.st[n].njobs)
+			sim_kill(s, s->c.st[n].jobs[s->c.st[n].njobs - 1]);
+		s->k.node_failures++;
+	}
+	cluster_set_down(&s->c, n, begin);
+	if (m >= 0)
+		s->fault.down_now[m] +=
+			begin ? s->c.spec[n].cap[DIM_GPU] : -s->c.spec[n].cap[DIM_GPU];
+	if (!begin) {
+		for (int d = 0; d < DIM_N; d++)
+			if (DIMS_SHARED & DIM_BIT(d))
+				fault_apply(s, n, (enum dim)d);
+		s->freed = s->dirty = 1;
+	}
+	sim_node_refresh(s, n);
+}
+
 void sim_fault_switch(struct sim *s, size_t i, int begin)
 {
 	struct sfault *f = &s->fault.list[i];
 	f->active = begin;
+	if (f->f.down) {
+		for (size_t k = 0; k < f->nnodes; k++) {
+			size_t n = (size_t)f->nodes[k];
+			if (begin)
+				f->jobs_hit += s->c.st[n].njobs;
+			node_down(s, n, begin);
+		}
+		NOTIFY(s, on_fault, s->k.now, i, begin);
+		return;
+	}
 	for (size_t k = 0; k < f->nnodes; k++) {
 		size_t n = (size_t)f->nodes[k];
 		s->fault.on[n] = (uint16_t)(s->fault.on[n] + (begin ? 1 : -1));
@@ -197,6 +248,52 @@ int sim_fault_add(struct sim *s, const struct fault *f, struct err *e)
 		s->fault.nev++;
 	}
 	return VF_OK;
+}
+
+/* Queue node n's next drawn failure (kind EV_NODE_DOWN) or its repair (EV_NODE_UP) after
+ * gap seconds (whole, at least 1), unless that is past the horizon. */
+static void push_node_event(struct sim *s, size_t n, int kind, double gap)
+{
+	gap = gap < 1 ? 1 : ceil(gap);
+	if (!(gap <= (double)(s->t_max - s->k.now)))
+		return;
+	struct evq_event ev = {.time = s->k.now + (int64_t)gap,
+			       .prio = kind == EV_NODE_DOWN ? EV_FAULT_START : EV_FAULT_END,
+			       .kind = kind,
+			       .arg = (int32_t)n};
+	evq_push(&s->q, &ev);
+	if (kind == EV_NODE_DOWN)
+		s->fault.nproc++;
+	else
+		s->fault.nev++; /* a repair may let what is stuck run again */
+}
+
+/* An exponential time of mean o.node_mtbf. */
+static double draw_uptime(struct sim *s)
+{
+	return -s->o.node_mtbf * log1p(-rng_unit(&s->fault.frng));
+}
+
+void sim_failures_start(struct sim *s)
+{
+	if (!(s->o.node_mtbf > 0) || s->o.mode != SIM_TIMED)
+		return;
+	rng_seed(&s->fault.frng, rng_hash(s->o.seed, 0x6e6f6465, 0)); /* "node" */
+	for (size_t n = 0; n < s->c.n; n++)
+		push_node_event(s, n, EV_NODE_DOWN, draw_uptime(s));
+}
+
+void sim_node_fail(struct sim *s, size_t n, int begin)
+{
+	if (begin) {
+		s->fault.nproc--;
+		node_down(s, n, 1);
+		push_node_event(s, n, EV_NODE_UP, s->o.node_repair);
+	} else {
+		s->fault.nev--;
+		node_down(s, n, 0);
+		push_node_event(s, n, EV_NODE_DOWN, draw_uptime(s));
+	}
 }
 
 static int same_spec(const struct node *a, const struct node *b)
@@ -298,6 +395,7 @@ void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t n
 		f->list[i].nodes = sim_copy_of(s->list[i].nodes, s->list[i].nnodes,
 					       s->list[i].nnodes, sizeof *f->list[i].nodes);
 	f->on = s->on ? sim_copy_of(s->on, nn, nn, sizeof *f->on) : NULL;
+	f->down = s->down ? sim_copy_of(s->down, nn, nn, sizeof *f->down) : NULL;
 }
 
 void sim_faults_release(struct sim_faults *ft)
@@ -306,4 +404,5 @@ void sim_faults_release(struct sim_faults *ft)
 		free(ft->list[i].nodes);
 	free(ft->list);
 	free(ft->on);
+	free(ft->down);
 }

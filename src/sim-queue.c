@@ -167,9 +167,10 @@ void sim_wait_add(struct sim *s, int32_t idx)
 	s->dirty = 1;
 }
 
-/* A run of g GPU-milli from start, preempted now after done seconds of progress: what of
- * that progress lies in the window (at most its time in the window) is lost. */
-static void window_lost(struct sim *s, int m, int c, int64_t g, int64_t start, double done)
+/* A run of g GPU-milli from start, preempted or killed now after done seconds of progress:
+ * what of that progress lies in the window (at most its time in the window) is lost. */
+void sim_window_lost(struct sim *s, int64_t win[GPUMODEL_MAX][JOB_NCLASS], int m, int c, int64_t g,
+		     int64_t start, double done)
 {
 	if (s->o.mode != SIM_TIMED)
 		return;
@@ -179,7 +180,7 @@ static void window_lost(struct sim *s, int m, int c, int64_t g, int64_t start, d
 	if (done > in)
 		done = in;
 	if (done > 0)
-		s->k.win_lost_ms[m][c] += llround((double)g * done);
+		win[m][c] += llround((double)g * done);
 }
 
 /* Try to make room for job idx by evicting lower classes: on the lowest-indexed node where
@@ -250,13 +251,15 @@ static int preempt_for(struct sim *s, int32_t idx)
 			int32_t vi = victims[v];
 			struct sjob *vj = &s->inst.jobs[vi];
 			int m = node_model(s, n);
-			double done = (double)src_job(s, vj)->duration - work_now(s, vj);
+			double done = (double)src_job(s, vj)->duration - saved_of(s, vi) -
+				      work_now(s, vj);
 			int64_t g = sim_stop_job(s, vi);
 			int64_t lost = g * (s->k.now - vj->start);
 			sim_add_preempt(s, vi, lost);
 			if (m >= 0) {
 				s->k.lost_ms[m] += lost;
-				window_lost(s, m, cls_of(src_job(s, vj)), g, vj->start, done);
+				sim_window_lost(s, s->k.win_lost_ms, m, cls_of(src_job(s, vj)), g,
+						vj->start, done);
 			}
 			s->k.preemptions++;
 			vj->state = SIM_JOB_QUEUED;

@@ -78,6 +78,16 @@
  *     and they are demand the cluster had to face.
  *   - faults lower a shared dim's capacity only (fault.h); the capacity is
  *     floor(spec x lowest active fraction).
+ *   - node failures (timed only): a down fault or a drawn failure (o.node_mtbf, sim-node.c)
+ *     takes a node's whole capacity away; every job on it is killed (sim_kill: the one
+ *     place a kill gives back what a job holds, all of a gang's workers once gangs are
+ *     placed), keeps the work of its last checkpoint (floor(work done / o.ckpt_every) x
+ *     o.ckpt_every; none without checkpoints) and queues again. Its progress since then is
+ *     lost (k.fail_ms, bucket failed, as window_lost counts a preemption's), the GPUs of
+ *     down nodes idle in the bucket down. A run after a kill starts with a slot (its work
+ *     is not its duration). A checkpoint's pause o.ckpt_cost is a rate, f = every / (every
+ *     + cost), on every run from its start (a slot each): of the stall g (1 - r) of a job
+ *     at rate r, g r (1 / f - 1) is the checkpoints' (bucket checkpoint), the rest stalled.
  *   - the time series is sampled every (last arrival - first arrival) / series_points
  *     seconds in timed mode, and at each whole percent of arrived load in inflation.
  *
@@ -206,8 +216,10 @@ static void advance_window(struct sim *s, int64_t a, int64_t b)
 		for (int c = 0; c < JOB_NCLASS; c++) {
 			s->k.win_alloc_ms[m][c] += s->k.alloc_cls[m][c] * dt;
 			s->k.win_stall_ms[m][c] += s->inst.stall_cls[m][c] * (double)dt;
+			s->k.win_ckpt_ms[m][c] += s->inst.ckpt_cls[m][c] * (double)dt;
 		}
-		int64_t idle = (s->k.gpu_cap[m] - s->node.alloc_now[m]) * dt;
+		s->k.win_down_ms[m] += s->fault.down_now[m] * dt;
+		int64_t idle = (s->k.gpu_cap[m] - s->node.alloc_now[m] - s->fault.down_now[m]) * dt;
 		int cause = s->idle.cause;
 		if (cause != SIM_B_UNNEEDED && s->idle.mask && !((s->idle.mask >> m) & 1))
 			cause = SIM_B_MODEL;
@@ -232,6 +244,7 @@ static void advance(struct sim *s, int64_t t)
 	for (int i = 0; i < s->node.nmodels; i++) {
 		int m = s->node.models[i];
 		s->k.alloc_ms[m] += s->node.alloc_now[m] * dt;
+		s->k.down_ms[m] += s->fault.down_now[m] * dt;
 		s->k.frag_ms[m] += s->node.sum_frag[m] * (double)dt;
 	}
 	s->k.frag_md_s += s->node.sum_md * (double)dt;
@@ -264,26 +277,47 @@ static void push_finish(struct sim *s, struct sjob *sj, int32_t idx, double x)
 	evq_push(&s->q, &ev);
 }
 
-/* Running instance sj (idx) runs at rate r from now: its work is brought up to date, its
- * completion moves (its version goes up), the stall sums follow. */
+/* Running instance sj takes a slot of runs, with progress cur. */
+static void take_slot(struct sim *s, struct sjob *sj, struct srun cur)
+{
+	int32_t k;
+	if (s->inst.nrfree) {
+		k = s->inst.rfree[--s->inst.nrfree];
+	} else {
+		xgrow(&s->inst.runs, &s->inst.runcap, s->inst.nruns + 1, sizeof *s->inst.runs);
+		k = (int32_t)s->inst.nruns++;
+	}
+	s->inst.runs[k] = cur;
+	sj->run = k;
+	sj->flags |= SJ_SLOWED;
+}
+
+/* The rate checkpoints leave a job: ckpt_every seconds of work in every ckpt_every +
+ * ckpt_cost seconds (1 without checkpoints or when they cost nothing). */
+static double ckpt_rate(const struct sim *s)
+{
+	double c = s->o.ckpt_every, p = s->o.ckpt_cost;
+	return s->o.mode == SIM_TIMED && c > 0 && p > 0 ? c / (c + p) : 1;
+}
+
+/* Of the stall g (1 - r) of a job at rate r = r_c f (r_c: contention's, f: ckpt_rate), the
+ * checkpoints' pauses are g r_c (1 - f) = g r (1 / f - 1): the factor of g r here. */
+static double ckpt_share(const struct sim *s)
+{
+	return 1 / ckpt_rate(s) - 1;
+}
+
+/* Running instance sj (idx) runs at rate r (times the checkpoints' rate) from now: its work
+ * is brought up to date, its completion moves (its version goes up), the stall sums follow.
+ */
 void sim_set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 {
 	struct srun cur = run_now(s, sj);
+	r *= ckpt_rate(s);
 	if (r == cur.rate)
 		return;
-	if (!(sj->flags & SJ_SLOWED)) { /* its first change: it gets a slot */
-		int32_t k;
-		if (s->inst.nrfree) {
-			k = s->inst.rfree[--s->inst.nrfree];
-		} else {
-			xgrow(&s->inst.runs, &s->inst.runcap, s->inst.nruns + 1,
-			      sizeof *s->inst.runs);
-			k = (int32_t)s->inst.nruns++;
-		}
-		s->inst.runs[k] = cur;
-		sj->run = k;
-		sj->flags |= SJ_SLOWED;
-	}
+	if (!(sj->flags & SJ_SLOWED)) /* its first change: it gets a slot */
+		take_slot(s, sj, cur);
 	struct srun *ru = &s->inst.runs[sj->run];
 	const struct job *j = src_job(s, sj);
 	double g = (double)job_gpu(j);
@@ -291,8 +325,10 @@ void sim_set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 	ru->t_upd = s->k.now;
 	s->inst.stall_now += g * (ru->rate - r);
 	int m = node_model(s, (size_t)sj->node);
-	if (m >= 0)
+	if (m >= 0) {
 		s->inst.stall_cls[m][cls_of(j)] += g * (ru->rate - r);
+		s->inst.ckpt_cls[m][cls_of(j)] += g * (r - ru->rate) * ckpt_share(s);
+	}
 	ru->rate = r;
 	sj->ver++;
 	push_finish(s, sj, idx, r > 0 ? ceil(ru->work / r - 1e-9) : INFINITY);
@@ -359,8 +395,22 @@ void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
 		sim_fault_hits(s, p->node, j);
 	s->inst.running++;
 	s->k.placed++;
-	if (s->o.mode == SIM_TIMED)
-		push_finish(s, sj, idx, (double)(j->duration > 0 ? j->duration : 0));
+	if (s->o.mode == SIM_TIMED) {
+		/* a run after a failure starts at its last checkpoint, and checkpoints that
+		 * pause slow every run from its start: a slot says so */
+		double saved = saved_of(s, idx), f = ckpt_rate(s);
+		double work = (double)(j->duration > 0 ? j->duration : 0) - saved;
+		if (saved > 0 || f < 1) {
+			double st = (double)p->dem[DIM_GPU] * (1 - f);
+			take_slot(s, sj, (struct srun){.t_upd = s->k.now, .work = work, .rate = f});
+			s->inst.stall_now += st;
+			if (m >= 0) {
+				s->inst.stall_cls[m][cls_of(j)] += st;
+				s->inst.ckpt_cls[m][cls_of(j)] += st;
+			}
+		}
+		push_finish(s, sj, idx, f < 1 ? ceil(work / f - 1e-9) : work);
+	}
 	sim_node_refresh(s, (size_t)p->node);
 	NOTIFY(s, on_place, s->k.now, idx, p);
 }
@@ -373,10 +423,12 @@ int64_t sim_stop_job(struct sim *s, int32_t idx)
 	job_placement(s, sj, &p);
 	int m = node_model(s, (size_t)p.node), c = cls_of(src_job(s, sj));
 	if (sj->flags & SJ_SLOWED) { /* (at rate 1 it stalls nothing: stall_now - 0) */
-		double st = (double)p.dem[DIM_GPU] * (1 - s->inst.runs[sj->run].rate);
+		double r = s->inst.runs[sj->run].rate, st = (double)p.dem[DIM_GPU] * (1 - r);
 		s->inst.stall_now -= st;
-		if (m >= 0)
+		if (m >= 0) {
 			s->inst.stall_cls[m][c] -= st;
+			s->inst.ckpt_cls[m][c] -= (double)p.dem[DIM_GPU] * r * ckpt_share(s);
+		}
 		xgrow(&s->inst.rfree, &s->inst.rfreecap, s->inst.nrfree + 1, sizeof *s->inst.rfree);
 		s->inst.rfree[s->inst.nrfree++] = sj->run; /* the slot is free */
 	}
@@ -453,7 +505,7 @@ void sim_mark_unplaceable(struct sim *s, int32_t idx)
 
 /* Count a preemption of instance idx that lost lost GPU-milli-s (s->inst.pre grows
  * zero-filled). */
-void sim_add_preempt(struct sim *s, int32_t idx, int64_t lost)
+static struct spre *pre_of(struct sim *s, int32_t idx)
 {
 	if ((size_t)idx >= s->inst.precap) {
 		size_t old = s->inst.precap;
@@ -462,8 +514,44 @@ void sim_add_preempt(struct sim *s, int32_t idx, int64_t lost)
 		      sizeof *s->inst.pre);
 		memset(s->inst.pre + old, 0, (s->inst.precap - old) * sizeof *s->inst.pre);
 	}
-	s->inst.pre[idx].lost_ms += lost;
-	s->inst.pre[idx].n++;
+	return &s->inst.pre[idx];
+}
+
+void sim_add_preempt(struct sim *s, int32_t idx, int64_t lost)
+{
+	struct spre *pr = pre_of(s, idx);
+	pr->lost_ms += lost;
+	pr->n++;
+}
+
+/* Kill running instance idx: its node went down. Every placement it holds is given back
+ * (one today; a gang's W workers, all of them, once gangs are placed: this is the one place
+ * a kill releases them), the work it did since its last checkpoint (a multiple of
+ * o.ckpt_every of its work; without checkpoints all of it) is lost, and it queues again in
+ * its arrival order with the rest of its work. The stall it met stays stalled, as a
+ * preemption's does; the lost progress counts in k.fail_ms and the window's failed bucket. */
+void sim_kill(struct sim *s, int32_t idx)
+{
+	struct sjob *sj = &s->inst.jobs[idx];
+	const struct job *j = src_job(s, sj);
+	int m = node_model(s, (size_t)sj->node), c = cls_of(j);
+	double dur = (double)(j->duration > 0 ? j->duration : 0);
+	double before = saved_of(s, idx), done = dur - work_now(s, sj);
+	double keep = s->o.ckpt_every > 0 ? floor(done / s->o.ckpt_every) * s->o.ckpt_every : 0;
+	keep = keep < before ? before : keep;
+	int64_t g = sim_stop_job(s, idx);
+	int64_t lost = llround((double)g * (done - keep));
+	struct spre *pr = pre_of(s, idx);
+	pr->nkill++;
+	pr->fail_ms += lost;
+	pr->saved = keep;
+	if (m >= 0) {
+		s->k.fail_ms[m] += lost;
+		sim_window_lost(s, s->k.win_fail_ms, m, c, g, sj->start, done - keep);
+	}
+	s->k.killed++;
+	NOTIFY(s, on_preempt, s->k.now, idx, -1);
+	sim_wait_add(s, idx);
 }
 
 /* ---- events ---- */
@@ -575,8 +663,9 @@ static void on_finish(struct sim *s, int32_t idx)
 	sj->state = SIM_JOB_FINISHED;
 	sj->end = s->k.now;
 	int64_t ran = sj->end - sj->start;
+	double work = (double)j->duration - saved_of(s, idx);
 	if (m >= 0)
-		s->k.prod_ms[m] += g * (j->duration < ran ? j->duration : ran);
+		s->k.prod_ms[m] += llround((double)g * (work < (double)ran ? work : (double)ran));
 	s->k.finished++;
 	NOTIFY(s, on_finish, s->k.now, idx);
 }
@@ -679,8 +768,21 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 		if (s->k.w1 > s->t_max) /* the run never reaches past it */
 			s->k.w1 = s->k.w0 < s->t_max ? s->t_max : s->k.w0;
 	}
+	int down = o->node_mtbf > 0;
+	for (size_t i = 0; i < o->nfaults; i++)
+		down |= o->faults[i].down;
+	if (!(o->node_mtbf >= 0 && o->node_repair >= 0 && o->ckpt_every >= 0 && o->ckpt_cost >= 0))
+		rc = err_set(e, VF_EINPUT, "node failures: a time is negative or not a number");
+	else if (down && o->mode == SIM_INFLATE)
+		rc = err_set(e, VF_EINPUT,
+			     "node failures: inflation has no queue to put killed jobs back in; "
+			     "they are for timed runs");
+	else if (o->node_mtbf > 0 && !(o->node_repair > 0))
+		rc = err_set(e, VF_EINPUT, "node failures: a mtbf needs a repair time above 0");
 	for (size_t i = 0; i < o->nfaults && !rc; i++)
 		rc = sim_fault_add(s, &o->faults[i], e);
+	if (!rc)
+		sim_failures_start(s);
 	if (rc || (o->mode == SIM_INFLATE && (rc = inflate_check(s, e))))
 		goto fail;
 	push_arrival(s);
@@ -815,7 +917,7 @@ int sim_step(struct sim *s)
 	/* Contention moves completions; the old events stay in the queue until popped. When
 	 * they outnumber the live ones (at most one per running job, the next arrival, the
 	 * next sample, two per fault), purge them so the queue stays small. */
-	size_t live = (size_t)s->inst.running + 2 + 2 * s->fault.n;
+	size_t live = (size_t)s->inst.running + 2 + 2 * s->fault.n + (size_t)s->fault.nproc;
 	if (evq_len(&s->q) > 2 * live + 1024)
 		evq_filter(&s->q, event_live, s);
 
@@ -849,6 +951,10 @@ int sim_step(struct sim *s)
 		case EV_FAULT_START:
 			s->fault.nev--;
 			sim_fault_switch(s, (size_t)ev.arg, ev.kind == EV_FAULT_START);
+			break;
+		case EV_NODE_DOWN:
+		case EV_NODE_UP:
+			sim_node_fail(s, (size_t)ev.arg, ev.kind == EV_NODE_DOWN);
 			break;
 		case EV_ARRIVE:
 			on_arrive(s);
@@ -1082,6 +1188,11 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 	r->gpu_milli = job_gpu(j);
 	r->gpus = sj->state == SIM_JOB_RUNNING ? sj->gpus : 0;
 	r->lost_gpu_s = (double)(i < s->inst.precap ? s->inst.pre[i].lost_ms : 0) / 1000;
+	if (i < s->inst.precap) {
+		r->nkilled = s->inst.pre[i].nkill;
+		r->fail_gpu_s = (double)s->inst.pre[i].fail_ms / 1000;
+		r->saved = s->inst.pre[i].saved;
+	}
 	double g = (double)r->gpu_milli;
 	if (sj->state == SIM_JOB_RUNNING && s->o.mode == SIM_INFLATE) {
 		r->rate = 1; /* inflation has no durations: nothing progresses or stalls */
@@ -1089,12 +1200,13 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 		r->work_left = work_now(s, sj);
 		r->rate = run_now(s, sj).rate;
 		double elapsed = (double)(s->k.now - sj->start);
-		double done = (double)j->duration - r->work_left;
+		double done = (double)j->duration - saved_of(s, (int32_t)i) - r->work_left;
 		r->stalled_gpu_s = elapsed > done ? g * (elapsed - done) / 1000 : 0;
 	} else if (sj->state == SIM_JOB_FINISHED) {
-		int64_t ran = sj->end - sj->start;
-		r->slowdown = j->duration > 0 ? (double)ran / (double)j->duration : 1;
-		r->stalled_gpu_s = ran > j->duration ? g * (double)(ran - j->duration) / 1000 : 0;
+		/* of its last run, which started from its last checkpoint */
+		double ran = (double)(sj->end - sj->start), work = (double)j->duration - r->saved;
+		r->slowdown = work > 0 ? ran / work : 1;
+		r->stalled_gpu_s = ran > work ? g * (ran - work) / 1000 : 0;
 	}
 }
 

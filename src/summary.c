@@ -163,9 +163,12 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 	size_t nn = 0;
 	char bname[64];
 	const char *base = o->baseline ? o->baseline->name : "scalar";
-	int unplaceable = 0; /* jobs that never ran are shown where there are some */
-	for (size_t i = 0; i < n; i++)
+	int unplaceable = 0, failures = 0; /* shown where there are some */
+	for (size_t i = 0; i < n; i++) {
 		unplaceable |= rows[i].v[RUNREC_UNPLACEABLE] > 0;
+		failures |= rows[i].v[RUNREC_FAILURES] > 0 || rows[i].v[RUNREC_DOWN] > 0 ||
+			    rows[i].v[RUNREC_CKPT] > 0;
+	}
 
 	for (int c = 0; c < RUNREC_NCOL; c++) {
 		map[c] = -1;
@@ -173,7 +176,8 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 			continue;
 		map[c] = (int)nn;
 		nums[nn] = *runrec_col((enum runrec_col)c);
-		if (!shown(text, c) && !(c == RUNREC_UNPLACEABLE && unplaceable))
+		if (!shown(text, c) && !(c == RUNREC_UNPLACEABLE && unplaceable) &&
+		    !((c == RUNREC_FAILURES || c == RUNREC_DOWN || c == RUNREC_CKPT) && failures))
 			nums[nn].flags |= TABLE_C_TEXT_HIDE;
 		nn++;
 	}

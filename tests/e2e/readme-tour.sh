@@ -30,6 +30,8 @@ contains ../log "(--sample-nodes)"
 # k8s-scored ones at 1.0
 contains ../log "(inflate to 1): 4 runs; the newest of"
 [ -f big.db ] && [ -f stress.db ] || die "the tour did not make big.db and stress.db"
+# the LLM what-if: its runs show the work lost to failures and the checkpoints' pauses
+grep -q '^policy .* failures .* down .* checkpoint ' ../log || die "the LLM what-if shows no failure columns"
 n=$(awk -F, 'NR > 1 { $1 = $2 = $3 = ""; print }' tpl/jobs.csv | sort -u | wc -l)
 [ "$n" -le 500 ] || die "gen --templates 500 wrote $n distinct requests"
 echo "the README tour ran: $(grep -c . ../tour.sh) lines"

@@ -632,6 +632,35 @@ static void test_command(void **state)
 	assert_int_equal(dash_nlanes(d), 3);
 	assert_non_null(strstr(dash_change(d, 2), "fault n1:sto=0.5@"));
 	assert_int_equal(dash_command(d, "fault n1 sto=0.5", &a, &e), DASH_CMD_ERROR);
+	/* a node down: the what-if kills its jobs and they queue again */
+	dash_goto(d, 300);
+	int32_t on_n0 = sim_cluster(dash_sim(d, 0))->st[0].njobs;
+	assert_true(on_n0 > 0);
+	assert_int_equal(dash_command(d, "fault n0 down 1h", &a, &e), DASH_CMD_FORKED);
+	assert_int_equal(dash_nlanes(d), 4);
+	assert_non_null(strstr(dash_change(d, 3), "fault n0:down@"));
+	assert_int_equal(sim_counters(dash_sim(d, 3))->node_failures, 1);
+	assert_int_equal(sim_counters(dash_sim(d, 3))->killed, on_n0);
+	assert_int_equal(sim_cluster(dash_sim(d, 3))->st[0].njobs, 0);
+	assert_int_equal(sim_counters(dash_sim(d, 0))->node_failures, 0);
+	/* a node that goes down later, while the lane is watched: its log says the jobs were
+	 * killed (by -1, no job they made room for) */
+	struct fault dn = {.down = 1, .start = 400, .duration = 600};
+	snprintf(dn.target, sizeof dn.target, "n2");
+	dash_drop_lane(d, 1); /* room for one more what-if */
+	assert_int_equal(dash_fork(d, NULL, &dn, &e), 0);
+	dash_goto(d, 500);
+	int l = dash_nlanes(d) - 1, kills = 0;
+	struct dash_event ev;
+	char text[256];
+	for (size_t i = 0; dash_log(d, l, i, &ev); i++)
+		if (ev.kind == DASH_EV_PREEMPT && ev.by < 0) {
+			dash_event_text(d, l, &ev, text, sizeof text);
+			assert_non_null(strstr(text, "(node down)"));
+			kills++;
+		}
+	assert_true(kills > 0);
+	assert_int_equal(kills, sim_counters(dash_sim(d, l))->killed);
 	assert_int_equal(dash_command(d, "queue nope", &a, &e), DASH_CMD_ERROR);
 	assert_int_equal(dash_command(d, "drop", &a, &e), DASH_CMD_DROP);
 	assert_int_equal(dash_command(d, "q", &a, &e), DASH_CMD_QUIT);

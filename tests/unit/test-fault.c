@@ -68,6 +68,11 @@ static void test_parse_errors(void **state)
 	assert_int_equal(fault_parse("n1:sto=0.5@0+0", &f, &e), VF_EINPUT);
 	assert_non_null(strstr(e.msg, "positive"));
 	assert_int_equal(fault_parse("n1:sto=0.5@0", &f, &e), VF_EINPUT);
+	assert_int_equal(fault_parse("n1:dawn@0+1h", &f, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "nor NODE:down@START+DURATION"));
+	assert_int_equal(fault_parse("n1:down@0+0", &f, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "positive"));
+	assert_int_equal(fault_parse("n1:down=0.5@0+1h", &f, &e), VF_EINPUT);
 	assert_int_equal(fault_parse(":sto=0.5@0+1", &f, &e), VF_EINPUT);
 	assert_int_equal(fault_parse("sto=0.5@0+1", &f, &e), VF_EINPUT);
 	assert_int_equal(e.code, VF_EINPUT);
@@ -82,6 +87,16 @@ static void test_format_round_trip(void **state)
 	assert_int_equal(fault_parse("g1:net=0.25@1h+30m", &f, NULL), 0);
 	fault_format(&f, buf, sizeof buf);
 	assert_string_equal(buf, "g1:net=0.25@3600+1800");
+	assert_int_equal(fault_parse(buf, &g, NULL), 0);
+	assert_memory_equal(&f, &g, sizeof f);
+	/* a node down */
+	assert_int_equal(fault_parse("rack:7:down@2h+15m", &f, NULL), 0);
+	assert_true(f.down);
+	assert_string_equal(f.target, "rack:7");
+	assert_int_equal(f.start, 7200);
+	assert_int_equal(f.duration, 900);
+	fault_format(&f, buf, sizeof buf);
+	assert_string_equal(buf, "rack:7:down@7200+900");
 	assert_int_equal(fault_parse(buf, &g, NULL), 0);
 	assert_memory_equal(&f, &g, sizeof f);
 }

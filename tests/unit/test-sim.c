@@ -1314,6 +1314,27 @@ static void test_class_index_exact_after_compaction(void **state)
  * fork runs to the end and is freed before its original goes on, and both give the fresh
  * run's results. A part the two shared (an array a clone forgot) would be changed, then
  * freed, under the original. */
+/* A run of js under o, forked half way: the fork, run to the end and freed, then the run
+ * itself, equal ref (a full run), so a part the fork shared or copied wrong would show. */
+static void fork_half_way(const struct job_set *js, const struct policy_ops *ops,
+			  const struct frag_workload *wl, const struct sim_opts *o,
+			  const struct sim *ref)
+{
+	struct sim *a, *f;
+	assert_int_equal(sim_new(js, ops, wl, o, &a, NULL), 0);
+	/* half way, stepped: the clock stops at an event (sim_run_until's move of the clock to
+	 * its time splits the integrals, which may round apart) */
+	for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
+		assert_true(sim_step(a));
+	assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
+	sim_run(f);
+	assert_same_results(f, ref);
+	sim_free(f);
+	sim_run(a);
+	assert_same_results(a, ref);
+	sim_free(a);
+}
+
 static void test_fork_owns_its_parts(void **state)
 {
 	(void)state;
@@ -1328,7 +1349,7 @@ static void test_fork_owns_its_parts(void **state)
 		for (int infl = 0; infl < 2; infl++) {
 			const struct policy_ops *ops = policy_find(names[i]);
 			struct sim_opts o;
-			struct sim *ref, *a, *f;
+			struct sim *ref;
 			sim_opts_init(&o);
 			o.mode = infl ? SIM_INFLATE : SIM_TIMED;
 			o.target = 0.9;
@@ -1342,18 +1363,7 @@ static void test_fork_owns_its_parts(void **state)
 				assert_true(sim_counters(ref)->preemptions > 0);
 				assert_true(sim_counters(ref)->stall_ms > 0);
 			}
-			assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
-			/* half way, stepped: the clock stops at an event (sim_run_until's move of
-			 * the clock to its time splits the integrals, which may round apart) */
-			for (int64_t k = 0; k < sim_counters(ref)->events / 2; k++)
-				assert_true(sim_step(a));
-			assert_int_equal(sim_fork(a, NULL, NULL, &f, NULL), 0);
-			sim_run(f);
-			assert_same_results(f, ref);
-			sim_free(f);
-			sim_run(a);
-			assert_same_results(a, ref);
-			sim_free(a);
+			fork_half_way(&js, ops, &wl, &o, ref);
 			sim_free(ref);
 		}
 	frag_workload_release(&wl);
@@ -1718,6 +1728,177 @@ static void test_series_bounded_in_a_long_run(void **state)
 	job_set_release(&js);
 }
 
+/* ---- node failures and checkpoints ---- */
+
+/* One job of 1000 s on a one-GPU node that goes down at 700 for 100 s. The work lost is
+ * what it did since its last checkpoint, computed here from the checkpoint interval and
+ * the rate a checkpoint's pause leaves (every / (every + cost)), not by the engine. */
+static void failure_case(double every, double cost, int64_t want_end)
+{
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct fault ft;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 1000, 100, 1, 1000, JOB_TRAIN);
+	assert_int_equal(fault_parse("n0:down@700+100", &ft, NULL), 0);
+	sim_opts_init(&o);
+	o.faults = &ft;
+	o.nfaults = 1;
+	o.ckpt_every = every;
+	o.ckpt_cost = cost;
+	o.win_start = 0;
+	o.win_end = 3000;
+	struct sim *s = run(&js, &ff_ops, &o);
+	double rate = every > 0 && cost > 0 ? every / (every + cost) : 1;
+	double done = 700 * rate, keep = every > 0 ? floor(done / every) * every : 0;
+	double lost = done - keep; /* seconds of work of one GPU */
+	struct sim_job_result r = res(s, 0);
+	assert_int_equal(r.state, SIM_JOB_FINISHED);
+	assert_int_equal(r.nkilled, 1);
+	assert_int_equal(r.npreempt, 0);
+	assert_true(fabs(r.fail_gpu_s - lost) < 1e-6);
+	assert_true(r.saved == keep);
+	expect_run(s, 0, 800, want_end, 0); /* back when the node is, from its checkpoint */
+	int t4 = gpumodel_find("T4");
+	const struct sim_counters *k = sim_counters(s);
+	assert_int_equal(k->killed, 1);
+	assert_int_equal(k->node_failures, 1);
+	assert_int_equal(k->fail_ms[t4], llround(lost * 1000));
+	assert_int_equal(k->down_ms[t4], 100 * 1000);
+	struct metrics m;
+	metrics_compute(s, NULL, &m);
+	/* failed: the lost work; down: the node's GPU for 100 s */
+	assert_int_equal(m.bucket_ms[SIM_B_FAILED], llround(lost * 1000));
+	assert_int_equal(m.buckets.ms[t4][JOB_TRAIN][SIM_B_FAILED], llround(lost * 1000));
+	assert_int_equal(m.buckets.ms[t4][SIM_CLS_NONE][SIM_B_DOWN], 100 * 1000);
+	int64_t alloc = (700 + want_end - 800) * 1000;
+	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE] + m.bucket_ms[SIM_B_CKPT] +
+				 m.bucket_ms[SIM_B_FAILED],
+			 alloc);
+	/* the checkpoints' pauses: g (1 - rate) over the time allocated; no contention */
+	assert_int_equal(m.bucket_ms[SIM_B_CKPT], llround((double)alloc * (1 - rate)));
+	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 0);
+	int64_t sum = 0;
+	for (int b = 0; b < SIM_NBUCKET; b++)
+		sum += m.bucket_ms[b];
+	assert_int_equal(sum, 3000 * 1000); /* provisioned: one GPU over the window */
+	assert_int_equal(m.provisioned_ms, sum);
+	sim_free(s);
+	job_set_release(&js);
+}
+
+static void test_failure_loses_work_since_checkpoint(void **state)
+{
+	(void)state;
+	failure_case(300, 0, 1200); /* saved 600 at 700: 400 left */
+	failure_case(0, 0, 1800);   /* no checkpoint: all 1000 again */
+	failure_case(250, 0, 1300); /* saved 500: 500 left */
+	/* rate 0.75: 525 done at 700, 300 saved, 700 left take ceil(933.3) s */
+	failure_case(300, 100, 800 + 934);
+}
+
+/* Sum of the buckets of s's window against the provisioned GPU time. */
+static void assert_buckets_sum(const struct sim *s)
+{
+	struct metrics m;
+	metrics_compute(s, NULL, &m);
+	int64_t sum = 0, cap = 0;
+	for (int b = 0; b < SIM_NBUCKET; b++)
+		sum += m.bucket_ms[b];
+	for (int g = 0; g < GPUMODEL_MAX; g++)
+		cap += sim_counters(s)->gpu_cap[g];
+	assert_int_equal(sum, cap * (m.w1 - m.w0));
+}
+
+static void test_node_failures_seeded(void **state)
+{
+	(void)state;
+	struct job_set js;
+	random_set(&js, 41, 800);
+	struct sim_opts o;
+	sim_opts_init(&o);
+	o.queue = SIM_BACKFILL;
+	o.node_mtbf = 4000;
+	o.node_repair = 300;
+	o.ckpt_every = 60;
+	o.ckpt_cost = 5;
+	struct sim *a = run(&js, &ff_ops, &o), *b = run(&js, &ff_ops, &o);
+	assert_true(sim_counters(a)->node_failures > 3);
+	assert_true(sim_counters(a)->killed > 0);
+	assert_same_results(a, b);
+	assert_buckets_sum(a);
+	o.seed = 2;
+	struct sim *c = run(&js, &ff_ops, &o);
+	assert_buckets_sum(c);
+	struct sim_counters ka = *sim_counters(a), kc = *sim_counters(c);
+	assert_true(ka.node_failures != kc.node_failures || ka.killed != kc.killed ||
+		    memcmp(ka.fail_ms, kc.fail_ms, sizeof ka.fail_ms));
+	/* without failures, the options change nothing of the first-fit placements but the
+	 * checkpoints' pauses */
+	sim_free(a);
+	sim_free(b);
+	sim_free(c);
+	job_set_release(&js);
+}
+
+/* A fork half way carries the failures on: the down nodes, the killed jobs' checkpoints,
+ * the pending repairs and the failure draws (through the parts' clones). */
+static void test_fork_carries_failures(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	struct fault ft;
+	random_set(&js, 43, 600);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(fault_parse("grp:down@900+1h", &ft, NULL), 0);
+	for (int v = 0; v < 2; v++) {
+		struct sim_opts o;
+		struct sim *ref;
+		sim_opts_init(&o);
+		o.queue = SIM_PRIORITY;
+		o.preempt = 1;
+		o.node_mtbf = v ? 3000 : 0;
+		o.node_repair = 600;
+		o.ckpt_every = 100;
+		o.faults = v ? NULL : &ft;
+		o.nfaults = v ? 0 : 1;
+		const struct policy_ops *ops = policy_find("fgd");
+		assert_int_equal(sim_new(&js, ops, &wl, &o, &ref, NULL), 0);
+		sim_run(ref);
+		assert_true(sim_counters(ref)->killed > 0);
+		assert_buckets_sum(ref);
+		fork_half_way(&js, ops, &wl, &o, ref);
+		sim_free(ref);
+	}
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+static void test_failure_options_refused(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct sim_opts o;
+	struct sim *s;
+	struct err e = {0};
+	struct fault ft;
+	add_node(&js, "n0", "T4", 1, 4000, 1000, 1000);
+	add_job(&js, 0, 10, 100, 1, 1000, JOB_TRAIN);
+	sim_opts_init(&o);
+	o.node_mtbf = 100; /* no repair time */
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "repair"));
+	sim_opts_init(&o);
+	o.mode = SIM_INFLATE;
+	assert_int_equal(fault_parse("n0:down@5+10", &ft, NULL), 0);
+	o.faults = &ft;
+	o.nfaults = 1;
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, &e), VF_EINPUT);
+	assert_non_null(strstr(e.msg, "timed"));
+	job_set_release(&js);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -1739,6 +1920,10 @@ int main(void)
 		cmocka_unit_test(test_contention_stretches_jobs),
 		cmocka_unit_test(test_fault_slows_then_recovers),
 		cmocka_unit_test(test_unplaceable_and_skipped),
+		cmocka_unit_test(test_failure_loses_work_since_checkpoint),
+		cmocka_unit_test(test_node_failures_seeded),
+		cmocka_unit_test(test_fork_carries_failures),
+		cmocka_unit_test(test_failure_options_refused),
 		cmocka_unit_test(test_node_without_a_shared_dim),
 		cmocka_unit_test(test_stuck_run_stops),
 		cmocka_unit_test(test_endless_job_stops),
