@@ -104,6 +104,11 @@ void k8s_normalize(int64_t *v, size_t n);
  * random GPU is this choice with that weight. */
 int k8s_gpu_weight(const struct cluster *c, size_t n, const struct placement *p);
 
+/* Shuffle the ranks rank[0..n) (a permutation of 0..n-1, each node's place in name order)
+ * into a random permutation drawn from seed: node i then ranks where rank[i] was in that
+ * permutation. The same seed gives the same order. */
+void k8s_shuffle_ranks(int32_t *rank, size_t n, uint64_t seed);
+
 /* Parse "NAME=W,..." (policy names, integer weights 1..10^6) into pl[0..*n), at most max;
  * 0, or -1 with *bad pointing at the word that is wrong. */
 int k8s_weights_parse(const char *s, struct k8s_plugin *pl, size_t max, size_t *n,

@@ -63,7 +63,7 @@ struct scenario {
 	const char *cluster_path;      /* --cluster FILE, or NULL: the trace's nodes */
 	int64_t win_start, win_end;    /* --window, or -1: the trace's span */
 	enum sim_scoring scoring;      /* --scoring: SIM_SCORING_EXACT */
-	int tie_random;                /* --tie-break random (k8s): 0, by name */
+	enum sim_tie tie;              /* --tie-break (k8s): SIM_TIE_NAME */
 	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
 	double node_mtbf, node_repair; /* --node-mtbf, --node-repair, seconds (0: none) */
 	double ckpt_every, ckpt_cost;  /* --checkpoint-every, --checkpoint-cost, seconds (0) */
@@ -187,10 +187,11 @@ enum {
 	  "      --scoring S        exact (default: each policy's formula) or k8s (as\n" \
 	  "                         kube-scheduler score plugins: integers 0-100, weighted sum)\n", \
 	  FN, scoring, 0, 0, 0, "", "scoring", NULL) S() \
-	X(TIE, 0, "tie-break", 1, "[--tie-break name|random]", \
-	  "      --tie-break T      k8s ties: name (default: first node name, as the FGD\n" \
+	X(TIE, 0, "tie-break", 1, "[--tie-break name|shuffled|random]", \
+	  "      --tie-break T      k8s ties: name (default: first node name), shuffled (first\n" \
+	  "                         in a seeded random order of the names, as the FGD\n" \
 	  "                         artifact) or random (seeded, as upstream Kubernetes)\n", \
-	  FN, tie_random, 0, 0, 0, "", "tie", NULL) S() \
+	  FN, tie, 0, 0, 0, "", "tie", NULL) S() \
 	X(WEIGHTS, 0, "k8s-weights", 1, "[--k8s-weights NAME=W,...]", \
 	  "      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n" \
 	  "                         (weight 1 unless named), e.g. packing=1\n", \

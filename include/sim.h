@@ -38,6 +38,9 @@ struct sim;
 enum sim_mode { SIM_TIMED, SIM_INFLATE };
 /* How placements are scored: the policies' formulas, or as kube-scheduler plugins (k8s.h). */
 enum sim_scoring { SIM_SCORING_EXACT, SIM_SCORING_K8S };
+/* Whom k8s scoring's ties go to: the first node name; the first in a seeded random order of
+ * the names (the FGD artifact's simulator, which renames its nodes so); a seeded random one. */
+enum sim_tie { SIM_TIE_NAME, SIM_TIE_SHUFFLED, SIM_TIE_RANDOM };
 /* Queue disciplines of timed replay. */
 enum sim_queue {
 	SIM_FIFO,     /* strict arrival order: nothing passes a job that waits */
@@ -65,11 +68,10 @@ struct sim_opts {
 	 * (0 = every node, the default); policies with pick() (first-fit, random) ignore it */
 	uint32_t sample_nodes;
 	/* SIM_SCORING_K8S: each policy as a kube-scheduler score plugin (k8s.h), the highest
-	 * weighted sum wins; ties to the node whose name sorts first, or with k8s_tie_random
-	 * to a seeded random one. k8s_weights "NAME=W,...": plugins added to the policy's own
-	 * (weight 1 unless named), or NULL. */
+	 * weighted sum wins; ties as k8s_tie says (SIM_TIE_NAME: the first name). k8s_weights
+	 * "NAME=W,...": plugins added to the policy's own (weight 1 unless named), or NULL. */
 	enum sim_scoring scoring;
-	int k8s_tie_random;
+	enum sim_tie k8s_tie;
 	const char *k8s_weights;
 	const struct fault *faults; /* faults of the run (copied by sim_new) */
 	size_t nfaults;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The FGD validation's benchmark: the wall time of the whole of scripts/validate-fgd.sh
-# (both sets of scripts/fgd-variants.sh, 22 variants; six baselines in k8s scoring and fgd,
-# fgd-pack in exact scoring; seeds 42-51) with --threads 2, and the CPU time it took.
+# (both sets of scripts/fgd-variants.sh, 23 variants; six baselines in k8s scoring, ties
+# shuffled as the artifact has them, and fgd, fgd-pack in exact scoring; seeds 42-51) with
+# --threads 2, and the CPU time it took.
 # Usage: scripts/bench-validate-fgd.sh BUILD_DIR. Needs the traces ($VOIDFIT_TRACES, default
 # ../shared/traces); exits 77 (skipped) without them, as validate-fgd.sh does.
 # Environment: FGD_SEEDS and FGD_THREADS as validate-fgd.sh (42-51, 2).

@@ -13,8 +13,11 @@
 #          (openb_pod_list_default.csv) for the nodes of NODE_CSV
 #
 # The families (every draw from a fixed awk seed, so a variant is the same file each time):
-#   cpuNNN    every CPU-only pod NNN/100 times (the fraction by a draw per pod): the share
-#             of CPU-only pods, 0 to 2.5 times the default's (the paper's cpu050-cpu250)
+#   cpuNNN    CPU-only pods NNN/10 % of all pods: every GPU pod once, and as many CPU-only
+#             pods drawn with replacement from the default's as that needs (0 to 25 %; the
+#             default's share is 13.3 %). This is how the FGD artifact's published
+#             openb_pod_list_cpu050-cpu250 are made (5, 10, 20, 25 %: the default's 7,064
+#             GPU pods in their order, and CPU-only pods of the default, some twice)
 #   shareNNN  NNN % of the GPU pods share a GPU (gpu_milli < 1000), the number of GPU pods
 #             kept: each single-GPU pod of one kind copied as often as that needs, the
 #             multi-GPU pods (1 %) once (default 43.6 %)
@@ -41,7 +44,7 @@ list() {
 	cat <<'EOF'
 default tuning the default pod list itself
 cpu000 tuning no CPU-only pod
-cpu200 tuning CPU-only pods x2.0
+cpu200 tuning CPU-only pods 20 % of pods
 share020 tuning 20 % of GPU pods share a GPU
 share060 tuning 60 % of GPU pods share a GPU
 share100 tuning every GPU pod shares a GPU
@@ -51,9 +54,10 @@ spec50 tuning 50 % of GPU pods constrained
 multi10 tuning multi-GPU pods 10 % of GPU demand
 multi30 tuning multi-GPU pods 30 % of GPU demand
 multi50 tuning multi-GPU pods 50 % of GPU demand
-cpu050 judging CPU-only pods x0.5
-cpu150 judging CPU-only pods x1.5
-cpu250 judging CPU-only pods x2.5
+cpu050 judging CPU-only pods 5 % of pods
+cpu100 judging CPU-only pods 10 % of pods
+cpu150 judging CPU-only pods 15 % of pods
+cpu250 judging CPU-only pods 25 % of pods
 share000 judging no GPU pod shares a GPU
 share040 judging 40 % of GPU pods share a GPU
 share080 judging 80 % of GPU pods share a GPU
@@ -123,7 +127,8 @@ NR == FNR {
 		nm += multi(r)
 		dm += multi(r) * r[4] * r[5]
 		do_ += !multi(r) * r[4] * r[5]
-	}
+	} else if (FNR > 1)
+		cpul[ncpu++] = $0
 	next
 }
 FNR == 1 {
@@ -133,13 +138,20 @@ FNR == 1 {
 	rot = rot > 0 ? rot : 0
 	rm = dm && q < 1 ? q * do_ / ((1 - q) * dm) : 0
 	print
+	# cpu: the CPU-only pods, drawn first, where the published lists have them
+	nc = kind == "cpu" && ncpu ? int(level / 1000 * ngpu / (1 - level / 1000) + 0.5) : 0
+	for (i = 1; i <= nc; i++) {
+		$0 = cpul[int(rand() * ncpu)]
+		$1 = $1 "-" i
+		print
+	}
 	next
 }
 {
 	split($0, r, ",")
 	f = 1
 	if (kind == "cpu" && !gpu(r))
-		f = level / 100
+		f = 0
 	else if (kind == "share" && gpu(r) && !multi(r))
 		f = share(r) ? rsh : rot
 	else if (kind == "multi" && multi(r))

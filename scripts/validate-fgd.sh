@@ -2,7 +2,9 @@
 # Validation against the FGD paper (Weng et al., USENIX ATC 2023) in its own setup: the
 # Alibaba gpu-v2023 'default' pod list on the 1,213 GPU nodes (openb_node_list_gpu_node.csv),
 # inflated to 100 % of GPU capacity, seeds 42-51, the six baselines scored as the paper's
-# simulator scores them (--scoring k8s, ties by node name), and the unallocated GPU share at
+# simulator scores them (--scoring k8s; ties to the first node name in a random order of the
+# names drawn per seed, --tie-break shuffled, as the simulator renames its nodes with a
+# random permutation each run), and the unallocated GPU share at
 # 100 % arrived load compared with the paper's figure 7. Then the same on variants of the
 # default trace, and fgd in exact scoring and fgd-pack (exact) beside them.
 #
@@ -80,7 +82,7 @@ run() {
 
 for v in $variants; do
 	variant "$v"
-	run "$work/$v.db" "$work/$v-k8s.csv" "$baselines" --scoring k8s
+	run "$work/$v.db" "$work/$v-k8s.csv" "$baselines" --scoring k8s --tie-break shuffled
 	run "$work/$v.db" "$work/$v-exact.csv" "$exact"
 done
 

@@ -9,6 +9,8 @@
 
 #include "frag.h"
 #include "k8s.h"
+#include "rng.h"
+#include "util.h"
 
 void k8s_spec_of(const struct cluster *c, struct k8s_spec *out)
 {
@@ -327,4 +329,24 @@ int k8s_weights_parse(const char *s, struct k8s_plugin *pl, size_t max, size_t *
 			return -1;
 	}
 	return *n ? 0 : -1;
+}
+
+void k8s_shuffle_ranks(int32_t *rank, size_t n, uint64_t seed)
+{
+	/* the artifact's syncClusterResourceList: rand.Perm over the nodes in name order, each
+	 * renamed "%04d-" + its name, so name order becomes the permutation's (Fisher-Yates) */
+	struct rng r;
+	int32_t *perm = xmalloc((n ? n : 1) * sizeof *perm);
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (int32_t)i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)rng_below(&r, i);
+		int32_t t = perm[i - 1];
+		perm[i - 1] = perm[j];
+		perm[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		rank[i] = perm[rank[i]];
+	free(perm);
 }

@@ -80,7 +80,7 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->win_start = sc->win_start;
 	o->win_end = sc->win_end;
 	o->scoring = sc->scoring;
-	o->k8s_tie_random = sc->tie_random;
+	o->k8s_tie = sc->tie;
 	o->k8s_weights = sc->k8s_weights;
 	o->node_mtbf = sc->node_mtbf;
 	o->node_repair = sc->node_repair;

@@ -227,10 +227,15 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 		return VF_OK;
 	case SCENARIO_K_TIE:
 		sc->given |= SCENARIO_G_K8S;
-		if (!strcmp(arg, "name") || !strcmp(arg, "random"))
-			sc->tie_random = !strcmp(arg, "random");
+		if (!strcmp(arg, "name"))
+			sc->tie = SIM_TIE_NAME;
+		else if (!strcmp(arg, "shuffled"))
+			sc->tie = SIM_TIE_SHUFFLED;
+		else if (!strcmp(arg, "random"))
+			sc->tie = SIM_TIE_RANDOM;
 		else
-			return err_set(e, VF_EINPUT, "--tie-break '%s': not name or random", arg);
+			return err_set(e, VF_EINPUT,
+				       "--tie-break '%s': not name, shuffled or random", arg);
 		return VF_OK;
 	case SCENARIO_K_WEIGHTS: {
 		struct k8s_plugin pl[K8S_MAX_PLUGINS];
@@ -513,7 +518,9 @@ static void key_part(const struct scenario *sc, int key, struct sbuf *out)
 		/* exact scoring adds nothing, so the keys of earlier runs stay as they were */
 		if (sc->scoring == SIM_SCORING_K8S)
 			sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",
-				    sc->tie_random ? "random" : "name",
+				    sc->tie == SIM_TIE_RANDOM     ? "random"
+				    : sc->tie == SIM_TIE_SHUFFLED ? "shuffled"
+								  : "name",
 				    sc->k8s_weights ? sc->k8s_weights : "");
 		break;
 	case SCENARIO_K_MTBF: /* none adds nothing, so the keys of earlier runs stay */

@@ -14,7 +14,8 @@
 #include "sim-int.h"
 #include "util.h"
 
-#define K8S_SALT 0x6b3873ULL /* "k8s": its draws apart from the run's own PRNG */
+#define K8S_SALT       0x6b3873ULL     /* "k8s": its draws apart from the run's own PRNG */
+#define K8S_NAMES_SALT 0x6e616d6573ULL /* "names": the order of --tie-break shuffled */
 
 struct sim_k8s {
 	struct k8s_plugin pl[K8S_MAX_PLUGINS];
@@ -96,8 +97,13 @@ int sim_k8s_setup(struct sim *s, const struct rng *rng, struct err *e)
 		sorted &= order[r].n == (int32_t)r;
 	}
 	free(order);
-	k->fast = k->npl == 1 && k->pl[0].by_state && s->pol.use_cls && !s->o.k8s_tie_random &&
-		  sorted;
+	/* shuffled: each seed its order of the names; the class search knows index order only */
+	if (s->o.k8s_tie == SIM_TIE_SHUFFLED) {
+		k8s_shuffle_ranks(k->rank, s->c.n, rng_hash(s->o.seed, K8S_NAMES_SALT, 0));
+		sorted = 0;
+	}
+	k->fast = k->npl == 1 && k->pl[0].by_state && s->pol.use_cls &&
+		  s->o.k8s_tie == SIM_TIE_NAME && sorted;
 	if (rng)
 		k->rng = *rng;
 	else
@@ -225,8 +231,9 @@ static int k8s_scan(struct sim *s, const struct job *j, struct placement *out)
 			ties = 1;
 		} else if (t == top) {
 			ties++;
-			if (s->o.k8s_tie_random ? rng_below(&k->rng, ties) == 0
-						: k->rank[k->cand[i]] < k->rank[k->cand[best]])
+			if (s->o.k8s_tie == SIM_TIE_RANDOM
+				    ? rng_below(&k->rng, ties) == 0
+				    : k->rank[k->cand[i]] < k->rank[k->cand[best]])
 				best = i;
 		}
 	}

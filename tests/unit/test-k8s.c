@@ -357,6 +357,14 @@ static int32_t node_of(const struct job_set *js, const char *name, const struct 
 	return r.node;
 }
 
+/* Four identical idle nodes, named out of index order: alpha, the first name, is node 2. */
+static void add_named_nodes(struct job_set *js)
+{
+	static const char *const names[] = {"zeta", "beta", "alpha", "gamma"};
+	for (size_t i = 0; i < 4; i++)
+		add_node(js, names[i], 4, 32000);
+}
+
 static void test_ties_by_name(void **state)
 {
 	(void)state;
@@ -364,10 +372,7 @@ static void test_ties_by_name(void **state)
 	memset(&js, 0, sizeof js);
 	/* Identical idle nodes, named out of index order: an exact search takes the lowest
 	 * index, k8s the first name. */
-	add_node(&js, "zeta", 4, 32000);
-	add_node(&js, "beta", 4, 32000);
-	add_node(&js, "alpha", 4, 32000);
-	add_node(&js, "gamma", 4, 32000);
+	add_named_nodes(&js);
 	add_job(&js, 1000, 1, 500);
 	struct sim_opts o;
 	sim_opts_init(&o);
@@ -378,7 +383,7 @@ static void test_ties_by_name(void **state)
 	assert_int_equal(node_of(&js, "packing", &o, 0), 2);
 	assert_int_equal(node_of(&js, "first-fit", &o, 0), 2);
 	/* Random ties: seeded, so repeatable, and not always the first name. */
-	o.k8s_tie_random = 1;
+	o.k8s_tie = SIM_TIE_RANDOM;
 	int seen[4] = {0}, again;
 	for (uint64_t seed = 1; seed <= 24; seed++) {
 		o.seed = seed;
@@ -388,6 +393,58 @@ static void test_ties_by_name(void **state)
 		seen[n]++;
 	}
 	assert_true(seen[0] && seen[1] && seen[2] && seen[3]);
+	job_set_release(&js);
+}
+
+static void test_ties_shuffled(void **state)
+{
+	(void)state;
+	/* k8s_shuffle_ranks: a permutation of the ranks, the same for the same seed, not the
+	 * same for every seed. */
+	int32_t a[16], b[16];
+	int moved = 0;
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		int seen[16] = {0};
+		for (int32_t i = 0; i < 16; i++)
+			a[i] = b[i] = 15 - i;
+		k8s_shuffle_ranks(a, 16, seed);
+		k8s_shuffle_ranks(b, 16, seed);
+		for (int i = 0; i < 16; i++) {
+			assert_int_equal(a[i], b[i]);
+			seen[a[i]]++;
+			moved += a[i] != 15 - i;
+		}
+		for (int i = 0; i < 16; i++)
+			assert_int_equal(seen[i], 1);
+	}
+	assert_true(moved > 0);
+
+	/* Identical idle nodes, and CPU-only jobs that packing scores 0 on every node: with
+	 * shuffled ties each seed has its first name, the node every such job goes to (random
+	 * ties scatter them), and over the seeds every node is first once in a while. */
+	struct job_set js;
+	memset(&js, 0, sizeof js);
+	add_named_nodes(&js);
+	for (int i = 0; i < 3; i++)
+		add_job(&js, 1000, 0, 0);
+	struct sim_opts o;
+	sim_opts_init(&o);
+	o.scoring = SIM_SCORING_K8S;
+	o.k8s_tie = SIM_TIE_SHUFFLED;
+	int first[4] = {0}, apart = 0;
+	for (uint64_t seed = 1; seed <= 24; seed++) {
+		o.seed = seed;
+		int32_t n = node_of(&js, "packing", &o, 0);
+		assert_int_equal(node_of(&js, "packing", &o, 0), n);
+		assert_int_equal(node_of(&js, "packing", &o, 1), n);
+		assert_int_equal(node_of(&js, "packing", &o, 2), n);
+		first[n]++;
+		o.k8s_tie = SIM_TIE_RANDOM;
+		apart += node_of(&js, "packing", &o, 1) != node_of(&js, "packing", &o, 2);
+		o.k8s_tie = SIM_TIE_SHUFFLED;
+	}
+	assert_true(first[0] && first[1] && first[2] && first[3]);
+	assert_true(apart > 0);
 	job_set_release(&js);
 }
 
@@ -435,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_best_fit_and_normalize),
 		cmocka_unit_test(test_gpu_weight_and_weights),
 		cmocka_unit_test(test_ties_by_name),
+		cmocka_unit_test(test_ties_shuffled),
 		cmocka_unit_test(test_quantised_ties_pack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
