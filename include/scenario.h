@@ -65,6 +65,8 @@ struct scenario {
 	enum sim_scoring scoring;      /* --scoring: SIM_SCORING_EXACT */
 	int tie_random;                /* --tie-break random (k8s): 0, by name */
 	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
+	int gang_spread;               /* --gang-spread: one worker of a gang per node (0) */
+	double runtime_over;           /* --runtime-overestimate: EASY's expected ends (1) */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* Set by a command that replays resamples (resample.h), not an option: 0 for the trace
 	 * as recorded, r >= 1 for its r-th block resample, of blocks of block_s seconds. Each
@@ -88,6 +90,7 @@ enum {
 	SCENARIO_G_WINDOW = 1 << 4,
 	SCENARIO_G_SAMPLE = 1 << 5,
 	SCENARIO_G_K8S = 1 << 6, /* --tie-break or --k8s-weights */
+	SCENARIO_G_OVERESTIMATE = 1 << 7,
 };
 
 /* ---- the scenario parameters: one table ----
@@ -126,7 +129,8 @@ enum {
 	  "  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n", \
 	  FN, target, 0, 0, 0, "", "target", NULL) S() \
 	X(QUEUE, 0, "queue", 1, "[--queue Q]", \
-	  "      --queue Q          timed queue: fifo (default), backfill, priority\n", \
+	  "      --queue Q          timed queue: fifo (default), backfill, priority, easy\n" \
+	  "                         (backfill that keeps a reservation for the first job)\n", \
 	  FN, queue, 0, 0, 0, "", "queue", NULL) S() \
 	X(PREEMPT, 0, "preempt", 0, "[--preempt]", \
 	  "      --preempt          with --queue priority: a waiting job may evict lower classes\n", \
@@ -192,7 +196,15 @@ enum {
 	X(WEIGHTS, 0, "k8s-weights", 1, "[--k8s-weights NAME=W,...]", \
 	  "      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n" \
 	  "                         (weight 1 unless named), e.g. packing=1\n", \
-	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL)
+	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL) S() \
+	X(SPREAD, 0, "gang-spread", 0, "[--gang-spread]", \
+	  "      --gang-spread      one worker of a gang per node (default: packed, workers\n" \
+	  "                         share a node where they fit)\n", \
+	  FN, gang_spread, 0, 0, 0, "", "gang_spread", NULL) S() \
+	X(OVERESTIMATE, 0, "runtime-overestimate", 1, "[--runtime-overestimate X]", \
+	  "      --runtime-overestimate X  --queue easy: a running job is expected to end at\n" \
+	  "                         its start + duration x X, as users' time limits (default 1)\n", \
+	  FN, runtime_over, 0, 0, 0, "", "runtime_overestimate", NULL)
 
 /* Separators and pickers for SCENARIO_PARAMS. */
 #define SCENARIO_SEP_NONE()

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "gang.h"
 #include "grid.h"
 #include "summary.h"
 #include "sweep.h"
@@ -372,10 +371,6 @@ static int exec_replay(int argc, char **argv)
 	struct summary_check ck = {.run_mean_s = ndur ? dur / (double)ndur : NAN,
 				   .faults = sc.faults,
 				   .nfaults = sc.nfaults};
-	struct gang_count gc;
-	gang_count(&sc.base, &gc);
-	ck.gangs = gc.jobs;
-	ck.gang_max_workers = gc.max_workers;
 
 	cmd_bar_start(&bar);
 	cmd_stop_catch(&stop);

@@ -68,7 +68,8 @@ const char *metrics_price_source(const struct metrics_opts *o, int model)
 
 int metrics_by_placement(enum sim_bucket b)
 {
-	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL);
+	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL) ||
+	       b == SIM_B_RESERVED || b == SIM_B_GANG;
 }
 
 void metrics_price_all(struct metrics *m, const struct metrics_opts *o)

@@ -41,6 +41,35 @@ static void node_stranded(const struct sim *s, size_t n, int64_t out[DIM_N])
 
 /* Node n changed (a placement came or went, a fault): bring its F_n, multi-dim measure,
  * stranded capacity and (when contention is on) its jobs' rates up to date. */
+/* The share of its demand each shared dim of st can serve (1 where it is not
+ * oversubscribed); 1 if any is below 1. */
+static int node_ratios(const struct node_state *st, double ratio[DIM_N])
+{
+	int any = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		ratio[d] = 1;
+		if ((DIMS_SHARED & DIM_BIT(d)) && st->used[d] > st->cap[d]) {
+			ratio[d] = (double)st->cap[d] / (double)st->used[d];
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* The rate of running gang idx: the least over its workers' nodes. */
+static double gang_rate(const struct sim *s, int32_t idx, const struct job *j)
+{
+	const struct placement *p = s->inst.gw[idx];
+	double r = 1, ratio[DIM_N];
+	for (int w = 0; w < job_workers(j); w++) {
+		node_ratios(&s->c.st[p[w].node], ratio);
+		for (int d = 0; d < DIM_N; d++)
+			if (ratio[d] < r && j->dem[d] > 0)
+				r = ratio[d];
+	}
+	return r;
+}
+
 void sim_node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
@@ -68,18 +97,11 @@ void sim_node_refresh(struct sim *s, size_t n)
 		s->node.sum_str[d] += str[d] - s->node.str[n][d];
 		s->node.str[n][d] = str[d];
 	}
-	if (!s->o.contention || s->o.mode == SIM_INFLATE)
+	if (!s->o.contention || s->o.mode == SIM_INFLATE || s->trial)
 		return;
 	const struct node_state *st = &s->c.st[n];
 	double ratio[DIM_N];
-	int any = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		ratio[d] = 1;
-		if ((DIMS_SHARED & DIM_BIT(d)) && st->used[d] > st->cap[d]) {
-			ratio[d] = (double)st->cap[d] / (double)st->used[d];
-			any = 1;
-		}
-	}
+	int any = node_ratios(st, ratio);
 	if (!any && !s->node.contended[n])
 		return;
 	for (int32_t i = 0; i < st->njobs; i++) {
@@ -90,6 +112,8 @@ void sim_node_refresh(struct sim *s, size_t n)
 		for (int d = 0; d < DIM_N; d++)
 			if (ratio[d] < r && j->dem[d] > 0)
 				r = ratio[d];
+		if (job_is_gang(j)) /* a gang goes at the pace of its slowest worker */
+			r = gang_rate(s, idx, j);
 		sim_set_rate(s, sj, idx, r);
 	}
 	s->node.contended[n] = (uint8_t)any;
@@ -275,6 +299,11 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->reps = sim_copy_of(s->reps, s->nreps, s->nreps, sizeof *f->reps);
 	cluster_clone(&f->empty, &s->empty);
 	f->empty.spec = f->reps;
+	if (s->whole.st)
+		cluster_clone(&f->whole, &s->whole);
+	memset(&f->shadow, 0, sizeof f->shadow); /* scratch */
+	f->ends = NULL;
+	f->endcap = 0;
 }
 
 void sim_nodes_release(struct sim_nodes *nd)
@@ -288,6 +317,9 @@ void sim_nodes_release(struct sim_nodes *nd)
 	free(nd->contended);
 	cluster_release(&nd->empty);
 	free(nd->reps);
+	cluster_release(&nd->whole);
+	cluster_release(&nd->shadow);
+	free(nd->ends);
 }
 
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn)

@@ -1,0 +1,256 @@
+/*
+ * sim-gang.c — gangs in the simulator (sim-int.h): the search for a gang's W workers and
+ * its exact rollback, the check that a gang could ever fit, and the EASY reservation.
+ *
+ * A gang is one instance whose W workers each take the job's per-worker demand (job.h). The
+ * policy places them one at a time (sim_find_place on the cluster as the previous workers
+ * left it, each placed and its node refreshed, so a policy that looks at fragmentation sees
+ * them), all of one GPU model, one per node under o.gang_spread. If a worker finds no node,
+ * the workers placed so far are taken off in reverse order and their nodes refreshed: the
+ * cluster is then as it was (cluster_remove undoes cluster_place exactly; test-sim compares
+ * the node states). Contention rates are not touched while the workers are tried
+ * (struct sim's trial): the running jobs never see a gang that does not start.
+ *
+ * The EASY reservation (Lifka 1995; Slurm's sched/backfill with one reservation): the head
+ * of the queue, which fits nowhere now, is given the earliest time t_res at which it would
+ * fit if the running jobs ended at their expected ends (start + duration x
+ * o.runtime_over, at the earliest now), in order; s->node.shadow is the cluster then. A
+ * later job that fits now may start if it is expected to end by t_res, or if the head
+ * still fits on the shadow with it placed there too (it then stays on the shadow). What is
+ * free now is free on the shadow, so a job's placement now is valid there.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim-int.h"
+#include "util.h"
+
+/* j as one worker: the per-worker demand, of GPU model m when m >= 0 and it uses GPUs. */
+static void worker_of(const struct job *j, int m, struct job *wj)
+{
+	*wj = *j;
+	wj->workers = 1;
+	if (m >= 0 && j->num_gpu > 0)
+		wj->gpu_spec = 1u << m;
+}
+
+/* Take the first n of the placements p (of job idx) off s's cluster, last first, and
+ * refresh their nodes. */
+static void unplace(struct sim *s, int32_t idx, const struct placement *p, int n)
+{
+	while (n-- > 0) {
+		cluster_remove(&s->c, &p[n], idx);
+		sim_node_refresh(s, (size_t)p[n].node);
+	}
+}
+
+void sim_unplace_gang(struct sim *s, int32_t idx, const struct placement *p, int n)
+{
+	s->trial = 1;
+	unplace(s, idx, p, n);
+	s->trial = 0;
+}
+
+/* Place the workers of idx as model m's (m < 0: the first picks); returns how many were
+ * placed: all W, or fewer after a failure, which the caller rolls back. */
+static int place_workers(struct sim *s, int32_t idx, const struct job *j, int m,
+			 struct placement *out)
+{
+	int W = job_workers(j);
+	struct job wj;
+	worker_of(j, m, &wj);
+	size_t words = (s->c.n + 63) / 64;
+	if (s->o.gang_spread) {
+		xgrow(&s->pol.skip, &s->pol.skipcap, words ? words : 1, sizeof *s->pol.skip);
+		memset(s->pol.skip, 0, (words ? words : 1) * sizeof *s->pol.skip);
+	}
+	for (int w = 0; w < W; w++) {
+		int ok = sim_find_place(s, &wj, &out[w]);
+		if (ok && s->o.gang_spread &&
+		    (s->pol.skip[out[w].node / 64] >> (out[w].node % 64) & 1))
+			ok = sim_find_place_skip(s, &wj, s->pol.skip, &out[w]);
+		if (!ok)
+			return w;
+		if (w == 0 && m < 0)
+			worker_of(j, node_model(s, (size_t)out[0].node), &wj);
+		cluster_place(&s->c, &out[w], idx);
+		sim_node_refresh(s, (size_t)out[w].node);
+		if (s->o.gang_spread)
+			s->pol.skip[out[w].node / 64] |= 1ull << (out[w].node % 64);
+	}
+	return W;
+}
+
+int sim_place_gang(struct sim *s, int32_t idx, struct placement *out)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[idx]);
+	int W = job_workers(j);
+	if (job_gpu(j) * W > s->c.free_gpu_milli)
+		return 0;
+	s->trial = 1;
+	int n = place_workers(s, idx, j, -1, out),
+	    first = n ? node_model(s, (size_t)out[0].node) : -1;
+	if (n < W)
+		unplace(s, idx, out, n);
+	/* the first worker's model had too few nodes: another model allowed may have them */
+	for (int i = 0; n < W && j->num_gpu > 0 && i < s->node.nmodels; i++) {
+		int m = s->node.models[i];
+		if (m == first || (j->gpu_spec && !((j->gpu_spec >> m) & 1)))
+			continue;
+		if ((n = place_workers(s, idx, j, m, out)) < W)
+			unplace(s, idx, out, n);
+	}
+	s->trial = 0;
+	return n == W;
+}
+
+/* First fit of j's W workers on c, of model m (< 0: any), one per node with spread: how
+ * many were placed (into p), all left on c. */
+static int first_fit(const struct sim *s, struct cluster *c, const struct job *j, int m,
+		     int32_t idx, struct placement *p)
+{
+	int W = job_workers(j), w = 0;
+	struct job wj;
+	worker_of(j, m, &wj);
+	size_t n = cluster_next_fit(c, 0, &wj);
+	while (w < W && n < c->n) {
+		if (admits(s->pol.admit, &c->st[n], &wj) &&
+		    cluster_first_choice(c, n, &wj, &p[w])) {
+			cluster_place(c, &p[w++], idx);
+			if (!s->o.gang_spread)
+				continue; /* the same node may take another */
+		}
+		n = cluster_next_fit(c, n + 1, &wj);
+	}
+	return w;
+}
+
+int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
+		  int keep)
+{
+	int W = job_workers(j), n = 0;
+	if (job_gpu(j) * W > c->free_gpu_milli)
+		return 0;
+	struct placement *p = xmalloc((size_t)W * sizeof *p);
+	if (j->num_gpu <= 0 || s->node.nmodels <= 1) {
+		n = first_fit(s, c, j, -1, idx, p);
+	} else {
+		for (int i = 0; i < s->node.nmodels && n < W; i++) {
+			int m = s->node.models[i];
+			if (j->gpu_spec && !((j->gpu_spec >> m) & 1))
+				continue;
+			n = first_fit(s, c, j, m, idx, p);
+			if (n < W)
+				while (n > 0)
+					cluster_remove(c, &p[--n], idx);
+		}
+	}
+	int ok = n == W;
+	if (!ok || !keep)
+		while (n > 0)
+			cluster_remove(c, &p[--n], idx);
+	free(p);
+	return ok;
+}
+
+int sim_gang_never_fits(struct sim *s, struct sjob *sj)
+{
+	const struct job *j = src_job(s, sj);
+	if (sim_never_fits(s, sj))
+		return 1;
+	if (sim_gang_fits(s, &s->node.whole, j, (int32_t)(sj - s->inst.jobs), 0))
+		return 0;
+	sj->why = SIM_WHY_GANG;
+	sj->why_dim = -1;
+	return 1;
+}
+
+int sim_job_placements(const struct sim *s, int32_t idx, const struct placement **p,
+		       struct placement *one)
+{
+	const struct sjob *sj = &s->inst.jobs[idx];
+	const struct job *j = src_job(s, sj);
+	if (job_is_gang(j)) {
+		assert(s->inst.gw && s->inst.gw[idx]);
+		*p = s->inst.gw[idx];
+		return job_workers(j);
+	}
+	job_placement(s, sj, one);
+	*p = one;
+	return 1;
+}
+
+/* Expected end of running instance idx: start + duration x o.runtime_over, now at the
+ * earliest. */
+static int64_t expected_end(const struct sim *s, const struct sjob *sj)
+{
+	const struct job *j = src_job(s, sj);
+	double d = ceil((double)(j->duration > 0 ? j->duration : 0) * s->o.runtime_over);
+	int64_t e = d < (double)(s->t_max - sj->start) ? sj->start + (int64_t)d : s->t_max;
+	return e > s->k.now ? e : s->k.now;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct send *x = a, *y = b;
+	return x->t != y->t ? (x->t < y->t ? -1 : 1) : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+int64_t sim_easy_reserve(struct sim *s, int32_t head)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[head]);
+	if (!s->node.shadow.st)
+		cluster_clone(&s->node.shadow, &s->c);
+	else
+		cluster_copy_into(&s->node.shadow, &s->c);
+	size_t n = 0;
+	xgrow(&s->node.ends, &s->node.endcap, (size_t)s->inst.running + 1, sizeof *s->node.ends);
+	for (size_t k = 0; k < s->c.n; k++) /* each running instance once: at its first node */
+		for (int32_t i = 0; i < s->c.st[k].njobs; i++) {
+			int32_t idx = s->c.st[k].jobs[i];
+			if (s->inst.jobs[idx].node != (int32_t)k)
+				continue;
+			int dup = 0;
+			for (int32_t b = 0; b < i && !dup; b++)
+				dup = s->c.st[k].jobs[b] == idx;
+			if (!dup)
+				s->node.ends[n++] =
+					(struct send){expected_end(s, &s->inst.jobs[idx]), idx};
+		}
+	assert(n == (size_t)s->inst.running);
+	qsort(s->node.ends, n, sizeof *s->node.ends, by_end);
+	for (size_t i = 0; i < n;) {
+		int64_t t = s->node.ends[i].t;
+		for (; i < n && s->node.ends[i].t == t; i++) {
+			const struct placement *p;
+			struct placement one;
+			int32_t e = s->node.ends[i].idx;
+			int np = sim_job_placements(s, e, &p, &one);
+			for (int w = 0; w < np; w++)
+				cluster_remove(&s->node.shadow, &p[w], e);
+		}
+		if (sim_gang_fits(s, &s->node.shadow, j, head, 0))
+			return t;
+	}
+	return -1;
+}
+
+int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
+		   const struct placement *p, int np)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[idx]);
+	if (t_res < 0)
+		return 1; /* no end of a running job makes room for the head: nothing to delay */
+	double d = ceil((double)(j->duration > 0 ? j->duration : 0) * s->o.runtime_over);
+	if (d <= (double)(t_res - s->k.now))
+		return 1; /* gone before the reservation */
+	for (int w = 0; w < np; w++)
+		cluster_place(&s->node.shadow, &p[w], idx);
+	if (sim_gang_fits(s, &s->node.shadow, src_job(s, &s->inst.jobs[head]), head, 0))
+		return 1;
+	for (int w = np; w-- > 0;)
+		cluster_remove(&s->node.shadow, &p[w], idx);
+	return 0;
+}
