@@ -63,9 +63,6 @@ void cluster_init(struct cluster *c, const struct node *nodes, size_t n);
 void cluster_release(struct cluster *c);
 /* Make dst an independent copy of src (for forking a simulation). */
 void cluster_clone(struct cluster *dst, const struct cluster *src);
-/* Make dst (a clone of src once, or initialized on the same nodes) equal to src again,
- * reusing dst's memory: a scratch copy taken often (an EASY reservation). */
-void cluster_copy_into(struct cluster *dst, const struct cluster *src);
 
 /* Per-GPU HBM job j takes on node n: the trace's value (dem[hbm] / num_gpu) when known, else
  * its GPU share of one of the node's GPUs (gpu_milli / 1000 of cap[hbm] / ngpu); 0 for a

@@ -222,28 +222,6 @@ void cluster_clone(struct cluster *dst, const struct cluster *src)
 	memcpy(dst->tmodels, src->tmodels, 2 * src->tsize * sizeof *dst->tmodels);
 }
 
-void cluster_copy_into(struct cluster *dst, const struct cluster *src)
-{
-	assert(dst->n == src->n && dst->tsize == src->tsize);
-	memcpy(dst->total, src->total, sizeof dst->total);
-	dst->free_gpu_milli = src->free_gpu_milli;
-	for (size_t i = 0; i < src->n; i++) {
-		struct node_state *d = &dst->st[i];
-		const struct node_state *s = &src->st[i];
-		int32_t *jobs = d->jobs, cap = d->jobcap;
-		if (s->njobs > cap) {
-			cap = s->jobcap;
-			jobs = xrealloc(jobs, (size_t)cap * sizeof *jobs);
-		}
-		*d = *s;
-		d->jobs = jobs;
-		d->jobcap = cap;
-		if (s->njobs)
-			memcpy(jobs, s->jobs, (size_t)s->njobs * sizeof *jobs);
-	}
-	memcpy(dst->tree, src->tree, 2 * src->tsize * sizeof *dst->tree);
-}
-
 int64_t cluster_job_hbm(const struct cluster *c, size_t n, const struct job *j)
 {
 	assert(n < c->n);

@@ -14,10 +14,13 @@
  * The EASY reservation (Lifka 1995; Slurm's sched/backfill with one reservation): the head
  * of the queue, which fits nowhere now, is given the earliest time t_res at which it would
  * fit if the running jobs ended at their expected ends (start + duration x
- * o.runtime_over, at the earliest now), in order; s->node.shadow is the cluster then. A
- * later job that fits now may start if it is expected to end by t_res, or if the head
- * still fits on the shadow with it placed there too (it then stays on the shadow). What is
- * free now is free on the shadow, so a job's placement now is valid there.
+ * o.runtime_over, at the earliest now), in order. The cluster then is the cluster now
+ * without the jobs of a list (s->node.rel): those that end by t_res. A later job that fits
+ * now may start if it is expected to end by t_res (it joins the list), or if the head still
+ * fits at t_res with it there too. The cluster then is not copied (a copy per pass of a
+ * 6,000-node cluster cost more than the rest of the pass): the list is taken off the live
+ * cluster to ask whether the head fits, and put back at once; only the order of a node's
+ * job list may change. What is free now is free then, so a placement now is valid then.
  */
 #include <assert.h>
 #include <math.h>
@@ -50,6 +53,16 @@ void sim_unplace_gang(struct sim *s, int32_t idx, const struct placement *p, int
 {
 	s->trial = 1;
 	unplace(s, idx, p, n);
+	s->trial = 0;
+}
+
+void sim_replace_gang(struct sim *s, int32_t idx, const struct placement *p, int n)
+{
+	s->trial = 1;
+	for (int w = 0; w < n; w++) {
+		cluster_place(&s->c, &p[w], idx);
+		sim_node_refresh(s, (size_t)p[w].node);
+	}
 	s->trial = 0;
 }
 
@@ -128,12 +141,12 @@ static int first_fit(const struct sim *s, struct cluster *c, const struct job *j
 }
 
 int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
-		  int keep)
+		  struct placement *out)
 {
 	int W = job_workers(j), n = 0;
 	if (job_gpu(j) * W > c->free_gpu_milli)
 		return 0;
-	struct placement *p = xmalloc((size_t)W * sizeof *p);
+	struct placement *p = out ? out : xmalloc((size_t)W * sizeof *p);
 	if (j->num_gpu <= 0 || s->node.nmodels <= 1) {
 		n = first_fit(s, c, j, -1, idx, p);
 	} else {
@@ -148,10 +161,10 @@ int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, i
 		}
 	}
 	int ok = n == W;
-	if (!ok || !keep)
-		while (n > 0)
-			cluster_remove(c, &p[--n], idx);
-	free(p);
+	while (n > 0)
+		cluster_remove(c, &p[--n], idx);
+	if (!out)
+		free(p);
 	return ok;
 }
 
@@ -160,7 +173,7 @@ int sim_gang_never_fits(struct sim *s, struct sjob *sj)
 	const struct job *j = src_job(s, sj);
 	if (sim_never_fits(s, sj))
 		return 1;
-	if (sim_gang_fits(s, &s->node.whole, j, (int32_t)(sj - s->inst.jobs), 0))
+	if (sim_gang_fits(s, &s->node.whole, j, (int32_t)(sj - s->inst.jobs), NULL))
 		return 0;
 	sj->why = SIM_WHY_GANG;
 	sj->why_dim = -1;
@@ -198,15 +211,45 @@ static int by_end(const void *a, const void *b)
 	return x->t != y->t ? (x->t < y->t ? -1 : 1) : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-int64_t sim_easy_reserve(struct sim *s, int32_t head)
+/* Take the jobs of the reservation's list off s's cluster (off) or put them back, in
+ * reverse order: the cluster as the reservation expects it, and back. Nothing else sees
+ * it meanwhile (no node refresh): only the head's fit is asked. */
+static void release(struct sim *s, int off)
+{
+	for (size_t k = 0; k < s->node.nrel; k++) {
+		int32_t e = s->node.rel[off ? k : s->node.nrel - 1 - k];
+		const struct placement *p;
+		struct placement one;
+		int np = sim_job_placements(s, e, &p, &one);
+		for (int w = 0; w < np; w++)
+			if (off)
+				cluster_remove(&s->c, &p[w], e);
+			else
+				cluster_place(&s->c, &p[np - 1 - w], e);
+	}
+}
+
+/* Does head fit on s's cluster as it stands (the cluster at its reservation)? If so,
+ * s->node.resv marks the nodes of its first-fit placement there. */
+static int head_fits(struct sim *s, int32_t head)
 {
 	const struct job *j = src_job(s, &s->inst.jobs[head]);
-	if (!s->node.shadow.st)
-		cluster_clone(&s->node.shadow, &s->c);
-	else
-		cluster_copy_into(&s->node.shadow, &s->c);
+	size_t W = (size_t)job_workers(j), words = (s->c.n + 63) / 64;
+	xgrow(&s->node.hp, &s->node.hpcap, W, sizeof *s->node.hp);
+	if (!sim_gang_fits(s, &s->c, j, head, s->node.hp))
+		return 0;
+	xgrow(&s->node.resv, &s->node.resvcap, words ? words : 1, sizeof *s->node.resv);
+	memset(s->node.resv, 0, (words ? words : 1) * sizeof *s->node.resv);
+	for (size_t w = 0; w < W; w++)
+		s->node.resv[s->node.hp[w].node / 64] |= 1ull << (s->node.hp[w].node % 64);
+	return 1;
+}
+
+int64_t sim_easy_reserve(struct sim *s, int32_t head)
+{
 	size_t n = 0;
 	xgrow(&s->node.ends, &s->node.endcap, (size_t)s->inst.running + 1, sizeof *s->node.ends);
+	xgrow(&s->node.rel, &s->node.relcap, (size_t)s->inst.running + 1, sizeof *s->node.rel);
 	for (size_t k = 0; k < s->c.n; k++) /* each running instance once: at its first node */
 		for (int32_t i = 0; i < s->c.st[k].njobs; i++) {
 			int32_t idx = s->c.st[k].jobs[i];
@@ -221,7 +264,9 @@ int64_t sim_easy_reserve(struct sim *s, int32_t head)
 		}
 	assert(n == (size_t)s->inst.running);
 	qsort(s->node.ends, n, sizeof *s->node.ends, by_end);
-	for (size_t i = 0; i < n;) {
+	int64_t t_res = -1;
+	s->node.nrel = 0;
+	for (size_t i = 0; i < n && t_res < 0;) {
 		int64_t t = s->node.ends[i].t;
 		for (; i < n && s->node.ends[i].t == t; i++) {
 			const struct placement *p;
@@ -229,12 +274,16 @@ int64_t sim_easy_reserve(struct sim *s, int32_t head)
 			int32_t e = s->node.ends[i].idx;
 			int np = sim_job_placements(s, e, &p, &one);
 			for (int w = 0; w < np; w++)
-				cluster_remove(&s->node.shadow, &p[w], e);
+				cluster_remove(&s->c, &p[w], e);
+			s->node.rel[s->node.nrel++] = e;
 		}
-		if (sim_gang_fits(s, &s->node.shadow, j, head, 0))
-			return t;
+		if (head_fits(s, head))
+			t_res = t;
 	}
-	return -1;
+	release(s, 0);
+	if (t_res < 0)
+		s->node.nrel = 0;
+	return t_res;
 }
 
 int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
@@ -244,13 +293,23 @@ int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
 	if (t_res < 0)
 		return 1; /* no end of a running job makes room for the head: nothing to delay */
 	double d = ceil((double)(j->duration > 0 ? j->duration : 0) * s->o.runtime_over);
-	if (d <= (double)(t_res - s->k.now))
-		return 1; /* gone before the reservation */
-	for (int w = 0; w < np; w++)
-		cluster_place(&s->node.shadow, &p[w], idx);
-	if (sim_gang_fits(s, &s->node.shadow, src_job(s, &s->inst.jobs[head]), head, 0))
+	if (d <= (double)(t_res - s->k.now)) { /* gone before the reservation */
+		xgrow(&s->node.rel, &s->node.relcap, s->node.nrel + 1, sizeof *s->node.rel);
+		s->node.rel[s->node.nrel++] = idx;
 		return 1;
-	for (int w = np; w-- > 0;)
-		cluster_remove(&s->node.shadow, &p[w], idx);
-	return 0;
+	}
+	int one = !job_is_gang(j); /* a gang's workers are on the cluster already */
+	int touch = 0;             /* does it take room on a node the head's reservation uses? */
+	for (int w = 0; w < np && !touch; w++)
+		touch = (s->node.resv[p[w].node / 64] >> (p[w].node % 64)) & 1;
+	if (!touch)
+		return 1; /* the head's placement at t_res stays as it was */
+	for (int w = 0; one && w < np; w++)
+		cluster_place(&s->c, &p[w], idx);
+	release(s, 1);
+	int ok = head_fits(s, head);
+	release(s, 0);
+	for (int w = np; one && w-- > 0;)
+		cluster_remove(&s->c, &p[w], idx);
+	return ok;
 }

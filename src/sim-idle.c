@@ -18,7 +18,7 @@ static int fits_now(struct sim *s, const struct job *j, int32_t idx)
 {
 	struct placement p;
 	if (job_is_gang(j)) /* its workers tried on the cluster and taken off again */
-		return sim_gang_fits(s, &s->c, j, idx, 0);
+		return sim_gang_fits(s, &s->c, j, idx, NULL);
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
 	     n = cluster_next_fit(&s->c, n + 1, j))
 		if (admits(s->pol.admit, &s->c.st[n], j) && cluster_first_choice(&s->c, n, j, &p))

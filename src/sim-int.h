@@ -166,16 +166,22 @@ struct sim_nodes {
 	struct node *reps;      /* one node of each spec class (owned) */
 	size_t nreps;
 	struct cluster empty; /* reps, empty: "could it ever fit?" (sim_never_fits) */
-	/* Every node, empty, when the job set has a gang ("could W workers ever fit?"), and
-	 * the scratch of the EASY reservation (the cluster as it will be when enough room
-	 * frees up); n = 0 when unused */
-	struct cluster whole, shadow;
-	/* SIM_EASY: the running instances and their expected ends (scratch of a pass) */
+	/* Every node, empty, when the job set has a gang ("could W workers ever fit?"); n =
+	 * 0 when unused */
+	struct cluster whole;
+	/* SIM_EASY, scratch of a pass: the running instances and their expected ends, and the
+	 * jobs that end by the head's reservation (sim-gang.c) */
 	struct send {
 		int64_t t;
 		int32_t idx;
 	} * ends;
 	size_t endcap;
+	int32_t *rel;
+	size_t nrel, relcap;
+	struct placement *hp; /* the head's first-fit placement at its reservation */
+	size_t hpcap;
+	uint64_t *resv; /* its nodes, a bitmap: a job off them cannot delay it */
+	size_t resvcap;
 };
 /* The measures' arrays for nn nodes (zero), the spec classes of c's nodes, the models and,
  * with a workload wl, its smallest demands; gpu_cap[m] gets the GPU-milli of model m. */
@@ -306,10 +312,9 @@ struct sim {
  * byte, and 0. */
 int sim_place_gang(struct sim *s, int32_t idx, struct placement *out);
 /* Does j fit on c as it stands (each worker at its first choice, first fit; the same model
- * and spread rules)? The cluster is left as it was; with keep, j's workers stay on it
- * (as job index idx). */
+ * and spread rules)? c is left as it was; out (room for W, or NULL) gets the placements. */
 int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
-		  int keep);
+		  struct placement *out);
 /* Instance idx (a gang) never fits this cluster, even empty: sets its why. */
 int sim_gang_never_fits(struct sim *s, struct sjob *sj);
 /* Start gang idx at the W placements p (already on the cluster, from sim_place_gang). */
@@ -319,16 +324,17 @@ void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p);
 int sim_job_placements(const struct sim *s, int32_t idx, const struct placement **p,
 		       struct placement *one);
 /* SIM_EASY: the reservation of waiting job head (which fits nowhere now): the earliest
- * expected time enough room frees up, and s->node.shadow the cluster then; -1 if no time
+ * expected time enough room frees up (s->node.rel: the jobs ended by then); -1 if no time
  * will do (it must wait for something the running jobs' ends do not give). */
 int64_t sim_easy_reserve(struct sim *s, int32_t head);
 /* SIM_EASY: may job idx, about to start at p (np placements) now, without delaying the
- * head's reservation at t_res (s->node.shadow)? If it may and ends after t_res, its
- * placements are taken on the shadow too. */
+ * head's reservation at t_res? If it may and ends by t_res, it joins s->node.rel. */
 int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
 		   const struct placement *p, int np);
 /* Take gang idx's n placed workers p off the cluster again (sim_place_gang's rollback). */
 void sim_unplace_gang(struct sim *s, int32_t idx, const struct placement *p, int n);
+/* Put them back as sim_place_gang had them. */
+void sim_replace_gang(struct sim *s, int32_t idx, const struct placement *p, int n);
 /* Instance idx's placement now: 1 with *p set (a gang: its W workers on the cluster,
  * not started), or 0 if it fits nowhere. pl has room for W. Start it with sim_start_placed
  * or give it back with sim_unplace_gang (a gang's; one placement takes nothing). */

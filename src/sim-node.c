@@ -301,9 +301,14 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->empty.spec = f->reps;
 	if (s->whole.st)
 		cluster_clone(&f->whole, &s->whole);
-	memset(&f->shadow, 0, sizeof f->shadow); /* scratch */
-	f->ends = NULL;
+	f->ends = NULL; /* scratch */
 	f->endcap = 0;
+	f->rel = NULL;
+	f->nrel = f->relcap = 0;
+	f->hp = NULL;
+	f->hpcap = 0;
+	f->resv = NULL;
+	f->resvcap = 0;
 }
 
 void sim_nodes_release(struct sim_nodes *nd)
@@ -318,8 +323,10 @@ void sim_nodes_release(struct sim_nodes *nd)
 	cluster_release(&nd->empty);
 	free(nd->reps);
 	cluster_release(&nd->whole);
-	cluster_release(&nd->shadow);
 	free(nd->ends);
+	free(nd->rel);
+	free(nd->hp);
+	free(nd->resv);
 }
 
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn)

@@ -302,8 +302,12 @@ static size_t wait_find(const struct sim *s, int32_t idx)
 static void pass_from(struct sim *s, size_t start)
 {
 	size_t w = start;
-	int32_t head = -1; /* SIM_EASY: the first job that could not start, and its reservation */
+	/* SIM_EASY: the first job that could not start, and its reservation (made when a job
+	 * behind it first fits: most passes have none, and a reservation costs a release of
+	 * the running jobs in order of their ends) */
+	int32_t head = -1;
 	int64_t t_res = -1;
+	int reserved = 0;
 	for (size_t r = start; r < s->wq.nwait; r++) {
 		if (s->o.queue == SIM_FIFO && w > 0) {
 			/* The head waits: so does everything behind it. */
@@ -325,6 +329,15 @@ static void pass_from(struct sim *s, size_t start)
 			continue;
 		}
 		if (sim_try_place(s, idx, p)) {
+			int W = job_workers(src_job(s, sj));
+			if (head >= 0 && !reserved) { /* a gang's workers leave while it is made */
+				if (W > 1)
+					sim_unplace_gang(s, idx, p, W);
+				t_res = sim_easy_reserve(s, head);
+				if (W > 1)
+					sim_replace_gang(s, idx, p, W);
+				reserved = 1;
+			}
 			if (head >= 0 &&
 			    !sim_easy_admit(s, head, t_res, idx, p, job_workers(src_job(s, sj)))) {
 				/* it would delay the head's reservation: it waits (its shape did
@@ -348,10 +361,8 @@ static void pass_from(struct sim *s, size_t start)
 			sim_start_placed(s, idx, p);
 			continue;
 		}
-		if (s->o.queue == SIM_EASY && head < 0) {
+		if (s->o.queue == SIM_EASY && head < 0)
 			head = idx;
-			t_res = sim_easy_reserve(s, idx);
-		}
 		s->wq.sfail[sh] = s->wq.pass;
 		s->wq.wait[w] = idx;
 		s->wq.wshape[w++] = sh;
