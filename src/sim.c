@@ -339,53 +339,16 @@ static void emit_sample(struct sim *s)
 
 /* ---- instances: start, stop, never fits (placement: sim-place.c, sim-k8s.c) ---- */
 
-void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
+/* Instance idx starts now at its W placements p (on the cluster already): one instance,
+ * one completion, its workers' GPUs allocated together. */
+static void start_run(struct sim *s, int32_t idx, const struct placement *p, int W)
 {
 	struct sjob *sj = &s->inst.jobs[idx];
 	const struct job *j = src_job(s, sj);
-	cluster_place(&s->c, p, idx);
-	sj->state = SIM_JOB_RUNNING;
-	sj->node = p->node;
-	sj->start = s->k.now;
-	sj->run = -1; /* until its rate changes (sim_set_rate) */
-	sj->gpus = p->gpus;
-	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND);
-	sj->ver++;
-	int m = node_model(s, (size_t)p->node);
-	if (m >= 0) {
-		s->node.alloc_now[m] += p->dem[DIM_GPU];
-		s->k.alloc_cls[m][cls_of(j)] += p->dem[DIM_GPU];
-	}
-	if (s->fault.on && s->fault.on[p->node])
-		sim_fault_hits(s, p->node, j);
-	s->inst.running++;
-	s->k.placed++;
-	if (s->o.mode == SIM_TIMED)
-		push_finish(s, sj, idx, (double)(j->duration > 0 ? j->duration : 0));
-	sim_node_refresh(s, (size_t)p->node);
-	NOTIFY(s, on_place, s->k.now, idx, p);
-}
-
-/* Start gang idx at its W placements p, already on the cluster (sim_place_gang): one
- * instance, one completion, its workers' GPUs allocated together. */
-void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p)
-{
-	struct sjob *sj = &s->inst.jobs[idx];
-	const struct job *j = src_job(s, sj);
-	int W = job_workers(j);
-	if ((size_t)idx >= s->inst.gwcap) {
-		size_t old = s->inst.gwcap;
-		xgrow(&s->inst.gw, &s->inst.gwcap,
-		      s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1,
-		      sizeof *s->inst.gw);
-		memset(s->inst.gw + old, 0, (s->inst.gwcap - old) * sizeof *s->inst.gw);
-	}
-	assert(!s->inst.gw[idx]);
-	s->inst.gw[idx] = sim_copy_of(p, (size_t)W, (size_t)W, sizeof *p);
 	sj->state = SIM_JOB_RUNNING;
 	sj->node = p[0].node;
 	sj->start = s->k.now;
-	sj->run = -1;
+	sj->run = -1; /* until its rate changes (sim_set_rate) */
 	sj->gpus = p[0].gpus;
 	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND);
 	sj->ver++;
@@ -402,9 +365,30 @@ void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p)
 	s->k.placed++;
 	if (s->o.mode == SIM_TIMED)
 		push_finish(s, sj, idx, (double)(j->duration > 0 ? j->duration : 0));
-	for (int w = 0; w < W; w++) /* rates now (the trial left them) */
+	for (int w = 0; w < W; w++) /* (a gang's rates now: its trial left them) */
 		sim_node_refresh(s, (size_t)p[w].node);
 	NOTIFY(s, on_place, s->k.now, idx, &p[0]);
+}
+
+void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
+{
+	cluster_place(&s->c, p, idx);
+	start_run(s, idx, p, 1);
+}
+
+void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p)
+{
+	int W = job_workers(src_job(s, &s->inst.jobs[idx]));
+	if ((size_t)idx >= s->inst.gwcap) {
+		size_t old = s->inst.gwcap;
+		xgrow(&s->inst.gw, &s->inst.gwcap,
+		      s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1,
+		      sizeof *s->inst.gw);
+		memset(s->inst.gw + old, 0, (s->inst.gwcap - old) * sizeof *s->inst.gw);
+	}
+	assert(!s->inst.gw[idx]);
+	s->inst.gw[idx] = sim_copy_of(p, (size_t)W, (size_t)W, sizeof *p);
+	start_run(s, idx, p, W);
 }
 
 int sim_try_place(struct sim *s, int32_t idx, struct placement *pl)
