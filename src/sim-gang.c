@@ -195,20 +195,59 @@ int sim_job_placements(const struct sim *s, int32_t idx, const struct placement 
 	return 1;
 }
 
-/* Expected end of running instance idx: start + duration x o.runtime_over, now at the
- * earliest. */
+/* Expected end of running instance sj: start + ceil(duration x o.runtime_over). One
+ * overdue is expected at any moment: it goes with the first released. */
 static int64_t expected_end(const struct sim *s, const struct sjob *sj)
 {
 	const struct job *j = src_job(s, sj);
 	double d = ceil((double)(j->duration > 0 ? j->duration : 0) * s->o.runtime_over);
-	int64_t e = d < (double)(s->t_max - sj->start) ? sj->start + (int64_t)d : s->t_max;
-	return e > s->k.now ? e : s->k.now;
+	return d < (double)(s->t_max - sj->start) ? sj->start + (int64_t)d : s->t_max;
 }
 
-static int by_end(const void *a, const void *b)
+/* (a, idx) comes before (b, idx): the earlier end, then the lower index. */
+static int end_before(const struct send *a, const struct send *b)
 {
-	const struct send *x = a, *y = b;
-	return x->t != y->t ? (x->t < y->t ? -1 : 1) : (x->idx > y->idx) - (x->idx < y->idx);
+	return a->t < b->t || (a->t == b->t && a->idx < b->idx);
+}
+
+/* The first place in s->node.ends not before e. */
+static size_t end_pos(const struct sim *s, const struct send *e)
+{
+	size_t lo = 0, hi = s->node.nends;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (end_before(&s->node.ends[mid], e))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void sim_easy_track(struct sim *s, int32_t idx, int on)
+{
+	struct send e = {expected_end(s, &s->inst.jobs[idx]), idx};
+	size_t at = end_pos(s, &e);
+	if (on) {
+		xgrow(&s->node.ends, &s->node.endcap, s->node.nends + 1, sizeof *s->node.ends);
+		memmove(&s->node.ends[at + 1], &s->node.ends[at],
+			(s->node.nends - at) * sizeof *s->node.ends);
+		s->node.ends[at] = e;
+		s->node.nends++;
+	} else {
+		assert(at < s->node.nends && s->node.ends[at].idx == idx);
+		memmove(&s->node.ends[at], &s->node.ends[at + 1],
+			(s->node.nends - at - 1) * sizeof *s->node.ends);
+		s->node.nends--;
+	}
+}
+
+void sim_easy_rebuild(struct sim *s)
+{
+	s->node.nends = 0;
+	for (size_t i = 0; s->o.queue == SIM_EASY && i < s->inst.njobs; i++)
+		if (s->inst.jobs[i].state == SIM_JOB_RUNNING)
+			sim_easy_track(s, (int32_t)i, 1);
 }
 
 /* Take the jobs of the reservation's list off s's cluster (off) or put them back, in
@@ -247,28 +286,15 @@ static int head_fits(struct sim *s, int32_t head)
 
 int64_t sim_easy_reserve(struct sim *s, int32_t head)
 {
-	size_t n = 0;
-	xgrow(&s->node.ends, &s->node.endcap, (size_t)s->inst.running + 1, sizeof *s->node.ends);
-	xgrow(&s->node.rel, &s->node.relcap, (size_t)s->inst.running + 1, sizeof *s->node.rel);
-	for (size_t k = 0; k < s->c.n; k++) /* each running instance once: at its first node */
-		for (int32_t i = 0; i < s->c.st[k].njobs; i++) {
-			int32_t idx = s->c.st[k].jobs[i];
-			if (s->inst.jobs[idx].node != (int32_t)k)
-				continue;
-			int dup = 0;
-			for (int32_t b = 0; b < i && !dup; b++)
-				dup = s->c.st[k].jobs[b] == idx;
-			if (!dup)
-				s->node.ends[n++] =
-					(struct send){expected_end(s, &s->inst.jobs[idx]), idx};
-		}
+	size_t n = s->node.nends;
 	assert(n == (size_t)s->inst.running);
-	qsort(s->node.ends, n, sizeof *s->node.ends, by_end);
+	xgrow(&s->node.rel, &s->node.relcap, n + 1, sizeof *s->node.rel);
 	int64_t t_res = -1;
 	s->node.nrel = 0;
 	for (size_t i = 0; i < n && t_res < 0;) {
-		int64_t t = s->node.ends[i].t;
-		for (; i < n && s->node.ends[i].t == t; i++) {
+		/* the overdue are expected now, with the first to end */
+		int64_t t = s->node.ends[i].t > s->k.now ? s->node.ends[i].t : s->k.now;
+		for (; i < n && s->node.ends[i].t <= t; i++) {
 			const struct placement *p;
 			struct placement one;
 			int32_t e = s->node.ends[i].idx;

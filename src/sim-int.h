@@ -169,13 +169,14 @@ struct sim_nodes {
 	/* Every node, empty, when the job set has a gang ("could W workers ever fit?"); n =
 	 * 0 when unused */
 	struct cluster whole;
-	/* SIM_EASY, scratch of a pass: the running instances and their expected ends, and the
-	 * jobs that end by the head's reservation (sim-gang.c) */
+	/* SIM_EASY: the running instances by expected end (start + ceil(duration x
+	 * o.runtime_over)), then index, kept as they start and stop (sim_easy_track); and,
+	 * scratch of a pass, the jobs that end by the head's reservation (sim-gang.c) */
 	struct send {
 		int64_t t;
 		int32_t idx;
 	} * ends;
-	size_t endcap;
+	size_t nends, endcap;
 	int32_t *rel;
 	size_t nrel, relcap;
 	struct placement *hp; /* the head's first-fit placement at its reservation */
@@ -331,6 +332,10 @@ int64_t sim_easy_reserve(struct sim *s, int32_t head);
  * head's reservation at t_res? If it may and ends by t_res, it joins s->node.rel. */
 int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
 		   const struct placement *p, int np);
+/* SIM_EASY: instance idx starts (on) or stops: into or out of s->node.ends. */
+void sim_easy_track(struct sim *s, int32_t idx, int on);
+/* s->node.ends anew from the running instances (a fork that takes up SIM_EASY). */
+void sim_easy_rebuild(struct sim *s);
 /* Take gang idx's n placed workers p off the cluster again (sim_place_gang's rollback). */
 void sim_unplace_gang(struct sim *s, int32_t idx, const struct placement *p, int n);
 /* Put them back as sim_place_gang had them. */

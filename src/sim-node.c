@@ -301,9 +301,8 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->empty.spec = f->reps;
 	if (s->whole.st)
 		cluster_clone(&f->whole, &s->whole);
-	f->ends = NULL; /* scratch */
-	f->endcap = 0;
-	f->rel = NULL;
+	f->ends = s->ends ? sim_copy_of(s->ends, s->nends, s->endcap, sizeof *f->ends) : NULL;
+	f->rel = NULL; /* scratch */
 	f->nrel = f->relcap = 0;
 	f->hp = NULL;
 	f->hpcap = 0;

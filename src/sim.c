@@ -365,6 +365,8 @@ static void start_run(struct sim *s, int32_t idx, const struct placement *p, int
 	s->k.placed++;
 	if (s->o.mode == SIM_TIMED)
 		push_finish(s, sj, idx, (double)(j->duration > 0 ? j->duration : 0));
+	if (s->o.queue == SIM_EASY && s->o.mode == SIM_TIMED)
+		sim_easy_track(s, idx, 1);
 	for (int w = 0; w < W; w++) /* (a gang's rates now: its trial left them) */
 		sim_node_refresh(s, (size_t)p[w].node);
 	NOTIFY(s, on_place, s->k.now, idx, &p[0]);
@@ -441,6 +443,8 @@ int64_t sim_stop_job(struct sim *s, int32_t idx)
 		sj->flags &= (uint8_t)~SJ_NOEND;
 		s->inst.nnoend--;
 	}
+	if (s->o.queue == SIM_EASY && s->o.mode == SIM_TIMED)
+		sim_easy_track(s, idx, 0);
 	sj->ver++;
 	s->inst.running--;
 	for (int w = 0; w < W; w++) {
@@ -1058,8 +1062,10 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	sim_pol_setup(f, ops ? ops : s->pol.ops, s, 1);
 	if (f->pol.admit != s->pol.admit)
 		sim_wait_reshape(f);
-	if ((int)f->o.queue != queue_was)
+	if ((int)f->o.queue != queue_was) {
 		sim_wait_requeue_all(f);
+		sim_easy_rebuild(f);
+	}
 	if (ch) { /* the waiting jobs meet the new rules at the next schedule: a full pass */
 		f->freed = 1;
 		f->dirty = f->wq.nwait > 0;
