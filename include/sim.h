@@ -151,6 +151,9 @@ struct sim_sample {
 	double stall_share;     /* GPU-milli stalled now / GPU capacity */
 	double stranded[DIM_N]; /* stranded capacity of each dim / its capacity */
 	int64_t queued, running, finished, failed;
+	/* the whole-node measure: GPU nodes with nothing on them, and the workers of the
+	 * waiting gangs (the whole nodes they need, spread) */
+	int64_t whole_free, whole_want;
 };
 
 /* Observer hooks; any may be NULL. They see the sim read-only, at the time of the event. */
@@ -223,6 +226,9 @@ struct sim_counters {
 	int64_t requested_gpu;          /* inflation: GPU-milli requested by arrivals */
 	int64_t alloc_cls[GPUMODEL_MAX][JOB_NCLASS]; /* GPU-milli allocated now, by job class */
 	int64_t scored; /* nodes whose choices the placement search scored (none with pick()) */
+	/* The whole-node measure: integrals over [t0, now] of the GPU nodes with nothing on
+	 * them, and of the workers of the waiting gangs (the whole nodes they need, spread) */
+	double whole_free_s, whole_want_s;
 	/* The pricing window (timed), and integrals over it per GPU model and class, in
 	 * GPU-milli-seconds (sim_buckets turns them into the buckets): */
 	int64_t w0, w1;

@@ -387,6 +387,8 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	}
 	m->frag_md_mean =
 		span > 0 && c->n ? k->frag_md_s / ((double)c->n * (double)span) : now.frag_md;
+	m->whole_free_mean = span > 0 ? k->whole_free_s / (double)span : (double)now.whole_free;
+	m->whole_want_mean = span > 0 ? k->whole_want_s / (double)span : (double)now.whole_want;
 	for (int d = 0; d < DIM_N; d++)
 		m->stranded_mean[d] =
 			span > 0 && c->total[d] > 0

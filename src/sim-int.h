@@ -138,6 +138,7 @@ struct sim_wait {
 	struct placement *pl; /* room for a gang's placements (scratch) */
 	size_t plcap;
 	int64_t queued; /* QUEUED instances (in wait, or in requeue during a pass) */
+	int64_t want;   /* workers of the waiting gangs: the whole nodes they need, spread */
 };
 /* f a copy of s, whose instances' fit shapes are njobs long in room for jobcap. */
 void sim_wait_clone(struct sim_wait *f, const struct sim_wait *s, size_t njobs, size_t jobcap);
@@ -154,6 +155,8 @@ struct sim_nodes {
 	uint64_t (*fits)[2];   /* shapes (< 64) of the target workload that fit, per node */
 	int64_t (*str)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;    /* node had a rate < 1 at its last refresh */
+	uint8_t *wfree;        /* node has GPUs and nothing on it (the whole-node measure) */
+	int64_t nwfree;        /* such nodes */
 	double sum_frag[GPUMODEL_MAX];
 	double sum_md;
 	int64_t sum_str[DIM_N];

@@ -73,6 +73,9 @@ static double gang_rate(const struct sim *s, int32_t idx, const struct job *j)
 void sim_node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
+	uint8_t wfree = s->c.st[n].njobs == 0 && s->c.spec[n].ngpu > 0;
+	s->node.nwfree += wfree - s->node.wfree[n];
+	s->node.wfree[n] = wfree;
 	if (s->pol.state && s->pol.ops->state->node)
 		s->pol.ops->state->node(s->pol.state, &s->pol.ctx, n);
 	if (s->wl) {
@@ -239,6 +242,9 @@ void sim_nodes_init(struct sim_nodes *nd, const struct cluster *c, const struct 
 	nd->fits = xcalloc(nn, sizeof *nd->fits);
 	nd->str = xcalloc(nn, sizeof *nd->str);
 	nd->contended = xcalloc(nn, 1);
+	nd->wfree = xcalloc(nn, 1);
+	for (size_t n = 0; n < c->n; n++)
+		nd->nwfree += nd->wfree[n] = c->spec[n].ngpu > 0;
 	/* One empty node per spec class answers "could it ever fit?". */
 	uint32_t present = 0; /* bit m: a node of GPU model m */
 	for (size_t n = 0; n < c->n; n++) {
@@ -296,6 +302,7 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->fits = sim_copy_of(s->fits, nn, nn, sizeof *f->fits);
 	f->str = sim_copy_of(s->str, nn, nn, sizeof *f->str);
 	f->contended = sim_copy_of(s->contended, nn, nn, 1);
+	f->wfree = sim_copy_of(s->wfree, nn, nn, 1);
 	f->reps = sim_copy_of(s->reps, s->nreps, s->nreps, sizeof *f->reps);
 	cluster_clone(&f->empty, &s->empty);
 	f->empty.spec = f->reps;
@@ -319,6 +326,7 @@ void sim_nodes_release(struct sim_nodes *nd)
 	free(nd->fits);
 	free(nd->str);
 	free(nd->contended);
+	free(nd->wfree);
 	cluster_release(&nd->empty);
 	free(nd->reps);
 	cluster_release(&nd->whole);

@@ -152,6 +152,15 @@ static void wait_close(struct sim *s, size_t w, size_t r)
 	s->wq.nwait -= gap;
 }
 
+/* Instance idx leaves the queue (it starts or is unplaceable). */
+static void wait_left(struct sim *s, int32_t idx)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[idx]);
+	s->wq.queued--;
+	if (job_is_gang(j))
+		s->wq.want -= job_workers(j);
+}
+
 void sim_wait_add(struct sim *s, int32_t idx)
 {
 	wait_room(s);
@@ -167,6 +176,8 @@ void sim_wait_add(struct sim *s, int32_t idx)
 	s->wq.nwait++;
 	s->inst.jobs[idx].state = SIM_JOB_QUEUED;
 	s->wq.queued++;
+	if (job_is_gang(src_job(s, &s->inst.jobs[idx])))
+		s->wq.want += job_workers(src_job(s, &s->inst.jobs[idx]));
 	s->dirty = 1;
 }
 
@@ -324,7 +335,7 @@ static void pass_from(struct sim *s, size_t start)
 		struct sjob *sj = &s->inst.jobs[idx];
 		struct placement *p = sim_place_room(s, idx);
 		if (!(sj->flags & SJ_CHECKED) && sim_job_never_fits(s, idx)) {
-			s->wq.queued--;
+			wait_left(s, idx);
 			sim_mark_unplaceable(s, idx);
 			continue;
 		}
@@ -348,7 +359,7 @@ static void pass_from(struct sim *s, size_t start)
 				s->wq.wshape[w++] = sh;
 				continue;
 			}
-			s->wq.queued--;
+			wait_left(s, idx);
 			sim_start_placed(s, idx, p);
 			continue;
 		}
@@ -357,7 +368,7 @@ static void pass_from(struct sim *s, size_t start)
 		if (s->o.queue == SIM_PRIORITY && s->o.preempt && preempt_for(s, idx) &&
 		    sim_try_place(s, idx, p)) {
 			/* The evicted jobs join the queue after this pass (s->wq.requeue). */
-			s->wq.queued--;
+			wait_left(s, idx);
 			sim_start_placed(s, idx, p);
 			continue;
 		}
@@ -414,7 +425,7 @@ static void schedule_fresh(struct sim *s)
 		}
 		if (gone) {
 			wait_close(s, pos, pos + 1);
-			s->wq.queued--;
+			wait_left(s, idx);
 		}
 		if (made_room) {
 			s->wq.pass++;

@@ -236,6 +236,8 @@ static void advance(struct sim *s, int64_t t)
 		s->k.frag_ms[m] += s->node.sum_frag[m] * (double)dt;
 	}
 	s->k.frag_md_s += s->node.sum_md * (double)dt;
+	s->k.whole_free_s += (double)s->node.nwfree * (double)dt;
+	s->k.whole_want_s += (double)s->wq.want * (double)dt;
 	s->k.stall_ms += s->inst.stall_now * (double)dt;
 	for (int d = 0; d < DIM_N; d++)
 		s->k.stranded_s[d] += (double)s->node.sum_str[d] * (double)dt;
@@ -326,6 +328,8 @@ void sim_sample_now(const struct sim *s, struct sim_sample *smp)
 	smp->running = s->inst.running;
 	smp->finished = s->k.finished;
 	smp->failed = s->k.failed;
+	smp->whole_free = s->node.nwfree;
+	smp->whole_want = s->wq.want;
 }
 
 static void emit_sample(struct sim *s)

@@ -357,9 +357,10 @@ static void test_easy_overestimate(void **state)
 	job_set_release(&js);
 }
 
-/* Three 4-GPU nodes, each half taken by a job to 100: a gang of two 3-GPU workers finds 6
- * GPUs free but no node with 3, so those 6 idle in the gang bucket from its arrival at 10
- * to 100; the rest of the window nothing waits. */
+/* Three 4-GPU nodes and three 2-GPU jobs to 100 (first fit: two on n0, one on n1): a gang
+ * of two 3-GPU workers finds 6 GPUs free but no second node with 3, so those 6 idle in the gang
+ * bucket from its arrival at 10 to 100; the rest of the window nothing waits. The whole-node
+ * measure: free nodes against the nodes the waiting gang wants. */
 static void test_gang_waits_for_nodes(void **state)
 {
 	(void)state;
@@ -385,6 +386,12 @@ static void test_gang_waits_for_nodes(void **state)
 	assert_int_equal(m.bucket_ms[SIM_B_SHAPE], 0);
 	assert_int_equal(m.bucket_ms[SIM_B_UNNEEDED], 6000 * 10 + 6000 * 100);
 	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], 6000 * 100 + 6000 * 100);
+	/* whole nodes: first fit packs two of the jobs on n0, so n2 is free to 100 (the gang
+	 * still finds no node for its second worker), and beside the gang to 200; the gang
+	 * wanted two from 10 to 100 */
+	assert_int_equal(sim_counters(s)->now, 200);
+	assert_float_equal(m.whole_free_mean, 1, 1e-12);
+	assert_float_equal(m.whole_want_mean, 2 * 90.0 / 200, 1e-12);
 	sim_free(s);
 	job_set_release(&js);
 }
