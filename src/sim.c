@@ -343,6 +343,19 @@ static void emit_sample(struct sim *s)
 
 /* ---- instances: start, stop, never fits (placement: sim-place.c, sim-k8s.c) ---- */
 
+/* Room in the per-instance array *pp (cap long, elements of sz bytes) for instance idx:
+ * it grows to the instances so far, zero-filled. */
+static void inst_room(struct sim *s, void *pp, size_t *cap, int32_t idx, size_t sz)
+{
+	if ((size_t)idx < *cap)
+		return;
+	size_t old = *cap;
+	xgrow(pp, cap, s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1, sz);
+	char *base;
+	memcpy(&base, pp, sizeof base);
+	memset(base + old * sz, 0, (*cap - old) * sz);
+}
+
 /* Instance idx starts now at its W placements p (on the cluster already): one instance,
  * one completion, its workers' GPUs allocated together. */
 static void start_run(struct sim *s, int32_t idx, const struct placement *p, int W)
@@ -385,13 +398,7 @@ void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
 void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p)
 {
 	int W = job_workers(src_job(s, &s->inst.jobs[idx]));
-	if ((size_t)idx >= s->inst.gwcap) {
-		size_t old = s->inst.gwcap;
-		xgrow(&s->inst.gw, &s->inst.gwcap,
-		      s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1,
-		      sizeof *s->inst.gw);
-		memset(s->inst.gw + old, 0, (s->inst.gwcap - old) * sizeof *s->inst.gw);
-	}
+	inst_room(s, &s->inst.gw, &s->inst.gwcap, idx, sizeof *s->inst.gw);
 	assert(!s->inst.gw[idx]);
 	s->inst.gw[idx] = sim_copy_of(p, (size_t)W, (size_t)W, sizeof *p);
 	start_run(s, idx, p, W);
@@ -529,13 +536,7 @@ void sim_mark_unplaceable(struct sim *s, int32_t idx)
  * zero-filled). */
 void sim_add_preempt(struct sim *s, int32_t idx, int64_t lost)
 {
-	if ((size_t)idx >= s->inst.precap) {
-		size_t old = s->inst.precap;
-		xgrow(&s->inst.pre, &s->inst.precap,
-		      s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1,
-		      sizeof *s->inst.pre);
-		memset(s->inst.pre + old, 0, (s->inst.precap - old) * sizeof *s->inst.pre);
-	}
+	inst_room(s, &s->inst.pre, &s->inst.precap, idx, sizeof *s->inst.pre);
 	s->inst.pre[idx].lost_ms += lost;
 	s->inst.pre[idx].n++;
 }
