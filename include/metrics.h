@@ -102,6 +102,9 @@ struct metrics {
 	double frag_md_mean;         /* time-weighted mean multi-dim fragmentation, [0, 1] */
 	double alloc_mean;           /* time-weighted mean allocated GPU share */
 	double stranded_mean[DIM_N]; /* time-weighted mean stranded share of each dim */
+	/* The whole-node measure, time-weighted means: GPU nodes with nothing on them, and
+	 * the workers of the waiting gangs (the whole nodes they need, spread) */
+	double whole_free_mean, whole_want_mean;
 	struct metrics_jobs all, cls[JOB_NCLASS];
 	/* Inflation: the final arrived load and unallocated GPU share, jobs that failed. */
 	double load, unalloc_share;

@@ -67,6 +67,8 @@ struct scenario {
 	const char *k8s_weights;       /* --k8s-weights NAME=W,..., or NULL */
 	double node_mtbf, node_repair; /* --node-mtbf, --node-repair, seconds (0: none) */
 	double ckpt_every, ckpt_cost;  /* --checkpoint-every, --checkpoint-cost, seconds (0) */
+	int gang_spread;               /* --gang-spread: one worker of a gang per node (0) */
+	double runtime_over;           /* --runtime-overestimate: EASY's expected ends (1) */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* Set by a command that replays resamples (resample.h), not an option: 0 for the trace
 	 * as recorded, r >= 1 for its r-th block resample, of blocks of block_s seconds. Each
@@ -90,6 +92,7 @@ enum {
 	SCENARIO_G_WINDOW = 1 << 4,
 	SCENARIO_G_SAMPLE = 1 << 5,
 	SCENARIO_G_K8S = 1 << 6, /* --tie-break or --k8s-weights */
+	SCENARIO_G_OVERESTIMATE = 1 << 7,
 };
 
 /* ---- the scenario parameters: one table ----
@@ -128,7 +131,8 @@ enum {
 	  "  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n", \
 	  FN, target, 0, 0, 0, "", "target", NULL) S() \
 	X(QUEUE, 0, "queue", 1, "[--queue Q]", \
-	  "      --queue Q          timed queue: fifo (default), backfill, priority\n", \
+	  "      --queue Q          timed queue: fifo (default), backfill, priority, easy\n" \
+	  "                         (backfill that keeps a reservation for the first job)\n", \
 	  FN, queue, 0, 0, 0, "", "queue", NULL) S() \
 	X(PREEMPT, 0, "preempt", 0, "[--preempt]", \
 	  "      --preempt          with --queue priority: a waiting job may evict lower classes\n", \
@@ -210,7 +214,15 @@ enum {
 	  FN, ckpt_every, 0, 0, 0, "s", "checkpoint", NULL) S() \
 	X(CKPT_COST, 0, "checkpoint-cost", 1, "[--checkpoint-cost D]", \
 	  "      --checkpoint-cost D   each save pauses the job for D (bucket checkpoint)\n", \
-	  FN, ckpt_cost, 0, 0, 0, "s", "checkpoint", NULL)
+	  FN, ckpt_cost, 0, 0, 0, "s", "checkpoint", NULL) S() \
+	X(SPREAD, 0, "gang-spread", 0, "[--gang-spread]", \
+	  "      --gang-spread      one worker of a gang per node (default: packed, workers\n" \
+	  "                         share a node where they fit)\n", \
+	  FN, gang_spread, 0, 0, 0, "", "gang_spread", NULL) S() \
+	X(OVERESTIMATE, 0, "runtime-overestimate", 1, "[--runtime-overestimate X]", \
+	  "      --runtime-overestimate X  --queue easy: a running job is expected to end at\n" \
+	  "                         its start + duration x X, as users' time limits (default 1)\n", \
+	  FN, runtime_over, 0, 0, 0, "", "runtime_overestimate", NULL)
 
 /* Separators and pickers for SCENARIO_PARAMS. */
 #define SCENARIO_SEP_NONE()

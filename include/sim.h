@@ -46,6 +46,10 @@ enum sim_queue {
 	SIM_FIFO,     /* strict arrival order: nothing passes a job that waits */
 	SIM_BACKFILL, /* arrival order, but any waiting job that fits now starts */
 	SIM_PRIORITY, /* by class (infer, train, batch, cpu), then arrival; backfills */
+	SIM_EASY,     /* arrival order; the first job that cannot start gets a reservation at
+		       * the earliest time enough room frees up (running jobs' expected ends:
+		       * duration x runtime_over), and a later job starts only if it fits now
+		       * and does not delay that reservation (EASY backfill, Slurm's default) */
 };
 
 struct sim_opts {
@@ -88,10 +92,15 @@ struct sim_opts {
 	 * span, first to last arrival (first arrival + the longest duration when all jobs
 	 * arrive at once), the same for every policy of a job set */
 	int64_t win_start, win_end;
+	/* Gangs (W > 1 workers, job.h): 1: one worker per node; 0 (default): packed, workers
+	 * may share a node when they fit */
+	int gang_spread;
+	/* SIM_EASY: a running job's expected end is its start + duration x runtime_over (1) */
+	double runtime_over;
 };
 /* The defaults shown above. */
 void sim_opts_init(struct sim_opts *o);
-/* "fifo", "backfill", "priority" -> *q; 0, or -1 if s names none. */
+/* "fifo", "backfill", "priority", "easy" -> *q; 0, or -1 if s names none. */
 int sim_queue_parse(const char *s, enum sim_queue *q);
 const char *sim_queue_name(enum sim_queue q);
 const char *sim_mode_name(enum sim_mode m);
@@ -111,9 +120,11 @@ enum sim_why {
 	SIM_WHY_MODEL,   /* no node has an allowed GPU model with enough GPUs */
 	SIM_WHY_TOO_BIG, /* no node could hold it even empty (why_dim says on which dim) */
 	SIM_WHY_NO_ROOM, /* inflation: it did not fit when it arrived */
+	SIM_WHY_GANG,    /* a gang: each worker fits a node, but no set of the cluster's
+			  * nodes (of one GPU model) holds all W of them, even empty */
 };
 const char *sim_job_state_name(enum sim_job_state st);
-/* "gpu model", "too big", "no room". */
+/* "gpu model", "too big", "no room", "gang". */
 const char *sim_why_name(enum sim_why w);
 
 /* What one job (one sampled instance in inflation) did. Times in seconds. */
@@ -133,7 +144,8 @@ struct sim_job_result {
 			       * in inflation, which has no durations) */
 	double rate;          /* progress rate now (running), in [0, 1] */
 	double slowdown;      /* finished: (end - start) / t_alone; else 0 */
-	int64_t gpu_milli;    /* GPU-milli it holds while running */
+	int64_t gpu_milli;    /* GPU-milli it holds while running (all its workers) */
+	int32_t workers;      /* W: its workers (1 but for a gang) */
 	uint32_t gpus;        /* running: the GPUs of its node it holds (bit i: GPU i) */
 	double stalled_gpu_s; /* GPU-seconds stalled: g (T_actual - T_alone) / 1000, so far */
 	double lost_gpu_s;    /* GPU-seconds of runs undone by preemption */
@@ -153,6 +165,9 @@ struct sim_sample {
 	double stall_share;     /* GPU-milli stalled now / GPU capacity */
 	double stranded[DIM_N]; /* stranded capacity of each dim / its capacity */
 	int64_t queued, running, finished, failed;
+	/* the whole-node measure: GPU nodes with nothing on them, and the workers of the
+	 * waiting gangs (the whole nodes they need, spread) */
+	int64_t whole_free, whole_want;
 };
 
 /* Observer hooks; any may be NULL. They see the sim read-only, at the time of the event. */
@@ -181,6 +196,11 @@ struct sim_observer {
  *   QUEUE  it (or, under fifo, one of the next waiting GPU jobs) fits now, and the queue
  *          discipline holds it back;
  *   FULL   too few GPUs of allowed models are free for it: the cluster is full.
+ * and two that only gangs and EASY backfill give (zero in other runs, so they come last):
+ *   RESERVED  under SIM_EASY, a later waiting GPU job fits now but would delay the
+ *          reservation of the job at the head: the GPUs are held for that reservation;
+ *   GANG   the deciding job is a gang, enough GPUs of allowed models are free for all its
+ *          workers, but no set of nodes holds them: the gang waits for nodes.
  */
 enum sim_bucket {
 	SIM_B_PRODUCTIVE, /* allocated, progressing at full rate */
@@ -196,6 +216,8 @@ enum sim_bucket {
 	SIM_B_QUEUE,      /* idle-blocked: held back by the queue discipline */
 	SIM_B_FULL,       /* idle-blocked: too few free GPUs for any waiting GPU job */
 	SIM_B_UNNEEDED,   /* idle while no GPU job waits */
+	SIM_B_RESERVED,   /* idle-blocked: held for an EASY reservation */
+	SIM_B_GANG,       /* idle-blocked: a gang waits for a set of nodes */
 	SIM_NBUCKET
 };
 #define SIM_B_IDLE0  SIM_B_SHAPE /* the first idle bucket */
@@ -234,6 +256,9 @@ struct sim_counters {
 	int64_t requested_gpu;          /* inflation: GPU-milli requested by arrivals */
 	int64_t alloc_cls[GPUMODEL_MAX][JOB_NCLASS]; /* GPU-milli allocated now, by job class */
 	int64_t scored; /* nodes whose choices the placement search scored (none with pick()) */
+	/* The whole-node measure: integrals over [t0, now] of the GPU nodes with nothing on
+	 * them, and of the workers of the waiting gangs (the whole nodes they need, spread) */
+	double whole_free_s, whole_want_s;
 	/* The pricing window (timed), and integrals over it per GPU model and class, in
 	 * GPU-milli-seconds (sim_buckets turns them into the buckets): */
 	int64_t w0, w1;

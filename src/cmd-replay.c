@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "gang.h"
 #include "grid.h"
 #include "summary.h"
 #include "sweep.h"
@@ -27,8 +26,7 @@ struct replay_state {
 	int no_store;       /* STORE is only read (--no-store, --into) */
 	const char *into;   /* --into TASKSTORE */
 	struct sweep_task task;
-	double run_mean_s;       /* the trace's mean run time, for the overload warning */
-	struct gang_count gangs; /* the trace's gang jobs, for their warning */
+	double run_mean_s; /* the trace's mean run time, for the overload warning */
 	struct grid_row *rows;
 	struct enrich_summary enr;
 };
@@ -293,7 +291,6 @@ static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 			ndur++;
 		}
 	r->run_mean_s = ndur ? dur / (double)ndur : NAN;
-	gang_count(&sc->base, &r->gangs);
 	cmd_long_begin(&lg);
 	int grc = r->nres ? grid_run_resamples(&g, &sc->base, r->nres, r->block_s, &r->rows,
 					       &r->enr, &r->block_used, e)
@@ -382,8 +379,6 @@ static int print_runs(struct cmd_ctx *ctx, const struct replay_state *r, size_t 
 				   .faults = sc->faults,
 				   .nfaults = sc->nfaults,
 				   .fault_jobs = fjobs};
-	ck.gangs = r->gangs.jobs;
-	ck.gang_max_workers = r->gangs.max_workers;
 	summary_warnings(recs, nrows, &ck, tab, &warn);
 	if (r->nres)
 		summary_resample_note(tab, r->nres, r->block_used);

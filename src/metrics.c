@@ -68,7 +68,8 @@ const char *metrics_price_source(const struct metrics_opts *o, int model)
 
 int metrics_by_placement(enum sim_bucket b)
 {
-	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL);
+	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL) ||
+	       b == SIM_B_RESERVED || b == SIM_B_GANG;
 }
 
 void metrics_cost(const struct sim_bucket_ms *b, const struct metrics_opts *o, int model, int cls,
@@ -400,6 +401,8 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	}
 	m->frag_md_mean =
 		span > 0 && c->n ? k->frag_md_s / ((double)c->n * (double)span) : now.frag_md;
+	m->whole_free_mean = span > 0 ? k->whole_free_s / (double)span : (double)now.whole_free;
+	m->whole_want_mean = span > 0 ? k->whole_want_s / (double)span : (double)now.whole_want;
 	for (int d = 0; d < DIM_N; d++)
 		m->stranded_mean[d] =
 			span > 0 && c->total[d] > 0

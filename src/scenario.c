@@ -61,6 +61,8 @@ void scenario_init(struct scenario *sc)
 	sc->io_pressure = 1;
 	sc->win_start = o.win_start;
 	sc->win_end = o.win_end;
+	sc->gang_spread = o.gang_spread;
+	sc->runtime_over = o.runtime_over;
 	metrics_opts_init(&sc->prices);
 	sbuf_init(&sc->trace_name);
 	sbuf_init(&sc->cluster_text);
@@ -144,8 +146,8 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 	case SCENARIO_K_QUEUE:
 		sc->given |= SCENARIO_G_QUEUE;
 		if (sim_queue_parse(arg, &sc->queue))
-			return err_set(e, VF_EINPUT, "--queue '%s': not fifo, backfill or priority",
-				       arg);
+			return err_set(e, VF_EINPUT,
+				       "--queue '%s': not fifo, backfill, priority or easy", arg);
 		return VF_OK;
 	case SCENARIO_K_PREEMPT:
 		sc->preempt = 1;
@@ -269,6 +271,12 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 					     : &sc->ckpt_cost) = (double)t;
 		return VF_OK;
 	}
+	case SCENARIO_K_SPREAD:
+		sc->gang_spread = 1;
+		return VF_OK;
+	case SCENARIO_K_OVERESTIMATE:
+		sc->given |= SCENARIO_G_OVERESTIMATE;
+		return num_in("runtime-overestimate", arg, 0.01, 1000, &sc->runtime_over, e);
 	default:
 		return err_set(e, VF_EINPUT, "not a scenario option");
 	}
@@ -291,6 +299,8 @@ int scenario_check(const struct scenario *sc, struct err *e)
 			       "--node-mtbf and --checkpoint-every apply to --mode timed only");
 	if ((sc->given & SCENARIO_G_WINDOW) && sc->mode != SIM_TIMED)
 		return err_set(e, VF_EINPUT, "--window applies to --mode timed only");
+	if ((sc->given & SCENARIO_G_OVERESTIMATE) && sc->queue != SIM_EASY)
+		return err_set(e, VF_EINPUT, "--runtime-overestimate needs --queue easy");
 	if ((sc->given & SCENARIO_G_K8S) && sc->scoring != SIM_SCORING_K8S)
 		return err_set(e, VF_EINPUT, "--tie-break and --k8s-weights need --scoring k8s");
 	if (sc->scoring == SIM_SCORING_K8S && sc->sample_nodes)
@@ -530,6 +540,14 @@ static void key_part(const struct scenario *sc, int key, struct sbuf *out)
 	case SCENARIO_K_CKPT:
 		if (sc->ckpt_every > 0 || sc->ckpt_cost > 0)
 			sbuf_printf(out, ";checkpoint=%.17g/%.17g", sc->ckpt_every, sc->ckpt_cost);
+		break;
+	case SCENARIO_K_SPREAD: /* the defaults add nothing: earlier keys stay as they were */
+		if (sc->gang_spread)
+			sbuf_adds(out, ";gang_spread=1");
+		break;
+	case SCENARIO_K_OVERESTIMATE:
+		if (sc->runtime_over != 1)
+			sbuf_printf(out, ";runtime_overestimate=%.17g", sc->runtime_over);
 		break;
 	default: /* in another's part (--fault-file, --tie-break), or not in the key */
 		break;

@@ -14,9 +14,11 @@
 
 /* Does j fit on some node now (hard dims, GPU shape and I/O admission; a policy could place
  * it)? */
-static int fits_now(const struct sim *s, const struct job *j)
+static int fits_now(struct sim *s, const struct job *j, int32_t idx)
 {
 	struct placement p;
+	if (job_is_gang(j)) /* its workers tried on the cluster and taken off again */
+		return sim_gang_fits(s, &s->c, j, idx, NULL);
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
 	     n = cluster_next_fit(&s->c, n + 1, j))
 		if (admits(s->pol.admit, &s->c.st[n], j) && cluster_first_choice(&s->c, n, j, &p))
@@ -25,7 +27,7 @@ static int fits_now(const struct sim *s, const struct job *j)
 }
 
 /* Why GPU job j, which fits nowhere now, cannot use the free GPUs of the models it allows. */
-static int blocked_cause(const struct sim *s, const struct job *j)
+static int blocked_cause(struct sim *s, const struct job *j)
 {
 	/* the GPU shape alone: cpu, mem or a dim under admission is what a node lacks */
 	struct job relaxed = *j;
@@ -33,7 +35,7 @@ static int blocked_cause(const struct sim *s, const struct job *j)
 	for (int d = DIM_NET; d < DIM_N; d++)
 		if (s->pol.admit & DIM_BIT(d))
 			relaxed.dem[d] = 0;
-	if (fits_now(s, &relaxed))
+	if (!job_is_gang(j) && fits_now(s, &relaxed, -1))
 		return SIM_B_DIM;
 	int64_t free = 0;
 	for (int i = 0; i < s->node.nmodels; i++) {
@@ -41,7 +43,9 @@ static int blocked_cause(const struct sim *s, const struct job *j)
 		if (!j->gpu_spec || ((j->gpu_spec >> m) & 1))
 			free += s->k.gpu_cap[m] - s->node.alloc_now[m] - s->fault.down_now[m];
 	}
-	return free >= job_gpu(j) ? SIM_B_SHAPE : SIM_B_FULL;
+	if (free < inst_gpu(j))
+		return SIM_B_FULL;
+	return job_is_gang(j) ? SIM_B_GANG : SIM_B_SHAPE;
 }
 
 /* Decide why free GPUs idle now: the first waiting GPU job in the queue's order decides it
@@ -50,6 +54,7 @@ static int blocked_cause(const struct sim *s, const struct job *j)
 void sim_classify_idle(struct sim *s)
 {
 	const struct job *head = NULL;
+	int32_t hidx = -1;
 	size_t h = 0;
 	s->idle.stale = 0;
 	s->idle.cause = SIM_B_UNNEEDED;
@@ -57,8 +62,10 @@ void sim_classify_idle(struct sim *s)
 	s->idle.mask = 0;
 	for (; h < s->wq.nwait && !head; h++) {
 		const struct job *j = src_job(s, &s->inst.jobs[s->wq.wait[h]]);
-		if (job_gpu(j) > 0)
+		if (job_gpu(j) > 0) {
 			head = j;
+			hidx = s->wq.wait[h];
+		}
 	}
 	if (!head)
 		return;
@@ -66,19 +73,28 @@ void sim_classify_idle(struct sim *s)
 	s->idle.mask = head->gpu_spec;
 	/* the pass tried every waiting job but those behind a fifo head: they alone may fit */
 	int tried = s->o.queue != SIM_FIFO || h == 1;
-	if (!tried && fits_now(s, head)) {
+	if (!tried && fits_now(s, head, hidx)) {
 		s->idle.cause = SIM_B_QUEUE;
 		return;
 	}
 	s->idle.cause = (uint8_t)blocked_cause(s, head);
-	if (s->o.queue != SIM_FIFO)
+	if (s->o.queue != SIM_FIFO && s->o.queue != SIM_EASY)
 		return;
 	for (size_t i = h, k = 0; i < s->wq.nwait && k < IDLE_LOOKAHEAD; i++) {
 		const struct job *b = src_job(s, &s->inst.jobs[s->wq.wait[i]]);
 		if (job_gpu(b) == 0)
 			continue;
 		k++;
-		if (fits_now(s, b)) {
+		if (s->o.queue == SIM_EASY) {
+			/* the pass tried it: it fits and waits only for the head's reservation,
+			 * whose class and models the cause keeps */
+			if (fits_now(s, b, s->wq.wait[i])) {
+				s->idle.cause = SIM_B_RESERVED;
+				return;
+			}
+			continue;
+		}
+		if (fits_now(s, b, s->wq.wait[i])) {
 			s->idle.cause = SIM_B_QUEUE;
 			s->idle.cls = (uint8_t)cls_of(b);
 			s->idle.mask = b->gpu_spec;
@@ -98,7 +114,10 @@ void sim_carry_over(struct sim *s)
 			const struct sjob *sj = &s->inst.jobs[st->jobs[i]];
 			struct srun ru = run_now(s, sj);
 			double w = ru.work - ru.rate * (double)(t - ru.t_upd);
-			jobs++;
+			int first = sj->node == (int32_t)n; /* a gang counts once: at its first */
+			for (int32_t b = 0; b < i && first; b++)
+				first = st->jobs[b] != st->jobs[i];
+			jobs += first;
 			ms += (double)job_gpu(src_job(s, sj)) * (w > 0 ? w : 0);
 		}
 	}
@@ -106,7 +125,7 @@ void sim_carry_over(struct sim *s)
 		const struct job *j = src_job(s, &s->inst.jobs[s->wq.wait[i]]);
 		double w = (double)(j->duration > 0 ? j->duration : 0) - saved_of(s, s->wq.wait[i]);
 		jobs++;
-		ms += (double)job_gpu(j) * (w > 0 ? w : 0);
+		ms += (double)inst_gpu(j) * (w > 0 ? w : 0);
 	}
 	s->k.carry_jobs = jobs;
 	s->k.carry_gpu_ms = ms;
@@ -114,10 +133,11 @@ void sim_carry_over(struct sim *s)
 
 const char *sim_bucket_name(enum sim_bucket b)
 {
-	static const char *const n[SIM_NBUCKET] = {"productive",    "stalled",      "lost",
-						   "failed",        "checkpoint",   "down",
-						   "blocked_shape", "blocked_dim",  "blocked_model",
-						   "blocked_queue", "blocked_full", "unneeded"};
+	static const char *const n[SIM_NBUCKET] = {
+		"productive",       "stalled",       "lost",          "failed",
+		"checkpoint",       "down",          "blocked_shape", "blocked_dim",
+		"blocked_model",    "blocked_queue", "blocked_full",  "unneeded",
+		"blocked_reserved", "blocked_gang"};
 	return (unsigned)b < SIM_NBUCKET ? n[b] : "?";
 }
 

@@ -12,6 +12,8 @@
  *   pol   sim_pol     sim-place.c  the policy, its context and what it sees per node
  *   k8s   sim_k8s     sim-k8s.c    kube-scheduler plugins (--scoring k8s), or NULL
  *   idle  sim_idle    sim-idle.c   why free GPUs idle now (no memory of its own)
+ *   (gangs: a running gang's worker placements are in inst, sim.c; their search, the
+ *   rollback, the "whole cluster empty" check and the EASY reservation are sim-gang.c's)
  *
  * The rule (a new owned array cannot be forgotten by a fork): every pointer a simulation
  * owns lives in a part, next to the line of that part's clone function that copies it (or,
@@ -110,8 +112,13 @@ struct sim_insts {
 	double stall_now;                           /* sum over running jobs of g (1 - r) */
 	double stall_cls[GPUMODEL_MAX][JOB_NCLASS]; /* stall_now split by model and class */
 	double ckpt_cls[GPUMODEL_MAX][JOB_NCLASS];  /* of stall_cls, checkpoints' pauses */
+	/* Per instance, a running gang's W worker placements (worker 0's is also in its sjob:
+	 * node, gpus), else NULL; gwcap long, NULL until the first gang starts */
+	struct placement **gw;
+	size_t gwcap;
 };
-void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s);
+/* f a copy of s, whose instances are of js's jobs (a gang's worker placements). */
+void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s, const struct job_set *js);
 void sim_insts_release(struct sim_insts *in);
 
 struct fitkey;
@@ -134,7 +141,10 @@ struct sim_wait {
 	size_t nrequeue, requeuecap;
 	int32_t *fresh; /* arrived since the last schedule pass */
 	size_t nfresh, freshcap;
+	struct placement *pl; /* room for a gang's placements (scratch) */
+	size_t plcap;
 	int64_t queued; /* QUEUED instances (in wait, or in requeue during a pass) */
+	int64_t want;   /* workers of the waiting gangs: the whole nodes they need, spread */
 };
 /* f a copy of s, whose instances' fit shapes are njobs long in room for jobcap. */
 void sim_wait_clone(struct sim_wait *f, const struct sim_wait *s, size_t njobs, size_t jobcap);
@@ -151,6 +161,8 @@ struct sim_nodes {
 	uint64_t (*fits)[2];   /* shapes (< 64) of the target workload that fit, per node */
 	int64_t (*str)[DIM_N]; /* stranded capacity per node */
 	uint8_t *contended;    /* node had a rate < 1 at its last refresh */
+	uint8_t *wfree;        /* node has GPUs and nothing on it (the whole-node measure) */
+	int64_t nwfree;        /* such nodes */
 	double sum_frag[GPUMODEL_MAX];
 	double sum_md;
 	int64_t sum_str[DIM_N];
@@ -163,6 +175,23 @@ struct sim_nodes {
 	struct node *reps;      /* one node of each spec class (owned) */
 	size_t nreps;
 	struct cluster empty; /* reps, empty: "could it ever fit?" (sim_never_fits) */
+	/* Every node, empty, when the job set has a gang ("could W workers ever fit?"); n =
+	 * 0 when unused */
+	struct cluster whole;
+	/* SIM_EASY: the running instances by expected end (start + ceil(duration x
+	 * o.runtime_over)), then index, kept as they start and stop (sim_easy_track); and,
+	 * scratch of a pass, the jobs that end by the head's reservation (sim-gang.c) */
+	struct send {
+		int64_t t;
+		int32_t idx;
+	} * ends;
+	size_t nends, endcap;
+	int32_t *rel;
+	size_t nrel, relcap;
+	struct placement *hp; /* the head's first-fit placement at its reservation */
+	size_t hpcap;
+	uint64_t *resv; /* its nodes, a bitmap: a job off them cannot delay it */
+	size_t resvcap;
 };
 /* The measures' arrays for nn nodes (zero), the spec classes of c's nodes, the models and,
  * with a workload wl, its smallest demands; gpu_cap[m] gets the GPU-milli of model m. */
@@ -218,6 +247,8 @@ struct sim_pol {
 	struct cand *cand;
 	int32_t *met;
 	size_t candcap, metcap;
+	uint64_t *skip; /* a spread gang's nodes so far, a bitmap (scratch) */
+	size_t skipcap;
 };
 /* s's policy part for the policy ops, from the rest of s (its options, cluster, workload
  * and node measures); from: the simulation s is a fork of (its policy state is cloned when
@@ -227,6 +258,10 @@ void sim_pol_setup(struct sim *s, const struct policy_ops *ops, const struct sim
 void sim_pol_release(struct sim_pol *p);
 /* The placement the policy picks for j, or 0 if j fits nowhere now. */
 int sim_find_place(struct sim *s, const struct job *j, struct placement *out);
+/* The policy's best placement of j among the nodes with no bit in skip (a node bitmap, the
+ * score loop of every policy, for a gang's spread workers), or 0. */
+int sim_find_place_skip(struct sim *s, const struct job *j, const uint64_t *skip,
+			struct placement *out);
 
 /* Why free GPUs idle now (idle_cause, an idle enum sim_bucket), the class of the waiting
  * GPU job that decides it and the models it allows (0: any); stale once an event may have
@@ -268,6 +303,7 @@ struct sim {
 	int dirty;           /* something may start at the next schedule */
 	int freed;           /* room was freed since the last full schedule pass */
 	int over;
+	int trial;         /* a gang's workers are being tried: node refreshes leave rates alone */
 	int64_t t_max;     /* the horizon (sim_new): no event past it is queued */
 	int64_t nsamples;  /* timed samples emitted (the cadence doubles every 2 x points) */
 	int64_t sample_iv; /* timed sampling cadence, 0 = none */
@@ -282,6 +318,52 @@ struct sim {
 			if ((s)->obs[oi_].hook)                                                    \
 				(s)->obs[oi_].hook((s)->obs[oi_].u, (s), __VA_ARGS__);             \
 	} while (0)
+
+/* ---- gangs (sim-gang.c) ---- */
+
+/* Place instance idx's W workers (a gang) as the policy picks them, one at a time on the
+ * cluster as it stands after the previous ones, all of one GPU model (the first's), one per
+ * node under o.gang_spread. On success they are on the cluster, in out (W long), and the
+ * caller starts the gang (sim_start_gang); else the cluster is back as it was, byte for
+ * byte, and 0. */
+int sim_place_gang(struct sim *s, int32_t idx, struct placement *out);
+/* Does j fit on c as it stands (each worker at its first choice, first fit; the same model
+ * and spread rules)? c is left as it was; out (room for W, or NULL) gets the placements. */
+int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
+		  struct placement *out);
+/* Instance idx (a gang) never fits this cluster, even empty: sets its why. */
+int sim_gang_never_fits(struct sim *s, struct sjob *sj);
+/* Start gang idx at the W placements p (already on the cluster, from sim_place_gang). */
+void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p);
+/* The placements instance idx (running) holds, into *p (W of them for a gang, one else);
+ * returns how many. */
+int sim_job_placements(const struct sim *s, int32_t idx, const struct placement **p,
+		       struct placement *one);
+/* SIM_EASY: the reservation of waiting job head (which fits nowhere now): the earliest
+ * expected time enough room frees up (s->node.rel: the jobs ended by then); -1 if no time
+ * will do (it must wait for something the running jobs' ends do not give). */
+int64_t sim_easy_reserve(struct sim *s, int32_t head);
+/* SIM_EASY: may job idx, about to start at p (np placements) now, without delaying the
+ * head's reservation at t_res? If it may and ends by t_res, it joins s->node.rel. */
+int sim_easy_admit(struct sim *s, int32_t head, int64_t t_res, int32_t idx,
+		   const struct placement *p, int np);
+/* SIM_EASY: instance idx starts (on) or stops: into or out of s->node.ends. */
+void sim_easy_track(struct sim *s, int32_t idx, int on);
+/* s->node.ends anew from the running instances (a fork that takes up SIM_EASY). */
+void sim_easy_rebuild(struct sim *s);
+/* Take gang idx's n placed workers p off the cluster again (sim_place_gang's rollback). */
+void sim_unplace_gang(struct sim *s, int32_t idx, const struct placement *p, int n);
+/* Put them back as sim_place_gang had them. */
+void sim_replace_gang(struct sim *s, int32_t idx, const struct placement *p, int n);
+/* Instance idx's placement now: 1 with *p set (a gang: its W workers on the cluster,
+ * not started), or 0 if it fits nowhere. pl has room for W. Start it with sim_start_placed
+ * or give it back with sim_unplace_gang (a gang's; one placement takes nothing). */
+int sim_try_place(struct sim *s, int32_t idx, struct placement *pl);
+void sim_start_placed(struct sim *s, int32_t idx, const struct placement *pl);
+/* Scratch of room for instance idx's placements (W of them), owned by the wait part. */
+struct placement *sim_place_room(struct sim *s, int32_t idx);
+/* Instance idx never fits here, even on the empty cluster (a gang: its W workers). */
+int sim_job_never_fits(struct sim *s, int32_t idx);
 
 /* ---- shared by the parts (sim.c) ---- */
 
@@ -345,6 +427,12 @@ static inline int node_model(const struct sim *s, size_t n)
 static inline int64_t job_gpu(const struct job *j)
 {
 	return j->num_gpu > 0 ? (int64_t)j->num_gpu * j->gpu_milli : 0;
+}
+
+/* GPU-milli of all of j's workers. */
+static inline int64_t inst_gpu(const struct job *j)
+{
+	return job_gpu(j) * job_workers(j);
 }
 
 /* I/O admission: may j go on a node in state st, judging by the shared dims in admit? Each

@@ -52,9 +52,41 @@ static void node_stranded(const struct sim *s, size_t n, int64_t out[DIM_N])
 
 /* Node n changed (a placement came or went, a fault): bring its F_n, multi-dim measure,
  * stranded capacity and (when contention is on) its jobs' rates up to date. */
+/* The share of its demand each shared dim of st can serve (1 where it is not
+ * oversubscribed); 1 if any is below 1. */
+static int node_ratios(const struct node_state *st, double ratio[DIM_N])
+{
+	int any = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		ratio[d] = 1;
+		if ((DIMS_SHARED & DIM_BIT(d)) && st->used[d] > st->cap[d]) {
+			ratio[d] = (double)st->cap[d] / (double)st->used[d];
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* The rate of running gang idx: the least over its workers' nodes. */
+static double gang_rate(const struct sim *s, int32_t idx, const struct job *j)
+{
+	const struct placement *p = s->inst.gw[idx];
+	double r = 1, ratio[DIM_N];
+	for (int w = 0; w < job_workers(j); w++) {
+		node_ratios(&s->c.st[p[w].node], ratio);
+		for (int d = 0; d < DIM_N; d++)
+			if (ratio[d] < r && j->dem[d] > 0)
+				r = ratio[d];
+	}
+	return r;
+}
+
 void sim_node_refresh(struct sim *s, size_t n)
 {
 	int m = node_model(s, n);
+	uint8_t wfree = s->c.st[n].njobs == 0 && s->c.spec[n].ngpu > 0;
+	s->node.nwfree += wfree - s->node.wfree[n];
+	s->node.wfree[n] = wfree;
 	if (s->pol.state && s->pol.ops->state->node)
 		s->pol.ops->state->node(s->pol.state, &s->pol.ctx, n);
 	if (s->wl) {
@@ -79,18 +111,11 @@ void sim_node_refresh(struct sim *s, size_t n)
 		s->node.sum_str[d] += str[d] - s->node.str[n][d];
 		s->node.str[n][d] = str[d];
 	}
-	if (!s->o.contention || s->o.mode == SIM_INFLATE)
+	if (!s->o.contention || s->o.mode == SIM_INFLATE || s->trial)
 		return;
 	const struct node_state *st = &s->c.st[n];
 	double ratio[DIM_N];
-	int any = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		ratio[d] = 1;
-		if ((DIMS_SHARED & DIM_BIT(d)) && st->used[d] > st->cap[d]) {
-			ratio[d] = (double)st->cap[d] / (double)st->used[d];
-			any = 1;
-		}
-	}
+	int any = node_ratios(st, ratio);
 	if (!any && !s->node.contended[n])
 		return;
 	for (int32_t i = 0; i < st->njobs; i++) {
@@ -101,6 +126,8 @@ void sim_node_refresh(struct sim *s, size_t n)
 		for (int d = 0; d < DIM_N; d++)
 			if (ratio[d] < r && j->dem[d] > 0)
 				r = ratio[d];
+		if (job_is_gang(j)) /* a gang goes at the pace of its slowest worker */
+			r = gang_rate(s, idx, j);
 		sim_set_rate(s, sj, idx, r);
 	}
 	s->node.contended[n] = (uint8_t)any;
@@ -312,6 +339,9 @@ void sim_nodes_init(struct sim_nodes *nd, const struct cluster *c, const struct 
 	nd->fits = xcalloc(nn, sizeof *nd->fits);
 	nd->str = xcalloc(nn, sizeof *nd->str);
 	nd->contended = xcalloc(nn, 1);
+	nd->wfree = xcalloc(nn, 1);
+	for (size_t n = 0; n < c->n; n++)
+		nd->nwfree += nd->wfree[n] = c->spec[n].ngpu > 0;
 	/* One empty node per spec class answers "could it ever fit?". */
 	uint32_t present = 0; /* bit m: a node of GPU model m */
 	for (size_t n = 0; n < c->n; n++) {
@@ -369,9 +399,19 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->fits = sim_copy_of(s->fits, nn, nn, sizeof *f->fits);
 	f->str = sim_copy_of(s->str, nn, nn, sizeof *f->str);
 	f->contended = sim_copy_of(s->contended, nn, nn, 1);
+	f->wfree = sim_copy_of(s->wfree, nn, nn, 1);
 	f->reps = sim_copy_of(s->reps, s->nreps, s->nreps, sizeof *f->reps);
 	cluster_clone(&f->empty, &s->empty);
 	f->empty.spec = f->reps;
+	if (s->whole.st)
+		cluster_clone(&f->whole, &s->whole);
+	f->ends = s->ends ? sim_copy_of(s->ends, s->nends, s->endcap, sizeof *f->ends) : NULL;
+	f->rel = NULL; /* scratch */
+	f->nrel = f->relcap = 0;
+	f->hp = NULL;
+	f->hpcap = 0;
+	f->resv = NULL;
+	f->resvcap = 0;
 }
 
 void sim_nodes_release(struct sim_nodes *nd)
@@ -383,8 +423,14 @@ void sim_nodes_release(struct sim_nodes *nd)
 	free(nd->fits);
 	free(nd->str);
 	free(nd->contended);
+	free(nd->wfree);
 	cluster_release(&nd->empty);
 	free(nd->reps);
+	cluster_release(&nd->whole);
+	free(nd->ends);
+	free(nd->rel);
+	free(nd->hp);
+	free(nd->resv);
 }
 
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn)

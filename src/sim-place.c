@@ -187,6 +187,26 @@ int sim_find_place(struct sim *s, const struct job *j, struct placement *out)
 	return found;
 }
 
+int sim_find_place_skip(struct sim *s, const struct job *j, const uint64_t *skip,
+			struct placement *out)
+{
+	double best = 0, sc;
+	int found = 0;
+	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
+	     n = cluster_next_fit(&s->c, n + 1, j)) {
+		struct placement p;
+		if ((skip[n / 64] >> (n % 64)) & 1)
+			continue;
+		s->k.scored++;
+		if (best_on_node(s, j, n, &sc, &p) && (!found || sc < best)) {
+			best = sc;
+			*out = p;
+			found = 1;
+		}
+	}
+	return found;
+}
+
 /* policy_ctx.job_of: the job behind instance jobidx. */
 static const struct job *ctx_job_of(const void *u, int32_t jobidx)
 {
@@ -282,6 +302,8 @@ void sim_pol_setup(struct sim *s, const struct policy_ops *ops, const struct sim
 	p->cand = NULL; /* scratch */
 	p->met = NULL;
 	p->candcap = p->metcap = 0;
+	p->skip = NULL;
+	p->skipcap = 0;
 	p->pmd = p->pnofit = NULL;
 	p->pfits = NULL;
 	uint32_t dims = s->o.dims ? s->o.dims : ops->dims;
@@ -312,6 +334,7 @@ void sim_pol_release(struct sim_pol *p)
 	free(p->prep);
 	free(p->cand);
 	free(p->met);
+	free(p->skip);
 	if (p->state)
 		p->ops->state->release(p->state);
 }

@@ -32,6 +32,7 @@ struct fitkey {
 	int64_t io[3]; /* net, sto, iocpu demand on the dims under I/O admission, else 0 */
 	int32_t num_gpu, gpu_milli;
 	uint32_t gpu_spec;
+	int32_t workers; /* W: a gang of W fits where one worker may */
 	int32_t id;
 };
 
@@ -41,6 +42,8 @@ static uint64_t fit_hash(const struct fitkey *k)
 	uint64_t h = rng_hash((uint64_t)k->num_gpu << 32 | (uint32_t)k->gpu_milli, k->gpu_spec,
 			      (uint64_t)k->cpu);
 	h = rng_hash(h, (uint64_t)k->io[0], rng_hash((uint64_t)k->io[1], (uint64_t)k->io[2], 0));
+	if (k->workers > 1)
+		h = rng_hash(h, (uint64_t)k->workers, 0);
 	return rng_hash(h, (uint64_t)k->mem, (uint64_t)k->hbm);
 }
 
@@ -48,7 +51,7 @@ static int same_fit(const struct fitkey *a, const struct fitkey *b)
 {
 	return a->num_gpu == b->num_gpu && a->gpu_milli == b->gpu_milli &&
 	       a->gpu_spec == b->gpu_spec && a->cpu == b->cpu && a->mem == b->mem &&
-	       a->hbm == b->hbm && !memcmp(a->io, b->io, sizeof a->io);
+	       a->hbm == b->hbm && a->workers == b->workers && !memcmp(a->io, b->io, sizeof a->io);
 }
 
 /* The id of job instance idx's fit shape (numbered in order of first appearance). */
@@ -57,8 +60,8 @@ static int32_t shape_of(struct sim *s, int32_t idx)
 	if (s->wq.jshape[idx] >= 0)
 		return s->wq.jshape[idx];
 	const struct job *j = src_job(s, &s->inst.jobs[idx]);
-	struct fitkey k = {j->dem[DIM_CPU], j->dem[DIM_MEM], j->dem[DIM_HBM], {0, 0, 0},
-			   j->num_gpu,      j->gpu_milli,    j->gpu_spec,     -1};
+	struct fitkey k = {j->dem[DIM_CPU], j->dem[DIM_MEM], j->dem[DIM_HBM], {0, 0, 0}, j->num_gpu,
+			   j->gpu_milli,    j->gpu_spec,     job_workers(j),  -1};
 	for (int d = DIM_NET; d < DIM_N; d++) /* under admission, these decide a fit too */
 		k.io[d - DIM_NET] = (s->pol.admit & DIM_BIT(d)) ? j->dem[d] : 0;
 	if (2 * (s->wq.nshapes + 1) > s->wq.stabcap) { /* grow and rehash */
@@ -149,6 +152,15 @@ static void wait_close(struct sim *s, size_t w, size_t r)
 	s->wq.nwait -= gap;
 }
 
+/* Instance idx leaves the queue (it starts or is unplaceable). */
+static void wait_left(struct sim *s, int32_t idx)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[idx]);
+	s->wq.queued--;
+	if (job_is_gang(j))
+		s->wq.want -= job_workers(j);
+}
+
 void sim_wait_add(struct sim *s, int32_t idx)
 {
 	wait_room(s);
@@ -164,6 +176,8 @@ void sim_wait_add(struct sim *s, int32_t idx)
 	s->wq.nwait++;
 	s->inst.jobs[idx].state = SIM_JOB_QUEUED;
 	s->wq.queued++;
+	if (job_is_gang(src_job(s, &s->inst.jobs[idx])))
+		s->wq.want += job_workers(src_job(s, &s->inst.jobs[idx]));
 	s->dirty = 1;
 }
 
@@ -190,8 +204,9 @@ static int preempt_for(struct sim *s, int32_t idx)
 {
 	const struct job *j = src_job(s, &s->inst.jobs[idx]);
 	struct placement p;
-	if (j->cls + 1 >= JOB_NCLASS)
-		return 0; /* no lower class to evict */
+	if (j->cls + 1 >= JOB_NCLASS || job_is_gang(j))
+		return 0; /* no lower class to evict; a gang waits rather than evict (room for
+			   * one worker would not start it) */
 	for (size_t n = 0; n < s->c.n; n++) {
 		struct node_state *st = &s->c.st[n];
 		int32_t victims[256];
@@ -203,7 +218,11 @@ static int preempt_for(struct sim *s, int32_t idx)
 			const struct job *v = src_job(s, &s->inst.jobs[st->jobs[i]]);
 			if (v->cls <= j->cls)
 				continue;
-			victims[nv++] = st->jobs[i];
+			int seen = 0; /* a gang's second worker here: evicted with the first */
+			for (int b = 0; b < nv && !seen; b++)
+				seen = victims[b] == st->jobs[i];
+			if (!seen)
+				victims[nv++] = st->jobs[i];
 			cpu += v->dem[DIM_CPU] > 0 ? v->dem[DIM_CPU] : 0;
 			mem += v->dem[DIM_MEM] > 0 ? v->dem[DIM_MEM] : 0;
 			gpu += job_gpu(v);
@@ -231,15 +250,21 @@ static int preempt_for(struct sim *s, int32_t idx)
 		/* Would evicting them all do? Try it on the node's state, then put it back. */
 		struct node_state saved = *st;
 		for (int v = 0; v < nv; v++) {
-			struct placement vp;
-			job_placement(s, &s->inst.jobs[victims[v]], &vp);
-			for (int d = 0; d < DIM_N; d++)
-				st->used[d] -= vp.dem[d];
-			for (int g = 0; g < CLUSTER_MAX_GPUS; g++)
-				if (vp.gpus & (1u << g)) {
-					st->gpu_free[g] += vp.milli;
-					st->hbm_free[g] += vp.hbm;
-				}
+			const struct placement *pw;
+			struct placement one;
+			int np = sim_job_placements(s, victims[v], &pw, &one);
+			for (int w = 0; w < np; w++) {
+				const struct placement *vp = &pw[w];
+				if (vp->node != (int32_t)n)
+					continue; /* a gang's worker elsewhere */
+				for (int d = 0; d < DIM_N; d++)
+					st->used[d] -= vp->dem[d];
+				for (int g = 0; g < CLUSTER_MAX_GPUS; g++)
+					if (vp->gpus & (1u << g)) {
+						st->gpu_free[g] += vp->milli;
+						st->hbm_free[g] += vp->hbm;
+					}
+			}
 		}
 		int could = admits(s->pol.admit, st, j) && cluster_first_choice(&s->c, n, j, &p);
 		*st = saved;
@@ -291,6 +316,12 @@ static size_t wait_find(const struct sim *s, int32_t idx)
 static void pass_from(struct sim *s, size_t start)
 {
 	size_t w = start;
+	/* SIM_EASY: the first job that could not start, and its reservation (made when a job
+	 * behind it first fits: most passes have none, and a reservation costs a release of
+	 * the running jobs in order of their ends) */
+	int32_t head = -1;
+	int64_t t_res = -1;
+	int reserved = 0;
 	for (size_t r = start; r < s->wq.nwait; r++) {
 		if (s->o.queue == SIM_FIFO && w > 0) {
 			/* The head waits: so does everything behind it. */
@@ -305,27 +336,47 @@ static void pass_from(struct sim *s, size_t start)
 			continue;
 		}
 		struct sjob *sj = &s->inst.jobs[idx];
-		const struct job *j = src_job(s, sj);
-		struct placement p;
-		if (!(sj->flags & SJ_CHECKED) && sim_never_fits(s, sj)) {
-			s->wq.queued--;
+		struct placement *p = sim_place_room(s, idx);
+		if (!(sj->flags & SJ_CHECKED) && sim_job_never_fits(s, idx)) {
+			wait_left(s, idx);
 			sim_mark_unplaceable(s, idx);
 			continue;
 		}
-		if (sim_find_place(s, j, &p)) {
-			s->wq.queued--;
-			sim_start_job(s, idx, &p);
+		if (sim_try_place(s, idx, p)) {
+			int W = job_workers(src_job(s, sj));
+			if (head >= 0 && !reserved) { /* a gang's workers leave while it is made */
+				if (W > 1)
+					sim_unplace_gang(s, idx, p, W);
+				t_res = sim_easy_reserve(s, head);
+				if (W > 1)
+					sim_replace_gang(s, idx, p, W);
+				reserved = 1;
+			}
+			if (head >= 0 &&
+			    !sim_easy_admit(s, head, t_res, idx, p, job_workers(src_job(s, sj)))) {
+				/* it would delay the head's reservation: it waits (its shape did
+				 * not fail: a shorter job of it may pass) */
+				if (job_is_gang(src_job(s, sj)))
+					sim_unplace_gang(s, idx, p, job_workers(src_job(s, sj)));
+				s->wq.wait[w] = idx;
+				s->wq.wshape[w++] = sh;
+				continue;
+			}
+			wait_left(s, idx);
+			sim_start_placed(s, idx, p);
 			continue;
 		}
 		/* A shape that could not make room cannot later in the pass either: the jobs
 		 * after it are of its class or lower, so they may evict no more than it could. */
 		if (s->o.queue == SIM_PRIORITY && s->o.preempt && preempt_for(s, idx) &&
-		    sim_find_place(s, j, &p)) {
+		    sim_try_place(s, idx, p)) {
 			/* The evicted jobs join the queue after this pass (s->wq.requeue). */
-			s->wq.queued--;
-			sim_start_job(s, idx, &p);
+			wait_left(s, idx);
+			sim_start_placed(s, idx, p);
 			continue;
 		}
+		if (s->o.queue == SIM_EASY && head < 0)
+			head = idx;
 		s->wq.sfail[sh] = s->wq.pass;
 		s->wq.wait[w] = idx;
 		s->wq.wshape[w++] = sh;
@@ -346,7 +397,6 @@ static void pass_from(struct sim *s, size_t start)
  */
 static void schedule_fresh(struct sim *s)
 {
-	struct placement p;
 	int preempt = s->o.queue == SIM_PRIORITY && s->o.preempt;
 	s->dirty = 0;
 	for (size_t a = 1; a < s->wq.nfresh; a++) /* in queue order (class first for priority) */
@@ -364,21 +414,21 @@ static void schedule_fresh(struct sim *s)
 		size_t pos = wait_find(s, idx);
 		if (s->o.queue == SIM_FIFO && pos > 0)
 			continue; /* behind the head */
-		const struct job *j = src_job(s, sj);
+		struct placement *p = sim_place_room(s, idx);
 		int gone = 0, made_room = 0;
-		if (!(sj->flags & SJ_CHECKED) && sim_never_fits(s, sj)) {
+		if (!(sj->flags & SJ_CHECKED) && sim_job_never_fits(s, idx)) {
 			sim_mark_unplaceable(s, idx);
 			gone = 1;
-		} else if (sim_find_place(s, j, &p)) {
-			sim_start_job(s, idx, &p);
+		} else if (sim_try_place(s, idx, p)) {
+			sim_start_placed(s, idx, p);
 			gone = 1;
-		} else if (preempt && preempt_for(s, idx) && sim_find_place(s, j, &p)) {
-			sim_start_job(s, idx, &p);
+		} else if (preempt && preempt_for(s, idx) && sim_try_place(s, idx, p)) {
+			sim_start_placed(s, idx, p);
 			gone = made_room = 1;
 		}
 		if (gone) {
 			wait_close(s, pos, pos + 1);
-			s->wq.queued--;
+			wait_left(s, idx);
 		}
 		if (made_room) {
 			s->wq.pass++;
@@ -394,7 +444,9 @@ static void schedule_fresh(struct sim *s)
 void sim_schedule(struct sim *s)
 {
 	s->idle.stale = 1;
-	if (!s->freed) {
+	/* EASY: a new job behind the head may start only within the head's reservation,
+	 * which a full pass makes */
+	if (!s->freed && s->o.queue != SIM_EASY) {
 		schedule_fresh(s);
 		return;
 	}
@@ -446,6 +498,15 @@ void sim_wait_clone(struct sim_wait *f, const struct sim_wait *s, size_t njobs, 
 	f->requeue = NULL; /* scratch of a pass */
 	f->nrequeue = f->requeuecap = 0;
 	f->fresh = sim_copy_of(s->fresh, s->nfresh, s->freshcap, sizeof *f->fresh);
+	f->pl = NULL; /* scratch */
+	f->plcap = 0;
+}
+
+struct placement *sim_place_room(struct sim *s, int32_t idx)
+{
+	size_t w = (size_t)job_workers(src_job(s, &s->inst.jobs[idx]));
+	xgrow(&s->wq.pl, &s->wq.plcap, w, sizeof *s->wq.pl);
+	return s->wq.pl;
 }
 
 void sim_wait_release(struct sim_wait *w)
@@ -457,4 +518,5 @@ void sim_wait_release(struct sim_wait *w)
 	free(w->sfail);
 	free(w->requeue);
 	free(w->fresh);
+	free(w->pl);
 }

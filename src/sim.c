@@ -156,13 +156,14 @@ void sim_opts_init(struct sim_opts *o)
 	o->series_points = 200;
 	o->win_start = o->win_end = -1;
 	o->io_admission = -1;
+	o->runtime_over = 1;
 }
 
-static const char *const queue_names[] = {"fifo", "backfill", "priority"};
+static const char *const queue_names[] = {"fifo", "backfill", "priority", "easy"};
 
 int sim_queue_parse(const char *s, enum sim_queue *q)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(s, queue_names[i])) {
 			*q = (enum sim_queue)i;
 			return 0;
@@ -172,7 +173,7 @@ int sim_queue_parse(const char *s, enum sim_queue *q)
 
 const char *sim_queue_name(enum sim_queue q)
 {
-	return (unsigned)q < 3 ? queue_names[q] : "?";
+	return (unsigned)q < 4 ? queue_names[q] : "?";
 }
 
 const char *sim_mode_name(enum sim_mode m)
@@ -189,8 +190,8 @@ const char *sim_job_state_name(enum sim_job_state st)
 
 const char *sim_why_name(enum sim_why w)
 {
-	static const char *const n[] = {"", "gpu model", "too big", "no room"};
-	return (unsigned)w < 4 ? n[w] : "?";
+	static const char *const n[] = {"", "gpu model", "too big", "no room", "gang"};
+	return (unsigned)w < 5 ? n[w] : "?";
 }
 
 /* ---- small helpers ---- */
@@ -248,6 +249,8 @@ static void advance(struct sim *s, int64_t t)
 		s->k.frag_ms[m] += s->node.sum_frag[m] * (double)dt;
 	}
 	s->k.frag_md_s += s->node.sum_md * (double)dt;
+	s->k.whole_free_s += (double)s->node.nwfree * (double)dt;
+	s->k.whole_want_s += (double)s->wq.want * (double)dt;
 	s->k.stall_ms += s->inst.stall_now * (double)dt;
 	for (int d = 0; d < DIM_N; d++)
 		s->k.stranded_s[d] += (double)s->node.sum_str[d] * (double)dt;
@@ -320,7 +323,7 @@ void sim_set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 		take_slot(s, sj, cur);
 	struct srun *ru = &s->inst.runs[sj->run];
 	const struct job *j = src_job(s, sj);
-	double g = (double)job_gpu(j);
+	double g = (double)inst_gpu(j);
 	ru->work = work_now(s, sj);
 	ru->t_upd = s->k.now;
 	s->inst.stall_now += g * (ru->rate - r);
@@ -361,6 +364,8 @@ void sim_sample_now(const struct sim *s, struct sim_sample *smp)
 	smp->running = s->inst.running;
 	smp->finished = s->k.finished;
 	smp->failed = s->k.failed;
+	smp->whole_free = s->node.nwfree;
+	smp->whole_want = s->wq.want;
 }
 
 static void emit_sample(struct sim *s)
@@ -374,25 +379,41 @@ static void emit_sample(struct sim *s)
 
 /* ---- instances: start, stop, never fits (placement: sim-place.c, sim-k8s.c) ---- */
 
-void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
+/* Room in the per-instance array *pp (cap long, elements of sz bytes) for instance idx:
+ * it grows to the instances so far, zero-filled. */
+static void inst_room(struct sim *s, void *pp, size_t *cap, int32_t idx, size_t sz)
+{
+	if ((size_t)idx < *cap)
+		return;
+	size_t old = *cap;
+	xgrow(pp, cap, s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1, sz);
+	char *base;
+	memcpy(&base, pp, sizeof base);
+	memset(base + old * sz, 0, (*cap - old) * sz);
+}
+
+/* Instance idx starts now at its W placements p (on the cluster already): one instance,
+ * one completion, its workers' GPUs allocated together. */
+static void start_run(struct sim *s, int32_t idx, const struct placement *p, int W)
 {
 	struct sjob *sj = &s->inst.jobs[idx];
 	const struct job *j = src_job(s, sj);
-	cluster_place(&s->c, p, idx);
 	sj->state = SIM_JOB_RUNNING;
-	sj->node = p->node;
+	sj->node = p[0].node;
 	sj->start = s->k.now;
 	sj->run = -1; /* until its rate changes (sim_set_rate) */
-	sj->gpus = p->gpus;
+	sj->gpus = p[0].gpus;
 	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND);
 	sj->ver++;
-	int m = node_model(s, (size_t)p->node);
-	if (m >= 0) {
-		s->node.alloc_now[m] += p->dem[DIM_GPU];
-		s->k.alloc_cls[m][cls_of(j)] += p->dem[DIM_GPU];
+	for (int w = 0; w < W; w++) {
+		int m = node_model(s, (size_t)p[w].node);
+		if (m >= 0) {
+			s->node.alloc_now[m] += p[w].dem[DIM_GPU];
+			s->k.alloc_cls[m][cls_of(j)] += p[w].dem[DIM_GPU];
+		}
+		if (s->fault.on && s->fault.on[p[w].node])
+			sim_fault_hits(s, p[w].node, j);
 	}
-	if (s->fault.on && s->fault.on[p->node])
-		sim_fault_hits(s, p->node, j);
 	s->inst.running++;
 	s->k.placed++;
 	if (s->o.mode == SIM_TIMED) {
@@ -401,7 +422,11 @@ void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
 		double saved = saved_of(s, idx), f = ckpt_rate(s);
 		double work = (double)(j->duration > 0 ? j->duration : 0) - saved;
 		if (saved > 0 || f < 1) {
-			double st = (double)p->dem[DIM_GPU] * (1 - f);
+			int64_t g = 0;
+			for (int w = 0; w < W; w++)
+				g += p[w].dem[DIM_GPU];
+			double st = (double)g * (1 - f);
+			int m = node_model(s, (size_t)p[0].node); /* a gang's: one model */
 			take_slot(s, sj, (struct srun){.t_upd = s->k.now, .work = work, .rate = f});
 			s->inst.stall_now += st;
 			if (m >= 0) {
@@ -411,23 +436,72 @@ void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
 		}
 		push_finish(s, sj, idx, f < 1 ? ceil(work / f - 1e-9) : work);
 	}
-	sim_node_refresh(s, (size_t)p->node);
-	NOTIFY(s, on_place, s->k.now, idx, p);
+	if (s->o.queue == SIM_EASY && s->o.mode == SIM_TIMED)
+		sim_easy_track(s, idx, 1);
+	for (int w = 0; w < W; w++) /* (a gang's rates now: its trial left them) */
+		sim_node_refresh(s, (size_t)p[w].node);
+	NOTIFY(s, on_place, s->k.now, idx, &p[0]);
 }
 
-/* Take sj off its node (finish or preemption); returns the GPU-milli it held. */
+void sim_start_job(struct sim *s, int32_t idx, const struct placement *p)
+{
+	cluster_place(&s->c, p, idx);
+	start_run(s, idx, p, 1);
+}
+
+void sim_start_gang(struct sim *s, int32_t idx, const struct placement *p)
+{
+	int W = job_workers(src_job(s, &s->inst.jobs[idx]));
+	inst_room(s, &s->inst.gw, &s->inst.gwcap, idx, sizeof *s->inst.gw);
+	assert(!s->inst.gw[idx]);
+	s->inst.gw[idx] = sim_copy_of(p, (size_t)W, (size_t)W, sizeof *p);
+	start_run(s, idx, p, W);
+}
+
+int sim_try_place(struct sim *s, int32_t idx, struct placement *pl)
+{
+	const struct job *j = src_job(s, &s->inst.jobs[idx]);
+	return job_is_gang(j) ? sim_place_gang(s, idx, pl) : sim_find_place(s, j, pl);
+}
+
+void sim_start_placed(struct sim *s, int32_t idx, const struct placement *pl)
+{
+	if (job_is_gang(src_job(s, &s->inst.jobs[idx])))
+		sim_start_gang(s, idx, pl);
+	else
+		sim_start_job(s, idx, pl);
+}
+
+int sim_job_never_fits(struct sim *s, int32_t idx)
+{
+	struct sjob *sj = &s->inst.jobs[idx];
+	return job_is_gang(src_job(s, sj)) ? sim_gang_never_fits(s, sj) : sim_never_fits(s, sj);
+}
+
+/* Take sj off its node, every worker of a gang off theirs (finish, preemption; a kill
+ * would be the same): returns the GPU-milli it held. */
 int64_t sim_stop_job(struct sim *s, int32_t idx)
 {
 	struct sjob *sj = &s->inst.jobs[idx];
 	struct placement p;
-	job_placement(s, sj, &p);
-	int m = node_model(s, (size_t)p.node), c = cls_of(src_job(s, sj));
+	const struct placement *pw = &p;
+	int W = 1;
+	if (s->inst.gw && (size_t)idx < s->inst.gwcap && s->inst.gw[idx]) {
+		pw = s->inst.gw[idx];
+		W = job_workers(src_job(s, sj));
+	} else {
+		job_placement(s, sj, &p);
+	}
+	int m = node_model(s, (size_t)pw[0].node), c = cls_of(src_job(s, sj));
+	int64_t g = 0;
+	for (int w = 0; w < W; w++)
+		g += pw[w].dem[DIM_GPU];
 	if (sj->flags & SJ_SLOWED) { /* (at rate 1 it stalls nothing: stall_now - 0) */
-		double r = s->inst.runs[sj->run].rate, st = (double)p.dem[DIM_GPU] * (1 - r);
+		double r = s->inst.runs[sj->run].rate, st = (double)g * (1 - r);
 		s->inst.stall_now -= st;
 		if (m >= 0) {
 			s->inst.stall_cls[m][c] -= st;
-			s->inst.ckpt_cls[m][c] -= (double)p.dem[DIM_GPU] * r * ckpt_share(s);
+			s->inst.ckpt_cls[m][c] -= (double)g * r * ckpt_share(s);
 		}
 		xgrow(&s->inst.rfree, &s->inst.rfreecap, s->inst.nrfree + 1, sizeof *s->inst.rfree);
 		s->inst.rfree[s->inst.nrfree++] = sj->run; /* the slot is free */
@@ -436,17 +510,28 @@ int64_t sim_stop_job(struct sim *s, int32_t idx)
 		sj->flags &= (uint8_t)~SJ_NOEND;
 		s->inst.nnoend--;
 	}
+	if (s->o.queue == SIM_EASY && s->o.mode == SIM_TIMED)
+		sim_easy_track(s, idx, 0);
 	sj->ver++;
-	cluster_remove(&s->c, &p, idx);
-	if (m >= 0) {
-		s->node.alloc_now[m] -= p.dem[DIM_GPU];
-		s->k.alloc_cls[m][c] -= p.dem[DIM_GPU];
-	}
 	s->inst.running--;
-	sim_node_refresh(s, (size_t)p.node);
+	for (int w = 0; w < W; w++) {
+		int mw = node_model(s, (size_t)pw[w].node);
+		cluster_remove(&s->c, &pw[w], idx);
+		if (mw >= 0) {
+			s->node.alloc_now[mw] -= pw[w].dem[DIM_GPU];
+			s->k.alloc_cls[mw][c] -= pw[w].dem[DIM_GPU];
+		}
+	}
+	for (int w = 0; w < W; w++)
+		sim_node_refresh(s, (size_t)pw[w].node);
+	if (pw != &p) {
+		free(s->inst.gw[idx]);
+		s->inst.gw[idx] = NULL;
+	}
 	s->dirty = 1;
 	s->freed = 1;
-	return p.dem[DIM_GPU];
+	(void)m;
+	return g;
 }
 
 /* Can j never run on this cluster, even empty? Sets sj's why. */
@@ -503,20 +588,14 @@ void sim_mark_unplaceable(struct sim *s, int32_t idx)
 	NOTIFY(s, on_unplaceable, s->k.now, idx);
 }
 
-/* Count a preemption of instance idx that lost lost GPU-milli-s (s->inst.pre grows
- * zero-filled). */
+/* Instance idx's record of preemptions and kills (s->inst.pre grows zero-filled). */
 static struct spre *pre_of(struct sim *s, int32_t idx)
 {
-	if ((size_t)idx >= s->inst.precap) {
-		size_t old = s->inst.precap;
-		xgrow(&s->inst.pre, &s->inst.precap,
-		      s->inst.njobs > (size_t)idx ? s->inst.njobs : (size_t)idx + 1,
-		      sizeof *s->inst.pre);
-		memset(s->inst.pre + old, 0, (s->inst.precap - old) * sizeof *s->inst.pre);
-	}
+	inst_room(s, &s->inst.pre, &s->inst.precap, idx, sizeof *s->inst.pre);
 	return &s->inst.pre[idx];
 }
 
+/* Count a preemption of instance idx that lost lost GPU-milli-s. */
 void sim_add_preempt(struct sim *s, int32_t idx, int64_t lost)
 {
 	struct spre *pr = pre_of(s, idx);
@@ -623,10 +702,10 @@ static void on_arrive(struct sim *s)
 		int32_t src = (int32_t)rng_below(&s->rng, s->js->njobs);
 		int32_t idx = new_instance(s, src);
 		const struct job *j = &s->js->jobs[src];
-		struct placement p;
-		s->k.requested_gpu += job_gpu(j);
-		if (sim_find_place(s, j, &p)) {
-			sim_start_job(s, idx, &p);
+		struct placement *p = sim_place_room(s, idx);
+		s->k.requested_gpu += inst_gpu(j);
+		if (sim_try_place(s, idx, p)) {
+			sim_start_placed(s, idx, p);
 		} else {
 			s->inst.jobs[idx].why = SIM_WHY_NO_ROOM;
 			s->k.failed++;
@@ -712,6 +791,11 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 	cluster_init(&s->c, js->nodes, js->nnodes);
 	evq_init(&s->q);
 	sim_nodes_init(&s->node, &s->c, wl, s->k.gpu_cap);
+	for (size_t i = 0; i < js->njobs; i++)
+		if (job_is_gang(&js->jobs[i])) { /* "could W workers ever fit?" */
+			cluster_init(&s->node.whole, js->nodes, js->nnodes);
+			break;
+		}
 	sim_pol_setup(s, ops, NULL, 0);
 	if ((rc = sim_k8s_setup(s, NULL, e)))
 		goto fail;
@@ -1021,7 +1105,7 @@ int sim_done(const struct sim *s)
 	return s->over || !work_left(s);
 }
 
-void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s)
+void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s, const struct job_set *js)
 {
 	*f = *s;
 	f->jobs = sim_copy_of(s->jobs, s->njobs, s->jobcap, sizeof *f->jobs);
@@ -1030,6 +1114,12 @@ void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s)
 	f->runs = sim_copy_of(s->runs, s->nruns, s->runcap, sizeof *f->runs);
 	f->rfree = sim_copy_of(s->rfree, s->nrfree, s->rfreecap, sizeof *f->rfree);
 	f->pre = s->pre ? sim_copy_of(s->pre, s->precap, s->precap, sizeof *f->pre) : NULL;
+	f->gw = s->gw ? sim_copy_of(s->gw, s->gwcap, s->gwcap, sizeof *f->gw) : NULL;
+	for (size_t i = 0; f->gw && i < s->gwcap; i++)
+		if (s->gw[i]) {
+			size_t w = (size_t)job_workers(&js->jobs[s->jobs[i].src]);
+			f->gw[i] = sim_copy_of(s->gw[i], w, w, sizeof *s->gw[i]);
+		}
 }
 
 void sim_insts_release(struct sim_insts *in)
@@ -1039,6 +1129,9 @@ void sim_insts_release(struct sim_insts *in)
 	free(in->runs);
 	free(in->rfree);
 	free(in->pre);
+	for (size_t i = 0; in->gw && i < in->gwcap; i++)
+		free(in->gw[i]);
+	free(in->gw);
 }
 
 void sim_change_init(struct sim_change *ch)
@@ -1063,7 +1156,7 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	f->nobs = 0;
 	cluster_clone(&f->c, &s->c);
 	evq_clone(&f->q, &s->q);
-	sim_insts_clone(&f->inst, &s->inst);
+	sim_insts_clone(&f->inst, &s->inst, s->js);
 	sim_wait_clone(&f->wq, &s->wq, s->inst.njobs, s->inst.jobcap);
 	sim_nodes_clone(&f->node, &s->node, s->c.n);
 	sim_faults_clone(&f->fault, &s->fault, s->c.n);
@@ -1084,8 +1177,10 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	sim_pol_setup(f, ops ? ops : s->pol.ops, s, 1);
 	if (f->pol.admit != s->pol.admit)
 		sim_wait_reshape(f);
-	if ((int)f->o.queue != queue_was)
+	if ((int)f->o.queue != queue_was) {
 		sim_wait_requeue_all(f);
+		sim_easy_rebuild(f);
+	}
 	if (ch) { /* the waiting jobs meet the new rules at the next schedule: a full pass */
 		f->freed = 1;
 		f->dirty = f->wq.nwait > 0;
@@ -1185,7 +1280,8 @@ void sim_job_result(const struct sim *s, size_t i, struct sim_job_result *r)
 	r->start = sj->start;
 	r->end = sj->state == SIM_JOB_FINISHED ? sj->end : -1;
 	r->t_alone = j->duration;
-	r->gpu_milli = job_gpu(j);
+	r->gpu_milli = inst_gpu(j);
+	r->workers = job_workers(j);
 	r->gpus = sj->state == SIM_JOB_RUNNING ? sj->gpus : 0;
 	r->lost_gpu_s = (double)(i < s->inst.precap ? s->inst.pre[i].lost_ms : 0) / 1000;
 	if (i < s->inst.precap) {

@@ -452,18 +452,6 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		nwarn++;
 	}
 	sbuf_release(&unp);
-	if (ck && ck->gangs > 0) {
-		sbuf_reset(&b);
-		sbuf_printf(&b,
-			    "warning: %s job%s need%s %s%lld nodes at once: gang placement is not "
-			    "modelled by this replay, so %s counted unplaceable and never ran",
-			    fmt_thousands((double)ck->gangs, 0, x, sizeof x),
-			    ck->gangs == 1 ? "" : "s", ck->gangs == 1 ? "s" : "",
-			    ck->gangs == 1 ? "" : "up to ", (long long)ck->gang_max_workers,
-			    ck->gangs == 1 ? "it is" : "they are");
-		say(t, lines, b.s);
-		nwarn++;
-	}
 	for (size_t g = 0, g2; g < n; g = g2) {
 		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
 			;
