@@ -482,6 +482,102 @@ static void test_bisection_vs_every_size(void **state)
 	scenario_release(&sc);
 }
 
+/* burst one-GPU jobs of 100 s at second 0, then n more, one every gap seconds, on the
+ * fixture's four A100 nodes (more than 64 events a run, so the give-up test is asked). */
+static void add_jobs(struct fx *f, int burst, int n, int64_t gap)
+{
+	f->sc.base.njobs = 0;
+	for (int i = 0; i < burst + n; i++) {
+		struct job j;
+		job_init(&j);
+		j.id = i;
+		j.arrival = i < burst ? 0 : gap * (i - burst + 1);
+		j.duration = 100;
+		j.num_gpu = 1;
+		j.gpu_milli = 1000;
+		j.cls = JOB_TRAIN;
+		int64_t dem[DIM_N] = {1000, 1024, 1000, 1024, 0, 0, 0};
+		memcpy(j.dem, dem, sizeof dem);
+		job_set_add_job(&f->sc.base, &j);
+	}
+}
+
+/* The give-up test changes no answer: the same search with and without it (a queue that
+ * grows on fewer nodes; a burst that waits long, then a load that does not, where fewer
+ * than 5 % of the jobs wait past the bound on some sizes), and a probe that gave up says a
+ * wait p95 past the bound and no larger than the run's own. */
+static void test_giveup_same_answer(void **state)
+{
+	struct fx *f = *state;
+	struct size_slo slo = {0};
+	struct err e;
+	const struct policy_ops *pols[] = {policy_find("first-fit"), policy_find("best-fit")};
+	static const char *const slos[] = {"wait_p95<=60", "wait_p95<=10m", "wait_p95<=0",
+					   "wait_p95<=60", "wait_p95<=150"};
+	for (size_t si = 0; si < sizeof slos / sizeof *slos; si++) {
+		if (si < 3)
+			add_jobs(f, 0, 300, 30);
+		else
+			add_jobs(f, 8, 290, 200);
+		struct size_result *r[2];
+		slo.n = 0;
+		assert_int_equal(size_slo_parse(slos[si], &slo, &e), 0);
+		for (int g = 0; g < 2; g++) {
+			struct size_opts o = {.sc = &f->sc,
+					      .plan = &f->plan,
+					      .pols = pols,
+					      .npol = 2,
+					      .lo = 1,
+					      .hi = 2,
+					      .slo = &slo,
+					      .nthreads = 2,
+					      .giveup = g};
+			assert_int_equal(size_run(&o, &r[g], &e), 0);
+		}
+		for (size_t p = 0; p < 2; p++) {
+			assert_int_equal(r[0][p].full_ok, r[1][p].full_ok);
+			assert_int_equal(r[0][p].min.step, r[1][p].min.step);
+			assert_int_equal(r[0][p].gpus, r[1][p].gpus);
+			assert_int_equal(r[0][p].has_smaller, r[1][p].has_smaller);
+			assert_int_equal(r[0][p].below.step, r[1][p].below.step);
+			assert_int_equal(r[0][p].probes, r[1][p].probes);
+			assert_int_equal(r[0][p].above_checked, r[1][p].above_checked);
+			assert_int_equal(r[0][p].above_miss, r[1][p].above_miss);
+			assert_int_equal(r[0][p].gave_up, 0);
+		}
+		/* the bounds that a queue on fewer nodes breaks early */
+		if (si < 2)
+			assert_true(r[1][0].gave_up > 0);
+		size_results_free(r[0], 2);
+		size_results_free(r[1], 2);
+	}
+
+	/* one node: a probe that gives up, its p95 a lower bound of the run's, past 60 s */
+	add_jobs(f, 0, 300, 30);
+	slo.n = 0;
+	assert_int_equal(size_slo_parse("wait_p95<=60", &slo, &e), 0);
+	double full[RUNREC_NCOL * 2], fig[2][RUNREC_NCOL * 2];
+	struct size_check c[2], cf;
+	for (int g = 0; g < 2; g++) {
+		struct size_opts o = {.sc = &f->sc,
+				      .plan = &f->plan,
+				      .pols = pols,
+				      .npol = 1,
+				      .lo = 1,
+				      .hi = 2,
+				      .slo = &slo,
+				      .nthreads = 1,
+				      .giveup = g};
+		assert_int_equal(size_probe(&o, 0, 4, NULL, &cf, full, &e), 0);
+		assert_int_equal(size_probe(&o, 0, 1, full, &c[g], fig[g], &e), 0);
+	}
+	assert_false(c[0].pass);
+	assert_false(c[1].pass);
+	assert_true(isnan(fig[1][RUNREC_JCT])); /* not run to its end */
+	double lb = fig[1][RUNREC_WAIT_P95], run = fig[0][RUNREC_WAIT_P95];
+	assert_true(lb > 60 && lb <= run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +587,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_search_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_faults_follow_nodes, setup, teardown),
 		cmocka_unit_test(test_bisection_vs_every_size),
+		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
