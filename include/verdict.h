@@ -143,6 +143,9 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 /* The SLO's terms as words ("wait p95 <= 12 min, no more than 3 unplaceable jobs"). */
 void verdict_slo_words(const struct size_slo *slo, struct sbuf *out);
 
+/* |x| in dollars as the sentence gives it: "$2.1 M", "$310 k", "$950". Appended to out. */
+void verdict_usd_words(double x, struct sbuf *out);
+
 /* The resamples' words: "20 day-resamples", "8 hour-resamples", "5 resamples of 90 s
  * blocks". Appended to out. */
 void verdict_resample_words(uint32_t nres, int64_t block_s, struct sbuf *out);

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "esc.h"
 #include "grid.h"
+#include "report.h"
 #include "summary.h"
 
 static int exec_compare(int argc, char **argv);
@@ -344,6 +345,10 @@ static int exec_compare(int argc, char **argv)
 	sbuf_reset(&note);
 	summary_warnings(recs, nrecs, NULL, tab, &note);
 	fwrite(note.s, 1, note.len, stderr);
+	sbuf_reset(&note); /* the verdict leads: as 'voidfit size' stored it, or its command */
+	if (sel.n &&
+	    !report_verdict_lead(st, p.operands[0], sel.scenario_id, baseline->name, &note, &e))
+		fprintf(stderr, "%s\n", note.s);
 	if (nres)
 		summary_resample_note(tab, nres, block_used);
 	fops->write(tab, &out);

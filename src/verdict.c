@@ -580,8 +580,7 @@ size_t verdict_best(const struct verdict *v)
 
 /* ---- the sentence ---- */
 
-/* "$2.1 M", "$310 k", "$950". */
-static void say_usd(double x, struct sbuf *out)
+void verdict_usd_words(double x, struct sbuf *out)
 {
 	double a = fabs(x);
 	if (a >= 1e6)
@@ -819,7 +818,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 			sbuf_adds(out, "with ");
 			say_gpus(p->fewer_model, 1, out);
 			sbuf_adds(out, ": ");
-			say_usd(p->usd_year, out);
+			verdict_usd_words(p->usd_year, out);
 			sbuf_printf(out, "/yr %s at ", p->usd_year >= 0 ? "less" : "more");
 			say_prices(sc, p->fewer_model, NULL, out);
 		}
@@ -860,7 +859,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 				    p->buy_over ? "more than " : "");
 			say_gpus(p->buy_model, -1, out);
 			sbuf_adds(out, " to absorb: ");
-			say_usd(p->buy_usd_year, out);
+			verdict_usd_words(p->buy_usd_year, out);
 			sbuf_adds(out, "/yr of purchases deferred");
 			say_interval(v, p->buy_lo, p->buy_hi, 1, 0, out);
 			sbuf_adds(out, ".");
