@@ -2,6 +2,22 @@
  * cmd.h — voidfit's subcommands. Each lives in src/cmd-NAME.c and exports one
  * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
+ *
+ * A command is a declaration, as tmux's cmd_entry is: its entry names its options (and what
+ * kind of value each takes), its operand, the access it needs to the store the operand names
+ * and whether it prints a table in --format F. cmd_run does what the entry says, in this
+ * order, so that every command fails alike:
+ *
+ *   init      the command's state (ctx->u) set up
+ *   options   read in argv order; a number or a whole number checked against its range,
+ *             a scenario option handed to scenario_set, the rest to the entry's opt hook;
+ *             the first bad one is the usage error
+ *   operands  "no STORE given", "one STORE only" (or no operand at all)
+ *   check     the checks that need every option (which may lower the store access)
+ *   format    --json / --format F of table_format_find
+ *   store     opened read-only or read-write (waiting as --wait says)
+ *   exec      the command: it calls modules and prints what they return
+ *   release   what check and exec left in ctx->u; then the store is closed
  */
 #ifndef VOIDFIT_CMD_H
 #define VOIDFIT_CMD_H
@@ -10,19 +26,52 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "scenario.h"
 #include "sim.h"
 
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
 
 struct cmd_opt;
+struct cmd_ctx;
+struct table;
+struct table_ops;
 
+/* What a command does with the store named by its first operand; cmd_run opens it so
+ * before exec (a command's check may lower CMD_STORE_WRITE to CMD_STORE_READ). */
+enum cmd_store {
+	CMD_STORE_NONE = 0, /* no store, or the command opens its own */
+	CMD_STORE_READ,     /* STORE_RDONLY */
+	CMD_STORE_WRITE,    /* read-write; the file must exist */
+};
+
+/* A command: what it is for 'voidfit -h', then its declared shape (the top of this file). */
 struct cmd_entry {
 	const char *name;    /* "import" */
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
 	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
-	int (*exec)(int argc, char **argv); /* argv[0] is the command name */
-	const struct cmd_opt *opts;         /* the options exec parses */
+	const struct cmd_opt *opts; /* the options exec parses */
+
+	/* ---- the declared shape ---- */
+	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
+				"one STORE only" are usage errors; NULL: any number */
+	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */
+	enum cmd_store store;                /* opened from the operand before exec */
+	int wait_key;         /* the --wait SECONDS option it is opened with (cmd_store_wait) */
+	const char *one_only; /* the usage error for operands past the one (NULL: "one %s only") */
+	int no_operand;       /* 1: an operand is a usage error ("'WORD': unexpected operand") */
+	int formats;          /* 1: --json and --format F of table_format_find */
+	const char *sub;      /* a first word that runs exec_sub instead */
+	int (*exec_sub)(int argc, char **argv); /* argv[1] is sub ("status") */
+	size_t state_size;                 /* bytes of ctx->u, zeroed, for the functions below */
+	void (*init)(struct cmd_ctx *ctx); /* sets ctx->u up before the options are read */
+	/* Option key of kind CMD_OPT_HOOK with its value, in argv order with the others: 0, or
+	 * the exit status of what is wrong with it (the options after it are not read). */
+	int (*opt)(struct cmd_ctx *ctx, int key, const char *arg);
+	/* The checks that need every option, before the store is opened: 0 or an exit status. */
+	int (*check)(struct cmd_ctx *ctx);
+	int (*exec)(struct cmd_ctx *ctx);     /* the command: its exit status */
+	void (*release)(struct cmd_ctx *ctx); /* frees what check and exec left in ctx->u */
 };
 
 extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
@@ -56,6 +105,16 @@ struct cmd_opt {
 	const char *name; /* long name without "--", e.g. "format" */
 	int key;          /* returned value; a printable char doubles as the short option */
 	int has_arg;      /* 0 none, 1 required */
+};
+/* What cmd_run makes of an option's value, in argv order (the first bad one is the usage
+ * error): a number in [lo, hi] (cmd_num_opt), a whole number (cmd_whole_opt), or the
+ * entry's opt hook's. An option not in the entry's kinds is kept as given, and a scenario
+ * key goes to scenario_set. */
+enum cmd_opt_kind { CMD_OPT_NUM = 1, CMD_OPT_WHOLE, CMD_OPT_HOOK };
+struct cmd_opt_kind_of {
+	int key;                /* of the option table; 0 ends the list */
+	enum cmd_opt_kind kind; /* what cmd_run does with the value */
+	double lo, hi;          /* CMD_OPT_NUM, CMD_OPT_WHOLE: the range (hi <= lo: no upper) */
 };
 struct cmd_parser {
 	int argc;
@@ -98,6 +157,46 @@ int cmd_model_opt(const struct cmd_entry *ce, const char *name, const char *s, i
 int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const char *block_arg,
 		      enum sim_mode mode, uint32_t *nres, int64_t *block_s);
 
+/* A parsed command, as cmd_run hands it to check and exec. */
+struct cmd_ctx {
+	const struct cmd_entry *ce;
+	int argc;
+	char **argv;                 /* the command's words, argv[0] its name */
+	struct cmd_parser p;         /* p.operands, p.nops: the operands */
+	struct scenario sc;          /* the scenario options given (scenario_init's otherwise) */
+	const char **val;            /* per entry of ce->opts: the last value given, or NULL */
+	unsigned *seen;              /* per entry of ce->opts: how many times given */
+	double *num;                 /* per entry of ce->opts: a numeric option's value */
+	enum cmd_store store_mode;   /* ce->store, unless check lowers it */
+	struct store *st;            /* the store of the operand, open in store_mode for exec */
+	const struct table_ops *fmt; /* the table format (ce->formats), set before exec */
+	void *u;                     /* ce->state_size bytes of the command's own */
+};
+
+/* Run ce on argv (argv[0] its name): parse the options as ce->opts declare, check the
+ * operands, call ce->check, choose the format, open the store, call ce->exec, release.
+ * Returns the exit status. */
+int cmd_run(const struct cmd_entry *ce, int argc, char **argv);
+/* The last value of option key (NULL: not given). */
+const char *cmd_arg(const struct cmd_ctx *ctx, int key);
+/* How many times option key was given. */
+unsigned cmd_has(const struct cmd_ctx *ctx, int key);
+/* The value of numeric option key, or dflt when it was not given. */
+double cmd_num(const struct cmd_ctx *ctx, int key, double dflt);
+/* Choose ctx->fmt from --json and --format (text by default): 0, or the usage error.
+ * cmd_run calls it after check; a check that must report a bad format first calls it. */
+int cmd_format(struct cmd_ctx *ctx);
+/* How a store another voidfit holds is waited for: --wait SECONDS, option key of ctx
+ * (default STORE_WAIT_DEFAULT), said on stderr as "voidfit NAME: waiting for ...". */
+struct store_wait cmd_store_wait(const struct cmd_ctx *ctx, int key);
+/* Write tab in ctx->fmt to stdout: 0, or the failure ("stdout: write error"). */
+int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
+
+/* The scenario of ctx's store, once open: the model of option shrink_key (0: none) into
+ * *model (-1 when not given; a model of the store's own table is known only now), the
+ * --gpu-price models, then scenario_load. 0, or the usage error or failure said. */
+int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model);
+
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next
  * check), but those ignored when it started (nohup, a background job of a script) stay
@@ -123,5 +222,18 @@ void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Blank what the bar drew, so the next line starts clean. */
 void cmd_bar_clear(struct cmd_bar *b);
+/* A step of a search (size.h's and verdict.h's progress callback; bar a struct cmd_bar):
+ * "POLICY on N nodes (step K)". Called from the search's threads under its lock. */
+void cmd_bar_step(void *bar, double done, const char *policy, unsigned step, size_t nodes);
+
+/* A long run: its progress bar and its stop signals, begun and ended together. */
+struct cmd_long {
+	struct cmd_bar bar;
+	struct cmd_stop stop;
+};
+/* cmd_bar_start, then cmd_stop_catch. */
+void cmd_long_begin(struct cmd_long *l);
+/* cmd_stop_release, then cmd_bar_clear. */
+void cmd_long_end(struct cmd_long *l);
 
 #endif

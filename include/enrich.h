@@ -79,5 +79,9 @@ void enrich_summarize(const struct job_set *set, struct enrich_summary *s);
  * "jobs: net 2000/2000, sto 2000/2000, iocpu 2000/2000; nodes: none of 64", naming only the
  * dims with enriched values, in dim order. */
 void enrich_describe(const struct enrich_summary *s, struct sbuf *out);
+/* Read back a line enrich_describe wrote (as a store keeps it) into s: the counts per dim
+ * and the totals; jobs_any and nodes_any are 0 for a part with none, else at least the
+ * largest count. Returns 0, or -1 if text is not such a line. */
+int enrich_describe_parse(const char *text, struct enrich_summary *s);
 
 #endif

@@ -53,5 +53,9 @@ void esc_xml(struct sbuf *out, const char *s);
  * "=HYPERLINK(...)" become "'-2+3" and "'=HYPERLINK(...)"), then quoted when it holds a
  * comma or a double quote. NULL appends nothing (an empty cell). */
 void esc_csv(struct sbuf *out, const char *s);
+/* The quoting of RFC 4180 alone, for a CSV that is read back as data (export): s appended
+ * to out as is, in double quotes (each inner one doubled) when it holds a comma, a double
+ * quote, a carriage return or a newline. esc_csv quotes through it. */
+void esc_csv_quote(struct sbuf *out, const char *s);
 
 #endif

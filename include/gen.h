@@ -2,7 +2,9 @@
  * gen.h — synthetic traces for the standard scenarios, in voidfit's native CSV formats.
  *
  * A scenario fixes the node groups (shares of --nodes), the job mix by class, GPU shares,
- * durations, storage/network demand levels, the offered GPU load, and (hard) faults. The
+ * durations, storage/network demand levels, the offered GPU load, and (hard) faults; llm's
+ * jobs are of four kinds instead (training gangs, fine-tuning, inference, evaluation) and
+ * its jobs file has a workers column. The
  * output depends only on (scenario, jobs, nodes, seed): the same arguments give the same
  * bytes. Jobs are generated twice from the same seeded stream (a first pass sums GPU-time
  * to set the arrival rate), so nothing is held in memory.
@@ -21,6 +23,7 @@ enum gen_scenario {
 	GEN_IRREGULAR,
 	GEN_STORAGE_STRESS,
 	GEN_HARD,
+	GEN_LLM,
 	GEN_NSCENARIO,
 };
 
@@ -31,6 +34,8 @@ enum gen_scenario {
 #define GEN_JOBS_HEADER                                                                            \
 	"job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,"         \
 	"sto_mbps,iocpu_milli,gpu_spec"
+/* The jobs header of a scenario with gangs (llm): a last column, workers. */
+#define GEN_JOBS_HEADER_GANG GEN_JOBS_HEADER ",workers"
 #define GEN_NODES_HEADER                                                                           \
 	"node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli"
 
@@ -46,7 +51,7 @@ struct gen_params {
 };
 #define GEN_MAX_TEMPLATES 1000000
 
-/* "balanced", "irregular", "storage-stress", "hard"; s < GEN_NSCENARIO. */
+/* "balanced", "irregular", "storage-stress", "hard", "llm"; s < GEN_NSCENARIO. */
 const char *gen_scenario_name(int s);
 /* One line describing scenario s. */
 const char *gen_scenario_summary(int s);

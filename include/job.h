@@ -31,10 +31,17 @@ struct job {
 	int32_t num_gpu;    /* GPUs wanted; 0 = CPU only */
 	int32_t gpu_milli;  /* share of each of those GPUs, 1..1000 (1000 for whole GPUs) */
 	uint32_t gpu_spec;  /* bitmask of allowed GPU model ids (gpumodel.h); 0 = any model */
+	int32_t workers;    /* W: the workers that start and end together, each with all of the
+			     * demand above (per worker); 1 = a one-node job, 0 read as 1
+			     * (job_workers) so a zeroed job is one; at most JOB_WORKERS_MAX */
 	uint8_t cls;        /* enum job_class */
 	uint8_t enriched;   /* DIM_BIT()s of the dims enrichment filled in */
 	uint16_t flags;     /* JOB_F_* */
 };
+
+/* The most workers a job may have: more is a damaged row, not a job (the largest public
+ * traces' gangs are a few thousand nodes). */
+#define JOB_WORKERS_MAX 65536
 
 enum {
 	JOB_F_NOTRAN = 1, /* the trace says the job never ran (no duration) */
@@ -76,7 +83,18 @@ int job_dim_find(const char *s);
 int job_dims_parse(const char *s, uint32_t *mask);
 /* "infer", "train", "batch", "cpu". */
 const char *job_class_name(enum job_class c);
-/* A job with every demand unknown (-1), duration -1, class JOB_BATCH, gpu_milli 0. */
+/* W of j: its workers, 1 for a job that names none (0). */
+static inline int32_t job_workers(const struct job *j)
+{
+	return j->workers > 1 ? j->workers : 1;
+}
+/* Is j a gang (W > 1: needs W nodes' worth of workers started at once)? */
+static inline int job_is_gang(const struct job *j)
+{
+	return j->workers > 1;
+}
+/* A job with every demand unknown (-1), duration -1, class JOB_BATCH, gpu_milli 0, one
+ * worker. */
 void job_init(struct job *j);
 void node_init(struct node *n);
 

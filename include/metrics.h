@@ -86,7 +86,7 @@ struct metrics {
 	double window_hours;
 	/* GPU-milli-seconds of each bucket per GPU model and class (SIM_CLS_NONE: unneeded),
 	 * then summed: per bucket, per model and per class; provisioned is their sum. */
-	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	struct sim_bucket_ms buckets;
 	int64_t bucket_ms[SIM_NBUCKET];
 	int64_t provisioned_ms;
 	double gpu_hours[SIM_NBUCKET], provisioned_gpu_hours;
@@ -108,7 +108,22 @@ struct metrics {
 	int64_t failed;
 };
 
-/* Price m's buckets at o: fills m's usd_year fields and assumed_models from m->ms. */
+/* GPU time priced: what metrics_cost makes of a struct sim_bucket_ms. */
+struct metrics_cost {
+	double usd[SIM_NBUCKET];      /* $ of each bucket over the window */
+	double usd_year[SIM_NBUCKET]; /* the same a year (metrics_per_year) */
+	double usd_year_provisioned;  /* every bucket a year, priced per model */
+	double usd_year_placement;    /* the buckets metrics_by_placement, a year */
+	double usd_year_sizing;       /* unneeded, a year */
+	uint32_t assumed_models;      /* models with GPU time whose price is not a list price */
+};
+/* Price b at o over a window of window_hours hours (0: no per-year figures, all 0), counting
+ * only GPU model model and class cls (-1: every model, every class; SIM_CLS_NONE: the
+ * unneeded time of no class). The one place GPU time becomes money: a run's metrics, a
+ * stored run, the report's tables and the dashboard's ticker all price through it. */
+void metrics_cost(const struct sim_bucket_ms *b, const struct metrics_opts *o, int model, int cls,
+		  double window_hours, struct metrics_cost *out);
+/* Price m's buckets at o: fills m's usd_year fields and assumed_models from m->buckets. */
 void metrics_price_all(struct metrics *m, const struct metrics_opts *o);
 
 /* Compute m from s's counters and job results now (usually at the end of sim_run; at any

@@ -52,6 +52,31 @@ struct policy_ctx {
 	/* Per node, prep_size bytes (policy_ops.prep) the policy's bound reads, at
 	 * node_prep + n * prep_size, kept by the sim; NULL for a policy without prep(). */
 	const void *node_prep;
+	/* The policy's own state for this run (policy_ops.state), or NULL (none, or a context
+	 * made outside a simulation) */
+	const void *state;
+};
+
+/*
+ * State a policy keeps per run, owned by its own file: the simulator creates it with the
+ * run (and for a fork that switches to the policy), tells it of every change of a node,
+ * clones it for a fork that keeps the policy, and releases it with the run. A stateful
+ * policy is then one file: its state, these hooks, and its score reading ctx->state.
+ */
+struct policy_state_ops {
+	/* A state for a run of jobs (the job set, in index order) on ctx->c: the simulator calls
+	 * node() for every node before any score. */
+	void *(*create)(const struct policy_ctx *ctx, const struct job *jobs, size_t njobs);
+	/* Optional: a copy of st for a fork (its nodes as st's). NULL: create() and node() for
+	 * every node. */
+	void *(*clone)(const void *st);
+	void (*release)(void *st);
+	/* Optional: point ctx's fields at what st keeps (ctx->state is set already); called
+	 * whenever the simulator sets ctx up, after its own fields. */
+	void (*bind)(void *st, struct policy_ctx *ctx);
+	/* Node n changed (a job came or went, a fault): bring st up to date. Called before the
+	 * simulator's prep() of n, with ctx->job_of set. */
+	void (*node)(void *st, const struct policy_ctx *ctx, size_t n);
 };
 
 enum {
@@ -91,12 +116,8 @@ struct policy_ops {
 	 * simulator then scores nodes in bound order and stops once the next bound is past the
 	 * best score so far; the choice is the score loop's. NULL: every node is scored. */
 	double (*bound)(const struct policy_ctx *ctx, const struct job *j, size_t n);
-	/* Optional: the policy's own target workload, which ctx->wl and the per-node data of
-	 * ctx are then over (the run's fragmentation metrics keep the scenario's workload):
-	 * the shapes covering target_coverage of the jobs, allowed-model-only if
-	 * target_allowed_only (frag.h). 0: the scenario's workload. Not with POLICY_F_NODE_MD. */
-	double target_coverage;
-	int target_allowed_only;
+	/* Optional: the state the policy keeps per run (struct policy_state_ops); NULL: none. */
+	const struct policy_state_ops *state;
 	/* Optional, with bound(): what bound() needs of node n that does not depend on the job
 	 * (its scales, free shares, ctx's per-node data), put into rec (prep_size bytes). The
 	 * simulator calls it after every change of n and of ctx's per-node data, so a bound

@@ -15,10 +15,12 @@
  *                   report_ops
  *
  * A document is blocks in order: headings, paragraphs, list items, warnings, tables and
- * charts. A table's cells carry a kind (dollars, GPU-hours, a share, a duration), so that
- * text, Markdown and HTML print them for a person ("$1,234,567", "3d 4h") and JSON and CSV
- * print the raw value, unrounded. Some tables are only for JSON and CSV (the per-run figures,
- * the plotted series); charts (SVG, svg.h) only for Markdown and HTML.
+ * charts. Its tables are the tables of table.h, the one table of every output (the report's
+ * tables are tables, not a model of their own): a column's flags say how a person reads its
+ * cells (dollars, GPU-hours, a share, a duration), so that text, Markdown and HTML print them
+ * for a person ("$1,234,567", "3d 4h", table_cell_human) and JSON and CSV print the raw
+ * value, unrounded (table_cell_raw). Some tables or columns are only for JSON and CSV (the
+ * per-run figures, the plotted series); charts (SVG, svg.h) only for Markdown and HTML.
  *
  * Nothing here prints; output depends only on the document.
  */
@@ -32,44 +34,8 @@
 #include "runrec.h"
 #include "sbuf.h"
 #include "store.h"
+#include "table.h"
 #include "util.h"
-
-/* How a cell reads in text, Markdown and HTML (JSON and CSV: the raw number or text). */
-enum report_kind {
-	REPORT_K_TEXT,    /* a string */
-	REPORT_K_USD,     /* whole dollars with thousands separators: "$1,234,567" */
-	REPORT_K_PRICE,   /* dollars and cents: "$3.06" (a price per GPU-hour) */
-	REPORT_K_GPU_H,   /* GPU-hours, one decimal, thousands separated: "13,195.2" */
-	REPORT_K_SHARE,   /* a share as a percentage with one decimal: "12.3 %" */
-	REPORT_K_FRAC,    /* a fraction with four decimals: "0.1305" */
-	REPORT_K_SECONDS, /* a duration: "3d 4h", "2h 5m", "40s" */
-	REPORT_K_COUNT,   /* a whole number, thousands separated: "1,234" */
-};
-
-enum {
-	REPORT_C_RAW = 1, /* a column only JSON and CSV show (run ids, the finer buckets) */
-};
-
-struct report_col {
-	const char *key;  /* JSON and CSV name: "stalled_usd_per_year" */
-	const char *head; /* header for a person: "stalled" */
-	int kind;         /* enum report_kind */
-	unsigned flags;   /* REPORT_C_* */
-};
-
-struct report_cell {
-	double v; /* the value (NaN: none, "-") */
-	char *s;  /* REPORT_K_TEXT: the text (owned; NULL: "-") */
-};
-
-struct report_table {
-	char *id;                /* JSON key and CSV table name: "buckets" */
-	struct report_col *cols; /* ncol of them (strings static) */
-	size_t ncol;
-	struct report_cell *cells; /* nrow x ncol, row-major */
-	size_t nrow, cap;
-	unsigned char *shown; /* per column: 1 if a person's format shows it */
-};
 
 enum report_block_type {
 	REPORT_B_TITLE,   /* the document's title */
@@ -87,11 +53,11 @@ enum {
 };
 
 struct report_block {
-	int type;                   /* enum report_block_type */
-	unsigned flags;             /* REPORT_BF_* */
-	char *text;                 /* heading, paragraph, item, warning, verdict; caption */
-	struct report_table *table; /* REPORT_B_TABLE (owned) */
-	struct sbuf svg;            /* REPORT_B_CHART: a complete <svg> element */
+	int type;            /* enum report_block_type */
+	unsigned flags;      /* REPORT_BF_* */
+	char *text;          /* heading, paragraph, item, warning, verdict; caption */
+	struct table *table; /* REPORT_B_TABLE (owned; its id names it in JSON, CSV) */
+	struct sbuf svg;     /* REPORT_B_CHART: a complete <svg> element */
 };
 
 struct report {
@@ -155,16 +121,5 @@ extern const struct report_ops *const report_formats[]; /* NULL-terminated */
 const struct report_ops *report_format_find(const char *name);
 /* The format whose ext ends path, or NULL. */
 const struct report_ops *report_format_for_path(const char *path);
-
-/* For the writers: cell (row, col) of t for a person into out (thousands separators,
- * durations; "-" for none). */
-void report_cell_human(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
-/* The raw value of cell (row, col): the text, the shortest decimal that reads back exactly,
- * or "" for none. */
-void report_cell_raw(const struct report_table *t, size_t row, size_t col, struct sbuf *out);
-/* A duration in seconds for a person: "3d 4h", "2h 5m", "12m 30s", "40s". */
-void report_fmt_duration(double s, char *buf, size_t len);
-/* Whole dollars with thousands separators: "$1,234,567", "-$12". */
-void report_fmt_usd(double v, char *buf, size_t len);
 
 #endif

@@ -105,12 +105,11 @@ struct runrec {
 	double v[RUNREC_NCOL]; /* the figures (NaN: does not apply, or not stored) */
 	/* each class's service, RUNREC_CLS_* (NaN: no job of it, inflation, or not stored) */
 	double cls[JOB_NCLASS][RUNREC_CLS_N];
-	int64_t w0, w1; /* the pricing window, trace seconds (timed) */
-	/* GPU-milli-seconds by model, class (SIM_CLS_NONE: idle-unneeded) and bucket */
-	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
-	int has_buckets; /* 0 for a run made before buckets were stored */
-	double wall_s;   /* seconds the sim took (a run just made) */
-	int64_t events;  /* events it handled */
+	int64_t w0, w1;               /* the pricing window, trace seconds (timed) */
+	struct sim_bucket_ms buckets; /* its GPU time by model, class and bucket */
+	int has_buckets;              /* 0 for a run made before buckets were stored */
+	double wall_s;                /* seconds the sim took (a run just made) */
+	int64_t events;               /* events it handled */
 };
 /* The job instances of run r (timed: the sum of its classes' jobs), or NaN when not stored
  * (inflation, a run made before classes were read back). */

@@ -90,96 +90,162 @@ enum {
 	SCENARIO_G_K8S = 1 << 6, /* --tie-break or --k8s-weights */
 };
 
+/* ---- the scenario parameters: one table ----
+ *
+ * Every scenario option is one row of SCENARIO_PARAMS, in the order of the scenario's key:
+ *
+ *   X(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN) S()
+ *
+ *   ID      SCENARIO_K_ID, the option's key in a command's table (cmd.h)
+ *   SHORT   its short option ('m'), or 0: long only
+ *   NAME    the long option without "--"; ARG 1 if it takes a value
+ *   USAGE   its words in a command's usage line; HELP its lines of -h
+ *   TYPE    REAL: a number in [LO, HI] (no upper limit when HI <= LO), default DEF, in
+ *           struct scenario's FIELD, written to the key as ";KEY=%.17g" and to the scenarios
+ *           table's COLUMN (NULL: the key only; a new column needs a migration), told
+ *           apart in 'voidfit runs' and 'compare' by NAME. SCENARIO_FN: scenario.c parses
+ *           it and writes its part of the key itself (FIELD, LO, HI, DEF unused)
+ *   UNIT    of a REAL, for a reader ("" for a share or a weight)
+ *
+ * The option tables (SCENARIO_OPTS), the usage and -h texts (SCENARIO_USAGE, SCENARIO_HELP),
+ * the parser (scenario_set), the defaults (scenario_init), the key (scenario_key, which the
+ * run's JSON carries), the store's columns (runrec.c) and a man-page check (test-scenario)
+ * all iterate it: a new number a policy reads is one REAL row, its use, and its line in
+ * voidfit(7).
+ */
+/* clang-format off */
+#define SCENARIO_PARAMS(X, S) \
+	X(TRACE, 0, "trace", 1, "[--trace T]", \
+	  "      --trace T          trace of the store, by name or id (default: the newest)\n", \
+	  FN, trace_arg, 0, 0, 0, "", "trace", NULL) S() \
+	X(MODE, 'm', "mode", 1, "[--mode timed|inflate]", \
+	  "  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n" \
+	  "                         (sample jobs until --target x GPU capacity is requested)\n", \
+	  FN, mode, 0, 0, 0, "", "mode", NULL) S() \
+	X(TARGET, 't', "target", 1, "[--target X]", \
+	  "  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n", \
+	  FN, target, 0, 0, 0, "", "target", NULL) S() \
+	X(QUEUE, 0, "queue", 1, "[--queue Q]", \
+	  "      --queue Q          timed queue: fifo (default), backfill, priority\n", \
+	  FN, queue, 0, 0, 0, "", "queue", NULL) S() \
+	X(PREEMPT, 0, "preempt", 0, "[--preempt]", \
+	  "      --preempt          with --queue priority: a waiting job may evict lower classes\n", \
+	  FN, preempt, 0, 0, 0, "", "preempt", NULL) S() \
+	X(DIMS, 0, "dims", 1, "[--dims D]", \
+	  "      --dims D           dims every policy sees (cpu,mem,gpu,hbm,net,sto,iocpu; all;\n" \
+	  "                         hard), instead of each policy's own\n", \
+	  FN, dims, 0, 0, 0, "", "dims", NULL) S() \
+	X(LAMBDA, 0, "lambda", 1, "[--lambda L]", \
+	  "      --lambda L         RAGP weight of residual-shape irregularity (default 0.5)\n", \
+	  REAL, lambda, 0, 0, POLICY_LAMBDA, "", "lambda", "lambda") S() \
+	X(MU, 0, "mu", 1, "[--mu M]", \
+	  "      --mu M             RAGP weight of bandwidth congestion (default 0.25)\n", \
+	  REAL, mu, 0, 0, POLICY_MU, "", "mu", "mu") S() \
+	X(COVERAGE, 0, "coverage", 1, "[--coverage C]", \
+	  "      --coverage C       target workload: the most frequent job shapes covering\n" \
+	  "                         this share of jobs (0 < C <= 1, default 0.95); fgd-pack\n" \
+	  "                         places by its own (every shape)\n", \
+	  REAL, coverage, 0.01, 1, 0.95, "", "coverage", "coverage") S() \
+	X(SAMPLE, 0, "sample-nodes", 1, "[--sample-nodes K]", \
+	  "      --sample-nodes K   score at most K feasible nodes per placement, met in a\n" \
+	  "                         seeded random order (default 0: every node); faster on\n" \
+	  "                         big clusters, but an approximation of each policy\n", \
+	  FN, sample_nodes, 0, 0, 0, "nodes", "sample_nodes", NULL) S() \
+	X(FAULT, 0, "fault", 1, "[--fault SPEC]...", \
+	  "      --fault SPEC       NODE:DIM=FRACTION@START+DURATION, e.g. n7:sto=0.5@3600+6h\n" \
+	  "                         (repeatable; NODE may be a node, a group or a GPU model)\n", \
+	  FN, faults, 0, 0, 0, "", "faults", NULL) S() \
+	X(FAULT_FILE, 0, "fault-file", 1, "[--fault-file FILE]", \
+	  "      --fault-file FILE  faults, one a line\n", \
+	  FN, fault_file, 0, 0, 0, "", "faults", NULL) S() \
+	X(PROFILE, 0, "profile", 1, "[--profile FILE]", \
+	  "      --profile FILE     enrichment profile (default: the built-in one)\n", \
+	  FN, profile_path, 0, 0, 0, "", "profile", NULL) S() \
+	X(IO, 0, "io-pressure", 1, "[--io-pressure X]", \
+	  "      --io-pressure X    multiply net and sto demand by X (0..1e6, default 1)\n", \
+	  FN, io_pressure, 0, 0, 0, "", "io_pressure", NULL) S() \
+	X(PRICE, 0, "gpu-price", 1, "[--gpu-price MODEL=USD]...", \
+	  "      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n", \
+	  FN, price_specs, 0, 0, 0, "USD", NULL, NULL) S() \
+	X(TIER, 0, "price-tier", 1, "[--price-tier T]", \
+	  "      --price-tier T     on-demand (default), reserved, spot or owned\n", \
+	  FN, prices, 0, 0, 0, "", NULL, NULL) S() \
+	X(CLUSTER, 0, "cluster", 1, "[--cluster FILE]", \
+	  "      --cluster FILE     replace the trace's nodes by a cluster-spec file\n", \
+	  FN, cluster_path, 0, 0, 0, "", "cluster", NULL) S() \
+	X(WINDOW, 0, "window", 1, "[--window START..END]", \
+	  "      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n" \
+	  "                         default: first to last arrival)\n", \
+	  FN, win_start, 0, 0, 0, "s", "window", NULL) S() \
+	X(ADMIT, 0, "io-admission", 1, "[--io-admission on|off]", \
+	  "      --io-admission A   on: every policy waits rather than oversubscribe a shared\n" \
+	  "                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n", \
+	  FN, io_admission, 0, 0, 0, "", "io_admission", NULL) S() \
+	X(SCORING, 0, "scoring", 1, "[--scoring exact|k8s]", \
+	  "      --scoring S        exact (default: each policy's formula) or k8s (as\n" \
+	  "                         kube-scheduler score plugins: integers 0-100, weighted sum)\n", \
+	  FN, scoring, 0, 0, 0, "", "scoring", NULL) S() \
+	X(TIE, 0, "tie-break", 1, "[--tie-break name|random]", \
+	  "      --tie-break T      k8s ties: name (default: first node name, as the FGD\n" \
+	  "                         artifact) or random (seeded, as upstream Kubernetes)\n", \
+	  FN, tie_random, 0, 0, 0, "", "tie", NULL) S() \
+	X(WEIGHTS, 0, "k8s-weights", 1, "[--k8s-weights NAME=W,...]", \
+	  "      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n" \
+	  "                         (weight 1 unless named), e.g. packing=1\n", \
+	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL)
+
+/* Separators and pickers for SCENARIO_PARAMS. */
+#define SCENARIO_SEP_NONE()
+#define SCENARIO_SEP_COMMA()                 ,
+#define SCENARIO_SEP_SPACE()                 " "
+#define SCENARIO_X_INDEX(ID, ...)            SCENARIO_I_##ID
+#define SCENARIO_X_KEY(ID, SHORT, ...)       SCENARIO_K_##ID = (SHORT) ? (SHORT) : SCENARIO_K_FIRST + SCENARIO_I_##ID
+#define SCENARIO_X_OPT(ID, SHORT, NAME, ARG, ...) {NAME, SCENARIO_K_##ID, ARG}
+#define SCENARIO_X_USAGE(ID, SHORT, NAME, ARG, USAGE, ...) USAGE
+#define SCENARIO_X_HELP(ID, SHORT, NAME, ARG, USAGE, HELP, ...) HELP
+/* clang-format on */
+
+/* Rows of the table by position. */
+enum { SCENARIO_PARAMS(SCENARIO_X_INDEX, SCENARIO_SEP_COMMA), SCENARIO_NPARAM };
+
 /* Keys of the scenario options, for a command's option table (cmd.h's struct cmd_opt):
  * 'm' and 't' are also -m and -t; the rest are long only. */
 enum scenario_key {
-	SCENARIO_K_MODE = 'm',
-	SCENARIO_K_TARGET = 't',
 	SCENARIO_K_FIRST = 0x1000,
-	SCENARIO_K_QUEUE = SCENARIO_K_FIRST,
-	SCENARIO_K_PREEMPT,
-	SCENARIO_K_TRACE,
-	SCENARIO_K_DIMS,
-	SCENARIO_K_LAMBDA,
-	SCENARIO_K_MU,
-	SCENARIO_K_COVERAGE,
-	SCENARIO_K_SAMPLE,
-	SCENARIO_K_FAULT,
-	SCENARIO_K_FAULT_FILE,
-	SCENARIO_K_PROFILE,
-	SCENARIO_K_IO,
-	SCENARIO_K_PRICE,
-	SCENARIO_K_TIER,
-	SCENARIO_K_CLUSTER,
-	SCENARIO_K_WINDOW,
-	SCENARIO_K_ADMIT,
-	SCENARIO_K_SCORING,
-	SCENARIO_K_TIE,
-	SCENARIO_K_WEIGHTS,
-	SCENARIO_K_LAST
+	SCENARIO_PARAMS(SCENARIO_X_KEY, SCENARIO_SEP_COMMA),
+	SCENARIO_K_LAST = SCENARIO_K_FIRST + SCENARIO_NPARAM
 };
 
 /* The option-table entries ({name, key, has_arg}) of every scenario option, to put in a
  * command's table. */
-#define SCENARIO_OPTS                                                                              \
-	{"mode", SCENARIO_K_MODE, 1}, {"target", SCENARIO_K_TARGET, 1},                            \
-		{"queue", SCENARIO_K_QUEUE, 1}, {"preempt", SCENARIO_K_PREEMPT, 0},                \
-		{"trace", SCENARIO_K_TRACE, 1}, {"dims", SCENARIO_K_DIMS, 1},                      \
-		{"lambda", SCENARIO_K_LAMBDA, 1}, {"mu", SCENARIO_K_MU, 1},                        \
-		{"coverage", SCENARIO_K_COVERAGE, 1}, {"sample-nodes", SCENARIO_K_SAMPLE, 1},      \
-		{"fault", SCENARIO_K_FAULT, 1}, {"fault-file", SCENARIO_K_FAULT_FILE, 1},          \
-		{"profile", SCENARIO_K_PROFILE, 1}, {"io-pressure", SCENARIO_K_IO, 1},             \
-		{"gpu-price", SCENARIO_K_PRICE, 1}, {"price-tier", SCENARIO_K_TIER, 1},            \
-		{"cluster", SCENARIO_K_CLUSTER, 1}, {"io-admission", SCENARIO_K_ADMIT, 1},         \
-		{"scoring", SCENARIO_K_SCORING, 1}, {"tie-break", SCENARIO_K_TIE, 1},              \
-		{"k8s-weights", SCENARIO_K_WEIGHTS, 1},                                            \
-	{                                                                                          \
-		"window", SCENARIO_K_WINDOW, 1                                                     \
-	}
+#define SCENARIO_OPTS SCENARIO_PARAMS(SCENARIO_X_OPT, SCENARIO_SEP_COMMA)
 
 /* The usage words and the -h lines of the scenario options. */
-#define SCENARIO_USAGE                                                                             \
-	"[--mode timed|inflate] [--target X] [--queue Q] [--preempt] [--trace T] [--dims D] "      \
-	"[--lambda L] [--mu M] [--coverage C] [--fault SPEC]... [--fault-file FILE] "              \
-	"[--profile FILE] [--io-pressure X] [--gpu-price MODEL=USD]... [--price-tier T] "          \
-	"[--cluster FILE] [--sample-nodes K] [--window START..END] [--io-admission on|off] "       \
-	"[--scoring exact|k8s] [--tie-break name|random] [--k8s-weights NAME=W,...]"
+#define SCENARIO_USAGE SCENARIO_PARAMS(SCENARIO_X_USAGE, SCENARIO_SEP_SPACE)
 #define SCENARIO_HELP                                                                              \
-	"scenario (what every policy and seed of a comparison share):\n"                           \
-	"  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n"       \
-	"                         (sample jobs until --target x GPU capacity is requested)\n"      \
-	"  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n"         \
-	"      --queue Q          timed queue: fifo (default), backfill, priority\n"               \
-	"      --preempt          with --queue priority: a waiting job may evict lower classes\n"  \
-	"      --trace T          trace of the store, by name or id (default: the newest)\n"       \
-	"      --dims D           dims every policy sees (cpu,mem,gpu,hbm,net,sto,iocpu; all;\n"   \
-	"                         hard), instead of each policy's own\n"                           \
-	"      --lambda L         RAGP weight of residual-shape irregularity (default 0.5)\n"      \
-	"      --mu M             RAGP weight of bandwidth congestion (default 0.25)\n"            \
-	"      --coverage C       target workload: the most frequent job shapes covering\n"        \
-	"                         this share of jobs (0 < C <= 1, default 0.95); fgd-pack\n"       \
-	"                         places by its own (every shape)\n"                               \
-	"      --fault SPEC       NODE:DIM=FRACTION@START+DURATION, e.g. n7:sto=0.5@3600+6h\n"     \
-	"                         (repeatable; NODE may be a node, a group or a GPU model)\n"      \
-	"      --fault-file FILE  faults, one a line\n"                                            \
-	"      --profile FILE     enrichment profile (default: the built-in one)\n"                \
-	"      --io-pressure X    multiply net and sto demand by X (0..1e6, default 1)\n"          \
-	"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"                 \
-	"      --price-tier T     on-demand (default), reserved, spot or owned\n"                  \
-	"      --cluster FILE     replace the trace's nodes by a cluster-spec file\n"              \
-	"      --sample-nodes K   score at most K feasible nodes per placement, met in a\n"        \
-	"                         seeded random order (default 0: every node); faster on\n"        \
-	"                         big clusters, but an approximation of each policy\n"             \
-	"      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n"   \
-	"                         default: first to last arrival)\n"                               \
-	"      --io-admission A   on: every policy waits rather than oversubscribe a shared\n"     \
-	"                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n"    \
-	"      --scoring S        exact (default: each policy's formula) or k8s (as\n"             \
-	"                         kube-scheduler score plugins: integers 0-100, weighted sum)\n"   \
-	"      --tie-break T      k8s ties: name (default: first node name, as the FGD\n"          \
-	"                         artifact) or random (seeded, as upstream Kubernetes)\n"          \
-	"      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n"        \
-	"                         (weight 1 unless named), e.g. packing=1\n"
+	"scenario (what every policy and seed of a comparison share):\n" SCENARIO_PARAMS(          \
+		SCENARIO_X_HELP, SCENARIO_SEP_NONE)
+
+/* One row of SCENARIO_PARAMS at run time. */
+enum scenario_type { SCENARIO_FN, SCENARIO_REAL };
+struct scenario_param {
+	const char *name;        /* the long option, "lambda" */
+	int key;                 /* SCENARIO_K_* */
+	int has_arg;             /* 1 if it takes a value */
+	const char *help;        /* its -h lines */
+	enum scenario_type type; /* SCENARIO_REAL: the fields below apply */
+	size_t offset;           /* of its double in struct scenario */
+	double lo, hi, def;      /* its range (no upper limit when hi <= lo) and default */
+	const char *unit;        /* "" for a share or a weight */
+	const char *key_name;    /* in scenario_key, or NULL */
+	const char *column;      /* of the scenarios table, or NULL */
+};
+/* The rows, SCENARIO_NPARAM of them, in key order. */
+extern const struct scenario_param scenario_params[SCENARIO_NPARAM];
+/* The row of a long option's name, or NULL. */
+const struct scenario_param *scenario_param_find(const char *name);
+/* The REAL value of row p in sc. */
+double scenario_real(const struct scenario *sc, const struct scenario_param *p);
 
 /* The defaults. Release with scenario_release. */
 void scenario_init(struct scenario *sc);
@@ -206,6 +272,9 @@ int scenario_check_files(struct scenario *sc, struct err *e);
 /* The canonical text of sc's parameters into out (after scenario_load): two runs of the same
  * key differ only in policy and seed. */
 void scenario_key(const struct scenario *sc, struct sbuf *out);
+/* The value of field name ("window") of a key scenario_key wrote, into out (NULL: not
+ * wanted): 1 if the key has the field, 0 if not. */
+int scenario_key_value(const char *key, const char *name, struct sbuf *out);
 
 /* Parse "START..END" (each integer seconds or with a suffix s, m, h, d; END > START) into
  * *start, *end. Returns 0 or VF_EINPUT. */

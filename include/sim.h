@@ -59,7 +59,6 @@ struct sim_opts {
 	 * fails (inflation). */
 	int io_admission;
 	double lambda, mu; /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
-	double coverage;   /* for callers building wl: shapes covering this share (0.95) */
 	int contention;    /* 1: shared dims slow jobs down (1) */
 	int series_points; /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
 	/* Score at most this many feasible nodes per placement, met in a seeded random order
@@ -186,6 +185,13 @@ enum sim_bucket {
 /* "productive", "stalled", "lost", "blocked_shape", ..., "unneeded". */
 const char *sim_bucket_name(enum sim_bucket b);
 
+/* A run's GPU time by bucket, the one shape its cost has before it is priced
+ * (metrics_cost): GPU-milli-seconds per GPU model, class (SIM_CLS_NONE: only SIM_B_UNNEEDED)
+ * and bucket. Filled by sim_buckets, stored per run (runrec.h), read back by the report. */
+struct sim_bucket_ms {
+	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+};
+
 /* Time integrals and counts, accumulated as events happen. GPU amounts in GPU-milli;
  * integrals in GPU-milli-seconds (or unit-seconds) over [t0, now]. Per model arrays are
  * indexed by gpumodel id. */
@@ -222,13 +228,12 @@ struct sim_counters {
 	int64_t stuck;
 };
 
-/* The buckets of k's window: out[m][c][b] in GPU-milli-seconds, for GPU model m, class c
+/* The buckets of k's window: out->ms[m][c][b] in GPU-milli-seconds, for GPU model m, class c
  * (SIM_CLS_NONE: only SIM_B_UNNEEDED) and bucket b. Per model they sum to gpu_cap x (the part
  * of the window the clock has passed, all of it when over: a run that ended before the
  * window's end idles unneeded to it) exactly: stalled is the rounded integral, lost at most
  * what is left, productive the rest of the allocated time. */
-void sim_buckets(const struct sim_counters *k, int over,
-		 int64_t out[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET]);
+void sim_buckets(const struct sim_counters *k, int over, struct sim_bucket_ms *out);
 
 /*
  * A new simulation of js (not copied: js must outlive the sim and its forks) under ops.

@@ -254,6 +254,9 @@ int store_raw_digest(struct store *s, int64_t file_id, uint8_t sha256[32], int64
 
 /* ---- scenarios, and the buckets and series of runs (store-scen.c) ---- */
 
+/* Most parameter columns of a scenario row. */
+#define STORE_SCEN_NPARAM 8
+
 /* A scenario row: what defines a run but its policy and seed. Reals that do not apply are
  * NaN (NULL in the store), integers -1. Strings are valid during a callback. */
 struct store_scenario {
@@ -264,7 +267,14 @@ struct store_scenario {
 	const char *queue; /* timed */
 	int preempt;
 	const char *dims; /* "" when each policy sees its own */
-	double lambda, mu, coverage;
+	/* Numbers of scenario parameters with a column of their own (scenario.h's table names
+	 * the column each fills): put takes those given (a column the table lacks is an
+	 * error), list gives every one, NaN for NULL; the names are static. */
+	struct store_param {
+		const char *column;
+		double value;
+	} param[STORE_SCEN_NPARAM];
+	size_t nparam;
 	int64_t sample_nodes;
 	const char *faults;                                     /* comma-separated, "" for none */
 	const char *profile_name, *profile_path, *profile_text; /* path NULL: built-in */

@@ -53,6 +53,9 @@ struct summary_check {
 	/* per row: the jobs each fault touched (nfaults values), or NULL when not known (a run
 	 * read back); NULL: none known */
 	const int64_t *const *fault_jobs;
+	/* the trace's gang jobs (W > 1) and their largest W: held unplaceable by the replay
+	 * (gang.h); 0: none */
+	int64_t gangs, gang_max_workers;
 };
 
 /* The warnings about runs rows[0..n) (grouped by policy, as summary_table takes them), each

@@ -206,6 +206,13 @@ int trace_job_spec(struct trace_reader *rd, struct job *j, const char *spec);
  * makes no sense (negative, share over 1000, a multi-GPU job with a share < 1000). */
 int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int64_t gpu_milli);
 
+/* j->workers from column k, a whole number of workers: 0 (set; absent or empty: 1), or
+ * TRACE_BAD (why set) when it is no number, not whole, below 1 or above JOB_WORKERS_MAX. */
+int trace_job_workers(struct trace_reader *rd, const struct csvin_rec *r, int k, struct job *j);
+/* The same from a value already read (a count, or a column's arithmetic); name is the
+ * column for the message. */
+int trace_job_workers_set(struct trace_reader *rd, const char *name, double w, struct job *j);
+
 /* ---- the generic format's mappings (trace-generic.c) ---- */
 
 /* Load a mapping: spec is the name of a built-in mapping (schemas/NAME.map) or a path to a

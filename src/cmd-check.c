@@ -11,8 +11,14 @@
 #include "sbuf.h"
 #include "store.h"
 
-static int exec_check(int argc, char **argv);
-extern const struct cmd_opt cmd_check_opts[]; /* below */
+static int exec_check(struct cmd_ctx *ctx);
+
+enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON };
+
+const struct cmd_opt cmd_check_opts[] = {
+	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
+
+const struct cmd_opt_kind_of cmd_check_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
@@ -23,8 +29,11 @@ const struct cmd_entry cmd_check_entry = {
 		"                  what, ok, detail)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.exec = exec_check,
 	.opts = cmd_check_opts,
+	.kinds = cmd_check_kinds,
+	.operand = "store",
+	.one_only = "one store at a time",
+	.exec = exec_check, /* opens the store itself: a store that fails to open is a problem */
 };
 
 struct reporter {
@@ -53,69 +62,36 @@ static void report(void *ctx, int ok, const char *what, const char *detail)
 	}
 }
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON };
-
-static void say_waiting(void *ctx, const char *msg)
+static int exec_check(struct cmd_ctx *ctx)
 {
-	(void)ctx;
-	fprintf(stderr, "voidfit check: %s\n", msg);
-}
-
-const struct cmd_opt cmd_check_opts[] = {
-	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-static int exec_check(int argc, char **argv)
-{
-	struct cmd_parser p;
-	struct reporter r = {0};
-	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
+	const char *path = ctx->p.operands[0];
+	struct reporter r = {.quiet = cmd_has(ctx, 'q') > 0};
+	struct store_wait w = cmd_store_wait(ctx, OPT_WAIT);
+	int asjson = cmd_has(ctx, OPT_JSON) > 0, rc = CMD_OK, nbad = 0;
 	struct sbuf b = {0};
 	struct json j;
-	int c, asjson = 0, rc = CMD_OK;
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_check_opts)) != -1) {
-		if (c == 'q') {
-			r.quiet = 1;
-		} else if (c == OPT_JSON) {
-			asjson = 1;
-		} else if (c == OPT_WAIT) {
-			if ((rc = cmd_num_opt(&cmd_check_entry, "wait", p.arg, 0, 0, &w.seconds)))
-				goto out;
-		} else {
-			rc = cmd_opt_error(&cmd_check_entry, &p);
-			goto out;
-		}
-	}
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_check_entry,
-				     p.nops ? "one store at a time" : "no store given");
-		goto out;
-	}
 	struct err e = {0};
-	struct store *s = NULL;
-	int nbad = 0;
 	if (asjson) {
 		json_init(&j, &b, 1);
 		r.j = &j;
 		json_obj(&j);
 		json_key(&j, "store");
-		json_str(&j, p.operands[0]);
+		json_str(&j, path);
 		json_key(&j, "checks");
 		json_arr(&j);
 	}
-	if (store_open_wait(p.operands[0], STORE_RDONLY | STORE_CHECK, &w, &s, &e) ||
-	    store_check(s, report, &r, &nbad, &e)) {
+	if (store_open_wait(path, STORE_RDONLY | STORE_CHECK, &w, &ctx->st, &e) ||
+	    store_check(ctx->st, report, &r, &nbad, &e)) {
 		report(&r, 0, "store", e.msg);
 		nbad++;
-		rc = cmd_fail(&cmd_check_entry, "%s", e.msg);
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
 	} else if (nbad) {
 		if (!asjson)
-			printf("%s: %d problem%s\n", esc_text_s(&b, p.operands[0]), nbad,
+			printf("%s: %d problem%s\n", esc_text_s(&b, path), nbad,
 			       nbad == 1 ? "" : "s");
-		rc = cmd_fail(&cmd_check_entry, "%s: %d problem%s found", p.operands[0], nbad,
-			      nbad == 1 ? "" : "s");
+		rc = cmd_fail(ctx->ce, "%s: %d problem%s found", path, nbad, nbad == 1 ? "" : "s");
 	} else if (!asjson) {
-		printf("%s: no problems\n", esc_text_s(&b, p.operands[0]));
+		printf("%s: no problems\n", esc_text_s(&b, path));
 	}
 	if (asjson) {
 		json_end(&j);
@@ -127,9 +103,6 @@ static int exec_check(int argc, char **argv)
 		fputs(b.s, stdout);
 		fputc('\n', stdout);
 	}
-	store_close(s);
-out:
 	sbuf_release(&b);
-	cmd_parser_release(&p);
 	return rc;
 }

@@ -19,8 +19,58 @@
 #include "report.h"
 #include "summary.h"
 
-static int exec_compare(int argc, char **argv);
-extern const struct cmd_opt cmd_compare_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct compare_state {
+	struct runrec_query q; /* which runs */
+	int64_t *ids;          /* --runs */
+	size_t nids;
+	const struct policy_ops **pols, *baseline;
+	size_t npol;
+	uint32_t nres;         /* --resamples (0: none) */
+	int64_t block_s;       /* --block (0: the default) */
+	int64_t block_used;    /* the block the resamples drew */
+	struct runrec_sel sel; /* the stored runs chosen */
+	struct grid_row *rows; /* or the runs made here */
+	struct runrec *recs;   /* nrecs: sel.runs, or those of rows */
+	size_t nrecs;
+	char *enriched;     /* what enrichment added, for the notes */
+	enum sim_mode mode; /* of the runs */
+	unsigned sampled;   /* their --sample-nodes */
+};
+
+static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_compare(struct cmd_ctx *ctx);
+static int exec_compare(struct cmd_ctx *ctx);
+static void release_compare(struct cmd_ctx *ctx);
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
+
+const struct cmd_opt cmd_compare_opts[] = {
+	{"trace", SCENARIO_K_TRACE, 1},
+	{"policies", 'p', 1},
+	{"policy", 'p', 1},
+	{"mode", SCENARIO_K_MODE, 1},
+	{"seed", 's', 1},
+	{"seeds", O_SEEDS, 1},
+	{"target", SCENARIO_K_TARGET, 1},
+	{"sample-nodes", SCENARIO_K_SAMPLE, 1},
+	{"gpu-price", SCENARIO_K_PRICE, 1},
+	{"price-tier", SCENARIO_K_TIER, 1},
+	{"scenario", O_SCENARIO, 1},
+	{"runs", O_RUNS, 1},
+	{"baseline", O_BASELINE, 1},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_compare_kinds[] = {
+	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
+	{O_RUNS, CMD_OPT_HOOK, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -61,314 +111,243 @@ const struct cmd_entry cmd_compare_entry = {
 		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t), none\n"
 		"when every seed gives the same; with --resamples, 'low' and 'high' bound it.\n",
 	.opts = cmd_compare_opts,
+	.kinds = cmd_compare_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_READ,
+	.formats = 1,
+	.state_size = sizeof(struct compare_state),
+	.opt = opt_compare,
+	.check = check_compare,
 	.exec = exec_compare,
+	.release = release_compare,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
-
-const struct cmd_opt cmd_compare_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"policies", 'p', 1},
-	{"policy", 'p', 1},
-	{"mode", SCENARIO_K_MODE, 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"target", SCENARIO_K_TARGET, 1},
-	{"sample-nodes", SCENARIO_K_SAMPLE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	{NULL, 0, 0},
-};
-
-static int exec_compare(int argc, char **argv)
+/* --runs IDS. */
+static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	struct cmd_parser p;
+	struct compare_state *c = ctx->u;
 	struct err e = {0};
-	struct scenario sc;
-	const char *pol_arg = NULL, *fmt = "text", *seed_arg = NULL, *seeds_arg = NULL;
-	const char *base_arg = "scalar", *nres_arg = NULL, *block_arg = NULL;
-	uint32_t nres = 0;
-	int64_t block_s = 0, block_used = 0;
-	int c, rc = CMD_OK, json = 0;
-	struct runrec_query q = {.mode = -1};
-	int64_t *ids = NULL;
-	size_t nids = 0;
-	const struct policy_ops **pols = NULL, *baseline = NULL;
-	size_t npol = 0;
-	struct store *st = NULL;
-	struct runrec_sel sel = {0};
-	struct grid_row *rows = NULL;
-	struct runrec *recs = NULL;
-	size_t nrecs = 0;
-	struct table *tab = NULL;
-	struct sbuf out = SBUF_INIT, desc = SBUF_INIT, note = SBUF_INIT;
-	char *enriched = NULL;
+	(void)key;
+	free(c->ids);
+	c->ids = NULL;
+	if (runrec_parse_ids(arg, &c->ids, &c->nids, &e))
+		return cmd_usage_error(ctx->ce, "--runs %s", e.msg);
+	return CMD_OK;
+}
 
-	sbuf_init(&out);
+/* The query of the runs compared, from the options (check_compare has checked them). */
+static void make_query(struct cmd_ctx *ctx, struct compare_state *c)
+{
+	struct runrec_query *q = &c->q;
+	const struct scenario *sc = &ctx->sc;
+	q->scenario_id = (int64_t)cmd_num(ctx, O_SCENARIO, 0);
+	q->trace = sc->trace_arg;
+	q->run_ids = c->ids;
+	q->target_given = (sc->given & SCENARIO_G_TARGET) != 0;
+	q->target = sc->target;
+	q->nrun_ids = c->nids;
+	q->mode = sc->given & SCENARIO_G_MODE ? (int)sc->mode : -1;
+	q->pols = c->pols;
+	q->npol = c->npol;
+	q->seeds_given = cmd_arg(ctx, 's') || cmd_arg(ctx, O_SEEDS);
+	q->sample_given = (sc->given & SCENARIO_G_SAMPLE) != 0;
+	q->sample_nodes = sc->sample_nodes;
+}
+
+static int check_compare(struct cmd_ctx *ctx)
+{
+	struct compare_state *c = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *pol = cmd_arg(ctx, 'p'), *base = cmd_arg(ctx, O_BASELINE);
+	int scenario = cmd_has(ctx, O_SCENARIO) > 0, rc;
+	struct scenario *sc = &ctx->sc;
+	struct err e = {0};
+
+	if (pol && replay_parse_policies(pol, &c->pols, &c->npol, &e))
+		return cmd_usage_error(ce, "--policies: %s", e.msg);
+	if (!(c->baseline = policy_find(base ? base : "scalar")))
+		return cmd_usage_error(ce, "--baseline '%s': not a policy", base);
+	if (replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, O_SEEDS), &c->q.lo, &c->q.hi, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK), sc->mode,
+				    &c->nres, &c->block_s)))
+		return rc;
+	if (c->nres && (scenario || c->ids))
+		return cmd_usage_error(ce,
+				       "--resamples replays here: not with --scenario or --runs");
+	if (scenario && c->ids)
+		return cmd_usage_error(ce, "give --scenario or --runs, not both");
+	if ((rc = cmd_format(ctx)))
+		return rc;
+	if ((sc->given & SCENARIO_G_TARGET) && (sc->given & SCENARIO_G_MODE) &&
+	    sc->mode != SIM_INFLATE)
+		return cmd_usage_error(ce, "--target applies to --mode inflate only");
+	if (sc->given & SCENARIO_G_TARGET) { /* a target is of inflation */
+		sc->mode = SIM_INFLATE;
+		sc->given |= SCENARIO_G_MODE;
+	}
+	make_query(ctx, c);
+	return CMD_OK;
+}
+
+/* The stored runs chosen: which, on stderr, with what may be wrong with them. */
+static void use_stored(struct compare_state *c)
+{
+	const struct runrec_sel *sel = &c->sel;
+	struct sbuf desc = SBUF_INIT, why = SBUF_INIT, e1 = SBUF_INIT, e2 = SBUF_INIT;
 	sbuf_init(&desc);
-	sbuf_init(&note);
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_compare_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			pol_arg = p.arg;
-			break;
-		case 's':
-			seed_arg = p.arg;
-			break;
-		case O_SEEDS:
-			seeds_arg = p.arg;
-			break;
-		case O_SCENARIO: {
-			double v;
-			if (!(rc = cmd_num_opt(&cmd_compare_entry, "scenario", p.arg, 1, 0, &v)))
-				q.scenario_id = (int64_t)v;
-			break;
-		}
-		case O_RUNS:
-			if (runrec_parse_ids(p.arg, &ids, &nids, &e))
-				rc = cmd_usage_error(&cmd_compare_entry, "--runs %s", e.msg);
-			break;
-		case O_BASELINE:
-			base_arg = p.arg;
-			break;
-		case O_RESAMPLES:
-			nres_arg = p.arg;
-			break;
-		case O_BLOCK:
-			block_arg = p.arg;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case 'f':
-			fmt = p.arg;
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_compare_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_compare_entry,
-				     p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (pol_arg && replay_parse_policies(pol_arg, &pols, &npol, &e)) {
-		rc = cmd_usage_error(&cmd_compare_entry, "--policies: %s", e.msg);
-		goto out;
-	}
-	if (!(baseline = policy_find(base_arg))) {
-		rc = cmd_usage_error(&cmd_compare_entry, "--baseline '%s': not a policy", base_arg);
-		goto out;
-	}
-	if (replay_seed_opts(seed_arg, seeds_arg, &q.lo, &q.hi, &e)) {
-		rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
-		goto out;
-	}
-	if ((rc = cmd_resample_opts(&cmd_compare_entry, nres_arg, block_arg, sc.mode, &nres,
-				    &block_s)))
-		goto out;
-	if (nres && (q.scenario_id || ids)) {
-		rc = cmd_usage_error(&cmd_compare_entry,
-				     "--resamples replays here: not with --scenario or --runs");
-		goto out;
-	}
-	if (q.scenario_id && ids) {
-		rc = cmd_usage_error(&cmd_compare_entry, "give --scenario or --runs, not both");
-		goto out;
-	}
-	if (json)
-		fmt = "json";
-	const struct table_ops *fops = table_format_find(fmt);
-	if (!fops) {
-		rc = cmd_usage_error(&cmd_compare_entry, "--format '%s': not text, json, csv or md",
-				     fmt);
-		goto out;
-	}
-	if ((sc.given & SCENARIO_G_TARGET) && (sc.given & SCENARIO_G_MODE) &&
-	    sc.mode != SIM_INFLATE) {
-		rc = cmd_usage_error(&cmd_compare_entry, "--target applies to --mode inflate only");
-		goto out;
-	}
-	if (sc.given & SCENARIO_G_TARGET) { /* a target is of inflation */
-		sc.mode = SIM_INFLATE;
-		sc.given |= SCENARIO_G_MODE;
-	}
-	q.trace = sc.trace_arg;
-	q.run_ids = ids;
-	q.target_given = (sc.given & SCENARIO_G_TARGET) != 0;
-	q.target = sc.target;
-	q.nrun_ids = nids;
-	q.mode = sc.given & SCENARIO_G_MODE ? (int)sc.mode : -1;
-	q.pols = pols;
-	q.npol = npol;
-	q.seeds_given = seed_arg || seeds_arg;
-	q.sample_given = (sc.given & SCENARIO_G_SAMPLE) != 0;
-	q.sample_nodes = sc.sample_nodes;
-
-	/* one read transaction: the runs compared and the scenario replayed when there are
-	 * none are of one state of the store */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
-		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
-		goto out;
-	}
-	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
-		rc = cmd_usage_error(&cmd_compare_entry, "%s", e.msg);
-		goto out;
-	}
-	if (store_read_begin(st, &e) || (!nres && runrec_select(st, p.operands[0], &q, &sel, &e))) {
-		rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
-		goto out;
-	}
-	uint32_t assumed = 0;
-	enum sim_mode mode;
-	if (sel.n)
-		store_read_end(st);
-	unsigned sampled = 0;
-	if (sel.n) {
-		mode = !strcmp(sel.sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
-		sampled = sel.sc.sample_nodes > 0 ? (unsigned)sel.sc.sample_nodes : 0;
-		runrec_describe(&sel.sc, NULL, &desc);
-		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
-		sbuf_reset(&note);
-		runrec_why(&sel, &q, &note);
-		fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s; %s\n",
-			sel.scenario_id, esc_text_s(&e1, sel.trace_name.s), esc_text_s(&e2, desc.s),
-			sel.n, sel.n == 1 ? "" : "s", note.s);
-		sbuf_release(&e1);
-		sbuf_release(&e2);
-		if (sel.legacy)
-			fprintf(stderr,
-				"warning: these runs were made by an earlier voidfit, before "
+	sbuf_init(&why);
+	c->mode = !strcmp(sel->sc.mode, "inflate") ? SIM_INFLATE : SIM_TIMED;
+	c->sampled = sel->sc.sample_nodes > 0 ? (unsigned)sel->sc.sample_nodes : 0;
+	runrec_describe(&sel->sc, NULL, &desc);
+	runrec_why(sel, &c->q, &why);
+	fprintf(stderr, "scenario %" PRId64 " of trace %s (%s): %zu run%s; %s\n", sel->scenario_id,
+		esc_text_s(&e1, sel->trace_name.s), esc_text_s(&e2, desc.s), sel->n,
+		sel->n == 1 ? "" : "s", why.s);
+	if (sel->legacy)
+		fprintf(stderr, "warning: these runs were made by an earlier voidfit, before "
 				"GPU time was priced by bucket over one window: replay them "
 				"for the $ figures\n");
-		if (sel.partial)
-			fprintf(stderr,
-				"warning: the policies do not have the same seeds: the "
+	if (sel->partial)
+		fprintf(stderr, "warning: the policies do not have the same seeds: the "
 				"means are over different seeds (give --seeds, or replay the "
 				"missing ones with --resume)\n");
-		recs = sel.runs;
-		nrecs = sel.n;
-		if (sel.sc.enriched)
-			enriched = xstrdup(sel.sc.enriched);
-	} else {
-		/* no runs: replay every (or every named) policy here, without storing */
-		struct enrich_summary enr;
-		uint64_t lo = q.seeds_given ? q.lo : 1, hi = q.seeds_given ? q.hi : 1;
-		if (ids || q.scenario_id) {
-			rc = cmd_fail(&cmd_compare_entry, "%s: no such runs", p.operands[0]);
-			goto out;
-		}
-		if (!pols && replay_parse_policies("all", &pols, &npol, &e)) {
-			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
-			goto out;
-		}
-		if (scenario_load(&sc, st, &e)) {
-			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
-			goto out;
-		}
-		store_read_end(st); /* the replay reads nothing more: writers may commit */
-		mode = sc.mode;
-		sampled = sc.sample_nodes;
-		struct sbuf e1 = SBUF_INIT;
-		char at[64] = "";
-		if (q.target_given)
-			snprintf(at, sizeof at, " at target %g", sc.target);
-		if (nres)
-			fprintf(stderr,
-				"trace %s: running %zu polic%s on %" PRIu32
-				" resamples (not stored)\n",
-				esc_text_s(&e1, sc.trace_name.s), npol, npol == 1 ? "y" : "ies",
-				nres);
-		else
-			fprintf(stderr,
-				"no stored %s runs%s of trace %s: running %zu polic%s (not "
-				"stored)\n",
-				sim_mode_name(sc.mode), at, esc_text_s(&e1, sc.trace_name.s), npol,
-				npol == 1 ? "y" : "ies");
-		sbuf_release(&e1);
-		struct grid g = {.sc = &sc,
-				 .pols = pols,
-				 .npol = npol,
-				 .lo = lo,
-				 .hi = hi,
-				 .nthreads = util_ncpu()};
-		if (nres ? grid_run_resamples(&g, &sc.base, nres, block_s, &rows, &enr, &block_used,
-					      &e)
-			 : grid_run(&g, &sc.base, &rows, &enr, &e)) {
-			rc = cmd_fail(&cmd_compare_entry, "%s", e.msg);
-			goto out;
-		}
-		nrecs = npol * (size_t)(hi - lo + 1) * (nres ? nres : 1);
-		recs = xcalloc(nrecs, sizeof *recs);
-		for (size_t i = 0; i < nrecs; i++)
-			recs[i] = rows[i].r;
-		/* rows are policy-major then seed: the order summary_table wants */
-		enrich_describe(&enr, &note);
-		enriched = xstrdup(note.s);
-	}
-	for (size_t i = 0; i < nrecs; i++)
-		runrec_price(&recs[i], &sc.prices, &assumed);
-	struct summary_opts so = {.mode = mode,
-				  .compare = 1,
-				  .baseline = baseline,
-				  .trace = sel.n ? sel.trace_name.s : sc.trace_name.s};
-	tab = summary_table(recs, nrecs, &so);
+	c->recs = sel->runs;
+	c->nrecs = sel->n;
+	if (sel->sc.enriched)
+		c->enriched = xstrdup(sel->sc.enriched);
+	sbuf_release(&desc);
+	sbuf_release(&why);
+	sbuf_release(&e1);
+	sbuf_release(&e2);
+}
+
+/* No runs: replay every (or every named) policy here, without storing. */
+static int run_here(struct cmd_ctx *ctx, struct compare_state *c)
+{
+	struct scenario *sc = &ctx->sc;
+	struct enrich_summary enr;
+	struct err e = {0};
+	struct sbuf e1 = SBUF_INIT, note = SBUF_INIT;
+	uint64_t lo = c->q.seeds_given ? c->q.lo : 1, hi = c->q.seeds_given ? c->q.hi : 1;
+	char at[64] = "";
+	if (c->ids || c->q.scenario_id)
+		return cmd_fail(ctx->ce, "%s: no such runs", ctx->p.operands[0]);
+	if ((!c->pols && replay_parse_policies("all", &c->pols, &c->npol, &e)) ||
+	    scenario_load(sc, ctx->st, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	store_read_end(ctx->st); /* the replay reads nothing more: writers may commit */
+	c->mode = sc->mode;
+	c->sampled = sc->sample_nodes;
+	if (c->q.target_given)
+		snprintf(at, sizeof at, " at target %g", sc->target);
+	if (c->nres)
+		fprintf(stderr,
+			"trace %s: running %zu polic%s on %" PRIu32 " resamples (not stored)\n",
+			esc_text_s(&e1, sc->trace_name.s), c->npol, c->npol == 1 ? "y" : "ies",
+			c->nres);
+	else
+		fprintf(stderr,
+			"no stored %s runs%s of trace %s: running %zu polic%s (not stored)\n",
+			sim_mode_name(sc->mode), at, esc_text_s(&e1, sc->trace_name.s), c->npol,
+			c->npol == 1 ? "y" : "ies");
+	sbuf_release(&e1);
+	struct grid g = {.sc = sc,
+			 .pols = c->pols,
+			 .npol = c->npol,
+			 .lo = lo,
+			 .hi = hi,
+			 .nthreads = util_ncpu()};
+	if (c->nres ? grid_run_resamples(&g, &sc->base, c->nres, c->block_s, &c->rows, &enr,
+					 &c->block_used, &e)
+		    : grid_run(&g, &sc->base, &c->rows, &enr, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	c->nrecs = c->npol * (size_t)(hi - lo + 1) * (c->nres ? c->nres : 1);
+	c->recs = xcalloc(c->nrecs, sizeof *c->recs);
+	for (size_t i = 0; i < c->nrecs; i++)
+		c->recs[i] = c->rows[i].r; /* policy-major then seed: summary_table's order */
+	sbuf_init(&note);
+	enrich_describe(&enr, &note);
+	c->enriched = xstrdup(note.s);
+	sbuf_release(&note);
+	return CMD_OK;
+}
+
+/* The comparison table on stdout, its warnings first on stderr: the exit status. */
+static int print_compare(struct cmd_ctx *ctx, struct compare_state *c)
+{
+	const struct scenario *sc = &ctx->sc;
+	struct runrec *recs = c->recs;
+	size_t n = c->nrecs;
+	uint32_t assumed = 0;
 	int has_base = 0;
-	for (size_t i = 0; i < nrecs; i++)
-		has_base |= recs[i].policy == baseline;
+	struct sbuf note = SBUF_INIT;
+	sbuf_init(&note);
+	for (size_t i = 0; i < n; i++) {
+		runrec_price(&recs[i], &sc->prices, &assumed);
+		has_base |= recs[i].policy == c->baseline;
+	}
+	struct summary_opts so = {.mode = c->mode,
+				  .compare = 1,
+				  .baseline = c->baseline,
+				  .trace = c->sel.n ? c->sel.trace_name.s : sc->trace_name.s};
+	struct table *tab = summary_table(recs, n, &so);
 	if (!has_base) {
-		sbuf_reset(&note);
-		sbuf_printf(&note, "no %s run: no saving to show (--baseline P)", baseline->name);
+		sbuf_printf(&note, "no %s run: no saving to show (--baseline P)",
+			    c->baseline->name);
 		table_add_note(tab, note.s);
 	}
-	summary_notes(tab, mode, nrecs ? recs[0].w0 : 0, nrecs ? recs[0].w1 : 0,
-		      nrecs ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc.prices, assumed, enriched,
-		      sampled);
+	summary_notes(tab, c->mode, n ? recs[0].w0 : 0, n ? recs[0].w1 : 0,
+		      n ? recs[0].v[RUNREC_PROVISIONED] : 0, &sc->prices, assumed, c->enriched,
+		      c->sampled);
 	/* the warnings also before the table, where they are read first (an idle cluster's $
 	 * measure nothing) */
 	sbuf_reset(&note);
-	summary_warnings(recs, nrecs, NULL, tab, &note);
+	summary_warnings(recs, n, NULL, tab, &note);
 	fwrite(note.s, 1, note.len, stderr);
 	sbuf_reset(&note); /* the verdict leads: as 'voidfit size' stored it, or its command */
-	if (sel.n &&
-	    !report_verdict_lead(st, p.operands[0], sel.scenario_id, baseline->name, &note, &e))
+	struct err e = {0};
+	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], c->sel.scenario_id,
+					     c->baseline->name, &note, &e))
 		fprintf(stderr, "%s\n", note.s);
-	if (nres)
-		summary_resample_note(tab, nres, block_used);
-	fops->write(tab, &out);
-	fwrite(out.s, 1, out.len, stdout);
-	if (fflush(stdout) || ferror(stdout))
-		rc = cmd_fail(&cmd_compare_entry, "stdout: write error");
-out:
-	if (recs != sel.runs)
-		free(recs);
-	runrec_sel_release(&sel);
-	free(rows);
-	free(pols);
-	free(ids);
-	free(enriched);
+	if (c->nres)
+		summary_resample_note(tab, c->nres, c->block_used);
+	int rc = cmd_print_table(ctx, tab);
 	table_free(tab);
-	scenario_release(&sc);
-	store_close(st);
-	sbuf_release(&out);
-	sbuf_release(&desc);
 	sbuf_release(&note);
-	cmd_parser_release(&p);
 	return rc;
+}
+
+static int exec_compare(struct cmd_ctx *ctx)
+{
+	struct compare_state *c = ctx->u;
+	struct err e = {0};
+	int rc;
+
+	if (scenario_prices(&ctx->sc, &e)) /* a model of the store's own table is known now */
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	/* one read transaction: the runs compared and the scenario replayed when there are
+	 * none are of one state of the store */
+	if (store_read_begin(ctx->st, &e) ||
+	    (!c->nres && runrec_select(ctx->st, ctx->p.operands[0], &c->q, &c->sel, &e)))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	if (c->sel.n) {
+		store_read_end(ctx->st);
+		use_stored(c);
+	} else if ((rc = run_here(ctx, c))) {
+		return rc;
+	}
+	return print_compare(ctx, c);
+}
+
+static void release_compare(struct cmd_ctx *ctx)
+{
+	struct compare_state *c = ctx->u;
+	if (c->recs != c->sel.runs)
+		free(c->recs);
+	runrec_sel_release(&c->sel);
+	free(c->rows);
+	free(c->pols);
+	free(c->ids);
+	free(c->enriched);
 }

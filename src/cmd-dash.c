@@ -13,8 +13,40 @@
 #include "runrec.h"
 #include "ui.h"
 
-static int exec_dash(int argc, char **argv);
-extern const struct cmd_opt cmd_dash_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct dash_state {
+	const struct policy_ops *ops, *cops; /* --policy, --compare */
+	uint64_t seed;
+	struct dash *d;
+	double seek_s;       /* the wall seconds going to --at took (-1: none) */
+	int64_t seek_events; /* the main lane's events then */
+};
+
+static int check_dash(struct cmd_ctx *ctx);
+static int exec_dash(struct cmd_ctx *ctx);
+static void release_dash(struct cmd_ctx *ctx);
+
+enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
+
+const struct cmd_opt cmd_dash_opts[] = {
+	{"policy", 'p', 1},
+	{"compare", O_COMPARE, 1},
+	{"seed", 's', 1},
+	{"at", O_AT, 1},
+	{"speed", O_SPEED, 1},
+	{"paused", O_PAUSED, 0},
+	{"mono", O_MONO, 0},
+	{"ascii", O_ASCII, 0},
+	{"frame-log", O_FRAMES, 1},
+	{"story", O_STORY, 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_dash_kinds[] = {
+	{O_SPEED, CMD_OPT_NUM, 1e-3, 1e9},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
@@ -47,24 +79,13 @@ const struct cmd_entry cmd_dash_entry = {
 		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
 		"its progress; any key cancels it.\n",
 	.opts = cmd_dash_opts,
+	.kinds = cmd_dash_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_WRITE,
+	.state_size = sizeof(struct dash_state),
+	.check = check_dash,
 	.exec = exec_dash,
-};
-
-enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
-
-const struct cmd_opt cmd_dash_opts[] = {
-	{"policy", 'p', 1},
-	{"compare", O_COMPARE, 1},
-	{"seed", 's', 1},
-	{"at", O_AT, 1},
-	{"speed", O_SPEED, 1},
-	{"paused", O_PAUSED, 0},
-	{"mono", O_MONO, 0},
-	{"ascii", O_ASCII, 0},
-	{"frame-log", O_FRAMES, 1},
-	{"story", O_STORY, 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
+	.release = release_dash,
 };
 
 struct store_ctx {
@@ -130,150 +151,93 @@ static int write_frames(const char *path, const struct dash *d, const struct ui_
 	return outfile_commit(&out, e);
 }
 
-static int exec_dash(int argc, char **argv)
+static int check_dash(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
-	struct scenario sc;
+	struct dash_state *t = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *policy = cmd_arg(ctx, 'p'), *compare = cmd_arg(ctx, O_COMPARE);
+	const char *seed = cmd_arg(ctx, 's'), *story = cmd_arg(ctx, O_STORY);
 	struct err e = {0};
-	const char *policy = "fgd", *compare = NULL, *at = NULL, *seed_arg = NULL,
-		   *frame_log = NULL, *story = NULL;
-	double speed = 0;
-	int c, rc = CMD_OK, mono = getenv("NO_COLOR") && getenv("NO_COLOR")[0], ascii = 0,
-	       paused = 0;
-	uint64_t seed = 1;
-	struct store *st = NULL;
-	struct dash *d = NULL;
-	const struct policy_ops *ops, *cops = NULL;
 
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_dash_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			policy = p.arg;
-			break;
-		case O_COMPARE:
-			compare = p.arg;
-			break;
-		case 's':
-			seed_arg = p.arg;
-			break;
-		case O_AT:
-			at = p.arg;
-			break;
-		case O_SPEED:
-			rc = cmd_num_opt(&cmd_dash_entry, "speed", p.arg, 1e-3, 1e9, &speed);
-			break;
-		case O_PAUSED:
-			paused = 1;
-			break;
-		case O_MONO:
-			mono = 1;
-			break;
-		case O_ASCII:
-			ascii = 1;
-			break;
-		case O_FRAMES:
-			frame_log = p.arg;
-			break;
-		case O_STORY:
-			story = p.arg;
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_dash_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_dash_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_dash_entry, p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!(ops = policy_find(policy))) {
-		rc = cmd_usage_error(&cmd_dash_entry, "--policy '%s': no such policy", policy);
-		goto out;
-	}
-	if (compare && !(cops = policy_find(compare))) {
-		rc = cmd_usage_error(&cmd_dash_entry, "--compare '%s': no such policy", compare);
-		goto out;
-	}
-	if (seed_arg && parse_u64(seed_arg, &seed)) {
-		rc = cmd_usage_error(&cmd_dash_entry,
-				     "--seed '%s': not a seed (a whole number >= 0)", seed_arg);
-		goto out;
-	}
-	if (story && strcmp(story, "raid")) {
-		rc = cmd_usage_error(&cmd_dash_entry, "--story '%s': no such story (raid)", story);
-		goto out;
-	}
-	if (scenario_check(&sc, &e)) {
-		rc = cmd_usage_error(&cmd_dash_entry, "%s", e.msg);
-		goto out;
-	}
-	if (sc.mode != SIM_TIMED) {
-		rc = cmd_usage_error(&cmd_dash_entry, "--mode inflate: the dashboard replays timed "
-						      "runs only");
-		goto out;
-	}
-	if (store_open(p.operands[0], 0, &st, &e) || scenario_load(&sc, st, &e) ||
-	    dash_new(&sc, ops, seed, 0, &d, &e)) {
-		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
-		goto out;
-	}
-	double seek_s = -1;
-	int64_t seek_events = 0;
+	t->seed = 1;
+	t->seek_s = -1;
+	if (!policy)
+		policy = "fgd";
+	if (!(t->ops = policy_find(policy)))
+		return cmd_usage_error(ce, "--policy '%s': no such policy", policy);
+	if (compare && !(t->cops = policy_find(compare)))
+		return cmd_usage_error(ce, "--compare '%s': no such policy", compare);
+	if (seed && parse_u64(seed, &t->seed))
+		return cmd_usage_error(ce, "--seed '%s': not a seed (a whole number >= 0)", seed);
+	if (story && strcmp(story, "raid"))
+		return cmd_usage_error(ce, "--story '%s': no such story (raid)", story);
+	if (scenario_check(&ctx->sc, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	if (ctx->sc.mode != SIM_TIMED)
+		return cmd_usage_error(ce, "--mode inflate: the dashboard replays timed runs only");
+	return CMD_OK;
+}
+
+/* The dashboard's model at its start: --at (or the story's 25 %), --compare, the story's
+ * what-if (names: the nodes it picks). 0 or the exit status. */
+static int start_dash(struct cmd_ctx *ctx, struct dash_state *t, char *names, size_t len)
+{
+	const char *at = cmd_arg(ctx, O_AT), *story = cmd_arg(ctx, O_STORY);
+	struct err e = {0};
+	if (scenario_load(&ctx->sc, ctx->st, &e) ||
+	    dash_new(&ctx->sc, t->ops, t->seed, 0, &t->d, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
 	if (at || story) {
-		int64_t t;
-		if (dash_parse_time(d, at ? at : "25%", &t)) {
-			rc = cmd_usage_error(&cmd_dash_entry,
-					     "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
-			goto out;
-		}
+		int64_t at_t;
+		if (dash_parse_time(t->d, at ? at : "25%", &at_t))
+			return cmd_usage_error(
+				ctx->ce, "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
 		double t0 = util_mono();
-		dash_goto(d, t);
-		seek_s = util_mono() - t0;
-		seek_events = sim_counters(dash_sim(d, 0))->events;
+		dash_goto(t->d, at_t);
+		t->seek_s = util_mono() - t0;
+		t->seek_events = sim_counters(dash_sim(t->d, 0))->events;
 	}
-	if (cops && dash_compare(d, cops, &e)) {
-		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
-		goto out;
-	}
+	if ((t->cops && dash_compare(t->d, t->cops, &e)) ||
+	    (story && dash_story_raid(t->d, names, len, &e)))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+static int exec_dash(struct cmd_ctx *ctx)
+{
+	struct dash_state *t = ctx->u;
+	const char *frame_log = cmd_arg(ctx, O_FRAMES), *story = cmd_arg(ctx, O_STORY);
+	struct err e = {0};
 	char names[3 * NODE_NAME_MAX + 4] = "";
-	if (story && dash_story_raid(d, names, sizeof names, &e)) {
-		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
-		goto out;
-	}
-	struct store_ctx ctx = {st, p.operands[0], &sc, 0};
-	struct ui_opts uo = {.mono = mono,
-			     .ascii = ascii,
-			     .speed = speed,
-			     .paused = paused,
-			     .trace_name = sc.trace_name.s,
+	int rc;
+
+	if ((rc = start_dash(ctx, t, names, sizeof names)))
+		return rc;
+	struct store_ctx sctx = {ctx->st, ctx->p.operands[0], &ctx->sc, 0};
+	struct ui_opts uo = {.mono = (getenv("NO_COLOR") && getenv("NO_COLOR")[0]) ||
+				     cmd_has(ctx, O_MONO),
+			     .ascii = cmd_has(ctx, O_ASCII) > 0,
+			     .speed = cmd_num(ctx, O_SPEED, 0),
+			     .paused = cmd_has(ctx, O_PAUSED) > 0,
+			     .trace_name = ctx->sc.trace_name.s,
 			     .story = story != NULL,
 			     .filter = story ? names : NULL,
 			     .store = store_lane,
-			     .store_u = &ctx,
+			     .store_u = &sctx,
 			     .log_frames = frame_log != NULL};
-	int urc = ui_run(d, &uo, &e);
-	if (frame_log && write_frames(frame_log, d, &uo, seek_s, seek_events, &e)) {
-		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
-		free(uo.frames);
-		goto out;
-	}
-	free(uo.frames);
-	if (urc == VF_EIO)
-		rc = cmd_fail(&cmd_dash_entry, "%s", e.msg);
+	int urc = ui_run(t->d, &uo, &e);
+	if (frame_log && write_frames(frame_log, t->d, &uo, t->seek_s, t->seek_events, &e))
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+	else if (urc == VF_EIO)
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
 	else if (urc > 128)
 		rc = urc; /* stopped by a signal: the shell's convention */
-out:
-	dash_free(d);
-	scenario_release(&sc);
-	store_close(st);
-	cmd_parser_release(&p);
+	free(uo.frames);
 	return rc;
+}
+
+static void release_dash(struct cmd_ctx *ctx)
+{
+	struct dash_state *t = ctx->u;
+	dash_free(t->d);
 }

@@ -10,12 +10,38 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "esc.h"
 #include "gpumodel.h"
 #include "outfile.h"
 #include "store.h"
 
-static int exec_export(int argc, char **argv);
-extern const struct cmd_opt cmd_export_opts[]; /* below */
+/* What the options ask for. */
+struct export_cmd {
+	int what;  /* OPT_RAW, OPT_JOBS or OPT_NODES */
+	int flags; /* of the files written (outfile.h) */
+};
+
+static int opt_export(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_export(struct cmd_ctx *ctx);
+static int exec_export(struct cmd_ctx *ctx);
+
+enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
+
+const struct cmd_opt cmd_export_opts[] = {
+	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
+	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
+	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
+	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
+	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_export_kinds[] = {
+	{OPT_RAW, CMD_OPT_HOOK, 0, 0},
+	{OPT_JOBS, CMD_OPT_HOOK, 0, 0},
+	{OPT_NODES, CMD_OPT_HOOK, 0, 0},
+	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
@@ -36,17 +62,15 @@ const struct cmd_entry cmd_export_entry = {
 		"  --follow       write to what a symbolic link points to (else refused)\n"
 		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
 		"                 (default 60; 0: fail at once)\n",
-	.exec = exec_export,
 	.opts = cmd_export_opts,
+	.kinds = cmd_export_kinds,
+	.store = CMD_STORE_READ, /* check has seen the one STORE */
+	.wait_key = OPT_WAIT,
+	.state_size = sizeof(struct export_cmd),
+	.opt = opt_export,
+	.check = check_export,
+	.exec = exec_export,
 };
-
-enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
-
-static void say_waiting(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "voidfit export: %s\n", msg);
-}
 
 /* "" for an unrecorded (-1) value, else the number. */
 static void cell(FILE *f, int64_t v)
@@ -55,27 +79,27 @@ static void cell(FILE *f, int64_t v)
 		fprintf(f, "%lld", (long long)v);
 }
 
-/* A CSV field, quoted when it needs to be. */
+/* A CSV field, quoted when it needs to be (read back as data: not esc_csv's). */
 static void text(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	esc_csv_quote(&b, s);
+	fputs(b.s, f);
+	sbuf_release(&b);
 }
 
+/* The workers column is written only for a trace with a gang: one of one-worker jobs is
+ * exported as it was before jobs had workers. */
 static void write_jobs(FILE *f, const struct job_set *js)
 {
+	int gangs = 0;
+	for (size_t i = 0; i < js->njobs && !gangs; i++)
+		gangs = job_is_gang(&js->jobs[i]);
 	fputs("job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,"
-	      "sto_mbps,iocpu_milli,gpu_spec\n",
+	      "sto_mbps,iocpu_milli,gpu_spec",
 	      f);
+	fputs(gangs ? ",workers\n" : "\n", f);
 	for (size_t i = 0; i < js->njobs; i++) {
 		const struct job *j = &js->jobs[i];
 		int64_t hbm = j->dem[DIM_HBM];
@@ -101,6 +125,8 @@ static void write_jobs(FILE *f, const struct job_set *js)
 				fprintf(f, "%s%s", first ? "" : "|", gpumodel_get(m)->name);
 				first = 0;
 			}
+		if (gangs)
+			fprintf(f, ",%d", (int)job_workers(j));
 		fputc('\n', f);
 	}
 }
@@ -332,109 +358,70 @@ static int failed(const struct err *e)
 	return cmd_stop_signal ? 130 : rc;
 }
 
-const struct cmd_opt cmd_export_opts[] = {
-	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
-	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
-	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
-	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
-	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
-};
-
-static int exec_export(int argc, char **argv)
+/* --raw, --jobs, --nodes: one of them. */
+static int opt_export(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	struct cmd_parser p;
-	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
-	int what = 0, flags = 0, c, rc = CMD_OK;
-	struct cmd_stop stop;
-	const char *dir = NULL, *outpath = NULL, *trace = NULL;
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_export_opts)) != -1) {
-		switch (c) {
-		case OPT_RAW:
-		case OPT_JOBS:
-		case OPT_NODES:
-			if (what && what != c) {
-				rc = cmd_usage_error(
-					&cmd_export_entry,
-					"--raw, --jobs and --nodes exclude each other");
-				goto out;
-			}
-			what = c;
-			break;
-		case 'd':
-			dir = p.arg;
-			break;
-		case 'o':
-			outpath = p.arg;
-			break;
-		case OPT_TRACE:
-			trace = p.arg;
-			break;
-		case OPT_FORCE:
-			flags |= OUTFILE_REPLACE;
-			break;
-		case OPT_FOLLOW:
-			flags |= OUTFILE_FOLLOW;
-			break;
-		case OPT_WAIT:
-			if ((rc = cmd_num_opt(&cmd_export_entry, "wait", p.arg, 0, 0, &w.seconds)))
-				goto out;
-			break;
-		default:
-			rc = cmd_opt_error(&cmd_export_entry, &p);
-			goto out;
-		}
-	}
-	if (!what) {
-		rc = cmd_usage_error(&cmd_export_entry,
-				     "say what to export: --raw, --jobs or --nodes");
-		goto out;
-	}
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_export_entry,
-				     p.nops ? "one store at a time" : "no store given");
-		goto out;
-	}
-	if (what == OPT_RAW && (!dir || outpath)) {
-		rc = cmd_usage_error(&cmd_export_entry,
-				     "--raw writes into a directory: give -d DIR");
-		goto out;
-	}
-	if (what != OPT_RAW && dir) {
-		rc = cmd_usage_error(&cmd_export_entry,
-				     "-d is for --raw; --jobs and --nodes take -o");
-		goto out;
-	}
-	struct err e = {0};
-	struct store *s = NULL;
-	int64_t tid = -1;
-	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &s, &e) ||
-	    ((what != OPT_RAW || trace) && store_trace_find(s, trace, &tid, &e))) {
-		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
-		store_close(s);
-		goto out;
-	}
-	/* a stop signal leaves no half file (write_whole) */
-	cmd_stop_catch(&stop);
-	if (what == OPT_RAW) {
-		if (export_raw(s, tid, dir, flags, &e))
-			rc = failed(&e);
-		goto done;
-	}
+	struct export_cmd *t = ctx->u;
+	(void)arg;
+	if (t->what && t->what != key)
+		return cmd_usage_error(ctx->ce, "--raw, --jobs and --nodes exclude each other");
+	t->what = key;
+	return CMD_OK;
+}
+
+static int check_export(struct cmd_ctx *ctx)
+{
+	struct export_cmd *t = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *dir = cmd_arg(ctx, 'd'), *outpath = cmd_arg(ctx, 'o');
+	t->flags = (cmd_has(ctx, OPT_FORCE) ? OUTFILE_REPLACE : 0) |
+		   (cmd_has(ctx, OPT_FOLLOW) ? OUTFILE_FOLLOW : 0);
+	if (!t->what)
+		return cmd_usage_error(ce, "say what to export: --raw, --jobs or --nodes");
+	if (ctx->p.nops != 1)
+		return cmd_usage_error(ce, ctx->p.nops ? "one store at a time" : "no store given");
+	if (t->what == OPT_RAW && (!dir || outpath))
+		return cmd_usage_error(ce, "--raw writes into a directory: give -d DIR");
+	if (t->what != OPT_RAW && dir)
+		return cmd_usage_error(ce, "-d is for --raw; --jobs and --nodes take -o");
+	return CMD_OK;
+}
+
+/* The trace tid's jobs or nodes as CSV, whole, to -o or standard output. */
+static int export_csv(struct cmd_ctx *ctx, struct export_cmd *t, int64_t tid)
+{
+	const char *outpath = cmd_arg(ctx, 'o');
 	struct job_set js = {0};
-	if (store_trace_load(s, tid, &js, &e)) {
-		rc = cmd_fail(&cmd_export_entry, "%s", e.msg);
-		goto done;
-	}
-	struct csvout co = {&js, what == OPT_JOBS};
 	struct outfile o;
-	if (open_out(&o, outpath ? outpath : "-", flags, &e) || write_whole(&o, put_csv, &co, &e))
+	struct err e = {0};
+	int rc = CMD_OK;
+	if (store_trace_load(ctx->st, tid, &js, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	struct csvout co = {&js, t->what == OPT_JOBS};
+	if (open_out(&o, outpath ? outpath : "-", t->flags, &e) ||
+	    write_whole(&o, put_csv, &co, &e))
 		rc = failed(&e);
 	job_set_release(&js);
-done:
+	return rc;
+}
+
+static int exec_export(struct cmd_ctx *ctx)
+{
+	struct export_cmd *t = ctx->u;
+	const char *trace = cmd_arg(ctx, OPT_TRACE);
+	struct cmd_stop stop;
+	struct err e = {0};
+	int64_t tid = -1;
+	int rc = CMD_OK;
+
+	if ((t->what != OPT_RAW || trace) && store_trace_find(ctx->st, trace, &tid, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	/* a stop signal leaves no half file (write_whole) */
+	cmd_stop_catch(&stop);
+	if (t->what != OPT_RAW)
+		rc = export_csv(ctx, t, tid);
+	else if (export_raw(ctx->st, tid, cmd_arg(ctx, 'd'), t->flags, &e))
+		rc = failed(&e);
 	cmd_stop_release(&stop);
-	store_close(s);
-out:
-	cmd_parser_release(&p);
 	return rc;
 }

@@ -9,14 +9,36 @@
 #include "json.h"
 #include "sbuf.h"
 
-static int exec_gen(int argc, char **argv);
-extern const struct cmd_opt cmd_gen_opts[]; /* below */
+static void init_gen(struct cmd_ctx *ctx);
+static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg);
+static int exec_gen(struct cmd_ctx *ctx);
+
+/* -s and -n would mean seed and no-store, as in the other commands: long options only. */
+enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
+
+const struct cmd_opt cmd_gen_opts[] = {
+	{"scenario", O_SCENARIO, 1},
+	{"jobs", 'j', 1},
+	{"nodes", O_NODES, 1},
+	{"seed", O_SEED, 1},
+	{"templates", O_TEMPLATES, 1},
+	{"json", O_JSON, 0},
+	{"output", 'o', 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_gen_kinds[] = {
+	{O_SCENARIO, CMD_OPT_HOOK, 0, 0},  {'j', CMD_OPT_HOOK, 0, 0},
+	{O_NODES, CMD_OPT_HOOK, 0, 0},     {O_SEED, CMD_OPT_HOOK, 0, 0},
+	{O_TEMPLATES, CMD_OPT_HOOK, 0, 0}, {0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
 	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--templates N] [--json] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
-	.help = "      --scenario NAME  balanced (default), irregular, storage-stress or hard\n"
+	.help = "      --scenario NAME  balanced (default), irregular, storage-stress, hard or\n"
+		"                        llm\n"
 		"  -j, --jobs N          jobs to generate (default 2000; at most 100000000)\n"
 		"      --nodes N         nodes of the cluster (default 64; at most 1000000)\n"
 		"      --seed S          seed, 0..18446744073709551615 (default 1): the same\n"
@@ -50,23 +72,21 @@ const struct cmd_entry cmd_gen_entry = {
 		"6h\n"
 		"                  on 10% of GPU nodes, NICs at a quarter for 30m on 5% of nodes, "
 		"one\n"
-		"                  group's storage halved for 2h\n",
-	.exec = exec_gen,
+		"                  group's storage halved for 2h\n"
+		"  llm             A100x8 nodes only; jobs 6% pretraining gangs of 2-64 whole\n"
+		"                  nodes (8 h median), 24% fine-tuning on one node (3 h), 20%\n"
+		"                  inference replicas of 1-8 GPUs (12 h), 50% evaluation of 1-8\n"
+		"                  GPUs (15 min); load 0.85; jobs.csv has a workers column.\n"
+		"                  The shape (a few gangs hold most GPU time, evaluation is most\n"
+		"                  jobs and short) is Acme's (Hu et al., NSDI 2024); the shares,\n"
+		"                  gang sizes and medians are assumed (voidfit(7))\n",
 	.opts = cmd_gen_opts,
-};
-
-/* -s and -n would mean seed and no-store, as in the other commands: long options only. */
-enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
-
-const struct cmd_opt cmd_gen_opts[] = {
-	{"scenario", O_SCENARIO, 1},
-	{"jobs", 'j', 1},
-	{"nodes", O_NODES, 1},
-	{"seed", O_SEED, 1},
-	{"templates", O_TEMPLATES, 1},
-	{"json", O_JSON, 0},
-	{"output", 'o', 1},
-	{NULL, 0, 0},
+	.kinds = cmd_gen_kinds,
+	.no_operand = 1,
+	.state_size = sizeof(struct gen_params),
+	.init = init_gen,
+	.opt = opt_gen,
+	.exec = exec_gen,
 };
 
 /* A count option: an integer in 1..max into *out; else a usage error. */
@@ -118,71 +138,51 @@ static void print_json(const struct gen_params *p, const char *dir)
 	sbuf_release(&path);
 }
 
-static int exec_gen(int argc, char **argv)
+static void init_gen(struct cmd_ctx *ctx)
 {
-	const struct cmd_entry *ce = &cmd_gen_entry;
-	struct gen_params p = {.scenario = GEN_BALANCED, .njobs = 2000, .nnodes = 64, .seed = 1};
-	const char *dir = NULL;
-	struct cmd_parser ps;
-	struct err e = {0};
-	int c, json = 0, rc = CMD_OK;
+	struct gen_params *p = ctx->u;
+	*p = (struct gen_params){.scenario = GEN_BALANCED, .njobs = 2000, .nnodes = 64, .seed = 1};
+}
 
-	if (cmd_wants_help(argc, argv)) {
-		cmd_print_help(ce, stdout);
-		return CMD_OK;
+/* The parameters of the trace, each checked as it comes. */
+static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct gen_params *p = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	switch (key) {
+	case O_SCENARIO:
+		if ((p->scenario = gen_scenario_find(arg)) < 0)
+			return cmd_usage_error(
+				ce,
+				"scenario '%s': want balanced, irregular, storage-stress, hard or "
+				"llm",
+				arg);
+		break;
+	case 'j':
+		return count_opt(ce, "jobs", arg, GEN_MAX_JOBS, &p->njobs);
+	case O_NODES:
+		return count_opt(ce, "nodes", arg, GEN_MAX_NODES, &p->nnodes);
+	case O_SEED:
+		if (parse_u64(arg, &p->seed))
+			return cmd_usage_error(
+				ce, "seed '%s': want an integer in 0..18446744073709551615", arg);
+		break;
+	case O_TEMPLATES:
+		return count_opt(ce, "templates", arg, GEN_MAX_TEMPLATES, &p->templates);
 	}
-	cmd_parser_init(&ps, argc, argv);
-	while ((c = cmd_getopt(&ps, cmd_gen_opts)) != -1) {
-		switch (c) {
-		case O_SCENARIO:
-			p.scenario = gen_scenario_find(ps.arg);
-			if (p.scenario < 0)
-				rc = cmd_usage_error(ce,
-						     "scenario '%s': want balanced, irregular, "
-						     "storage-stress or hard",
-						     ps.arg);
-			break;
-		case 'j':
-			rc = count_opt(ce, "jobs", ps.arg, GEN_MAX_JOBS, &p.njobs);
-			break;
-		case O_NODES:
-			rc = count_opt(ce, "nodes", ps.arg, GEN_MAX_NODES, &p.nnodes);
-			break;
-		case O_SEED:
-			if (parse_u64(ps.arg, &p.seed))
-				rc = cmd_usage_error(ce,
-						     "seed '%s': want an integer in "
-						     "0..18446744073709551615",
-						     ps.arg);
-			break;
-		case O_TEMPLATES:
-			rc = count_opt(ce, "templates", ps.arg, GEN_MAX_TEMPLATES, &p.templates);
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case 'o':
-			dir = ps.arg;
-			break;
-		default:
-			rc = cmd_opt_error(ce, &ps);
-		}
-		if (rc)
-			goto out;
-	}
-	if (ps.nops > 0) {
-		rc = cmd_usage_error(ce, "'%s': unexpected operand", ps.operands[0]);
-		goto out;
-	}
-	if (!dir || !*dir) {
-		rc = cmd_usage_error(ce, "-o DIR is required");
-		goto out;
-	}
-	if (gen_write(&p, dir, &e))
-		rc = cmd_fail(ce, "%s", e.msg);
-	else if (json)
-		print_json(&p, dir);
-out:
-	cmd_parser_release(&ps);
-	return rc;
+	return CMD_OK;
+}
+
+static int exec_gen(struct cmd_ctx *ctx)
+{
+	const struct gen_params *p = ctx->u;
+	const char *dir = cmd_arg(ctx, 'o');
+	struct err e = {0};
+	if (!dir || !*dir)
+		return cmd_usage_error(ctx->ce, "-o DIR is required");
+	if (gen_write(p, dir, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	if (cmd_has(ctx, O_JSON))
+		print_json(p, dir);
+	return CMD_OK;
 }

@@ -27,8 +27,63 @@
 #define HUGE_HEAP_FROM ((int64_t)16 << 20)
 #define HUGE_HEAP      ((size_t)24 << 20)
 
-static int exec_import(int argc, char **argv);
-extern const struct cmd_opt cmd_import_opts[]; /* below */
+/* Each --format and where it began: the operands before it, and --nodes files. */
+struct fmt_at {
+	const char *format;
+	int from;          /* operands seen before it */
+	size_t nodes_from; /* --nodes files seen before it */
+};
+
+/* The import the options describe. */
+struct import_cmd {
+	struct import_opts o;
+	struct import_input *in; /* n inputs; the --nodes files first at the end, as they come */
+	size_t n, nnodes;
+	struct fmt_at *fmts; /* nfmt */
+	int nfmt;
+	const char **node_fmt; /* each --nodes file's --format */
+	int listed;            /* --format list: listed, nothing else done */
+};
+
+static void init_import(struct cmd_ctx *ctx);
+static int opt_import(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_import(struct cmd_ctx *ctx);
+static int exec_import(struct cmd_ctx *ctx);
+static void release_import(struct cmd_ctx *ctx);
+
+enum {
+	OPT_WAIT = CMD_LONG_ONLY,
+	OPT_JSON,
+	OPT_NAME,
+	OPT_STRICT,
+	OPT_TZ,
+	OPT_NEW_TRACE,
+	OPT_GPU_MODELS
+};
+
+const struct cmd_opt cmd_import_opts[] = {
+	{"output", 'o', 1},
+	{"format", 'F', 1},
+	{"nodes", 'N', 1},
+	{"cluster", 'C', 1},
+	{"name", OPT_NAME, 1},
+	{"strict", OPT_STRICT, 0},
+	{"quiet", 'q', 0},
+	{"wait", OPT_WAIT, 1},
+	{"json", OPT_JSON, 0},
+	{"tz", OPT_TZ, 1},
+	{"new-trace", OPT_NEW_TRACE, 0},
+	{"gpu-models", OPT_GPU_MODELS, 1},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_import_kinds[] = {
+	{'F', CMD_OPT_HOOK, 0, 0},
+	{'N', CMD_OPT_HOOK, 0, 0},
+	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
+	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
@@ -61,34 +116,14 @@ const struct cmd_entry cmd_import_entry = {
 		"                      error, trace, trace_id, files, read, accepted,\n"
 		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
-	.exec = exec_import,
 	.opts = cmd_import_opts,
-};
-
-enum {
-	OPT_WAIT = CMD_LONG_ONLY,
-	OPT_JSON,
-	OPT_NAME,
-	OPT_STRICT,
-	OPT_TZ,
-	OPT_NEW_TRACE,
-	OPT_GPU_MODELS
-};
-
-const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},
-	{"format", 'F', 1},
-	{"nodes", 'N', 1},
-	{"cluster", 'C', 1},
-	{"name", OPT_NAME, 1},
-	{"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},
-	{"wait", OPT_WAIT, 1},
-	{"json", OPT_JSON, 0},
-	{"tz", OPT_TZ, 1},
-	{"new-trace", OPT_NEW_TRACE, 0},
-	{"gpu-models", OPT_GPU_MODELS, 1},
-	{NULL, 0, 0},
+	.kinds = cmd_import_kinds,
+	.state_size = sizeof(struct import_cmd),
+	.init = init_import,
+	.opt = opt_import,
+	.check = check_import,
+	.exec = exec_import,
+	.release = release_import,
 };
 
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with
@@ -182,12 +217,6 @@ static void warn_unknown(const struct import_result *res)
 	}
 }
 
-static void say_waiting(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "voidfit import: %s\n", msg);
-}
-
 static void list_formats(void)
 {
 	for (const struct trace_format *const *f = trace_formats; *f; f++)
@@ -207,128 +236,183 @@ static int64_t input_bytes(const struct import_input *in, size_t n)
 }
 #endif
 
-static int exec_import(int argc, char **argv)
+static void init_import(struct cmd_ctx *ctx)
 {
-	struct import_opts o = {.store = "voidfit.db",
-				.max_bad = IMPORT_SHOW_BAD,
-				.wait = {STORE_WAIT_DEFAULT, say_waiting, NULL},
-				.stop = &cmd_stop_signal};
-	struct cmd_stop stop; /* a signal stops the import at the next row: it rolls back and
-			       * removes the store it was making, then the signal is raised again */
-	struct cmd_parser p;
-	struct import_input *in = xcalloc((size_t)argc + 1, sizeof *in);
-	size_t n = 0, nnodes = 0;
-	int quiet = 0, asjson = 0, c, rc = CMD_OK;
-	struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT; /* names as printed (escaped) */
-	/* Each --format and where it began: the operands before it, and --nodes files. */
-	struct fmt_at {
-		const char *format;
-		int from;          /* operands seen before it */
-		size_t nodes_from; /* --nodes files seen before it */
-	} *fmts = xcalloc((size_t)argc + 1, sizeof *fmts);
-	const char **node_fmt = xcalloc((size_t)argc + 1, sizeof *node_fmt);
-	int nfmt = 0;
+	struct import_cmd *t = ctx->u;
+	size_t n = (size_t)ctx->argc + 1;
+	t->o = (struct import_opts){
+		.store = "voidfit.db", .max_bad = IMPORT_SHOW_BAD, .stop = &cmd_stop_signal};
+	t->in = xcalloc(n, sizeof *t->in);
+	t->fmts = xcalloc(n, sizeof *t->fmts);
+	t->node_fmt = xcalloc(n, sizeof *t->node_fmt);
+}
 
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_import_opts)) != -1) {
-		switch (c) {
-		case 'o':
-			o.store = p.arg;
-			break;
-		case 'F':
-			fmts[nfmt++] = (struct fmt_at){p.arg, p.nops, nnodes};
-			break;
-		case 'N': /* after the operands, so the trace is named after a job file */
-			node_fmt[nnodes] = nfmt ? fmts[nfmt - 1].format : NULL;
-			in[argc - 1 - nnodes++] = (struct import_input){p.arg, 1, NULL};
-			break;
-		case OPT_TZ:
-			if (trace_tz_parse(p.arg, &o.tz_offset)) {
-				rc = cmd_usage_error(
-					&cmd_import_entry,
-					"--tz '%s' is not a zone voidfit reads (valid: "
-					"UTC, Z, +08:00, -0530, +8)",
-					p.arg);
-				goto out;
-			}
-			o.tz_set = 1;
-			break;
-		case OPT_NEW_TRACE:
-			o.again = 1;
-			break;
-		case OPT_GPU_MODELS:
-			o.gpu_models = p.arg;
-			break;
-		case 'C':
-			o.cluster = p.arg;
-			break;
-		case OPT_NAME:
-			o.name = p.arg;
-			break;
-		case OPT_STRICT:
-			o.strict = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case OPT_JSON:
-			asjson = 1;
-			break;
-		case OPT_WAIT:
-			if ((rc = cmd_num_opt(&cmd_import_entry, "wait", p.arg, 0, 0,
-					      &o.wait.seconds)))
-				goto out;
-			break;
-		default:
-			rc = cmd_opt_error(&cmd_import_entry, &p);
-			goto out;
-		}
+/* --format and --nodes, where they stand among the files; --tz. */
+static int opt_import(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct import_cmd *t = ctx->u;
+	switch (key) {
+	case 'F':
+		t->fmts[t->nfmt++] = (struct fmt_at){arg, ctx->p.nops, t->nnodes};
+		break;
+	case 'N': /* after the operands, so the trace is named after a job file */
+		t->node_fmt[t->nnodes] = t->nfmt ? t->fmts[t->nfmt - 1].format : NULL;
+		t->in[ctx->argc - 1 - (int)t->nnodes++] = (struct import_input){arg, 1, NULL};
+		break;
+	case OPT_TZ:
+		if (trace_tz_parse(arg, &t->o.tz_offset))
+			return cmd_usage_error(ctx->ce,
+					       "--tz '%s' is not a zone voidfit reads (valid: "
+					       "UTC, Z, +08:00, -0530, +8)",
+					       arg);
+		t->o.tz_set = 1;
+		break;
 	}
-	for (int i = 0; i < nfmt; i++) {
-		const char *f = fmts[i].format;
+	return CMD_OK;
+}
+
+/* Each --format is for the files after it: 0, or the usage error. --format list lists
+ * the formats and sets t->listed. */
+static int check_formats(struct cmd_ctx *ctx, struct import_cmd *t)
+{
+	for (int i = 0; i < t->nfmt; i++) {
+		const char *f = t->fmts[i].format;
 		if (!strcmp(f, "list")) {
 			list_formats();
-			goto out;
+			t->listed = 1;
+			return CMD_OK;
 		}
-		if (strncmp(f, "generic:", 8) && !trace_format_find(f)) {
-			rc = cmd_usage_error(
-				&cmd_import_entry,
-				"format '%s' is not known ('--format list' lists them)", f);
-			goto out;
-		}
+		if (strncmp(f, "generic:", 8) && !trace_format_find(f))
+			return cmd_usage_error(
+				ctx->ce, "format '%s' is not known ('--format list' lists them)",
+				f);
 		/* Each is for the files after it, so one with none after it is a slip (the
 		 * second of two once silently won); but one --format after every file is
 		 * every file's, as it always was. */
-		int next_ops = i + 1 < nfmt ? fmts[i + 1].from : p.nops;
-		size_t next_nodes = i + 1 < nfmt ? fmts[i + 1].nodes_from : nnodes;
-		if (nfmt > 1 && next_ops == fmts[i].from && next_nodes == fmts[i].nodes_from) {
-			rc = cmd_usage_error(
-				&cmd_import_entry,
-				"--format '%s' is followed by no file: given more than "
-				"once, each --format applies to the files after it",
+		int next_ops = i + 1 < t->nfmt ? t->fmts[i + 1].from : ctx->p.nops;
+		size_t next_nodes = i + 1 < t->nfmt ? t->fmts[i + 1].nodes_from : t->nnodes;
+		if (t->nfmt > 1 && next_ops == t->fmts[i].from &&
+		    next_nodes == t->fmts[i].nodes_from)
+			return cmd_usage_error(
+				ctx->ce,
+				"--format '%s' is followed by no file: given more "
+				"than once, each --format applies to the files after it",
 				f);
-			goto out;
-		}
 	}
-	if (nfmt == 1 && fmts[0].from == p.nops && fmts[0].nodes_from == nnodes)
-		o.format = fmts[0].format;
-	for (int i = 0; i < p.nops; i++) {
-		const char *f = NULL;
-		for (int k = 0; !o.format && k < nfmt && fmts[k].from <= i; k++)
-			f = fmts[k].format;
-		in[n++] = (struct import_input){p.operands[i], 0, f};
-	}
-	for (size_t i = 0; i < nnodes; i++) { /* the --nodes files, in their order */
-		in[n] = in[argc - 1 - i];
-		in[n++].format = node_fmt[i];
-	}
-	if (!n && !o.cluster) {
-		rc = cmd_usage_error(&cmd_import_entry, "no file to import");
-		goto out;
-	}
+	return CMD_OK;
+}
 
+static int check_import(struct cmd_ctx *ctx)
+{
+	struct import_cmd *t = ctx->u;
+	struct import_opts *o = &t->o;
+	int rc;
+	if (cmd_arg(ctx, 'o'))
+		o->store = cmd_arg(ctx, 'o');
+	o->cluster = cmd_arg(ctx, 'C');
+	o->name = cmd_arg(ctx, OPT_NAME);
+	o->gpu_models = cmd_arg(ctx, OPT_GPU_MODELS);
+	o->again = cmd_has(ctx, OPT_NEW_TRACE) > 0;
+	o->strict = cmd_has(ctx, OPT_STRICT) > 0;
+	o->wait = cmd_store_wait(ctx, OPT_WAIT);
+	if ((rc = check_formats(ctx, t)) || t->listed)
+		return rc;
+	if (t->nfmt == 1 && t->fmts[0].from == ctx->p.nops && t->fmts[0].nodes_from == t->nnodes)
+		o->format = t->fmts[0].format;
+	for (int i = 0; i < ctx->p.nops; i++) {
+		const char *f = NULL;
+		for (int k = 0; !o->format && k < t->nfmt && t->fmts[k].from <= i; k++)
+			f = t->fmts[k].format;
+		t->in[t->n++] = (struct import_input){ctx->p.operands[i], 0, f};
+	}
+	for (size_t i = 0; i < t->nnodes; i++) { /* the --nodes files, in their order */
+		t->in[t->n] = t->in[ctx->argc - 1 - (int)i];
+		t->in[t->n++].format = t->node_fmt[i];
+	}
+	if (!t->n && !o->cluster)
+		return cmd_usage_error(ctx->ce, "no file to import");
+	return CMD_OK;
+}
+
+/* The bad rows shown, and how many more the quarantine holds. */
+static void say_bad(const struct import_result *res)
+{
+	struct sbuf e1 = SBUF_INIT;
+	for (size_t i = 0; i < res->nbad; i++)
+		fprintf(stderr, "%s\n", esc_text_s(&e1, res->bad[i]));
+	if (res->quarantined > (int64_t)res->nbad)
+		fprintf(stderr, "... and %lld more bad rows (all in the quarantine table)\n",
+			(long long)(res->quarantined - (int64_t)res->nbad));
+	sbuf_release(&e1);
+}
+
+/* A failed import: nothing changed; a signal that stopped it is raised again. */
+static int say_failed(struct cmd_ctx *ctx, const char *store, const struct err *e)
+{
+	int rc = cmd_fail(ctx->ce, "%s", e->msg);
+	/* The import changed nothing it did not make, and removed what it made. */
+	fprintf(stderr, "voidfit import: nothing imported; %s %s\n", store,
+		access(store, F_OK) == 0 ? "is unchanged" : "was not created");
+	if (cmd_stop_signal) { /* die of it, as the caller expects */
+		signal(cmd_stop_signal, SIG_DFL);
+		raise(cmd_stop_signal);
+	}
+	return rc;
+}
+
+/* What became of each file and of the trace: the exit status. */
+static int say_imported(struct cmd_ctx *ctx, const struct import_result *res, int loud)
+{
+	const char *store = ((struct import_cmd *)ctx->u)->o.store;
+	struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT; /* names as printed (escaped) */
+	int rc = CMD_OK;
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const struct import_file *f = &res->files[i];
+		const char *name = esc_text_s(&e1, f->name);
+		if (f->skipped)
+			fprintf(stderr, "%s: %s, skipped\n", name, esc_text_s(&e2, f->skipped));
+		else if (f->dup_of)
+			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", name,
+				esc_text_s(&e2, f->dup_of));
+		else if (loud)
+			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", name,
+			       f->format, (long long)f->read, (long long)f->accepted,
+			       (long long)f->quarantined);
+	}
+	if (res->trace_id)
+		warn_unknown(res);
+	if (!res->trace_id) {
+		rc = cmd_fail(ctx->ce, "nothing new: every file is already in %s (or skipped)%s",
+			      store, cmd_arg(ctx, 'C') ? "" : "; --new-trace imports them again");
+	} else if (loud) {
+		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
+		       "%lld quarantined; %lld jobs, %lld nodes\n",
+		       esc_text_s(&e1, res->trace), (long long)res->trace_id,
+		       esc_text_s(&e2, store), res->nnew, res->nnew == 1 ? "" : "s",
+		       (long long)res->read, (long long)res->accepted, (long long)res->quarantined,
+		       (long long)res->jobs, (long long)res->nodes);
+		if (res->others)
+			printf("trace '%s' is the default now (commands take the newest trace; "
+			       "--trace NAME picks one of the %lld other%s)\n",
+			       esc_text_s(&e1, res->trace), (long long)res->others,
+			       res->others == 1 ? "" : "s");
+	}
+	sbuf_release(&e1);
+	sbuf_release(&e2);
+	return rc;
+}
+
+static int exec_import(struct cmd_ctx *ctx)
+{
+	struct import_cmd *t = ctx->u;
 	struct import_result res;
 	struct err e = {0};
+	struct cmd_stop stop; /* a signal stops the import at the next row: it rolls back and
+			       * removes the store it was making, then the signal is raised again */
+	int quiet = cmd_has(ctx, 'q') > 0, asjson = cmd_has(ctx, OPT_JSON) > 0, rc;
+
+	if (t->listed)
+		return CMD_OK;
 #ifdef __GLIBC__
 	/* An import allocates and frees the same few megabytes for every block, on two
 	 * threads: glibc would give them back to the kernel each time (madvise, munmap: TLB
@@ -340,82 +424,30 @@ static int exec_import(int argc, char **argv)
 	 * of 4 KiB, a tenth of the import's time in a virtual machine, where in huge pages
 	 * they are a few. A small import stays in small pages (2 MiB pages for a few KB
 	 * would only grow it). */
-	if (input_bytes(in, n) >= HUGE_HEAP_FROM)
+	if (input_bytes(t->in, t->n) >= HUGE_HEAP_FROM)
 		heap_prefer_huge(HUGE_HEAP);
 #endif
 	cmd_stop_catch(&stop);
-	int irc = import_run(&o, in, n, &res, &e);
+	int irc = import_run(&t->o, t->in, t->n, &res, &e);
 	cmd_stop_release(&stop);
 	if (res.swept)
 		fprintf(stderr,
 			"voidfit import: removed %zu temporary file%s that a killed import of %s "
 			"left in its folder\n",
-			res.swept, res.swept == 1 ? "" : "s", o.store);
-	if (!quiet || irc) {
-		for (size_t i = 0; i < res.nbad; i++)
-			fprintf(stderr, "%s\n", esc_text_s(&e1, res.bad[i]));
-		if (res.quarantined > (int64_t)res.nbad)
-			fprintf(stderr,
-				"... and %lld more bad rows (all in the quarantine table)\n",
-				(long long)(res.quarantined - (int64_t)res.nbad));
-	}
+			res.swept, res.swept == 1 ? "" : "s", t->o.store);
+	if (!quiet || irc)
+		say_bad(&res);
 	if (asjson)
-		print_json(o.store, &res, irc ? e.msg : NULL);
-	if (irc) {
-		rc = cmd_fail(&cmd_import_entry, "%s", e.msg);
-		/* The import changed nothing it did not make, and removed what it made. */
-		fprintf(stderr, "voidfit import: nothing imported; %s %s\n", o.store,
-			access(o.store, F_OK) == 0 ? "is unchanged" : "was not created");
-		import_result_release(&res);
-		if (cmd_stop_signal) { /* die of it, as the caller expects */
-			cmd_parser_release(&p);
-			free(fmts);
-			free(node_fmt);
-			free(in);
-			signal(cmd_stop_signal, SIG_DFL);
-			raise(cmd_stop_signal);
-		}
-		goto out;
-	}
-	for (size_t i = 0; i < res.nfiles; i++) {
-		const struct import_file *f = &res.files[i];
-		const char *name = esc_text_s(&e1, f->name);
-		if (f->skipped)
-			fprintf(stderr, "%s: %s, skipped\n", name, esc_text_s(&e2, f->skipped));
-		else if (f->dup_of)
-			fprintf(stderr, "%s: already imported (trace '%s'), skipped\n", name,
-				esc_text_s(&e2, f->dup_of));
-		else if (!quiet && !asjson)
-			printf("%s: %s, %lld rows read, %lld accepted, %lld quarantined\n", name,
-			       f->format, (long long)f->read, (long long)f->accepted,
-			       (long long)f->quarantined);
-	}
-	if (res.trace_id)
-		warn_unknown(&res);
-	if (!res.trace_id) {
-		rc = cmd_fail(&cmd_import_entry,
-			      "nothing new: every file is already in %s (or skipped)%s", o.store,
-			      o.cluster ? "" : "; --new-trace imports them again");
-	} else if (!quiet && !asjson) {
-		printf("trace '%s' (id %lld) in %s: %zu file%s, %lld rows read = %lld accepted + "
-		       "%lld quarantined; %lld jobs, %lld nodes\n",
-		       esc_text_s(&e1, res.trace), (long long)res.trace_id,
-		       esc_text_s(&e2, o.store), res.nnew, res.nnew == 1 ? "" : "s",
-		       (long long)res.read, (long long)res.accepted, (long long)res.quarantined,
-		       (long long)res.jobs, (long long)res.nodes);
-		if (res.others)
-			printf("trace '%s' is the default now (commands take the newest trace; "
-			       "--trace NAME picks one of the %lld other%s)\n",
-			       esc_text_s(&e1, res.trace), (long long)res.others,
-			       res.others == 1 ? "" : "s");
-	}
+		print_json(t->o.store, &res, irc ? e.msg : NULL);
+	rc = irc ? say_failed(ctx, t->o.store, &e) : say_imported(ctx, &res, !quiet && !asjson);
 	import_result_release(&res);
-out:
-	sbuf_release(&e1);
-	sbuf_release(&e2);
-	cmd_parser_release(&p);
-	free(fmts);
-	free(node_fmt);
-	free(in);
 	return rc;
+}
+
+static void release_import(struct cmd_ctx *ctx)
+{
+	struct import_cmd *t = ctx->u;
+	free(t->fmts);
+	free(t->node_fmt);
+	free(t->in);
 }

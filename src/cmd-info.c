@@ -1,7 +1,7 @@
 /*
  * cmd-info.c — 'voidfit info': what a store holds: its traces, their files (with import
- * counts), nodes and GPUs by model, jobs by class, runs, and the store's size against the
- * bytes imported. Plain text, or JSON with --json.
+ * counts), nodes and GPUs by model, jobs by class, gang jobs (W > 1) by worker count, runs, and
+ * the store's size against the bytes imported. Plain text, or JSON with --json.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,13 @@
 #include "sha256.h"
 #include "store.h"
 
-static int exec_info(int argc, char **argv);
-extern const struct cmd_opt cmd_info_opts[]; /* below */
+static int exec_info(struct cmd_ctx *ctx);
+
+enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
+
+const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
+
+const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
 
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
@@ -25,11 +30,22 @@ const struct cmd_entry cmd_info_entry = {
 	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
 	.help = "  --json          write one JSON object (keys: store, traces, files, nodes,\n"
 		"                  gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
-		"                  raw_bytes, ratio)\n"
+		"                  raw_bytes, ratio; each trace's gang_jobs and workers: its\n"
+		"                  jobs of W > 1 workers, and how many of each W)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.exec = exec_info,
 	.opts = cmd_info_opts,
+	.kinds = cmd_info_kinds,
+	.operand = "store",
+	.one_only = "one store at a time",
+	.store = CMD_STORE_READ,
+	.wait_key = OPT_WAIT,
+	.exec = exec_info,
+};
+
+/* How many gang jobs have W workers. */
+struct info_w {
+	int64_t w, jobs;
 };
 
 /* What one trace holds, as counted for the report. */
@@ -42,6 +58,9 @@ struct trace_sum {
 	int64_t nodes, gpus, jobs;
 	int64_t gpus_by_model[GPUMODEL_MAX];
 	int64_t jobs_by_class[JOB_NCLASS];
+	int64_t gangs;          /* jobs of W > 1 workers */
+	struct info_w *workers; /* their worker counts, W ascending (nworkers of them) */
+	size_t nworkers;
 	int64_t runs;
 };
 
@@ -75,6 +94,34 @@ static int add_file(void *ctx, const struct store_file *f)
 	return 0;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* t's gang jobs among js's, counted by W. */
+static void count_gangs(struct trace_sum *t, const struct job_set *js)
+{
+	int32_t *w = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < js->njobs; i++)
+		if (job_is_gang(&js->jobs[i])) {
+			xgrow(&w, &cap, n + 1, sizeof *w);
+			w[n++] = job_workers(&js->jobs[i]);
+		}
+	qsort(w, n, sizeof *w, cmp_i32);
+	for (size_t i = 0; i < n; i++) {
+		if (!t->nworkers || t->workers[t->nworkers - 1].w != w[i]) {
+			t->workers = xrealloc(t->workers, (t->nworkers + 1) * sizeof *t->workers);
+			t->workers[t->nworkers++] = (struct info_w){w[i], 0};
+		}
+		t->workers[t->nworkers - 1].jobs++;
+	}
+	t->gangs = (int64_t)n;
+	free(w);
+}
+
 static int count_run(void *ctx, const struct store_run *r)
 {
 	(void)r;
@@ -102,6 +149,7 @@ static int sum_trace(struct store *s, struct trace_sum *t, struct err *e)
 	for (size_t i = 0; i < js.njobs; i++)
 		if (js.jobs[i].cls < JOB_NCLASS)
 			t->jobs_by_class[js.jobs[i].cls]++;
+	count_gangs(t, &js);
 	job_set_release(&js);
 	return 0;
 }
@@ -115,6 +163,7 @@ static void free_info(struct info *in)
 		}
 		free(in->t[i].files);
 		free(in->t[i].name);
+		free(in->t[i].workers);
 	}
 	free(in->t);
 }
@@ -168,6 +217,14 @@ static void print_text(const char *path, const struct info *in, const struct sto
 		for (int c = 0; c < JOB_NCLASS; c++)
 			printf(" %s %lld%s", job_class_name((enum job_class)c),
 			       (long long)t->jobs_by_class[c], c + 1 < JOB_NCLASS ? "," : "");
+		if (t->gangs) { /* said only where there are: a store without keeps its text */
+			printf("\n  gang jobs %lld (W workers started together), by W:",
+			       (long long)t->gangs);
+			for (size_t k = 0; k < t->nworkers; k++)
+				printf(" %lld x%lld%s", (long long)t->workers[k].w,
+				       (long long)t->workers[k].jobs,
+				       k + 1 < t->nworkers ? "," : "");
+		}
 		printf("\n  runs %lld\n", (long long)t->runs);
 	}
 	sbuf_release(&b);
@@ -259,6 +316,17 @@ static void print_json(const char *path, const struct info *in, const struct sto
 		json_int(&j, t->jobs);
 		json_key(&j, "jobs_by_class");
 		json_classes(&j, t->jobs_by_class);
+		json_key(&j, "gang_jobs");
+		json_int(&j, t->gangs);
+		json_key(&j, "workers");
+		json_obj(&j);
+		for (size_t k = 0; k < t->nworkers; k++) {
+			char w[24];
+			snprintf(w, sizeof w, "%lld", (long long)t->workers[k].w);
+			json_key(&j, w);
+			json_int(&j, t->workers[k].jobs);
+		}
+		json_end(&j);
 		json_key(&j, "runs");
 		json_int(&j, t->runs);
 		json_end(&j);
@@ -307,62 +375,22 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_release(&b);
 }
 
-enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
-
-static void say_waiting(void *ctx, const char *msg)
+static int exec_info(struct cmd_ctx *ctx)
 {
-	(void)ctx;
-	fprintf(stderr, "voidfit info: %s\n", msg);
-}
-
-const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-static int exec_info(int argc, char **argv)
-{
-	struct cmd_parser p;
-	struct store_wait w = {STORE_WAIT_DEFAULT, say_waiting, NULL};
-	int asjson = 0, c, rc = CMD_OK;
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_info_opts)) != -1) {
-		if (c == OPT_JSON) {
-			asjson = 1;
-		} else if (c == OPT_WAIT) {
-			if ((rc = cmd_num_opt(&cmd_info_entry, "wait", p.arg, 0, 0, &w.seconds)))
-				goto out;
-		} else {
-			rc = cmd_opt_error(&cmd_info_entry, &p);
-			goto out;
-		}
-	}
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_info_entry,
-				     p.nops ? "one store at a time" : "no store given");
-		goto out;
-	}
-	struct info in = {0};
+	struct info in = {.s = ctx->st};
 	struct store_sizes z;
-	if (store_open_wait(p.operands[0], STORE_RDONLY, &w, &in.s, &in.e) ||
-	    store_trace_list(in.s, add_trace, &in, &in.e)) {
-		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-		goto done;
-	}
-	for (size_t i = 0; i < in.n; i++)
-		if (sum_trace(in.s, &in.t[i], &in.e)) {
-			rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-			goto done;
-		}
-	if (store_sizes(in.s, &z, &in.e)) {
-		rc = cmd_fail(&cmd_info_entry, "%s", in.e.msg);
-		goto done;
-	}
-	if (asjson)
-		print_json(p.operands[0], &in, &z);
-	else
-		print_text(p.operands[0], &in, &z);
-done:
+	int rc = CMD_OK;
+	if (store_trace_list(in.s, add_trace, &in, &in.e))
+		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	for (size_t i = 0; i < in.n && !rc; i++)
+		if (sum_trace(in.s, &in.t[i], &in.e))
+			rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	if (!rc && store_sizes(in.s, &z, &in.e))
+		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
+	if (!rc && cmd_has(ctx, OPT_JSON))
+		print_json(ctx->p.operands[0], &in, &z);
+	else if (!rc)
+		print_text(ctx->p.operands[0], &in, &z);
 	free_info(&in);
-	store_close(in.s);
-out:
-	cmd_parser_release(&p);
 	return rc;
 }

@@ -13,8 +13,23 @@
 #include "cmd.h"
 #include "sweep.h"
 
-static int exec_merge(int argc, char **argv);
-extern const struct cmd_opt cmd_merge_opts[]; /* below */
+struct seen;
+
+/* The merge under way. */
+struct merge_cmd {
+	struct store_merge *m;
+	struct seen *sw; /* nsw sweeps the task stores are of */
+	size_t nsw;
+	int64_t added, skipped;
+};
+
+static int check_merge(struct cmd_ctx *ctx);
+static int exec_merge(struct cmd_ctx *ctx);
+static void release_merge(struct cmd_ctx *ctx);
+
+const struct cmd_opt cmd_merge_opts[] = {
+	{NULL, 0, 0},
+};
 
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
@@ -31,11 +46,11 @@ const struct cmd_entry cmd_merge_entry = {
 		"task); the tasks of a sweep with no task store among those given are listed,\n"
 		"to run again.\n",
 	.opts = cmd_merge_opts,
+	.store = CMD_STORE_WRITE, /* check has seen STORE and a TASKSTORE */
+	.state_size = sizeof(struct merge_cmd),
+	.check = check_merge,
 	.exec = exec_merge,
-};
-
-const struct cmd_opt cmd_merge_opts[] = {
-	{NULL, 0, 0},
+	.release = release_merge,
 };
 
 /* A sweep met among the task stores: its directory, identity and which of its tasks were
@@ -145,80 +160,78 @@ static int unchanged(const char *path, struct store **st, struct store_merge **m
 	return cmd_fail(&cmd_merge_entry, "merged nothing: %s is unchanged", path);
 }
 
-static int exec_merge(int argc, char **argv)
+static int check_merge(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
-	struct err e = {0};
-	struct store *st = NULL;
-	struct store_merge *m = NULL;
-	struct seen *sw = NULL;
-	size_t nsw = 0, refused = 0;
-	int64_t added = 0, skipped = 0;
-	int c, rc = CMD_OK;
+	if (ctx->p.nops < 2)
+		return cmd_usage_error(ctx->ce,
+				       ctx->p.nops ? "no TASKSTORE given" : "no STORE given");
+	return CMD_OK;
+}
 
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_merge_opts)) != -1 && rc == CMD_OK)
-		rc = cmd_opt_error(&cmd_merge_entry, &p);
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops < 2) {
-		rc = cmd_usage_error(&cmd_merge_entry,
-				     p.nops ? "no TASKSTORE given" : "no STORE given");
-		goto out;
-	}
-	if (store_open(p.operands[0], 0, &st, &e) || store_begin(st, &e) ||
-	    store_merge_begin(st, &m, &e)) {
-		rc = cmd_fail(&cmd_merge_entry, "%s", e.msg);
-		goto out;
-	}
-	for (int i = 1; i < p.nops; i++) {
+/* Each task store into the open merge: how many were refused (each said), or -1 when the
+ * store cannot take the runs (a full disk: e says why; the task stores are not at fault,
+ * and the next would fail the same way). */
+static int merge_tasks(struct cmd_ctx *ctx, struct merge_cmd *t, struct err *e)
+{
+	int refused = 0;
+	for (int i = 1; i < ctx->p.nops; i++) {
 		struct store_merge_count n;
-		int mrc = note_task(&sw, &nsw, p.operands[i], &e);
+		int mrc = note_task(&t->sw, &t->nsw, ctx->p.operands[i], e);
 		if (!mrc)
-			mrc = store_merge_task(m, p.operands[i], &n, &e);
-		if (mrc == VF_EIO) {
-			/* the store cannot take the runs (a full disk): the task stores are
-			 * not at fault, and the next would fail the same way */
-			rc = unchanged(p.operands[0], &st, &m, &e);
-			goto out;
-		}
+			mrc = store_merge_task(t->m, ctx->p.operands[i], &n, e);
+		if (mrc == VF_EIO)
+			return -1;
 		if (mrc) {
-			cmd_fail(&cmd_merge_entry, "%s", e.msg);
+			cmd_fail(ctx->ce, "%s", e->msg);
 			refused++;
 			continue;
 		}
-		added += n.added;
-		skipped += n.skipped;
+		t->added += n.added;
+		t->skipped += n.skipped;
 	}
+	return refused;
+}
+
+static int exec_merge(struct cmd_ctx *ctx)
+{
+	struct merge_cmd *t = ctx->u;
+	const char *store = ctx->p.operands[0];
+	struct err e = {0};
+	int ntask = ctx->p.nops - 1;
+
+	if (store_begin(ctx->st, &e) || store_merge_begin(ctx->st, &t->m, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	int refused = merge_tasks(ctx, t, &e);
+	if (refused < 0)
+		return unchanged(store, &ctx->st, &t->m, &e);
 	if (refused) {
-		store_rollback(st);
-		rc = cmd_fail(&cmd_merge_entry,
-			      "merged nothing: %zu of %d task stores refused (leave them out, or "
-			      "run their tasks again)",
-			      refused, p.nops - 1);
-		goto out;
+		store_rollback(ctx->st);
+		return cmd_fail(ctx->ce,
+				"merged nothing: %d of %d task stores refused (leave them out, or "
+				"run their tasks again)",
+				refused, ntask);
 	}
-	if (store_commit(st, &e)) {
-		rc = unchanged(p.operands[0], &st, &m, &e);
-		goto out;
-	}
-	fprintf(stderr, "merged %" PRId64 " run%s from %d task store%s into %s", added,
-		added == 1 ? "" : "s", p.nops - 1, p.nops == 2 ? "" : "s", p.operands[0]);
-	if (skipped)
-		fprintf(stderr, "; %" PRId64 " already there", skipped);
+	if (store_commit(ctx->st, &e))
+		return unchanged(store, &ctx->st, &t->m, &e);
+	fprintf(stderr, "merged %" PRId64 " run%s from %d task store%s into %s", t->added,
+		t->added == 1 ? "" : "s", ntask, ntask == 1 ? "" : "s", store);
+	if (t->skipped)
+		fprintf(stderr, "; %" PRId64 " already there", t->skipped);
 	fprintf(stderr, "\n");
-	for (size_t i = 0; i < nsw; i++)
-		print_missing(&sw[i]);
-out:
-	for (size_t i = 0; i < nsw; i++) {
-		free(sw[i].dir);
-		free(sw[i].given);
-		free(sw[i].why);
-		sweep_id_release(&sw[i].id);
+	for (size_t i = 0; i < t->nsw; i++)
+		print_missing(&t->sw[i]);
+	return CMD_OK;
+}
+
+static void release_merge(struct cmd_ctx *ctx)
+{
+	struct merge_cmd *t = ctx->u;
+	for (size_t i = 0; i < t->nsw; i++) {
+		free(t->sw[i].dir);
+		free(t->sw[i].given);
+		free(t->sw[i].why);
+		sweep_id_release(&t->sw[i].id);
 	}
-	free(sw);
-	store_merge_end(m);
-	store_close(st);
-	cmd_parser_release(&p);
-	return rc;
+	free(t->sw);
+	store_merge_end(t->m);
 }

@@ -10,16 +10,18 @@
 #include "policy.h"
 #include "sbuf.h"
 
-static int exec_policies(int argc, char **argv);
-extern const struct cmd_opt cmd_policies_opts[]; /* below */
+static int exec_policies(struct cmd_ctx *ctx);
+
+const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
 
 const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
 	.usage = "[--json]",
 	.summary = "list placement policies and the dimensions each sees",
 	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
-	.exec = exec_policies,
 	.opts = cmd_policies_opts,
+	.no_operand = 1,
+	.exec = exec_policies,
 };
 
 /* "cpu,mem,gpu" for mask into b. */
@@ -82,33 +84,13 @@ static void print_json(void)
 	sbuf_release(&out);
 }
 
-const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
-
-static int exec_policies(int argc, char **argv)
+static int exec_policies(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
-	int json = 0, c, rc = CMD_OK;
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_policies_opts)) != -1) {
-		if (c == CMD_LONG_ONLY) {
-			json = 1;
-		} else {
-			rc = cmd_opt_error(&cmd_policies_entry, &p);
-			goto out;
-		}
-	}
-	if (p.nops > 0) {
-		rc = cmd_usage_error(&cmd_policies_entry, "'%s': unexpected operand",
-				     p.operands[0]);
-		goto out;
-	}
-	if (json)
+	if (cmd_has(ctx, CMD_LONG_ONLY))
 		print_json();
 	else
 		print_table();
 	if (fflush(stdout) != 0 || ferror(stdout))
-		rc = cmd_fail(&cmd_policies_entry, "standard output: write failed");
-out:
-	cmd_parser_release(&p);
-	return rc;
+		return cmd_fail(ctx->ce, "standard output: write failed");
+	return CMD_OK;
 }

@@ -11,12 +11,64 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "gang.h"
 #include "grid.h"
 #include "summary.h"
 #include "sweep.h"
 
-static int exec_replay(int argc, char **argv);
-extern const struct cmd_opt cmd_replay_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct replay_state {
+	const struct policy_ops **pols;
+	size_t npol;
+	uint64_t lo, hi;    /* the seeds */
+	uint32_t nres;      /* --resamples (0: none) */
+	int64_t block_s;    /* --block (0: the default) */
+	int64_t block_used; /* the block the resamples drew */
+	int no_store;       /* STORE is only read (--no-store, --into) */
+	const char *into;   /* --into TASKSTORE */
+	struct sweep_task task;
+	double run_mean_s;       /* the trace's mean run time, for the overload warning */
+	struct gang_count gangs; /* the trace's gang jobs, for their warning */
+	struct grid_row *rows;
+	struct enrich_summary enr;
+};
+
+static int check_replay(struct cmd_ctx *ctx);
+static int exec_replay(struct cmd_ctx *ctx);
+static void release_replay(struct cmd_ctx *ctx);
+
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_JSON,
+	O_THREADS,
+	O_RESUME,
+	O_INTO,
+	O_FORCE,
+	O_RESAMPLES,
+	O_BLOCK
+};
+
+const struct cmd_opt cmd_replay_opts[] = {
+	{"policy", 'p', 1},
+	{"seed", 's', 1},
+	{"seeds", O_SEEDS, 1},
+	{"resume", O_RESUME, 0},
+	{"threads", O_THREADS, 1},
+	{"no-store", 'n', 0},
+	{"into", O_INTO, 1},
+	{"force", O_FORCE, 0},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_replay_kinds[] = {
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -58,35 +110,14 @@ const struct cmd_entry cmd_replay_entry = {
 		"full); by sizing = unneeded. The notes under the table give the window, the\n"
 		"prices and which figures rest on enrichment.\n",
 	.opts = cmd_replay_opts,
+	.kinds = cmd_replay_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_WRITE,
+	.formats = 1,
+	.state_size = sizeof(struct replay_state),
+	.check = check_replay,
 	.exec = exec_replay,
-};
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_JSON,
-	O_THREADS,
-	O_RESUME,
-	O_INTO,
-	O_FORCE,
-	O_RESAMPLES,
-	O_BLOCK
-};
-
-const struct cmd_opt cmd_replay_opts[] = {
-	{"policy", 'p', 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"resume", O_RESUME, 0},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"into", O_INTO, 1},
-	{"force", O_FORCE, 0},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
+	.release = release_replay,
 };
 
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
@@ -202,269 +233,201 @@ static void id_ranges(int64_t *ids, size_t n, struct sbuf *out)
 	}
 }
 
-static int exec_replay(int argc, char **argv)
+static int check_replay(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
-	struct scenario sc;
+	struct replay_state *r = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *policy = cmd_arg(ctx, 'p');
+	int resume = cmd_has(ctx, O_RESUME) > 0, rc;
 	struct err e = {0};
-	const struct policy_ops **pols = NULL;
-	size_t npol = 0;
-	const char *policy_arg = NULL, *seeds_arg = NULL, *seed_arg = NULL, *fmt = "text";
-	const char *into = NULL, *nres_arg = NULL, *block_arg = NULL;
-	uint32_t nres = 0;
-	int64_t block_s = 0;
-	struct sweep_task task = {0};
-	int no_store = 0, json = 0, resume = 0, force = 0, c, rc = CMD_OK;
-	uint64_t lo = 1, hi = 1;
-	unsigned nthreads = util_ncpu();
-	struct store *st = NULL;
-	struct sbuf out = SBUF_INIT, note = SBUF_INIT, warn = SBUF_INIT;
-	const int64_t **fjobs = NULL;
-	struct grid_row *rows = NULL;
-	struct runrec *recs = NULL;
-	struct enrich_summary enr = {0};
-	struct table *tab = NULL;
-	struct cmd_bar bar;
-	struct cmd_stop stop;
 
-	sbuf_init(&out);
-	sbuf_init(&note);
-	sbuf_init(&warn);
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_replay_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			policy_arg = p.arg;
-			break;
-		case 's':
-			seed_arg = p.arg;
-			break;
-		case O_SEEDS:
-			seeds_arg = p.arg;
-			break;
-		case O_RESUME:
-			resume = 1;
-			break;
-		case O_THREADS:
-			rc = cmd_whole_opt(&cmd_replay_entry, "threads", p.arg, 1, 1024, &nthreads);
-			break;
-		case 'n':
-			no_store = 1;
-			break;
-		case O_INTO:
-			into = p.arg;
-			break;
-		case O_FORCE:
-			force = 1;
-			break;
-		case O_RESAMPLES:
-			nres_arg = p.arg;
-			break;
-		case O_BLOCK:
-			block_arg = p.arg;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case 'f':
-			fmt = p.arg;
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_replay_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
+	r->lo = r->hi = 1;
+	r->into = cmd_arg(ctx, O_INTO);
+	r->no_store = cmd_has(ctx, 'n') > 0;
+	if (!policy)
+		return cmd_usage_error(ce, "no --policy given");
+	if (replay_parse_policies(policy, &r->pols, &r->npol, &e))
+		return cmd_usage_error(ce, "--policy: %s", e.msg);
+	if (scenario_check(&ctx->sc, &e) ||
+	    replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, O_SEEDS), &r->lo, &r->hi, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK),
+				    ctx->sc.mode, &r->nres, &r->block_s)))
+		return rc;
+	if (cmd_has(ctx, O_FORCE) && !r->into)
+		return cmd_usage_error(ce, "--force is for --into");
+	if (r->into && (r->no_store || resume))
+		return cmd_usage_error(ce, "--into: not with --no-store or --resume");
+	if (resume && r->no_store)
+		return cmd_usage_error(ce, "--resume needs the store: not with --no-store");
+	r->no_store |= r->into != NULL; /* STORE is only read; the runs go to the task store */
+	if (r->no_store)
+		ctx->store_mode = CMD_STORE_READ;
+	return CMD_OK;
+}
 
-	/* ---- checks that need all the options ---- */
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_replay_entry,
-				     p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!policy_arg) {
-		rc = cmd_usage_error(&cmd_replay_entry, "no --policy given");
-		goto out;
-	}
-	if (replay_parse_policies(policy_arg, &pols, &npol, &e)) {
-		rc = cmd_usage_error(&cmd_replay_entry, "--policy: %s", e.msg);
-		goto out;
-	}
-	if (scenario_check(&sc, &e)) {
-		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
-		goto out;
-	}
-	if (replay_seed_opts(seed_arg, seeds_arg, &lo, &hi, &e)) {
-		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
-		goto out;
-	}
-	if ((rc = cmd_resample_opts(&cmd_replay_entry, nres_arg, block_arg, sc.mode, &nres,
-				    &block_s)))
-		goto out;
-	if (force && !into) {
-		rc = cmd_usage_error(&cmd_replay_entry, "--force is for --into");
-		goto out;
-	}
-	if (into && (no_store || resume)) {
-		rc = cmd_usage_error(&cmd_replay_entry, "--into: not with --no-store or --resume");
-		goto out;
-	}
-	if (resume && no_store) {
-		rc = cmd_usage_error(&cmd_replay_entry,
-				     "--resume needs the store: not with --no-store");
-		goto out;
-	}
-	if (json)
-		fmt = "json";
-	const struct table_ops *fops = table_format_find(fmt);
-	if (!fops) {
-		rc = cmd_usage_error(&cmd_replay_entry, "--format '%s': not text, json, csv or md",
-				     fmt);
-		goto out;
-	}
-
-	/* ---- inputs: a store the runs cannot go into fails now, not after computing them ---- */
-	if (into)
-		no_store = 1; /* STORE is only read; the runs go to the task store */
-	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e)) {
-		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
-		goto out;
-	}
-	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
-		rc = cmd_usage_error(&cmd_replay_entry, "%s", e.msg);
-		goto out;
-	}
-	if ((!no_store && store_can_write(st, &e)) || scenario_load(&sc, st, &e) ||
-	    (into && sweep_task_begin(st, p.operands[0], sc.trace_id, into, force, &task, &e))) {
-		rc = cmd_fail(&cmd_replay_entry, "%s", e.msg);
-		goto out;
-	}
-
-	/* ---- the runs ---- */
-	struct grid g = {.sc = &sc,
-			 .pols = pols,
-			 .npol = npol,
-			 .lo = lo,
-			 .hi = hi,
-			 .nthreads = nthreads,
-			 .st = into       ? task.t
-			       : no_store ? NULL
-					  : st,
-			 .resume = resume || task.resumed,
+/* The runs of the scenario: 0, VF_ESTOP, or another failure in e. */
+static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
+{
+	struct scenario *sc = &ctx->sc;
+	struct cmd_long lg;
+	struct grid g = {.sc = sc,
+			 .pols = r->pols,
+			 .npol = r->npol,
+			 .lo = r->lo,
+			 .hi = r->hi,
+			 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+			 .st = r->into       ? r->task.t
+			       : r->no_store ? NULL
+					     : ctx->st,
+			 .resume = cmd_has(ctx, O_RESUME) || r->task.resumed,
 			 .progress = bar_update,
-			 .u = &bar,
+			 .u = &lg.bar,
 			 .stop = &cmd_stop_signal};
 	/* the trace's mean run time, for the overload warning (grid_run consumes base) */
 	double dur = 0;
 	size_t ndur = 0;
-	for (size_t i = 0; i < sc.base.njobs; i++)
-		if (sc.base.jobs[i].duration > 0) {
-			dur += (double)sc.base.jobs[i].duration;
+	for (size_t i = 0; i < sc->base.njobs; i++)
+		if (sc->base.jobs[i].duration > 0) {
+			dur += (double)sc->base.jobs[i].duration;
 			ndur++;
 		}
-	struct summary_check ck = {.run_mean_s = ndur ? dur / (double)ndur : NAN,
-				   .faults = sc.faults,
-				   .nfaults = sc.nfaults};
-
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
-	int64_t block_used = 0;
-	int grc =
-		nres ? grid_run_resamples(&g, &sc.base, nres, block_s, &rows, &enr, &block_used, &e)
-		     : grid_run(&g, &sc.base, &rows, &enr, &e);
-	if (into && sweep_task_end(&task, sc.trace_id,
-				   !grc              ? SWEEP_END_DONE
-				   : grc == VF_ESTOP ? SWEEP_END_KEEP
-						     : SWEEP_END_FAIL,
-				   &e))
+	r->run_mean_s = ndur ? dur / (double)ndur : NAN;
+	gang_count(&sc->base, &r->gangs);
+	cmd_long_begin(&lg);
+	int grc = r->nres ? grid_run_resamples(&g, &sc->base, r->nres, r->block_s, &r->rows,
+					       &r->enr, &r->block_used, e)
+			  : grid_run(&g, &sc->base, &r->rows, &r->enr, e);
+	if (r->into && sweep_task_end(&r->task, sc->trace_id,
+				      !grc              ? SWEEP_END_DONE
+				      : grc == VF_ESTOP ? SWEEP_END_KEEP
+							: SWEEP_END_FAIL,
+				      e))
 		grc = VF_ESTORE;
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
-	size_t nrows = npol * (size_t)(hi - lo + 1) * (nres ? nres : 1);
-	if (grc) {
-		if (grc != VF_ESTOP)
-			cmd_fail(&cmd_replay_entry, "%s", e.msg);
-		if (!no_store && !nres)
-			say_stored(rows, pols, npol, lo, hi, p.operands[0], argc, argv,
-				   grc == VF_ESTOP);
-		else if (into && grc == VF_ESTOP)
-			fprintf(stderr,
-				"voidfit replay: stopped: the runs done are kept in %s" SWEEP_PART
-				"; run the task again to resume\n",
-				into);
-		else if (!no_store && rows) /* by resample: --resume runs what is missing */
-			fprintf(stderr, "the runs done are stored; the same command with --resume "
-					"runs the rest\n");
-		rc = grc == VF_ESTOP ? 130 : CMD_FAIL;
-		goto out;
-	}
-	uint32_t assumed = 0;
-	recs = xcalloc(nrows, sizeof *recs);
+	cmd_long_end(&lg);
+	return grc;
+}
+
+/* What a stopped or failed replay says: its exit status. */
+static int say_failed(struct cmd_ctx *ctx, const struct replay_state *r, int grc,
+		      const struct err *e)
+{
+	int stored = !r->no_store;
+	if (grc != VF_ESTOP)
+		cmd_fail(ctx->ce, "%s", e->msg);
+	if (stored && !r->nres)
+		say_stored(r->rows, r->pols, r->npol, r->lo, r->hi, ctx->p.operands[0], ctx->argc,
+			   ctx->argv, grc == VF_ESTOP);
+	else if (r->into && grc == VF_ESTOP)
+		fprintf(stderr,
+			"voidfit replay: stopped: the runs done are kept in %s" SWEEP_PART
+			"; run the task again to resume\n",
+			r->into);
+	else if (stored && r->rows) /* by resample: --resume runs what is missing */
+		fprintf(stderr, "the runs done are stored; the same command with --resume "
+				"runs the rest\n");
+	return grc == VF_ESTOP ? 130 : CMD_FAIL;
+}
+
+/* "stored 3 runs in STORE (ids 4-6)", and how many were read back, on stderr. */
+static void say_ids(const struct replay_state *r, size_t nrows, const char *store)
+{
+	size_t made = 0, back = 0;
+	int64_t *ids = xcalloc(nrows, sizeof *ids);
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
 	for (size_t i = 0; i < nrows; i++) {
-		recs[i] = rows[i].r;
-		runrec_price(&recs[i], &sc.prices, &assumed);
+		if (r->rows[i].done == 1)
+			ids[made++] = r->rows[i].r.id;
+		back += r->rows[i].done == 2;
 	}
-	struct summary_opts so = {.mode = sc.mode, .trace = sc.trace_name.s};
-	tab = summary_table(recs, nrows, &so);
-	enrich_describe(&enr, &note);
-	summary_notes(tab, sc.mode, recs[0].w0, recs[0].w1, recs[0].v[RUNREC_PROVISIONED],
-		      &sc.prices, assumed, note.s, sc.sample_nodes);
-	fjobs = xcalloc(nrows, sizeof *fjobs);
-	for (size_t i = 0; i < nrows; i++)
-		fjobs[i] = rows[i].fault_jobs;
-	ck.fault_jobs = fjobs;
+	if (made) {
+		/* the ids this replay inserted: another replay of the store may have stored
+		 * runs between them */
+		id_ranges(ids, made, &b);
+		fprintf(stderr, "stored %zu run%s in %s (ids %s)", made, made == 1 ? "" : "s",
+			store, b.s);
+	} else {
+		fprintf(stderr, "stored no new run in %s", store);
+	}
+	if (back)
+		fprintf(stderr, "; %zu %s", back,
+			r->into ? "kept from a run stopped before" : "read back (--resume)");
+	fprintf(stderr, "\n");
+	free(ids);
+	sbuf_release(&b);
+}
+
+/* The summary table of the runs on stdout, its warnings on stderr: the exit status. */
+static int print_runs(struct cmd_ctx *ctx, const struct replay_state *r, size_t nrows)
+{
+	const struct scenario *sc = &ctx->sc;
+	struct sbuf note = SBUF_INIT, warn = SBUF_INIT;
+	struct runrec *recs = xcalloc(nrows, sizeof *recs);
+	const int64_t **fjobs = xcalloc(nrows, sizeof *fjobs);
+	uint32_t assumed = 0;
+	sbuf_init(&note);
+	sbuf_init(&warn);
+	for (size_t i = 0; i < nrows; i++) {
+		recs[i] = r->rows[i].r;
+		runrec_price(&recs[i], &sc->prices, &assumed);
+		fjobs[i] = r->rows[i].fault_jobs;
+	}
+	struct summary_opts so = {.mode = sc->mode, .trace = sc->trace_name.s};
+	struct table *tab = summary_table(recs, nrows, &so);
+	enrich_describe(&r->enr, &note);
+	summary_notes(tab, sc->mode, recs[0].w0, recs[0].w1, recs[0].v[RUNREC_PROVISIONED],
+		      &sc->prices, assumed, note.s, sc->sample_nodes);
+	struct summary_check ck = {.run_mean_s = r->run_mean_s,
+				   .faults = sc->faults,
+				   .nfaults = sc->nfaults,
+				   .fault_jobs = fjobs};
+	ck.gangs = r->gangs.jobs;
+	ck.gang_max_workers = r->gangs.max_workers;
 	summary_warnings(recs, nrows, &ck, tab, &warn);
-	if (nres)
-		summary_resample_note(tab, nres, block_used);
-	fops->write(tab, &out);
-	fwrite(out.s, 1, out.len, stdout);
-	if (fflush(stdout) || ferror(stdout)) {
-		rc = cmd_fail(&cmd_replay_entry, "stdout: write error");
-		goto out;
-	}
-	fputs(warn.s, stderr);
-	if ((!no_store || into) && nrows) {
-		size_t made = 0, back = 0;
-		int64_t *ids = xcalloc(nrows, sizeof *ids);
-		for (size_t i = 0; i < nrows; i++) {
-			if (rows[i].done == 1)
-				ids[made++] = rows[i].r.id;
-			back += rows[i].done == 2;
-		}
-		if (made) {
-			/* the ids this replay inserted: another replay of the store may have
-			 * stored runs between them */
-			sbuf_reset(&out);
-			id_ranges(ids, made, &out);
-			fprintf(stderr, "stored %zu run%s in %s (ids %s)", made,
-				made == 1 ? "" : "s", into ? into : p.operands[0], out.s);
-		} else {
-			fprintf(stderr, "stored no new run in %s", into ? into : p.operands[0]);
-		}
-		free(ids);
-		if (back)
-			fprintf(stderr, "; %zu %s", back,
-				into ? "kept from a run stopped before" : "read back (--resume)");
-		fprintf(stderr, "\n");
-	}
-out:
-	sweep_task_end(&task, 0, SWEEP_END_FAIL, NULL);
+	if (r->nres)
+		summary_resample_note(tab, r->nres, r->block_used);
+	int rc = cmd_print_table(ctx, tab);
+	if (!rc)
+		fputs(warn.s, stderr);
 	table_free(tab);
-	free(rows);
 	free(recs);
-	scenario_release(&sc);
-	store_close(st);
-	sbuf_release(&out);
+	free(fjobs);
 	sbuf_release(&note);
 	sbuf_release(&warn);
-	free(fjobs);
-	free(pols);
-	cmd_parser_release(&p);
 	return rc;
+}
+
+static int exec_replay(struct cmd_ctx *ctx)
+{
+	struct replay_state *r = ctx->u;
+	struct err e = {0};
+	const char *store = ctx->p.operands[0];
+	int rc;
+
+	/* a store the runs cannot go into fails now, not after computing them */
+	if (scenario_prices(&ctx->sc, &e)) /* a model of the store's own table is known now */
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	if ((!r->no_store && store_can_write(ctx->st, &e)) ||
+	    scenario_load(&ctx->sc, ctx->st, &e) ||
+	    (r->into && sweep_task_begin(ctx->st, store, ctx->sc.trace_id, r->into,
+					 cmd_has(ctx, O_FORCE) > 0, &r->task, &e)))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	int grc = run_grid(ctx, r, &e);
+	if (grc)
+		return say_failed(ctx, r, grc, &e);
+	size_t nrows = r->npol * (size_t)(r->hi - r->lo + 1) * (r->nres ? r->nres : 1);
+	if ((rc = print_runs(ctx, r, nrows)))
+		return rc;
+	if ((!r->no_store || r->into) && nrows)
+		say_ids(r, nrows, r->into ? r->into : store);
+	return CMD_OK;
+}
+
+static void release_replay(struct cmd_ctx *ctx)
+{
+	struct replay_state *r = ctx->u;
+	sweep_task_end(&r->task, 0, SWEEP_END_FAIL, NULL);
+	free(r->rows);
+	free(r->pols);
 }

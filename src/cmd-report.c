@@ -18,8 +18,49 @@
 #include "outfile.h"
 #include "report.h"
 
-static int exec_report(int argc, char **argv);
-extern const struct cmd_opt cmd_report_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct report_state {
+	struct runrec_query q;         /* which runs */
+	int64_t *ids;                  /* --runs */
+	struct report_opts ro;         /* baseline, prices, breakeven */
+	const struct report_ops *fops; /* the format */
+	const char *outp;              /* -o FILE, or NULL: standard output */
+	int flags;                     /* of the files written (outfile.h) */
+	struct report *rep;
+	struct report_output out; /* the document and its files */
+	struct outfile doc;
+	char *base; /* the charts' name stem, beside -o */
+};
+
+static int opt_report(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_report(struct cmd_ctx *ctx);
+static int exec_report(struct cmd_ctx *ctx);
+static void release_report(struct cmd_ctx *ctx);
+
+enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
+
+const struct cmd_opt cmd_report_opts[] = {
+	{"trace", SCENARIO_K_TRACE, 1},
+	{"gpu-price", SCENARIO_K_PRICE, 1},
+	{"price-tier", SCENARIO_K_TIER, 1},
+	{"scenario", O_SCENARIO, 1},
+	{"runs", O_RUNS, 1},
+	{"baseline", O_BASELINE, 1},
+	{"api-price", O_API, 1},
+	{"tokens-per-gpu-hour", O_TOKENS, 1},
+	{"format", 'f', 1},
+	{"output", 'o', 1},
+	{"follow", O_FOLLOW, 0},
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_report_kinds[] = {
+	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
+	{O_RUNS, CMD_OPT_HOOK, 0, 0},
+	{O_API, CMD_OPT_NUM, 0, 0},
+	{O_TOKENS, CMD_OPT_NUM, 0, 0},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
@@ -53,24 +94,14 @@ const struct cmd_entry cmd_report_entry = {
 		"chosen as by compare: without --scenario or --runs, the newest scenario of the\n"
 		"trace whose policies all have the same seeds.\n",
 	.opts = cmd_report_opts,
+	.kinds = cmd_report_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_READ,
+	.state_size = sizeof(struct report_state),
+	.opt = opt_report,
+	.check = check_report,
 	.exec = exec_report,
-};
-
-enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
-
-const struct cmd_opt cmd_report_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"api-price", O_API, 1},
-	{"tokens-per-gpu-hour", O_TOKENS, 1},
-	{"format", 'f', 1},
-	{"output", 'o', 1},
-	{"follow", O_FOLLOW, 0},
-	{NULL, 0, 0},
+	.release = release_report,
 };
 
 /* dir/name of path's directory and name. */
@@ -145,165 +176,113 @@ static int out_format(const char *outp, const struct report_ops **f)
 	return CMD_OK;
 }
 
-static int exec_report(int argc, char **argv)
+/* --runs IDS. */
+static int opt_report(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	struct cmd_parser p;
+	struct report_state *r = ctx->u;
 	struct err e = {0};
-	struct scenario sc;
-	const char *fmt = NULL, *base_arg = "scalar", *outp = NULL;
-	int c, rc = CMD_OK;
-	struct runrec_query q = {.mode = -1};
-	int64_t *ids = NULL;
-	struct store *st = NULL;
-	struct report *rep = NULL;
-	struct report_output out;
-	struct report_opts ro = {.api_usd_per_mtok = NAN, .tokens_per_gpu_hour = NAN};
-	char *base = NULL;
-	struct outfile doc = {0};
-	struct cmd_stop stop;
-	int flags = OUTFILE_REPLACE, caught = 0;
+	(void)key;
+	free(r->ids);
+	r->ids = NULL;
+	if (runrec_parse_ids(arg, &r->ids, &r->q.nrun_ids, &e))
+		return cmd_usage_error(ctx->ce, "--runs %s", e.msg);
+	return CMD_OK;
+}
 
-	report_output_init(&out);
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_report_opts)) != -1 && rc == CMD_OK) {
-		double v;
-		switch (c) {
-		case O_SCENARIO:
-			if (!(rc = cmd_num_opt(&cmd_report_entry, "scenario", p.arg, 1, 0, &v)))
-				q.scenario_id = (int64_t)v;
-			break;
-		case O_RUNS:
-			if (runrec_parse_ids(p.arg, &ids, &q.nrun_ids, &e))
-				rc = cmd_usage_error(&cmd_report_entry, "--runs %s", e.msg);
-			break;
-		case O_BASELINE:
-			base_arg = p.arg;
-			break;
-		case O_API:
-			if (!(rc = cmd_num_opt(&cmd_report_entry, "api-price", p.arg, 0, 0, &v)))
-				ro.api_usd_per_mtok = v;
-			break;
-		case O_TOKENS:
-			if (!(rc = cmd_num_opt(&cmd_report_entry, "tokens-per-gpu-hour", p.arg, 0,
-					       0, &v)))
-				ro.tokens_per_gpu_hour = v;
-			break;
-		case 'f':
-			fmt = p.arg;
-			break;
-		case 'o':
-			outp = p.arg;
-			break;
-		case O_FOLLOW:
-			flags |= OUTFILE_FOLLOW;
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_report_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_report_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_report_entry,
-				     p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!(ro.baseline = policy_find(base_arg))) {
-		rc = cmd_usage_error(&cmd_report_entry, "--baseline '%s': not a policy", base_arg);
-		goto out;
-	}
-	if (isnan(ro.api_usd_per_mtok) != isnan(ro.tokens_per_gpu_hour)) {
-		rc = cmd_usage_error(&cmd_report_entry,
-				     "give --api-price and --tokens-per-gpu-hour together");
-		goto out;
-	}
-	if (q.scenario_id && ids) {
-		rc = cmd_usage_error(&cmd_report_entry, "give --scenario or --runs, not both");
-		goto out;
-	}
-	if ((flags & OUTFILE_FOLLOW) && !outp) {
-		rc = cmd_usage_error(&cmd_report_entry, "--follow is for -o");
-		goto out;
-	}
-	if (outp && !*outp) {
-		rc = cmd_usage_error(&cmd_report_entry, "-o: an empty file name");
-		goto out;
-	}
-	const struct report_ops *fops = fmt ? report_format_find(fmt) : NULL;
-	if (fmt && !fops) {
-		rc = cmd_usage_error(&cmd_report_entry,
-				     "--format '%s': not text, md, html, json or csv", fmt);
-		goto out;
-	}
-	if ((rc = out_format(outp, &fops)) != CMD_OK)
-		goto out;
-	q.trace = sc.trace_arg;
-	q.run_ids = ids;
+static int check_report(struct cmd_ctx *ctx)
+{
+	struct report_state *r = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *base = cmd_arg(ctx, O_BASELINE), *fmt = cmd_arg(ctx, 'f');
 
-	/* one read transaction: a report of one state of the store, whatever another voidfit
-	 * commits meanwhile (a 'runs rm', a replay) */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
-		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
-		goto out;
-	}
-	if (scenario_prices(&sc, &e)) { /* a model of the store's own table is known now */
-		rc = cmd_usage_error(&cmd_report_entry, "%s", e.msg);
-		goto out;
-	}
-	ro.prices = sc.prices;
-	if (store_read_begin(st, &e) || report_build(st, p.operands[0], &q, &ro, &rep, &e)) {
-		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
-		goto out;
-	}
-	store_read_end(st);
+	report_output_init(&r->out);
+	r->q.mode = -1;
+	r->q.scenario_id = (int64_t)cmd_num(ctx, O_SCENARIO, 0);
+	r->ro.api_usd_per_mtok = cmd_num(ctx, O_API, NAN);
+	r->ro.tokens_per_gpu_hour = cmd_num(ctx, O_TOKENS, NAN);
+	r->outp = cmd_arg(ctx, 'o');
+	r->flags = OUTFILE_REPLACE | (cmd_has(ctx, O_FOLLOW) ? OUTFILE_FOLLOW : 0);
+	if (!(r->ro.baseline = policy_find(base ? base : "scalar")))
+		return cmd_usage_error(ce, "--baseline '%s': not a policy", base);
+	if (isnan(r->ro.api_usd_per_mtok) != isnan(r->ro.tokens_per_gpu_hour))
+		return cmd_usage_error(ce, "give --api-price and --tokens-per-gpu-hour together");
+	if (r->q.scenario_id && r->ids)
+		return cmd_usage_error(ce, "give --scenario or --runs, not both");
+	if ((r->flags & OUTFILE_FOLLOW) && !r->outp)
+		return cmd_usage_error(ce, "--follow is for -o");
+	if (r->outp && !*r->outp)
+		return cmd_usage_error(ce, "-o: an empty file name");
+	if (fmt && !(r->fops = report_format_find(fmt)))
+		return cmd_usage_error(ce, "--format '%s': not text, md, html, json or csv", fmt);
+	r->q.trace = ctx->sc.trace_arg;
+	r->q.run_ids = r->ids;
+	return out_format(r->outp, &r->fops);
+}
+
+/* The report built, to standard output or -o: the exit status. */
+static int write_report(struct cmd_ctx *ctx, struct report_state *r)
+{
+	const char *outp = r->outp;
+	struct err e = {0};
 	/* a report that is not written to standard output goes to a file (whole, or not at
 	 * all) or through a FIFO or device (then, like standard output, with no chart files) */
-	cmd_stop_catch(&stop);
-	caught = 1;
-	if (outp && outfile_open(&doc, outp, flags, &e)) {
-		rc = cmd_fail(&cmd_report_entry, "%s%s", e.msg,
-			      e.code == VF_EINPUT ? " (--follow writes to what it points to)" : "");
-		goto out;
-	}
-	if (outp && !outfile_is_stream(&doc)) {
+	if (outp && outfile_open(&r->doc, outp, r->flags, &e))
+		return cmd_fail(ctx->ce, "%s%s", e.msg,
+				e.code == VF_EINPUT ? " (--follow writes to what it points to)"
+						    : "");
+	if (outp && !outfile_is_stream(&r->doc)) {
 		/* FILE.md's charts are FILE-1.svg, ... */
 		const char *slash = strrchr(outp, '/'), *name = slash ? slash + 1 : outp;
 		size_t n = strlen(name);
 		if (n > 3 && !strcmp(name + n - 3, ".md"))
 			n -= 3;
-		base = xstrndup(name, n);
+		r->base = xstrndup(name, n);
 	}
-	fops->write(rep, base, &out);
+	r->fops->write(r->rep, r->base, &r->out);
 	if (!outp) {
-		fwrite(out.doc.s, 1, out.doc.len, stdout);
+		fwrite(r->out.doc.s, 1, r->out.doc.len, stdout);
 		if (fflush(stdout) || ferror(stdout))
-			rc = cmd_fail(&cmd_report_entry, "stdout: write error");
-		goto out;
+			return cmd_fail(ctx->ce, "stdout: write error");
+		return CMD_OK;
 	}
-	int stream = outfile_is_stream(&doc);
-	if (write_all(&doc, outp, flags, &out, &e)) {
-		rc = cmd_fail(&cmd_report_entry, "%s", e.msg);
-		rc = cmd_stop_signal ? 130 : rc;
-	} else if (!stream) {
+	int stream = outfile_is_stream(&r->doc);
+	if (write_all(&r->doc, outp, r->flags, &r->out, &e)) {
+		int rc = cmd_fail(ctx->ce, "%s", e.msg);
+		return cmd_stop_signal ? 130 : rc;
+	}
+	if (!stream)
 		fprintf(stderr, "wrote %s%s\n", outp,
-			out.nfiles ? " and its charts beside it" : "");
-	}
-out:
-	if (caught)
-		cmd_stop_release(&stop);
-	outfile_abort(&doc);
-	free(base);
-	free(ids);
-	report_output_release(&out);
-	report_free(rep);
-	scenario_release(&sc);
-	store_close(st);
-	cmd_parser_release(&p);
+			r->out.nfiles ? " and its charts beside it" : "");
+	return CMD_OK;
+}
+
+static int exec_report(struct cmd_ctx *ctx)
+{
+	struct report_state *r = ctx->u;
+	struct err e = {0};
+	struct cmd_stop stop;
+
+	if (scenario_prices(&ctx->sc, &e)) /* a model of the store's own table is known now */
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	r->ro.prices = ctx->sc.prices;
+	/* one read transaction: a report of one state of the store, whatever another voidfit
+	 * commits meanwhile (a 'runs rm', a replay) */
+	if (store_read_begin(ctx->st, &e) ||
+	    report_build(ctx->st, ctx->p.operands[0], &r->q, &r->ro, &r->rep, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	store_read_end(ctx->st);
+	cmd_stop_catch(&stop);
+	int rc = write_report(ctx, r);
+	cmd_stop_release(&stop);
 	return rc;
+}
+
+static void release_report(struct cmd_ctx *ctx)
+{
+	struct report_state *r = ctx->u;
+	outfile_abort(&r->doc);
+	free(r->base);
+	free(r->ids);
+	report_output_release(&r->out);
+	report_free(r->rep);
 }

@@ -16,8 +16,16 @@
 #include "runrec.h"
 #include "store.h"
 
-static int exec_runs(int argc, char **argv);
-extern const struct cmd_opt cmd_runs_opts[]; /* below */
+static int check_runs(struct cmd_ctx *ctx);
+static int exec_runs(struct cmd_ctx *ctx);
+
+enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
+
+const struct cmd_opt cmd_runs_opts[] = {
+	{"trace", O_TRACE, 1},
+	{"json", O_JSON, 0},
+	{NULL, 0, 0},
+};
 
 const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
@@ -35,15 +43,9 @@ const struct cmd_entry cmd_runs_entry = {
 		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
 		"there deletes nothing.\n",
 	.opts = cmd_runs_opts,
+	.store = CMD_STORE_READ, /* the listing's; rm opens its own to write */
+	.check = check_runs,
 	.exec = exec_runs,
-};
-
-enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
-
-const struct cmd_opt cmd_runs_opts[] = {
-	{"trace", O_TRACE, 1},
-	{"json", O_JSON, 0},
-	{NULL, 0, 0},
 };
 
 /* ---- reading the store ---- */
@@ -544,61 +546,46 @@ out:
 	return rc;
 }
 
-static int exec_runs(int argc, char **argv)
+static int check_runs(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
+	const struct cmd_entry *ce = ctx->ce;
+	int nops = ctx->p.nops;
+	if (nops >= 1 && !strcmp(ctx->p.operands[0], "rm")) {
+		ctx->store_mode = CMD_STORE_NONE;
+		if (cmd_arg(ctx, O_TRACE) || cmd_has(ctx, O_JSON))
+			return cmd_usage_error(ce, "rm takes no --trace or --json");
+		if (nops < 3)
+			return cmd_usage_error(ce, nops < 2 ? "rm: no STORE given"
+							    : "rm: no run ID given");
+		return CMD_OK;
+	}
+	if (nops != 1)
+		return cmd_usage_error(ce, nops ? "one STORE only" : "no STORE given");
+	return CMD_OK;
+}
+
+static int exec_runs(struct cmd_ctx *ctx)
+{
 	struct err e = {0};
-	const char *trace = NULL;
-	int json = 0, c, rc = CMD_OK;
-	struct store *st = NULL;
 	struct listing l = {0};
 	struct sbuf out = SBUF_INIT;
+	int rc = CMD_OK;
 
+	if (!ctx->st) /* rm */
+		return do_rm(ctx->p.operands[1], ctx->p.operands + 2, ctx->p.nops - 2);
 	sbuf_init(&out);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_runs_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case O_TRACE:
-			trace = p.arg;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		default:
-			rc = cmd_opt_error(&cmd_runs_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops >= 1 && !strcmp(p.operands[0], "rm")) {
-		if (trace || json)
-			rc = cmd_usage_error(&cmd_runs_entry, "rm takes no --trace or --json");
-		else if (p.nops < 3)
-			rc = cmd_usage_error(&cmd_runs_entry, p.nops < 2 ? "rm: no STORE given"
-									 : "rm: no run ID given");
+	if (load(ctx->st, cmd_arg(ctx, O_TRACE), &l, &e)) {
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+	} else {
+		if (cmd_has(ctx, O_JSON))
+			write_json(&l, ctx->p.operands[0], &out);
 		else
-			rc = do_rm(p.operands[1], p.operands + 2, p.nops - 2);
-		goto out;
+			write_text(&l, &out);
+		fwrite(out.s, 1, out.len, stdout);
+		if (fflush(stdout) || ferror(stdout))
+			rc = cmd_fail(ctx->ce, "stdout: write error");
 	}
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_runs_entry, p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e) || load(st, trace, &l, &e)) {
-		rc = cmd_fail(&cmd_runs_entry, "%s", e.msg);
-		goto out;
-	}
-	if (json)
-		write_json(&l, p.operands[0], &out);
-	else
-		write_text(&l, &out);
-	fwrite(out.s, 1, out.len, stdout);
-	if (fflush(stdout) || ferror(stdout))
-		rc = cmd_fail(&cmd_runs_entry, "stdout: write error");
-out:
 	listing_release(&l);
-	store_close(st);
 	sbuf_release(&out);
-	cmd_parser_release(&p);
 	return rc;
 }

@@ -14,13 +14,50 @@
 #include "cmd.h"
 #include "replay.h"
 #include "size.h"
+#include "sizerec.h"
 #include "table.h"
 
-static int exec_size(int argc, char **argv);
-extern const struct cmd_opt cmd_size_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct size_state {
+	const struct policy_ops **pols;
+	size_t npol;
+	uint64_t lo, hi;         /* the seeds */
+	struct size_slo slo;     /* --slo, or DEFAULT_SLO */
+	int any_slo;             /* --slo given */
+	struct sbuf slo_text;    /* slo as size_slo_text gives it */
+	int shrink;              /* --shrink's model, or -1 */
+	struct size_plan plan;   /* the node groups and steps */
+	struct size_result *res; /* npol, from size_run */
+};
+
+static int opt_size(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_size(struct cmd_ctx *ctx);
+static int exec_size(struct cmd_ctx *ctx);
+static void release_size(struct cmd_ctx *ctx);
 
 /* The SLO without --slo (timed mode; inflation has no default). */
 #define DEFAULT_SLO "wait_p95<=15m"
+
+enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };
+
+const struct cmd_opt cmd_size_opts[] = {
+	{"policy", 'p', 1},
+	{"slo", O_SLO, 1},
+	{"seeds", O_SEEDS, 1},
+	{"shrink", O_SHRINK, 1},
+	{"threads", O_THREADS, 1},
+	{"no-store", 'n', 0},
+	{"json", O_JSON, 0},
+	{"format", 'f', 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_size_kinds[] = {
+	{O_SLO, CMD_OPT_HOOK, 0, 0},
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_size_entry = {
 	.name = "size",
@@ -52,672 +89,169 @@ const struct cmd_entry cmd_size_entry = {
 		"the two next larger sizes are tried to check it. Saved $/yr = retired GPUs x\n"
 		"price x 8760 h.\n",
 	.opts = cmd_size_opts,
+	.kinds = cmd_size_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_WRITE,
+	.formats = 1,
+	.state_size = sizeof(struct size_state),
+	.opt = opt_size,
+	.check = check_size,
 	.exec = exec_size,
+	.release = release_size,
 };
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };
-
-const struct cmd_opt cmd_size_opts[] = {
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-/* Called from the search's threads under its lock. */
-static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
+/* --slo, in argv order: each adds its terms. */
+static int opt_size(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
-}
-
-/* The models of plan whose groups shrink, as a mask, and each model's nodes and GPUs. */
-struct model_sum {
-	size_t nodes_full, nodes_min;
-	int64_t gpus_full, gpus_min;
-};
-
-static void sum_models(const struct size_plan *plan, const size_t *kept, struct model_sum *out)
-{
-	memset(out, 0, GPUMODEL_MAX * sizeof *out);
-	for (size_t g = 0; g < plan->ng; g++) {
-		const struct size_group *gr = &plan->g[g];
-		if (gr->model < 0)
-			continue;
-		size_t k = kept ? kept[g] : gr->n;
-		out[gr->model].nodes_full += gr->n;
-		out[gr->model].nodes_min += k;
-		out[gr->model].gpus_full += (int64_t)gr->n * gr->ngpu;
-		out[gr->model].gpus_min += (int64_t)k * gr->ngpu;
-	}
-}
-
-/* The GPU models of plan in the order their first group comes into order, then -1. */
-static void model_order(const struct size_plan *plan, int order[GPUMODEL_MAX + 1])
-{
-	uint32_t seen = 0;
-	int n = 0;
-	for (size_t g = 0; g < plan->ng; g++) {
-		int m = plan->g[g].model;
-		if (m >= 0 && !(seen >> m & 1)) {
-			seen |= 1u << m;
-			order[n++] = m;
-		}
-	}
-	order[n] = -1;
-}
-
-static uint32_t shrinking_models(const struct size_plan *plan)
-{
-	uint32_t m = 0;
-	for (size_t g = 0; g < plan->ng; g++)
-		if (plan->g[g].shrinks)
-			m |= 1u << plan->g[g].model;
-	return m;
-}
-
-/* 1 if column col is in seconds (its key ends in "_s"). */
-static int in_seconds(int col)
-{
-	const char *k = runrec_col_key((enum runrec_col)col);
-	size_t n = strlen(k);
-	return n > 2 && !strcmp(k + n - 2, "_s");
-}
-
-/* A duration in seconds as "17m", "2.5h" (one decimal past the unit it reaches). */
-static void say_duration(double s, struct sbuf *out)
-{
-	if (isnan(s))
-		sbuf_adds(out, "none");
-	else if (s < 60)
-		sbuf_printf(out, "%.0fs", s);
-	else if (s < 3600)
-		sbuf_printf(out, "%.1fm", s / 60);
-	else if (s < 86400)
-		sbuf_printf(out, "%.1fh", s / 3600);
-	else
-		sbuf_printf(out, "%.1fd", s / 86400);
-}
-
-/* The figure of term i of slo (SIZE_UNPLACEABLE: the unplaceable rule) as a person reads
- * it. */
-static void say_value(const struct size_slo *slo, size_t i, double v, struct sbuf *out)
-{
-	if (i < slo->n && in_seconds(slo->t[i].col) && !isnan(v))
-		say_duration(v, out);
-	else if (isnan(v))
-		sbuf_adds(out, "none");
-	else
-		sbuf_printf(out, "%.*f", i < slo->n ? runrec_col(slo->t[i].col)->decimals : 0, v);
-}
-
-/* Why check c missed: "wait_p95<=15m: 17.2m at seed 2". full: the full cluster's check. */
-static void say_miss(const struct size_slo *slo, const struct size_check *c,
-		     const struct size_check *full, struct sbuf *out)
-{
-	if (c->term < 0) {
-		sbuf_adds(out, "no node is left to run on");
-		return;
-	}
-	size_t i = (size_t)c->term;
-	if (i == SIZE_UNPLACEABLE(slo)) {
-		sbuf_printf(out, "%.0f jobs are unplaceable (full cluster: %.0f) at seed %" PRIu64,
-			    c->value, full->worst[i], c->seed);
-		return;
-	}
-	size_term_text(&slo->t[i], out);
-	sbuf_adds(out, ": ");
-	say_value(slo, i, c->value, out);
-	sbuf_printf(out, " at seed %" PRIu64, c->seed);
-}
-
-/* The nodes of each shrinking model at check c's step: "A100 23, T4 12". */
-static void say_kept(const struct size_plan *plan, unsigned step, struct sbuf *out)
-{
-	size_t *kept = xcalloc(plan->ng, sizeof *kept);
-	struct model_sum ms[GPUMODEL_MAX];
-	uint32_t shr = shrinking_models(plan);
-	int order[GPUMODEL_MAX + 1];
-	model_order(plan, order);
-	for (size_t g = 0; g < plan->ng; g++)
-		kept[g] = size_plan_kept(plan, g, step);
-	sum_models(plan, kept, ms);
-	const char *sep = "";
-	for (const int *m = order; *m >= 0; m++)
-		if (shr >> *m & 1) {
-			sbuf_printf(out, "%s%s %zu", sep, gpumodel_get(*m)->name, ms[*m].nodes_min);
-			sep = ", ";
-		}
-	free(kept);
-}
-
-/* The warning about the policies of res whose full cluster is almost idle (its mean
- * allocated GPU share under METRICS_IDLE_ALLOC) into out, "" when there is none: their
- * retired GPUs are the idle ones, not what placement frees. */
-static void idle_warning(const struct size_opts *o, const struct size_result *res, struct sbuf *out)
-{
-	size_t n = 0;
-	for (size_t p = 0; p < o->npol; p++) {
-		if (!res[p].full_ok || !(res[p].full_alloc < METRICS_IDLE_ALLOC))
-			continue;
-		sbuf_printf(out, "%s%s %.2f %%", n++ ? ", " : "", res[p].policy->name,
-			    res[p].full_alloc * 100);
-	}
-	if (!n)
-		return;
-	struct sbuf b = SBUF_INIT;
-	sbuf_init(&b);
-	sbuf_printf(&b,
-		    "WARNING: the full cluster is almost idle (mean allocated GPU share under "
-		    "1 %%: %s): the GPUs retired are the idle ones, the saving is the cluster's "
-		    "excess over a trace too small for it, not a sizing (not marked best); "
-		    "replay with --mode inflate --target X to size a loaded cluster",
-		    out->s);
-	sbuf_reset(out);
-	sbuf_add(out, b.s, b.len);
-	sbuf_release(&b);
-}
-
-/* The table of the policies whose full cluster meets the SLO, and its notes. */
-static struct table *make_table(const struct size_opts *o, const struct size_result *res,
-				const char *slo_text)
-{
-	const struct size_plan *plan = o->plan;
-	const struct size_slo *slo = o->slo;
-	uint32_t shr = shrinking_models(plan), assumed = 0;
-	int order[GPUMODEL_MAX + 1];
-	model_order(plan, order);
-	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
-	struct table_col cols[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
-	struct sbuf strs[2 + 2 * GPUMODEL_MAX + 6 * SIZE_MAX_TERMS], b = SBUF_INIT;
-	size_t nc = 0, ns = 0;
-	double v[10 + GPUMODEL_MAX + 2 * SIZE_MAX_TERMS];
-	size_t ncpu = 0;
-
-	sbuf_init(&b);
-	sum_models(plan, NULL, full);
-	for (size_t g = 0; g < plan->ng; g++)
-		ncpu += plan->g[g].model < 0 ? plan->g[g].n : 0;
-	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
-		sbuf_init(&strs[i]);
-		/* STR: the next of strs, printed (one a statement: an initializer's order is unset)
-		 */
-#define STR(...) (sbuf_printf(&strs[ns], __VA_ARGS__), strs[ns++].s)
-	const char *u0 = STR("of %zu", plan->nnodes);
-	cols[nc++] = (struct table_col){"nodes", "nodes", u0, 0, TABLE_LOWER, 0};
-	for (const int *m = order; *m >= 0; m++)
-		if (shr >> *m & 1) {
-			const char *key = STR("nodes_%s", gpumodel_get(*m)->name);
-			const char *unit = STR("of %zu", full[*m].nodes_full);
-			cols[nc++] = (struct table_col){key, gpumodel_get(*m)->name, unit,
-							0,   TABLE_NEUTRAL,          0};
-		}
-	const char *u1 = STR("of %" PRId64, plan->gpus);
-	cols[nc++] = (struct table_col){"gpus", "GPUs", u1, 0, TABLE_LOWER, 0};
-	cols[nc++] = (struct table_col){"gpus_retired", "retired", "GPUs", 0, TABLE_HIGHER, 0};
-	cols[nc++] = (struct table_col){"usd_per_year", "saved", "$/yr", 0, TABLE_HIGHER, 0};
-	for (size_t i = 0; i < slo->n; i++) {
-		const struct size_term *t = &slo->t[i];
-		const struct table_col *rc = runrec_col((enum runrec_col)t->col);
-		int secs = in_seconds(t->col);
-		struct sbuf name = SBUF_INIT;
-		sbuf_init(&name);
-		size_term_name(t, &name);
-		const char *kf = STR("%s_full", name.s);
-		const char *hf = STR("%s", name.s);
-		cols[nc++] = (struct table_col){
-			kf, hf, secs ? "full s" : "full", rc->decimals, TABLE_NEUTRAL, 0};
-		const char *ks = STR("%s_sized", name.s);
-		const char *hs = STR("%s", name.s);
-		cols[nc++] = (struct table_col){
-			ks, hs, secs ? "sized s" : "sized", rc->decimals, TABLE_NEUTRAL, 0};
-		sbuf_release(&name);
-	}
-	cols[nc++] = (struct table_col){"nodes_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] = (struct table_col){"gpus_full", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] = (struct table_col){"probes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] =
-		(struct table_col){"checked_above", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	cols[nc++] =
-		(struct table_col){"miss_above_nodes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
-	const struct table_col lab = {"policy", "policy", NULL, 0, 0, 0};
-	struct table *tab = table_new(&lab, 1, cols, nc);
-	table_set_mark_best(tab, 1);
-
-	for (size_t p = 0; p < o->npol; p++) {
-		const struct size_result *r = &res[p];
-		size_t k = 0;
-		if (!r->full_ok)
-			continue;
-		int idle = r->full_alloc < METRICS_IDLE_ALLOC;
-		sum_models(plan, r->kept, ms);
-		assumed |= r->assumed;
-		v[k++] = (double)r->min.nodes;
-		for (const int *m = order; *m >= 0; m++)
-			if (shr >> *m & 1)
-				v[k++] = (double)ms[*m].nodes_min;
-		v[k++] = (double)r->gpus;
-		v[k++] = (double)(plan->gpus - r->gpus);
-		v[k++] = r->usd_year;
-		for (size_t i = 0; i < slo->n; i++) {
-			v[k++] = r->full.worst[i];
-			v[k++] = r->min.worst[i];
-		}
-		v[k++] = (double)plan->nnodes;
-		v[k++] = (double)plan->gpus;
-		v[k++] = (double)r->probes;
-		v[k++] = (double)r->above_checked;
-		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
-		const char *name = r->policy->name;
-		table_add_row(tab, &name, v, 0);
-		if (idle)
-			table_set_unranked(tab, table_nrows(tab) - 1);
-	}
-#undef STR
-
-	/* the notes: first what voids the figures, then the cluster, the SLO, ... */
-	idle_warning(o, res, &b);
-	if (b.len)
-		table_add_note(tab, b.s);
-	sbuf_reset(&b);
-
-	/* the notes: the cluster, the SLO, the search, each policy's next step down, prices */
-	sbuf_printf(&b, "full cluster: %zu nodes, %" PRId64 " GPUs (", plan->nnodes, plan->gpus);
-	const char *sep = "";
-	for (const int *m = order; *m >= 0; m++)
-		if (full[*m].nodes_full) {
-			sbuf_printf(&b, "%s%s %zu nodes, %" PRId64 " GPUs", sep,
-				    gpumodel_get(*m)->name, full[*m].nodes_full,
-				    full[*m].gpus_full);
-			sep = "; ";
-		}
-	if (ncpu)
-		sbuf_printf(&b, "%s%zu CPU-only nodes, never retired", sep, ncpu);
-	sbuf_adds(&b, ")");
-	table_add_note(tab, b.s);
-	sbuf_reset(&b);
-	sbuf_printf(&b,
-		    "SLO: %s%sno more unplaceable jobs than on the full cluster, at every seed "
-		    "(%" PRIu64 "-%" PRIu64 "); full and sized figures are the worst seed's",
-		    slo_text, *slo_text ? " and " : "", o->lo, o->hi);
-	if (o->lo == o->hi) {
-		sbuf_reset(&b);
-		sbuf_printf(&b,
-			    "SLO: %s%sno more unplaceable jobs than on the full cluster, at seed "
-			    "%" PRIu64,
-			    slo_text, *slo_text ? " and " : "", o->lo);
-	}
-	table_add_note(tab, b.s);
-	sbuf_reset(&b);
-	sbuf_printf(&b, "search: step k keeps ceil(k x n / %u) of the n nodes of each ",
-		    plan->steps);
-	int all = 1;
-	for (size_t g = 0; g < plan->ng; g++)
-		all &= plan->g[g].shrinks || plan->g[g].model < 0;
-	sep = "";
-	for (const int *m = order; *m >= 0 && !all; m++)
-		if (shr >> *m & 1) {
-			sbuf_printf(&b, "%s%s", sep, gpumodel_get(*m)->name);
-			sep = ", ";
-		}
-	sbuf_adds(&b, all ? "GPU node group" : " node group");
-	sbuf_adds(&b, " (removed in a seeded order): a bisection over k to one node per group, "
-		      "which assumes that a cluster meeting the SLO still meets it with more "
-		      "nodes (voidfit(7))");
-	table_add_note(tab, b.s);
-	for (size_t p = 0; p < o->npol; p++) {
-		const struct size_result *r = &res[p];
-		if (!r->full_ok)
-			continue;
-		sbuf_reset(&b);
-		sbuf_printf(&b, "%s: ", r->policy->name);
-		if (!r->has_smaller) {
-			sbuf_adds(&b, "meets the SLO with every shrinking group at 0 nodes");
-		} else {
-			sbuf_adds(&b, "one step smaller (");
-			say_kept(plan, r->below.step, &b);
-			sbuf_adds(&b, ") misses ");
-			say_miss(slo, &r->below, &r->full, &b);
-		}
-		if (r->above_miss) {
-			sbuf_adds(&b, "; NOT MONOTONE: a larger size (");
-			say_kept(plan, r->above.step, &b);
-			sbuf_adds(&b, ") misses ");
-			say_miss(slo, &r->above, &r->full, &b);
-			sbuf_adds(&b, ", so the size found is a boundary, not a margin");
-		} else if (r->above_checked) {
-			sbuf_printf(&b, "; the %u next larger size%s meet%s it too",
-				    r->above_checked, r->above_checked > 1 ? "s" : "",
-				    r->above_checked > 1 ? "" : "s");
-		}
-		sbuf_printf(&b, "; %zu sizes tried", r->probes);
-		table_add_note(tab, b.s);
-	}
-	sbuf_reset(&b);
-	sbuf_printf(&b, "saved $/yr = retired GPUs x price x 8760 h; prices: %s",
-		    gpumodel_tier_name(o->sc->prices.tier));
-	int over = 0;
-	for (int m = 0; m < GPUMODEL_MAX; m++)
-		over |= o->sc->prices.price[m] >= 0;
-	if (over)
-		sbuf_adds(&b, " with --gpu-price overrides");
-	if (assumed) {
-		sbuf_adds(&b, "; assumed (not a list price): ");
-		sep = "";
-		for (int m = 0; m < gpumodel_count(); m++)
-			if (assumed >> m & 1) {
-				sbuf_printf(&b, "%s%s", sep, gpumodel_get(m)->name);
-				sep = ", ";
-			}
-	}
-	table_add_note(tab, b.s);
-	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
-		sbuf_release(&strs[i]);
-	sbuf_release(&b);
-	return tab;
-}
-
-/* Store the results of the policies whose full cluster meets the SLO, in one transaction
- * with the scenario's row. */
-static int store_results(struct store *st, const struct size_opts *o, const struct size_result *res,
-			 const char *slo_text, const char *shrink, int64_t *scenario_id,
-			 size_t *nstored, struct err *e)
-{
-	const struct size_plan *plan = o->plan;
-	struct replay_trace t;
-	struct store_sizing_model zm[GPUMODEL_MAX];
-	struct model_sum full[GPUMODEL_MAX], ms[GPUMODEL_MAX];
-	struct sbuf prices = SBUF_INIT, miss = SBUF_INIT;
-	const struct size_result *first = NULL;
-	int order[GPUMODEL_MAX + 1];
-	model_order(plan, order);
-	int rc;
-
-	*nstored = 0;
-	for (size_t p = 0; p < o->npol && !first; p++)
-		if (res[p].full_ok)
-			first = &res[p];
-	if (!first)
-		return VF_OK;
-	sbuf_init(&prices);
-	sbuf_init(&miss);
-	for (size_t i = 0; i < o->sc->nprice_specs; i++)
-		sbuf_printf(&prices, "%s%s", i ? "," : "", o->sc->price_specs[i]);
-	sum_models(plan, NULL, full);
-	replay_prepare(&t, &o->sc->base, o->sc, o->lo); /* the scenario row's trace */
-	if ((rc = store_begin(st, e)))
-		goto out;
-	rc = runrec_scenario_put(st, o->sc, &t, first->w0, first->w1, scenario_id, e);
-	for (size_t p = 0; p < o->npol && !rc; p++) {
-		const struct size_result *r = &res[p];
-		size_t nm = 0;
-		if (!r->full_ok)
-			continue;
-		sum_models(plan, r->kept, ms);
-		for (const int *m = order; *m >= 0; m++)
-			if (full[*m].nodes_full)
-				zm[nm++] = (struct store_sizing_model){
-					gpumodel_get(*m)->name, (int64_t)full[*m].nodes_full,
-					(int64_t)ms[*m].nodes_min, full[*m].gpus_full,
-					ms[*m].gpus_min};
-		sbuf_reset(&miss);
-		if (r->above_miss)
-			say_miss(o->slo, &r->above, &r->full, &miss);
-		struct store_sizing z = {
-			.scenario_id = *scenario_id,
-			.policy = r->policy->name,
-			.slo = slo_text,
-			.seed_lo = o->lo,
-			.seed_hi = o->hi,
-			.shrink = shrink,
-			.nodes_full = (int64_t)plan->nnodes,
-			.nodes_min = (int64_t)r->min.nodes,
-			.gpus_full = plan->gpus,
-			.gpus_min = r->gpus,
-			.gpus_retired = plan->gpus - r->gpus,
-			.usd_per_year = r->usd_year,
-			.price_tier = gpumodel_tier_name(o->sc->prices.tier),
-			.prices = prices.s,
-			.probes = (int64_t)r->probes,
-			.checked_above = r->above_checked,
-			.miss_above_nodes = r->above_miss ? (int64_t)r->above.nodes : 0,
-			.miss_above = miss.s,
-			.models = zm,
-			.nmodels = nm,
-		};
-		if (!(rc = store_sizing_put(st, &z, e)))
-			(*nstored)++;
-	}
-	if (rc)
-		store_rollback(st);
-	else
-		rc = store_commit(st, e);
-out:
-	replay_trace_release(&t);
-	sbuf_release(&prices);
-	sbuf_release(&miss);
-	return rc;
-}
-
-static int exec_size(int argc, char **argv)
-{
-	struct cmd_parser p;
-	struct scenario sc;
+	struct size_state *z = ctx->u;
 	struct err e = {0};
-	const struct policy_ops **pols = NULL;
-	size_t npol = 0, nstored = 0;
-	const char *policy_arg = NULL, *seeds_arg = NULL, *shrink_arg = NULL, *fmt = "text";
-	int no_store = 0, json = 0, c, rc = CMD_OK, shrink = -1, any_slo = 0;
-	uint64_t lo = 1, hi = 1;
-	unsigned nthreads = util_ncpu();
-	struct size_slo slo = {0};
-	struct size_plan plan = {0};
-	struct size_result *res = NULL;
-	struct store *st = NULL;
-	struct table *tab = NULL;
-	struct sbuf out = SBUF_INIT, slo_text = SBUF_INIT;
-	struct cmd_bar bar;
-	struct cmd_stop stop;
-	int64_t scenario_id = 0;
+	(void)key;
+	z->any_slo = 1;
+	if (size_slo_parse(arg, &z->slo, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
 
-	sbuf_init(&out);
-	sbuf_init(&slo_text);
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_size_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			policy_arg = p.arg;
-			break;
-		case O_SLO:
-			any_slo = 1;
-			if (size_slo_parse(p.arg, &slo, &e))
-				rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-			break;
-		case O_SEEDS:
-			seeds_arg = p.arg;
-			break;
-		case O_SHRINK:
-			shrink_arg = p.arg; /* a model of the store's own table: known once open */
-			break;
-		case O_THREADS:
-			rc = cmd_whole_opt(&cmd_size_entry, "threads", p.arg, 1, 1024, &nthreads);
-			break;
-		case 'n':
-			no_store = 1;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case 'f':
-			fmt = p.arg;
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_size_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
+static int check_size(struct cmd_ctx *ctx)
+{
+	struct size_state *z = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *policy = cmd_arg(ctx, 'p');
+	struct err e = {0};
 
-	/* ---- checks that need all the options ---- */
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_size_entry, p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!policy_arg) {
-		rc = cmd_usage_error(&cmd_size_entry, "no --policy given");
-		goto out;
-	}
-	if (replay_parse_policies(policy_arg, &pols, &npol, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "--policy: %s", e.msg);
-		goto out;
-	}
-	if (scenario_check(&sc, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-	if (replay_seed_opts(NULL, seeds_arg, &lo, &hi, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-	if (!any_slo && sc.mode != SIM_TIMED) {
-		rc = cmd_usage_error(&cmd_size_entry,
-				     "--mode %s has no default SLO: give --slo (e.g. "
-				     "'unallocated_gpu_share<=0.1')",
-				     sim_mode_name(sc.mode));
-		goto out;
-	}
-	if (!any_slo && size_slo_parse(DEFAULT_SLO, &slo, &e)) {
-		rc = cmd_fail(&cmd_size_entry, "%s", e.msg); /* a bug: the default parses */
-		goto out;
-	}
-	if (size_slo_check(&slo, sc.mode, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-	size_slo_text(&slo, &slo_text);
-	if (json)
-		fmt = "json";
-	const struct table_ops *fops = table_format_find(fmt);
-	if (!fops) {
-		rc = cmd_usage_error(&cmd_size_entry, "--format '%s': not text, json, csv or md",
-				     fmt);
-		goto out;
-	}
+	sbuf_init(&z->slo_text);
+	z->lo = z->hi = 1;
+	z->shrink = -1;
+	if (!policy)
+		return cmd_usage_error(ce, "no --policy given");
+	if (replay_parse_policies(policy, &z->pols, &z->npol, &e))
+		return cmd_usage_error(ce, "--policy: %s", e.msg);
+	if (scenario_check(&ctx->sc, &e) ||
+	    replay_seed_opts(NULL, cmd_arg(ctx, O_SEEDS), &z->lo, &z->hi, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	if (!z->any_slo && ctx->sc.mode != SIM_TIMED)
+		return cmd_usage_error(ce,
+				       "--mode %s has no default SLO: give --slo (e.g. "
+				       "'unallocated_gpu_share<=0.1')",
+				       sim_mode_name(ctx->sc.mode));
+	if (!z->any_slo && size_slo_parse(DEFAULT_SLO, &z->slo, &e))
+		return cmd_fail(ce, "%s", e.msg); /* a bug: the default parses */
+	if (size_slo_check(&z->slo, ctx->sc.mode, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	size_slo_text(&z->slo, &z->slo_text);
+	if (cmd_has(ctx, 'n'))
+		ctx->store_mode = CMD_STORE_READ;
+	return CMD_OK;
+}
 
-	/* ---- inputs: the store must take the result before the search begins ---- */
-	if (store_open(p.operands[0], no_store ? STORE_RDONLY : 0, &st, &e)) {
-		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
-		goto out;
+/* The store's side of the inputs: the shrink model, the prices, the scenario, that the
+ * store takes the result before the search begins, and the node groups. */
+static int load_size(struct cmd_ctx *ctx, struct size_state *z)
+{
+	const struct cmd_entry *ce = ctx->ce;
+	const char *shrink = cmd_arg(ctx, O_SHRINK);
+	struct err e = {0};
+	int rc;
+	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &z->shrink)))
+		return rc;
+	if (!cmd_has(ctx, 'n') && sizerec_can_store(ctx->st, &e))
+		return cmd_fail(ce, "%s", e.msg);
+	if (size_plan_init(&z->plan, ctx->sc.base.nodes, ctx->sc.base.nnodes, z->shrink, &e)) {
+		if (shrink)
+			return cmd_fail(ce, "--shrink %s: %s", shrink, e.msg);
+		return cmd_fail(ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
 	}
-	if (shrink_arg && (rc = cmd_model_opt(&cmd_size_entry, "shrink", shrink_arg, &shrink)))
-		goto out;
-	if (scenario_prices(&sc, &e)) {
-		rc = cmd_usage_error(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-	if (scenario_load(&sc, st, &e) || (!no_store && store_begin(st, &e)) ||
-	    (!no_store && (store_rollback(st), 0))) {
-		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-	if (size_plan_init(&plan, sc.base.nodes, sc.base.nnodes, shrink, &e)) {
-		if (shrink_arg)
-			rc = cmd_fail(&cmd_size_entry, "--shrink %s: %s", shrink_arg, e.msg);
-		else
-			rc = cmd_fail(&cmd_size_entry, "trace %s: %s", sc.trace_name.s, e.msg);
-		goto out;
-	}
+	return CMD_OK;
+}
 
-	/* ---- the search ---- */
-	struct size_opts o = {.sc = &sc,
-			      .plan = &plan,
-			      .pols = pols,
-			      .npol = npol,
-			      .lo = lo,
-			      .hi = hi,
-			      .slo = &slo,
-			      .nthreads = nthreads,
-			      .progress = bar_update,
-			      .u = &bar,
-			      .stop = &cmd_stop_signal};
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
-	int src = size_run(&o, &res, &e);
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
-	if (src == VF_ESTOP) {
-		fprintf(stderr, "voidfit size: stopped; nothing stored\n");
-		rc = 130;
-		goto out;
-	}
-	if (src) {
-		rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
-		goto out;
-	}
-
-	/* ---- what it found ---- */
+/* The policies whose full cluster itself misses the SLO, on stderr; how many meet it. */
+static size_t say_full_misses(const struct cmd_ctx *ctx, const struct size_state *z)
+{
 	size_t nok = 0;
-	for (size_t i = 0; i < npol; i++) {
-		const struct size_result *r = &res[i];
+	for (size_t i = 0; i < z->npol; i++) {
+		const struct size_result *r = &z->res[i];
 		struct sbuf why = SBUF_INIT;
 		if (r->full_ok) {
 			nok++;
 			continue;
 		}
 		sbuf_init(&why);
-		say_miss(&slo, &r->full, &r->full, &why);
-		cmd_fail(&cmd_size_entry,
+		sizerec_miss(&z->slo, &r->full, &r->full, &why);
+		cmd_fail(ctx->ce,
 			 "%s: the full cluster itself misses the SLO (%s): nothing to retire; "
 			 "loosen --slo",
 			 r->policy->name, why.s);
 		sbuf_release(&why);
-		rc = CMD_FAIL;
 	}
-	if (nok) {
-		struct sbuf w = SBUF_INIT;
-		sbuf_init(&w);
-		idle_warning(&o, res, &w);
-		if (w.len)
-			fprintf(stderr, "voidfit size: %s\n", w.s);
-		sbuf_release(&w);
-		tab = make_table(&o, res, slo_text.s);
-		fops->write(tab, &out);
-		fwrite(out.s, 1, out.len, stdout);
-		if (fflush(stdout) || ferror(stdout)) {
-			rc = cmd_fail(&cmd_size_entry, "stdout: write error");
-			goto out;
-		}
-	}
-	if (!no_store && nok) {
-		if (store_results(st, &o, res, slo_text.s,
-				  shrink >= 0 ? gpumodel_get(shrink)->name : "", &scenario_id,
-				  &nstored, &e)) {
-			rc = cmd_fail(&cmd_size_entry, "%s", e.msg);
-			goto out;
-		}
-		fprintf(stderr, "stored %zu sizing%s of scenario %" PRId64 " in %s\n", nstored,
-			nstored == 1 ? "" : "s", scenario_id, p.operands[0]);
-	}
-out:
-	size_results_free(res, npol);
-	size_plan_release(&plan);
+	return nok;
+}
+
+/* What the search found, on stdout, and stored unless --no-store: the exit status. */
+static int print_sizes(struct cmd_ctx *ctx, struct size_state *z, const struct size_opts *o)
+{
+	struct sbuf w = SBUF_INIT;
+	struct err e = {0};
+	int64_t scenario_id = 0;
+	size_t nstored = 0, nok = say_full_misses(ctx, z);
+	int rc = nok < z->npol ? CMD_FAIL : CMD_OK;
+	if (!nok)
+		return rc;
+	sbuf_init(&w);
+	sizerec_idle_warning(o, z->res, &w);
+	if (w.len)
+		fprintf(stderr, "voidfit size: %s\n", w.s);
+	sbuf_release(&w);
+	struct table *tab = sizerec_table(o, z->res, z->slo_text.s);
+	int prc = cmd_print_table(ctx, tab);
 	table_free(tab);
-	scenario_release(&sc);
-	store_close(st);
-	sbuf_release(&out);
-	sbuf_release(&slo_text);
-	free(pols);
-	cmd_parser_release(&p);
+	if (prc || cmd_has(ctx, 'n'))
+		return prc ? prc : rc;
+	if (sizerec_store(ctx->st, o, z->res, z->slo_text.s,
+			  z->shrink >= 0 ? gpumodel_get(z->shrink)->name : "", &scenario_id,
+			  &nstored, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	fprintf(stderr, "stored %zu sizing%s of scenario %" PRId64 " in %s\n", nstored,
+		nstored == 1 ? "" : "s", scenario_id, ctx->p.operands[0]);
 	return rc;
+}
+
+static int exec_size(struct cmd_ctx *ctx)
+{
+	struct size_state *z = ctx->u;
+	struct err e = {0};
+	struct cmd_long lg;
+	int rc;
+
+	if ((rc = load_size(ctx, z)))
+		return rc;
+	struct size_opts o = {.sc = &ctx->sc,
+			      .plan = &z->plan,
+			      .pols = z->pols,
+			      .npol = z->npol,
+			      .lo = z->lo,
+			      .hi = z->hi,
+			      .slo = &z->slo,
+			      .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+			      .progress = cmd_bar_step,
+			      .u = &lg.bar,
+			      .stop = &cmd_stop_signal};
+	cmd_long_begin(&lg);
+	int src = size_run(&o, &z->res, &e);
+	cmd_long_end(&lg);
+	if (src == VF_ESTOP) {
+		fprintf(stderr, "voidfit size: stopped; nothing stored\n");
+		return 130;
+	}
+	if (src)
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	return print_sizes(ctx, z, &o);
+}
+
+static void release_size(struct cmd_ctx *ctx)
+{
+	struct size_state *z = ctx->u;
+	size_results_free(z->res, z->npol);
+	size_plan_release(&z->plan);
+	sbuf_release(&z->slo_text);
+	free(z->pols);
 }

@@ -17,8 +17,50 @@
 #include "scenario.h"
 #include "sweep.h"
 
-static int exec_sweep(int argc, char **argv);
-extern const struct cmd_opt cmd_sweep_opts[]; /* below */
+/* The sweep the options describe, and what it takes from the store. */
+struct sweep_cmd {
+	struct sweep w;
+	const struct policy_ops **pols;
+	const char **polnames, **sbopt; /* the sweep's pointers into them */
+	size_t nsbopt;
+	int64_t *ids;        /* the traces' */
+	char (*digests)[65]; /* the traces' */
+	char *bindir;
+	char mem[32], tim[32]; /* the estimates */
+};
+
+static void init_sweep(struct cmd_ctx *ctx);
+static int opt_sweep(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_sweep(struct cmd_ctx *ctx);
+static int exec_sweep(struct cmd_ctx *ctx);
+static void release_sweep(struct cmd_ctx *ctx);
+static int exec_status(int argc, char **argv);
+
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_TARGETS,
+	O_WHATIF,
+	O_TRACE,
+	O_SPLIT,
+	O_CELLS,
+	O_MEM,
+	O_TIME,
+	O_SBOPT
+};
+
+const struct cmd_opt cmd_sweep_opts[] = {
+	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
+	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
+	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
+	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_sweep_kinds[] = {
+	{O_TARGETS, CMD_OPT_HOOK, 0, 0}, {O_WHATIF, CMD_OPT_HOOK, 0, 0},
+	{O_TRACE, CMD_OPT_HOOK, 0, 0},   {O_CELLS, CMD_OPT_WHOLE, 1, 1000000},
+	{O_MEM, CMD_OPT_HOOK, 0, 0},     {O_TIME, CMD_OPT_HOOK, 0, 0},
+	{O_SBOPT, CMD_OPT_HOOK, 0, 0},   {0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
@@ -62,26 +104,17 @@ const struct cmd_entry cmd_sweep_entry = {
 		"not done as a list 'sbatch --array' takes; it exits 0 only when every task is\n"
 		"done. --todo prints only the tasks not done, one a line.\n",
 	.opts = cmd_sweep_opts,
+	.kinds = cmd_sweep_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_READ,
+	.sub = "status",
+	.exec_sub = exec_status,
+	.state_size = sizeof(struct sweep_cmd),
+	.init = init_sweep,
+	.opt = opt_sweep,
+	.check = check_sweep,
 	.exec = exec_sweep,
-};
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_TARGETS,
-	O_WHATIF,
-	O_TRACE,
-	O_SPLIT,
-	O_CELLS,
-	O_MEM,
-	O_TIME,
-	O_SBOPT
-};
-
-const struct cmd_opt cmd_sweep_opts[] = {
-	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
-	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
-	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
-	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
+	.release = release_sweep,
 };
 
 /* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */
@@ -293,181 +326,151 @@ static void estimate(int64_t jobs, int64_t nodes, double scale, size_t runs, cha
 	snprintf(tim, ntim, "%lu:%02lu:00", min / 60, min % 60);
 }
 
-static int exec_sweep(int argc, char **argv)
+static void init_sweep(struct cmd_ctx *ctx)
 {
-	struct cmd_parser p;
-	struct sweep w;
+	struct sweep_cmd *t = ctx->u;
+	sweep_init(&t->w);
+}
+
+/* The options that add up or are checked as they come. */
+static int opt_sweep(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct sweep_cmd *t = ctx->u;
+	struct sweep *w = &t->w;
 	struct err e = {0};
-	const char *dir = NULL, *seeds = NULL;
-	const struct policy_ops **pols = NULL;
-	const char **polnames = NULL, **sbopt = NULL;
-	size_t npol = 0, nsbopt = 0;
-	struct store *st = NULL;
-	char *bindir = NULL, (*digests)[65] = NULL, mem[32], tim[32];
-	int64_t *ids = NULL;
-	unsigned cells = 1;
-	int c, rc = CMD_OK, same = 0;
+	switch (key) {
+	case O_TARGETS:
+		if (sweep_add_targets(w, arg, &e))
+			return cmd_usage_error(ctx->ce, "--targets %s", e.msg);
+		break;
+	case O_WHATIF:
+		if (sweep_add_whatif(w, arg, &e))
+			return cmd_fail(ctx->ce, "--what-if %s", e.msg);
+		break;
+	case O_TRACE:
+		w->traces = xrealloc(w->traces, (w->ntraces + 1) * sizeof *w->traces);
+		w->traces[w->ntraces++] = arg;
+		break;
+	case O_MEM:
+	case O_TIME:
+		/* one word of an #SBATCH line: Slurm reads no quotes there */
+		if (!*arg || strpbrk(arg, " \t\n\r'\"\\"))
+			return cmd_usage_error(ctx->ce, "--%s '%s': one word, no blank or quote",
+					       key == O_MEM ? "mem" : "time", arg);
+		*(key == O_MEM ? &w->mem : &w->time) = arg;
+		break;
+	case O_SBOPT:
+		if (arg[0] != '-' || strpbrk(arg, "\n\r"))
+			return cmd_usage_error(
+				ctx->ce, "--sbatch-opt '%s': not an sbatch option (--NAME=VALUE)",
+				arg);
+		t->sbopt = xrealloc(t->sbopt, (t->nsbopt + 1) * sizeof *t->sbopt);
+		t->sbopt[t->nsbopt++] = arg;
+		break;
+	}
+	return CMD_OK;
+}
 
-	if (argc >= 2 && !strcmp(argv[1], "status"))
-		return exec_status(argc, argv);
-	sweep_init(&w);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_sweep_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			w.policies = p.arg;
-			break;
-		case O_SPLIT:
-			w.split = 1;
-			break;
-		case O_SEEDS:
-			seeds = p.arg;
-			break;
-		case O_TARGETS:
-			if (sweep_add_targets(&w, p.arg, &e))
-				rc = cmd_usage_error(&cmd_sweep_entry, "--targets %s", e.msg);
-			break;
-		case O_WHATIF:
-			if (sweep_add_whatif(&w, p.arg, &e))
-				rc = cmd_fail(&cmd_sweep_entry, "--what-if %s", e.msg);
-			break;
-		case O_TRACE:
-			w.traces = xrealloc(w.traces, (w.ntraces + 1) * sizeof *w.traces);
-			w.traces[w.ntraces++] = p.arg;
-			break;
-		case O_CELLS:
-			rc = cmd_whole_opt(&cmd_sweep_entry, "cells-per-task", p.arg, 1, 1000000,
-					   &cells);
-			break;
-		case O_MEM:
-		case O_TIME:
-			/* one word of an #SBATCH line: Slurm reads no quotes there */
-			if (!*p.arg || strpbrk(p.arg, " \t\n\r'\"\\"))
-				rc = cmd_usage_error(&cmd_sweep_entry,
-						     "--%s '%s': one word, no blank or quote",
-						     c == O_MEM ? "mem" : "time", p.arg);
-			else if (c == O_MEM)
-				w.mem = p.arg;
-			else
-				w.time = p.arg;
-			break;
-		case O_SBOPT:
-			if (p.arg[0] != '-' || strpbrk(p.arg, "\n\r"))
-				rc = cmd_usage_error(&cmd_sweep_entry,
-						     "--sbatch-opt '%s': not an sbatch option "
-						     "(--NAME=VALUE)",
-						     p.arg);
-			sbopt = xrealloc(sbopt, (nsbopt + 1) * sizeof *sbopt);
-			sbopt[nsbopt++] = p.arg;
-			break;
-		case 'o':
-			dir = p.arg;
-			break;
-		default:
-			rc = cmd_opt_error(&cmd_sweep_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_sweep_entry,
-				     p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!w.policies) {
-		rc = cmd_usage_error(&cmd_sweep_entry, "no --policies given");
-		goto out;
-	}
-	if (replay_parse_policies(w.policies, &pols, &npol, &e)) {
-		rc = cmd_usage_error(&cmd_sweep_entry, "--policies: %s", e.msg);
-		goto out;
-	}
-	polnames = xcalloc(npol, sizeof *polnames);
-	for (size_t i = 0; i < npol; i++)
-		polnames[i] = pols[i]->name;
-	w.pols = polnames;
-	w.npol = npol;
-	w.cells = cells;
-	w.sbopt = sbopt;
-	w.nsbopt = nsbopt;
-	if (seeds && replay_parse_seeds(seeds, &w.lo, &w.hi, &e)) {
-		rc = cmd_usage_error(&cmd_sweep_entry, "--seeds %s", e.msg);
-		goto out;
-	}
-	if (!dir) {
-		rc = cmd_usage_error(&cmd_sweep_entry, "no -o DIR given");
-		goto out;
-	}
-	for (size_t i = 0; i < w.nwi && rc == CMD_OK; i++)
-		rc = check_whatif(&w, &w.wi[i]);
-	if (rc != CMD_OK)
-		goto out;
-	if (sweep_ntasks(&w) > SWEEP_MAX_TASKS) {
-		rc = cmd_usage_error(&cmd_sweep_entry, "more than %d tasks", SWEEP_MAX_TASKS);
-		goto out;
-	}
+static int check_sweep(struct cmd_ctx *ctx)
+{
+	struct sweep_cmd *t = ctx->u;
+	struct sweep *w = &t->w;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *seeds = cmd_arg(ctx, O_SEEDS);
+	struct err e = {0};
+	int rc = CMD_OK;
 
-	/* the store and its traces are the sweep's: a bad one fails here, not in each task */
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
-		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
-		goto out;
-	}
-	size_t nt = w.ntraces ? w.ntraces : 1;
-	ids = xcalloc(nt, sizeof *ids);
-	digests = xcalloc(nt, sizeof *digests);
-	for (size_t i = 0; i < nt; i++) {
-		if (store_trace_find(st, w.ntraces ? w.traces[i] : NULL, &ids[i], &e) ||
-		    store_trace_digest(st, ids[i], digests[i], &e)) {
-			rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
-			goto out;
-		}
-	}
-	w.digests = digests;
-	struct sizes z = {ids, nt, 0, 0};
-	if (store_trace_list(st, take_size, &z, &e)) {
-		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
-		goto out;
-	}
+	w->policies = cmd_arg(ctx, 'p');
+	w->split = cmd_has(ctx, O_SPLIT) > 0;
+	if (!w->policies)
+		return cmd_usage_error(ce, "no --policies given");
+	if (replay_parse_policies(w->policies, &t->pols, &w->npol, &e))
+		return cmd_usage_error(ce, "--policies: %s", e.msg);
+	t->polnames = xcalloc(w->npol, sizeof *t->polnames);
+	for (size_t i = 0; i < w->npol; i++)
+		t->polnames[i] = t->pols[i]->name;
+	w->pols = t->polnames;
+	w->cells = (unsigned)cmd_num(ctx, O_CELLS, 1);
+	w->sbopt = t->sbopt;
+	w->nsbopt = t->nsbopt;
+	if (seeds && replay_parse_seeds(seeds, &w->lo, &w->hi, &e))
+		return cmd_usage_error(ce, "--seeds %s", e.msg);
+	if (!cmd_arg(ctx, 'o'))
+		return cmd_usage_error(ce, "no -o DIR given");
+	for (size_t i = 0; i < w->nwi && rc == CMD_OK; i++)
+		rc = check_whatif(w, &w->wi[i]);
+	if (rc == CMD_OK && sweep_ntasks(w) > SWEEP_MAX_TASKS)
+		rc = cmd_usage_error(ce, "more than %d tasks", SWEEP_MAX_TASKS);
+	return rc;
+}
+
+/* The store and its traces are the sweep's: a bad one fails here, not in each task. The
+ * traces' digests, and the estimates of an array task's memory and time from their sizes. */
+static int read_traces(struct cmd_ctx *ctx, struct sweep_cmd *t)
+{
+	struct sweep *w = &t->w;
+	struct err e = {0};
+	size_t nt = w->ntraces ? w->ntraces : 1;
+	t->ids = xcalloc(nt, sizeof *t->ids);
+	t->digests = xcalloc(nt, sizeof *t->digests);
+	for (size_t i = 0; i < nt; i++)
+		if (store_trace_find(ctx->st, w->ntraces ? w->traces[i] : NULL, &t->ids[i], &e) ||
+		    store_trace_digest(ctx->st, t->ids[i], t->digests[i], &e))
+			return cmd_fail(ctx->ce, "%s", e.msg);
+	w->digests = t->digests;
+	struct sizes z = {t->ids, nt, 0, 0};
+	if (store_trace_list(ctx->st, take_size, &z, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
 	double scale = 1;
-	for (size_t i = 0; i < w.ntargets; i++)
-		scale = fmax(scale, atof(w.targets[i]));
-	estimate(z.jobs, z.nodes, scale, (w.split ? 1 : npol) * cells, mem, sizeof mem, tim,
-		 sizeof tim);
-	if (!w.mem)
-		w.mem = mem;
-	if (!w.time)
-		w.time = tim;
-	w.store = realpath(p.operands[0], NULL);
-	if (!w.store) {
-		rc = cmd_fail(&cmd_sweep_entry, "%s: cannot resolve its path", p.operands[0]);
-		goto out;
-	}
-	bindir = bin_dir();
-	w.bindir = bindir;
-	if (sweep_write(&w, dir, &same, &e)) {
-		rc = cmd_fail(&cmd_sweep_entry, "%s", e.msg);
-		goto out;
-	}
-	size_t n = sweep_ntasks(&w);
+	for (size_t i = 0; i < w->ntargets; i++)
+		scale = fmax(scale, atof(w->targets[i]));
+	estimate(z.jobs, z.nodes, scale, (w->split ? 1 : w->npol) * w->cells, t->mem, sizeof t->mem,
+		 t->tim, sizeof t->tim);
+	if (!w->mem)
+		w->mem = t->mem;
+	if (!w->time)
+		w->time = t->tim;
+	return CMD_OK;
+}
+
+static int exec_sweep(struct cmd_ctx *ctx)
+{
+	struct sweep_cmd *t = ctx->u;
+	struct sweep *w = &t->w;
+	const char *dir = cmd_arg(ctx, 'o'), *store = ctx->p.operands[0];
+	struct err e = {0};
+	int rc, same = 0;
+
+	if ((rc = read_traces(ctx, t)))
+		return rc;
+	if (!(w->store = realpath(store, NULL)))
+		return cmd_fail(ctx->ce, "%s: cannot resolve its path", store);
+	w->bindir = t->bindir = bin_dir();
+	if (sweep_write(w, dir, &same, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	size_t n = sweep_ntasks(w);
 	if (same)
 		fprintf(stderr, "%s holds this sweep already: its scripts are written anew\n", dir);
 	else
 		fprintf(stderr, "wrote %zu task%s (%zu runs) to %s/tasks\n", n, n == 1 ? "" : "s",
-			n * (w.split ? 1 : npol), dir);
+			n * (w->split ? 1 : w->npol), dir);
 	fprintf(stderr,
 		"slurm: --mem=%s --time=%s an array task of %u task%s\n"
 		"run them: %s/parallel.sh [-j N] | %s/slurm.sh [SBATCH-OPTION...]\n"
 		"then: voidfit merge %s %s/runs/*.db\n",
-		w.mem, w.time, cells, cells == 1 ? "" : "s", dir, dir, p.operands[0], dir);
-out:
-	free(bindir);
-	free(pols);
-	free(polnames);
-	free(sbopt);
-	free(ids);
-	free(digests);
-	store_close(st);
-	sweep_release(&w);
-	cmd_parser_release(&p);
-	return rc;
+		w->mem, w->time, (unsigned)w->cells, w->cells == 1 ? "" : "s", dir, dir, store,
+		dir);
+	return CMD_OK;
+}
+
+static void release_sweep(struct cmd_ctx *ctx)
+{
+	struct sweep_cmd *t = ctx->u;
+	sweep_release(&t->w);
+	free(t->bindir);
+	free(t->pols);
+	free(t->polnames);
+	free(t->sbopt);
+	free(t->ids);
+	free(t->digests);
 }

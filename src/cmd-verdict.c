@@ -16,8 +16,60 @@
 #include "table.h"
 #include "verdict.h"
 
-static int exec_verdict(int argc, char **argv);
-extern const struct cmd_opt cmd_verdict_opts[]; /* below */
+/* What check works out of the options, and what exec makes. */
+struct verdict_state {
+	const struct policy_ops **pols, *base;
+	size_t npol;
+	uint64_t lo, hi;     /* the seeds */
+	struct size_slo slo; /* --slo */
+	int any_slo;         /* --slo given */
+	double cap;          /* --growth-cap */
+	uint32_t nres;       /* --resamples (0: none) */
+	int64_t block_s;     /* --block (0: the default) */
+	struct verdict v;    /* the answers */
+};
+
+static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
+static int check_verdict(struct cmd_ctx *ctx);
+static int exec_verdict(struct cmd_ctx *ctx);
+static void release_verdict(struct cmd_ctx *ctx);
+
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_SLO,
+	O_SHRINK,
+	O_THREADS,
+	O_BASELINE,
+	O_CAP,
+	O_NOHEAD,
+	O_RESAMPLES,
+	O_BLOCK,
+	O_NOGIVEUP
+};
+
+const struct cmd_opt cmd_verdict_opts[] = {
+	{"baseline", O_BASELINE, 1},
+	{"policy", 'p', 1},
+	{"slo", O_SLO, 1},
+	{"seeds", O_SEEDS, 1},
+	{"shrink", O_SHRINK, 1},
+	{"growth-cap", O_CAP, 1},
+	{"no-headroom", O_NOHEAD, 0},
+	{"threads", O_THREADS, 1},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"no-give-up", O_NOGIVEUP, 0},
+	{"format", 'f', 1},
+	SCENARIO_OPTS,
+	{NULL, 0, 0},
+};
+
+const struct cmd_opt_kind_of cmd_verdict_kinds[] = {
+	{O_SLO, CMD_OPT_HOOK, 0, 0},
+	{O_CAP, CMD_OPT_HOOK, 0, 0},
+	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
+	{0, 0, 0, 0},
+};
 
 const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
@@ -56,44 +108,16 @@ const struct cmd_entry cmd_verdict_entry = {
 		"jobs drawn from the trace's own mix; priced as the GPUs the baseline would buy\n"
 		"to absorb g too. See voidfit(7).\n",
 	.opts = cmd_verdict_opts,
+	.kinds = cmd_verdict_kinds,
+	.operand = "STORE",
+	.store = CMD_STORE_READ,
+	.formats = 1,
+	.state_size = sizeof(struct verdict_state),
+	.opt = opt_verdict,
+	.check = check_verdict,
 	.exec = exec_verdict,
+	.release = release_verdict,
 };
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_SLO,
-	O_SHRINK,
-	O_THREADS,
-	O_BASELINE,
-	O_CAP,
-	O_NOHEAD,
-	O_RESAMPLES,
-	O_BLOCK,
-	O_NOGIVEUP
-};
-
-const struct cmd_opt cmd_verdict_opts[] = {
-	{"baseline", O_BASELINE, 1},
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"growth-cap", O_CAP, 1},
-	{"no-headroom", O_NOHEAD, 0},
-	{"threads", O_THREADS, 1},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"no-give-up", O_NOGIVEUP, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-/* Called from the runs' threads, serialised. */
-static void bar_update(void *u, double done, const char *policy, unsigned step, size_t nodes)
-{
-	cmd_bar_draw(u, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
-}
 
 /* One line per policy: its smallest cluster, the saving, the headroom and its price (and,
  * with resamples, the intervals of the saving and the headroom). */
@@ -133,39 +157,41 @@ static void print_policies(const struct verdict *v, FILE *f)
 	}
 }
 
+/* The columns of -f json|csv|md: a policy's answers, their intervals and its sentence. */
+static const struct table_col verdict_labels[] = {
+	{"policy", "policy", NULL, 0, 0, 0},
+	{"role", "role", NULL, 0, 0, 0},
+	{"slo", "slo", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"sentence", "sentence", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"usd_per_year_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"headroom_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+};
+static const struct table_col verdict_nums[] = {
+	{"gpus_min", "gpus_min", "GPUs", 0, TABLE_LOWER, 0},
+	{"fewer_gpus", "fewer", "GPUs", 0, TABLE_HIGHER, 0},
+	{"usd_per_year", "saving", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
+	{"usd_per_year_lo", "saving lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"usd_per_year_hi", "saving hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"headroom", "headroom", "share", 2, TABLE_HIGHER, 0},
+	{"headroom_lo", "headroom lo", "share", 2, TABLE_NEUTRAL, 0},
+	{"headroom_hi", "headroom hi", "share", 2, TABLE_NEUTRAL, 0},
+	{"buy_gpus", "buy", "GPUs", 0, TABLE_NEUTRAL, 0},
+	{"buy_usd_year", "deferred", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
+	{"buy_usd_year_lo", "deferred lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"buy_usd_year_hi", "deferred hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"resamples", "resamples", NULL, 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"block_s", "block", "s", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"interval_level", "level", NULL, 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"window_hours", "window", "h", 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+};
+
 /* A row per policy with its answers, their intervals and its own sentence; lead (the
  * verdict's sentence) as the table's note. */
 static struct table *verdict_table(const struct verdict *v, const struct scenario *sc, uint64_t lo,
 				   uint64_t hi, const char *lead)
 {
-	static const struct table_col labels[] = {
-		{"policy", "policy", NULL, 0, 0, 0},
-		{"role", "role", NULL, 0, 0, 0},
-		{"slo", "slo", NULL, 0, 0, TABLE_C_TEXT_HIDE},
-		{"sentence", "sentence", NULL, 0, 0, TABLE_C_TEXT_HIDE},
-		{"usd_per_year_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
-		{"headroom_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
-	};
-	static const struct table_col nums[] = {
-		{"gpus_min", "gpus_min", "GPUs", 0, TABLE_LOWER, 0},
-		{"fewer_gpus", "fewer", "GPUs", 0, TABLE_HIGHER, 0},
-		{"usd_per_year", "saving", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
-		{"usd_per_year_lo", "saving lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
-		{"usd_per_year_hi", "saving hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
-		{"headroom", "headroom", "share", 2, TABLE_HIGHER, 0},
-		{"headroom_lo", "headroom lo", "share", 2, TABLE_NEUTRAL, 0},
-		{"headroom_hi", "headroom hi", "share", 2, TABLE_NEUTRAL, 0},
-		{"buy_gpus", "buy", "GPUs", 0, TABLE_NEUTRAL, 0},
-		{"buy_usd_year", "deferred", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
-		{"buy_usd_year_lo", "deferred lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
-		{"buy_usd_year_hi", "deferred hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
-		{"resamples", "resamples", NULL, 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
-		{"block_s", "block", "s", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
-		{"interval_level", "level", NULL, 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
-		{"window_hours", "window", "h", 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
-	};
-	struct table *t =
-		table_new(labels, sizeof labels / sizeof *labels, nums, sizeof nums / sizeof *nums);
+	struct table *t = table_new(verdict_labels, sizeof verdict_labels / sizeof *verdict_labels,
+				    verdict_nums, sizeof verdict_nums / sizeof *verdict_nums);
 	struct sbuf slo = SBUF_INIT, say = SBUF_INIT, ru = SBUF_INIT, rg = SBUF_INIT;
 	sbuf_init(&slo);
 	sbuf_init(&say);
@@ -215,203 +241,127 @@ static struct table *verdict_table(const struct verdict *v, const struct scenari
 	return t;
 }
 
-static int exec_verdict(int argc, char **argv)
+/* --slo (each adds its terms) and --growth-cap, in argv order. */
+static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	struct cmd_parser p;
-	struct scenario sc;
+	struct verdict_state *t = ctx->u;
 	struct err e = {0};
-	const struct policy_ops **pols = NULL, *base = NULL;
-	size_t npol = 0;
-	const char *shrink_arg = NULL, *policy_arg = "all", *seeds_arg = NULL, *base_arg = "scalar";
-	const char *nres_arg = NULL, *block_arg = NULL, *fmt = "text";
-	int c, rc = CMD_OK, shrink = -1, any_slo = 0, nohead = 0, nogiveup = 0;
-	uint32_t nres = 0;
-	int64_t block_s = 0;
-	struct table *tab = NULL;
-	uint64_t lo = 1, hi = 1;
-	unsigned nthreads = util_ncpu();
-	double cap = VERDICT_GROWTH_CAP;
-	struct size_slo slo = {0};
-	struct verdict v = {0};
-	struct store *st = NULL;
+	if (key == O_CAP) {
+		if (parse_double(arg, &t->cap) || !(t->cap > 0 && t->cap <= 10))
+			return cmd_usage_error(ctx->ce,
+					       "--growth-cap '%s': not a number in (0, 10]", arg);
+		return CMD_OK;
+	}
+	t->any_slo = 1;
+	if (size_slo_parse(arg, &t->slo, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+static int check_verdict(struct cmd_ctx *ctx)
+{
+	struct verdict_state *t = ctx->u;
+	const struct cmd_entry *ce = ctx->ce;
+	const char *base = cmd_arg(ctx, O_BASELINE), *policy = cmd_arg(ctx, 'p');
+	struct err e = {0};
+
+	t->lo = t->hi = 1;
+	if (!(t->base = policy_find(base ? base : "scalar")))
+		return cmd_usage_error(ce, "--baseline '%s': not a policy", base);
+	if (replay_parse_policies(policy ? policy : "all", &t->pols, &t->npol, &e))
+		return cmd_usage_error(ce, "--policy: %s", e.msg);
+	if (scenario_check(&ctx->sc, &e) ||
+	    replay_seed_opts(NULL, cmd_arg(ctx, O_SEEDS), &t->lo, &t->hi, &e) ||
+	    (t->any_slo && size_slo_check(&t->slo, ctx->sc.mode, &e)))
+		return cmd_usage_error(ce, "%s", e.msg);
+	if (!t->any_slo && ctx->sc.mode != SIM_TIMED)
+		return cmd_usage_error(ce,
+				       "--mode %s has no default SLO: give --slo (e.g. "
+				       "'unallocated_gpu_share<=0.1')",
+				       sim_mode_name(ctx->sc.mode));
+	return cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK), ctx->sc.mode,
+				 &t->nres, &t->block_s);
+}
+
+/* The verdict on stdout: the sentence, led by a warning when the cluster is nearly idle
+ * (its retired GPUs and headroom then measure idle time), and a line per policy; or, in
+ * another format, the table of verdict_table with the sentence as its note. */
+static int print_verdict(struct cmd_ctx *ctx, const struct verdict_state *t)
+{
+	const struct verdict *v = &t->v;
 	struct sbuf out = SBUF_INIT;
-	struct cmd_bar bar;
-	struct cmd_stop stop;
-
+	int rc = CMD_OK;
 	sbuf_init(&out);
-	scenario_init(&sc);
-	cmd_parser_init(&p, argc, argv);
-	while ((c = cmd_getopt(&p, cmd_verdict_opts)) != -1 && rc == CMD_OK) {
-		switch (c) {
-		case 'p':
-			policy_arg = p.arg;
-			break;
-		case O_BASELINE:
-			base_arg = p.arg;
-			break;
-		case O_SLO:
-			any_slo = 1;
-			if (size_slo_parse(p.arg, &slo, &e))
-				rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
-			break;
-		case O_SEEDS:
-			seeds_arg = p.arg;
-			break;
-		case O_SHRINK:
-			shrink_arg = p.arg; /* a model of the store's own table: known once open */
-			break;
-		case O_CAP:
-			if (parse_double(p.arg, &cap) || !(cap > 0 && cap <= 10))
-				rc = cmd_usage_error(&cmd_verdict_entry,
-						     "--growth-cap '%s': not a number in (0, 10]",
-						     p.arg);
-			break;
-		case O_NOHEAD:
-			nohead = 1;
-			break;
-		case O_RESAMPLES:
-			nres_arg = p.arg;
-			break;
-		case O_BLOCK:
-			block_arg = p.arg;
-			break;
-		case O_NOGIVEUP:
-			nogiveup = 1;
-			break;
-		case 'f':
-			fmt = p.arg;
-			break;
-		case O_THREADS:
-			rc = cmd_whole_opt(&cmd_verdict_entry, "threads", p.arg, 1, 1024,
-					   &nthreads);
-			break;
-		default:
-			if (scenario_is_key(c)) {
-				if (scenario_set(&sc, c, p.arg, &e))
-					rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
-				break;
-			}
-			rc = cmd_opt_error(&cmd_verdict_entry, &p);
-		}
-	}
-	if (rc != CMD_OK)
-		goto out;
-	if (p.nops != 1) {
-		rc = cmd_usage_error(&cmd_verdict_entry,
-				     p.nops ? "one STORE only" : "no STORE given");
-		goto out;
-	}
-	if (!(base = policy_find(base_arg))) {
-		rc = cmd_usage_error(&cmd_verdict_entry, "--baseline '%s': not a policy", base_arg);
-		goto out;
-	}
-	if (replay_parse_policies(policy_arg, &pols, &npol, &e)) {
-		rc = cmd_usage_error(&cmd_verdict_entry, "--policy: %s", e.msg);
-		goto out;
-	}
-	if (scenario_check(&sc, &e) || replay_seed_opts(NULL, seeds_arg, &lo, &hi, &e) ||
-	    (any_slo && size_slo_check(&slo, sc.mode, &e))) {
-		rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
-		goto out;
-	}
-	if ((rc = cmd_resample_opts(&cmd_verdict_entry, nres_arg, block_arg, sc.mode, &nres,
-				    &block_s)))
-		goto out;
-	const struct table_ops *fops = table_format_find(fmt);
-	if (!fops) {
-		rc = cmd_usage_error(&cmd_verdict_entry, "--format '%s': not text, json, csv or md",
-				     fmt);
-		goto out;
-	}
-	if (!any_slo && sc.mode != SIM_TIMED) {
-		rc = cmd_usage_error(&cmd_verdict_entry,
-				     "--mode %s has no default SLO: give --slo (e.g. "
-				     "'unallocated_gpu_share<=0.1')",
-				     sim_mode_name(sc.mode));
-		goto out;
-	}
-	if (store_open(p.operands[0], STORE_RDONLY, &st, &e)) {
-		rc = cmd_fail(&cmd_verdict_entry, "%s", e.msg);
-		goto out;
-	}
-	if (shrink_arg && (rc = cmd_model_opt(&cmd_verdict_entry, "shrink", shrink_arg, &shrink)))
-		goto out;
-	if (scenario_prices(&sc, &e)) { /* --gpu-price of the store's own models too */
-		rc = cmd_usage_error(&cmd_verdict_entry, "%s", e.msg);
-		goto out;
-	}
-	if (scenario_load(&sc, st, &e)) {
-		rc = cmd_fail(&cmd_verdict_entry, "%s", e.msg);
-		goto out;
-	}
-
-	struct verdict_opts o = {.sc = &sc,
-				 .base = base,
-				 .pols = pols,
-				 .npol = npol,
-				 .lo = lo,
-				 .hi = hi,
-				 .slo = any_slo ? &slo : NULL,
-				 .shrink_model = shrink,
-				 .headroom = !nohead,
-				 .growth_cap = cap,
-				 .nthreads = nthreads,
-				 .progress = bar_update,
-				 .u = &bar,
-				 .stop = &cmd_stop_signal,
-				 .giveup = !nogiveup,
-				 .nres = nres,
-				 .block_s = block_s};
-	cmd_bar_start(&bar);
-	cmd_stop_catch(&stop);
-	int vrc = verdict_run(&o, &v, &e);
-	cmd_stop_release(&stop);
-	cmd_bar_clear(&bar);
-	if (vrc == VF_ESTOP) {
-		fprintf(stderr, "voidfit verdict: stopped\n");
-		rc = 130;
-		goto out;
-	}
-	if (vrc) {
-		rc = cmd_fail(&cmd_verdict_entry, "trace %s: %s", sc.trace_name.s, e.msg);
-		goto out;
-	}
-	if (v.gave_up)
-		fprintf(stderr,
-			"voidfit verdict: %zu probe replays stopped early, once they could no "
-			"longer meet the SLO\n",
-			v.gave_up);
-	/* an idle cluster's retired GPUs and headroom measure idle time: said in the verdict */
-	if (v.np && v.p[0].size && v.p[0].size->full_alloc < METRICS_IDLE_ALLOC)
+	if (v->np && v->p[0].size && v->p[0].size->full_alloc < METRICS_IDLE_ALLOC)
 		sbuf_printf(
 			&out,
 			"WARNING: %s's replay allocates %.2f %% of the GPUs on average (under "
 			"%.0f %%): the cluster is nearly idle here, so the GPUs retired and the "
 			"headroom below measure idle time, not placement; load it with --mode "
 			"inflate (the FGD paper's method). ",
-			v.p[0].policy->name, 100 * v.p[0].size->full_alloc,
+			v->p[0].policy->name, 100 * v->p[0].size->full_alloc,
 			100 * METRICS_IDLE_ALLOC);
-	verdict_sentence(&v, &sc, verdict_best(&v), lo, hi, &out);
-	if (fops == &table_text) {
+	verdict_sentence(v, &ctx->sc, verdict_best(v), t->lo, t->hi, &out);
+	if (ctx->fmt == &table_text) {
 		printf("%s\n", out.s);
-		print_policies(&v, stdout);
+		print_policies(v, stdout);
+		if (fflush(stdout) || ferror(stdout))
+			rc = cmd_fail(ctx->ce, "stdout: write error");
 	} else {
-		struct sbuf doc = SBUF_INIT;
-		sbuf_init(&doc);
-		tab = verdict_table(&v, &sc, lo, hi, out.s);
-		fops->write(tab, &doc);
-		fputs(doc.s, stdout);
-		sbuf_release(&doc);
+		struct table *tab = verdict_table(v, &ctx->sc, t->lo, t->hi, out.s);
+		rc = cmd_print_table(ctx, tab);
+		table_free(tab);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		rc = cmd_fail(&cmd_verdict_entry, "stdout: write error");
-out:
-	table_free(tab);
-	verdict_release(&v);
-	scenario_release(&sc);
-	store_close(st);
 	sbuf_release(&out);
-	free(pols);
-	cmd_parser_release(&p);
 	return rc;
+}
+
+static int exec_verdict(struct cmd_ctx *ctx)
+{
+	struct verdict_state *t = ctx->u;
+	struct err e = {0};
+	struct cmd_long lg;
+	int shrink, rc;
+
+	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &shrink)))
+		return rc;
+	struct verdict_opts o = {.sc = &ctx->sc,
+				 .base = t->base,
+				 .pols = t->pols,
+				 .npol = t->npol,
+				 .lo = t->lo,
+				 .hi = t->hi,
+				 .slo = t->any_slo ? &t->slo : NULL,
+				 .shrink_model = shrink,
+				 .headroom = !cmd_has(ctx, O_NOHEAD),
+				 .growth_cap = cmd_has(ctx, O_CAP) ? t->cap : VERDICT_GROWTH_CAP,
+				 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+				 .progress = cmd_bar_step,
+				 .u = &lg.bar,
+				 .stop = &cmd_stop_signal,
+				 .giveup = !cmd_has(ctx, O_NOGIVEUP),
+				 .nres = t->nres,
+				 .block_s = t->block_s};
+	cmd_long_begin(&lg);
+	int vrc = verdict_run(&o, &t->v, &e);
+	cmd_long_end(&lg);
+	if (vrc == VF_ESTOP) {
+		fprintf(stderr, "voidfit verdict: stopped\n");
+		return 130;
+	}
+	if (vrc)
+		return cmd_fail(ctx->ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
+	if (t->v.gave_up)
+		fprintf(stderr,
+			"voidfit verdict: %zu probe replays stopped early, once they could no "
+			"longer meet the SLO\n",
+			t->v.gave_up);
+	return print_verdict(ctx, t);
+}
+
+static void release_verdict(struct cmd_ctx *ctx)
+{
+	struct verdict_state *t = ctx->u;
+	verdict_release(&t->v);
+	free(t->pols);
 }

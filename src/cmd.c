@@ -3,6 +3,7 @@
  * takes long options (--name, --name=value, --name value), short clusters (-xvf, -o FILE)
  * and operands in any order, without getopt's global state.
  */
+#include <assert.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include "fault.h"
 #include "gpumodel.h"
 #include "resample.h"
+#include "table.h"
 #include "util.h"
 
 extern const struct cmd_entry cmd_import_entry, cmd_info_entry, cmd_export_entry, cmd_check_entry,
@@ -241,6 +243,184 @@ int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const ch
 	return 0;
 }
 
+/* ---- a command as a declaration ---- */
+
+/* The index of option key in ce's table; an option cmd_run read is always there. */
+static size_t opt_index(const struct cmd_entry *ce, int key)
+{
+	size_t i = 0;
+	while (ce->opts[i].name && ce->opts[i].key != key)
+		i++;
+	assert(ce->opts[i].name);
+	return i;
+}
+
+const char *cmd_arg(const struct cmd_ctx *ctx, int key)
+{
+	return ctx->val[opt_index(ctx->ce, key)];
+}
+
+unsigned cmd_has(const struct cmd_ctx *ctx, int key)
+{
+	return ctx->seen[opt_index(ctx->ce, key)];
+}
+
+double cmd_num(const struct cmd_ctx *ctx, int key, double dflt)
+{
+	size_t i = opt_index(ctx->ce, key);
+	return ctx->seen[i] ? ctx->num[i] : dflt;
+}
+
+/* One option cmd_getopt returned, as its kind says: 0 or a usage error. Options sharing a
+ * key (--policy, --policies) share the first entry's slot. */
+static int take_opt(struct cmd_ctx *ctx, int key)
+{
+	const struct cmd_entry *ce = ctx->ce;
+	const char *arg = ctx->p.arg;
+	size_t i = opt_index(ce, key);
+	const struct cmd_opt *o = &ce->opts[i];
+	const struct cmd_opt_kind_of *k = ce->kinds;
+	struct err e = {0};
+	unsigned whole;
+	ctx->seen[i]++;
+	ctx->val[i] = arg;
+	while (k && k->key && k->key != key)
+		k++;
+	switch (k && k->key ? k->kind : 0) {
+	case CMD_OPT_NUM:
+		return cmd_num_opt(ce, o->name, arg, k->lo, k->hi, &ctx->num[i]);
+	case CMD_OPT_WHOLE: {
+		int rc = cmd_whole_opt(ce, o->name, arg, k->lo, k->hi, &whole);
+		ctx->num[i] = whole;
+		return rc;
+	}
+	case CMD_OPT_HOOK:
+		return ce->opt(ctx, key, arg);
+	default:
+		break;
+	}
+	if (scenario_is_key(key) && scenario_set(&ctx->sc, key, arg, &e))
+		return cmd_usage_error(ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+int cmd_format(struct cmd_ctx *ctx)
+{
+	const char *fmt = "text";
+	for (size_t i = 0; ctx->ce->opts[i].name; i++)
+		if (!strcmp(ctx->ce->opts[i].name, "format") && ctx->val[i])
+			fmt = ctx->val[i];
+	for (size_t i = 0; ctx->ce->opts[i].name; i++)
+		if (!strcmp(ctx->ce->opts[i].name, "json") && ctx->seen[i])
+			fmt = "json";
+	if (!(ctx->fmt = table_format_find(fmt)))
+		return cmd_usage_error(ctx->ce, "--format '%s': not text, json, csv or md", fmt);
+	return CMD_OK;
+}
+
+static void say_waiting(void *u, const char *msg)
+{
+	const struct cmd_entry *ce = u;
+	fprintf(stderr, "voidfit %s: %s\n", ce->name, msg);
+}
+
+struct store_wait cmd_store_wait(const struct cmd_ctx *ctx, int key)
+{
+	return (struct store_wait){cmd_num(ctx, key, STORE_WAIT_DEFAULT), say_waiting,
+				   (void *)ctx->ce};
+}
+
+int cmd_print_table(struct cmd_ctx *ctx, struct table *tab)
+{
+	struct sbuf out = SBUF_INIT;
+	sbuf_init(&out);
+	ctx->fmt->write(tab, &out);
+	fwrite(out.s, 1, out.len, stdout);
+	sbuf_release(&out);
+	if (fflush(stdout) || ferror(stdout))
+		return cmd_fail(ctx->ce, "stdout: write error");
+	return CMD_OK;
+}
+
+int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model)
+{
+	const char *shrink = shrink_key ? cmd_arg(ctx, shrink_key) : NULL;
+	struct err e = {0};
+	int rc;
+	if (model)
+		*model = -1;
+	if (shrink && (rc = cmd_model_opt(ctx->ce, "shrink", shrink, model)))
+		return rc;
+	if (scenario_prices(&ctx->sc, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	if (scenario_load(&ctx->sc, ctx->st, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+/* Parse, check, open: what the entry declares, before exec. */
+static int prepare(struct cmd_ctx *ctx)
+{
+	const struct cmd_entry *ce = ctx->ce;
+	struct err e = {0};
+	int c, rc = CMD_OK;
+	while (rc == CMD_OK && (c = cmd_getopt(&ctx->p, ce->opts)) != -1)
+		rc = c == '?' ? cmd_opt_error(ce, &ctx->p) : take_opt(ctx, c);
+	if (rc != CMD_OK)
+		return rc;
+	if (ce->operand && ctx->p.nops > 1)
+		return ce->one_only ? cmd_usage_error(ce, "%s", ce->one_only)
+				    : cmd_usage_error(ce, "one %s only", ce->operand);
+	if (ce->operand && !ctx->p.nops)
+		return cmd_usage_error(ce, "no %s given", ce->operand);
+	if (ce->no_operand && ctx->p.nops)
+		return cmd_usage_error(ce, "'%s': unexpected operand", ctx->p.operands[0]);
+	if (ce->check && (rc = ce->check(ctx)))
+		return rc;
+	if (ce->formats && !ctx->fmt && (rc = cmd_format(ctx)))
+		return rc;
+	if (ctx->store_mode == CMD_STORE_NONE)
+		return CMD_OK;
+	struct store_wait w =
+		ce->wait_key ? cmd_store_wait(ctx, ce->wait_key) : (struct store_wait){0};
+	if (store_open_wait(ctx->p.operands[0],
+			    ctx->store_mode == CMD_STORE_READ ? STORE_RDONLY : 0,
+			    ce->wait_key ? &w : NULL, &ctx->st, &e))
+		return cmd_fail(ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
+{
+	if (ce->sub && argc >= 2 && !strcmp(argv[1], ce->sub))
+		return ce->exec_sub(argc, argv);
+	size_t nopts = 0;
+	while (ce->opts[nopts].name)
+		nopts++;
+	struct cmd_ctx ctx = {.ce = ce, .argc = argc, .argv = argv, .store_mode = ce->store};
+	ctx.val = xcalloc(nopts + 1, sizeof *ctx.val);
+	ctx.seen = xcalloc(nopts + 1, sizeof *ctx.seen);
+	ctx.num = xcalloc(nopts + 1, sizeof *ctx.num);
+	ctx.u = ce->state_size ? xcalloc(1, ce->state_size) : NULL;
+	scenario_init(&ctx.sc);
+	cmd_parser_init(&ctx.p, argc, argv);
+	if (ce->init)
+		ce->init(&ctx);
+	int rc = prepare(&ctx);
+	if (rc == CMD_OK)
+		rc = ce->exec(&ctx);
+	if (ce->release)
+		ce->release(&ctx);
+	store_close(ctx.st);
+	scenario_release(&ctx.sc);
+	cmd_parser_release(&ctx.p);
+	free(ctx.u);
+	free(ctx.val);
+	free(ctx.seen);
+	free(ctx.num);
+	return rc;
+}
+
 /* ---- stopping and progress ---- */
 
 volatile sig_atomic_t cmd_stop_signal;
@@ -304,4 +484,21 @@ void cmd_bar_clear(struct cmd_bar *b)
 	if (b->on && b->width)
 		fprintf(stderr, "\r%*s\r", b->width, "");
 	b->width = 0;
+}
+
+void cmd_bar_step(void *bar, double done, const char *policy, unsigned step, size_t nodes)
+{
+	cmd_bar_draw(bar, done, "%s on %zu nodes (step %u) ", policy, nodes, step);
+}
+
+void cmd_long_begin(struct cmd_long *l)
+{
+	cmd_bar_start(&l->bar);
+	cmd_stop_catch(&l->stop);
+}
+
+void cmd_long_end(struct cmd_long *l)
+{
+	cmd_stop_release(&l->stop);
+	cmd_bar_clear(&l->bar);
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "dash.h"
+#include "fmt.h"
 
 /* Wait histogram: bin 0 holds waits of 0 s, bin i >= 1 waits in [r^(i-1), r^i), r = 1.1. */
 #define HIST_N     256
@@ -972,7 +973,8 @@ void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 {
 	const struct lane *L = d->lane[l];
 	const struct sim_counters *k = sim_counters(L->s);
-	int64_t ms[GPUMODEL_MAX][JOB_NCLASS + 1][SIM_NBUCKET];
+	struct sim_bucket_ms ms;
+	struct metrics_cost cost;
 	struct sim_now n;
 	int over = sim_done(L->s);
 
@@ -997,23 +999,18 @@ void dash_ticker(const struct dash *d, int l, struct dash_ticker *t)
 	else
 		t->gpu_blocked = idle;
 
-	sim_buckets(k, over, ms);
-	for (int m = 0; m < GPUMODEL_MAX; m++) {
-		double price = metrics_price(&d->sc->prices, m) / (3600.0 * 1000);
-		for (int c = 0; c <= JOB_NCLASS; c++)
-			for (int b = 0; b < SIM_NBUCKET; b++)
-				t->usd[b] += (double)ms[m][c][b] * price;
-	}
+	sim_buckets(k, over, &ms);
+	metrics_cost(&ms, &d->sc->prices, -1, -1, hours, &cost);
+	memcpy(t->usd, cost.usd, sizeof t->usd);
+	memcpy(t->usd_year, cost.usd_year, sizeof t->usd_year);
 	for (int b = 0; b < SIM_NBUCKET; b++) {
-		t->usd_year[b] = metrics_per_year(t->usd[b], hours);
 		if (b == SIM_B_PRODUCTIVE)
 			t->usd_productive += t->usd[b];
 		else
 			t->usd_wasted += t->usd[b];
-		if (metrics_by_placement((enum sim_bucket)b))
-			t->usd_year_placement += t->usd_year[b];
 	}
-	t->usd_year_sizing = t->usd_year[SIM_B_UNNEEDED];
+	t->usd_year_placement = cost.usd_year_placement;
+	t->usd_year_sizing = cost.usd_year_sizing;
 	t->queued = n.queued;
 	t->running = n.running;
 	t->finished = k->finished;
@@ -1571,10 +1568,7 @@ int dash_log(const struct dash *d, int l, size_t i, struct dash_event *ev)
 void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
 {
 	(void)d;
-	const char *sign = t < 0 ? "-" : "";
-	int64_t a = t < 0 ? -t : t;
-	snprintf(buf, len, "%s%" PRId64 "d%02d:%02d:%02d", sign, a / 86400, (int)(a / 3600 % 24),
-		 (int)(a / 60 % 60), (int)(a % 60));
+	fmt_duration((double)t, FMT_DUR_CLOCK, buf, len);
 }
 
 void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,

@@ -546,3 +546,46 @@ void enrich_describe(const struct enrich_summary *s, struct sbuf *out)
 	sbuf_adds(out, "; ");
 	describe_part(out, "nodes", s->nodes, s->nodes_any, s->nnodes);
 }
+
+/* One part of what describe_part wrote, after "WHAT: ", up to ';' or the end, into cnt, *any
+ * and *total: 0, or -1 if it is not in that form. */
+static int parse_part(const char **text, size_t *cnt, size_t *any, size_t *total)
+{
+	const char *t = *text;
+	int used = 0;
+	if (sscanf(t, "none of %zu%n", total, &used) == 1) {
+		*text = t + used;
+		return 0;
+	}
+	for (;;) {
+		char name[16];
+		size_t n, of;
+		int d;
+		if (sscanf(t, "%15[a-z] %zu/%zu%n", name, &n, &of, &used) != 3 ||
+		    (d = job_dim_find(name)) < 0)
+			return -1;
+		cnt[d] = n;
+		*total = of;
+		*any = n > *any ? n : *any;
+		t += used;
+		if (strncmp(t, ", ", 2))
+			break;
+		t += 2;
+	}
+	*text = t;
+	return 0;
+}
+
+int enrich_describe_parse(const char *text, struct enrich_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	if (strncmp(text, "jobs: ", 6))
+		return -1;
+	text += 6;
+	if (parse_part(&text, s->jobs, &s->jobs_any, &s->njobs) || strncmp(text, "; nodes: ", 9))
+		return -1;
+	text += 9;
+	if (parse_part(&text, s->nodes, &s->nodes_any, &s->nnodes) || *text)
+		return -1;
+	return 0;
+}

@@ -130,28 +130,35 @@ void esc_xml(struct sbuf *out, const char *s)
 	sbuf_release(&t);
 }
 
+void esc_csv_quote(struct sbuf *out, const char *s)
+{
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	if (quote)
+		sbuf_addc(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			sbuf_addc(out, '"');
+		sbuf_addc(out, *s);
+	}
+	if (quote)
+		sbuf_addc(out, '"');
+}
+
 void esc_csv(struct sbuf *out, const char *s)
 {
 	double v;
 	if (!s)
 		return;
-	struct sbuf t = SBUF_INIT;
+	struct sbuf t = SBUF_INIT, cell = SBUF_INIT;
 	sbuf_init(&t);
+	sbuf_init(&cell);
 	esc_text(&t, s);
 	/* a spreadsheet runs a cell starting with one of these as a formula, unless it reads
 	 * as a number; OWASP's advice on CSV injection: a leading apostrophe */
-	int formula = t.s[0] && strchr("=+-@", t.s[0]) && parse_double(t.s, &v);
-	int quote = t.s[strcspn(t.s, ",\"")] != '\0';
-	if (quote)
-		sbuf_addc(out, '"');
-	if (formula)
-		sbuf_addc(out, '\'');
-	for (size_t i = 0; i < t.len; i++) {
-		if (t.s[i] == '"')
-			sbuf_addc(out, '"');
-		sbuf_addc(out, t.s[i]);
-	}
-	if (quote)
-		sbuf_addc(out, '"');
+	if (t.s[0] && strchr("=+-@", t.s[0]) && parse_double(t.s, &v))
+		sbuf_addc(&cell, '\'');
+	sbuf_add(&cell, t.s, t.len);
+	esc_csv_quote(out, cell.s);
 	sbuf_release(&t);
+	sbuf_release(&cell);
 }

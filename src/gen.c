@@ -64,6 +64,7 @@ struct scenario_def {
 	const struct spec_rule *specs;
 	int nspecs;
 	int faults; /* 1: write storage and network faults */
+	int llm;    /* 1: the jobs are llm's kinds (draw_llm), with a workers column */
 };
 
 /* clang-format off */
@@ -92,6 +93,12 @@ static const struct group_def irregular_groups[] = {
 	{"cpu",       NULL,      0,  96000,  524288,  3125, 1000,  4000,  7},
 };
 
+/* An LLM fleet: homogeneous nodes of eight A100s (Acme's clusters, Hu et al., NSDI 2024,
+ * are of A100 nodes of 8 GPUs; the capacities besides the GPUs are assumed). */
+static const struct group_def llm_groups[] = {
+	{"a100-8", "A100", 8, 128000, 2097152, 25000, 8000, 16000, 1},
+};
+
 /* I/O per GPU in MB/s (net, sto) and millicores (iocpu); durations in seconds. */
 static const struct class_def classes[JOB_NCLASS] = {
 	[JOB_INFER] = {{20, 1.0, 1, 1000}, {5, 1.0, 0, 200}, {200, 0.5, 50, 2000},
@@ -115,6 +122,35 @@ static const struct pick cpu_per_gpu[] = {{4000, 30}, {6000, 30}, {8000, 25}, {1
 static const struct pick cpu_only_cpu[] = {{1000, 20}, {2000, 30}, {4000, 30}, {8000, 15},
 					   {16000, 5}};
 static const struct pick gib_per_core[] = {{2, 30}, {4, 50}, {8, 20}};
+
+/*
+ * llm's jobs, by kind (shares of the job count). What the published fleets say and we take:
+ * a few pretraining jobs, each a gang of whole 8-GPU nodes, hold most of the GPU time, while
+ * evaluation jobs are most of the jobs and short (Acme, Hu et al., NSDI 2024, its workload
+ * characterisation);
+ * a large training job spans from a few nodes to thousands (Meta's Llama 3 report: 16,384
+ * H100s). The shares, the gang sizes' weights and the duration medians below are ours,
+ * assumed in that shape, not measured: see voidfit(7).
+ */
+enum { LLM_PRETRAIN, LLM_FINETUNE, LLM_INFER, LLM_EVAL, LLM_NKIND };
+static const struct {
+	int cls, weight;   /* job class; share of jobs, in percent */
+	struct logn dur;   /* seconds */
+	const struct pick *gpus; /* GPUs of a worker */
+	int ngpus;
+} llm_kinds[LLM_NKIND] = {
+	[LLM_PRETRAIN] = {JOB_TRAIN, 6, {8 * 3600, 1.0, 1800, 7 * 86400}, NULL, 0},
+	[LLM_FINETUNE] = {JOB_TRAIN, 24, {3 * 3600, 1.0, 600, 2 * 86400}, NULL, 0},
+	[LLM_INFER] = {JOB_INFER, 20, {12 * 3600, 1.0, 3600, 7 * 86400}, NULL, 0},
+	[LLM_EVAL] = {JOB_BATCH, 50, {15 * 60, 1.2, 60, 12 * 3600}, NULL, 0},
+};
+/* Pretraining gangs: nodes of 8 GPUs, 2 to 64 of them. */
+static const struct pick llm_gang_nodes[] = {{2, 30}, {4, 25}, {8, 20}, {16, 12}, {32, 8},
+					     {64, 5}};
+/* One-node jobs: GPUs of fine-tuning, inference replicas and evaluation. */
+static const struct pick llm_finetune_gpus[] = {{8, 60}, {4, 25}, {2, 10}, {1, 5}};
+static const struct pick llm_infer_gpus[] = {{1, 40}, {2, 20}, {4, 20}, {8, 20}};
+static const struct pick llm_eval_gpus[] = {{1, 50}, {2, 15}, {4, 15}, {8, 20}};
 
 static const struct spec_rule balanced_specs[] = {
 	{JOB_TRAIN, 0.10, "A100"},
@@ -144,6 +180,9 @@ static const struct scenario_def scenarios[GEN_NSCENARIO] = {
 		"storage-stress plus faults: storage halved for 6h on 10% of GPU nodes, NIC flaps",
 		stress_groups, N(stress_groups), {0.30, 0.35, 0.20, 0.15}, 4.0, 0.90,
 		balanced_specs, N(balanced_specs), 1},
+	[GEN_LLM] = {"llm",
+		"A100x8 nodes; training gangs of 2-64 nodes, fine-tuning, inference, evaluation",
+		llm_groups, N(llm_groups), {0.20, 0.30, 0.50, 0}, 1.0, 0.85, NULL, 0, 0, 1},
 };
 /* clang-format on */
 
@@ -229,6 +268,7 @@ static void group_counts(const struct scenario_def *sc, int64_t nnodes, int64_t 
 struct cluster_shape {
 	int64_t gpus, cpu_milli;
 	int max_gpus;
+	int64_t max_gpu_nodes; /* nodes with max_gpus GPUs: the most workers a gang of them gets */
 	uint32_t models;
 	const struct group_def *present[GROUPS_MAX]; /* the groups with nodes */
 	int npresent;
@@ -247,8 +287,12 @@ static void cluster_shape(const struct gen_params *p, struct cluster_shape *cs)
 		cs->present[cs->npresent++] = gd;
 		cs->gpus += count[g] * gd->gpus;
 		cs->cpu_milli += count[g] * gd->cpu;
-		if (gd->gpus > cs->max_gpus)
+		if (gd->gpus > cs->max_gpus) {
 			cs->max_gpus = gd->gpus;
+			cs->max_gpu_nodes = 0;
+		}
+		if (gd->gpus == cs->max_gpus)
+			cs->max_gpu_nodes += count[g];
 		if (gd->model)
 			cs->models |= 1u << gpumodel_find(gd->model);
 	}
@@ -282,6 +326,8 @@ int gen_write_nodes(const struct gen_params *p, FILE *f, const char *fname, stru
 /* One generated job, before its arrival time is known. */
 struct gjob {
 	int cls, num_gpu, milli;
+	int workers;                                      /* W, each worker with the demand below */
+	const struct logn *dur;                           /* what its duration is drawn from */
 	int64_t duration, cpu, mem, hbm, net, sto, iocpu; /* hbm -1: share of the model's */
 	char spec[64];
 };
@@ -366,11 +412,53 @@ static void clamp_io(const struct cluster_shape *cs, struct gjob *j)
 	j->iocpu = j->iocpu > iocpu ? iocpu : j->iocpu;
 }
 
+/* cpu, mem, HBM and I/O of j (class, GPUs and share set) as every scenario draws them. */
+static void draw_demand(struct rng *r, const struct scenario_def *sc,
+			const struct cluster_shape *cs, struct gjob *j);
+
+/* An llm job: its kind, then its workers and GPUs; duration by kind; the rest as draw_job. */
+static void draw_llm(struct rng *r, const struct scenario_def *sc, const struct cluster_shape *cs,
+		     struct gjob *j)
+{
+	int x = (int)rng_below(r, 100), k = 0;
+	while (k < LLM_NKIND - 1 && x >= llm_kinds[k].weight)
+		x -= llm_kinds[k++].weight;
+	j->cls = llm_kinds[k].cls;
+	j->dur = &llm_kinds[k].dur;
+	j->workers = 1;
+	j->milli = 1000;
+	switch (k) {
+	case LLM_PRETRAIN: /* whole nodes, no more than the cluster has */
+		j->num_gpu = cs->max_gpus;
+		j->workers = PICK(r, llm_gang_nodes);
+		if (j->workers > cs->max_gpu_nodes)
+			j->workers = cs->max_gpu_nodes > 1 ? (int)cs->max_gpu_nodes : 1;
+		break;
+	case LLM_FINETUNE:
+		j->num_gpu = PICK(r, llm_finetune_gpus);
+		break;
+	case LLM_INFER:
+		j->num_gpu = PICK(r, llm_infer_gpus);
+		break;
+	default:
+		j->num_gpu = PICK(r, llm_eval_gpus);
+		break;
+	}
+	if (j->num_gpu > cs->max_gpus)
+		j->num_gpu = cs->max_gpus > 0 ? cs->max_gpus : 1;
+	draw_demand(r, sc, cs, j);
+}
+
 static void draw_job(struct rng *r, const struct scenario_def *sc, const struct cluster_shape *cs,
 		     struct gjob *j)
 {
+	if (sc->llm) {
+		draw_llm(r, sc, cs, j);
+		return;
+	}
 	double u = rng_unit(r), acc = 0;
 	j->cls = JOB_CPU;
+	j->workers = 1;
 	for (int c = 0; c < JOB_NCLASS; c++) {
 		acc += sc->mix[c];
 		if (u < acc) {
@@ -378,7 +466,7 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 			break;
 		}
 	}
-	const struct class_def *cd = &classes[j->cls];
+	j->dur = &classes[j->cls].dur;
 	j->num_gpu = 0;
 	j->milli = 0;
 	if (j->cls == JOB_TRAIN) {
@@ -390,6 +478,13 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 		j->num_gpu = 1;
 		j->milli = j->cls == JOB_INFER ? PICK(r, infer_milli) : PICK(r, batch_milli);
 	}
+	draw_demand(r, sc, cs, j);
+}
+
+static void draw_demand(struct rng *r, const struct scenario_def *sc,
+			const struct cluster_shape *cs, struct gjob *j)
+{
+	const struct class_def *cd = &classes[j->cls];
 	double gpus = j->num_gpu ? j->num_gpu * (j->milli / 1000.0) : 1.0;
 	if (j->num_gpu) {
 		int64_t c = (int64_t)(PICK(r, cpu_per_gpu) * gpus);
@@ -403,7 +498,7 @@ static void draw_job(struct rng *r, const struct scenario_def *sc, const struct 
 		int64_t h = (int64_t)((0.5 + rng_unit(r)) * j->milli / 1000.0 * 16384) / 256 * 256;
 		j->hbm = h < 1024 ? 1024 : h > 16384 ? 16384 : h;
 	}
-	j->duration = (int64_t)llround(lognormal(r, &cd->dur, 1.0));
+	j->duration = (int64_t)llround(lognormal(r, j->dur, 1.0));
 	/* on request levels, as the built-in profile: real requests take few values */
 	j->net = (int64_t)enrich_snap(enrich_bw_levels, ENRICH_BW_NLEVELS,
 				      lognormal(r, &cd->net, 1.0) * gpus);
@@ -479,7 +574,7 @@ static void source_next(struct job_source *src, struct rng *r, struct gjob *j)
 			lo = mid + 1;
 	}
 	*j = src->tpl[lo];
-	j->duration = (int64_t)llround(lognormal(r, &classes[j->cls].dur, 1.0));
+	j->duration = (int64_t)llround(lognormal(r, j->dur, 1.0));
 }
 
 /* GPU-seconds (or core-seconds when the cluster has no GPUs) of all jobs: the first pass. */
@@ -494,9 +589,9 @@ static double total_work(const struct gen_params *p, const struct cluster_shape 
 	for (int64_t i = 0; i < p->njobs; i++) {
 		source_next(&src, &r, &j);
 		if (cs->gpus > 0)
-			work += j.num_gpu * (j.milli / 1000.0) * (double)j.duration;
+			work += j.workers * j.num_gpu * (j.milli / 1000.0) * (double)j.duration;
 		else
-			work += (double)j.cpu / 1000 * (double)j.duration;
+			work += j.workers * (double)j.cpu / 1000 * (double)j.duration;
 	}
 	source_release(&src);
 	return work;
@@ -541,7 +636,8 @@ int gen_write_jobs(const struct gen_params *p, FILE *f, const char *fname, struc
 	source_init(&src, p, &cs);
 	stream(&r, p, STREAM_JOBS);
 	rng_seed(&ra, rng_hash(p->seed, (uint64_t)p->scenario + 1, STREAM_JOBS + 100));
-	fputs(GEN_JOBS_HEADER "\n", f);
+	int llm = scenarios[p->scenario].llm;
+	fputs(llm ? GEN_JOBS_HEADER_GANG "\n" : GEN_JOBS_HEADER "\n", f);
 	for (int64_t i = 0; i < p->njobs; i++) {
 		source_next(&src, &r, &j);
 		char name[24];
@@ -564,7 +660,12 @@ int gen_write_jobs(const struct gen_params *p, FILE *f, const char *fname, struc
 		put_i64(f, j.sto, ',');
 		put_i64(f, j.iocpu, ',');
 		fputs(j.spec, f);
-		putc('\n', f);
+		if (llm) {
+			putc(',', f);
+			put_i64(f, j.workers, '\n');
+		} else {
+			putc('\n', f);
+		}
 		t += -log(((double)(rng_next(&ra) >> 11) + 0.5) * 0x1.0p-53) * gap;
 		if (ferror(f))
 			break;

@@ -94,6 +94,7 @@ void job_init(struct job *j)
 		j->dem[d] = -1;
 	j->duration = -1;
 	j->cls = JOB_BATCH;
+	j->workers = 1;
 }
 
 void node_init(struct node *n)

@@ -67,5 +67,5 @@ int main(int argc, char **argv)
 		cmd_print_help(ce, stdout);
 		return CMD_OK;
 	}
-	return ce->exec(argc - 1, argv + 1);
+	return cmd_run(ce, argc - 1, argv + 1);
 }

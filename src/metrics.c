@@ -71,31 +71,45 @@ int metrics_by_placement(enum sim_bucket b)
 	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL);
 }
 
-void metrics_price_all(struct metrics *m, const struct metrics_opts *o)
+void metrics_cost(const struct sim_bucket_ms *b, const struct metrics_opts *o, int model, int cls,
+		  double window_hours, struct metrics_cost *out)
 {
-	double usd[SIM_NBUCKET] = {0}, prov = 0;
-	m->assumed_models = 0;
+	double prov = 0;
+	memset(out, 0, sizeof *out);
 	for (int g = 0; g < GPUMODEL_MAX; g++) {
+		if (model >= 0 && g != model)
+			continue;
 		int64_t sum = 0;
 		double price = metrics_price(o, g) / MS_PER_HOUR;
 		for (int c = 0; c <= JOB_NCLASS; c++)
-			for (int b = 0; b < SIM_NBUCKET; b++) {
-				usd[b] += (double)m->ms[g][c][b] * price;
-				sum += m->ms[g][c][b];
-			}
+			if (cls < 0 || c == cls)
+				for (int k = 0; k < SIM_NBUCKET; k++) {
+					out->usd[k] += (double)b->ms[g][c][k] * price;
+					sum += b->ms[g][c][k];
+				}
 		prov += (double)sum * price;
 		if (sum && strcmp(metrics_price_source(o, g), "--gpu-price") &&
 		    gpumodel_price_assumed(metrics_price_source(o, g)))
-			m->assumed_models |= 1u << g;
+			out->assumed_models |= 1u << g;
 	}
-	m->usd_year_placement = m->usd_year_sizing = 0;
-	for (int b = 0; b < SIM_NBUCKET; b++) {
-		m->usd_year[b] = metrics_per_year(usd[b], m->window_hours);
-		if (metrics_by_placement((enum sim_bucket)b))
-			m->usd_year_placement += m->usd_year[b];
+	for (int k = 0; k < SIM_NBUCKET; k++) {
+		out->usd_year[k] = metrics_per_year(out->usd[k], window_hours);
+		if (metrics_by_placement((enum sim_bucket)k))
+			out->usd_year_placement += out->usd_year[k];
 	}
-	m->usd_year_sizing = m->usd_year[SIM_B_UNNEEDED];
-	m->usd_year_provisioned = metrics_per_year(prov, m->window_hours);
+	out->usd_year_sizing = out->usd_year[SIM_B_UNNEEDED];
+	out->usd_year_provisioned = metrics_per_year(prov, window_hours);
+}
+
+void metrics_price_all(struct metrics *m, const struct metrics_opts *o)
+{
+	struct metrics_cost c;
+	metrics_cost(&m->buckets, o, -1, -1, m->window_hours, &c);
+	memcpy(m->usd_year, c.usd_year, sizeof m->usd_year);
+	m->usd_year_placement = c.usd_year_placement;
+	m->usd_year_sizing = c.usd_year_sizing;
+	m->usd_year_provisioned = c.usd_year_provisioned;
+	m->assumed_models = c.assumed_models;
 }
 
 double metrics_per_year(double usd, double hours)
@@ -262,14 +276,14 @@ static void inflate_buckets(const struct sim *s, struct metrics *m)
 			continue;
 		int64_t alloc = 0;
 		for (int cl = 0; cl < JOB_NCLASS; cl++) {
-			m->ms[g][cl][SIM_B_PRODUCTIVE] = k->alloc_cls[g][cl] * 3600;
+			m->buckets.ms[g][cl][SIM_B_PRODUCTIVE] = k->alloc_cls[g][cl] * 3600;
 			alloc += k->alloc_cls[g][cl];
 		}
 		int64_t idle = (k->gpu_cap[g] - alloc) * 3600;
 		int64_t bl = llround(blocked[g] * 3600);
 		bl = bl < 0 ? 0 : bl > idle ? idle : bl;
-		m->ms[g][SIM_CLS_NONE][SIM_B_SHAPE] = bl;
-		m->ms[g][SIM_CLS_NONE][SIM_B_UNNEEDED] = idle - bl;
+		m->buckets.ms[g][SIM_CLS_NONE][SIM_B_SHAPE] = bl;
+		m->buckets.ms[g][SIM_CLS_NONE][SIM_B_UNNEEDED] = idle - bl;
 	}
 	free(gw.shapes);
 }
@@ -347,7 +361,7 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	double frag_all = 0;
 	int64_t alloc_all = 0, cap_all = 0;
 	if (so->mode == SIM_TIMED) {
-		sim_buckets(k, sim_done(s), m->ms);
+		sim_buckets(k, sim_done(s), &m->buckets);
 		m->w0 = k->w0;
 		m->w1 = k->w1;
 		m->window_hours = (double)(k->w1 - k->w0) / 3600;
@@ -359,8 +373,8 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 	for (int g = 0; g < GPUMODEL_MAX; g++) {
 		for (int cl = 0; cl <= JOB_NCLASS; cl++)
 			for (int b = 0; b < SIM_NBUCKET; b++) {
-				m->bucket_ms[b] += m->ms[g][cl][b];
-				m->provisioned_ms += m->ms[g][cl][b];
+				m->bucket_ms[b] += m->buckets.ms[g][cl][b];
+				m->provisioned_ms += m->buckets.ms[g][cl][b];
 			}
 		frag_all += k->frag_ms[g];
 		alloc_all += k->alloc_ms[g];

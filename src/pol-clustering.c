@@ -15,13 +15,84 @@
  *         + pol_oversub
  *   tier 0: same > 0, other = 0; 1: same > 0, other > 0; 2: the node runs no GPU job;
  *   3: only other types (the order of the FGD simulator's Clustering baseline).
- * The node's jobs come from ctx->job_of; when it is NULL the types are guessed from the GPU
- * state: a partly used GPU means share jobs, a fully used GPU whole-GPU jobs (same / other
- * are then 0 or 1).
+ * In a simulation the policy keeps, as its state (ctx->state, struct cl_state), the GPU jobs
+ * of each type on every node, counted again from the node's jobs (ctx->job_of) whenever the
+ * node changes. Outside one (no state) the node's jobs come from ctx->job_of; when that is
+ * NULL too the types are guessed from the GPU state: a partly used GPU means share jobs, a
+ * fully used GPU whole-GPU jobs (same / other are then 0 or 1).
  * Not POLICY_F_BY_STATE: the score depends on which jobs a node runs. Default dims gpu.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "pol-common.h"
 #include "policy.h"
+#include "util.h"
+
+/* A GPU job's type: 0 a share of one GPU, k k whole GPUs (at most a node's). */
+#define CL_TYPES (CLUSTER_MAX_GPUS + 1)
+static int type_of(const struct job *j)
+{
+	assert(j->num_gpu > 0 && j->num_gpu <= CLUSTER_MAX_GPUS);
+	return j->gpu_milli < 1000 ? 0 : j->num_gpu;
+}
+
+/* Per node, its GPU jobs of each type ([CL_TYPES]: of every type). */
+struct cl_state {
+	int32_t (*n)[CL_TYPES + 1];
+	size_t nn;
+};
+
+static void *cl_create(const struct policy_ctx *ctx, const struct job *jobs, size_t njobs)
+{
+	(void)jobs;
+	(void)njobs;
+	struct cl_state *t = xcalloc(1, sizeof *t);
+	t->nn = ctx->c->n ? ctx->c->n : 1;
+	t->n = xcalloc(t->nn, sizeof *t->n);
+	return t;
+}
+
+static void *cl_clone(const void *st)
+{
+	const struct cl_state *s = st;
+	struct cl_state *t = xcalloc(1, sizeof *t);
+	t->nn = s->nn;
+	t->n = xmalloc(t->nn * sizeof *t->n);
+	memcpy(t->n, s->n, t->nn * sizeof *t->n);
+	return t;
+}
+
+static void cl_release(void *st)
+{
+	struct cl_state *t = st;
+	if (!t)
+		return;
+	free(t->n);
+	free(t);
+}
+
+static void cl_node(void *st, const struct policy_ctx *ctx, size_t n)
+{
+	struct cl_state *t = st;
+	const struct node_state *s = &ctx->c->st[n];
+	assert(ctx->job_of && n < t->nn);
+	memset(t->n[n], 0, sizeof t->n[n]);
+	for (int32_t i = 0; i < s->njobs; i++) {
+		const struct job *o = ctx->job_of(ctx->job_of_u, s->jobs[i]);
+		if (o->num_gpu <= 0)
+			continue;
+		t->n[n][type_of(o)]++;
+		t->n[n][CL_TYPES]++;
+	}
+}
+
+static const struct policy_state_ops cl_state_ops = {
+	.create = cl_create,
+	.clone = cl_clone,
+	.release = cl_release,
+	.node = cl_node,
+};
 
 /* a and b are GPU jobs of the same request type */
 static int same_type(const struct job *a, const struct job *b)
@@ -39,7 +110,11 @@ static double clustering_score(const struct policy_ctx *ctx, const struct job *j
 	const struct node_state *s = pol_st(ctx, p);
 	const struct node *sp = &ctx->c->spec[p->node];
 	int same = 0, other = 0;
-	if (ctx->job_of) {
+	if (ctx->state) {
+		const struct cl_state *t = ctx->state;
+		same = t->n[p->node][type_of(j)];
+		other = t->n[p->node][CL_TYPES] - same;
+	} else if (ctx->job_of) {
 		for (int32_t i = 0; i < s->njobs; i++) {
 			const struct job *o = ctx->job_of(ctx->job_of_u, s->jobs[i]);
 			if (o->num_gpu <= 0)
@@ -76,4 +151,5 @@ const struct policy_ops pol_clustering_ops = {
 	.flags = 0,
 	.score = clustering_score,
 	.pick = NULL,
+	.state = &cl_state_ops,
 };

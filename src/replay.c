@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gang.h"
 #include "replay.h"
 
 #define PROGRESS_EVERY 64 /* sim steps between progress calls */
@@ -27,6 +28,7 @@ static void prepare(struct replay_trace *t, const struct scenario *sc, uint64_t 
 	enrich_apply(sc->profile, seed, sc->io_pressure, &t->js);
 	enrich_summarize(&t->js, &t->enr);
 	frag_workload_build(&t->wl, t->js.jobs, t->js.njobs, sc->coverage);
+	gang_hold(&t->js);
 }
 
 void replay_prepare(struct replay_trace *t, const struct job_set *base, const struct scenario *sc,
@@ -71,7 +73,6 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->dims = sc->dims;
 	o->lambda = sc->lambda;
 	o->mu = sc->mu;
-	o->coverage = sc->coverage;
 	o->sample_nodes = sc->sample_nodes;
 	o->io_admission = sc->io_admission;
 	o->faults = sc->faults;
@@ -94,16 +95,21 @@ int replay_new(const struct replay_trace *t, const struct scenario *sc,
 static void write_jobs(const struct sim *s, struct sbuf *out)
 {
 	struct sim_job_result jr;
+	const struct job_set *js = sim_jobs(s);
 	sbuf_adds(out, "job_id,state,why,class,node,submit,start,end,t_alone,slowdown,"
 		       "stalled_gpu_s,preemptions\n");
 	for (size_t i = 0; i < sim_njobs(s); i++) {
 		sim_job_result(s, i, &jr);
+		const char *why = "";
+		if (jr.state == SIM_JOB_UNPLACEABLE)
+			why = jr.src >= 0 && (size_t)jr.src < js->njobs &&
+					      job_is_gang(&js->jobs[jr.src])
+				      ? GANG_WHY_NAME
+				      : sim_why_name((enum sim_why)jr.why);
 		sbuf_printf(out,
 			    "%" PRId64 ",%s,%s,%s,%" PRId32 ",%" PRId64 ",%" PRId64 ",%" PRId64
 			    ",%" PRId64 ",%.6g,%.6g,%" PRId32 "\n",
-			    jr.job_id, sim_job_state_name((enum sim_job_state)jr.state),
-			    jr.state == SIM_JOB_UNPLACEABLE ? sim_why_name((enum sim_why)jr.why)
-							    : "",
+			    jr.job_id, sim_job_state_name((enum sim_job_state)jr.state), why,
 			    job_class_name((enum job_class)jr.cls), jr.node, jr.submit, jr.start,
 			    jr.end, jr.t_alone, jr.slowdown, jr.stalled_gpu_s, jr.npreempt);
 	}

@@ -24,16 +24,16 @@ static void write_csv(const struct report *r, const char *base, struct report_ou
 			sbuf_addc(out, '\n');
 		}
 	for (size_t i = 0; i < r->n; i++) {
-		const struct report_table *t = r->blocks[i].table;
+		const struct table *t = r->blocks[i].table;
 		if (r->blocks[i].type != REPORT_B_TABLE)
 			continue;
-		for (size_t row = 0; row < t->nrow; row++)
-			for (size_t c = 0; c < t->ncol; c++) {
+		for (size_t row = 0; row < table_nrows(t); row++)
+			for (size_t c = 0; c < table_ncols(t); c++) {
 				sbuf_reset(&v);
-				report_cell_raw(t, row, c, &v);
-				esc_csv(out, t->id);
+				table_cell_raw(t, row, c, &v);
+				esc_csv(out, table_id(t));
 				sbuf_printf(out, ",%zu,", row + 1);
-				esc_csv(out, t->cols[c].key);
+				esc_csv(out, table_col(t, c)->key);
 				sbuf_addc(out, ',');
 				esc_csv(out, v.s);
 				sbuf_addc(out, '\n');

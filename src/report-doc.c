@@ -1,8 +1,7 @@
 /*
- * report-doc.c — a report's document: blocks, tables and their cells, how a cell reads for a
- * person and raw, and the table of output formats (report.h, report-int.h).
+ * report-doc.c — a report's document: its blocks (a table block holds a table.h table) and
+ * the table of output formats (report.h, report-int.h).
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,53 +61,13 @@ struct report_block *report_addf(struct report *r, int type, const char *fmt, ..
 	return b;
 }
 
-struct report_table *report_add_table(struct report *r, const char *id, const char *caption,
-				      const struct report_col *cols, size_t ncol, unsigned flags)
+struct table *report_add_table(struct report *r, const char *id, const char *caption,
+			       const struct table_col *cols, size_t ncol, unsigned flags)
 {
 	struct report_block *b = report_add(r, REPORT_B_TABLE, caption);
-	struct report_table *t = xcalloc(1, sizeof *t);
 	b->flags = flags;
-	b->table = t;
-	t->id = xstrdup(id);
-	t->ncol = ncol;
-	t->cols = xcalloc(ncol, sizeof *t->cols);
-	memcpy(t->cols, cols, ncol * sizeof *cols);
-	t->shown = xcalloc(ncol, 1);
-	for (size_t c = 0; c < ncol; c++)
-		t->shown[c] = !(cols[c].flags & REPORT_C_RAW);
-	return t;
-}
-
-struct report_cell *report_row(struct report_table *t)
-{
-	size_t need = (t->nrow + 1) * t->ncol;
-	xgrow(&t->cells, &t->cap, need, sizeof *t->cells);
-	struct report_cell *c = &t->cells[t->nrow * t->ncol];
-	for (size_t i = 0; i < t->ncol; i++)
-		c[i] = (struct report_cell){NAN, NULL};
-	t->nrow++;
-	return c;
-}
-
-void report_cell_text(struct report_cell *c, const char *s)
-{
-	free(c->s);
-	c->s = s ? xstrdup(s) : NULL;
-}
-
-void report_hide_zero(struct report_table *t)
-{
-	for (size_t c = 0; c < t->ncol; c++) {
-		if (t->cols[c].kind == REPORT_K_TEXT)
-			continue;
-		int any = 0;
-		for (size_t r = 0; r < t->nrow && !any; r++) {
-			double v = t->cells[r * t->ncol + c].v;
-			any = !isnan(v) && v != 0;
-		}
-		if (!any)
-			t->shown[c] = 0;
-	}
+	b->table = table_new_cols(id, cols, ncol);
+	return b->table;
 }
 
 void report_free(struct report *r)
@@ -119,15 +78,7 @@ void report_free(struct report *r)
 		struct report_block *b = &r->blocks[i];
 		free(b->text);
 		sbuf_release(&b->svg);
-		if (b->table) {
-			for (size_t k = 0; k < b->table->nrow * b->table->ncol; k++)
-				free(b->table->cells[k].s);
-			free(b->table->cells);
-			free(b->table->cols);
-			free(b->table->shown);
-			free(b->table->id);
-			free(b->table);
-		}
+		table_free(b->table);
 	}
 	free(r->blocks);
 	free(r);
@@ -150,132 +101,4 @@ void report_output_release(struct report_output *o)
 	}
 	free(o->files);
 	memset(o, 0, sizeof *o);
-}
-
-/* ---- how a value reads ---- */
-
-/* The digits of |v| rounded to decimals, with a comma every three digits before the point. */
-static void grouped(double v, int decimals, char *buf, size_t len)
-{
-	char raw[64];
-	snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
-	size_t whole = strcspn(raw, "."), o = 0;
-	int neg = v < 0 && strspn(raw, "0.") != strlen(raw); /* no "-0" */
-	if (neg && o + 1 < len)
-		buf[o++] = '-';
-	for (size_t i = 0; raw[i] && o + 2 < len; i++) {
-		buf[o++] = raw[i];
-		if (i + 1 < whole && (whole - i - 1) % 3 == 0)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-}
-
-void report_fmt_usd(double v, char *buf, size_t len)
-{
-	char num[64];
-	grouped(v, 0, num, sizeof num);
-	if (num[0] == '-')
-		snprintf(buf, len, "-$%s", num + 1);
-	else
-		snprintf(buf, len, "$%s", num);
-}
-
-void report_fmt_duration(double s, char *buf, size_t len)
-{
-	static const struct {
-		double sec;
-		const char *unit;
-	} u[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
-	if (isnan(s)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	const char *sign = s < 0 ? "-" : "";
-	double a = fabs(s);
-	if (a == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	if (a < 1) {
-		snprintf(buf, len, "%s%.1fs", sign, a);
-		return;
-	}
-	/* the two largest units, the smaller rounded: 3d 4h, 2h 5m, 12m 30s; the unit is
-	 * chosen after rounding, so 59.6 s is 1m, not 60s */
-	a = round(a);
-	for (size_t i = 0; i < 3; i++) {
-		double total = round(a / u[i + 1].sec); /* in the smaller unit */
-		if (total * u[i + 1].sec < u[i].sec)
-			continue;
-		double per = u[i].sec / u[i + 1].sec;
-		double big = floor(total / per), small = total - big * per;
-		if (small > 0)
-			snprintf(buf, len, "%s%.0f%s %.0f%s", sign, big, u[i].unit, small,
-				 u[i + 1].unit);
-		else
-			snprintf(buf, len, "%s%.0f%s", sign, big, u[i].unit);
-		return;
-	}
-	snprintf(buf, len, "%s%.0fs", sign, a);
-}
-
-void report_cell_human(const struct report_table *t, size_t row, size_t col, struct sbuf *out)
-{
-	const struct report_cell *c = &t->cells[row * t->ncol + col];
-	char buf[96];
-	int kind = t->cols[col].kind;
-	if (kind == REPORT_K_TEXT) {
-		sbuf_adds(out, c->s ? c->s : "-");
-		return;
-	}
-	if (isnan(c->v)) {
-		sbuf_adds(out, "-");
-		return;
-	}
-	switch (kind) {
-	case REPORT_K_USD:
-		report_fmt_usd(c->v, buf, sizeof buf);
-		break;
-	case REPORT_K_PRICE:
-		snprintf(buf, sizeof buf, "%s$%.2f", c->v < 0 ? "-" : "", fabs(c->v));
-		break;
-	case REPORT_K_GPU_H:
-		grouped(c->v, 1, buf, sizeof buf);
-		break;
-	case REPORT_K_SHARE:
-		snprintf(buf, sizeof buf, "%.1f %%", c->v * 100 == 0 ? 0 : c->v * 100);
-		break;
-	case REPORT_K_FRAC:
-		snprintf(buf, sizeof buf, "%.4f", c->v == 0 ? 0 : c->v);
-		break;
-	case REPORT_K_SECONDS:
-		report_fmt_duration(c->v, buf, sizeof buf);
-		break;
-	default:
-		grouped(c->v, 0, buf, sizeof buf);
-	}
-	sbuf_adds(out, buf);
-}
-
-void report_cell_raw(const struct report_table *t, size_t row, size_t col, struct sbuf *out)
-{
-	const struct report_cell *c = &t->cells[row * t->ncol + col];
-	char buf[32];
-	if (t->cols[col].kind == REPORT_K_TEXT) {
-		sbuf_adds(out, c->s ? c->s : "");
-		return;
-	}
-	if (!isfinite(c->v))
-		return;
-	if (c->v == (double)(long long)c->v && fabs(c->v) < 1e15) {
-		snprintf(buf, sizeof buf, "%lld", (long long)c->v);
-	} else {
-		for (int prec = 1; prec <= 17; prec++) { /* the shortest that reads back */
-			snprintf(buf, sizeof buf, "%.*g", prec, c->v);
-			if (strtod(buf, NULL) == c->v)
-				break;
-		}
-	}
-	sbuf_adds(out, buf);
 }

@@ -23,7 +23,7 @@ static const char style[] =
 
 static void table(struct sbuf *out, const struct report_block *b)
 {
-	const struct report_table *t = b->table;
+	const struct table *t = b->table;
 	struct sbuf v = SBUF_INIT;
 	sbuf_init(&v);
 	sbuf_adds(out, "<table>\n");
@@ -33,21 +33,22 @@ static void table(struct sbuf *out, const struct report_block *b)
 		sbuf_adds(out, "</caption>\n");
 	}
 	sbuf_adds(out, "<thead><tr>");
-	for (size_t c = 0; c < t->ncol; c++)
-		if (t->shown[c]) {
-			sbuf_adds(out,
-				  t->cols[c].kind == REPORT_K_TEXT ? "<th>" : "<th class=\"n\">");
-			esc_xml(out, t->cols[c].head);
+	for (size_t c = 0; c < table_ncols(t); c++)
+		if (table_shown(t, c)) {
+			sbuf_adds(out, (table_col(t, c)->flags & TABLE_C_TEXT)
+					       ? "<th>"
+					       : "<th class=\"n\">");
+			esc_xml(out, table_col(t, c)->head);
 			sbuf_adds(out, "</th>");
 		}
 	sbuf_adds(out, "</tr></thead>\n<tbody>\n");
-	for (size_t r = 0; r < t->nrow; r++) {
+	for (size_t r = 0; r < table_nrows(t); r++) {
 		sbuf_adds(out, "<tr>");
-		for (size_t c = 0; c < t->ncol; c++)
-			if (t->shown[c]) {
+		for (size_t c = 0; c < table_ncols(t); c++)
+			if (table_shown(t, c)) {
 				sbuf_reset(&v);
-				report_cell_human(t, r, c, &v);
-				sbuf_adds(out, t->cols[c].kind == REPORT_K_TEXT
+				table_cell_human(t, r, c, &v);
+				sbuf_adds(out, (table_col(t, c)->flags & TABLE_C_TEXT)
 						       ? "<td>"
 						       : "<td class=\"n\">");
 				esc_xml(out, v.s);

@@ -62,17 +62,17 @@ static void write_json(const struct report *r, const char *base, struct report_o
 	struct sbuf v = SBUF_INIT;
 	sbuf_init(&v);
 	for (size_t i = 0; i < r->n; i++) {
-		const struct report_table *t = r->blocks[i].table;
+		const struct table *t = r->blocks[i].table;
 		if (r->blocks[i].type != REPORT_B_TABLE)
 			continue;
-		json_key(&j, t->id);
+		json_key(&j, table_id(t));
 		json_arr(&j);
-		for (size_t row = 0; row < t->nrow; row++) {
+		for (size_t row = 0; row < table_nrows(t); row++) {
 			json_obj(&j);
-			for (size_t c = 0; c < t->ncol; c++) {
-				const struct report_cell *cell = &t->cells[row * t->ncol + c];
-				json_key(&j, t->cols[c].key);
-				if (t->cols[c].kind == REPORT_K_TEXT)
+			for (size_t c = 0; c < table_ncols(t); c++) {
+				const struct table_cell *cell = table_cell(t, row, c);
+				json_key(&j, table_col(t, c)->key);
+				if ((table_col(t, c)->flags & TABLE_C_TEXT))
 					json_str(&j, cell->s);
 				else
 					json_num(&j, cell->v);

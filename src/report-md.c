@@ -17,28 +17,29 @@ static void text(struct sbuf *out, const char *pre, const char *s, const char *p
 	sbuf_adds(out, post);
 }
 
-static void table(struct sbuf *out, const struct report_table *t)
+static void table(struct sbuf *out, const struct table *t)
 {
 	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
 	sbuf_adds(out, "|");
-	for (size_t c = 0; c < t->ncol; c++)
-		if (t->shown[c]) {
+	for (size_t c = 0; c < table_ncols(t); c++)
+		if (table_shown(t, c)) {
 			sbuf_addc(out, ' ');
-			esc_md(out, t->cols[c].head);
+			esc_md(out, table_col(t, c)->head);
 			sbuf_adds(out, " |");
 		}
 	sbuf_adds(out, "\n|");
-	for (size_t c = 0; c < t->ncol; c++)
-		if (t->shown[c])
-			sbuf_adds(out, t->cols[c].kind == REPORT_K_TEXT ? " :--- |" : " ---: |");
+	for (size_t c = 0; c < table_ncols(t); c++)
+		if (table_shown(t, c))
+			sbuf_adds(out,
+				  (table_col(t, c)->flags & TABLE_C_TEXT) ? " :--- |" : " ---: |");
 	sbuf_addc(out, '\n');
-	for (size_t r = 0; r < t->nrow; r++) {
+	for (size_t r = 0; r < table_nrows(t); r++) {
 		sbuf_adds(out, "|");
-		for (size_t c = 0; c < t->ncol; c++)
-			if (t->shown[c]) {
+		for (size_t c = 0; c < table_ncols(t); c++)
+			if (table_shown(t, c)) {
 				sbuf_reset(&b);
-				report_cell_human(t, r, c, &b);
+				table_cell_human(t, r, c, &b);
 				sbuf_addc(out, ' ');
 				esc_md(out, b.s);
 				sbuf_adds(out, " |");

@@ -44,41 +44,42 @@ static void wrap(struct sbuf *out, const char *text, const char *first, const ch
 	sbuf_release(&e);
 }
 
-static void table(struct sbuf *out, const struct report_table *t)
+static void table(struct sbuf *out, const struct table *t)
 {
-	size_t nc = t->ncol, *w = xcalloc(nc, sizeof *w);
-	struct sbuf *cells = xcalloc(t->nrow * nc + 1, sizeof *cells);
+	size_t nc = table_ncols(t), nrow = table_nrows(t), *w = xcalloc(nc, sizeof *w);
+	struct sbuf *cells = xcalloc(nrow * nc + 1, sizeof *cells);
 	struct sbuf raw = SBUF_INIT;
 	sbuf_init(&raw);
 	for (size_t c = 0; c < nc; c++)
-		w[c] = strlen(t->cols[c].head);
-	for (size_t r = 0; r < t->nrow; r++)
+		w[c] = strlen(table_col(t, c)->head);
+	for (size_t r = 0; r < nrow; r++)
 		for (size_t c = 0; c < nc; c++) {
 			struct sbuf *b = &cells[r * nc + c];
 			sbuf_init(b);
-			if (!t->shown[c])
+			if (!table_shown(t, c))
 				continue;
 			sbuf_reset(&raw);
-			report_cell_human(t, r, c, &raw);
+			table_cell_human(t, r, c, &raw);
 			esc_text(b, raw.s);
 			w[c] = b->len > w[c] ? b->len : w[c];
 		}
 	sbuf_release(&raw);
 	const char *sep = "";
 	for (size_t c = 0; c < nc; c++) {
-		if (!t->shown[c])
+		if (!table_shown(t, c))
 			continue;
-		int left = t->cols[c].kind == REPORT_K_TEXT;
-		sbuf_printf(out, "%s%*s", sep, left ? -(int)w[c] : (int)w[c], t->cols[c].head);
+		int left = (table_col(t, c)->flags & TABLE_C_TEXT) != 0;
+		sbuf_printf(out, "%s%*s", sep, left ? -(int)w[c] : (int)w[c],
+			    table_col(t, c)->head);
 		sep = "  ";
 	}
 	sbuf_addc(out, '\n');
-	for (size_t r = 0; r < t->nrow; r++) {
+	for (size_t r = 0; r < nrow; r++) {
 		sep = "";
 		for (size_t c = 0; c < nc; c++) {
-			if (!t->shown[c])
+			if (!table_shown(t, c))
 				continue;
-			int left = t->cols[c].kind == REPORT_K_TEXT;
+			int left = (table_col(t, c)->flags & TABLE_C_TEXT) != 0;
 			sbuf_printf(out, "%s%*s", sep, left ? -(int)w[c] : (int)w[c],
 				    cells[r * nc + c].s);
 			sep = "  ";
@@ -88,7 +89,7 @@ static void table(struct sbuf *out, const struct report_table *t)
 			out->s[--out->len] = '\0';
 		sbuf_addc(out, '\n');
 	}
-	for (size_t i = 0; i < t->nrow * nc; i++)
+	for (size_t i = 0; i < nrow * nc; i++)
 		sbuf_release(&cells[i]);
 	free(cells);
 	free(w);

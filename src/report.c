@@ -8,8 +8,8 @@
  * glance (the verdict, an idle cluster said in it first, then the cost, the productive
  * share and what rests on assumptions), service levels, then sections 1-8. Each figure per
  * policy is the mean over its seeds; the verdict's saving is summary.c's, paired by seed.
- * Everything is priced here from the stored GPU time by bucket (runrec.ms), at the prices
- * asked for.
+ * Everything is priced here from the stored GPU time by bucket (runrec.buckets), by metrics_cost,
+ * at the prices asked for.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "report-int.h"
 #include "stats.h"
 #include "summary.h"
@@ -103,19 +104,9 @@ static void group_runs(struct runrec *runs, size_t n, struct group **out, size_t
 static void run_usd(const struct runrec *r, const struct metrics_opts *o, int m, int c,
 		    double out[SIM_NBUCKET])
 {
-	for (int b = 0; b < SIM_NBUCKET; b++)
-		out[b] = 0;
-	for (int g = 0; g < GPUMODEL_MAX; g++) {
-		if (m >= 0 && g != m)
-			continue;
-		double price = metrics_price(o, g) / MS_PER_HOUR;
-		for (int k = 0; k <= JOB_NCLASS; k++)
-			if (c < 0 || k == c)
-				for (int b = 0; b < SIM_NBUCKET; b++)
-					out[b] += (double)r->ms[g][k][b] * price;
-	}
-	for (int b = 0; b < SIM_NBUCKET; b++)
-		out[b] = metrics_per_year(out[b], r->v[RUNREC_WINDOW_H]);
+	struct metrics_cost cost;
+	metrics_cost(&r->buckets, o, m, c, r->v[RUNREC_WINDOW_H], &cost);
+	memcpy(out, cost.usd_year, sizeof cost.usd_year);
 }
 
 /* The mean over a group's runs of run_usd, and of recoverable by placement. */
@@ -144,7 +135,7 @@ static double group_hours(const struct group *g, int m, int b)
 		for (int k = 0; k <= JOB_NCLASS; k++)
 			for (int x = 0; x < SIM_NBUCKET; x++)
 				if (b < 0 || x == b)
-					h += (double)g->runs[i].ms[m][k][x] / MS_PER_HOUR;
+					h += (double)g->runs[i].buckets.ms[m][k][x] / MS_PER_HOUR;
 	return g->n ? h / (double)g->n : NAN;
 }
 
@@ -169,37 +160,35 @@ static void ids_text(const struct runrec *runs, size_t n, struct sbuf *out)
 }
 
 /* Fill the policy, seeds and run-id cells (columns 0, 1, 2) of a row of group g. */
-static void label_cells(struct report_cell *c, const struct group *g)
+static void label_cells(struct table_cell *c, const struct group *g)
 {
 	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
-	report_cell_text(&c[0], g->pol->name);
+	table_cell_text(&c[0], g->pol->name);
 	seeds_text(g->runs, g->n, &b);
-	report_cell_text(&c[1], b.s);
+	table_cell_text(&c[1], b.s);
 	sbuf_reset(&b);
 	ids_text(g->runs, g->n, &b);
-	report_cell_text(&c[2], b.s);
+	table_cell_text(&c[2], b.s);
 	sbuf_release(&b);
 }
 
 #define LABEL_COLS                                                                                 \
-	{"policy", "policy", REPORT_K_TEXT, 0}, {"seeds", "seeds", REPORT_K_TEXT, 0},              \
+	{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},                                            \
+		{"seeds", "seeds", NULL, 0, 0, TABLE_C_TEXT},                                      \
 	{                                                                                          \
-		"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW                                     \
+		"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE                    \
 	}
 
 /* Chart tick labels. */
 static void fmt_usd_axis(double v, char *buf, size_t len)
 {
-	double a = fabs(v);
-	if (a >= 1e9)
-		snprintf(buf, len, "$%gB", v / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "$%gM", v / 1e6);
-	else if (a >= 1e3)
-		snprintf(buf, len, "$%gk", v / 1e3);
-	else
-		snprintf(buf, len, "$%g", v);
+	fmt_usd_short(v, FMT_USD_AXIS, buf, len);
+}
+
+static void fmt_seconds_axis(double v, char *buf, size_t len)
+{
+	fmt_duration(v, FMT_DUR_ROUNDED, buf, len);
 }
 
 static void fmt_share_axis(double v, char *buf, size_t len)
@@ -357,17 +346,18 @@ static void verdict(struct ctx *x)
 	size_t ch = col_index(x->summary, "saving_ci95_usd_per_year");
 	size_t cp = col_index(x->summary, runrec_col_key(RUNREC_USD_PLACE));
 	const struct group *base = find_group(x, x->baseline);
-	static const struct report_col cols[] = {
-		{"policy", "policy", REPORT_K_TEXT, 0},
-		{"baseline", "baseline", REPORT_K_TEXT, 0},
-		{"saving_usd_per_year", "saving", REPORT_K_USD, 0},
-		{"ci95_low_usd_per_year", "95% low", REPORT_K_USD, 0},
-		{"ci95_high_usd_per_year", "95% high", REPORT_K_USD, 0},
-		{"paired_seeds", "seeds", REPORT_K_COUNT, 0},
-		{"recoverable_by_placement_usd_per_year", "recoverable", REPORT_K_USD, 0},
-		{"baseline_recoverable_by_placement_usd_per_year", "baseline's", REPORT_K_USD, 0},
-		{"run_ids", "runs", REPORT_K_TEXT, 0},
-		{"baseline_run_ids", "baseline runs", REPORT_K_TEXT, 0},
+	static const struct table_col cols[] = {
+		{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+		{"baseline", "baseline", NULL, 0, 0, TABLE_C_TEXT},
+		{"saving_usd_per_year", "saving", NULL, 0, 0, TABLE_C_USD},
+		{"ci95_low_usd_per_year", "95% low", NULL, 0, 0, TABLE_C_USD},
+		{"ci95_high_usd_per_year", "95% high", NULL, 0, 0, TABLE_C_USD},
+		{"paired_seeds", "seeds", NULL, 0, 0, 0},
+		{"recoverable_by_placement_usd_per_year", "recoverable", NULL, 0, 0, TABLE_C_USD},
+		{"baseline_recoverable_by_placement_usd_per_year", "baseline's", NULL, 0, 0,
+		 TABLE_C_USD},
+		{"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT},
+		{"baseline_run_ids", "baseline runs", NULL, 0, 0, TABLE_C_TEXT},
 	};
 	/* the best: the largest saving against the baseline, else the least recoverable */
 	size_t best = (size_t)-1;
@@ -399,7 +389,7 @@ static void verdict(struct ctx *x)
 			    "Only %s ran on this trace (%s): there is nothing to compare it with.",
 			    x->g[0].pol->name, x->sel.trace_name.s);
 	} else if (!base) {
-		report_fmt_usd(table_value(x->summary, best, cp), pl, sizeof pl);
+		fmt_usd(table_value(x->summary, best, cp), pl, sizeof pl);
 		sbuf_printf(
 			&t,
 			"No %s run to measure against (--baseline P): of the policies that ran "
@@ -410,9 +400,9 @@ static void verdict(struct ctx *x)
 		double m = table_value(x->summary, best, cs),
 		       hw = table_value(x->summary, best, ch);
 		size_t n = paired(g, base);
-		report_fmt_usd(m, a, sizeof a);
-		report_fmt_usd(m - hw, lo, sizeof lo);
-		report_fmt_usd(m + hw, hi, sizeof hi);
+		fmt_usd(m, a, sizeof a);
+		fmt_usd(m - hw, lo, sizeof lo);
+		fmt_usd(m + hw, hi, sizeof hi);
 		if (m <= 0)
 			sbuf_printf(&t,
 				    "No policy wastes less by placement than %s on this trace "
@@ -444,15 +434,15 @@ static void verdict(struct ctx *x)
 	}
 	report_add(x->r, REPORT_B_VERDICT, t.s);
 	x->winner = best != (size_t)-1 ? x->g[best].pol : NULL;
-	struct report_table *tab = report_add_table(x->r, "verdict", NULL, cols,
-						    sizeof cols / sizeof *cols, REPORT_BF_RAW);
+	struct table *tab = report_add_table(x->r, "verdict", NULL, cols,
+					     sizeof cols / sizeof *cols, REPORT_BF_RAW);
 	if (best != (size_t)-1) {
 		const struct group *g = &x->g[best];
-		struct report_cell *c = report_row(tab);
+		struct table_cell *c = table_row(tab);
 		double m = base ? table_value(x->summary, best, cs) : NAN;
 		double hw = base ? table_value(x->summary, best, ch) : NAN;
-		report_cell_text(&c[0], g->pol->name);
-		report_cell_text(&c[1], x->baseline->name);
+		table_cell_text(&c[0], g->pol->name);
+		table_cell_text(&c[1], x->baseline->name);
 		c[2].v = m;
 		c[3].v = m - hw;
 		c[4].v = m + hw;
@@ -461,11 +451,11 @@ static void verdict(struct ctx *x)
 		if (base)
 			c[7].v = table_value(x->summary, (size_t)(base - x->g), cp);
 		ids_text(g->runs, g->n, &ids);
-		report_cell_text(&c[8], ids.s);
+		table_cell_text(&c[8], ids.s);
 		if (base) {
 			sbuf_reset(&ids);
 			ids_text(base->runs, base->n, &ids);
-			report_cell_text(&c[9], ids.s);
+			table_cell_text(&c[9], ids.s);
 		}
 	}
 	sbuf_release(&t);
@@ -528,7 +518,7 @@ static void glance_items(struct ctx *x)
 		group_usd(g0, &x->o->prices, -1, -1, usd, &place);
 		for (int b = 0; b < SIM_NBUCKET; b++)
 			prov += usd[b];
-		report_fmt_usd(prov, a, sizeof a);
+		fmt_usd(prov, a, sizeof a);
 		report_addf(r, REPORT_B_ITEM,
 			    "The cluster (%" PRId64 " GPUs) costs %s a year at %s prices%s.",
 			    x->sel.sc.gpus, a, gpumodel_tier_name(x->o->prices.tier),
@@ -589,23 +579,23 @@ static void section_service(struct ctx *x)
 		   "pricing window, the wait from arrival to start (median and 95th "
 		   "percentile) and the mean slowdown (run time over time alone). Mean over "
 		   "each policy's seeds.");
-	static const struct report_col cols[] = {
+	static const struct table_col cols[] = {
 		LABEL_COLS,
-		{"jobs", "jobs", REPORT_K_COUNT, 0},
-		{"unplaceable_jobs", "unplaceable", REPORT_K_COUNT, 0},
-		{"unplaceable_share", "unplaceable share", REPORT_K_SHARE, 0},
-		{"failed_jobs", "failed", REPORT_K_COUNT, 0},
-		{"carried_over_jobs", "carried jobs", REPORT_K_COUNT, 0},
-		{"carried_over_gpu_hours", "carried GPU-h", REPORT_K_GPU_H, 0},
-		{"wait_p50_s", "wait p50", REPORT_K_SECONDS, 0},
-		{"wait_p95_s", "wait p95", REPORT_K_SECONDS, 0},
-		{"slowdown_mean", "slowdown", REPORT_K_FRAC, 0},
+		{"jobs", "jobs", NULL, 0, 0, 0},
+		{"unplaceable_jobs", "unplaceable", NULL, 0, 0, 0},
+		{"unplaceable_share", "unplaceable share", NULL, 1, 0, TABLE_C_SHARE},
+		{"failed_jobs", "failed", NULL, 0, 0, 0},
+		{"carried_over_jobs", "carried jobs", NULL, 0, 0, 0},
+		{"carried_over_gpu_hours", "carried GPU-h", NULL, 1, 0, 0},
+		{"wait_p50_s", "wait p50", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"wait_p95_s", "wait p95", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"slowdown_mean", "slowdown", NULL, 4, 0, TABLE_C_PLAIN},
 	};
-	struct report_table *t = report_add_table(r, "service", "Service levels, per policy", cols,
-						  sizeof cols / sizeof *cols, 0);
+	struct table *t = report_add_table(r, "service", "Service levels, per policy", cols,
+					   sizeof cols / sizeof *cols, 0);
 	for (size_t i = 0; i < x->ng; i++) {
 		const struct group *g = &x->g[i];
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		label_cells(c, g);
 		double jobs = group_jobs(x, g), u = group_mean(g, RUNREC_UNPLACEABLE);
 		c[3].v = x->mode == SIM_TIMED ? jobs : NAN;
@@ -618,18 +608,18 @@ static void section_service(struct ctx *x)
 		c[10].v = group_mean(g, RUNREC_WAIT_P95);
 		c[11].v = group_mean(g, RUNREC_SLOWDOWN);
 	}
-	report_hide_zero(t);
-	t->shown[4] = 1; /* none unplaceable is said, not hidden */
+	table_hide_zero(t);
+	table_show(t, 4, 1); /* none unplaceable is said, not hidden */
 	if (x->mode != SIM_TIMED)
 		return;
-	static const struct report_col ccols[] = {
+	static const struct table_col ccols[] = {
 		LABEL_COLS,
-		{"class", "class", REPORT_K_TEXT, 0},
-		{"jobs", "jobs", REPORT_K_COUNT, 0},
-		{"unplaceable_jobs", "unplaceable", REPORT_K_COUNT, 0},
-		{"wait_p50_s", "wait p50", REPORT_K_SECONDS, 0},
-		{"wait_p95_s", "wait p95", REPORT_K_SECONDS, 0},
-		{"slowdown_mean", "slowdown", REPORT_K_FRAC, 0},
+		{"class", "class", NULL, 0, 0, TABLE_C_TEXT},
+		{"jobs", "jobs", NULL, 0, 0, 0},
+		{"unplaceable_jobs", "unplaceable", NULL, 0, 0, 0},
+		{"wait_p50_s", "wait p50", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"wait_p95_s", "wait p95", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"slowdown_mean", "slowdown", NULL, 4, 0, TABLE_C_PLAIN},
 	};
 	t = report_add_table(r, "service_by_class", "Service levels, by job class", ccols,
 			     sizeof ccols / sizeof *ccols, 0);
@@ -644,13 +634,13 @@ static void section_service(struct ctx *x)
 						v[q] += g->runs[j].cls[k][q], n[q]++;
 			if (!n[RUNREC_CLS_JOBS])
 				continue;
-			struct report_cell *c = report_row(t);
+			struct table_cell *c = table_row(t);
 			label_cells(c, g);
-			report_cell_text(&c[3], job_class_name((enum job_class)k));
+			table_cell_text(&c[3], job_class_name((enum job_class)k));
 			for (int q = 0; q < RUNREC_CLS_N; q++)
 				c[4 + q].v = n[q] ? v[q] / (double)n[q] : NAN;
 		}
-	if (!t->nrow)
+	if (!table_nrows(t))
 		report_add(r, REPORT_B_PARA,
 			   "Not stored for these runs: they were made before the service of each "
 			   "job class was read back (replay them).");
@@ -670,23 +660,25 @@ static int legacy_says(struct ctx *x)
 
 /* The columns of a bucket table after its labels: the shown buckets, provisioned and
  * recoverable by placement, then (JSON and CSV) the finer buckets and sizing. */
-static size_t bucket_cols(struct report_col *cols, size_t n)
+static size_t bucket_cols(struct table_col *cols, size_t n)
 {
 	for (int s = 0; s < SH_N; s++)
-		cols[n++] = (struct report_col){shows[s].key, shows[s].head, REPORT_K_USD, 0};
-	cols[n++] =
-		(struct report_col){"provisioned_usd_per_year", "= provisioned", REPORT_K_USD, 0};
-	cols[n++] = (struct report_col){"recoverable_by_placement_usd_per_year", "by placement",
-					REPORT_K_USD, 0};
+		cols[n++] =
+			(struct table_col){shows[s].key, shows[s].head, NULL, 0, 0, TABLE_C_USD};
+	cols[n++] = (struct table_col){
+		"provisioned_usd_per_year", "= provisioned", NULL, 0, 0, TABLE_C_USD};
+	cols[n++] = (struct table_col){
+		"recoverable_by_placement_usd_per_year", "by placement", NULL, 0, 0, TABLE_C_USD};
 	static const char *const fine[] = {"blocked_shape_usd_per_year", "blocked_dim_usd_per_year",
 					   "blocked_model_usd_per_year",
 					   "blocked_queue_usd_per_year"};
 	for (int i = 0; i < 4; i++)
-		cols[n++] = (struct report_col){fine[i], fine[i], REPORT_K_USD, REPORT_C_RAW};
+		cols[n++] = (struct table_col){fine[i], fine[i], NULL,
+					       0,       0,       TABLE_C_USD | TABLE_C_TEXT_HIDE};
 	return n;
 }
 
-static void bucket_cells(struct report_cell *c, const double usd[SIM_NBUCKET], double place)
+static void bucket_cells(struct table_cell *c, const double usd[SIM_NBUCKET], double place)
 {
 	double prov = 0;
 	for (int s = 0; s < SH_N; s++)
@@ -760,21 +752,20 @@ static void section_buckets(struct ctx *x)
 		"by placement = stalled + lost + blocked. Mean over each policy's seeds.");
 	if (legacy_says(x))
 		return;
-	struct report_col cols[32] = {LABEL_COLS};
+	struct table_col cols[32] = {LABEL_COLS};
 	size_t nc = bucket_cols(cols, 3);
-	struct report_table *t =
-		report_add_table(r, "buckets", "$ per year by bucket", cols, nc, 0);
+	struct table *t = report_add_table(r, "buckets", "$ per year by bucket", cols, nc, 0);
 	double *v = xcalloc((size_t)SH_N * (x->ng ? x->ng : 1), sizeof *v);
 	for (size_t i = 0; i < x->ng; i++) {
 		double usd[SIM_NBUCKET], place;
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		label_cells(c, &x->g[i]);
 		group_usd(&x->g[i], &x->o->prices, -1, -1, usd, &place);
 		bucket_cells(c + 3, usd, place);
 		for (int s = 0; s < SH_N; s++)
 			v[(size_t)s * x->ng + i] = c[3 + s].v;
 	}
-	report_hide_zero(t);
+	table_hide_zero(t);
 
 	/* the chart: the buckets some policy has */
 	const char *names[SH_N];
@@ -782,7 +773,7 @@ static void section_buckets(struct ctx *x)
 	double *vv = xcalloc((size_t)SH_N * (x->ng ? x->ng : 1), sizeof *vv);
 	size_t ns = 0;
 	for (int s = 0; s < SH_N; s++) {
-		if (!t->shown[3 + s])
+		if (!table_shown(t, 3 + s))
 			continue;
 		names[ns] = shows[s].head;
 		colors[ns] = shows[s].color;
@@ -807,18 +798,18 @@ static void section_buckets(struct ctx *x)
 	svg_bar_chart(&report_add(r, REPORT_B_CHART, b.title)->svg, &b);
 
 	/* idle-blocked by cause */
-	static const struct report_col ccols[] = {
+	static const struct table_col ccols[] = {
 		LABEL_COLS,
-		{"blocked_shape_usd_per_year", "wrong shape", REPORT_K_USD, 0},
-		{"blocked_dim_usd_per_year", "other resource short", REPORT_K_USD, 0},
-		{"blocked_model_usd_per_year", "model not allowed", REPORT_K_USD, 0},
-		{"blocked_queue_usd_per_year", "held by the queue", REPORT_K_USD, 0},
+		{"blocked_shape_usd_per_year", "wrong shape", NULL, 0, 0, TABLE_C_USD},
+		{"blocked_dim_usd_per_year", "other resource short", NULL, 0, 0, TABLE_C_USD},
+		{"blocked_model_usd_per_year", "model not allowed", NULL, 0, 0, TABLE_C_USD},
+		{"blocked_queue_usd_per_year", "held by the queue", NULL, 0, 0, TABLE_C_USD},
 	};
 	t = report_add_table(r, "blocked", "Blocked, by cause, $ per year", ccols,
 			     sizeof ccols / sizeof *ccols, 0);
 	for (size_t i = 0; i < x->ng; i++) {
 		double usd[SIM_NBUCKET], place;
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		label_cells(c, &x->g[i]);
 		group_usd(&x->g[i], &x->o->prices, -1, -1, usd, &place);
 		c[3].v = usd[SIM_B_SHAPE];
@@ -826,7 +817,7 @@ static void section_buckets(struct ctx *x)
 		c[5].v = usd[SIM_B_MODEL];
 		c[6].v = usd[SIM_B_QUEUE];
 	}
-	report_hide_zero(t);
+	table_hide_zero(t);
 	chart_pols_release(&cp);
 	free(v);
 	free(vv);
@@ -845,11 +836,11 @@ static void section_split(struct ctx *x, int by_class)
 	if (legacy_says(x))
 		return;
 	int nparts = by_class ? JOB_NCLASS + 1 : gpumodel_count();
-	struct report_col cols[32] = {LABEL_COLS};
-	cols[3] = by_class ? (struct report_col){"class", "class", REPORT_K_TEXT, 0}
-			   : (struct report_col){"model", "model", REPORT_K_TEXT, 0};
+	struct table_col cols[32] = {LABEL_COLS};
+	cols[3] = by_class ? (struct table_col){"class", "class", NULL, 0, 0, TABLE_C_TEXT}
+			   : (struct table_col){"model", "model", NULL, 0, 0, TABLE_C_TEXT};
 	size_t nc = bucket_cols(cols, 4);
-	struct report_table *t = report_add_table(
+	struct table *t = report_add_table(
 		r, by_class ? "by_class" : "by_model",
 		by_class ? "$ per year by job class" : "$ per year by GPU model", cols, nc, 0);
 	const char *names[GPUMODEL_MAX + JOB_NCLASS + 1];
@@ -872,9 +863,9 @@ static void section_split(struct ctx *x, int by_class)
 		for (size_t i = 0; i < x->ng; i++) {
 			group_usd(&x->g[i], &x->o->prices, by_class ? -1 : p, by_class ? p : -1,
 				  usd, &place);
-			struct report_cell *c = report_row(t);
+			struct table_cell *c = table_row(t);
 			label_cells(c, &x->g[i]);
-			report_cell_text(&c[3], name);
+			table_cell_text(&c[3], name);
 			bucket_cells(c + 4, usd, place);
 			v[ns * x->ng + i] = place;
 			placed_any |= place > 0;
@@ -882,7 +873,7 @@ static void section_split(struct ctx *x, int by_class)
 		if (placed_any)
 			names[ns++] = name;
 	}
-	report_hide_zero(t);
+	table_hide_zero(t);
 	struct chart_pols cp;
 	chart_pols_init(x, &cp);
 	struct svg_bars b = {.title = by_class ? "Recoverable by placement, by job class"
@@ -972,18 +963,18 @@ static int section_series(struct ctx *x, struct err *e)
 			while (p[i].n && p[i].t[p[i].n - 1] > tmax)
 				p[i].n--;
 	}
-	static const struct report_col cols[] = {
+	static const struct table_col cols[] = {
 		LABEL_COLS,
-		{"frag_mean", "frag mean", REPORT_K_FRAC, 0},
-		{"frag_peak", "frag peak", REPORT_K_FRAC, 0},
-		{"stall_share_mean", "stalled mean", REPORT_K_SHARE, 0},
-		{"stall_share_peak", "stalled peak", REPORT_K_SHARE, 0},
-		{"queued_mean", "queue mean", REPORT_K_COUNT, 0},
-		{"queued_peak", "queue peak", REPORT_K_COUNT, 0},
-		{"queued_peak_s", "peak at", REPORT_K_SECONDS, 0},
+		{"frag_mean", "frag mean", NULL, 4, 0, TABLE_C_PLAIN},
+		{"frag_peak", "frag peak", NULL, 4, 0, TABLE_C_PLAIN},
+		{"stall_share_mean", "stalled mean", NULL, 1, 0, TABLE_C_SHARE},
+		{"stall_share_peak", "stalled peak", NULL, 1, 0, TABLE_C_SHARE},
+		{"queued_mean", "queue mean", NULL, 0, 0, 0},
+		{"queued_peak", "queue peak", NULL, 0, 0, 0},
+		{"queued_peak_s", "peak at", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
 	};
-	struct report_table *t = report_add_table(r, "over_time", "Over time, per policy", cols,
-						  sizeof cols / sizeof *cols, 0);
+	struct table *t = report_add_table(r, "over_time", "Over time, per policy", cols,
+					   sizeof cols / sizeof *cols, 0);
 	/* the binned lines: line[k][policy][bin] */
 	double *line[SER_N], *bt = xcalloc(SERIES_BINS, sizeof *bt);
 	double width = tmax > 0 ? tmax / SERIES_BINS : 1;
@@ -994,7 +985,7 @@ static int section_series(struct ctx *x, struct err *e)
 	size_t off = 0;
 	for (size_t gi = 0; gi < ng; gi++) {
 		const struct group *g = &x->g[gi];
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		double mean[SER_N] = {0}, peak[SER_N] = {0}, peak_t = NAN;
 		double cnt[SERIES_BINS] = {0};
 		label_cells(c, g);
@@ -1049,21 +1040,21 @@ static int section_series(struct ctx *x, struct err *e)
 		off += g->n;
 	}
 	/* the plotted points, for JSON and CSV */
-	static const struct report_col pcols[] = {
-		{"policy", "policy", REPORT_K_TEXT, 0},
-		{"t_s", "t", REPORT_K_SECONDS, 0},
-		{"frag", "frag", REPORT_K_FRAC, 0},
-		{"stall_share", "stalled", REPORT_K_SHARE, 0},
-		{"queued", "queued", REPORT_K_COUNT, 0},
+	static const struct table_col pcols[] = {
+		{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+		{"t_s", "t", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"frag", "frag", NULL, 4, 0, TABLE_C_PLAIN},
+		{"stall_share", "stalled", NULL, 1, 0, TABLE_C_SHARE},
+		{"queued", "queued", NULL, 0, 0, 0},
 	};
-	struct report_table *pt = report_add_table(r, "series", "The plotted points", pcols,
-						   sizeof pcols / sizeof *pcols, REPORT_BF_RAW);
+	struct table *pt = report_add_table(r, "series", "The plotted points", pcols,
+					    sizeof pcols / sizeof *pcols, REPORT_BF_RAW);
 	for (size_t gi = 0; gi < ng; gi++)
 		for (size_t b = 0; b < SERIES_BINS; b++) {
 			if (isnan(line[0][gi * SERIES_BINS + b]))
 				continue;
-			struct report_cell *c = report_row(pt);
-			report_cell_text(&c[0], x->g[gi].pol->name);
+			struct table_cell *c = table_row(pt);
+			table_cell_text(&c[0], x->g[gi].pol->name);
 			c[1].v = bt[b];
 			for (int q = 0; q < SER_N; q++)
 				c[2 + q].v = line[q][gi * SERIES_BINS + b];
@@ -1114,7 +1105,7 @@ static int section_series(struct ctx *x, struct err *e)
 			.nlines = np,
 			.strong = strong,
 			.reading = rd.s,
-			.x = {"time since the trace's first arrival", report_fmt_duration, 1},
+			.x = {"time since the trace's first arrival", fmt_seconds_axis, 1},
 			.y = {charts[q].axis, charts[q].fmt, 0},
 			.ymin = 0,
 			.xmark = x->mode == SIM_TIMED && w1 > 0 ? (double)w1 : NAN,
@@ -1140,7 +1131,7 @@ out:
 
 struct sizing_rows {
 	struct ctx *x;
-	struct report_table *t;
+	struct table *t;
 	size_t n;
 };
 
@@ -1150,39 +1141,39 @@ static int sizing_cb(void *ctx, const struct store_sizing *z)
 	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
 	if (!sr->t) {
-		static const struct report_col cols[] = {
-			{"policy", "policy", REPORT_K_TEXT, 0},
-			{"slo", "SLO", REPORT_K_TEXT, 0},
-			{"seeds", "seeds", REPORT_K_TEXT, 0},
-			{"shrink", "shrink", REPORT_K_TEXT, 0},
-			{"nodes_full", "nodes", REPORT_K_COUNT, 0},
-			{"nodes_min", "nodes kept", REPORT_K_COUNT, 0},
-			{"gpus_full", "GPUs", REPORT_K_COUNT, 0},
-			{"gpus_retired", "GPUs retired", REPORT_K_COUNT, 0},
-			{"usd_per_year", "saved $/yr", REPORT_K_USD, 0},
-			{"price_tier", "prices", REPORT_K_TEXT, 0},
-			{"margin", "larger sizes", REPORT_K_TEXT, 0},
+		static const struct table_col cols[] = {
+			{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+			{"slo", "SLO", NULL, 0, 0, TABLE_C_TEXT},
+			{"seeds", "seeds", NULL, 0, 0, TABLE_C_TEXT},
+			{"shrink", "shrink", NULL, 0, 0, TABLE_C_TEXT},
+			{"nodes_full", "nodes", NULL, 0, 0, 0},
+			{"nodes_min", "nodes kept", NULL, 0, 0, 0},
+			{"gpus_full", "GPUs", NULL, 0, 0, 0},
+			{"gpus_retired", "GPUs retired", NULL, 0, 0, 0},
+			{"usd_per_year", "saved $/yr", NULL, 0, 0, TABLE_C_USD},
+			{"price_tier", "prices", NULL, 0, 0, TABLE_C_TEXT},
+			{"margin", "larger sizes", NULL, 0, 0, TABLE_C_TEXT},
 		};
 		sr->t = report_add_table(sr->x->r, "sizing",
 					 "The smallest cluster that still meets the SLO", cols,
 					 sizeof cols / sizeof *cols, 0);
 	}
-	struct report_cell *c = report_row(sr->t);
-	report_cell_text(&c[0], z->policy);
-	report_cell_text(&c[1], *z->slo ? z->slo : "no more unplaceable jobs");
+	struct table_cell *c = table_row(sr->t);
+	table_cell_text(&c[0], z->policy);
+	table_cell_text(&c[1], *z->slo ? z->slo : "no more unplaceable jobs");
 	if (z->seed_lo == z->seed_hi)
 		sbuf_printf(&b, "%llu", (unsigned long long)z->seed_lo);
 	else
 		sbuf_printf(&b, "%llu-%llu", (unsigned long long)z->seed_lo,
 			    (unsigned long long)z->seed_hi);
-	report_cell_text(&c[2], b.s);
-	report_cell_text(&c[3], *z->shrink ? z->shrink : "every GPU group");
+	table_cell_text(&c[2], b.s);
+	table_cell_text(&c[3], *z->shrink ? z->shrink : "every GPU group");
 	c[4].v = (double)z->nodes_full;
 	c[5].v = (double)z->nodes_min;
 	c[6].v = (double)z->gpus_full;
 	c[7].v = (double)z->gpus_retired;
 	c[8].v = z->usd_per_year;
-	report_cell_text(&c[9], z->price_tier);
+	table_cell_text(&c[9], z->price_tier);
 	/* whether the size is a margin: the larger sizes tried meet the SLO too */
 	sbuf_reset(&b);
 	if (z->checked_above < 0)
@@ -1194,7 +1185,7 @@ static int sizing_cb(void *ctx, const struct store_sizing *z)
 		sbuf_adds(&b, "no size between it and the full cluster");
 	else
 		sbuf_printf(&b, "the next %lld meet it too", (long long)z->checked_above);
-	report_cell_text(&c[10], b.s);
+	table_cell_text(&c[10], b.s);
 	sr->n++;
 	sbuf_release(&b);
 	return 0;
@@ -1273,19 +1264,19 @@ static int section_whatif(struct ctx *x, struct err *e)
 		   "of the same policy, $ per year, the change paired by seed.");
 	if ((rc = store_scenario_list(x->st, x->sel.trace_id, scen_cb, &sl, e)))
 		goto out;
-	static const struct report_col cols[] = {
-		{"what_if", "what-if", REPORT_K_TEXT, 0},
-		{"scenario", "scenario", REPORT_K_COUNT, 0},
-		{"policy", "policy", REPORT_K_TEXT, 0},
-		{"seeds", "seeds", REPORT_K_TEXT, 0},
-		{"plain_usd_per_year", "plain", REPORT_K_USD, 0},
-		{"what_if_usd_per_year", "what-if", REPORT_K_USD, 0},
-		{"change_usd_per_year", "change", REPORT_K_USD, 0},
-		{"change_ci95_usd_per_year", "+/- 95%", REPORT_K_USD, 0},
-		{"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW},
-		{"plain_run_ids", "plain runs", REPORT_K_TEXT, REPORT_C_RAW},
+	static const struct table_col cols[] = {
+		{"what_if", "what-if", NULL, 0, 0, TABLE_C_TEXT},
+		{"scenario", "scenario", NULL, 0, 0, 0},
+		{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+		{"seeds", "seeds", NULL, 0, 0, TABLE_C_TEXT},
+		{"plain_usd_per_year", "plain", NULL, 0, 0, TABLE_C_USD},
+		{"what_if_usd_per_year", "what-if", NULL, 0, 0, TABLE_C_USD},
+		{"change_usd_per_year", "change", NULL, 0, 0, TABLE_C_USD},
+		{"change_ci95_usd_per_year", "+/- 95%", NULL, 0, 0, TABLE_C_USD},
+		{"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
+		{"plain_run_ids", "plain runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
 	};
-	struct report_table *t = NULL;
+	struct table *t = NULL;
 	struct sbuf d = SBUF_INIT, b = SBUF_INIT;
 	sbuf_init(&d);
 	sbuf_init(&b);
@@ -1337,23 +1328,23 @@ static int section_whatif(struct ctx *x, struct err *e)
 			if (!t)
 				t = report_add_table(r, "what_if", "What-ifs against this scenario",
 						     cols, sizeof cols / sizeof *cols, 0);
-			struct report_cell *c = report_row(t);
-			report_cell_text(&c[0], d.s);
+			struct table_cell *c = table_row(t);
+			table_cell_text(&c[0], d.s);
 			c[1].v = (double)s->id;
-			report_cell_text(&c[2], wg[k].pol->name);
+			table_cell_text(&c[2], wg[k].pol->name);
 			sbuf_reset(&b);
 			seeds_text(wg[k].runs, wg[k].n, &b);
-			report_cell_text(&c[3], b.s);
+			table_cell_text(&c[3], b.s);
 			c[4].v = pm;
 			c[5].v = wm;
 			c[6].v = nd ? dm : NAN;
 			c[7].v = dh;
 			sbuf_reset(&b);
 			ids_text(wg[k].runs, wg[k].n, &b);
-			report_cell_text(&c[8], b.s);
+			table_cell_text(&c[8], b.s);
 			sbuf_reset(&b);
 			ids_text(pg->runs, pg->n, &b);
-			report_cell_text(&c[9], b.s);
+			table_cell_text(&c[9], b.s);
 			free(pv);
 			free(wv);
 			free(dv);
@@ -1413,25 +1404,25 @@ static void section_breakeven(struct ctx *x)
 		    : " (--api-price and --tokens-per-gpu-hour add an API's token price.)");
 	if (legacy_says(x))
 		return;
-	struct report_col cols[16] = {
+	struct table_col cols[16] = {
 		LABEL_COLS,
-		{"productive_share", "productive", REPORT_K_SHARE, 0},
-		{"owned_usd_per_productive_gpu_hour", "owned $/prod GPU-h", REPORT_K_PRICE, 0},
-		{"on_demand_usd_per_gpu_hour", "on-demand", REPORT_K_PRICE, 0},
-		{"spot_usd_per_gpu_hour", "spot", REPORT_K_PRICE, 0},
-		{"breakeven_share_on_demand", "breakeven vs on-demand", REPORT_K_SHARE, 0},
-		{"breakeven_share_spot", "vs spot", REPORT_K_SHARE, 0},
-		{"cheapest", "cheapest", REPORT_K_TEXT, 0},
+		{"productive_share", "productive", NULL, 1, 0, TABLE_C_SHARE},
+		{"owned_usd_per_productive_gpu_hour", "owned $/prod GPU-h", NULL, 2, 0,
+		 TABLE_C_PRICE},
+		{"on_demand_usd_per_gpu_hour", "on-demand", NULL, 2, 0, TABLE_C_PRICE},
+		{"spot_usd_per_gpu_hour", "spot", NULL, 2, 0, TABLE_C_PRICE},
+		{"breakeven_share_on_demand", "breakeven vs on-demand", NULL, 1, 0, TABLE_C_SHARE},
+		{"breakeven_share_spot", "vs spot", NULL, 1, 0, TABLE_C_SHARE},
+		{"cheapest", "cheapest", NULL, 0, 0, TABLE_C_TEXT},
 	};
 	size_t nc = 10;
 	if (api) {
-		cols[nc++] = (struct report_col){"api_usd_per_productive_gpu_hour", "API",
-						 REPORT_K_PRICE, 0};
-		cols[nc++] =
-			(struct report_col){"breakeven_share_api", "vs API", REPORT_K_SHARE, 0};
+		cols[nc++] = (struct table_col){
+			"api_usd_per_productive_gpu_hour", "API", NULL, 2, 0, TABLE_C_PRICE};
+		cols[nc++] = (struct table_col){"breakeven_share_api", "vs API", NULL, 1, 0,
+						TABLE_C_SHARE};
 	}
-	struct report_table *t =
-		report_add_table(r, "breakeven", "Owned against rented", cols, nc, 0);
+	struct table *t = report_add_table(r, "breakeven", "Owned against rented", cols, nc, 0);
 	for (size_t i = 0; i < x->ng; i++) {
 		const struct group *g = &x->g[i];
 		double own = 0, od = 0, spot = 0, prod = 0, prov = 0, od_prov = 0, spot_prov = 0;
@@ -1447,7 +1438,7 @@ static void section_breakeven(struct ctx *x)
 			prod += pr;
 			prov += pv;
 		}
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		label_cells(c, g);
 		c[3].v = prov > 0 ? prod / prov : NAN;
 		c[4].v = prod > 0 ? own / prod : NAN;
@@ -1467,7 +1458,7 @@ static void section_breakeven(struct ctx *x)
 			if (api_h < bv)
 				best = "API", bv = api_h;
 		}
-		report_cell_text(&c[9], isnan(bv) ? NULL : best);
+		table_cell_text(&c[9], isnan(bv) ? NULL : best);
 	}
 	report_add(r, REPORT_B_PARA,
 		   "Spot capacity can be taken back at short notice; its price fits work that can "
@@ -1486,7 +1477,7 @@ static void section_assumptions(struct ctx *x)
 	report_add(r, REPORT_B_HEADING, "8. Assumptions");
 	if (x->mode == SIM_TIMED) {
 		int64_t w0 = x->sel.sc.window_start, w1 = x->sel.sc.window_end;
-		report_fmt_duration((double)(w1 - w0), buf, sizeof buf);
+		fmt_duration((double)(w1 - w0), FMT_DUR_ROUNDED, buf, sizeof buf);
 		report_addf(
 			r, REPORT_B_ITEM,
 			"Window: trace seconds %" PRId64 " to %" PRId64
@@ -1523,15 +1514,15 @@ static void section_assumptions(struct ctx *x)
 	report_add(r, REPORT_B_PARA,
 		   "Prices per GPU-hour of the models in the cluster, with their sources; those "
 		   "marked assumed are not list prices:");
-	static const struct report_col cols[] = {
-		{"model", "model", REPORT_K_TEXT, 0},
-		{"tier", "tier", REPORT_K_TEXT, 0},
-		{"usd_per_gpu_hour", "price", REPORT_K_PRICE, 0},
-		{"assumed", "assumed", REPORT_K_COUNT, 0},
-		{"source", "source", REPORT_K_TEXT, 0},
+	static const struct table_col cols[] = {
+		{"model", "model", NULL, 0, 0, TABLE_C_TEXT},
+		{"tier", "tier", NULL, 0, 0, TABLE_C_TEXT},
+		{"usd_per_gpu_hour", "price", NULL, 2, 0, TABLE_C_PRICE},
+		{"assumed", "assumed", NULL, 0, 0, 0},
+		{"source", "source", NULL, 0, 0, TABLE_C_TEXT},
 	};
-	struct report_table *t = report_add_table(r, "prices", "Prices", cols,
-						  sizeof cols / sizeof *cols, REPORT_BF_RAW);
+	struct table *t = report_add_table(r, "prices", "Prices", cols, sizeof cols / sizeof *cols,
+					   REPORT_BF_RAW);
 	enum gpumodel_tier tiers[] = {o->tier, GPUMODEL_ON_DEMAND, GPUMODEL_SPOT, GPUMODEL_OWNED};
 	for (int m = 0; m < gpumodel_count(); m++) {
 		if (!(x->models >> m & 1))
@@ -1549,12 +1540,12 @@ static void section_assumptions(struct ctx *x)
 				    gpumodel_get(m)->name, gpumodel_tier_name(tiers[k]),
 				    k == 0 ? " (the report's tier)" : "", p,
 				    assumed ? ", ASSUMED (not a list price)" : "", src);
-			struct report_cell *c = report_row(t);
-			report_cell_text(&c[0], gpumodel_get(m)->name);
-			report_cell_text(&c[1], gpumodel_tier_name(tiers[k]));
+			struct table_cell *c = table_row(t);
+			table_cell_text(&c[0], gpumodel_get(m)->name);
+			table_cell_text(&c[1], gpumodel_tier_name(tiers[k]));
 			c[2].v = p;
 			c[3].v = assumed;
-			report_cell_text(&c[4], src);
+			table_cell_text(&c[4], src);
 		}
 	}
 	if (!isnan(x->o->api_usd_per_mtok))
@@ -1568,10 +1559,10 @@ static void section_assumptions(struct ctx *x)
 /* Every figure of every run, for JSON and CSV. */
 static void runs_table(struct ctx *x)
 {
-	struct report_col cols[RUNREC_NCOL + 4] = {
-		{"run_id", "run", REPORT_K_COUNT, 0},
-		{"policy", "policy", REPORT_K_TEXT, 0},
-		{"seed", "seed", REPORT_K_COUNT, 0},
+	struct table_col cols[RUNREC_NCOL + 4] = {
+		{"run_id", "run", NULL, 0, 0, 0},
+		{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+		{"seed", "seed", NULL, 0, 0, 0},
 	};
 	size_t nc = 3;
 	int map[RUNREC_NCOL];
@@ -1580,17 +1571,19 @@ static void runs_table(struct ctx *x)
 		if (!runrec_col_applies((enum runrec_col)k, x->mode))
 			continue;
 		map[k] = (int)nc;
-		cols[nc++] = (struct report_col){runrec_col_key((enum runrec_col)k),
-						 runrec_col((enum runrec_col)k)->head,
-						 REPORT_K_GPU_H, 0};
+		cols[nc++] = (struct table_col){runrec_col_key((enum runrec_col)k),
+						runrec_col((enum runrec_col)k)->head,
+						NULL,
+						1,
+						0,
+						0};
 	}
-	struct report_table *t =
-		report_add_table(x->r, "runs", "Every run", cols, nc, REPORT_BF_RAW);
+	struct table *t = report_add_table(x->r, "runs", "Every run", cols, nc, REPORT_BF_RAW);
 	for (size_t i = 0; i < x->sel.n; i++) {
 		const struct runrec *rr = &x->sel.runs[i];
-		struct report_cell *c = report_row(t);
+		struct table_cell *c = table_row(t);
 		c[0].v = (double)rr->id;
-		report_cell_text(&c[1], rr->policy->name);
+		table_cell_text(&c[1], rr->policy->name);
 		c[2].v = (double)rr->seed;
 		for (int k = 0; k < RUNREC_NCOL; k++)
 			if (map[k] >= 0)
@@ -1623,7 +1616,7 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 		for (int m = 0; m < GPUMODEL_MAX; m++)
 			for (int k = 0; k <= JOB_NCLASS; k++)
 				for (int bk = 0; bk < SIM_NBUCKET; bk++)
-					if (rr->ms[m][k][bk])
+					if (rr->buckets.ms[m][k][bk])
 						x.models |= 1u << m;
 	}
 	group_runs(x.sel.runs, x.sel.n, &x.g, &x.ng);

@@ -120,7 +120,7 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	r->seed = res->seed;
 	r->wall_s = res->wall_s;
 	r->events = res->events;
-	memcpy(r->ms, m->ms, sizeof r->ms);
+	r->buckets = m->buckets;
 	r->has_buckets = 1;
 	r->w0 = m->w0;
 	r->w1 = m->w1;
@@ -179,19 +179,15 @@ double runrec_jobs(const struct runrec *r)
 
 void runrec_price(struct runrec *r, const struct metrics_opts *o, uint32_t *assumed)
 {
-	struct metrics *m;
+	struct metrics_cost c;
 	if (!r->has_buckets)
 		return;
-	m = xcalloc(1, sizeof *m);
-	memcpy(m->ms, r->ms, sizeof m->ms);
-	m->window_hours = r->v[RUNREC_WINDOW_H];
-	metrics_price_all(m, o);
-	r->v[RUNREC_USD_PLACE] = m->usd_year_placement;
-	r->v[RUNREC_USD_SIZE] = m->usd_year_sizing;
-	r->v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+	metrics_cost(&r->buckets, o, -1, -1, r->v[RUNREC_WINDOW_H], &c);
+	r->v[RUNREC_USD_PLACE] = c.usd_year_placement;
+	r->v[RUNREC_USD_SIZE] = c.usd_year_sizing;
+	r->v[RUNREC_USD_PROV] = c.usd_year_provisioned;
 	if (assumed)
-		*assumed |= m->assumed_models;
-	free(m);
+		*assumed |= c.assumed_models;
 }
 
 /* ---- storing ---- */
@@ -267,9 +263,6 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 		.queue = sc->mode == SIM_TIMED ? sim_queue_name(sc->queue) : NULL,
 		.preempt = sc->preempt,
 		.dims = dims.s,
-		.lambda = sc->lambda,
-		.mu = sc->mu,
-		.coverage = sc->coverage,
 		.sample_nodes = sc->sample_nodes,
 		.faults = faults.s,
 		.profile_name = enrich_name(sc->profile),
@@ -291,6 +284,12 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 		.resample = sc->resample,
 		.block_s = sc->resample ? sc->block_s : -1,
 	};
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->type == SCENARIO_REAL && p->column && row.nparam < STORE_SCEN_NPARAM)
+			row.param[row.nparam++] =
+				(struct store_param){p->column, scenario_real(sc, p)};
+	}
 	int rc = store_scenario_put(st, &row, id, e);
 	sbuf_release(&key);
 	sbuf_release(&faults);
@@ -355,14 +354,14 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	for (int g = 0; g < GPUMODEL_MAX; g++)
 		for (int c = 0; c <= JOB_NCLASS; c++)
 			for (int k = 0; k < SIM_NBUCKET; k++)
-				if (r->m.ms[g][c][k])
+				if (r->m.buckets.ms[g][c][k])
 					b[nb++] = (struct store_bucket){
 						gpumodel_get(g)->name,
 						c == SIM_CLS_NONE
 							? "none"
 							: job_class_name((enum job_class)c),
 						sim_bucket_name((enum sim_bucket)k),
-						r->m.ms[g][c][k]};
+						r->m.buckets.ms[g][c][k]};
 	p = xcalloc(r->series.n ? r->series.n : 1, sizeof *p);
 	for (size_t i = 0; i < r->series.n; i++) {
 		const struct sim_sample *q = &r->series.pts[i];
@@ -407,6 +406,24 @@ int runrec_store_fork(struct store *st, const struct scenario *sc, const struct 
 	return rc;
 }
 
+/* The value of s's parameter column, NaN if s has none. */
+static double param_of(const struct store_scenario *s, const char *column)
+{
+	for (size_t i = 0; i < s->nparam; i++)
+		if (!strcmp(s->param[i].column, column))
+			return s->param[i].value;
+	return NAN;
+}
+
+/* The option of a parameter column (its own name if no row fills it). */
+static const char *param_name(const char *column)
+{
+	for (int i = 0; i < SCENARIO_NPARAM; i++)
+		if (scenario_params[i].column && !strcmp(scenario_params[i].column, column))
+			return scenario_params[i].name;
+	return column;
+}
+
 void runrec_describe(const struct store_scenario *s, const struct store_scenario *ref,
 		     struct sbuf *out)
 {
@@ -442,14 +459,14 @@ void runrec_describe(const struct store_scenario *s, const struct store_scenario
 	if (DIFF_S(profile_path))
 		sbuf_printf(out, "%sprofile %s", SEP,
 			    s->profile_path ? s->profile_path : "built-in");
-	if (ref && (s->lambda != ref->lambda || s->mu != ref->mu))
-		sbuf_printf(out, "%slambda %g, mu %g", SEP, s->lambda, s->mu);
-	if (ref && s->coverage != ref->coverage)
-		sbuf_printf(out, "%scoverage %g", SEP, s->coverage);
+	for (size_t i = 0; ref && i < s->nparam; i++)
+		if (param_of(ref, s->param[i].column) != s->param[i].value)
+			sbuf_printf(out, "%s%s %g", SEP, param_name(s->param[i].column),
+				    s->param[i].value);
 	if (ref && (s->window_start != ref->window_start || s->window_end != ref->window_end))
 		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
 			    s->window_end);
-	if (!ref && s->key && strstr(s->key, ";window="))
+	if (!ref && s->key && scenario_key_value(s->key, "window", NULL))
 		sbuf_printf(out, "%swindow %" PRId64 "..%" PRId64 " s", SEP, s->window_start,
 			    s->window_end);
 	if (s->resample > 0 && (!ref || s->resample != ref->resample))
@@ -638,7 +655,7 @@ static int bucket_cb(void *ctx, const struct store_bucket *b)
 			k = i;
 	if (g < 0 || c < 0 || k < 0)
 		return 0; /* a model, class or bucket this build does not know */
-	r->ms[g][c][k] += b->gpu_ms;
+	r->buckets.ms[g][c][k] += b->gpu_ms;
 	r->has_buckets = 1;
 	return 0;
 }

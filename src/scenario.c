@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,34 @@
 #include "sha256.h"
 #include "words.h"
 
+#define ROW(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN)        \
+	{                                                                                          \
+		NAME, SCENARIO_K_##ID, ARG, HELP, SCENARIO_##TYPE,                                 \
+			offsetof(struct scenario, FIELD), LO, HI, DEF, UNIT, KEY, COLUMN           \
+	}
+const struct scenario_param scenario_params[SCENARIO_NPARAM] = {
+	SCENARIO_PARAMS(ROW, SCENARIO_SEP_COMMA)};
+#undef ROW
+
+const struct scenario_param *scenario_param_find(const char *name)
+{
+	for (int i = 0; i < SCENARIO_NPARAM; i++)
+		if (!strcmp(scenario_params[i].name, name))
+			return &scenario_params[i];
+	return NULL;
+}
+
+/* The double of a REAL row in sc. */
+static double *real_at(struct scenario *sc, const struct scenario_param *p)
+{
+	return (double *)(void *)((char *)sc + p->offset);
+}
+
+double scenario_real(const struct scenario *sc, const struct scenario_param *p)
+{
+	return *(const double *)(const void *)((const char *)sc + p->offset);
+}
+
 void scenario_init(struct scenario *sc)
 {
 	struct sim_opts o;
@@ -24,9 +53,9 @@ void scenario_init(struct scenario *sc)
 	sc->target = o.target;
 	sc->queue = o.queue;
 	sc->preempt = o.preempt;
-	sc->lambda = o.lambda;
-	sc->mu = o.mu;
-	sc->coverage = o.coverage;
+	for (int i = 0; i < SCENARIO_NPARAM; i++)
+		if (scenario_params[i].type == SCENARIO_REAL)
+			*real_at(sc, &scenario_params[i]) = scenario_params[i].def;
 	sc->sample_nodes = o.sample_nodes;
 	sc->io_admission = o.io_admission;
 	sc->io_pressure = 1;
@@ -94,6 +123,11 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 	double d;
 	int rc = VF_OK;
 
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->key == key && p->type == SCENARIO_REAL)
+			return num_in(p->name, arg, p->lo, p->hi, real_at(sc, p), e);
+	}
 	switch (key) {
 	case SCENARIO_K_MODE:
 		if (!strcmp(arg, "timed"))
@@ -127,12 +161,6 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 				       "sto, iocpu; all; hard)",
 				       arg);
 		return VF_OK;
-	case SCENARIO_K_LAMBDA:
-		return num_in("lambda", arg, 0, 0, &sc->lambda, e);
-	case SCENARIO_K_MU:
-		return num_in("mu", arg, 0, 0, &sc->mu, e);
-	case SCENARIO_K_COVERAGE:
-		return num_in("coverage", arg, 0.01, 1, &sc->coverage, e);
 	case SCENARIO_K_SAMPLE:
 		rc = num_in("sample-nodes", arg, 0, 1e9, &d, e);
 		if (!rc && d != floor(d))
@@ -385,45 +413,112 @@ static void add_sha(struct sbuf *out, const void *p, size_t n)
 	sbuf_adds(out, hex);
 }
 
-void scenario_key(const struct scenario *sc, struct sbuf *out)
+/* Each option's part of the key, in the table's order. */
+static void key_part(const struct scenario *sc, int key, struct sbuf *out)
 {
 	char buf[256];
-	sbuf_printf(out, "trace=%" PRId64 ";mode=%s", sc->trace_id, sim_mode_name(sc->mode));
-	if (sc->mode == SIM_INFLATE)
-		sbuf_printf(out, ";target=%.17g", sc->target);
-	else
-		sbuf_printf(out, ";queue=%s;preempt=%d", sim_queue_name(sc->queue), sc->preempt);
-	sbuf_adds(out, ";dims=");
-	dims_text(sc->dims, out);
-	sbuf_printf(out, ";lambda=%.17g;mu=%.17g;coverage=%.17g;sample_nodes=%u", sc->lambda,
-		    sc->mu, sc->coverage, sc->sample_nodes);
-	sbuf_adds(out, ";faults=");
-	for (size_t i = 0; i < sc->nfaults; i++) {
-		fault_format(&sc->faults[i], buf, sizeof buf);
-		sbuf_printf(out, "%s%s", i ? "," : "", buf);
+	switch (key) {
+	case SCENARIO_K_TRACE:
+		sbuf_printf(out, "trace=%" PRId64, sc->trace_id);
+		break;
+	case SCENARIO_K_MODE:
+		sbuf_printf(out, ";mode=%s", sim_mode_name(sc->mode));
+		break;
+	case SCENARIO_K_TARGET:
+		if (sc->mode == SIM_INFLATE)
+			sbuf_printf(out, ";target=%.17g", sc->target);
+		break;
+	case SCENARIO_K_QUEUE:
+		if (sc->mode != SIM_INFLATE)
+			sbuf_printf(out, ";queue=%s", sim_queue_name(sc->queue));
+		break;
+	case SCENARIO_K_PREEMPT:
+		if (sc->mode != SIM_INFLATE)
+			sbuf_printf(out, ";preempt=%d", sc->preempt);
+		break;
+	case SCENARIO_K_DIMS:
+		sbuf_adds(out, ";dims=");
+		dims_text(sc->dims, out);
+		break;
+	case SCENARIO_K_SAMPLE:
+		sbuf_printf(out, ";sample_nodes=%u", sc->sample_nodes);
+		break;
+	case SCENARIO_K_FAULT: /* --fault-file's faults are among them once loaded */
+		sbuf_adds(out, ";faults=");
+		for (size_t i = 0; i < sc->nfaults; i++) {
+			fault_format(&sc->faults[i], buf, sizeof buf);
+			sbuf_printf(out, "%s%s", i ? "," : "", buf);
+		}
+		break;
+	case SCENARIO_K_PROFILE:
+		sbuf_adds(out, ";profile=");
+		if (sc->profile) {
+			const char *t = enrich_text(sc->profile);
+			add_sha(out, t, strlen(t));
+		}
+		break;
+	case SCENARIO_K_IO:
+		sbuf_printf(out, ";io_pressure=%.17g", sc->io_pressure);
+		break;
+	case SCENARIO_K_CLUSTER:
+		sbuf_adds(out, ";cluster=");
+		if (sc->cluster_path)
+			add_sha(out, sc->cluster_text.s, sc->cluster_text.len);
+		break;
+	case SCENARIO_K_WINDOW:
+		if (sc->win_start >= 0)
+			sbuf_printf(out, ";window=%" PRId64 "..%" PRId64, sc->win_start,
+				    sc->win_end);
+		break;
+	case SCENARIO_K_ADMIT:
+		/* always: the default is each policy's own, which changed once (ragp7 now
+		 * admits) */
+		sbuf_printf(out, ";io_admission=%s",
+			    sc->io_admission < 0 ? "default"
+			    : sc->io_admission   ? "on"
+						 : "off");
+		/* a resample is set by a command, not an option, and comes here; the trace as
+		 * recorded adds nothing, so the keys of earlier runs stay as they were */
+		if (sc->resample > 0)
+			sbuf_printf(out, ";resample=%" PRIu32 ";block=%" PRId64, sc->resample,
+				    sc->block_s);
+		break;
+	case SCENARIO_K_SCORING:
+		/* exact scoring adds nothing, so the keys of earlier runs stay as they were */
+		if (sc->scoring == SIM_SCORING_K8S)
+			sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",
+				    sc->tie_random ? "random" : "name",
+				    sc->k8s_weights ? sc->k8s_weights : "");
+		break;
+	default: /* in another's part (--fault-file, --tie-break), or not in the key */
+		break;
 	}
-	sbuf_adds(out, ";profile=");
-	if (sc->profile) {
-		const char *t = enrich_text(sc->profile);
-		add_sha(out, t, strlen(t));
+}
+
+void scenario_key(const struct scenario *sc, struct sbuf *out)
+{
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->type == SCENARIO_REAL && p->key_name)
+			sbuf_printf(out, ";%s=%.17g", p->key_name, scenario_real(sc, p));
+		else
+			key_part(sc, p->key, out);
 	}
-	sbuf_printf(out, ";io_pressure=%.17g", sc->io_pressure);
-	sbuf_adds(out, ";cluster=");
-	if (sc->cluster_path)
-		add_sha(out, sc->cluster_text.s, sc->cluster_text.len);
-	if (sc->win_start >= 0)
-		sbuf_printf(out, ";window=%" PRId64 "..%" PRId64, sc->win_start, sc->win_end);
-	/* always: the default is each policy's own, which changed once (ragp7 now admits) */
-	sbuf_printf(out, ";io_admission=%s",
-		    sc->io_admission < 0 ? "default"
-		    : sc->io_admission   ? "on"
-					 : "off");
-	/* the trace as recorded adds nothing, so the keys of earlier runs stay as they were */
-	if (sc->resample > 0)
-		sbuf_printf(out, ";resample=%" PRIu32 ";block=%" PRId64, sc->resample, sc->block_s);
-	/* exact scoring adds nothing, so the keys of earlier runs stay as they were */
-	if (sc->scoring == SIM_SCORING_K8S)
-		sbuf_printf(out, ";scoring=k8s;tie=%s;weights=%s",
-			    sc->tie_random ? "random" : "name",
-			    sc->k8s_weights ? sc->k8s_weights : "");
+}
+
+int scenario_key_value(const char *key, const char *name, struct sbuf *out)
+{
+	size_t n = strlen(name);
+	/* fields are NAME=VALUE separated by ';', and no value holds a ';' (faults, weights
+	 * and names of dims do not); a what-if's key goes on after a blank */
+	for (const char *f = key; f && *f; f = strchr(f, ';') ? strchr(f, ';') + 1 : NULL) {
+		if (strncmp(f, name, n) || f[n] != '=')
+			continue;
+		const char *v = f + n + 1;
+		size_t len = strcspn(v, "; ");
+		if (out)
+			sbuf_add(out, v, len);
+		return 1;
+	}
+	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * sim-class.h — classes of identical nodes, and per job shape an index of their scores;
- * private to the simulator (sim.c).
+ * private to the simulator (sim*.c).
  *
  * Two nodes are in one class when they have the same spec (capacities, GPUs, model) and the
  * same state (capacity now, used, free milli and HBM of each GPU). A policy flagged

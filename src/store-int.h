@@ -196,6 +196,7 @@ struct jobs_task {
 	int64_t line0;               /* 0-based physical line of its first job's line */
 	size_t n;                    /* jobs */
 	int64_t *cols;               /* the jobs' columns, column-major (owned) */
+	int ncols;                   /* columns in cols: the workers column only if a gang */
 	struct jobs_task *next;      /* in a raw writer's list */
 	uint64_t upto;               /* the raw writer's last text block it may refer to */
 	struct zblk_buf enc, sealed; /* out: coded, then sealed */

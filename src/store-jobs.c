@@ -1,14 +1,17 @@
 /*
  * store-jobs.c — the jobs of a trace in column blocks of at most STORE_BLOCK_ROWS rows.
  *
- * A ZBLK_JOBS block (rows = jobs) holds varints ncols (JOBS_NCOLS) and rawfile, then, if
- * rawfile is not 0, varints line0 and nraw, then one integer column per struct job field, in
- * the order of the COL_ enum below (flush_jobs, col_set). Each column may be coded against any
- * earlier one (a job's hbm against its gpu, say) and, when rawfile is set, against the numbers of
- * that imported file's physical lines line0 .. line0 + rows (0-based; store-raw.c; a line kept
- * verbatim has none): its first nraw fields and the differences of neighbouring fields
- * (deletion - scheduled = duration). A job parsed from a line then costs little more than
- * the line did: the store holds the trace once, not twice.
+ * A ZBLK_JOBS block (rows = jobs) holds varints ncols and rawfile, then, if rawfile is not 0,
+ * varints line0 and nraw, then ncols integer columns, one per struct job field, in the order
+ * of the COL_ enum below (flush_jobs, col_set). ncols is JOBS_NCOLS, or JOBS_NCOLS_GANG in a
+ * block holding a gang (a job of W > 1 workers): its last column is then every job's W. A
+ * block of one-worker jobs has no such column, so it is byte for byte what it was before
+ * jobs had workers (schema version 9 marks a store that may hold the longer blocks). Each column
+ * may be coded against any earlier one (a job's hbm against its gpu, say) and, when rawfile is set,
+ * against the numbers of that imported file's physical lines line0 .. line0 + rows (0-based;
+ * store-raw.c; a line kept verbatim has none): its first nraw fields and the differences of
+ * neighbouring fields (deletion - scheduled = duration). A job parsed from a line then costs little
+ * more than the line did: the store holds the trace once, not twice.
  *
  * Writing: jobs fill one block. A block whose jobs came from a text file's lines
  * (store_jobs_add_line) goes, when full or when the file or the source changes, to that
@@ -41,7 +44,9 @@ enum {
 	COL_CLS,
 	COL_ENRICHED,
 	COL_FLAGS,
-	JOBS_NCOLS
+	JOBS_NCOLS,
+	COL_WORKERS = JOBS_NCOLS, /* only in a block with a gang */
+	JOBS_NCOLS_GANG
 };
 
 /* Set field c of j to v; -1 if v does not fit the field. */
@@ -75,6 +80,9 @@ static int col_set(struct job *j, int c, int64_t v)
 	case COL_FLAGS:
 		j->flags = (uint16_t)v;
 		return v == j->flags ? 0 : -1;
+	case COL_WORKERS:
+		j->workers = (int32_t)v;
+		return v >= 1 && v <= JOB_WORKERS_MAX ? 0 : -1;
 	default:
 		j->dem[c - COL_DEM] = v;
 		return 0;
@@ -89,6 +97,7 @@ struct store_jobs {
 	int64_t *cols;          /* the current block's jobs, column-major: field c of job i at
 				 * cols[c * STORE_BLOCK_ROWS + i] (COL_ order, as col_set) */
 	size_t n;               /* jobs in the current block */
+	int gang;               /* 1 once a job of the current block has W > 1 */
 	struct store_raw *src;  /* the text file the block's jobs came from, or NULL */
 	int64_t line0;          /* 0-based line of the block's first job in src */
 	struct jobs_coder *own; /* plans of the blocks coded here (alone) */
@@ -101,7 +110,7 @@ int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out,
 	w->s = s;
 	w->trace_id = trace_id;
 	w->own = jobs_coder_new();
-	w->cols = xmalloc((size_t)JOBS_NCOLS * STORE_BLOCK_ROWS * sizeof *w->cols);
+	w->cols = xmalloc((size_t)JOBS_NCOLS_GANG * STORE_BLOCK_ROWS * sizeof *w->cols);
 	*out = w;
 	return 0;
 }
@@ -192,15 +201,16 @@ static int make_refs(const int64_t *cols, size_t n, int c, const int64_t *raw,
 	return k;
 }
 
-/* Encode n jobs (cols: JOBS_NCOLS x n) into out, against file rawfile's numbers (raw,
- * rawnul: nraw x n, nraw <= MAX_RAW) when rawfile is not 0, guided by and updating the
- * column plans plan[JOBS_NCOLS]; diff and diffnul are scratch of 2 * MAX_RAW x n. */
-static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int64_t rawfile,
-			int64_t row0, const int64_t *raw, const uint8_t *rawnul, size_t nraw,
-			struct zblk_plan *plan, int64_t *diff, uint8_t *diffnul)
+/* Encode n jobs (cols: ncols x n, ncols JOBS_NCOLS or JOBS_NCOLS_GANG) into out, against
+ * file rawfile's numbers (raw, rawnul: nraw x n, nraw <= MAX_RAW) when rawfile is not 0,
+ * guided by and updating the column plans plan[JOBS_NCOLS_GANG]; diff and diffnul are scratch
+ * of 2 * MAX_RAW x n. */
+static void encode_jobs(struct zblk_buf *out, const int64_t *cols, int ncols, size_t n,
+			int64_t rawfile, int64_t row0, const int64_t *raw, const uint8_t *rawnul,
+			size_t nraw, struct zblk_plan *plan, int64_t *diff, uint8_t *diffnul)
 {
-	const int64_t *refs[JOBS_NCOLS + 3 * MAX_RAW];
-	const uint8_t *refnul[JOBS_NCOLS + 3 * MAX_RAW];
+	const int64_t *refs[JOBS_NCOLS_GANG + 3 * MAX_RAW];
+	const uint8_t *refnul[JOBS_NCOLS_GANG + 3 * MAX_RAW];
 	uint8_t made[2 * MAX_RAW] = {0}; /* the difference columns filled so far */
 	if (!rawfile)
 		nraw = 0;
@@ -208,13 +218,13 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 	/* Difference columns are made when first needed: a column that follows its plan
 	 * needs at most two. */
 	zblk_buf_reset(out);
-	zblk_put_varint(out, JOBS_NCOLS);
+	zblk_put_varint(out, (uint64_t)ncols);
 	zblk_put_varint(out, (uint64_t)rawfile);
 	if (rawfile) {
 		zblk_put_varint(out, (uint64_t)row0);
 		zblk_put_varint(out, nraw);
 	}
-	for (int c = 0; c < JOBS_NCOLS; c++) {
+	for (int c = 0; c < ncols; c++) {
 		int k = make_refs(cols, n, c, raw, rawnul, nraw, diff, diffnul, refs, refnul);
 		size_t d0 = (size_t)c + nraw; /* refs[d0 + d] is difference column d */
 		const int64_t *v = cols + (size_t)c * n;
@@ -240,7 +250,7 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, size_t n, int
 }
 
 struct jobs_coder {
-	struct zblk_plan plan[JOBS_NCOLS];
+	struct zblk_plan plan[JOBS_NCOLS_GANG];
 	int mode;      /* 0 not chosen yet, 1 against the file, 2 alone */
 	int64_t *diff; /* encode_jobs' scratch, 2 * MAX_RAW x STORE_BLOCK_ROWS */
 	uint8_t *diffnul;
@@ -283,10 +293,10 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 	if (c->mode == 0) {
 		/* The first block: against the file, then alone, each searching afresh; the
 		 * smaller wins and the later blocks follow it (and its plans). */
-		struct zblk_plan aplan[JOBS_NCOLS];
+		struct zblk_plan aplan[JOBS_NCOLS_GANG];
 		memset(aplan, 0, sizeof aplan);
-		encode_jobs(&t->enc, t->cols, t->n, rawfile, t->line0, rv, rn, nraw, aplan, c->diff,
-			    c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, rv, rn, nraw,
+			    aplan, c->diff, c->diffnul);
 		zblk_buf_reset(&t->sealed);
 		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 		if (t->rc)
@@ -294,7 +304,7 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 		struct zblk_buf keep = t->sealed;
 		t->sealed = (struct zblk_buf){0};
 		memset(c->plan, 0, sizeof c->plan);
-		encode_jobs(&t->enc, t->cols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
 			    c->diffnul);
 		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 		c->mode = 2;
@@ -309,11 +319,11 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 		return;
 	}
 	if (c->mode == 2)
-		encode_jobs(&t->enc, t->cols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
 			    c->diffnul);
 	else
-		encode_jobs(&t->enc, t->cols, t->n, rawfile, t->line0, rv, rn, nraw, c->plan,
-			    c->diff, c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, rv, rn, nraw,
+			    c->plan, c->diff, c->diffnul);
 	zblk_buf_reset(&t->sealed);
 	t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 }
@@ -350,17 +360,19 @@ static int flush_jobs(struct store_jobs *w, struct err *e)
 	t->seq = w->seq++;
 	t->line0 = w->line0;
 	t->n = n;
+	t->ncols = w->gang ? JOBS_NCOLS_GANG : JOBS_NCOLS;
 	if (n == STORE_BLOCK_ROWS) { /* a full block: its columns as they are */
 		t->cols = w->cols;
-		w->cols = xmalloc((size_t)JOBS_NCOLS * STORE_BLOCK_ROWS * sizeof *w->cols);
+		w->cols = xmalloc((size_t)JOBS_NCOLS_GANG * STORE_BLOCK_ROWS * sizeof *w->cols);
 	} else {
-		t->cols = xmalloc((size_t)JOBS_NCOLS * n * sizeof *t->cols);
-		for (size_t c = 0; c < JOBS_NCOLS; c++)
+		t->cols = xmalloc((size_t)t->ncols * n * sizeof *t->cols);
+		for (size_t c = 0; c < (size_t)t->ncols; c++)
 			memcpy(t->cols + c * n, w->cols + c * STORE_BLOCK_ROWS,
 			       n * sizeof *t->cols);
 	}
 	w->total += (int64_t)n;
 	w->n = 0;
+	w->gang = 0;
 	if (w->src) {
 		raw_queue_jobs(w->src, t);
 		return 0;
@@ -401,7 +413,9 @@ int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_
 	o[COL_CLS * STORE_BLOCK_ROWS] = j->cls;
 	o[COL_ENRICHED * STORE_BLOCK_ROWS] = j->enriched;
 	o[COL_FLAGS * STORE_BLOCK_ROWS] = j->flags;
-	static_assert(COL_FLAGS + 1 == JOBS_NCOLS, "store_jobs_add_line fills every column");
+	o[COL_WORKERS * STORE_BLOCK_ROWS] = job_workers(j);
+	w->gang |= job_is_gang(j);
+	static_assert(COL_WORKERS + 1 == JOBS_NCOLS_GANG, "store_jobs_add_line fills every column");
 	return w->n == STORE_BLOCK_ROWS ? flush_jobs(w, e) : 0;
 }
 
@@ -441,7 +455,7 @@ int store_jobs_end(struct store_jobs *w, struct err *e)
 
 /* Scratch of decode_jobs, kept across the blocks of a load. */
 struct load_scratch {
-	int64_t *cols, *rv, *diff; /* JOBS_NCOLS x n, MAX_RAW x n, 2 * MAX_RAW x n */
+	int64_t *cols, *rv, *diff; /* JOBS_NCOLS_GANG x n, MAX_RAW x n, 2 * MAX_RAW x n */
 	uint8_t *rn, *diffnul;
 };
 
@@ -463,14 +477,14 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	struct zblk_reader r;
 	uint64_t ncols, rawfile, line0 = 0, nraw = 0;
 	zblk_reader_init(&r, raw->p, raw->len);
-	if (zblk_get_varint(&r, &ncols) || ncols != JOBS_NCOLS || n > STORE_BLOCK_ROWS ||
-	    zblk_get_varint(&r, &rawfile) ||
+	if (zblk_get_varint(&r, &ncols) || (ncols != JOBS_NCOLS && ncols != JOBS_NCOLS_GANG) ||
+	    n > STORE_BLOCK_ROWS || zblk_get_varint(&r, &rawfile) ||
 	    (rawfile && (zblk_get_varint(&r, &line0) || zblk_get_varint(&r, &nraw))) ||
 	    nraw > MAX_RAW || line0 > INT64_MAX / 2 || rawfile > INT64_MAX)
 		return err_set(e, VF_ESTORE, "jobs block: bad header");
 	if (!l->cols) { /* at most a full block of every column */
 		size_t nn = STORE_BLOCK_ROWS + 1;
-		l->cols = xmalloc(JOBS_NCOLS * nn * sizeof *l->cols);
+		l->cols = xmalloc(JOBS_NCOLS_GANG * nn * sizeof *l->cols);
 		l->rv = xmalloc(MAX_RAW * nn * sizeof *l->rv);
 		l->diff = xmalloc(2 * MAX_RAW * nn * sizeof *l->diff);
 		l->rn = xmalloc(MAX_RAW * nn);
@@ -478,8 +492,8 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	}
 	int64_t *cols = l->cols, *rv = l->rv, *diff = l->diff;
 	uint8_t *rn = l->rn, *diffnul = l->diffnul;
-	const int64_t *refs[JOBS_NCOLS + 3 * MAX_RAW];
-	const uint8_t *refnul[JOBS_NCOLS + 3 * MAX_RAW];
+	const int64_t *refs[JOBS_NCOLS_GANG + 3 * MAX_RAW];
+	const uint8_t *refnul[JOBS_NCOLS_GANG + 3 * MAX_RAW];
 	int rc = 0;
 	if (rawfile && (int64_t)rawfile != *curfile) {
 		raw_cursor_close(*cur);
@@ -495,7 +509,7 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		rc = raw_cursor_numbers(*cur, (int64_t)line0, (size_t)n, (size_t)nraw, rv, rn, e);
 		make_diffs(rv, rn, nraw, (size_t)n, diff, diffnul);
 	}
-	for (int c = 0; c < JOBS_NCOLS && !rc; c++) {
+	for (int c = 0; c < (int)ncols && !rc; c++) {
 		int k = make_refs(cols, (size_t)n, c, rv, rn, nraw, diff, diffnul, refs, refnul);
 		if (zblk_get_i64(&r, cols + (size_t)c * n, NULL, n, refs, refnul, k))
 			rc = err_set(e, VF_ESTORE, "jobs block: column %d is damaged", c);
@@ -505,7 +519,8 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct job j;
 		memset(&j, 0, sizeof j);
-		for (int c = 0; c < JOBS_NCOLS && !rc; c++)
+		j.workers = 1; /* a block without the column holds one-worker jobs */
+		for (int c = 0; c < (int)ncols && !rc; c++)
 			if (col_set(&j, c, cols[(size_t)c * n + i]))
 				rc = err_set(e, VF_ESTORE,
 					     "jobs block: job %zu: field %d out of range", i, c);
@@ -525,8 +540,8 @@ static int by_arrival(const void *a, const void *b)
 
 /* Does the header of the sealed job block blob[0..len) claim no more rows than a block
  * holds, and no more bytes than flush_jobs writes for them (its four varints, then
- * JOBS_NCOLS integer columns)? Checked before zblk_open allocates what it claims. A header
- * that does not parse passes: zblk_open says what is wrong with it. */
+ * at most JOBS_NCOLS_GANG integer columns)? Checked before zblk_open allocates what it claims. A
+ * header that does not parse passes: zblk_open says what is wrong with it. */
 static int job_block_size_ok(const void *blob, size_t len, struct err *e)
 {
 	struct zblk_info info;
@@ -536,7 +551,7 @@ static int job_block_size_ok(const void *blob, size_t len, struct err *e)
 		return err_set(e, VF_ESTORE,
 			       "block claims %llu jobs, more than the %d a block holds",
 			       (unsigned long long)info.rows, STORE_BLOCK_ROWS);
-	uint64_t max = 4 * 10 + (uint64_t)JOBS_NCOLS * zblk_i64_max((size_t)info.rows);
+	uint64_t max = 4 * 10 + (uint64_t)JOBS_NCOLS_GANG * zblk_i64_max((size_t)info.rows);
 	if (info.raw_len > max)
 		return err_set(e, VF_ESTORE,
 			       "block claims %llu bytes for %llu jobs, more than they take (%llu)",

@@ -99,6 +99,10 @@ int store_trace_content(struct store *s, int64_t trace_id, char hex[65], struct 
 		put_i64(&h, j->cls);
 		put_i64(&h, j->enriched);
 		put_i64(&h, j->flags);
+		/* W only where it is not 1: a trace of one-worker jobs keeps the digest it had
+		 * before jobs had workers, and a gang is another trace than its worker alone */
+		if (job_is_gang(j))
+			put_i64(&h, -(int64_t)job_workers(j));
 	}
 	put_i64(&h, (int64_t)js.nnodes);
 	for (size_t i = 0; i < js.nnodes; i++) {

@@ -2,6 +2,7 @@
  * store-scen.c — scenarios, and the rows of a run that a query can select: its buckets (GPU
  * time per model, class and bucket) and its time series (store.h).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,10 +53,32 @@ static const char *col_text(sqlite3_stmt *st, int i)
 }
 
 #define SCEN_COLS                                                                                  \
-	"trace_id, key, mode, target, queue, preempt, dims, lambda, mu, coverage, "                \
+	"trace_id, key, mode, target, queue, preempt, dims, "                                      \
 	"sample_nodes, faults, profile_name, profile_version, profile_path, profile_text, "        \
 	"io_pressure, cluster_path, cluster_text, nodes, gpus, jobs, window_start, window_end, "   \
 	"enriched, parent_run, fork_time, change, created_at, resample, block_s"
+
+/* The columns of scenario parameters (scenario.h's table says which parameter fills each),
+ * read and written after SCEN_COLS; a new one needs a migration. */
+static const char *const param_cols[] = {"lambda", "mu", "coverage"};
+#define NPARAM_COLS (sizeof param_cols / sizeof *param_cols)
+static_assert(NPARAM_COLS <= STORE_SCEN_NPARAM, "a row holds every parameter column");
+
+/* The index of column in param_cols, or -1. */
+static int param_col(const char *column)
+{
+	for (size_t i = 0; i < NPARAM_COLS; i++)
+		if (!strcmp(param_cols[i], column))
+			return (int)i;
+	return -1;
+}
+
+/* ", lambda, mu, coverage" */
+static void param_list(struct sbuf *out)
+{
+	for (size_t i = 0; i < NPARAM_COLS; i++)
+		sbuf_printf(out, ", %s", param_cols[i]);
+}
 
 int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t *id, struct err *e)
 {
@@ -73,10 +96,26 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	sqlite3_finalize(st);
 	if (rc || step == SQLITE_ROW)
 		return rc;
-	rc = store_prep(s,
-			"INSERT INTO scenarios(" SCEN_COLS ") VALUES "
-			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			&st, e);
+	double pv[NPARAM_COLS];
+	for (size_t k = 0; k < NPARAM_COLS; k++)
+		pv[k] = NAN;
+	for (size_t k = 0; k < sc->nparam; k++) {
+		int c = param_col(sc->param[k].column);
+		if (c < 0)
+			return err_set(e, VF_ESTORE, "%s: scenarios: no column '%s'", s->path,
+				       sc->param[k].column);
+		pv[c] = sc->param[k].value;
+	}
+	struct sbuf sql = SBUF_INIT;
+	sbuf_init(&sql);
+	sbuf_adds(&sql, "INSERT INTO scenarios(" SCEN_COLS);
+	param_list(&sql);
+	sbuf_adds(&sql, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?");
+	for (size_t k = 0; k < NPARAM_COLS; k++)
+		sbuf_adds(&sql, ",?");
+	sbuf_adds(&sql, ")");
+	rc = store_prep(s, sql.s, &st, e);
+	sbuf_release(&sql);
 	if (rc)
 		return rc;
 	int i = 1;
@@ -87,9 +126,6 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	bind_text(st, i++, sc->queue);
 	sqlite3_bind_int(st, i++, sc->preempt);
 	bind_text(st, i++, sc->dims ? sc->dims : "");
-	bind_real(st, i++, sc->lambda);
-	bind_real(st, i++, sc->mu);
-	bind_real(st, i++, sc->coverage);
 	sqlite3_bind_int64(st, i++, sc->sample_nodes > 0 ? sc->sample_nodes : 0);
 	bind_text(st, i++, sc->faults ? sc->faults : "");
 	bind_text(st, i++, sc->profile_name);
@@ -111,6 +147,8 @@ int store_scenario_put(struct store *s, const struct store_scenario *sc, int64_t
 	sqlite3_bind_int64(st, i++, sc->created_at > 0 ? sc->created_at : util_now());
 	bind_int(st, i++, sc->resample > 0 ? sc->resample : -1);
 	bind_int(st, i++, sc->resample > 0 ? sc->block_s : -1);
+	for (size_t k = 0; k < NPARAM_COLS; k++)
+		bind_real(st, i++, pv[k]);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "add scenario");
 	else
@@ -124,12 +162,15 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 			struct err *e)
 {
 	sqlite3_stmt *st;
-	int rc = store_prep(s,
-			    "SELECT id, " SCEN_COLS ", (SELECT count(*) FROM runs r WHERE "
-			    "r.scenario_id = scenarios.id) FROM scenarios WHERE ?1 < 0 OR "
-			    "trace_id = ?1 ORDER BY id",
-			    &st, e);
+	struct sbuf sql = SBUF_INIT;
+	sbuf_init(&sql);
+	sbuf_adds(&sql, "SELECT id, " SCEN_COLS ", (SELECT count(*) FROM runs r WHERE "
+			"r.scenario_id = scenarios.id)");
+	param_list(&sql);
+	sbuf_adds(&sql, " FROM scenarios WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id");
+	int rc = store_prep(s, sql.s, &st, e);
 	int step;
+	sbuf_release(&sql);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, trace_id);
@@ -144,9 +185,6 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 		sc.queue = col_text(st, i++);
 		sc.preempt = sqlite3_column_int(st, i++);
 		sc.dims = col_text(st, i++);
-		sc.lambda = col_real(st, i++);
-		sc.mu = col_real(st, i++);
-		sc.coverage = col_real(st, i++);
 		sc.sample_nodes = col_int(st, i++);
 		sc.faults = col_text(st, i++);
 		sc.profile_name = col_text(st, i++);
@@ -170,6 +208,9 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 		sc.resample = sc.resample > 0 ? sc.resample : 0;
 		sc.block_s = col_int(st, i++);
 		sc.nruns = sqlite3_column_int64(st, i++);
+		sc.nparam = NPARAM_COLS;
+		for (size_t k = 0; k < NPARAM_COLS; k++)
+			sc.param[k] = (struct store_param){param_cols[k], col_real(st, i++)};
 		rc = cb(ctx, &sc);
 	}
 	if (!rc && step != SQLITE_DONE)

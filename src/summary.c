@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enrich.h"
+#include "fmt.h"
 #include "stats.h"
 #include "resample.h"
 #include "summary.h"
@@ -281,7 +283,7 @@ void summary_resample_note(struct table *t, uint32_t nres, int64_t block_s)
 	struct sbuf b = SBUF_INIT;
 	char blk[64];
 	sbuf_init(&b);
-	table_fmt_seconds((double)block_s, blk, sizeof blk);
+	fmt_duration((double)block_s, FMT_DUR_UNITS, blk, sizeof blk);
 	sbuf_printf(&b,
 		    "resamples: %" PRIu32 " block resamples of the trace's window, blocks of %s "
 		    "drawn with replacement and put back in order, jobs in order within a block "
@@ -298,17 +300,17 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	struct sbuf b = SBUF_INIT;
 	char num[64], span[64];
 	sbuf_init(&b);
-	table_fmt_thousands(provisioned_gpu_h, 0, num, sizeof num);
+	fmt_thousands(provisioned_gpu_h, 0, num, sizeof num);
 	/* the window's length: under an hour in human units, else in hours (the $/yr divisor),
 	 * and from a day on in days too */
 	if (w1 - w0 < 3600)
-		table_fmt_seconds((double)(w1 - w0), span, sizeof span);
+		fmt_duration((double)(w1 - w0), FMT_DUR_UNITS, span, sizeof span);
 	else {
 		int n = snprintf(span, sizeof span, "%.1f h", (double)(w1 - w0) / 3600);
 		if (w1 - w0 >= 86400) {
 			snprintf(span + n, sizeof span - (size_t)n, " = ");
-			table_fmt_seconds((double)(w1 - w0), span + n + 3,
-					  sizeof span - (size_t)n - 3);
+			fmt_duration((double)(w1 - w0), FMT_DUR_UNITS, span + n + 3,
+				     sizeof span - (size_t)n - 3);
 		}
 	}
 	if (mode == SIM_TIMED && w1 <= w0)
@@ -348,8 +350,8 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 	sbuf_reset(&b);
 	sbuf_printf(&b, "enriched values: %s", enriched ? enriched : "unknown");
 	table_add_note(t, b.s);
-	/* enrich_describe says "none of N" for a part without enriched values */
-	if (!enriched || !strstr(enriched, "jobs: none") || !strstr(enriched, "nodes: none"))
+	struct enrich_summary es;
+	if (!enriched || enrich_describe_parse(enriched, &es) || es.jobs_any || es.nodes_any)
 		table_add_note(t,
 			       "these rest on enriched values: md frag, stalled, wait, slowdown, "
 			       "$/yr, and placements by policies that see net, sto or iocpu");
@@ -429,10 +431,10 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		if (!(u > 0))
 			continue;
 		sbuf_printf(&unp, "%s%s %s", nunp++ ? ", " : "", rows[g].policy->name,
-			    table_fmt_thousands(u, u == floor(u) ? 0 : 1, x, sizeof x));
+			    fmt_thousands(u, u == floor(u) ? 0 : 1, x, sizeof x));
 		if (jobs > 0)
-			sbuf_printf(&unp, " of %s = %.1f %%",
-				    table_fmt_thousands(jobs, 0, y, sizeof y), 100 * u / jobs);
+			sbuf_printf(&unp, " of %s = %.1f %%", fmt_thousands(jobs, 0, y, sizeof y),
+				    100 * u / jobs);
 	}
 	if (nunp) {
 		sbuf_reset(&b);
@@ -446,6 +448,18 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		nwarn++;
 	}
 	sbuf_release(&unp);
+	if (ck && ck->gangs > 0) {
+		sbuf_reset(&b);
+		sbuf_printf(&b,
+			    "warning: %s job%s need%s %s%lld nodes at once: gang placement is not "
+			    "modelled by this replay, so %s counted unplaceable and never ran",
+			    fmt_thousands((double)ck->gangs, 0, x, sizeof x),
+			    ck->gangs == 1 ? "" : "s", ck->gangs == 1 ? "s" : "",
+			    ck->gangs == 1 ? "" : "up to ", (long long)ck->gang_max_workers,
+			    ck->gangs == 1 ? "it is" : "they are");
+		say(t, lines, b.s);
+		nwarn++;
+	}
 	for (size_t g = 0, g2; g < n; g = g2) {
 		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
 			;
@@ -460,7 +474,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		double run = !isnan(run_s) ? run_s : col_mean(rows + g, g2 - g, RUNREC_JCT) - wait;
 		if (wait > 10 * run && wait > 0) {
 			sbuf_printf(&over, "%s%s %s", nover ? ", " : "", name,
-				    table_fmt_seconds(wait, x, sizeof x));
+				    fmt_duration(wait, FMT_DUR_UNITS, x, sizeof x));
 			nover++;
 		}
 	}
@@ -481,7 +495,7 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_reset(&b);
 		sbuf_adds(&b, "warning: overload: mean wait over ten times the mean run time");
 		if (!isnan(run_s))
-			sbuf_printf(&b, " of %s", table_fmt_seconds(run_s, y, sizeof y));
+			sbuf_printf(&b, " of %s", fmt_duration(run_s, FMT_DUR_UNITS, y, sizeof y));
 		sbuf_printf(&b, " (%s", nover == npol && npol > 1 ? "every policy: " : "");
 		sbuf_add(&b, over.s, over.len);
 		sbuf_addc(&b, ')');

@@ -1,9 +1,11 @@
 /*
- * table.c — the result table shared by every output format (table-*.c), and the marking
- * of the best value per column.
+ * table.c — the table of every output (table.h): result tables and the report's, a cell as a
+ * person reads it and raw, and the marking of the best value per column.
  *
- * Invariants: cells holds nrows * nlabel strings (owned, NULL allowed) and vals nrows * nnum
- * values; best always matches the rows (recomputed after every change: tables are small).
+ * Invariants: cols holds ncol columns, the nlabel label columns of a result table first
+ * (table_new_cols makes none: nlabel 0, nnum ncol); cells holds nrows * ncol cells, row-major,
+ * texts owned; best always matches the rows (recomputed after every change but table_row's:
+ * tables are small).
  */
 #include <assert.h>
 #include <math.h>
@@ -11,19 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "table.h"
 #include "util.h"
 
 struct table {
-	struct table_col *labels; /* label columns (strings owned) */
-	size_t nlabel;
-	struct table_col *nums; /* number columns (strings owned) */
-	size_t nnum;
-	char **cells;         /* nrows * nlabel label strings (owned, may be NULL) */
-	double *vals;         /* nrows * nnum values */
-	unsigned char *agg;   /* nrows flags: ROW_AGG, ROW_UNRANKED */
-	size_t nrows, rowcap; /* rows and allocated rows */
-	char **notes;         /* notes (owned) */
+	char *id;               /* JSON key and CSV name in a report ("" for none) */
+	struct table_col *cols; /* ncol columns (strings owned) */
+	size_t ncol;
+	size_t nlabel, nnum;      /* a result table's label and number columns (ncol in all) */
+	struct table_cell *cells; /* nrows * ncol cells */
+	unsigned char *agg;       /* nrows flags: ROW_AGG, ROW_UNRANKED */
+	size_t nrows, rowcap;     /* rows and allocated rows */
+	char **notes;             /* notes (owned) */
 	size_t nnotes, notecap;
 	int mark;            /* mark best values */
 	unsigned char *best; /* nrows * nnum: marked best */
@@ -53,26 +55,33 @@ static void copy_cols(struct table_col *dst, const struct table_col *src, size_t
 	}
 }
 
-static void free_cols(struct table_col *c, size_t n)
+static struct table *alloc_table(const char *id, size_t ncol)
 {
-	for (size_t i = 0; c && i < n; i++) {
-		free((char *)c[i].key);
-		free((char *)c[i].head);
-		free((char *)c[i].unit);
-	}
-	free(c);
+	struct table *r = xcalloc(1, sizeof *r);
+	r->id = xstrdup(id ? id : "");
+	r->cols = xcalloc(ncol ? ncol : 1, sizeof *r->cols);
+	r->ncol = ncol;
+	return r;
 }
 
 struct table *table_new(const struct table_col *labels, size_t nlabel, const struct table_col *nums,
 			size_t nnum)
 {
-	struct table *r = xcalloc(1, sizeof *r);
-	r->labels = xcalloc(nlabel ? nlabel : 1, sizeof *r->labels);
-	r->nums = xcalloc(nnum ? nnum : 1, sizeof *r->nums);
-	copy_cols(r->labels, labels, nlabel);
-	copy_cols(r->nums, nums, nnum);
+	struct table *r = alloc_table(NULL, nlabel + nnum);
+	copy_cols(r->cols, labels, nlabel);
+	copy_cols(r->cols + nlabel, nums, nnum);
+	for (size_t i = 0; i < nlabel; i++)
+		r->cols[i].flags |= TABLE_C_TEXT;
 	r->nlabel = nlabel;
 	r->nnum = nnum;
+	return r;
+}
+
+struct table *table_new_cols(const char *id, const struct table_col *cols, size_t ncol)
+{
+	struct table *r = alloc_table(id, ncol);
+	copy_cols(r->cols, cols, ncol);
+	r->nnum = ncol;
 	return r;
 }
 
@@ -80,36 +89,80 @@ void table_free(struct table *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nrows * r->nlabel; i++)
-		free(r->cells[i]);
+	for (size_t i = 0; i < r->nrows * r->ncol; i++)
+		free(r->cells[i].s);
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	free_cols(r->labels, r->nlabel);
-	free_cols(r->nums, r->nnum);
+	for (size_t i = 0; i < r->ncol; i++) {
+		free((char *)r->cols[i].key);
+		free((char *)r->cols[i].head);
+		free((char *)r->cols[i].unit);
+	}
+	free(r->id);
+	free(r->cols);
 	free(r->cells);
-	free(r->vals);
 	free(r->agg);
 	free(r->notes);
 	free(r->best);
 	free(r);
 }
 
-void table_add_row(struct table *r, const char *const *labels, const double *vals, int aggregate)
+struct table_cell *table_row(struct table *r)
 {
 	if (r->nrows == r->rowcap) {
 		size_t cap = r->rowcap ? 2 * r->rowcap : 8;
-		r->cells = xrealloc(r->cells, cap * (r->nlabel ? r->nlabel : 1) * sizeof *r->cells);
-		r->vals = xrealloc(r->vals, cap * (r->nnum ? r->nnum : 1) * sizeof *r->vals);
+		r->cells = xrealloc(r->cells, cap * (r->ncol ? r->ncol : 1) * sizeof *r->cells);
 		r->agg = xrealloc(r->agg, cap);
 		r->rowcap = cap;
 	}
+	struct table_cell *c = &r->cells[r->nrows * r->ncol];
+	for (size_t i = 0; i < r->ncol; i++)
+		c[i] = (struct table_cell){NAN, NULL};
+	r->agg[r->nrows++] = 0;
+	if (r->mark)
+		compute_best(r);
+	return c;
+}
+
+void table_cell_text(struct table_cell *c, const char *s)
+{
+	free(c->s);
+	c->s = dup_or_null(s);
+}
+
+void table_add_row(struct table *r, const char *const *labels, const double *vals, int aggregate)
+{
+	struct table_cell *c = table_row(r);
 	for (size_t i = 0; i < r->nlabel; i++)
-		r->cells[r->nrows * r->nlabel + i] = dup_or_null(labels ? labels[i] : NULL);
+		c[i].s = dup_or_null(labels ? labels[i] : NULL);
 	for (size_t i = 0; i < r->nnum; i++)
-		r->vals[r->nrows * r->nnum + i] = vals ? vals[i] : NAN;
-	r->agg[r->nrows] = aggregate ? ROW_AGG : 0;
-	r->nrows++;
+		c[r->nlabel + i].v = vals ? vals[i] : NAN;
+	r->agg[r->nrows - 1] = aggregate ? ROW_AGG : 0;
 	compute_best(r);
+}
+
+void table_show(struct table *r, size_t col, int on)
+{
+	assert(col < r->ncol);
+	if (on)
+		r->cols[col].flags &= ~(unsigned)TABLE_C_TEXT_HIDE;
+	else
+		r->cols[col].flags |= TABLE_C_TEXT_HIDE;
+}
+
+void table_hide_zero(struct table *r)
+{
+	for (size_t c = 0; c < r->ncol; c++) {
+		if (r->cols[c].flags & TABLE_C_TEXT)
+			continue;
+		int any = 0;
+		for (size_t row = 0; row < r->nrows && !any; row++) {
+			double v = r->cells[row * r->ncol + c].v;
+			any = !isnan(v) && v != 0;
+		}
+		if (!any)
+			table_show(r, c, 0);
+	}
 }
 
 void table_set_unranked(struct table *r, size_t row)
@@ -131,6 +184,33 @@ void table_add_note(struct table *r, const char *note)
 	r->notes[r->nnotes++] = xstrdup(note);
 }
 
+const char *table_id(const struct table *r)
+{
+	return r->id;
+}
+
+size_t table_ncols(const struct table *r)
+{
+	return r->ncol;
+}
+
+const struct table_col *table_col(const struct table *r, size_t col)
+{
+	assert(col < r->ncol);
+	return &r->cols[col];
+}
+
+const struct table_cell *table_cell(const struct table *r, size_t row, size_t col)
+{
+	assert(row < r->nrows && col < r->ncol);
+	return &r->cells[row * r->ncol + col];
+}
+
+int table_shown(const struct table *r, size_t col)
+{
+	return !(table_col(r, col)->flags & TABLE_C_TEXT_HIDE);
+}
+
 size_t table_nrows(const struct table *r)
 {
 	return r->nrows;
@@ -149,25 +229,25 @@ size_t table_nnums(const struct table *r)
 const struct table_col *table_label_col(const struct table *r, size_t i)
 {
 	assert(i < r->nlabel);
-	return &r->labels[i];
+	return &r->cols[i];
 }
 
 const struct table_col *table_num_col(const struct table *r, size_t i)
 {
 	assert(i < r->nnum);
-	return &r->nums[i];
+	return &r->cols[r->nlabel + i];
 }
 
 const char *table_label(const struct table *r, size_t row, size_t i)
 {
-	assert(row < r->nrows && i < r->nlabel);
-	return r->cells[row * r->nlabel + i];
+	assert(i < r->nlabel);
+	return table_cell(r, row, i)->s;
 }
 
 double table_value(const struct table *r, size_t row, size_t i)
 {
-	assert(row < r->nrows && i < r->nnum);
-	return r->vals[row * r->nnum + i];
+	assert(i < r->nnum);
+	return table_cell(r, row, r->nlabel + i)->v;
 }
 
 int table_is_aggregate(const struct table *r, size_t row)
@@ -189,88 +269,58 @@ const char *table_note(const struct table *r, size_t i)
 
 char *table_fmt(const struct table_col *c, double v, char *buf, size_t len)
 {
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	snprintf(buf, len, "%.*f", c->decimals, v);
-	/* "-0.00" would make equal runs print differently */
-	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-		memmove(buf, buf + 1, strlen(buf));
-	return buf;
-}
-
-char *table_fmt_thousands(double v, int decimals, char *buf, size_t len)
-{
-	char raw[64];
-	struct table_col c = {.decimals = decimals};
-	table_fmt(&c, v, raw, sizeof raw);
-	const char *d = raw + (raw[0] == '-');
-	size_t whole = strcspn(d, "."), o = 0;
-	if (d != raw && o + 1 < len)
-		buf[o++] = '-';
-	for (size_t i = 0; d[i] && o + 1 < len; i++) {
-		buf[o++] = d[i];
-		if (i + 1 < whole && (whole - i - 1) % 3 == 0 && o + 1 < len)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-/* "<a><ua>" or "<a><ua> <b><ub>" (b left out when 0), a with thousands separators. */
-static void two_units(long long a, const char *ua, long long b, const char *ub, char *buf,
-		      size_t len)
-{
-	char n[48];
-	table_fmt_thousands((double)a, 0, n, sizeof n);
-	if (b)
-		snprintf(buf, len, "%s%s %lld%s", n, ua, b, ub);
-	else
-		snprintf(buf, len, "%s%s", n, ua);
-}
-
-char *table_fmt_seconds(double s, char *buf, size_t len)
-{
-	if (isnan(s)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (s < 0) {
-		table_fmt_seconds(-s, buf + 1, len - 1);
-		if (strcmp(buf + 1, "0s"))
-			buf[0] = '-';
-		else
-			memmove(buf, buf + 1, strlen(buf + 1) + 1);
-		return buf;
-	}
-	if (isinf(s)) {
-		snprintf(buf, len, "inf");
-		return buf;
-	}
-	long long t = llround(s), m = llround(s / 60), h = llround(s / 3600);
-	if (s < 9.95 && fabs(s - (double)t) >= 0.05)
-		snprintf(buf, len, "%.1fs", s);
-	else if (t < 60)
-		snprintf(buf, len, "%llds", t);
-	else if (t < 3600)
-		two_units(t / 60, "m", t % 60, "s", buf, len);
-	else if (m < 24 * 60)
-		two_units(m / 60, "h", m % 60, "m", buf, len);
-	else
-		two_units(h / 24, "d", h % 24, "h", buf, len);
-	return buf;
+	return fmt_fixed(v, c->decimals, buf, len);
 }
 
 char *table_fmt_human(const struct table_col *c, double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		return table_fmt(c, v, buf, len);
+	if (c->flags & TABLE_C_USD)
+		return fmt_usd(v, buf, len);
+	if (c->flags & TABLE_C_PRICE)
+		return fmt_price(v, buf, len);
+	if (c->flags & TABLE_C_SHARE)
+		return fmt_share(v, buf, len);
 	if (c->flags & TABLE_C_SECONDS)
-		return table_fmt_seconds(v, buf, len);
-	if ((c->flags & TABLE_C_DOLLARS) || fabs(v) >= 1000)
-		return table_fmt_thousands(v, c->decimals, buf, len);
+		return fmt_duration(v, c->flags & TABLE_C_ROUNDED ? FMT_DUR_ROUNDED : FMT_DUR_UNITS,
+				    buf, len);
+	if (!(c->flags & TABLE_C_PLAIN) && ((c->flags & TABLE_C_DOLLARS) || fabs(v) >= 1000))
+		return fmt_thousands(v, c->decimals, buf, len);
 	return table_fmt(c, v, buf, len);
+}
+
+void table_cell_human(const struct table *r, size_t row, size_t col, struct sbuf *out)
+{
+	const struct table_col *c = table_col(r, col);
+	const struct table_cell *x = table_cell(r, row, col);
+	char buf[96];
+	if (c->flags & TABLE_C_TEXT)
+		sbuf_adds(out, x->s ? x->s : "-");
+	else
+		sbuf_adds(out, table_fmt_human(c, x->v, buf, sizeof buf));
+}
+
+void table_cell_raw(const struct table *r, size_t row, size_t col, struct sbuf *out)
+{
+	const struct table_cell *c = table_cell(r, row, col);
+	char buf[32];
+	if (table_col(r, col)->flags & TABLE_C_TEXT) {
+		sbuf_adds(out, c->s ? c->s : "");
+		return;
+	}
+	if (!isfinite(c->v))
+		return;
+	if (c->v == (double)(long long)c->v && fabs(c->v) < 1e15) {
+		snprintf(buf, sizeof buf, "%lld", (long long)c->v);
+	} else {
+		for (int prec = 1; prec <= 17; prec++) { /* the shortest that reads back */
+			snprintf(buf, sizeof buf, "%.*g", prec, c->v);
+			if (strtod(buf, NULL) == c->v)
+				break;
+		}
+	}
+	sbuf_adds(out, buf);
 }
 
 /* Compare the values as printed, so what looks equal is marked equally. */
@@ -288,13 +338,13 @@ static void compute_best(struct table *r)
 	if (!r->mark)
 		return;
 	for (size_t i = 0; i < r->nnum; i++) {
-		const struct table_col *c = &r->nums[i];
+		const struct table_col *c = table_num_col(r, i);
 		if (c->better == TABLE_NEUTRAL)
 			continue;
 		double best = NAN, worst = NAN;
 		size_t nplain = 0;
 		for (size_t row = 0; row < r->nrows; row++) {
-			double v = r->vals[row * r->nnum + i];
+			double v = table_value(r, row, i);
 			if (r->agg[row] || isnan(v))
 				continue;
 			v = rounded(c, v);
@@ -309,7 +359,7 @@ static void compute_best(struct table *r)
 		if (nplain < 2 || best == worst)
 			continue;
 		for (size_t row = 0; row < r->nrows; row++) {
-			double v = r->vals[row * r->nnum + i];
+			double v = table_value(r, row, i);
 			if (!r->agg[row] && !isnan(v) && rounded(c, v) == best)
 				r->best[row * r->nnum + i] = 1;
 		}
@@ -319,7 +369,7 @@ static void compute_best(struct table *r)
 int table_is_best(const struct table *r, size_t row, size_t i)
 {
 	assert(row < r->nrows && i < r->nnum);
-	return r->best[row * r->nnum + i];
+	return r->mark && r->best[row * r->nnum + i];
 }
 
 const struct table_ops *table_format_find(const char *name)

@@ -15,9 +15,12 @@
  *   TARGET = 'TEXT'             a constant text (a model name) for a column the file lacks
  *   class COLUMN VALUE=CLASS... [*=CLASS]   class by value (infer|train|batch|cpu)
  * Job targets:  arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu
- *               gpu_spec (units as voidfit's: s, millicores, MiB, GPU-milli, MiB per GPU,
- *               MB/s). duration, else end - start (start defaults to arrival); none or
- *               empty = never ran. Without a class line: GPUs -> train, none -> cpu.
+ *               gpu_spec workers (units as voidfit's: s, millicores, MiB, GPU-milli, MiB
+ *               per GPU, MB/s). duration, else end - start (start defaults to arrival);
+ *               none or empty = never ran. workers: W, the job's workers (none or empty:
+ *               1); the demand targets are then each worker's (a trace that records the
+ *               job's total divides it: 'num_gpu = gpu_num / node_num'). Without a class
+ *               line: GPUs -> train, none -> cpu.
  * Node targets: node (its name) group model cpu mem gpu (count) hbm (per GPU) net sto
  *               iocpu.
  * A value may carry a unit ("12GB", "500m", "2Gi", "1.5h"): it is converted to the target's
@@ -54,6 +57,7 @@ enum {
 	G_GROUP,
 	G_MODEL,
 	G_GPU,
+	G_WORKERS,
 	G_CLASS,
 	G_NTARGET
 };
@@ -71,11 +75,13 @@ static const struct {
 	{"num_gpu", U_COUNT, 1, 0}, {"gpu_milli", U_SHARE, 1, 0}, {"hbm", U_MEM, 1, 1},
 	{"net", U_RATE, 1, 1},      {"sto", U_RATE, 1, 1},        {"iocpu", U_CPU, 1, 1},
 	{"gpu_spec", U_TEXT, 1, 0}, {"node", U_TEXT, 0, 1},       {"group", U_TEXT, 0, 1},
-	{"model", U_TEXT, 0, 1},    {"gpu", U_COUNT, 0, 1},       {"class", U_TEXT, 1, 0},
+	{"model", U_TEXT, 0, 1},    {"gpu", U_COUNT, 0, 1},       {"workers", U_COUNT, 1, 0},
+	{"class", U_TEXT, 1, 0},
 };
 
 #define JOB_TARGETS                                                                                \
-	"arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu gpu_spec class"
+	"arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu gpu_spec workers " \
+	"class"
 #define NODE_TARGETS "node group model cpu mem gpu hbm net sto iocpu"
 
 /* A unit a value or a SCALE may name, and what one of it is in the target's unit. */
@@ -1076,8 +1082,8 @@ static int generic_row(struct trace_reader *rd, const struct csvin_rec *r, struc
 	int64_t v[G_NTARGET];
 	int rc;
 	job_init(&j);
-	static const int num[] = {G_ARRIVAL, G_START, G_END, G_DURATION, G_CPU, G_MEM,
-				  G_NGPU,    G_MILLI, G_HBM, G_NET,      G_STO, G_IOCPU};
+	static const int num[] = {G_ARRIVAL, G_START, G_END, G_DURATION, G_CPU,   G_MEM,    G_NGPU,
+				  G_MILLI,   G_HBM,   G_NET, G_STO,      G_IOCPU, G_WORKERS};
 	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
 		if ((rc = amount(rd, r, num[i], &v[num[i]])))
 			return rc;
@@ -1104,6 +1110,9 @@ static int generic_row(struct trace_reader *rd, const struct csvin_rec *r, struc
 	j.dem[DIM_NET] = v[G_NET];
 	j.dem[DIM_STO] = v[G_STO];
 	j.dem[DIM_IOCPU] = v[G_IOCPU];
+	if (v[G_WORKERS] >= 0 &&
+	    (rc = trace_job_workers_set(rd, "workers", (double)v[G_WORKERS], &j)))
+		return rc;
 	const char *spec = text_of(rd, r, G_SPEC);
 	if (spec && (rc = trace_job_spec(rd, &j, spec)))
 		return rc;

@@ -3,9 +3,10 @@
  * seven dimensions in voidfit's units. An empty cell means "not recorded" (-1).
  *
  * jobs:  job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,
- *        sto_mbps,iocpu_milli,gpu_spec
+ *        sto_mbps,iocpu_milli,gpu_spec[,workers]
  *        arrival, duration: integer s (empty duration = never ran); class: infer|train|
- *        batch|cpu; hbm_mib: per GPU; gpu_spec: model names joined by '|'.
+ *        batch|cpu; hbm_mib: per GPU; gpu_spec: model names joined by '|'; workers: W, the
+ *        job's workers (optional, empty = 1), each with the demand of the other columns.
  * nodes: node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli
  *        gpu: GPU count; hbm_mib per GPU (empty = the model's, from the GPU table).
  */
@@ -28,7 +29,8 @@ enum {
 	J_NET,
 	J_STO,
 	J_IOCPU,
-	J_SPEC
+	J_SPEC,
+	J_WORKERS
 };
 
 /* The last gpu_spec mapped and its mask: a trace repeats a few specs ("" matches none). */
@@ -37,9 +39,10 @@ struct spec_memo {
 	uint32_t mask;
 };
 
-static const char *const job_cols[] = {
-	"job",       "arrival", "duration", "class",    "cpu_milli",   "mem_mib",  "num_gpu",
-	"gpu_milli", "hbm_mib", "net_mbps", "sto_mbps", "iocpu_milli", "gpu_spec", NULL};
+static const char *const job_cols[] = {"job",       "arrival",  "duration", "class",
+				       "cpu_milli", "mem_mib",  "num_gpu",  "gpu_milli",
+				       "hbm_mib",   "net_mbps", "sto_mbps", "iocpu_milli",
+				       "gpu_spec",  "workers",  NULL};
 
 static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
@@ -80,6 +83,8 @@ static int jobs_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	j.dem[DIM_NET] = v[J_NET];
 	j.dem[DIM_STO] = v[J_STO];
 	j.dem[DIM_IOCPU] = v[J_IOCPU];
+	if ((rc = trace_job_workers(rd, r, J_WORKERS, &j)))
+		return rc;
 	const char *spec = trace_field(rd, r, J_SPEC);
 	struct spec_memo *m = rd->state;
 	if (spec && !strcmp(spec, m->spec)) {

@@ -2,8 +2,9 @@
  * trace-pai.c — Alibaba gpu-v2020 (PAI): header-less job, task and instance tables and
  * pai_machine_spec.csv. Column names are those of the published pai_*.header files.
  *
- * Tasks (pai_task_table) make the jobs, one voidfit job per instance (an instance is what
- * the scheduler places), each with the task's per-instance plan:
+ * Tasks (pai_task_table) make the jobs, one voidfit job per task of W = inst_num workers (an
+ * instance is what the scheduler places; a task's instances are one distributed job, started
+ * together: a gang when inst_num > 1), each worker with the task's per-instance plan:
  *   cpu = plan_cpu * 10 millicores (100 = one core), mem = plan_mem GB * 1024 MiB,
  *   GPUs from plan_gpu (100 = one GPU): <= 100 is one GPU at share plan_gpu * 10; more is
  *   ceil(plan_gpu / 100) whole GPUs; empty = none. gpu_type names the allowed model
@@ -70,6 +71,7 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 	if (rc)
 		return rc;
 	j.cls = j.num_gpu ? JOB_TRAIN : JOB_CPU;
+	j.workers = (int32_t)inst;
 	const char *type = trace_field(rd, r, T_TYPE);
 	int id = type ? gpumodel_find(type) : -1;
 	if (id >= 0 && id < 32 && !gpumodel_get(id)->is_default)
@@ -87,10 +89,7 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 		else
 			j.duration = end - start;
 	}
-	for (int64_t i = 0; i < inst; i++)
-		if ((rc = trace_emit_job(rd, &j, e)))
-			return rc;
-	return 0;
+	return trace_emit_job(rd, &j, e);
 }
 
 const struct trace_format trace_pai_task = {

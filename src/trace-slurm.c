@@ -17,8 +17,9 @@
  * JobID: "123", an array task "123_4" and a heterogeneous job's component "123+0" are
  * jobs; a step "123.batch", "123.extern", "123.0" is folded into its job (accepted, adds
  * nothing: the job's allocation holds its steps), or quarantined when its job's row is
- * not the last job seen. A job that ran on NNodes > 1 nodes is quarantined with its
- * per-node demand named: voidfit places a job on one node until gang jobs exist.
+ * not the last job seen. A job on NNodes > 1 nodes (or a TRES node=N > 1) is a gang of
+ * W = NNodes workers, each with the job's demand divided by W, rounded up (Slurm counts a
+ * multi-node job's TRES over all its nodes).
  *
  * slurm-nodes: 'scontrol show node -o' (one node a line, Key=Value pairs separated by
  * blanks; a value may hold blanks, as OS= does: a word without '=' continues it).
@@ -369,14 +370,12 @@ static int sacct_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 	int64_t cpu = t.cpu >= 0 ? (t.cpu * 1000 + nodes - 1) / nodes : -1,
 		mem = t.mem_mib >= 0 ? (t.mem_mib + nodes - 1) / nodes : -1,
 		gpus = t.gpus > 0 ? (t.gpus + nodes - 1) / nodes : 0;
-	if (nodes > 1 && started) {
-		rc = trace_bad(rd,
-			       "job '%s' ran on %lld nodes (%lld GPUs, %lld CPUs in all): voidfit "
-			       "places a job on one node until gang jobs exist",
-			       id, (long long)nodes, (long long)(t.gpus > 0 ? t.gpus : 0),
-			       (long long)t.cpu);
+	if (nodes > JOB_WORKERS_MAX) {
+		rc = trace_bad(rd, "column 'NNodes': %lld nodes, more than %d", (long long)nodes,
+			       JOB_WORKERS_MAX);
 		goto out;
 	}
+	j.workers = (int32_t)nodes;
 	j.dem[DIM_CPU] = cpu;
 	j.dem[DIM_MEM] = mem;
 	if ((rc = trace_job_gpus(rd, &j, gpus, gpus ? 1000 : 0)))

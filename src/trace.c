@@ -754,3 +754,27 @@ int trace_job_gpus(struct trace_reader *rd, struct job *j, int64_t num_gpu, int6
 	j->dem[DIM_GPU] = num_gpu * gpu_milli;
 	return 0;
 }
+
+int trace_job_workers_set(struct trace_reader *rd, const char *name, double w, struct job *j)
+{
+	if (!(w >= 1) || w != floor(w))
+		return trace_bad(rd, "column '%s': %g workers (a job has 1 or more)", name, w);
+	if (w > JOB_WORKERS_MAX)
+		return trace_bad(rd, "column '%s': %.0f workers, more than %d", name, w,
+				 JOB_WORKERS_MAX);
+	j->workers = (int32_t)w;
+	return 0;
+}
+
+int trace_job_workers(struct trace_reader *rd, const struct csvin_rec *r, int k, struct job *j)
+{
+	double w;
+	int rc = trace_num(rd, r, k, &w);
+	if (rc == 1) {
+		j->workers = 1;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	return trace_job_workers_set(rd, col_name(rd, k), w, j);
+}

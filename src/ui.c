@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "fmt.h"
 #include "ui.h"
 
 #define MIN_W    80
@@ -190,29 +191,19 @@ static void put(int y, int x, int w, const char *fmt, ...)
 /* A money figure: "$1.23M". */
 static void money(double v, char *buf, size_t len)
 {
-	double a = fabs(v);
-	const char *sign = v < 0 ? "-" : "";
-	if (a >= 1e9)
-		snprintf(buf, len, "%s$%.2fB", sign, a / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%s$%.2fM", sign, a / 1e6);
-	else if (a >= 1e3)
-		snprintf(buf, len, "%s$%.1fk", sign, a / 1e3);
-	else
-		snprintf(buf, len, "%s$%.0f", sign, a);
+	fmt_usd_short(v, FMT_USD_SCREEN, buf, len);
 }
 
-/* The unit a number of seconds is written in: below `below` seconds, in `div` seconds. */
+/* The unit a speed is written in: below `below` trace seconds a second, in `div` seconds (a
+ * duration on screen: fmt_duration's FMT_DUR_SCREEN, the same steps). */
 static const struct tunit {
 	double below, div;
-	int prec;          /* decimals of a duration */
-	const char *dur;   /* a duration's suffix: "12m" */
 	const char *speed; /* a speed's unit: "34.1 min/s" */
 } tunits[] = {
-	{120, 1, 0, "s", "s"},
-	{7200, 60, 0, "m", "min"},
-	{172800, 3600, 1, "h", "h"},
-	{HUGE_VAL, 86400, 1, "d", "d"},
+	{120, 1, "s"},
+	{7200, 60, "min"},
+	{172800, 3600, "h"},
+	{HUGE_VAL, 86400, "d"},
 };
 
 static const struct tunit *tunit_of(double s)
@@ -225,8 +216,7 @@ static const struct tunit *tunit_of(double s)
 
 static void duration_text(double s, char *buf, size_t len)
 {
-	const struct tunit *t = tunit_of(s);
-	snprintf(buf, len, "%.*f%s", t->prec, s / t->div, t->dur);
+	fmt_duration(s, FMT_DUR_SCREEN, buf, len);
 }
 
 /* ---- the panels ---- */

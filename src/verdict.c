@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "replay.h"
 #include "resample.h"
 #include "rng.h"
@@ -582,24 +583,8 @@ size_t verdict_best(const struct verdict *v)
 
 void verdict_usd_words(double x, struct sbuf *out)
 {
-	double a = fabs(x);
-	if (a >= 1e6)
-		sbuf_printf(out, "$%.1f M", a / 1e6);
-	else if (a >= 1e3)
-		sbuf_printf(out, "$%.0f k", a / 1e3);
-	else
-		sbuf_printf(out, "$%.0f", a);
-}
-
-/* A duration in seconds: "45 s", "12 min", "12.5 min", "3.2 h". */
-static void say_secs(double s, struct sbuf *out)
-{
-	if (s < 120)
-		sbuf_printf(out, "%.0f s", s);
-	else if (s < 7200)
-		sbuf_printf(out, fmod(s, 60) == 0 ? "%.0f min" : "%.1f min", s / 60);
-	else
-		sbuf_printf(out, "%.1f h", s / 3600);
+	char buf[32];
+	sbuf_adds(out, fmt_usd_short(x, FMT_USD_WORDS, buf, sizeof buf));
 }
 
 /* A term's bound (or a figure of its column) in words. */
@@ -607,14 +592,16 @@ static void say_value(int col, double x, struct sbuf *out)
 {
 	const char *k = runrec_col_key((enum runrec_col)col);
 	size_t n = strlen(k);
+	char buf[32];
 	if (n > 2 && !strcmp(k + n - 2, "_s"))
-		say_secs(x, out);
+		sbuf_adds(out, fmt_duration(x, FMT_DUR_WORDS, buf, sizeof buf));
 	else
 		sbuf_printf(out, "%g", x);
 }
 
 static void say_term(const struct size_term *t, struct sbuf *out)
 {
+	char buf[32];
 	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full && t->bound == 0) {
 		sbuf_adds(out, "no unplaceable job");
 		return;
@@ -626,7 +613,7 @@ static void say_term(const struct size_term *t, struct sbuf *out)
 	}
 	if (t->col == RUNREC_WAIT_P95 && !t->full) {
 		sbuf_adds(out, t->ge ? "wait p95 >= " : "wait p95 <= ");
-		say_secs(t->bound, out);
+		sbuf_adds(out, fmt_duration(t->bound, FMT_DUR_WORDS, buf, sizeof buf));
 		return;
 	}
 	size_term_text(t, out);
@@ -680,16 +667,14 @@ static void say_prices(const struct scenario *sc, const int64_t *a, const int64_
 	sbuf_adds(out, ")");
 }
 
-/* "$1.6-2.5 M", "$-0.3 M to $2.5 M": an interval in the unit of its larger end. */
-static void say_usd_range(double lo, double hi, struct sbuf *out)
+/* A trace's span of hours in words: "45 min" under 2 h, else "34 h". */
+static void say_span(double hours, struct sbuf *out)
 {
-	double a = fmax(fabs(lo), fabs(hi)), d = a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
-	const char *u = a >= 1e6 ? " M" : a >= 1e3 ? " k" : "";
-	int prec = d == 1e6 ? 1 : 0;
-	if (lo < 0)
-		sbuf_printf(out, "$%.*f%s to $%.*f%s", prec, lo / d, u, prec, hi / d, u);
+	char buf[32];
+	if (hours < 2)
+		sbuf_adds(out, fmt_duration(hours * 3600, FMT_DUR_WORDS, buf, sizeof buf));
 	else
-		sbuf_printf(out, "$%.*f-%.*f%s", prec, lo / d, prec, hi / d, u);
+		sbuf_printf(out, "%.0f h", hours);
 }
 
 void verdict_resample_words(uint32_t nres, int64_t block_s, struct sbuf *out)
@@ -699,9 +684,9 @@ void verdict_resample_words(uint32_t nres, int64_t block_s, struct sbuf *out)
 			    block_s == RESAMPLE_DAY ? "day" : "hour", nres == 1 ? "" : "s");
 		return;
 	}
-	sbuf_printf(out, "%" PRIu32 " resample%s of ", nres, nres == 1 ? "" : "s");
-	say_secs((double)block_s, out);
-	sbuf_adds(out, " blocks");
+	char buf[32];
+	sbuf_printf(out, "%" PRIu32 " resample%s of %s blocks", nres, nres == 1 ? "" : "s",
+		    fmt_duration((double)block_s, FMT_DUR_WORDS, buf, sizeof buf));
 }
 
 /* "20 day-resamples of 34 h of trace". */
@@ -710,10 +695,7 @@ static void say_resamples(const struct verdict *v, struct sbuf *out)
 	double hours = (double)(v->w1 - v->w0) / 3600;
 	verdict_resample_words(v->nres, v->block_s, out);
 	sbuf_adds(out, " of ");
-	if (hours < 2)
-		say_secs(hours * 3600, out);
-	else
-		sbuf_printf(out, "%.0f h", hours);
+	say_span(hours, out);
 	sbuf_adds(out, " of trace");
 }
 
@@ -740,8 +722,9 @@ static void say_interval(const struct verdict *v, double lo, double hi, int usd,
 		}
 	} else {
 		sbuf_printf(out, " (%.0f %% interval ", 100 * VERDICT_LEVEL);
+		char buf[64];
 		if (usd)
-			say_usd_range(lo, hi, out);
+			sbuf_adds(out, fmt_usd_range(lo, hi, buf, sizeof buf));
 		else
 			sbuf_printf(out, "%.0f-%.0f %%", 100 * lo, 100 * hi);
 		if (words) {
@@ -835,10 +818,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	if (!said) {
 		sbuf_adds(out, v->nres ? "; service measured over "
 				       : ", no resample interval; service measured over ");
-		if (hours < 2)
-			say_secs(hours * 3600, out);
-		else
-			sbuf_printf(out, "%.0f h", hours);
+		say_span(hours, out);
 		sbuf_adds(out, " of trace");
 	}
 	sbuf_adds(out, ", GPUs priced x 8,760 h a year).");

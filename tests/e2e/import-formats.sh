@@ -7,7 +7,8 @@ jobs() { vf export --jobs --trace "$1" f.db > "$1.jobs"; }
 nodes() { vf export --nodes --trace "$1" f.db > "$1.nodes"; }
 
 # (export lists jobs by arrival; a job's id is its place in the order the importer made it)
-# PAI v2020, no header: tasks (one job per instance), job and instance tables, machines
+# PAI v2020, no header: tasks (one job per task, W = inst_num workers), job and instance
+# tables, machines
 cat > pai_task_table.csv <<'T'
 j1,worker,2,Terminated,1000,1600,600,29.296875,50,V100
 j2,ps,1,Terminated,1100,1200,400,4,,
@@ -26,11 +27,10 @@ contains out "pai_machine_spec.csv: pai-machine, 2 rows read, 2 accepted"
 contains err "pai_task_table.csv:3: end_time 1900 before start_time 2000"
 jobs pai
 cat > want <<T
-$J
-3,0,,train,1000,2048,2,1000,,,,,MISC
-0,1000,600,train,6000,30000,1,500,,,,,V100
-1,1000,600,train,6000,30000,1,500,,,,,V100
-2,1100,100,cpu,4000,4096,0,0,,,,,
+$J,workers
+2,0,,train,1000,2048,2,1000,,,,,MISC,1
+0,1000,600,train,6000,30000,1,500,,,,,V100,2
+1,1100,100,cpu,4000,4096,0,0,,,,,,1
 T
 cmp want pai.jobs || { diff want pai.jobs >&2; die "pai jobs"; }
 nodes pai

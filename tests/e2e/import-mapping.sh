@@ -93,7 +93,7 @@ err_map() { # err_map TEXT MESSAGE
 err_map 'arrival "Submit Time\n' "./e.map:1: 'arrival': a column name's double quote is not closed"
 err_map '# c\nmem = a *\n' "./e.map:2: 'mem = ...': the line ends where a value belongs (valid: a column name, \"a quoted one\", a number, '-' or '(')"
 err_map 'cpu = (a + b\n' "./e.map:1: 'cpu = ...': a '(' is not closed (valid: an operator + - * / or ')')"
-err_map 'gpu "GPU count"\n' "./e.map:1: 'gpu' is not a target of a job mapping (valid: arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu gpu_spec class); 'kind nodes' makes a node mapping"
+err_map 'gpu "GPU count"\n' "./e.map:1: 'gpu' is not a target of a job mapping (valid: arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu gpu_spec workers class); 'kind nodes' makes a node mapping"
 err_map 'delimiter ab\n' "./e.map:1: delimiter 'ab' is not one character (valid: tab, comma, semicolon, pipe, space, or the character itself, quoted if it is a quote)"
 err_map 'arrival Submit Time\n' "./e.map:1: 'arrival': SCALE 'Time' is not a positive number or a unit (s sec ms us"
 err_map 'arrival x\nmem y 1.5\ncpu z 1 2\n' "./e.map:3: 'cpu': more than 'COLUMN [SCALE]' (for arithmetic write 'cpu = EXPRESSION'; quote a column name that holds blanks)"

@@ -8,25 +8,26 @@ d=$VOIDFIT_TOP/tests/data
 cp "$d/slurm-sacct.txt" jobs.txt
 cp "$d/slurm-nodes.txt" nodes.txt
 expect_rc 0 vf import -o f.db jobs.txt --nodes nodes.txt
-contains out "jobs.txt: slurm-sacct, 12 rows read, 9 accepted, 3 quarantined"
+contains out "jobs.txt: slurm-sacct, 12 rows read, 10 accepted, 2 quarantined"
 contains out "nodes.txt: slurm-nodes, 4 rows read, 3 accepted, 1 quarantined"
-contains out "7 jobs, 3 nodes"
-contains err "jobs.txt:8: job '102' ran on 2 nodes (0 GPUs, 16 CPUs in all): voidfit places a job on one node until gang jobs exist"
+contains out "8 jobs, 3 nodes"
 contains err "jobs.txt:11: column 'Submit': 'yesterday' is not a time (YYYY-MM-DDTHH:MM:SS)"
 contains err "jobs.txt:12: step '105.0' of a job whose row is not before it"
 contains err "nodes.txt:4: node 'g03': RealMemory 'abc' is not a number"
 # 2024-03-01T10:00:00 UTC = 1709287200; steps add nothing; 101_[3-5] and 106 never ran;
-# 103+0 and 103+1 still run: Elapsed
+# 103+0 and 103+1 still run: Elapsed; 102 ran on 2 nodes: a gang of 2 workers, each with
+# half its 16 CPUs and 32G
 vf export --jobs f.db > jobs
 cat > want <<'T'
-job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,sto_mbps,iocpu_milli,gpu_spec
-0,1709287200,3600,train,8000,65536,2,1000,,,,,A100
-1,1709287260,60,cpu,1000,500,0,0,,,,,
-2,1709287260,150,cpu,1000,500,0,0,,,,,
-3,1709287260,,cpu,1000,500,0,0,,,,,
-4,1709287560,1800,train,4000,8192,1,1000,,,,,
-5,1709287560,1800,cpu,2000,4096,0,0,,,,,
-6,1709287740,,train,2000,2048,1,1000,,,,,
+job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli,hbm_mib,net_mbps,sto_mbps,iocpu_milli,gpu_spec,workers
+0,1709287200,3600,train,8000,65536,2,1000,,,,,A100,1
+1,1709287260,60,cpu,1000,500,0,0,,,,,,1
+2,1709287260,150,cpu,1000,500,0,0,,,,,,1
+3,1709287260,,cpu,1000,500,0,0,,,,,,1
+4,1709287500,600,cpu,8000,16384,0,0,,,,,,2
+5,1709287560,1800,train,4000,8192,1,1000,,,,,,1
+6,1709287560,1800,cpu,2000,4096,0,0,,,,,,1
+7,1709287740,,train,2000,2048,1,1000,,,,,,1
 T
 cmp want jobs || { diff want jobs >&2; die "sacct jobs"; }
 vf export --nodes f.db > nodes

@@ -176,6 +176,122 @@ static void test_why(void **state)
 	}
 }
 
+/* ---- cmd_run: a command as a declaration ---- */
+
+enum { K_NUM = CMD_LONG_ONLY, K_WHOLE, K_HOOK, K_STR };
+
+static const struct cmd_opt run_opts[] = {
+	{"num", K_NUM, 1}, {"whole", K_WHOLE, 1}, {"hook", K_HOOK, 1},
+	{"str", K_STR, 1}, {NULL, 0, 0},
+};
+static const struct cmd_opt_kind_of run_kinds[] = {
+	{K_NUM, CMD_OPT_NUM, 1, 5},
+	{K_WHOLE, CMD_OPT_WHOLE, 1, 3},
+	{K_HOOK, CMD_OPT_HOOK, 0, 0},
+	{0, 0, 0, 0},
+};
+
+/* What the test command saw (a test's own record; the commands keep theirs in ctx->u). */
+static struct {
+	char hooked[16]; /* the hook's values, in the order it was called */
+	int checked, ran;
+	double num, whole;
+	const char *str;
+	unsigned nhook;
+} seen;
+
+static int run_hook(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	assert_int_equal(key, K_HOOK);
+	strncat(seen.hooked, arg, sizeof seen.hooked - strlen(seen.hooked) - 1);
+	return strcmp(arg, "bad") ? CMD_OK : cmd_usage_error(ctx->ce, "--hook bad");
+}
+
+static int run_check(struct cmd_ctx *ctx)
+{
+	(void)ctx;
+	seen.checked++;
+	return CMD_OK;
+}
+
+static int run_exec(struct cmd_ctx *ctx)
+{
+	seen.ran++;
+	seen.num = cmd_num(ctx, K_NUM, -1);
+	seen.whole = cmd_num(ctx, K_WHOLE, -1);
+	seen.str = cmd_arg(ctx, K_STR);
+	seen.nhook = cmd_has(ctx, K_HOOK);
+	return CMD_OK;
+}
+
+static const struct cmd_entry run_entry = {
+	.name = "t",
+	.usage = "OP",
+	.opts = run_opts,
+	.kinds = run_kinds,
+	.operand = "OP",
+	.opt = run_hook,
+	.check = run_check,
+	.exec = run_exec,
+};
+
+static int run(const struct cmd_entry *ce, int argc, char **argv)
+{
+	memset(&seen, 0, sizeof seen);
+	return cmd_run(ce, argc, argv);
+}
+
+static void test_run_reads_declared_kinds(void **state)
+{
+	(void)state;
+	char *a[] = {S("t"), S("--num"),   S("2.5"), S("--hook"), S("a"), S("op"), S("--hook"),
+		     S("b"), S("--whole"), S("3"),   S("--str"),  S("x"), NULL};
+	assert_int_equal(run(&run_entry, 12, a), CMD_OK);
+	assert_int_equal(seen.ran, 1);
+	assert_true(seen.num == 2.5);
+	assert_true(seen.whole == 3);
+	assert_string_equal(seen.str, "x");
+	assert_string_equal(seen.hooked, "ab");
+	assert_int_equal(seen.nhook, 2);
+	char *d[] = {S("t"), S("op"), NULL}; /* nothing given: the defaults */
+	assert_int_equal(run(&run_entry, 2, d), CMD_OK);
+	assert_true(seen.num == -1 && seen.whole == -1 && !seen.str && !seen.nhook);
+}
+
+/* The first bad option is the error, in argv order: what follows it is not read, and
+ * neither check nor exec runs. */
+static void test_run_stops_at_first_bad_option(void **state)
+{
+	(void)state;
+	char *a[] = {S("t"), S("--num"), S("9"), S("--hook"), S("a"), S("op"), NULL};
+	assert_int_equal(run(&run_entry, 6, a), CMD_USAGE);
+	assert_string_equal(seen.hooked, "");
+	char *b[] = {S("t"), S("--hook"), S("bad"), S("--hook"), S("c"), S("op"), NULL};
+	assert_int_equal(run(&run_entry, 6, b), CMD_USAGE);
+	assert_string_equal(seen.hooked, "bad");
+	char *c[] = {S("t"), S("--whole"), S("1.5"), S("op"), NULL};
+	assert_int_equal(run(&run_entry, 4, c), CMD_USAGE);
+	char *d[] = {S("t"), S("--nope"), S("op"), NULL};
+	assert_int_equal(run(&run_entry, 3, d), CMD_USAGE);
+	assert_int_equal(seen.checked + seen.ran, 0);
+}
+
+static void test_run_checks_operands(void **state)
+{
+	(void)state;
+	char *none[] = {S("t"), NULL}, *two[] = {S("t"), S("a"), S("b"), NULL};
+	assert_int_equal(run(&run_entry, 1, none), CMD_USAGE);
+	assert_int_equal(run(&run_entry, 3, two), CMD_USAGE);
+	assert_int_equal(seen.checked + seen.ran, 0);
+	struct cmd_entry bare = run_entry;
+	bare.operand = NULL;
+	bare.no_operand = 1;
+	assert_int_equal(run(&bare, 3, two), CMD_USAGE);
+	assert_int_equal(run(&bare, 1, none), CMD_OK);
+	assert_int_equal(seen.checked, 1);
+	assert_int_equal(seen.ran, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +301,9 @@ int main(void)
 		cmocka_unit_test(test_double_dash_ends_options),
 		cmocka_unit_test(test_short_options_mean_one_thing),
 		cmocka_unit_test(test_why),
+		cmocka_unit_test(test_run_reads_declared_kinds),
+		cmocka_unit_test(test_run_stops_at_first_bad_option),
+		cmocka_unit_test(test_run_checks_operands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

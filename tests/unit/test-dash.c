@@ -458,7 +458,7 @@ static void test_fork(void **state)
 			 0);
 	assert_int_equal(r.events, q.events);
 	assert_true(r.m.usd_year_placement == q.m.usd_year_placement);
-	assert_memory_equal(r.m.ms, q.m.ms, sizeof r.m.ms);
+	assert_memory_equal(&r.m.buckets, &q.m.buckets, sizeof r.m.buckets);
 	replay_result_release(&r);
 	replay_result_release(&q);
 	dash_drop(d);

@@ -107,6 +107,14 @@ static void test_csv(void **state)
 	is(esc_csv, "a\r\nb", "a\\x0d\\x0ab");
 	is(esc_csv, "", "");
 	is(esc_csv, NULL, "");
+	/* the quoting alone keeps every byte, for a CSV read back as data */
+	is(esc_csv_quote, "plain", "plain");
+	is(esc_csv_quote, "a,b", "\"a,b\"");
+	is(esc_csv_quote, "say \"hi\"", "\"say \"\"hi\"\"\"");
+	is(esc_csv_quote, "a\r\nb", "\"a\r\nb\"");
+	is(esc_csv_quote, "line\n", "\"line\n\"");
+	is(esc_csv_quote, "=1+2", "=1+2");
+	is(esc_csv_quote, "", "");
 }
 
 static void test_json(void **state)

@@ -35,7 +35,8 @@ static char *run(writer_fn w, const struct gen_params *p, size_t *len)
 static void test_scenario_names(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"balanced", "irregular", "storage-stress", "hard"};
+	static const char *const names[] = {"balanced", "irregular", "storage-stress", "hard",
+					    "llm"};
 	for (int s = 0; s < GEN_NSCENARIO; s++) {
 		assert_string_equal(gen_scenario_name(s), names[s]);
 		assert_int_equal(gen_scenario_find(names[s]), s);
@@ -224,7 +225,7 @@ static void test_jobs_and_load(void **state)
 	(void)state;
 	static const double load[GEN_NSCENARIO] = {0.85, 0.85, 0.85, 0.90};
 	struct jobstats st[GEN_NSCENARIO];
-	for (int s = 0; s < GEN_NSCENARIO; s++) {
+	for (int s = 0; s <= GEN_HARD; s++) { /* llm's jobs: test_llm */
 		struct gen_params p = {.scenario = s, .njobs = 3000, .nnodes = 64, .seed = 11};
 		char *t = run(gen_write_jobs, &p, NULL);
 		parse_jobs(t, &st[s]);
@@ -307,8 +308,10 @@ static void test_every_job_fits(void **state)
 				for (int k = 0; k < 4; k++)
 					c = strchr(c, ',') + 1;
 				assert_int_equal(sscanf(c, "%lld,%lld,%lld", &cpu, &mem, &ng), 3);
-				const char *last = strrchr(c, ',') + 1;
-				sscanf(last, "%63[^\n]", spec);
+				const char *last = c; /* gpu_spec, the 13th field */
+				for (int k = 4; k < 12; k++)
+					last = strchr(last, ',') + 1;
+				sscanf(last, "%63[^,\n]", spec);
 				uint32_t mask = 0;
 				assert_int_equal(gpumodel_mask(spec, &mask, NULL), 0);
 				int fits = 0;
@@ -321,6 +324,67 @@ static void test_every_job_fits(void **state)
 			}
 			free(t);
 		}
+	}
+}
+
+/* llm: the workers column; gangs of 2-64 whole nodes, never more than the cluster has;
+ * other jobs on one node; the gangs hold most of the GPU time; the offered load counts
+ * every worker. */
+static void test_llm(void **state)
+{
+	(void)state;
+	static const int64_t nodes[] = {64, 5, 1};
+	for (size_t z = 0; z < sizeof nodes / sizeof *nodes; z++) {
+		struct gen_params p = {
+			.scenario = GEN_LLM, .njobs = 4000, .nnodes = nodes[z], .seed = 11};
+		char *t = run(gen_write_jobs, &p, NULL);
+		assert_memory_equal(t, GEN_JOBS_HEADER_GANG "\n", strlen(GEN_JOBS_HEADER_GANG) + 1);
+		int64_t njobs = 0, gangs = 0, maxw = 0, cls[JOB_NCLASS] = {0};
+		double gang_s = 0, all_s = 0, last = 0;
+		char *save = NULL;
+		for (char *l = strtok_r(strchr(t, '\n') + 1, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			char cl[16];
+			long long arr, dur, cpu, mem, ng, milli;
+			assert_int_equal(sscanf(l, "%*[^,],%lld,%lld,%15[^,],%lld,%lld,%lld,%lld",
+						&arr, &dur, cl, &cpu, &mem, &ng, &milli),
+					 7);
+			long long w = atoll(strrchr(l, ',') + 1);
+			int c = -1;
+			for (int k = 0; k < JOB_NCLASS; k++)
+				if (!strcmp(cl, job_class_name((enum job_class)k)))
+					c = k;
+			assert_true(c >= 0 && c != JOB_CPU);
+			cls[c]++;
+			assert_true(ng >= 1 && ng <= 8 && milli == 1000);
+			assert_true(w >= 1 && w <= 64 && w <= nodes[z]);
+			if (w > 1) {
+				gangs++;
+				assert_int_equal(c, JOB_TRAIN);
+				assert_int_equal(ng, 8); /* whole nodes */
+				gang_s += (double)(w * ng * dur);
+			}
+			maxw = w > maxw ? w : maxw;
+			all_s += (double)(w * ng * dur);
+			last = (double)arr;
+			njobs++;
+		}
+		free(t);
+		assert_int_equal(njobs, 4000);
+		if (nodes[z] == 1) {
+			assert_int_equal(gangs, 0); /* no gang wider than a one-node cluster */
+			continue;
+		}
+		assert_int_equal(maxw, nodes[z] < 64 ? nodes[z] : 64);
+		/* 6 % of the jobs are pretraining gangs (binomial noise) */
+		assert_in_range(gangs, 180, 300);
+		assert_in_range(cls[JOB_BATCH], 1850, 2150);
+		print_message("llm on %lld nodes: %lld gangs, %.0f %% of GPU time\n",
+			      (long long)nodes[z], (long long)gangs, 100 * gang_s / all_s);
+		if (nodes[z] == 64) /* a smaller cluster cuts the gangs to its size */
+			assert_true(gang_s > 0.5 * all_s);
+		double offered = all_s / ((double)cluster_gpus(&p) * last);
+		assert_true(offered > 0.85 * 0.85 && offered < 0.85 * 1.15);
 	}
 }
 
@@ -424,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_jobs_and_load),
 		cmocka_unit_test(test_small_cluster),
 		cmocka_unit_test(test_every_job_fits),
+		cmocka_unit_test(test_llm),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_write_dir),
 		cmocka_unit_test(test_files),

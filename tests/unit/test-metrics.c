@@ -128,7 +128,8 @@ static void test_buckets_and_dollars(void **state)
 	assert_int_equal(m.bucket_ms[SIM_B_PRODUCTIVE], 4LL * 1000 * 3600);
 	assert_int_equal(m.bucket_ms[SIM_B_STALLED], 0);
 	assert_int_equal(m.bucket_ms[SIM_B_UNNEEDED], 4LL * 1000 * 3600);
-	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_PRODUCTIVE], 4LL * 1000 * 3600);
+	assert_int_equal(m.buckets.ms[gpumodel_find("T4")][JOB_TRAIN][SIM_B_PRODUCTIVE],
+			 4LL * 1000 * 3600);
 	close_to(m.gpu_hours[SIM_B_PRODUCTIVE], 4);
 	close_to(m.provisioned_gpu_hours, 8);
 	close_to(m.usd_year_provisioned, 8 * 3.0 * 8760);
@@ -152,7 +153,7 @@ static void test_thousand_gpus(void **state)
 	metrics_opts_init(&o);
 	assert_int_equal(metrics_price_parse(&o, "A100=3", NULL), 0);
 	m->window_hours = 24 * 7;
-	m->ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1000LL * 1000 * 3600 * 24 * 7;
+	m->buckets.ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1000LL * 1000 * 3600 * 24 * 7;
 	metrics_price_all(m, &o);
 	close_to(m->usd_year_provisioned, 26.28e6);
 	close_to(m->usd_year_sizing, 26.28e6);
@@ -161,16 +162,51 @@ static void test_thousand_gpus(void **state)
 	metrics_price_all(m, &o);
 	close_to(m->usd_year_provisioned, 21.9e6);
 	/* a tenth of it stalled: $2.19 M a year recoverable by placement */
-	m->ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 900LL * 1000 * 3600 * 24 * 7;
-	m->ms[a100][JOB_TRAIN][SIM_B_STALLED] = 100LL * 1000 * 3600 * 24 * 7;
+	m->buckets.ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 900LL * 1000 * 3600 * 24 * 7;
+	m->buckets.ms[a100][JOB_TRAIN][SIM_B_STALLED] = 100LL * 1000 * 3600 * 24 * 7;
 	metrics_price_all(m, &o);
 	close_to(m->usd_year_placement, 2.19e6);
 	/* G2's price is assumed, and says so */
 	metrics_opts_init(&o);
-	m->ms[gpumodel_find("G2")][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1;
+	m->buckets.ms[gpumodel_find("G2")][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1;
 	metrics_price_all(m, &o);
 	assert_true(m->assumed_models >> gpumodel_find("G2") & 1);
 	free(m);
+}
+
+/* metrics_cost by model and class: the parts a report's tables show add up to the whole a
+ * run's figures give, and $ over the window scale to a year. */
+static void test_cost_parts(void **state)
+{
+	(void)state;
+	struct sim_bucket_ms *b = calloc(1, sizeof *b);
+	struct metrics_opts o;
+	struct metrics_cost all, a, t, train, none;
+	int a100 = gpumodel_find("A100"), t4 = gpumodel_find("T4");
+	metrics_opts_init(&o);
+	assert_int_equal(metrics_price_parse(&o, "A100=3", NULL), 0);
+	assert_int_equal(metrics_price_parse(&o, "T4=0.5", NULL), 0);
+	b->ms[a100][JOB_TRAIN][SIM_B_STALLED] = 2LL * 1000 * 3600;     /* 2 GPU-h: $6 */
+	b->ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED] = 1LL * 1000 * 3600; /* $3 */
+	b->ms[t4][JOB_TRAIN][SIM_B_PRODUCTIVE] = 4LL * 1000 * 3600;    /* $2 */
+	metrics_cost(b, &o, -1, -1, 8760, &all);
+	metrics_cost(b, &o, a100, -1, 8760, &a);
+	metrics_cost(b, &o, t4, -1, 8760, &t);
+	metrics_cost(b, &o, -1, JOB_TRAIN, 8760, &train);
+	metrics_cost(b, &o, -1, SIM_CLS_NONE, 4380, &none);
+	close_to(all.usd[SIM_B_STALLED], 6);
+	close_to(all.usd_year_provisioned, 11);
+	close_to(all.usd_year_placement, 6);
+	close_to(all.usd_year_sizing, 3);
+	close_to(a.usd_year_provisioned, 9);
+	close_to(t.usd_year_provisioned, 2);
+	close_to(t.usd_year[SIM_B_PRODUCTIVE], 2);
+	close_to(train.usd_year_provisioned, 8);
+	close_to(train.usd_year_sizing, 0);
+	close_to(none.usd_year_sizing, 6); /* half a year's window: twice a year */
+	close_to(none.usd[SIM_B_UNNEEDED], 3);
+	assert_int_equal(all.assumed_models, 0);
+	free(b);
 }
 
 /* ---- buckets on hand-made clusters: every figure below is worked out by hand ---- */
@@ -259,9 +295,9 @@ static void test_three_nodes_shape_and_full(void **state)
 	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(100 + 10 + 100 + 100 + 100 + 200));
 	/* idle-blocked counts under the waiting job's class, productive under its holder's */
 	int t4 = gpumodel_find("T4");
-	assert_int_equal(m.ms[t4][JOB_INFER][SIM_B_SHAPE], GS(180));
-	assert_int_equal(m.ms[t4][JOB_INFER][SIM_B_PRODUCTIVE], GS(200));
-	assert_int_equal(m.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(400));
+	assert_int_equal(m.buckets.ms[t4][JOB_INFER][SIM_B_SHAPE], GS(180));
+	assert_int_equal(m.buckets.ms[t4][JOB_INFER][SIM_B_PRODUCTIVE], GS(200));
+	assert_int_equal(m.buckets.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(400));
 	/* recoverable by placement: the wrong shape, not the full cluster */
 	assert_true(fabs(m.idle_blocked_gpu_hours * 3600 - 190) < 1e-9);
 	job_set_release(&js);
@@ -303,10 +339,10 @@ static void test_model_not_allowed(void **state)
 	job_at(&js, 0, 100, 1, 1000, JOB_TRAIN)->gpu_spec = 1u << a100;
 	job_at(&js, 300, 1, 0, 1000, JOB_CPU);
 	run_buckets(&js, &o, &m);
-	assert_int_equal(m.ms[t4][JOB_TRAIN][SIM_B_MODEL], GS(100));
-	assert_int_equal(m.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(200));
-	assert_int_equal(m.ms[a100][JOB_TRAIN][SIM_B_PRODUCTIVE], GS(200));
-	assert_int_equal(m.ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(100));
+	assert_int_equal(m.buckets.ms[t4][JOB_TRAIN][SIM_B_MODEL], GS(100));
+	assert_int_equal(m.buckets.ms[t4][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(200));
+	assert_int_equal(m.buckets.ms[a100][JOB_TRAIN][SIM_B_PRODUCTIVE], GS(200));
+	assert_int_equal(m.buckets.ms[a100][SIM_CLS_NONE][SIM_B_UNNEEDED], GS(100));
 	job_set_release(&js);
 }
 
@@ -327,7 +363,7 @@ static void test_queue_discipline(void **state)
 	job_at(&js, 300, 1, 0, 1000, JOB_CPU);
 	run_buckets(&js, &o, &m);
 	assert_int_equal(bucket(&m, SIM_B_QUEUE), GS(100));
-	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_QUEUE], GS(100));
+	assert_int_equal(m.buckets.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_QUEUE], GS(100));
 	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(100 + 200 + 50));
 	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(1 * 50 + 2 * 50));
 	o.queue = SIM_BACKFILL; /* C starts at 0 beside A; B waits for both: 0-50 nothing is
@@ -367,7 +403,7 @@ static void test_stalled_and_lost(void **state)
 	run_buckets(&js, &o, &m);
 	/* 0-40 the batch job (then lost), 40-90 the inference job, 90-190 the batch job again */
 	assert_int_equal(bucket(&m, SIM_B_LOST), GS(40));
-	assert_int_equal(m.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST], GS(40));
+	assert_int_equal(m.buckets.ms[gpumodel_find("T4")][JOB_BATCH][SIM_B_LOST], GS(40));
 	assert_int_equal(bucket(&m, SIM_B_PRODUCTIVE), GS(50 + 100));
 	assert_int_equal(bucket(&m, SIM_B_UNNEEDED), GS(10));
 	job_set_release(&js);
@@ -563,6 +599,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_year),
 		cmocka_unit_test(test_prices),
+		cmocka_unit_test(test_cost_parts),
 		cmocka_unit_test(test_buckets_and_dollars),
 		cmocka_unit_test(test_thousand_gpus),
 		cmocka_unit_test(test_one_node),

@@ -12,48 +12,14 @@
 
 #include "../../src/report-int.h"
 
-static void test_duration(void **state)
-{
-	char b[64];
-	(void)state;
-	static const struct {
-		double s;
-		const char *want;
-	} cases[] = {
-		{0, "0"},        {40, "40s"},        {90, "1m 30s"},    {3600, "1h"},
-		{7500, "2h 5m"}, {86400, "1d"},      {273600, "3d 4h"}, {-90, "-1m 30s"},
-		{0.25, "0.2s"},  {123700, "1d 10h"}, {59.6, "1m"},      {86399, "1d"},
-		{3599, "1h"},    {3540, "59m"},
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		report_fmt_duration(cases[i].s, b, sizeof b);
-		assert_string_equal(b, cases[i].want);
-	}
-}
-
-static void test_usd(void **state)
-{
-	char b[64];
-	(void)state;
-	report_fmt_usd(1234567.4, b, sizeof b);
-	assert_string_equal(b, "$1,234,567");
-	report_fmt_usd(999.5, b, sizeof b);
-	assert_string_equal(b, "$1,000");
-	report_fmt_usd(-12, b, sizeof b);
-	assert_string_equal(b, "-$12");
-	report_fmt_usd(-0.3, b, sizeof b); /* no "-$0" */
-	assert_string_equal(b, "$0");
-	report_fmt_usd(123, b, sizeof b);
-	assert_string_equal(b, "$123");
-	report_fmt_usd(26280000, b, sizeof b); /* 1,000 GPUs at $3/h a year */
-	assert_string_equal(b, "$26,280,000");
-}
-
-static const struct report_col cols[] = {
-	{"policy", "policy", REPORT_K_TEXT, 0}, {"run_ids", "runs", REPORT_K_TEXT, REPORT_C_RAW},
-	{"usd", "cost", REPORT_K_USD, 0},       {"share", "share", REPORT_K_SHARE, 0},
-	{"gpu_h", "GPU-h", REPORT_K_GPU_H, 0},  {"wait_s", "wait", REPORT_K_SECONDS, 0},
-	{"zero", "zero", REPORT_K_COUNT, 0},
+static const struct table_col cols[] = {
+	{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+	{"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
+	{"usd", "cost", NULL, 0, 0, TABLE_C_USD},
+	{"share", "share", NULL, 1, 0, TABLE_C_SHARE},
+	{"gpu_h", "GPU-h", NULL, 1, 0, 0},
+	{"wait_s", "wait", NULL, 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+	{"zero", "zero", NULL, 0, 0, 0},
 };
 
 /* A title, a warning, the verdict, a section with a table, a chart and a JSON-only table. */
@@ -65,26 +31,26 @@ static int setup(void **state)
 	report_add(r, REPORT_B_VERDICT, "fgd recovers $1,000/yr");
 	report_add(r, REPORT_B_HEADING, "1. Cost");
 	report_add(r, REPORT_B_PARA, "a & b");
-	struct report_table *t =
+	struct table *t =
 		report_add_table(r, "costs", "Costs", cols, sizeof cols / sizeof *cols, 0);
-	struct report_cell *c = report_row(t);
-	report_cell_text(&c[0], "a|b,c");
-	report_cell_text(&c[1], "1,2");
+	struct table_cell *c = table_row(t);
+	table_cell_text(&c[0], "a|b,c");
+	table_cell_text(&c[1], "1,2");
 	c[2].v = 1577611.5487426026;
 	c[3].v = 0.1234;
 	c[4].v = 13195.26;
 	c[5].v = 273600;
 	c[6].v = 0;
-	c = report_row(t);
-	report_cell_text(&c[0], "fgd");
+	c = table_row(t);
+	table_cell_text(&c[0], "fgd");
 	c[2].v = NAN;
-	report_hide_zero(t);
+	table_hide_zero(t);
 	report_add(r, REPORT_B_ITEM, "one");
 	report_add(r, REPORT_B_ITEM, "two");
 	struct report_block *ch = report_add(r, REPORT_B_CHART, "A chart");
 	sbuf_adds(&ch->svg, "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n");
 	t = report_add_table(r, "raw", NULL, cols, 1, REPORT_BF_RAW);
-	report_cell_text(&report_row(t)[0], "hidden-from-people");
+	table_cell_text(&table_row(t)[0], "hidden-from-people");
 	*state = r;
 	return 0;
 }
@@ -105,32 +71,32 @@ static void render(const struct report *r, const char *fmt, const char *base,
 static void test_cells(void **state)
 {
 	const struct report *r = *state;
-	const struct report_table *t = r->blocks[5].table;
+	const struct table *t = r->blocks[5].table;
 	struct sbuf b = SBUF_INIT;
 	sbuf_init(&b);
 	static const char *const human[] = {"a|b,c",    "1,2",   "$1,577,612", "12.3 %",
 					    "13,195.3", "3d 4h", "0"};
-	for (size_t c = 0; c < t->ncol; c++) {
+	for (size_t c = 0; c < table_ncols(t); c++) {
 		sbuf_reset(&b);
-		report_cell_human(t, 0, c, &b);
+		table_cell_human(t, 0, c, &b);
 		assert_string_equal(b.s, human[c]);
 	}
 	sbuf_reset(&b);
-	report_cell_raw(t, 0, 2, &b); /* unrounded */
+	table_cell_raw(t, 0, 2, &b); /* unrounded */
 	assert_string_equal(b.s, "1577611.5487426026");
 	sbuf_reset(&b);
-	report_cell_raw(t, 0, 5, &b);
+	table_cell_raw(t, 0, 5, &b);
 	assert_string_equal(b.s, "273600");
 	sbuf_reset(&b);
-	report_cell_human(t, 1, 2, &b);
+	table_cell_human(t, 1, 2, &b);
 	assert_string_equal(b.s, "-");
 	sbuf_reset(&b);
-	report_cell_raw(t, 1, 2, &b);
+	table_cell_raw(t, 1, 2, &b);
 	assert_string_equal(b.s, "");
 	/* the raw column and the all-zero column are for JSON and CSV */
-	assert_false(t->shown[1]);
-	assert_false(t->shown[6]);
-	assert_true(t->shown[2]);
+	assert_false(table_shown(t, 1));
+	assert_false(table_shown(t, 6));
+	assert_true(table_shown(t, 2));
 	sbuf_release(&b);
 }
 
@@ -231,8 +197,6 @@ static void test_formats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_usd),
 		cmocka_unit_test_setup_teardown(test_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md, setup, teardown),

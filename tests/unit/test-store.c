@@ -657,6 +657,8 @@ static void some_job(struct job *j, int64_t i)
 	j->cls = (uint8_t)(i % JOB_NCLASS);
 	j->enriched = (uint8_t)(i % 2 ? DIM_BIT(DIM_NET) : 0);
 	j->flags = (uint16_t)(j->duration < 0 ? JOB_F_NOTRAN : 0);
+	/* gangs in the first block only: a later block has none, and no workers column */
+	j->workers = i < STORE_BLOCK_ROWS && i % 97 == 5 ? (int32_t)(2 + i % 63) : 1;
 }
 
 static int job_cmp(const void *a, const void *b)
@@ -678,6 +680,7 @@ static void assert_same_job(const struct job *a, const struct job *b)
 	assert_int_equal(a->cls, b->cls);
 	assert_int_equal(a->enriched, b->enriched);
 	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(job_workers(a), job_workers(b));
 }
 
 /* Write n jobs (from some_job) to a new trace, with a CSV file of the same rows when
@@ -787,6 +790,106 @@ static void test_jobs_against_their_file(void **state)
 	int64_t without = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
 	assert_true(with * 2 < without);
 	assert_int_equal(sql_int(f->path, "PRAGMA freelist_count"), 0);
+}
+
+/* The columns (first varint) of each job block of the store's only trace, decoded, into
+ * ncols[0..8); returns the blocks' total bytes, sealed. */
+static int64_t job_block_cols(struct fx *f, uint64_t *ncols, int *nblocks)
+{
+	sqlite3_stmt *st;
+	struct zblk_buf raw = {0};
+	int64_t bytes = 0;
+	*nblocks = 0;
+	assert_int_equal(sqlite3_prepare_v2(f->s->db, "SELECT data FROM job_blocks ORDER BY seq",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct zblk_info info;
+		struct zblk_reader r;
+		size_t n = (size_t)sqlite3_column_bytes(st, 0);
+		assert_int_equal(
+			zblk_open(f->s->z, sqlite3_column_blob(st, 0), n, &info, &raw, &f->e), 0);
+		zblk_reader_init(&r, raw.p, raw.len);
+		assert_true(*nblocks < 8);
+		assert_int_equal(zblk_get_varint(&r, &ncols[(*nblocks)++]), 0);
+		bytes += (int64_t)n;
+	}
+	sqlite3_finalize(st);
+	zblk_buf_release(&raw);
+	return bytes;
+}
+
+/* n jobs of some_job into a new store's trace, each with W from workers(i). */
+static void put_jobs(struct fx *f, size_t n, int32_t (*workers)(size_t i))
+{
+	int64_t tid;
+	struct store_jobs *jw;
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "w", &tid, &f->e), 0);
+	assert_int_equal(store_jobs_begin(f->s, tid, &jw, &f->e), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct job j;
+		some_job(&j, (int64_t)i);
+		j.workers = workers(i);
+		assert_int_equal(store_jobs_add(jw, &j, &f->e), 0);
+	}
+	assert_int_equal(store_jobs_end(jw, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+}
+
+static int32_t w_one(size_t i)
+{
+	(void)i;
+	return 1;
+}
+static int32_t w_unset(size_t i) /* a job made with memset, as before jobs had workers */
+{
+	(void)i;
+	return 0;
+}
+static int32_t w_gang_in_second(size_t i)
+{
+	return i == STORE_BLOCK_ROWS + 3 ? 512 : 1;
+}
+
+/* A block of one-worker jobs has the 16 columns it had before jobs had workers (the same
+ * bytes whether W is 1 or unset); only a block holding a gang carries the workers column. */
+static void test_jobs_workers_column(void **state)
+{
+	struct fx *f = *state;
+	uint64_t ncols[8];
+	int nb;
+	size_t n = 2 * STORE_BLOCK_ROWS + 9;
+	put_jobs(f, n, w_one);
+	int64_t one = job_block_cols(f, ncols, &nb);
+	assert_int_equal(nb, 3);
+	for (int k = 0; k < nb; k++)
+		assert_int_equal(ncols[k], 16);
+	store_close(f->s);
+	remove(f->path);
+	put_jobs(f, n, w_unset);
+	assert_int_equal(job_block_cols(f, ncols, &nb), one);
+	store_close(f->s);
+	remove(f->path);
+	put_jobs(f, n, w_gang_in_second);
+	job_block_cols(f, ncols, &nb);
+	assert_int_equal(ncols[0], 16);
+	assert_int_equal(ncols[1], 17);
+	assert_int_equal(ncols[2], 16);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, 1, &js, &f->e), 0);
+	int64_t gangs = 0;
+	for (size_t i = 0; i < js.njobs; i++)
+		if (job_is_gang(&js.jobs[i])) {
+			gangs++;
+			assert_int_equal(js.jobs[i].id, STORE_BLOCK_ROWS + 3);
+			assert_int_equal(js.jobs[i].workers, 512);
+		} else {
+			assert_int_equal(js.jobs[i].workers, 1);
+		}
+	assert_int_equal(gangs, 1);
+	job_set_release(&js);
 }
 
 struct runs_seen {
@@ -909,9 +1012,6 @@ static struct store_scenario timed_scenario(int64_t tid, const char *key)
 				       .key = key,
 				       .mode = "timed",
 				       .target = NAN,
-				       .lambda = NAN,
-				       .mu = NAN,
-				       .coverage = NAN,
 				       .io_pressure = 1,
 				       .sample_nodes = -1,
 				       .profile_version = -1,
@@ -1187,6 +1287,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_workers_column, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_against_their_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),

@@ -119,42 +119,12 @@ static void test_fmt(void **state)
 	assert_string_equal(table_fmt(&nums[2], 2.5e6, buf, sizeof buf), "2500000");
 }
 
-/* Times in human units, dollars grouped by three: in text and Markdown; JSON and CSV keep
- * the raw number. */
+/* Times in human units, dollars grouped by three (fmt.h, test-fmt.c): in text and Markdown;
+ * JSON and CSV keep the raw number. */
 static void test_human(void **state)
 {
 	(void)state;
 	char b[64];
-	static const struct {
-		double s;
-		const char *want;
-	} t[] = {
-		{0, "0s"},
-		{0.04, "0s"},
-		{0.2, "0.2s"},
-		{9.94, "9.9s"},
-		{9.96, "10s"},
-		{42, "42s"},
-		{59.6, "1m"},
-		{920, "15m 20s"},
-		{3599.6, "1h"},
-		{3600 + 300, "1h 5m"},
-		{2 * 3600, "2h"},
-		{86399, "1d"},
-		{3 * 86400 + 4 * 3600 + 1700, "3d 4h"},
-		{1002 * 86400.0 + 3 * 3600, "1,002d 3h"},
-		{-920, "-15m 20s"},
-		{-0.01, "0s"},
-	};
-	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-		if (strcmp(table_fmt_seconds(t[i].s, b, sizeof b), t[i].want))
-			fail_msg("%g s: '%s', wanted '%s'", t[i].s, b, t[i].want);
-	assert_string_equal(table_fmt_seconds(NAN, b, sizeof b), "-");
-	assert_string_equal(table_fmt_thousands(1234567, 0, b, sizeof b), "1,234,567");
-	assert_string_equal(table_fmt_thousands(-1234567.25, 1, b, sizeof b), "-1,234,567.2");
-	assert_string_equal(table_fmt_thousands(999, 0, b, sizeof b), "999");
-	assert_string_equal(table_fmt_thousands(-0.2, 0, b, sizeof b), "0");
-	assert_string_equal(table_fmt_thousands(100000, 0, b, sizeof b), "100,000");
 	/* any number column reads with separators from 1,000 on, in text and Markdown only */
 	const struct table_col gh = {.key = "stalled_gpu_hours", .head = "stalled", .decimals = 1};
 	assert_string_equal(table_fmt_human(&gh, 59104.34, b, sizeof b), "59,104.3");
@@ -290,6 +260,46 @@ static void test_formats_and_free(void **state)
 	table_free(r);
 }
 
+/* One table for both writers: a result table reads through the report's accessors (its
+ * labels are text columns first), and a column's flags choose how a person reads a value. */
+static void test_one_model(void **state)
+{
+	(void)state;
+	static const struct table_col lab[] = {{"policy", "policy", NULL, 0, 0, 0}};
+	static const struct table_col num[] = {
+		{"wait_s", "wait", "", 0, TABLE_LOWER, TABLE_C_SECONDS},
+		{"wait_r_s", "wait", "", 0, 0, TABLE_C_SECONDS | TABLE_C_ROUNDED},
+		{"price", "price", "", 2, 0, TABLE_C_PRICE},
+		{"slowdown", "slowdown", "", 4, 0, TABLE_C_PLAIN},
+		{"zero", "zero", "", 0, 0, 0},
+	};
+	struct table *t = table_new(lab, 1, num, 5);
+	const char *l[] = {"fgd"};
+	const double v[] = {3599, 3599, 3.064, 1234.5, 0};
+	table_add_row(t, l, v, 0);
+	assert_int_equal(table_ncols(t), 6);
+	assert_string_equal(table_id(t), "");
+	assert_true(table_col(t, 0)->flags & TABLE_C_TEXT);
+	assert_string_equal(table_cell(t, 0, 0)->s, "fgd");
+	assert_true(table_cell(t, 0, 3)->v == 3.064);
+	static const char *const want[] = {"fgd", "59m 59s", "1h", "$3.06", "1234.5000", "0"};
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	for (size_t c = 0; c < table_ncols(t); c++) {
+		sbuf_reset(&b);
+		table_cell_human(t, 0, c, &b);
+		assert_string_equal(b.s, want[c]);
+	}
+	table_hide_zero(t);
+	assert_true(table_shown(t, 0));
+	assert_true(table_shown(t, 4));
+	assert_false(table_shown(t, 5));
+	table_show(t, 5, 1);
+	assert_true(table_shown(t, 5));
+	sbuf_release(&b);
+	table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_best_ties_after_rounding),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_human),
+		cmocka_unit_test(test_one_model),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test(test_text_no_units),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),

@@ -409,8 +409,9 @@ static void test_pai_task_instances_and_gpus(void **state)
 	struct sink s = {0};
 	struct trace_reader *rd = reader("pai-task", NULL, &s);
 	assert_int_equal(feed(rd, "j,t,3,Terminated,10,20,600,2,250,T4"), 0);
-	assert_int_equal(s.set.njobs, 3); /* one job per instance */
+	assert_int_equal(s.set.njobs, 1); /* one job of 3 workers, each an instance */
 	struct job *j = s.set.jobs;
+	assert_int_equal(j[0].workers, 3);
 	assert_int_equal(j[0].dem[DIM_CPU], 6000);
 	assert_int_equal(j[0].dem[DIM_MEM], 2048);
 	assert_int_equal(j[0].num_gpu, 3); /* 2.5 GPUs: three whole ones */

@@ -1,0 +1,7 @@
+-- voidfit store schema, migration 9: a job may be a gang of W workers (man 7 voidfit), each
+-- with the job's per-worker demand, started together and ended together.
+--
+-- No table changes: W is a column of the job blocks (store-jobs.c, see voidfit(5)), present
+-- only in a block that holds a job with W > 1, so that a block of one-worker jobs keeps its
+-- bytes. This version marks a store whose blocks may carry it: a voidfit that knows only
+-- version 8 refuses the store as newer than it, rather than a block it cannot read.
