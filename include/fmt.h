@@ -33,6 +33,9 @@ enum fmt_usd {
 };
 /* v dollars in short, in style st. */
 char *fmt_usd_short(double v, enum fmt_usd st, char *buf, size_t len);
+/* An interval of dollars as FMT_USD_WORDS says them, both ends in the unit of the larger:
+ * "$1.6-2.5 M", "$40-950", "$-0.3 M to $2.5 M" (a negative low end). */
+char *fmt_usd_range(double lo, double hi, char *buf, size_t len);
 
 /* How a duration reads. The first two give the two largest units, the smaller rounded; the
  * others one unit, with a decimal past a bound. */

@@ -72,6 +72,7 @@ struct replay_result {
 	struct sbuf jobs;             /* per-job results as CSV text (empty unless records) */
 	int64_t *fault_jobs; /* per fault of the scenario: jobs it slowed or held (owned) */
 	size_t nfaults;
+	int gave_up; /* replay_run_giveup: its test ended the run early (nothing else is set) */
 };
 
 /* Run ops at t->seed on t under sc; fills r (release with replay_result_release). progress
@@ -81,6 +82,24 @@ struct replay_result {
 int replay_run(const struct replay_trace *t, const struct scenario *sc,
 	       const struct policy_ops *ops, int records, replay_progress_fn progress, void *u,
 	       const volatile sig_atomic_t *stop, struct replay_result *r, struct err *e);
+
+/* A run's give-up test: a run that can no longer give an answer its caller wants stops early,
+ * unfinished. Every `every` events (>= 1) test(u, s) is asked, and non-zero ends the run
+ * there: replay_run_giveup returns 0 with r->gave_up set and no metrics. obs, where a hook is
+ * set, observes the run's sim (obs.u is passed back), for figures test keeps itself. */
+struct replay_giveup {
+	struct sim_observer obs;
+	int (*test)(void *u, const struct sim *s);
+	void *u;
+	unsigned every;
+};
+
+/* replay_run with a give-up test g (or NULL: replay_run itself); r->gave_up says whether
+ * it gave up, and then r holds nothing but that (release it all the same). */
+int replay_run_giveup(const struct replay_trace *t, const struct scenario *sc,
+		      const struct policy_ops *ops, int records, replay_progress_fn progress,
+		      void *u, const struct replay_giveup *g, const volatile sig_atomic_t *stop,
+		      struct replay_result *r, struct err *e);
 /* Free r's buffers; r may be NULL. */
 void replay_result_release(struct replay_result *r);
 

@@ -81,6 +81,15 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 /* Free r; r may be NULL. */
 void report_free(struct report *r);
 
+/* The line report and compare lead with, into out: where st holds sizings ('voidfit size')
+ * of scenario_id for baseline and another policy at one SLO, seeds and prices, the fewer
+ * GPUs and $ a year of the one that retires the most ("Sized at the same SLO (...):
+ * switching scalar -> fgd needs 96 fewer GPUs, $2.1 M/yr less at on-demand prices"); in
+ * any case the 'voidfit verdict' command (path: the store) that gives both answers with
+ * their interval. Returns 0 or the store's error (a sizing that cannot be read). */
+int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
+			const char *baseline, struct sbuf *out, struct err *e);
+
 /* The right-sizing section's text when no right-sizing is stored. */
 #define REPORT_NO_SIZING "no right-sizing stored (voidfit size)"
 

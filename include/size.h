@@ -122,7 +122,20 @@ struct size_opts {
 	size_progress_fn progress; /* or NULL */
 	void *u;
 	volatile sig_atomic_t *stop; /* set non-zero (a signal) to stop; NULL: never */
+	/* 1: a probe's run stops as soon as it can no longer meet the SLO (its unplaceable
+	 * jobs, or the waits of the jobs started, already past a bound; size.c says why this
+	 * changes no answer). The check's figures of such a probe are NaN but the one that gave
+	 * up, a lower bound: size's own tables of the steps below keep giveup 0. */
+	int giveup;
+	/* or NULL; else per policy a step (1..steps) where its size is likely (another trace's
+	 * answer), 0 for none: the first probes are the step below it and it, then the search
+	 * goes on in whichever bracket they leave. On a policy that is monotone in the steps
+	 * the answer is the same; elsewhere it may be another boundary (above_miss says so). */
+	const unsigned *hint;
 };
+
+/* Events between two give-up tests of a run (size_opts.giveup). */
+#define SIZE_GIVEUP_EVERY 64
 
 /* Term index of the unplaceable rule in struct size_check (after the SLO's terms). */
 #define SIZE_UNPLACEABLE(slo) ((slo)->n)
@@ -167,12 +180,14 @@ struct size_result {
 	/* the full cluster's mean allocated GPU share, the mean over the seeds: under
 	 * METRICS_IDLE_ALLOC the cluster is idle and the GPUs "retired" say nothing */
 	double full_alloc;
+	size_t gave_up; /* runs of its probes that gave up (size_opts.giveup) */
 };
 
 /* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's
  * figures of that policy (one runrec.h figure array per seed, lo first), or NULL when step
  * is the full cluster (then every "full" bound is met). fig, if not NULL, receives each
- * seed's figures (RUNREC_NCOL doubles a seed). Returns 0, or a run's error (VF_EINPUT,
+ * seed's figures (RUNREC_NCOL doubles a seed; with o->giveup a seed's run that gave up has
+ * NaN but for the figure that gave it up). Returns 0, or a run's error (VF_EINPUT,
  * VF_ESTOP). */
 int size_probe(const struct size_opts *o, size_t p, unsigned step, const double *full,
 	       struct size_check *out, double *fig, struct err *e);

@@ -41,6 +41,8 @@
 /* Headroom is searched in steps of 2 % of today's demand, up to +100 %. */
 #define VERDICT_GROWTH_STEP 0.02
 #define VERDICT_GROWTH_CAP  1.0
+/* The level of the interval over resamples. */
+#define VERDICT_LEVEL 0.9
 
 struct verdict_opts {
 	const struct scenario *sc;            /* loaded (scenario_load) */
@@ -52,10 +54,19 @@ struct verdict_opts {
 	int shrink_model;           /* >= 0: retire that GPU model's nodes only; -1: every group */
 	int headroom;               /* 1: the second answer too */
 	double growth_step, growth_cap; /* 0: VERDICT_GROWTH_STEP, VERDICT_GROWTH_CAP */
-	unsigned nthreads;              /* runs at once (>= 1); the answers do not depend on it */
-	size_progress_fn progress;      /* or NULL; called from the runs' threads, serialised */
+	unsigned nthreads; /* runs at once (>= 1); the answers do not depend on it where the SLO
+			    * is monotone in the size (size.h: more threads, more steps a round) */
+	size_progress_fn progress; /* or NULL; called from the runs' threads, serialised */
 	void *u;
 	volatile sig_atomic_t *stop; /* non-zero: stop (VF_ESTOP); NULL: never */
+	int giveup; /* 1: a probe stops once it cannot meet the SLO (size_opts.giveup): the
+		     * same answers, sooner */
+	/* > 0: both answers again on nres block resamples of the trace (timed only; resample.h),
+	 * resample r drawn with resample_seed(lo, r) and the same for every policy (paired),
+	 * each answered as the trace is (its own default SLO, every seed), its searches
+	 * bracketed by the trace's answers (size_opts.hint) */
+	uint32_t nres;
+	int64_t block_s; /* their block; 0: resample_block_default of the window */
 };
 
 /* One policy's answers. */
@@ -79,6 +90,13 @@ struct verdict_pol {
 	double buy_usd_year;             /* their price a year */
 	int buy_over; /* the baseline misses even on the largest cluster tried (buy is its
 		       * GPUs beyond today's: a lower bound) */
+	/* ---- over the resamples (opts.nres): each answer per resample (nres, owned), and
+	 * their VERDICT_LEVEL percentile interval (resample_interval; NaN with no value) ---- */
+	double *r_usd;    /* usd_year; 0 where the policy misses the SLO, NaN where the
+			   * baseline does */
+	double *r_growth; /* growth; NaN where not even today's demand is met */
+	double *r_buy;    /* buy_usd_year; NaN where usd_year is */
+	double usd_lo, usd_hi, growth_lo, growth_hi, buy_lo, buy_hi;
 };
 
 struct verdict {
@@ -94,6 +112,9 @@ struct verdict {
 	int64_t w0, w1;   /* the pricing window of the runs, trace seconds */
 	double step, cap; /* the growth search's */
 	size_t runs;      /* replays the headroom search made */
+	uint32_t nres;    /* resamples answered (opts.nres) */
+	int64_t block_s;  /* their block, seconds */
+	size_t gave_up;   /* probe runs that gave up (opts.giveup), resamples included */
 };
 
 /* A copy of base (jobs and nodes, not enriched) with round(g x N) more jobs drawn from it
@@ -122,5 +143,12 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 
 /* The SLO's terms as words ("wait p95 <= 12 min, no more than 3 unplaceable jobs"). */
 void verdict_slo_words(const struct size_slo *slo, struct sbuf *out);
+
+/* |x| in dollars as the sentence gives it: "$2.1 M", "$310 k", "$950". Appended to out. */
+void verdict_usd_words(double x, struct sbuf *out);
+
+/* The resamples' words: "20 day-resamples", "8 hour-resamples", "5 resamples of 90 s
+ * blocks". Appended to out. */
+void verdict_resample_words(uint32_t nres, int64_t block_s, struct sbuf *out);
 
 #endif

@@ -5,10 +5,14 @@
 #   1. the demo trace (traces/storage-stress), 2 threads
 #   2. a generated trace of BENCH_VERDICT_JOBS jobs on BENCH_VERDICT_NODES nodes
 #      ('balanced', seed 1), 2 threads, and the same at a tenth of the jobs
-# Each line says the load average when it began.
+#   3. with BENCH_VERDICT_RESAMPLES=N, the verdict on the generated traces again with
+#      --resamples N (both answers on N block resamples)
+# Each line gives wall and CPU seconds (user + system: a shared machine's wall time varies
+# with its load, which each line says when it began).
 #
 # Usage: scripts/bench-verdict.sh BUILD_DIR
-# Environment: BENCH_VERDICT_JOBS (default 5000: the search is not yet fast enough for 200,000 in a benchmark run), BENCH_VERDICT_NODES (2000).
+# Environment: BENCH_VERDICT_JOBS (default 5000), BENCH_VERDICT_NODES (2000),
+# BENCH_VERDICT_RESAMPLES (0: none), BENCH_VERDICT_ARGS (more options of verdict).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
@@ -17,9 +21,20 @@ trap 'rm -rf "$work"' EXIT
 jobs=${BENCH_VERDICT_JOBS:-5000}
 nodes=${BENCH_VERDICT_NODES:-2000}
 
+nres=${BENCH_VERDICT_RESAMPLES:-0}
+args=${BENCH_VERDICT_ARGS:-}
+
+# wall CMD...: its wall seconds; its CPU seconds in $work/cpu
 wall() {
 	t0=$(date +%s.%N)
-	"$@" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$work/time" "$@" >"$work/out" 2>"$work/err" ||
+			{ cat "$work/err" >&2; exit 1; }
+		awk '{ printf "%.1f", $1 + $2 }' "$work/time" >"$work/cpu"
+	else
+		"$@" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+		echo "?" >"$work/cpu"
+	fi
 	echo "$(date +%s.%N) $t0" | awk '{ printf "%.2f", $1 - $2 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
@@ -29,9 +44,18 @@ load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 one() {
 	l=$(load)
 	r=$(wall "$vf" replay "$1" --policy scalar --seed 1 --no-store)
-	v=$(wall "$vf" verdict "$1" --threads 2)
-	echo "$2: verdict ${v} s, one replay ${r} s, ratio $(ratio "$v" "$r") (load $l)"
+	# shellcheck disable=SC2086 # args: options, split on purpose
+	v=$(wall "$vf" verdict "$1" --threads 2 $args)
+	echo "$2: verdict ${v} s ($(cat "$work/cpu") CPU-s), one replay ${r} s, ratio" \
+		"$(ratio "$v" "$r") (load $l)"
 	head -1 "$work/out" | cut -c1-160
+	[ "$nres" -gt 0 ] && [ "${3:-}" = gen ] || return 0
+	l=$(load)
+	# shellcheck disable=SC2086
+	v=$(wall "$vf" verdict "$1" --threads 2 --resamples "$nres" $args)
+	echo "$2, $nres resamples: verdict ${v} s ($(cat "$work/cpu") CPU-s), ratio" \
+		"$(ratio "$v" "$r") (load $l)"
+	head -1 "$work/out" | cut -c1-200
 }
 
 "$vf" import -o "$work/d.db" "$top/traces/storage-stress/jobs.csv" \
@@ -41,5 +65,5 @@ small=$((jobs / 10))
 for n in "$small" "$jobs"; do
 	"$vf" gen --scenario balanced --jobs "$n" --nodes "$nodes" --seed 1 -o "$work/g$n" >/dev/null
 	"$vf" import -o "$work/g$n.db" "$work/g$n/jobs.csv" "$work/g$n/nodes.csv" >/dev/null 2>&1
-	one "$work/g$n.db" "generated ($n jobs, $nodes nodes)"
+	one "$work/g$n.db" "generated ($n jobs, $nodes nodes)" gen
 done

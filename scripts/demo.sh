@@ -36,9 +36,10 @@ echo "== voidfit report $db -o report.html (and report.md, report.txt)"
 "$vf" report "$db" -o report.md
 "$vf" report "$db" -o report.txt
 echo
-# the verdict: fewer GPUs at the baseline's service, and headroom, in $/yr
-echo "== voidfit verdict $db --threads 2 $faults"
+# the verdict: fewer GPUs at the baseline's service, and headroom, in $/yr, with the
+# interval over 5 resamples of the trace's hours
+echo "== voidfit verdict $db --threads 2 --resamples 5 $faults"
 # shellcheck disable=SC2086
-"$vf" verdict "$db" --threads 2 $faults
+"$vf" verdict "$db" --threads 2 --resamples 5 $faults
 echo
 echo "kept in $out: $db (the store), report.html, report.md (+ its SVG charts), report.txt"

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "esc.h"
 #include "grid.h"
+#include "report.h"
 #include "summary.h"
 
 /* What check works out of the options, and what exec makes. */
@@ -304,6 +305,11 @@ static int print_compare(struct cmd_ctx *ctx, struct compare_state *c)
 	sbuf_reset(&note);
 	summary_warnings(recs, n, NULL, tab, &note);
 	fwrite(note.s, 1, note.len, stderr);
+	sbuf_reset(&note); /* the verdict leads: as 'voidfit size' stored it, or its command */
+	struct err e = {0};
+	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], c->sel.scenario_id,
+					     c->baseline->name, &note, &e))
+		fprintf(stderr, "%s\n", note.s);
 	if (c->nres)
 		summary_resample_note(tab, c->nres, c->block_used);
 	int rc = cmd_print_table(ctx, tab);

@@ -1,7 +1,8 @@
 /*
  * cmd-verdict.c — 'voidfit verdict': the two answers a planner takes to the bill (verdict.h)
- * for a baseline and candidate policies, led by one sentence, then a line per policy. It
- * computes; nothing is stored (a sizing of each policy is what 'voidfit size' stores).
+ * for a baseline and candidate policies, led by one sentence, then a line per policy (or a
+ * table of them with each policy's sentence, in JSON, CSV or Markdown). It computes; nothing
+ * is stored (a sizing of each policy is what 'voidfit size' stores).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "cmd.h"
 #include "metrics.h"
 #include "replay.h"
+#include "table.h"
 #include "verdict.h"
 
 /* What check works out of the options, and what exec makes. */
@@ -22,6 +24,8 @@ struct verdict_state {
 	struct size_slo slo; /* --slo */
 	int any_slo;         /* --slo given */
 	double cap;          /* --growth-cap */
+	uint32_t nres;       /* --resamples (0: none) */
+	int64_t block_s;     /* --block (0: the default) */
 	struct verdict v;    /* the answers */
 };
 
@@ -30,7 +34,18 @@ static int check_verdict(struct cmd_ctx *ctx);
 static int exec_verdict(struct cmd_ctx *ctx);
 static void release_verdict(struct cmd_ctx *ctx);
 
-enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_BASELINE, O_CAP, O_NOHEAD };
+enum {
+	O_SEEDS = CMD_LONG_ONLY,
+	O_SLO,
+	O_SHRINK,
+	O_THREADS,
+	O_BASELINE,
+	O_CAP,
+	O_NOHEAD,
+	O_RESAMPLES,
+	O_BLOCK,
+	O_NOGIVEUP
+};
 
 const struct cmd_opt cmd_verdict_opts[] = {
 	{"baseline", O_BASELINE, 1},
@@ -41,6 +56,10 @@ const struct cmd_opt cmd_verdict_opts[] = {
 	{"growth-cap", O_CAP, 1},
 	{"no-headroom", O_NOHEAD, 0},
 	{"threads", O_THREADS, 1},
+	{"resamples", O_RESAMPLES, 1},
+	{"block", O_BLOCK, 1},
+	{"no-give-up", O_NOGIVEUP, 0},
+	{"format", 'f', 1},
 	SCENARIO_OPTS,
 	{NULL, 0, 0},
 };
@@ -55,7 +74,8 @@ const struct cmd_opt_kind_of cmd_verdict_kinds[] = {
 const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
 	.usage = "STORE [--baseline P] [--policy P[,P...]] [--slo SLO]... [--seeds A-B] "
-		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--threads N] " SCENARIO_USAGE,
+		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--resamples N [--block "
+		 "DURATION]] [--no-give-up] [--threads N] [--format F] " SCENARIO_USAGE,
 	.summary = "fewer GPUs at the same service, and headroom for more demand, in $/yr",
 	.help = "      --baseline P       today's policy, whose service is kept (default scalar)\n"
 		"  -p, --policy P[,P...]  candidates, comma-separated, or 'all' (default all)\n"
@@ -66,8 +86,21 @@ const struct cmd_entry cmd_verdict_entry = {
 		"      --shrink MODEL     retire or buy nodes of GPU model MODEL only\n"
 		"      --growth-cap G     search headroom up to +G x today's demand (default 1)\n"
 		"      --no-headroom      the first answer only\n"
+		"      --resamples N      timed: both answers again on N block resamples of the\n"
+		"                         trace (the same for every policy), and their 90 %\n"
+		"                         percentile interval in the sentence\n"
+		"      --block DURATION   the blocks of --resamples (90, 15m, 1h, 1d; default a\n"
+		"                         day, an hour when the trace is shorter than a week)\n"
+		"      --no-give-up       replay every probe to its end (the answers are the "
+		"same,\n"
+		"                         later: a probe otherwise stops once it cannot meet the\n"
+		"                         SLO)\n"
 		"      --threads N        runs at once (default: the number of CPUs; the answers\n"
-		"                         do not depend on it)\n"
+		"                         do not depend on it where the SLO holds on every larger\n"
+		"                         cluster: the search probes more sizes a round with more\n"
+		"                         threads, and may find another boundary elsewhere)\n"
+		"  -f, --format F         text (default), json, csv or md: a row per policy with\n"
+		"                         its answers, their intervals and its sentence\n"
 		"\n" SCENARIO_HELP "\n"
 		"Fewer GPUs: the baseline's smallest cluster (size's search) minus each policy's,\n"
 		"in GPUs by model and x price per GPU-hour x 8760 h. Headroom: the largest growth\n"
@@ -78,6 +111,7 @@ const struct cmd_entry cmd_verdict_entry = {
 	.kinds = cmd_verdict_kinds,
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
+	.formats = 1,
 	.state_size = sizeof(struct verdict_state),
 	.opt = opt_verdict,
 	.check = check_verdict,
@@ -85,11 +119,15 @@ const struct cmd_entry cmd_verdict_entry = {
 	.release = release_verdict,
 };
 
-/* One line per policy: its smallest cluster, the saving, the headroom and its price. */
+/* One line per policy: its smallest cluster, the saving, the headroom and its price (and,
+ * with resamples, the intervals of the saving and the headroom). */
 static void print_policies(const struct verdict *v, FILE *f)
 {
-	fprintf(f, "\n%-12s %8s %8s %14s %10s %14s\n", "policy", "gpus_min", "fewer",
-		"usd_per_year", "headroom", "buy_usd_year");
+	fprintf(f, "\n%-12s %8s %8s %14s %10s %14s", "policy", "gpus_min", "fewer", "usd_per_year",
+		"headroom", "buy_usd_year");
+	if (v->nres)
+		fprintf(f, " %14s %10s", "usd_interval", "headroom_iv");
+	fputc('\n', f);
 	for (size_t i = 0; i < v->np; i++) {
 		const struct verdict_pol *p = &v->p[i];
 		char g[32] = "-";
@@ -101,12 +139,106 @@ static void print_policies(const struct verdict *v, FILE *f)
 				p->policy->name, "-", "-", "-", g, "-");
 			continue;
 		}
-		fprintf(f, "%-12s %8" PRId64 " %8" PRId64 " %14.0f %10s %14.0f%s\n",
-			p->policy->name, p->size->gpus, p->fewer, p->usd_year, g, p->buy_usd_year,
+		fprintf(f, "%-12s %8" PRId64 " %8" PRId64 " %14.0f %10s %14.0f", p->policy->name,
+			p->size->gpus, p->fewer, p->usd_year, g, p->buy_usd_year);
+		if (v->nres) {
+			char a[48] = "-", b[32] = "-";
+			if (!isnan(p->usd_lo))
+				snprintf(a, sizeof a, "%.0f..%.0f", p->usd_lo, p->usd_hi);
+			if (!isnan(p->growth_lo))
+				snprintf(b, sizeof b, "%.0f..%.0f%%", 100 * p->growth_lo,
+					 100 * p->growth_hi);
+			fprintf(f, " %14s %10s", a, b);
+		}
+		fprintf(f, "%s\n",
 			p->is_base    ? "  baseline"
 			: p->buy_over ? "  (lower bound)"
 				      : "");
 	}
+}
+
+/* The columns of -f json|csv|md: a policy's answers, their intervals and its sentence. */
+static const struct table_col verdict_labels[] = {
+	{"policy", "policy", NULL, 0, 0, 0},
+	{"role", "role", NULL, 0, 0, 0},
+	{"slo", "slo", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"sentence", "sentence", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"usd_per_year_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+	{"headroom_resamples", "resamples", NULL, 0, 0, TABLE_C_TEXT_HIDE},
+};
+static const struct table_col verdict_nums[] = {
+	{"gpus_min", "gpus_min", "GPUs", 0, TABLE_LOWER, 0},
+	{"fewer_gpus", "fewer", "GPUs", 0, TABLE_HIGHER, 0},
+	{"usd_per_year", "saving", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
+	{"usd_per_year_lo", "saving lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"usd_per_year_hi", "saving hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"headroom", "headroom", "share", 2, TABLE_HIGHER, 0},
+	{"headroom_lo", "headroom lo", "share", 2, TABLE_NEUTRAL, 0},
+	{"headroom_hi", "headroom hi", "share", 2, TABLE_NEUTRAL, 0},
+	{"buy_gpus", "buy", "GPUs", 0, TABLE_NEUTRAL, 0},
+	{"buy_usd_year", "deferred", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
+	{"buy_usd_year_lo", "deferred lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"buy_usd_year_hi", "deferred hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"resamples", "resamples", NULL, 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"block_s", "block", "s", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"interval_level", "level", NULL, 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"window_hours", "window", "h", 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+};
+
+/* A row per policy with its answers, their intervals and its own sentence; lead (the
+ * verdict's sentence) as the table's note. */
+static struct table *verdict_table(const struct verdict *v, const struct scenario *sc, uint64_t lo,
+				   uint64_t hi, const char *lead)
+{
+	struct table *t = table_new(verdict_labels, sizeof verdict_labels / sizeof *verdict_labels,
+				    verdict_nums, sizeof verdict_nums / sizeof *verdict_nums);
+	struct sbuf slo = SBUF_INIT, say = SBUF_INIT, ru = SBUF_INIT, rg = SBUF_INIT;
+	sbuf_init(&slo);
+	sbuf_init(&say);
+	sbuf_init(&ru);
+	sbuf_init(&rg);
+	size_slo_text(&v->slo, &slo);
+	for (size_t i = 0; i < v->np; i++) {
+		const struct verdict_pol *p = &v->p[i];
+		double nan = NAN, r = v->nres ? 1 : nan;
+		sbuf_reset(&say);
+		sbuf_reset(&ru);
+		sbuf_reset(&rg);
+		verdict_sentence(v, sc, i, lo, hi, &say);
+		for (uint32_t k = 0; k < v->nres; k++) { /* each answer, space-separated */
+			sbuf_printf(&ru, "%s%.15g", k ? " " : "", p->r_usd[k]);
+			sbuf_printf(&rg, "%s%.15g", k ? " " : "", p->r_growth[k]);
+		}
+		const char *lab[] = {p->policy->name,
+				     p->is_base ? "baseline" : "candidate",
+				     slo.s,
+				     say.s,
+				     v->nres ? ru.s : NULL,
+				     v->nres ? rg.s : NULL};
+		double val[] = {p->ok ? (double)p->size->gpus : nan,
+				p->ok ? (double)p->fewer : nan,
+				p->ok ? p->usd_year : nan,
+				r * p->usd_lo,
+				r * p->usd_hi,
+				p->growth >= 0 ? p->growth : nan,
+				r * p->growth_lo,
+				r * p->growth_hi,
+				p->ok ? (double)p->buy : nan,
+				p->ok ? p->buy_usd_year : nan,
+				r * p->buy_lo,
+				r * p->buy_hi,
+				(double)v->nres,
+				v->nres ? (double)v->block_s : nan,
+				v->nres ? VERDICT_LEVEL : nan,
+				(double)(v->w1 - v->w0) / 3600};
+		table_add_row(t, lab, val, 0);
+	}
+	table_add_note(t, lead);
+	sbuf_release(&slo);
+	sbuf_release(&say);
+	sbuf_release(&ru);
+	sbuf_release(&rg);
+	return t;
 }
 
 /* --slo (each adds its terms) and --growth-cap, in argv order. */
@@ -147,15 +279,18 @@ static int check_verdict(struct cmd_ctx *ctx)
 				       "--mode %s has no default SLO: give --slo (e.g. "
 				       "'unallocated_gpu_share<=0.1')",
 				       sim_mode_name(ctx->sc.mode));
-	return CMD_OK;
+	return cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK), ctx->sc.mode,
+				 &t->nres, &t->block_s);
 }
 
 /* The verdict on stdout: the sentence, led by a warning when the cluster is nearly idle
- * (its retired GPUs and headroom then measure idle time), and a line per policy. */
+ * (its retired GPUs and headroom then measure idle time), and a line per policy; or, in
+ * another format, the table of verdict_table with the sentence as its note. */
 static int print_verdict(struct cmd_ctx *ctx, const struct verdict_state *t)
 {
 	const struct verdict *v = &t->v;
 	struct sbuf out = SBUF_INIT;
+	int rc = CMD_OK;
 	sbuf_init(&out);
 	if (v->np && v->p[0].size && v->p[0].size->full_alloc < METRICS_IDLE_ALLOC)
 		sbuf_printf(
@@ -167,12 +302,18 @@ static int print_verdict(struct cmd_ctx *ctx, const struct verdict_state *t)
 			v->p[0].policy->name, 100 * v->p[0].size->full_alloc,
 			100 * METRICS_IDLE_ALLOC);
 	verdict_sentence(v, &ctx->sc, verdict_best(v), t->lo, t->hi, &out);
-	printf("%s\n", out.s);
+	if (ctx->fmt == &table_text) {
+		printf("%s\n", out.s);
+		print_policies(v, stdout);
+		if (fflush(stdout) || ferror(stdout))
+			rc = cmd_fail(ctx->ce, "stdout: write error");
+	} else {
+		struct table *tab = verdict_table(v, &ctx->sc, t->lo, t->hi, out.s);
+		rc = cmd_print_table(ctx, tab);
+		table_free(tab);
+	}
 	sbuf_release(&out);
-	print_policies(v, stdout);
-	if (fflush(stdout) || ferror(stdout))
-		return cmd_fail(ctx->ce, "stdout: write error");
-	return CMD_OK;
+	return rc;
 }
 
 static int exec_verdict(struct cmd_ctx *ctx)
@@ -197,7 +338,10 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
 				 .progress = cmd_bar_step,
 				 .u = &lg.bar,
-				 .stop = &cmd_stop_signal};
+				 .stop = &cmd_stop_signal,
+				 .giveup = !cmd_has(ctx, O_NOGIVEUP),
+				 .nres = t->nres,
+				 .block_s = t->block_s};
 	cmd_long_begin(&lg);
 	int vrc = verdict_run(&o, &t->v, &e);
 	cmd_long_end(&lg);
@@ -207,6 +351,11 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	}
 	if (vrc)
 		return cmd_fail(ctx->ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
+	if (t->v.gave_up)
+		fprintf(stderr,
+			"voidfit verdict: %zu probe replays stopped early, once they could no "
+			"longer meet the SLO\n",
+			t->v.gave_up);
 	return print_verdict(ctx, t);
 }
 

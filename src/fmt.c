@@ -102,6 +102,23 @@ char *fmt_usd_short(double v, enum fmt_usd st, char *buf, size_t len)
 	return buf;
 }
 
+char *fmt_usd_range(double lo, double hi, char *buf, size_t len)
+{
+	const struct usd_unit *u = usd_words;
+	double a = fmax(fabs(lo), fabs(hi));
+	while (u->from > 0 && !(a >= u->from))
+		u++;
+	double div = u->from > 0 ? u->from : 1;
+	char l[32], h[32];
+	fmt_fixed(lo / div, u->prec, l, sizeof l);
+	fmt_fixed(hi / div, u->prec, h, sizeof h);
+	if (lo < 0)
+		snprintf(buf, len, "$%s%s to $%s%s", l, u->suffix, h, u->suffix);
+	else
+		snprintf(buf, len, "$%s-%s%s", l, h, u->suffix);
+	return buf;
+}
+
 /* "<a><ua>" or "<a><ua> <b><ub>" (b left out unless > 0); a with thousands separators when
  * grouped. */
 static void two_units(const char *sign, double a, const char *ua, double b, const char *ub,

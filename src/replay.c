@@ -133,6 +133,14 @@ int replay_run(const struct replay_trace *t, const struct scenario *sc,
 	       const struct policy_ops *ops, int records, replay_progress_fn progress, void *u,
 	       const volatile sig_atomic_t *stop, struct replay_result *r, struct err *e)
 {
+	return replay_run_giveup(t, sc, ops, records, progress, u, NULL, stop, r, e);
+}
+
+int replay_run_giveup(const struct replay_trace *t, const struct scenario *sc,
+		      const struct policy_ops *ops, int records, replay_progress_fn progress,
+		      void *u, const struct replay_giveup *g, const volatile sig_atomic_t *stop,
+		      struct replay_result *r, struct err *e)
+{
 	struct sim *s = NULL;
 	int rc;
 
@@ -147,9 +155,17 @@ int replay_run(const struct replay_trace *t, const struct scenario *sc,
 		goto out;
 	struct sim_observer obs = metrics_series_observer(&r->series);
 	sim_observe(s, &obs);
+	if (g && (g->obs.on_place || g->obs.on_finish || g->obs.on_preempt ||
+		  g->obs.on_unplaceable || g->obs.on_fault || g->obs.on_sample))
+		sim_observe(s, &g->obs);
 
 	double t_start = util_mono();
 	for (uint64_t n = 1; sim_step(s); n++) {
+		if (g && n % g->every == 0 && g->test(g->u, s)) {
+			r->gave_up = 1;
+			metrics_series_release(&r->series);
+			goto out;
+		}
 		if (n % PROGRESS_EVERY)
 			continue;
 		if (stop && *stop) {

@@ -381,6 +381,12 @@ static void verdict(struct ctx *x)
 	struct sbuf t = SBUF_INIT, ids = SBUF_INIT;
 	sbuf_init(&t);
 	sbuf_init(&ids);
+	/* the bill's verdict leads, a paragraph of its own: as 'voidfit size' stored it, or the
+	 * command that gives it (a sizing that cannot be read fails the report in section 5) */
+	struct err le = {0};
+	if (!report_verdict_lead(x->st, x->path, x->sel.scenario_id, x->baseline->name, &t, &le))
+		report_add(x->r, REPORT_B_PARA, t.s);
+	sbuf_reset(&t);
 	if (best == (size_t)-1) {
 		sbuf_printf(&t,
 			    "Only %s ran on this trace (%s): there is nothing to compare it with.",

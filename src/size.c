@@ -364,11 +364,79 @@ static const struct replay_trace *seed_trace(struct seed_traces *st, const struc
 	return &st->t[k];
 }
 
+/*
+ * The give-up test of a probe (size_opts.giveup): the figures that only grow as a run goes
+ * on, against the SLO's bounds at its seed. Unplaceable jobs: a job found unplaceable stays
+ * so, so the count so far is a lower bound of the run's. Wait p95 (metrics.c's nearest rank:
+ * the ceil(0.95 n)-th smallest of the n jobs that started): a job's wait is fixed when it
+ * starts, or grows when it is preempted and starts again, and n is at most N, the trace's
+ * jobs; once `need` = N - ceil(0.95 N) + 1 started jobs waited more than the bound B, at
+ * least n - ceil(0.95 n) + 1 of any n <= N values exceed B (that count grows with n), so
+ * p95 > B whatever the rest of the run does. Either way the probe misses: giving up there
+ * changes no answer.
+ */
+struct giveup {
+	double unpl_max;     /* the most unplaceable jobs the SLO allows (INFINITY: no bound) */
+	double wait_max;     /* the smallest wait p95 bound (INFINITY: none) */
+	size_t need;         /* started jobs waiting more than wait_max that break it */
+	size_t over;         /* so far */
+	double over_min;     /* the smallest of their waits: a lower bound of the run's p95 */
+	unsigned char *seen; /* per job: counted in over */
+	const struct job *jobs;
+};
+
+static void giveup_place(void *u, const struct sim *s, int64_t t, int32_t job,
+			 const struct placement *p)
+{
+	struct giveup *g = u;
+	double w = (double)(t - g->jobs[job].arrival);
+	(void)s;
+	(void)p;
+	if (w > g->wait_max && !g->seen[job]) {
+		g->seen[job] = 1;
+		g->over++;
+		g->over_min = fmin(g->over_min, w);
+	}
+}
+
+static int giveup_test(void *u, const struct sim *s)
+{
+	const struct giveup *g = u;
+	return (double)sim_counters(s)->unplaceable > g->unpl_max ||
+	       (g->need && g->over >= g->need);
+}
+
+/* The bounds of o's SLO at a seed whose full-cluster figures are fullv (NULL: its "full"
+ * terms are met), for a run of njobs jobs; 0 when nothing can be given up on. */
+static int giveup_init(struct giveup *g, const struct size_opts *o, const double *fullv,
+		       size_t njobs)
+{
+	memset(g, 0, sizeof *g);
+	g->unpl_max = g->wait_max = g->over_min = INFINITY;
+	for (size_t i = 0; i <= o->slo->n; i++) {
+		struct size_term u = {RUNREC_UNPLACEABLE, 0, 1, NAN}; /* the rule size adds */
+		const struct size_term *t = i < o->slo->n ? &o->slo->t[i] : &u;
+		double b = !t->full ? t->bound : fullv ? fullv[t->col] : NAN;
+		if (t->ge || isnan(b))
+			continue;
+		if (t->col == RUNREC_UNPLACEABLE)
+			g->unpl_max = fmin(g->unpl_max, b);
+		else if (t->col == RUNREC_WAIT_P95 && o->sc->mode == SIM_TIMED)
+			g->wait_max = fmin(g->wait_max, b);
+	}
+	if (g->wait_max < INFINITY && njobs)
+		g->need = njobs - (size_t)ceil(0.95 * (double)njobs) + 1;
+	return g->unpl_max < INFINITY || g->need;
+}
+
 /* Policy p of o at step and seed: its figures into v (RUNREC_NCOL), *nodes the nodes it
- * ran on, w[0..1] its pricing window; all NaN, not run, when the step keeps no node. */
+ * ran on, w[0..1] its pricing window; all NaN, not run, when the step keeps no node. fullv:
+ * the policy's full-cluster figures at seed, or NULL (the SLO's "full" bounds are met);
+ * with giveup, a run that can no longer meet the SLO stops there (*gave_up = 1), its
+ * figures NaN but the one that gave up, which holds a lower bound past its bound. */
 static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, unsigned step,
-		   uint64_t seed, double *v, size_t *nodes, int64_t *w, replay_progress_fn progress,
-		   void *u, struct err *e)
+		   uint64_t seed, const double *fullv, int giveup, double *v, size_t *nodes,
+		   int64_t *w, int *gave_up, replay_progress_fn progress, void *u, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	struct node *kept = xcalloc(o->plan->nnodes ? o->plan->nnodes : 1, sizeof *kept);
@@ -395,8 +463,28 @@ static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, 
 		t.js.nodes = kept;
 		t.js.nnodes = n;
 		struct replay_result r;
-		rc = replay_run(&t, &s, o->pols[p], 0, progress, u, o->stop, &r, e);
-		if (!rc) {
+		struct giveup gs;
+		struct replay_giveup g = {.obs = {.u = &gs, .on_place = giveup_place},
+					  .test = giveup_test,
+					  .u = &gs,
+					  .every = SIZE_GIVEUP_EVERY};
+		int giving = giveup && giveup_init(&gs, o, fullv, t.js.njobs);
+		if (giving) {
+			gs.jobs = t.js.jobs;
+			gs.seen = xcalloc(t.js.njobs ? t.js.njobs : 1, 1);
+		}
+		rc = replay_run_giveup(&t, &s, o->pols[p], 0, progress, u, giving ? &g : NULL,
+				       o->stop, &r, e);
+		if (giving)
+			free(gs.seen);
+		if (!rc && r.gave_up) {
+			*gave_up = 1;
+			if ((double)gs.over >= (double)gs.need && gs.need)
+				v[RUNREC_WAIT_P95] = gs.over_min;
+			else
+				v[RUNREC_UNPLACEABLE] = gs.unpl_max + 1;
+			replay_result_release(&r);
+		} else if (!rc) {
 			struct runrec *rec = xmalloc(sizeof *rec);
 			runrec_from_result(&r, rec);
 			memcpy(v, rec->v, sizeof rec->v);
@@ -456,12 +544,12 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
 	double *v = xcalloc(nseed * RUNREC_NCOL, sizeof *v);
 	int64_t w[2];
-	int rc = VF_OK;
+	int rc = VF_OK, gave_up = 0;
 	struct seed_traces st;
 	seed_traces_init(&st, o);
 	for (size_t k = 0; k < nseed && !rc; k++)
-		rc = run_one(o, &st, p, step, o->lo + k, v + k * RUNREC_NCOL, &nodes, w, NULL, NULL,
-			     e);
+		rc = run_one(o, &st, p, step, o->lo + k, full ? full + k * RUNREC_NCOL : NULL,
+			     o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, NULL, NULL, e);
 	seed_traces_release(&st, o);
 	if (!rc) {
 		judge(o, full, v, step, nodes, out);
@@ -476,16 +564,18 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 
 /* One run of a round. */
 struct task {
-	size_t p;        /* policy */
-	unsigned step;   /* step */
-	uint64_t seed;   /* seed */
-	size_t nodes;    /* nodes it ran on */
-	double share;    /* of it done */
-	int rc;          /* its error */
-	struct err e;    /* and the message */
-	double *v;       /* its figures (RUNREC_NCOL, in the round's array) */
-	int64_t w[2];    /* its pricing window */
-	struct pool *pl; /* the pool it runs in */
+	size_t p;           /* policy */
+	unsigned step;      /* step */
+	uint64_t seed;      /* seed */
+	size_t nodes;       /* nodes it ran on */
+	double share;       /* of it done */
+	int rc;             /* its error */
+	struct err e;       /* and the message */
+	double *v;          /* its figures (RUNREC_NCOL, in the round's array) */
+	const double *full; /* the policy's full-cluster figures at seed, or NULL */
+	int gave_up;        /* its run gave up (size_opts.giveup) */
+	int64_t w[2];       /* its pricing window */
+	struct pool *pl;    /* the pool it runs in */
 };
 
 struct pool {
@@ -520,7 +610,8 @@ static void *pool_thread(void *arg)
 		pthread_mutex_unlock(&pl->mu);
 		if (!t || (pl->o->stop && *pl->o->stop))
 			break;
-		t->rc = run_one(pl->o, pl->st, t->p, t->step, t->seed, t->v, &t->nodes, t->w,
+		t->rc = run_one(pl->o, pl->st, t->p, t->step, t->seed, t->full,
+				pl->o->giveup && t->full, t->v, &t->nodes, t->w, &t->gave_up,
 				pl->o->progress ? task_progress : NULL, t, &t->e);
 		pthread_mutex_lock(&pl->mu);
 		t->share = 1;
@@ -619,19 +710,31 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			unsigned kp = round == 0 ? 1 : k < d ? k : d;
 			if (round && !s[p].active)
 				continue;
+			/* a hint h brackets the first round: h - 1 and h, where they are inside */
+			unsigned h = o->hint ? o->hint[p] : 0, hs[2], nh = 0;
+			if (round == 1 && h && h <= plan->steps) {
+				hs[nh++] = h - 1;
+				if (h < plan->steps)
+					hs[nh++] = h;
+				kp = nh;
+			}
 			for (unsigned i = 1; i <= kp; i++) {
 				unsigned step =
-					round == 0
+					nh ? hs[i - 1]
+					: round == 0
 						? plan->steps
 						: (unsigned)(s[p].lo +
 							     (int)((uint64_t)i *
 								   (s[p].hi - s[p].lo) / (kp + 1)));
 				xgrow(&t, &tcap, n + nseed, sizeof *t);
 				for (size_t q = 0; q < nseed; q++)
-					t[n++] = (struct task){.p = p,
-							       .step = step,
-							       .seed = o->lo + q,
-							       .nodes = nodes_at(plan, step)};
+					t[n++] = (struct task){
+						.p = p,
+						.step = step,
+						.seed = o->lo + q,
+						.nodes = nodes_at(plan, step),
+						.full = round ? full + (p * nseed + q) * RUNREC_NCOL
+							      : NULL};
 			}
 		}
 		xgrow(&v, &vcap, n * RUNREC_NCOL, sizeof *v);
@@ -655,6 +758,8 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		if ((rc = run_tasks(o, &st, t, n, done, fmax(total, 1), e)))
 			break;
 		done += (double)n;
+		for (size_t i = 0; i < n; i++)
+			res[t[i].p].gave_up += (size_t)t[i].gave_up;
 
 		/* judge each policy's steps, smallest first (tasks are policy, step, seed) */
 		for (size_t i = 0; i < n;) {
@@ -702,16 +807,20 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		     j++) {
 			xgrow(&t, &tcap, n + nseed, sizeof *t);
 			for (size_t q = 0; q < nseed; q++)
-				t[n++] = (struct task){.p = p,
-						       .step = s[p].hi + j,
-						       .seed = o->lo + q,
-						       .nodes = nodes_at(plan, s[p].hi + j)};
+				t[n++] =
+					(struct task){.p = p,
+						      .step = s[p].hi + j,
+						      .seed = o->lo + q,
+						      .nodes = nodes_at(plan, s[p].hi + j),
+						      .full = full + (p * nseed + q) * RUNREC_NCOL};
 		}
 	if (n && !rc) {
 		xgrow(&v, &vcap, n * RUNREC_NCOL, sizeof *v);
 		for (size_t i = 0; i < n; i++)
 			t[i].v = v + i * RUNREC_NCOL;
 		rc = run_tasks(o, &st, t, n, done, done + (double)n, e);
+		for (size_t i = 0; i < n && !rc; i++)
+			res[t[i].p].gave_up += (size_t)t[i].gave_up;
 	}
 	for (size_t i = 0; i < n && !rc; i += nseed) { /* policy by policy, smallest step first */
 		size_t p = t[i].p;

@@ -27,6 +27,7 @@
 
 #include "fmt.h"
 #include "replay.h"
+#include "resample.h"
 #include "rng.h"
 #include "runrec.h"
 #include "verdict.h"
@@ -130,7 +131,8 @@ static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 			       .hi = o->hi,
 			       .slo = &v->slo_grow,
 			       .nthreads = 1,
-			       .stop = o->stop};
+			       .stop = o->stop,
+			       .giveup = o->giveup};
 	int rc = size_probe(&so, 0, v->plan.steps, NULL, c, NULL, e);
 	job_set_release(&s.base);
 	return rc;
@@ -177,7 +179,9 @@ static void *gpool_thread(void *arg)
 	return NULL;
 }
 
-static int headroom(const struct verdict_opts *o, struct verdict *v, struct err *e)
+/* hint: per policy a growth step to probe first (another trace's answer), or -1; then the
+ * step next to it on the side it leaves open, then bisection in what is left. */
+static int headroom(const struct verdict_opts *o, const int *hint, struct verdict *v, struct err *e)
 {
 	unsigned K = (unsigned)llround(v->cap / v->step);
 	struct gsearch *s = xcalloc(v->np, sizeof *s);
@@ -189,11 +193,16 @@ static int headroom(const struct verdict_opts *o, struct verdict *v, struct err 
 
 	for (size_t i = 0; i < v->np; i++)
 		s[i].lo = 0, s[i].hi = K + 1;
-	for (size_t done = 0; !rc;) {
+	for (size_t done = 0, round = 0; !rc; round++) {
 		size_t n = 0;
 		for (size_t i = 0; i < v->np; i++)
 			if (v->p[i].ok && s[i].hi - s[i].lo > 1) {
+				int h = hint ? hint[i] : -1;
 				s[i].probe = (s[i].lo + s[i].hi) / 2;
+				if (round == 1 && h >= 0) /* beside the hint, on the open side */
+					h = s[i].lo == (unsigned)h ? h + 1 : h - 1;
+				if (round < 2 && h > (int)s[i].lo && (unsigned)h < s[i].hi)
+					s[i].probe = (unsigned)h;
 				todo[n++] = i;
 			}
 		if (!n)
@@ -253,8 +262,8 @@ static int shrinks(const struct verdict_opts *o, const struct node *n)
 }
 
 /* What the baseline buys to absorb growth g: into the buy fields of p. */
-static int buy_for(const struct verdict_opts *o, const struct verdict *v, double g,
-		   struct verdict_pol *p, struct err *e)
+static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, struct verdict_pol *p,
+		   struct err *e)
 {
 	struct scenario s = *o->sc;
 	struct job_set grown;
@@ -290,10 +299,12 @@ static int buy_for(const struct verdict_opts *o, const struct verdict *v, double
 				       .hi = o->hi,
 				       .slo = &v->slo_grow,
 				       .nthreads = o->nthreads,
-				       .stop = o->stop};
+				       .stop = o->stop,
+				       .giveup = o->giveup};
 		rc = size_run(&so, &res, e);
 	}
 	if (!rc) {
+		v->gave_up += res->gave_up;
 		/* the replicated plan has today's groups, in today's order, r times as large */
 		assert(plan.ng == v->plan.ng);
 		p->buy_over = !res->full_ok;
@@ -320,7 +331,11 @@ static int buy_for(const struct verdict_opts *o, const struct verdict *v, double
 
 /* ---- both answers ---- */
 
-int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
+/* Both answers on o->sc's trace; hint and ghint (or NULL): per policy (the baseline first,
+ * the candidates after it as verdict_run orders them) the size and growth steps to probe
+ * first. */
+static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
+		  struct verdict *v, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
@@ -373,9 +388,13 @@ int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 			       .nthreads = o->nthreads,
 			       .progress = o->progress,
 			       .u = o->u,
-			       .stop = o->stop};
+			       .stop = o->stop,
+			       .giveup = o->giveup,
+			       .hint = hint};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
+	for (size_t i = 0; i < np; i++)
+		v->gave_up += v->sizes[i].gave_up;
 	v->np = np;
 	v->p = xcalloc(np, sizeof *v->p);
 	v->w0 = v->sizes[0].w0;
@@ -403,7 +422,7 @@ int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 	}
 
 	/* 2. headroom, and what the baseline buys for the growth each absorbs */
-	if (o->headroom && (rc = headroom(o, v, e)))
+	if (o->headroom && (rc = headroom(o, ghint, v, e)))
 		goto out;
 	for (size_t i = 1; o->headroom && i < np && !rc; i++) {
 		struct verdict_pol *p = &v->p[i];
@@ -427,10 +446,118 @@ out:
 	return rc;
 }
 
+/* ---- over resamples ---- */
+
+/* Progress of resample r of n (0: the trace itself) scaled into the whole's. */
+struct rprog {
+	const struct verdict_opts *o;
+	uint32_t r, n;
+};
+
+static void rprog_fn(void *u, double done, const char *policy, unsigned step, size_t nodes)
+{
+	const struct rprog *rp = u;
+	rp->o->progress(rp->o->u, ((double)rp->r + done) / ((double)rp->n + 1), policy, step,
+			nodes);
+}
+
+/* Both answers on each of o->nres resamples, into the r_* arrays and intervals of v (the
+ * trace's own answers, which bracket the searches). */
+static int over_resamples(const struct verdict_opts *o, struct verdict *v, struct err *e)
+{
+	const struct scenario *sc = o->sc;
+	int64_t t0, t1;
+	int rc = resample_window(&sc->base, sc->win_start, sc->win_end, &t0, &t1, e);
+	if (rc)
+		return rc;
+	v->nres = o->nres;
+	v->block_s = o->block_s ? o->block_s : resample_block_default(t0, t1);
+	unsigned *hint = xcalloc(v->np, sizeof *hint);
+	int *ghint = xcalloc(v->np, sizeof *ghint);
+	for (size_t i = 0; i < v->np; i++) {
+		struct verdict_pol *p = &v->p[i];
+		hint[i] = p->ok ? p->size->min.step : 0;
+		ghint[i] = p->growth >= 0 ? (int)llround(p->growth / v->step) : -1;
+		p->r_usd = xcalloc(o->nres, sizeof *p->r_usd);
+		p->r_growth = xcalloc(o->nres, sizeof *p->r_growth);
+		p->r_buy = xcalloc(o->nres, sizeof *p->r_buy);
+	}
+	for (uint32_t r = 1; r <= o->nres && !rc; r++) {
+		struct scenario rs = *sc; /* a view: it shares what sc owns, never released */
+		struct verdict rv = {0};
+		struct verdict_opts ro = *o;
+		struct rprog rp = {o, r, o->nres};
+		memset(&rs.base, 0, sizeof rs.base);
+		rs.resample = r;
+		rs.block_s = v->block_s;
+		rs.win_start = t0;
+		rs.win_end = t1;
+		ro.sc = &rs;
+		ro.nres = 0;
+		ro.progress = o->progress ? rprog_fn : NULL;
+		ro.u = &rp;
+		rc = resample_jobs(&sc->base, t0, t1, v->block_s, resample_seed(o->lo, r), &rs.base,
+				   e);
+		if (!rc)
+			rc = answer(&ro, hint, ghint, &rv, e);
+		for (size_t i = 0; !rc && i < v->np; i++) {
+			const struct verdict_pol *q = &rv.p[i];
+			struct verdict_pol *p = &v->p[i];
+			int base_ok = rv.p[0].ok;
+			assert(q->policy == p->policy);
+			p->r_usd[r - 1] = !base_ok ? NAN : q->ok ? q->usd_year : 0;
+			p->r_growth[r - 1] = q->growth >= 0 ? q->growth : NAN;
+			p->r_buy[r - 1] = !base_ok ? NAN : q->ok ? q->buy_usd_year : 0;
+		}
+		if (!rc) {
+			v->runs += rv.runs;
+			v->gave_up += rv.gave_up;
+		}
+		verdict_release(&rv);
+		job_set_release(&rs.base);
+	}
+	for (size_t i = 0; i < v->np && !rc; i++) {
+		struct verdict_pol *p = &v->p[i];
+		resample_interval(p->r_usd, o->nres, VERDICT_LEVEL, &p->usd_lo, &p->usd_hi);
+		resample_interval(p->r_growth, o->nres, VERDICT_LEVEL, &p->growth_lo,
+				  &p->growth_hi);
+		resample_interval(p->r_buy, o->nres, VERDICT_LEVEL, &p->buy_lo, &p->buy_hi);
+	}
+	free(hint);
+	free(ghint);
+	return rc;
+}
+
+int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
+{
+	int rc;
+	if (o->nres && o->sc->mode != SIM_TIMED) {
+		memset(v, 0, sizeof *v);
+		return err_set(e, VF_EINPUT,
+			       "--resamples: timed mode only (inflation already "
+			       "draws its jobs with replacement from the trace's mix)");
+	}
+	struct verdict_opts oo = *o;
+	struct rprog rp = {o, 0, o->nres};
+	if (o->nres && o->progress) {
+		oo.progress = rprog_fn;
+		oo.u = &rp;
+	}
+	rc = answer(&oo, NULL, NULL, v, e);
+	if (!rc && o->nres)
+		rc = over_resamples(o, v, e);
+	return rc;
+}
+
 void verdict_release(struct verdict *v)
 {
 	if (!v)
 		return;
+	for (size_t i = 0; v->p && i < v->np; i++) {
+		free(v->p[i].r_usd);
+		free(v->p[i].r_growth);
+		free(v->p[i].r_buy);
+	}
 	size_results_free(v->sizes, v->np);
 	free(v->p);
 	size_plan_release(&v->plan);
@@ -454,8 +581,7 @@ size_t verdict_best(const struct verdict *v)
 
 /* ---- the sentence ---- */
 
-/* "$2.1 M", "$310 k", "$950". */
-static void say_usd(double x, struct sbuf *out)
+void verdict_usd_words(double x, struct sbuf *out)
 {
 	char buf[32];
 	sbuf_adds(out, fmt_usd_short(x, FMT_USD_WORDS, buf, sizeof buf));
@@ -541,6 +667,75 @@ static void say_prices(const struct scenario *sc, const int64_t *a, const int64_
 	sbuf_adds(out, ")");
 }
 
+/* A trace's span of hours in words: "45 min" under 2 h, else "34 h". */
+static void say_span(double hours, struct sbuf *out)
+{
+	char buf[32];
+	if (hours < 2)
+		sbuf_adds(out, fmt_duration(hours * 3600, FMT_DUR_WORDS, buf, sizeof buf));
+	else
+		sbuf_printf(out, "%.0f h", hours);
+}
+
+void verdict_resample_words(uint32_t nres, int64_t block_s, struct sbuf *out)
+{
+	if (block_s == RESAMPLE_DAY || block_s == RESAMPLE_HOUR) {
+		sbuf_printf(out, "%" PRIu32 " %s-resample%s", nres,
+			    block_s == RESAMPLE_DAY ? "day" : "hour", nres == 1 ? "" : "s");
+		return;
+	}
+	char buf[32];
+	sbuf_printf(out, "%" PRIu32 " resample%s of %s blocks", nres, nres == 1 ? "" : "s",
+		    fmt_duration((double)block_s, FMT_DUR_WORDS, buf, sizeof buf));
+}
+
+/* "20 day-resamples of 34 h of trace". */
+static void say_resamples(const struct verdict *v, struct sbuf *out)
+{
+	double hours = (double)(v->w1 - v->w0) / 3600;
+	verdict_resample_words(v->nres, v->block_s, out);
+	sbuf_adds(out, " of ");
+	say_span(hours, out);
+	sbuf_adds(out, " of trace");
+}
+
+/* A figure's resample interval [lo, hi]: " (90 % interval $1.6-2.5 M over 20 day-resamples of
+ * 34 h of trace" when words (the parenthesis left open), else " (90 % interval $1.6-2.5 M)";
+ * a zero-width one is said to be deterministic on this trace. usd: a $ figure, else a growth
+ * share. Without resamples, nothing. */
+static void say_interval(const struct verdict *v, double lo, double hi, int usd, int words,
+			 struct sbuf *out)
+{
+	if (!v->nres)
+		return;
+	if (isnan(lo)) {
+		sbuf_adds(out, " (no interval: the baseline misses its SLO on every one of ");
+		say_resamples(v, out);
+	} else if (lo == hi) {
+		sbuf_adds(out, " (deterministic on this trace: ");
+		if (words) {
+			sbuf_adds(out, "each of ");
+			say_resamples(v, out);
+			sbuf_adds(out, " gives the same");
+		} else {
+			sbuf_adds(out, "every resample gives the same");
+		}
+	} else {
+		sbuf_printf(out, " (%.0f %% interval ", 100 * VERDICT_LEVEL);
+		char buf[64];
+		if (usd)
+			sbuf_adds(out, fmt_usd_range(lo, hi, buf, sizeof buf));
+		else
+			sbuf_printf(out, "%.0f-%.0f %%", 100 * lo, 100 * hi);
+		if (words) {
+			sbuf_adds(out, " over ");
+			say_resamples(v, out);
+		}
+	}
+	if (!words)
+		sbuf_adds(out, ")");
+}
+
 /* Why answer p's full cluster misses the SLO. */
 static void say_miss(const struct verdict *v, const struct size_slo *slo,
 		     const struct size_check *c, struct sbuf *out)
@@ -573,6 +768,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	const struct verdict_pol *b = &v->p[0], *p = &v->p[i];
 	const char *bn = b->policy->name, *pn = p->policy->name;
 	double hours = (double)(v->w1 - v->w0) / 3600;
+	int said = 0; /* the interval's parenthesis is open */
 	struct sbuf slo = SBUF_INIT;
 	sbuf_init(&slo);
 	verdict_slo_words(&v->slo, &slo);
@@ -605,23 +801,27 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 			sbuf_adds(out, "with ");
 			say_gpus(p->fewer_model, 1, out);
 			sbuf_adds(out, ": ");
-			say_usd(p->usd_year, out);
+			verdict_usd_words(p->usd_year, out);
 			sbuf_printf(out, "/yr %s at ", p->usd_year >= 0 ? "less" : "more");
 			say_prices(sc, p->fewer_model, NULL, out);
 		}
+		said = v->nres > 0;
+		say_interval(v, p->usd_lo, p->usd_hi, 1, 1, out);
 	}
-	sbuf_printf(out, " (");
-	if (lo == hi)
+	sbuf_adds(out, said ? "; " : " (");
+	if (!v->nres && lo == hi)
 		sbuf_printf(out, "deterministic at seed %" PRIu64, lo);
+	else if (lo == hi)
+		sbuf_printf(out, "the SLO held at seed %" PRIu64, lo);
 	else
 		sbuf_printf(out, "the SLO held at each of seeds %" PRIu64 "-%" PRIu64, lo, hi);
-	sbuf_adds(out, ", no resample interval; service measured over ");
-	char buf[32];
-	if (hours < 2)
-		sbuf_adds(out, fmt_duration(hours * 3600, FMT_DUR_WORDS, buf, sizeof buf));
-	else
-		sbuf_printf(out, "%.0f h", hours);
-	sbuf_adds(out, " of trace, GPUs priced x 8,760 h a year).");
+	if (!said) {
+		sbuf_adds(out, v->nres ? "; service measured over "
+				       : ", no resample interval; service measured over ");
+		say_span(hours, out);
+		sbuf_adds(out, " of trace");
+	}
+	sbuf_adds(out, ", GPUs priced x 8,760 h a year).");
 
 	/* the second answer */
 	if (b->growth < 0 && (i == 0 || p->growth < 0)) {
@@ -631,6 +831,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	if (i && p->ok && v->p[0].growth >= 0) {
 		sbuf_printf(out, " On today's cluster %s absorbs %s%.0f %% more demand", pn,
 			    p->capped ? "at least " : "", 100 * p->growth);
+		say_interval(v, p->growth_lo, p->growth_hi, 0, 0, out);
 		sbuf_printf(out, " (%s: %s%.0f %%)", bn, b->capped ? "at least " : "",
 			    100 * b->growth);
 		if (p->growth > b->growth && p->buy > 0) {
@@ -638,8 +839,10 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 				    p->buy_over ? "more than " : "");
 			say_gpus(p->buy_model, -1, out);
 			sbuf_adds(out, " to absorb: ");
-			say_usd(p->buy_usd_year, out);
-			sbuf_adds(out, "/yr of purchases deferred.");
+			verdict_usd_words(p->buy_usd_year, out);
+			sbuf_adds(out, "/yr of purchases deferred");
+			say_interval(v, p->buy_lo, p->buy_hi, 1, 0, out);
+			sbuf_adds(out, ".");
 		} else if (p->growth > b->growth) {
 			sbuf_printf(out, ", which %s absorbs on today's GPUs too.", bn);
 		} else {

@@ -142,6 +142,11 @@ static void test_money(void **state)
 	assert_string_equal(fmt_usd_short(-250e3, FMT_USD_WORDS, b, sizeof b), "$250 k");
 	assert_string_equal(fmt_usd_short(2e9, FMT_USD_WORDS, b, sizeof b), "$2000.0 M");
 	assert_string_equal(fmt_usd_short(40, FMT_USD_WORDS, b, sizeof b), "$40");
+	assert_string_equal(fmt_usd_range(1.6e6, 2.54e6, b, sizeof b), "$1.6-2.5 M");
+	assert_string_equal(fmt_usd_range(-3e5, 2.5e6, b, sizeof b), "$-0.3 M to $2.5 M");
+	assert_string_equal(fmt_usd_range(12e3, 950e3, b, sizeof b), "$12-950 k");
+	assert_string_equal(fmt_usd_range(40, 950, b, sizeof b), "$40-950");
+	assert_string_equal(fmt_usd_range(-10, 2.5e6, b, sizeof b), "$0.0 M to $2.5 M");
 }
 
 int main(void)
