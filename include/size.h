@@ -14,9 +14,10 @@
  * question is which GPUs to retire. With a shrink model, only that model's groups shrink.
  *
  * The SLO holds at a step when it holds at every seed. The search is a bisection over the
- * steps (k-ary when threads outnumber the runs of a round), which assumes that a cluster
- * that meets the SLO still meets it with more nodes; a policy need not behave so exactly,
- * and size_probe lets a caller check any step on its own.
+ * steps, which assumes that a cluster that meets the SLO still meets it with more nodes; a
+ * policy need not behave so exactly, and size_probe lets a caller check any step on its
+ * own. Threads that outnumber the runs of a round run ahead the steps the bisection may
+ * try next, so that the answer is that of one thread's search on any number of threads.
  *
  *   size_slo_parse   "wait_p95<=15m,slowdown_mean<=1.5" into terms
  *   size_plan_init   the groups of a cluster and its steps
@@ -169,7 +170,7 @@ struct size_result {
 	int64_t gpus;            /* GPUs kept */
 	double usd_year;         /* the retired GPUs at sc->prices, per year (8760 h) */
 	uint32_t assumed;        /* models retired whose price is not a list price (bit m) */
-	size_t probes;           /* steps tried, the full cluster included */
+	size_t probes; /* steps tried, the full cluster included (not a step run ahead unused) */
 	/* The bisection assumes more nodes never miss what fewer meet; the SIZE_ABOVE steps
 	 * above min are tried too (fewer if the full cluster comes first): above_checked of
 	 * them, and above_miss, the first that misses (then above is its check), or 0. */
@@ -180,7 +181,7 @@ struct size_result {
 	/* the full cluster's mean allocated GPU share, the mean over the seeds: under
 	 * METRICS_IDLE_ALLOC the cluster is idle and the GPUs "retired" say nothing */
 	double full_alloc;
-	size_t gave_up; /* runs of its probes that gave up (size_opts.giveup) */
+	size_t gave_up; /* runs of its probes that gave up (size_opts.giveup), as probes counts */
 };
 
 /* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's

@@ -54,8 +54,7 @@ struct verdict_opts {
 	int shrink_model;           /* >= 0: retire that GPU model's nodes only; -1: every group */
 	int headroom;               /* 1: the second answer too */
 	double growth_step, growth_cap; /* 0: VERDICT_GROWTH_STEP, VERDICT_GROWTH_CAP */
-	unsigned nthreads; /* runs at once (>= 1); the answers do not depend on it where the SLO
-			    * is monotone in the size (size.h: more threads, more steps a round) */
+	unsigned nthreads; /* runs at once (>= 1); the answers do not depend on it (size.h) */
 	size_progress_fn progress; /* or NULL; called from the runs' threads, serialised */
 	void *u;
 	volatile sig_atomic_t *stop; /* non-zero: stop (VF_ESTOP); NULL: never */

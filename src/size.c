@@ -5,17 +5,25 @@
  * cluster missed) and one that meets the SLO (hi; the full cluster to begin with):
  *
  *   round 0                 every policy at step S, every seed: full_ok, or not searched
- *   while hi - lo > 1       k steps strictly between lo and hi, evenly spread, every seed;
- *                           hi = the smallest that meets it, lo = the one below that
+ *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
+ *                           lo = the one below that (hint_bracket)
+ *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
+ *                           if it meets the SLO, else lo = m (bisect)
  *   done                    min = hi, below = lo
  *
- * k is 1 unless the threads outnumber the runs of a round (policies x seeds): a single
- * policy at one seed on two threads tries two steps a round, a ternary search. Each run is
- * a replay of its own: the trace's jobs on the nodes the step keeps, enriched for its seed
- * (enrichment is a hash of the node's name and the seed, so a node kept has the values it
- * has in the full cluster), with the faults whose node, group or model is still there. The
- * jobs, their target workload and the enriched nodes are those of the full cluster's trace
- * at that seed, made once for the whole search (seed_trace).
+ * Where the threads outnumber the runs of a round (policies x seeds), each policy's round
+ * runs k = threads / runs steps: m, and ahead of need the midpoints of the two brackets m
+ * may leave, then theirs, breadth first. bisect then takes the steps one at a time as a
+ * single thread would, as far as the round's runs reach, and drops the others unseen: the
+ * answer, the probes and the runs that gave up are the same on any number of threads,
+ * also where the SLO is not monotone in the size (a k-ary search would find another of
+ * its boundaries there). Three threads take a policy at one seed two steps a round.
+ *
+ * Each run is a replay of its own: the trace's jobs on the nodes the step keeps, enriched
+ * for its seed (enrichment is a hash of the node's name and the seed, so a node kept has
+ * the values it has in the full cluster), with the faults whose node, group or model is
+ * still there. The jobs, their target workload and the enriched nodes are those of the full
+ * cluster's trace at that seed, made once for the whole search (seed_trace).
  */
 #include <assert.h>
 #include <math.h>
@@ -662,7 +670,8 @@ struct search {
 	struct size_check below; /* lo's check (lo >= 0) */
 	struct size_check min;   /* hi's check */
 	size_t probes;
-	int active; /* searching */
+	int active;    /* searching */
+	int bracketed; /* this round probes the hint's bracket (size_opts.hint) */
 };
 
 /* Rounds a search takes from lo to hi = lo + span with k steps a round (an estimate). */
@@ -680,6 +689,141 @@ static size_t nodes_at(const struct size_plan *p, unsigned step)
 	return n;
 }
 
+/* The step the bisection probes between a miss lo and a pass hi (hi - lo > 1). */
+static unsigned mid_step(int lo, unsigned hi)
+{
+	return (unsigned)(lo + (int)((hi - (unsigned)(lo + 1) + 1) / 2));
+}
+
+/* An interval of the bisection: lo misses, hi meets the SLO. */
+struct interval {
+	int lo;
+	unsigned hi;
+};
+
+/* The next k steps the bisection from (lo, hi) may probe, breadth first, into out: its
+ * next step, then the two it probes after that one (below it if it meets the SLO, above it
+ * if not), and so on (iv: room for 2 k + 1 intervals). Returns how many (k at most, fewer
+ * when the interval holds fewer). Only the first is sure to be needed: the others are run
+ * ahead, on threads that would otherwise wait, so that bisect finds them done. */
+static unsigned next_steps(int lo, unsigned hi, unsigned k, unsigned *out, struct interval *iv)
+{
+	size_t head = 0, tail = 0;
+	unsigned n = 0;
+	iv[tail++] = (struct interval){lo, hi};
+	while (head < tail && n < k) {
+		struct interval b = iv[head++];
+		if (b.hi - (unsigned)(b.lo + 1) == 0)
+			continue;
+		unsigned m = mid_step(b.lo, b.hi);
+		out[n++] = m;
+		iv[tail++] = (struct interval){b.lo, m};
+		iv[tail++] = (struct interval){(int)m, b.hi};
+	}
+	return n;
+}
+
+/* The steps policy p probes in round, k at most (but the hint's two), into steps (room
+ * for k + 2): the full cluster in round 0; in round 1, where a hint h is given, h - 1 and
+ * h (sp->bracketed); else the bisection's next_steps. Returns how many. */
+static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t p, int round,
+			    unsigned k, unsigned *steps, struct interval *iv)
+{
+	unsigned S = o->plan->steps, h = o->hint ? o->hint[p] : 0, n = 0;
+	sp->bracketed = 0;
+	if (round == 0) {
+		steps[n++] = S;
+	} else if (round == 1 && h && h <= S) {
+		steps[n++] = h - 1;
+		if (h < S)
+			steps[n++] = h;
+		sp->bracketed = 1;
+	} else {
+		n = next_steps(sp->lo, sp->hi, k, steps, iv);
+	}
+	return n;
+}
+
+/* Round 0's judgement of policy r: its full cluster (t: its nseed tasks), whose figures
+ * become the policy's full ones. */
+static void full_cluster(const struct size_opts *o, struct size_result *r, struct search *sp,
+			 const struct task *t, double *full)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	judge(o, NULL, t->v, t->step, t->nodes, &r->full);
+	memcpy(full, t->v, nseed * RUNREC_NCOL * sizeof *full);
+	sp->min = r->full;
+	r->full_ok = r->full.pass;
+	r->full_alloc = 0;
+	for (size_t q = 0; q < nseed; q++) {
+		r->full_alloc += t->v[q * RUNREC_NCOL + RUNREC_ALLOC] / (double)nseed;
+		r->gave_up += (size_t)t[q].gave_up;
+	}
+	r->w0 = t->w[0];
+	r->w1 = t->w[1];
+	sp->hi = o->plan->steps;
+	sp->lo = -1;
+	sp->probes++;
+}
+
+/* Judge the probe of t (its nseed tasks) and move the bracket of sp to it. */
+static void take(const struct size_opts *o, struct size_result *r, struct search *sp,
+		 const struct task *t, const double *full)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	struct size_check c;
+	judge(o, full, t->v, t->step, t->nodes, &c);
+	if (c.pass) {
+		sp->hi = c.step;
+		sp->min = c;
+	} else {
+		sp->lo = (int)c.step;
+		sp->below = c;
+	}
+	sp->probes++;
+	for (size_t q = 0; q < nseed; q++)
+		r->gave_up += (size_t)t[q].gave_up;
+}
+
+/* The hint's bracket (nprobe probes, ascending): the smallest that meets the SLO is hi,
+ * the one below it lo; both count as probes. */
+static void hint_bracket(const struct size_opts *o, struct size_result *r, struct search *sp,
+			 const struct task *t, size_t nprobe, const double *full)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	int met = 0;
+	for (size_t i = 0; i < nprobe; i++) {
+		const struct task *ti = t + i * nseed;
+		if (met) { /* run, and so counted, but above the step that met it */
+			sp->probes++;
+			for (size_t q = 0; q < nseed; q++)
+				r->gave_up += (size_t)ti[q].gave_up;
+			continue;
+		}
+		take(o, r, sp, ti, full);
+		met = sp->hi == ti->step;
+	}
+}
+
+/* The bisection's steps, one at a time, as far as this round's probes (nprobe, of
+ * next_steps) reach: each the midpoint of the bracket the ones before left. A probe off
+ * that path is dropped unseen, so that the answer, the probes counted and the runs that
+ * gave up are those of a search on one thread, whatever the threads. */
+static void bisect(const struct size_opts *o, struct size_result *r, struct search *sp,
+		   const struct task *t, size_t nprobe, const double *full)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	while (sp->hi - (unsigned)(sp->lo + 1) > 0) {
+		unsigned m = mid_step(sp->lo, sp->hi);
+		size_t i = 0;
+		while (i < nprobe && t[i * nseed].step != m)
+			i++;
+		if (i == nprobe)
+			break;
+		take(o, r, sp, t + i * nseed, full);
+	}
+}
+
 int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 {
 	const struct size_plan *plan = o->plan;
@@ -692,6 +836,8 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 	size_t tcap = 0, vcap = 0;
 	int rc = VF_OK;
 	struct seed_traces st;
+	unsigned *steps = xcalloc(o->nthreads + 2, sizeof *steps); /* a policy's in a round */
+	struct interval *iv = xcalloc(2 * (size_t)o->nthreads + 1, sizeof *iv);
 
 	assert(o->lo <= o->hi && npol > 0 && o->nthreads > 0 && plan->steps > 0);
 	*out = res;
@@ -706,33 +852,17 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		unsigned k = (unsigned)(o->nthreads / (nactive * nseed));
 		k = k ? k : 1;
 		for (size_t p = 0; p < npol; p++) {
-			unsigned d = round ? s[p].hi - (unsigned)(s[p].lo + 1) : 1;
-			unsigned kp = round == 0 ? 1 : k < d ? k : d;
 			if (round && !s[p].active)
 				continue;
-			/* a hint h brackets the first round: h - 1 and h, where they are inside */
-			unsigned h = o->hint ? o->hint[p] : 0, hs[2], nh = 0;
-			if (round == 1 && h && h <= plan->steps) {
-				hs[nh++] = h - 1;
-				if (h < plan->steps)
-					hs[nh++] = h;
-				kp = nh;
-			}
-			for (unsigned i = 1; i <= kp; i++) {
-				unsigned step =
-					nh ? hs[i - 1]
-					: round == 0
-						? plan->steps
-						: (unsigned)(s[p].lo +
-							     (int)((uint64_t)i *
-								   (s[p].hi - s[p].lo) / (kp + 1)));
+			unsigned ns = round_steps(o, &s[p], p, round, k, steps, iv);
+			for (unsigned i = 0; i < ns; i++) {
 				xgrow(&t, &tcap, n + nseed, sizeof *t);
 				for (size_t q = 0; q < nseed; q++)
 					t[n++] = (struct task){
 						.p = p,
-						.step = step,
+						.step = steps[i],
 						.seed = o->lo + q,
-						.nodes = nodes_at(plan, step),
+						.nodes = nodes_at(plan, steps[i]),
 						.full = round ? full + (p * nseed + q) * RUNREC_NCOL
 							      : NULL};
 			}
@@ -758,44 +888,23 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		if ((rc = run_tasks(o, &st, t, n, done, fmax(total, 1), e)))
 			break;
 		done += (double)n;
-		for (size_t i = 0; i < n; i++)
-			res[t[i].p].gave_up += (size_t)t[i].gave_up;
 
-		/* judge each policy's steps, smallest first (tasks are policy, step, seed) */
+		/* judge each policy's steps: the probes the bisection makes, in its order */
 		for (size_t i = 0; i < n;) {
-			size_t p = t[i].p;
-			struct search *sp = &s[p];
-			int met = 0;
-			while (i < n && t[i].p == p) {
-				struct size_check c;
-				judge(o, round ? full + p * nseed * RUNREC_NCOL : NULL, t[i].v,
-				      t[i].step, t[i].nodes, &c);
-				if (round == 0) {
-					memcpy(full + p * nseed * RUNREC_NCOL, t[i].v,
-					       nseed * RUNREC_NCOL * sizeof *v);
-					res[p].full = sp->min = c;
-					res[p].full_ok = c.pass;
-					res[p].full_alloc = 0;
-					for (size_t q = 0; q < nseed; q++)
-						res[p].full_alloc +=
-							t[i].v[q * RUNREC_NCOL + RUNREC_ALLOC] /
-							(double)nseed;
-					res[p].w0 = t[i].w[0];
-					res[p].w1 = t[i].w[1];
-					sp->hi = plan->steps;
-					sp->lo = -1;
-				} else if (!met && c.pass) {
-					met = 1;
-					sp->hi = c.step;
-					sp->min = c;
-				} else if (!met) {
-					sp->lo = (int)c.step;
-					sp->below = c;
-				}
-				sp->probes++;
-				i += nseed;
-			}
-			sp->active = res[p].full_ok && sp->hi - (unsigned)(sp->lo + 1) > 0;
+			size_t p = t[i].p, j = i;
+			while (j < n && t[j].p == p)
+				j += nseed;
+			if (round == 0)
+				full_cluster(o, &res[p], &s[p], t + i,
+					     full + p * nseed * RUNREC_NCOL);
+			else if (s[p].bracketed)
+				hint_bracket(o, &res[p], &s[p], t + i, (j - i) / nseed,
+					     full + p * nseed * RUNREC_NCOL);
+			else
+				bisect(o, &res[p], &s[p], t + i, (j - i) / nseed,
+				       full + p * nseed * RUNREC_NCOL);
+			s[p].active = res[p].full_ok && s[p].hi - (unsigned)(s[p].lo + 1) > 0;
+			i = j;
 		}
 	}
 	/* a last round: the SIZE_ABOVE steps just above each size found, where they are not the
@@ -859,6 +968,8 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		}
 	}
 	seed_traces_release(&st, o);
+	free(steps);
+	free(iv);
 	free(t);
 	free(v);
 	free(s);

@@ -2,8 +2,9 @@
 # every policy. The same seed gives the same table; the interval is the percentiles of the
 # resamples' answers (computed here in awk from the answers the JSON lists); a zero-width
 # interval is said to be deterministic on this trace; the give-up test changes no answer (a
-# hand-built trace, the bundled one and a real sample, with and without --no-give-up); on a
-# real sample the interval has a width.
+# hand-built trace, the bundled one and a real sample, with and without --no-give-up), nor
+# do the threads (the bundled trace and a real sample on 1 and 2); on a real sample the
+# interval has a width.
 . "$VOIDFIT_TOP/tests/lib.sh"
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 tr=$VOIDFIT_TOP/traces/storage-stress
@@ -15,6 +16,10 @@ cp out v1.json
 contains err "probe replays stopped early"
 expect_rc 0 vf verdict s.db -p packing,fgd --resamples 4 --threads 2 -f json
 cmp -s out v1.json || die "the same resamples gave another verdict"
+# and on one thread: the size search's extra threads only run ahead what one thread's
+# search would ask for (the purchase that fgd defers was another on 2 threads)
+expect_rc 0 vf verdict s.db -p packing,fgd --resamples 4 --threads 1 -f json
+cmp -s out v1.json || die "1 and 2 threads gave another verdict: $(diff v1.json out)"
 jq -e '[.rows[] | .resamples == 4 and .block_s == 3600 and .interval_level == 0.9] | all' \
 	v1.json >/dev/null || die "resamples, block, level: $(cat v1.json)"
 
@@ -91,6 +96,9 @@ vf import -o o.db "$v23/openb_pod_list_default.csv" "$v23/openb_node_list_gpu_no
 expect_rc 0 vf verdict o.db -p fgd --no-headroom --resamples 3 --threads 2 -f json
 jq -e '.rows[] | select(.policy == "fgd") | .usd_per_year_lo < .usd_per_year_hi' out \
 	>/dev/null || die "openb: the saving's interval has no width: $(cat out)"
+cp out o3
+expect_rc 0 vf verdict o.db -p fgd --no-headroom --resamples 3 --threads 1 -f json
+cmp -s out o3 || die "openb: 1 and 2 threads gave another verdict: $(diff o3 out)"
 expect_rc 0 vf verdict o.db -p fgd --no-headroom --threads 2
 cp out o1
 expect_rc 0 vf verdict o.db -p fgd --no-headroom --threads 2 --no-give-up

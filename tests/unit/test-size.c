@@ -454,18 +454,17 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
  * the steps that break it are printed, and the bisection must still have found a boundary:
  * a step that meets the SLO with the one below missing it; and the SIZE_ABOVE steps above
  * it that the search checks say what every step's own run says. */
-static void test_bisection_vs_every_size(void **state)
+/* traces/storage-stress's scenario and plan into sc and plan: 0, or 1 when VOIDFIT_TOP is
+ * not set (the test is skipped). */
+static int load_storage_stress(struct scenario *sc, struct size_plan *plan)
 {
-	(void)state;
 	const char *top = getenv("VOIDFIT_TOP");
 	char jobs[1024], nodes[1024], path[] = "test-size-XXXXXX";
 	struct import_result ir;
 	struct store *st;
-	struct scenario sc;
-	struct size_plan plan;
 	struct err e;
 	if (!top || !*top)
-		skip();
+		return 1;
 	snprintf(jobs, sizeof jobs, "%s/traces/storage-stress/jobs.csv", top);
 	snprintf(nodes, sizeof nodes, "%s/traces/storage-stress/nodes.csv", top);
 	int fd = mkstemp(path);
@@ -477,17 +476,101 @@ static void test_bisection_vs_every_size(void **state)
 	assert_int_equal(import_run(&io, in, 2, &ir, &e), 0);
 	import_result_release(&ir);
 	assert_int_equal(store_open(path, STORE_RDONLY, &st, &e), 0);
-	scenario_init(&sc);
-	assert_int_equal(scenario_load(&sc, st, &e), 0);
+	scenario_init(sc);
+	assert_int_equal(scenario_load(sc, st, &e), 0);
 	store_close(st);
 	unlink(path);
-	assert_int_equal(size_plan_init(&plan, sc.base.nodes, sc.base.nnodes, -1, &e), 0);
-	assert_int_equal(plan.steps, 38);
+	assert_int_equal(size_plan_init(plan, sc->base.nodes, sc->base.nnodes, -1, &e), 0);
+	assert_int_equal(plan->steps, 38);
+	return 0;
+}
+
+static void test_bisection_vs_every_size(void **state)
+{
+	(void)state;
+	struct scenario sc;
+	struct size_plan plan;
+	if (load_storage_stress(&sc, &plan))
+		skip();
 	/* a wait bound, and a slowdown no worse than the full cluster's (best-fit and tetris
 	 * are not monotone in it on this trace) */
 	static const char *const slos[] = {"wait_p95<=6h", "slowdown_mean<=full"};
 	for (size_t si = 0; si < sizeof slos / sizeof *slos; si++)
 		check_every_size(&sc, &plan, slos[si]);
+	size_plan_release(&plan);
+	scenario_release(&sc);
+}
+
+/* Two checks alike, NaN equal to NaN. */
+static void assert_same_check(const struct size_check *a, const struct size_check *b)
+{
+	assert_int_equal(a->step, b->step);
+	assert_int_equal(a->nodes, b->nodes);
+	assert_int_equal(a->pass, b->pass);
+	assert_int_equal(a->term, b->term);
+	assert_int_equal(a->seed, b->seed);
+	assert_true(a->value == b->value || (isnan(a->value) && isnan(b->value)));
+	for (size_t i = 0; i <= SIZE_MAX_TERMS; i++)
+		assert_true(a->worst[i] == b->worst[i] ||
+			    (isnan(a->worst[i]) && isnan(b->worst[i])));
+}
+
+/* The search's answer does not depend on its threads: on storage-stress, where tetris,
+ * best-fit, fgd and first-fit are not monotone in the size under slowdown_mean<=full (a
+ * k-ary search found other sizes for tetris and best-fit on 2, 3 or 4 threads), one policy
+ * at one seed (so that every thread past the first runs a probe ahead) finds on 2, 3 and 6
+ * threads what it finds on one: the same size, the step below, the steps above, the
+ * probes and the runs that gave up; with a hint too. */
+static void test_threads_same_answer(void **state)
+{
+	(void)state;
+	struct scenario sc;
+	struct size_plan plan;
+	struct size_slo slo = {0};
+	struct err e;
+	if (load_storage_stress(&sc, &plan))
+		skip();
+	assert_int_equal(size_slo_parse("slowdown_mean<=full", &slo, &e), 0);
+	static const char *const names[] = {"tetris", "best-fit", "fgd", "first-fit"};
+	static const unsigned threads[] = {2, 3, 6};
+	unsigned hint[1];
+	for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++)
+		for (unsigned h = 0; h <= 20; h += 20) {
+			const struct policy_ops *pols[] = {policy_find(names[pi])};
+			struct size_opts o = {.sc = &sc,
+					      .plan = &plan,
+					      .pols = pols,
+					      .npol = 1,
+					      .lo = 1,
+					      .hi = 1,
+					      .slo = &slo,
+					      .nthreads = 1,
+					      .giveup = 1,
+					      .hint = h ? hint : NULL};
+			struct size_result *one, *r;
+			hint[0] = h;
+			assert_int_equal(size_run(&o, &one, &e), 0);
+			for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
+				o.nthreads = threads[ti];
+				assert_int_equal(size_run(&o, &r, &e), 0);
+				if (r->min.step != one->min.step)
+					fail_msg("%s, hint %u: step %u on %u threads, %u on one",
+						 names[pi], h, r->min.step, threads[ti],
+						 one->min.step);
+				assert_same_check(&r->min, &one->min);
+				assert_int_equal(r->has_smaller, one->has_smaller);
+				assert_same_check(&r->below, &one->below);
+				assert_int_equal(r->gpus, one->gpus);
+				assert_true(r->usd_year == one->usd_year);
+				assert_int_equal(r->probes, one->probes);
+				assert_int_equal(r->above_checked, one->above_checked);
+				assert_int_equal(r->above_miss, one->above_miss);
+				assert_same_check(&r->above, &one->above);
+				assert_int_equal(r->gave_up, one->gave_up);
+				size_results_free(r, 1);
+			}
+			size_results_free(one, 1);
+		}
 	size_plan_release(&plan);
 	scenario_release(&sc);
 }
@@ -561,6 +644,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_search_by_hand, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_faults_follow_nodes, setup, teardown),
 		cmocka_unit_test(test_bisection_vs_every_size),
+		cmocka_unit_test(test_threads_same_answer),
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
