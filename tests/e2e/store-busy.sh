@@ -12,9 +12,8 @@ hold() {
 	holder=$!
 	exec 4>ctl
 	printf '%s\nSELECT '"'held'"';\n' "$1" >&4
-	i=0
-	while ! grep -q held held.out 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	grep -q held held.out || die "sqlite3 never took its lock"
+	# a loaded machine may take seconds to start sqlite3: wait up to 60 s
+	poll 60 grep -q held held.out
 }
 release() {
 	echo "COMMIT;" >&4
@@ -30,8 +29,7 @@ for cmd in "info" "check" "export --jobs"; do
 done
 "$VOIDFIT" info --wait 30 t.db > info.out 2> info.err &
 reader=$!
-i=0
-while ! grep -q waiting info.err 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+poll 25 grep -q waiting info.err
 contains info.err "voidfit info: waiting for t.db (another voidfit is writing it)"
 release
 wait $reader || die "info failed once the writer was done"
