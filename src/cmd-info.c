@@ -110,7 +110,8 @@ static void count_gangs(struct trace_sum *t, const struct job_set *js)
 			xgrow(&w, &cap, n + 1, sizeof *w);
 			w[n++] = job_workers(&js->jobs[i]);
 		}
-	qsort(w, n, sizeof *w, cmp_i32);
+	if (n) /* (qsort of no array: NULL is undefined) */
+		qsort(w, n, sizeof *w, cmp_i32);
 	for (size_t i = 0; i < n; i++) {
 		if (!t->nworkers || t->workers[t->nworkers - 1].w != w[i]) {
 			t->workers = xrealloc(t->workers, (t->nworkers + 1) * sizeof *t->workers);

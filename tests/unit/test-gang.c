@@ -144,7 +144,8 @@ static void node_bytes(const struct cluster *c, unsigned char *out, size_t *len)
 		st.jobcap = 0;
 		memcpy(out + k, &st, sizeof st);
 		k += sizeof st;
-		memcpy(out + k, c->st[n].jobs, (size_t)c->st[n].njobs * sizeof(int32_t));
+		if (c->st[n].njobs)
+			memcpy(out + k, c->st[n].jobs, (size_t)c->st[n].njobs * sizeof(int32_t));
 		k += (size_t)c->st[n].njobs * sizeof(int32_t);
 	}
 	memcpy(out + k, c->tree, 2 * c->tsize * sizeof *c->tree);
