@@ -17,6 +17,18 @@
 #include "job.h"
 #include "rng.h"
 
+/* The numbers a policy reads that a run may set (--lambda, --fgd-pack-tol, ...): one array
+ * in sim_opts and policy_ctx, filled from the scenario table's rows that name an index
+ * (scenario.h, POL) and changed by index in a fork (sim_change). A new one is an index here,
+ * its default below and in policy_param_init, and a row of SCENARIO_PARAMS. */
+enum policy_param {
+	POLICY_P_LAMBDA,           /* ragp: weight of residual-shape irregularity */
+	POLICY_P_MU,               /* ragp: weight of bandwidth congestion */
+	POLICY_P_FGD_PACK_TOL,     /* fgd-pack: bin width, a share of the job's GPUs */
+	POLICY_P_FGD_PACK_RESERVE, /* fgd-pack: weight of the scarce-model term */
+	POLICY_NPARAM
+};
+
 /* What a policy may look at when it scores. */
 struct policy_ctx {
 	const struct cluster *c;        /* the cluster now */
@@ -27,9 +39,8 @@ struct policy_ctx {
 	 * one of them would be oversubscribed (sim.h, io_admission), so such a placement is
 	 * not offered to score() */
 	uint32_t admit;
-	double lambda;   /* RAGP: weight of residual-shape irregularity */
-	double mu;       /* RAGP: weight of bandwidth congestion */
-	struct rng *rng; /* the simulation's PRNG */
+	double param[POLICY_NPARAM]; /* the run's policy parameters (enum policy_param) */
+	struct rng *rng;             /* the simulation's PRNG */
 	/* The job behind an index in node_state.jobs (clustering); NULL: clustering infers job
 	 * types from the GPU state. job_of_u is passed back to it. */
 	const struct job *(*job_of)(const void *job_of_u, int32_t jobidx);
@@ -131,8 +142,13 @@ extern const struct policy_ops *const policy_table[]; /* NULL-terminated */
 /* The policy named name, or NULL. */
 const struct policy_ops *policy_find(const char *name);
 
-/* Defaults of the RAGP weights. */
-#define POLICY_LAMBDA 0.5
-#define POLICY_MU     0.25
+/* Defaults of the policy parameters. */
+#define POLICY_LAMBDA           0.5
+#define POLICY_MU               0.25
+#define POLICY_FGD_PACK_TOL     0.08
+#define POLICY_FGD_PACK_RESERVE 8.0
+
+/* Every policy parameter at its default. */
+void policy_param_init(double param[POLICY_NPARAM]);
 
 #endif

@@ -48,7 +48,7 @@ struct scenario {
 	enum sim_queue queue;          /* timed: SIM_FIFO */
 	int preempt;                   /* priority queue: evict lower classes (0) */
 	uint32_t dims;                 /* DIM_BIT()s every policy sees; 0: each policy's own */
-	double lambda, mu;             /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
+	double param[POLICY_NPARAM];   /* policy parameters (policy_param_init) */
 	double coverage;               /* target workload coverage (0.95) */
 	unsigned sample_nodes;         /* nodes scored per placement at most; 0 = all */
 	int io_admission;              /* --io-admission: 1 on, 0 off, -1 each policy's own */
@@ -99,7 +99,7 @@ enum {
  *
  * Every scenario option is one row of SCENARIO_PARAMS, in the order of the scenario's key:
  *
- *   X(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN) S()
+ *   X(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN, POL) S()
  *
  *   ID      SCENARIO_K_ID, the option's key in a command's table (cmd.h)
  *   SHORT   its short option ('m'), or 0: long only
@@ -109,120 +109,136 @@ enum {
  *           struct scenario's FIELD, written to the key as ";KEY=%.17g" and to the scenarios
  *           table's COLUMN (NULL: the key only; a new column needs a migration), told
  *           apart in 'voidfit runs' and 'compare' by NAME. SCENARIO_FN: scenario.c parses
- *           it and writes its part of the key itself (FIELD, LO, HI, DEF unused)
+ *           it and writes its part of the key itself (FIELD, LO, HI, DEF unused). REAL_IF:
+ *           a REAL in the key only when it is not DEF (a number added after runs were
+ *           stored: their keys stay as they were)
  *   UNIT    of a REAL, for a reader ("" for a share or a weight)
+ *   POL     the policy parameter (policy.h, POLICY_P_*) a REAL fills, its FIELD then
+ *           param[POL]: replay copies every such row into sim_opts, and the dashboard's
+ *           what-ifs set them by NAME; -1: none
  *
  * The option tables (SCENARIO_OPTS), the usage and -h texts (SCENARIO_USAGE, SCENARIO_HELP),
  * the parser (scenario_set), the defaults (scenario_init), the key (scenario_key, which the
  * run's JSON carries), the store's columns (runrec.c) and a man-page check (test-scenario)
- * all iterate it: a new number a policy reads is one REAL row, its use, and its line in
- * voidfit(7).
+ * all iterate it: a new number a policy reads is one POLICY_P_* index and default
+ * (policy.h), one REAL_IF row naming it, its use, and its lines in voidfit(1) and (7).
  */
 /* clang-format off */
 #define SCENARIO_PARAMS(X, S) \
 	X(TRACE, 0, "trace", 1, "[--trace T]", \
 	  "      --trace T          trace of the store, by name or id (default: the newest)\n", \
-	  FN, trace_arg, 0, 0, 0, "", "trace", NULL) S() \
+	  FN, trace_arg, 0, 0, 0, "", "trace", NULL, -1) S() \
 	X(MODE, 'm', "mode", 1, "[--mode timed|inflate]", \
 	  "  -m, --mode M           timed (default: arrivals, queue, departures) or inflate\n" \
 	  "                         (sample jobs until --target x GPU capacity is requested)\n", \
-	  FN, mode, 0, 0, 0, "", "mode", NULL) S() \
+	  FN, mode, 0, 0, 0, "", "mode", NULL, -1) S() \
 	X(TARGET, 't', "target", 1, "[--target X]", \
 	  "  -t, --target X         inflation target, share of GPU capacity (default 1.3)\n", \
-	  FN, target, 0, 0, 0, "", "target", NULL) S() \
+	  FN, target, 0, 0, 0, "", "target", NULL, -1) S() \
 	X(QUEUE, 0, "queue", 1, "[--queue Q]", \
 	  "      --queue Q          timed queue: fifo (default), backfill, priority, easy\n" \
 	  "                         (backfill that keeps a reservation for the first job)\n", \
-	  FN, queue, 0, 0, 0, "", "queue", NULL) S() \
+	  FN, queue, 0, 0, 0, "", "queue", NULL, -1) S() \
 	X(PREEMPT, 0, "preempt", 0, "[--preempt]", \
 	  "      --preempt          with --queue priority: a waiting job may evict lower classes\n", \
-	  FN, preempt, 0, 0, 0, "", "preempt", NULL) S() \
+	  FN, preempt, 0, 0, 0, "", "preempt", NULL, -1) S() \
 	X(DIMS, 0, "dims", 1, "[--dims D]", \
 	  "      --dims D           dims every policy sees (cpu,mem,gpu,hbm,net,sto,iocpu; all;\n" \
 	  "                         hard), instead of each policy's own\n", \
-	  FN, dims, 0, 0, 0, "", "dims", NULL) S() \
+	  FN, dims, 0, 0, 0, "", "dims", NULL, -1) S() \
 	X(LAMBDA, 0, "lambda", 1, "[--lambda L]", \
 	  "      --lambda L         RAGP weight of residual-shape irregularity (default 0.5)\n", \
-	  REAL, lambda, 0, 0, POLICY_LAMBDA, "", "lambda", "lambda") S() \
+	  REAL, param[POLICY_P_LAMBDA], 0, 0, POLICY_LAMBDA, "", "lambda", "lambda", \
+	  POLICY_P_LAMBDA) S() \
 	X(MU, 0, "mu", 1, "[--mu M]", \
 	  "      --mu M             RAGP weight of bandwidth congestion (default 0.25)\n", \
-	  REAL, mu, 0, 0, POLICY_MU, "", "mu", "mu") S() \
+	  REAL, param[POLICY_P_MU], 0, 0, POLICY_MU, "", "mu", "mu", POLICY_P_MU) S() \
 	X(COVERAGE, 0, "coverage", 1, "[--coverage C]", \
 	  "      --coverage C       target workload: the most frequent job shapes covering\n" \
 	  "                         this share of jobs (0 < C <= 1, default 0.95); fgd-pack\n" \
 	  "                         places by its own (every shape)\n", \
-	  REAL, coverage, 0.01, 1, 0.95, "", "coverage", "coverage") S() \
+	  REAL, coverage, 0.01, 1, 0.95, "", "coverage", "coverage", -1) S() \
 	X(SAMPLE, 0, "sample-nodes", 1, "[--sample-nodes K]", \
 	  "      --sample-nodes K   score at most K feasible nodes per placement, met in a\n" \
 	  "                         seeded random order (default 0: every node); faster on\n" \
 	  "                         big clusters, but an approximation of each policy\n", \
-	  FN, sample_nodes, 0, 0, 0, "nodes", "sample_nodes", NULL) S() \
+	  FN, sample_nodes, 0, 0, 0, "nodes", "sample_nodes", NULL, -1) S() \
 	X(FAULT, 0, "fault", 1, "[--fault SPEC]...", \
 	  "      --fault SPEC       NODE:DIM=FRACTION@START+DURATION, e.g. n7:sto=0.5@3600+6h\n" \
 	  "                         (repeatable; NODE may be a node, a group or a GPU model)\n", \
-	  FN, faults, 0, 0, 0, "", "faults", NULL) S() \
+	  FN, faults, 0, 0, 0, "", "faults", NULL, -1) S() \
 	X(FAULT_FILE, 0, "fault-file", 1, "[--fault-file FILE]", \
 	  "      --fault-file FILE  faults, one a line\n", \
-	  FN, fault_file, 0, 0, 0, "", "faults", NULL) S() \
+	  FN, fault_file, 0, 0, 0, "", "faults", NULL, -1) S() \
 	X(PROFILE, 0, "profile", 1, "[--profile FILE]", \
 	  "      --profile FILE     enrichment profile (default: the built-in one)\n", \
-	  FN, profile_path, 0, 0, 0, "", "profile", NULL) S() \
+	  FN, profile_path, 0, 0, 0, "", "profile", NULL, -1) S() \
 	X(IO, 0, "io-pressure", 1, "[--io-pressure X]", \
 	  "      --io-pressure X    multiply net and sto demand by X (0..1e6, default 1)\n", \
-	  FN, io_pressure, 0, 0, 0, "", "io_pressure", NULL) S() \
+	  FN, io_pressure, 0, 0, 0, "", "io_pressure", NULL, -1) S() \
 	X(PRICE, 0, "gpu-price", 1, "[--gpu-price MODEL=USD]...", \
 	  "      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n", \
-	  FN, price_specs, 0, 0, 0, "USD", NULL, NULL) S() \
+	  FN, price_specs, 0, 0, 0, "USD", NULL, NULL, -1) S() \
 	X(TIER, 0, "price-tier", 1, "[--price-tier T]", \
 	  "      --price-tier T     on-demand (default), reserved, spot or owned\n", \
-	  FN, prices, 0, 0, 0, "", NULL, NULL) S() \
+	  FN, prices, 0, 0, 0, "", NULL, NULL, -1) S() \
 	X(CLUSTER, 0, "cluster", 1, "[--cluster FILE]", \
 	  "      --cluster FILE     replace the trace's nodes by a cluster-spec file\n", \
-	  FN, cluster_path, 0, 0, 0, "", "cluster", NULL) S() \
+	  FN, cluster_path, 0, 0, 0, "", "cluster", NULL, -1) S() \
 	X(WINDOW, 0, "window", 1, "[--window START..END]", \
 	  "      --window S..E      price the runs over trace seconds S to E (units s, m, h, d;\n" \
 	  "                         default: first to last arrival)\n", \
-	  FN, win_start, 0, 0, 0, "s", "window", NULL) S() \
+	  FN, win_start, 0, 0, 0, "s", "window", NULL, -1) S() \
 	X(ADMIT, 0, "io-admission", 1, "[--io-admission on|off]", \
 	  "      --io-admission A   on: every policy waits rather than oversubscribe a shared\n" \
 	  "                         dim it sees; off: none does (default: ragp7 on sto, iocpu)\n", \
-	  FN, io_admission, 0, 0, 0, "", "io_admission", NULL) S() \
+	  FN, io_admission, 0, 0, 0, "", "io_admission", NULL, -1) S() \
 	X(SCORING, 0, "scoring", 1, "[--scoring exact|k8s]", \
 	  "      --scoring S        exact (default: each policy's formula) or k8s (as\n" \
 	  "                         kube-scheduler score plugins: integers 0-100, weighted sum)\n", \
-	  FN, scoring, 0, 0, 0, "", "scoring", NULL) S() \
+	  FN, scoring, 0, 0, 0, "", "scoring", NULL, -1) S() \
 	X(TIE, 0, "tie-break", 1, "[--tie-break name|shuffled|random]", \
 	  "      --tie-break T      k8s ties: name (default: first node name), shuffled (first\n" \
 	  "                         in a seeded random order of the names, as the FGD\n" \
 	  "                         artifact) or random (seeded, as upstream Kubernetes)\n", \
-	  FN, tie, 0, 0, 0, "", "tie", NULL) S() \
+	  FN, tie, 0, 0, 0, "", "tie", NULL, -1) S() \
 	X(WEIGHTS, 0, "k8s-weights", 1, "[--k8s-weights NAME=W,...]", \
 	  "      --k8s-weights W    k8s: NAME=WEIGHT,... plugins added to the policy's own\n" \
 	  "                         (weight 1 unless named), e.g. packing=1\n", \
-	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL) S() \
+	  FN, k8s_weights, 0, 0, 0, "", "weights", NULL, -1) S() \
 	X(MTBF, 0, "node-mtbf", 1, "[--node-mtbf D]", \
 	  "      --node-mtbf D      timed: every node fails after a random time of mean D\n" \
 	  "                         (exponential, seeded; units s, m, h, d), then is down for\n" \
 	  "                         --node-repair; its jobs are killed and queue again\n", \
-	  FN, node_mtbf, 0, 0, 0, "s", "failures", NULL) S() \
+	  FN, node_mtbf, 0, 0, 0, "s", "failures", NULL, -1) S() \
 	X(REPAIR, 0, "node-repair", 1, "[--node-repair D]", \
 	  "      --node-repair D    how long a failed node stays down (with --node-mtbf)\n", \
-	  FN, node_repair, 0, 0, 0, "s", "failures", NULL) S() \
+	  FN, node_repair, 0, 0, 0, "s", "failures", NULL, -1) S() \
 	X(CKPT, 0, "checkpoint-every", 1, "[--checkpoint-every D]", \
 	  "      --checkpoint-every D  a job saves its work every D of work; a killed job\n" \
 	  "                         resumes there (default: none, it starts again)\n", \
-	  FN, ckpt_every, 0, 0, 0, "s", "checkpoint", NULL) S() \
+	  FN, ckpt_every, 0, 0, 0, "s", "checkpoint", NULL, -1) S() \
 	X(CKPT_COST, 0, "checkpoint-cost", 1, "[--checkpoint-cost D]", \
 	  "      --checkpoint-cost D   each save pauses the job for D (bucket checkpoint)\n", \
-	  FN, ckpt_cost, 0, 0, 0, "s", "checkpoint", NULL) S() \
+	  FN, ckpt_cost, 0, 0, 0, "s", "checkpoint", NULL, -1) S() \
 	X(SPREAD, 0, "gang-spread", 0, "[--gang-spread]", \
 	  "      --gang-spread      one worker of a gang per node (default: packed, workers\n" \
 	  "                         share a node where they fit)\n", \
-	  FN, gang_spread, 0, 0, 0, "", "gang_spread", NULL) S() \
+	  FN, gang_spread, 0, 0, 0, "", "gang_spread", NULL, -1) S() \
 	X(OVERESTIMATE, 0, "runtime-overestimate", 1, "[--runtime-overestimate X]", \
 	  "      --runtime-overestimate X  --queue easy: a running job is expected to end at\n" \
 	  "                         its start + duration x X, as users' time limits (default 1)\n", \
-	  FN, runtime_over, 0, 0, 0, "", "runtime_overestimate", NULL)
+	  FN, runtime_over, 0, 0, 0, "", "runtime_overestimate", NULL, -1) S() \
+	X(FP_TOL, 0, "fgd-pack-tol", 1, "[--fgd-pack-tol T]", \
+	  "      --fgd-pack-tol T   fgd-pack: width of its fragmentation bins, a share of the\n" \
+	  "                         job's GPUs (default 0.08; smaller favours multi-GPU jobs)\n", \
+	  REAL_IF, param[POLICY_P_FGD_PACK_TOL], 0.001, 100, POLICY_FGD_PACK_TOL, "", \
+	  "fgd_pack_tol", NULL, POLICY_P_FGD_PACK_TOL) S() \
+	X(FP_RESERVE, 0, "fgd-pack-reserve", 1, "[--fgd-pack-reserve W]", \
+	  "      --fgd-pack-reserve W  fgd-pack: weight of keeping nodes of scarce GPU models\n" \
+	  "                         for the jobs that need them (default 8; 0: none)\n", \
+	  REAL_IF, param[POLICY_P_FGD_PACK_RESERVE], 0, 0, POLICY_FGD_PACK_RESERVE, "", \
+	  "fgd_pack_reserve", NULL, POLICY_P_FGD_PACK_RESERVE)
 
 /* Separators and pickers for SCENARIO_PARAMS. */
 #define SCENARIO_SEP_NONE()
@@ -257,18 +273,19 @@ enum scenario_key {
 		SCENARIO_X_HELP, SCENARIO_SEP_NONE)
 
 /* One row of SCENARIO_PARAMS at run time. */
-enum scenario_type { SCENARIO_FN, SCENARIO_REAL };
+enum scenario_type { SCENARIO_FN, SCENARIO_REAL, SCENARIO_REAL_IF };
 struct scenario_param {
 	const char *name;        /* the long option, "lambda" */
 	int key;                 /* SCENARIO_K_* */
 	int has_arg;             /* 1 if it takes a value */
 	const char *help;        /* its -h lines */
-	enum scenario_type type; /* SCENARIO_REAL: the fields below apply */
+	enum scenario_type type; /* SCENARIO_REAL, _REAL_IF: the fields below apply */
 	size_t offset;           /* of its double in struct scenario */
 	double lo, hi, def;      /* its range (no upper limit when hi <= lo) and default */
 	const char *unit;        /* "" for a share or a weight */
 	const char *key_name;    /* in scenario_key, or NULL */
 	const char *column;      /* of the scenarios table, or NULL */
+	int pol;                 /* the POLICY_P_* it fills, or -1 */
 };
 /* The rows, SCENARIO_NPARAM of them, in key order. */
 extern const struct scenario_param scenario_params[SCENARIO_NPARAM];

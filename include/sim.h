@@ -65,9 +65,9 @@ struct sim_opts {
 	 * nothing else uses the dim, and the capacity is not 0); otherwise it waits (timed) or
 	 * fails (inflation). */
 	int io_admission;
-	double lambda, mu; /* RAGP weights (POLICY_LAMBDA, POLICY_MU) */
-	int contention;    /* 1: shared dims slow jobs down (1) */
-	int series_points; /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
+	double param[POLICY_NPARAM]; /* policy parameters (policy_param_init) */
+	int contention;              /* 1: shared dims slow jobs down (1) */
+	int series_points;           /* SIM_TIMED: samples over the arrival span (200; 0 = none) */
 	/* Score at most this many feasible nodes per placement, met in a seeded random order
 	 * (0 = every node, the default); policies with pick() (first-fit, random) ignore it */
 	uint32_t sample_nodes;
@@ -328,12 +328,12 @@ int64_t sim_next_time(const struct sim *s);
 int sim_fork(const struct sim *s, const struct policy_ops *ops, const struct fault *fault,
 	     struct sim **out, struct err *e);
 /* What else a fork may change, from its time on: the dims every policy sees (0: keep; the
- * placement search and I/O admission follow them), the RAGP weights (NaN: keep), the queue
+ * placement search and I/O admission follow them), the policy parameters (NaN: keep), the queue
  * discipline (-1: keep; the waiting jobs are put in the new order, and preemption is on
  * only when preempt is 1 under SIM_PRIORITY, -1: keep). */
 struct sim_change {
 	uint32_t dims;
-	double lambda, mu;
+	double param[POLICY_NPARAM];
 	int queue, preempt;
 };
 /* A change that changes nothing. */

@@ -734,10 +734,12 @@ static void change_text(const struct sim_change *ch, char *out, size_t len)
 				first = 0;
 			}
 	}
-	if (!isnan(ch->lambda) && n < len)
-		n += (size_t)snprintf(out + n, len - n, "%slambda %g", n ? ", " : "", ch->lambda);
-	if (!isnan(ch->mu) && n < len)
-		n += (size_t)snprintf(out + n, len - n, "%smu %g", n ? ", " : "", ch->mu);
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->pol >= 0 && !isnan(ch->param[p->pol]) && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s %g", n ? ", " : "", p->name,
+					      ch->param[p->pol]);
+	}
 	if (ch->queue >= 0 && n < len)
 		n += (size_t)snprintf(out + n, len - n, "%squeue %s%s", n ? ", " : "",
 				      sim_queue_name((enum sim_queue)ch->queue),
@@ -919,10 +921,9 @@ void dash_lane_scenario(const struct dash *d, int l, struct scenario *out, struc
 	out->io_pressure = L->io;
 	if (l > 0 && L->ch.dims)
 		out->dims = L->ch.dims;
-	if (l > 0 && !isnan(L->ch.lambda))
-		out->lambda = L->ch.lambda;
-	if (l > 0 && !isnan(L->ch.mu))
-		out->mu = L->ch.mu;
+	for (int i = 0; l > 0 && i < POLICY_NPARAM; i++)
+		if (!isnan(L->ch.param[i]))
+			out->param[i] = L->ch.param[i];
 	if (l > 0 && L->ch.queue >= 0)
 		out->queue = (enum sim_queue)L->ch.queue;
 	if (l > 0 && L->ch.preempt >= 0)
@@ -1366,7 +1367,15 @@ int dash_fork_node_fault(struct dash *d, const char *node, const char *spec, str
 	return dash_fork(d, NULL, &f, e);
 }
 
-/* dims, lambda, mu, queue: a what-if that changes the scenario's options from now. */
+/* The scenario row of policy parameter name ("lambda"), or NULL. */
+static const struct scenario_param *policy_param_row(const char *name)
+{
+	const struct scenario_param *p = scenario_param_find(name);
+	return p && p->pol >= 0 ? p : NULL;
+}
+
+/* dims, queue, a policy parameter (lambda, mu, ...): a what-if that changes the scenario's
+ * options from now. */
 static int command_change(struct dash *d, const char *w1, const char *w2, const char *rest, int n,
 			  struct err *e)
 {
@@ -1382,11 +1391,10 @@ static int command_change(struct dash *d, const char *w1, const char *w2, const 
 		ch.queue = (int)q;
 		ch.preempt = n >= 3 && !strcmp(rest, "preempt");
 	} else {
-		bad = parse_double(w2, &x) || x < 0;
-		if (!strcmp(w1, "lambda"))
-			ch.lambda = x;
-		else
-			ch.mu = x;
+		const struct scenario_param *p = policy_param_row(w1);
+		bad = parse_double(w2, &x) || !isfinite(x) || x < p->lo ||
+		      (p->hi > p->lo && x > p->hi);
+		ch.param[p->pol] = x;
 	}
 	if (bad)
 		return err_set(e, VF_EINPUT, "%s '%s': not a value for it", w1, w2);
@@ -1424,9 +1432,7 @@ enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg
 		err_set(e, VF_EINPUT, "io '%s': not a number", w2);
 		return DASH_CMD_ERROR;
 	}
-	if ((!strcmp(w1, "dims") || !strcmp(w1, "lambda") || !strcmp(w1, "mu") ||
-	     !strcmp(w1, "queue")) &&
-	    n >= 2)
+	if ((!strcmp(w1, "dims") || !strcmp(w1, "queue") || policy_param_row(w1)) && n >= 2)
 		return command_change(d, w1, w2, rest, n, e) ? DASH_CMD_ERROR : DASH_CMD_FORKED;
 	if (!strcmp(w1, "drop"))
 		return DASH_CMD_DROP;
@@ -1436,7 +1442,8 @@ enum dash_cmd dash_command(struct dash *d, const char *line, struct dash_cmd_arg
 		return DASH_CMD_QUIT;
 	err_set(e, VF_EINPUT,
 		"'%s': not a command (policy P, compare P, fault NODE DIM=F DUR, goto T, io X, "
-		"dims D, lambda L, mu M, queue Q [preempt], drop, store, quit)",
+		"dims D, lambda L, mu M, fgd-pack-tol T, fgd-pack-reserve W, queue Q [preempt], "
+		"drop, store, quit)",
 		line);
 	return DASH_CMD_ERROR;
 }

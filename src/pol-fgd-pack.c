@@ -8,22 +8,23 @@
  * exact fgd (openb GPU nodes, 100 % load: 4.70 % of GPUs unallocated against 7.30 %).
  * fgd-pack makes each piece of that explicit and mends two things the paper's measure gets
  * wrong, keeping a third it gets right:
- *   score = floor((dF - 8 p_ex(n) g) / w) + (tier + left) / 3.5,   w = 0.08 max(g, 1000)
+ *   score = floor((dF - R p_ex(n) g) / w) + (tier + left) / 3.5,   w = T max(g, 1000)
  * dF = F_n after - F_n before + pol_oversub over the policy's own target workload (its state,
  * struct fp_state: the run's fragmentation metrics stay over the scenario's): every
  * shape (coverage 1: the 95 % cut drops the multi-GPU shapes whose room packing keeps) and
  * allowed-model-only (frag.h: a shape that does not allow node n's GPU model does not count
  * on n; the paper's measure counts all of n's free GPU for it, a bias by GPU model that
- * swamps the state). g is the job's GPU-milli: the tolerance is 8 % of what it takes, at
- * least 80 milli (CPU-only jobs too).
+ * swamps the state). g is the job's GPU-milli: the tolerance T (--fgd-pack-tol, 0.08 by
+ * default) is 8 % of what it takes, at least 80 milli (CPU-only jobs too).
  * Reservation: allowed-model-only also drops the term of the paper's F_n that keeps jobs
  * off a model that constrained shapes need: a shape that does not allow n's model counts
  * all of n's free GPU, so placing g milli on n lowers F_n by its popularity x g. Without
  * it, unconstrained jobs fill a scarce model (openb with a third of the GPU pods
  * constrained as the real trace's are, half of them to T4: 5 points more GPUs unallocated
- * than the artifact's fgd). So dF also has - FP_RESERVE x p_ex(n) x g, with p_ex(n) the
+ * than the artifact's fgd). So dF also has - R x p_ex(n) x g, with p_ex(n) the
  * summed popularity of the GPU shapes that do not allow n's model: the same for every
- * placement on n, a preference for the models the constrained shapes leave alone.
+ * placement on n, a preference for the models the constrained shapes leave alone
+ * (R, --fgd-pack-reserve, 8 by default).
  * Ties (one bin): tier 0 a GPU share placed on a GPU already partly used, 1 the node has
  * something allocated, 2 the node is idle (pol-packing.c's tiers); then left, the GPU-milli
  * the share leaves on its GPU / 1000 (best fit of the share), or for whole GPUs the node's
@@ -44,13 +45,12 @@
 
 extern const struct policy_ops pol_fgd_ops;
 
-#define FP_TOL 0.08 /* the tolerance, a share of the job's GPU-milli (at least one GPU's) */
-/* The weight of the reservation term: 8 times the paper's, chosen on the tuning set's
- * constrained variants (spec10, spec25, spec50 of scripts/fgd-variants.sh: 0.5 left it
- * 1.9-5.0 points above the artifact's fgd on spec25 and spec50, 1 left 3.0 on spec25, 2 and
- * 4 up to 0.24 on one of them, 8 within 0.1 on all three, 16 0.8 above on spec25). It does
- * nothing on a trace without model constraints. */
-#define FP_RESERVE 8.0
+/* T and R are policy parameters (policy.h: POLICY_P_FGD_PACK_TOL, _RESERVE). R's default,
+ * 8, is 8 times the paper's weight, chosen on the tuning set's constrained variants (spec10,
+ * spec25, spec50 of scripts/fgd-variants.sh: 0.5 left it 1.9-5.0 points above the artifact's
+ * fgd on spec25 and spec50, 1 left 3.0 on spec25, 2 and 4 up to 0.24 on one of them, 8
+ * within 0.1 on all three, 16 0.8 above on spec25). It does nothing on a trace without model
+ * constraints. */
 
 /* The summed popularity of the target workload's GPU shapes that do not allow node n's GPU
  * model (or n has no model): the term the paper's F_n has and allowed-model-only drops. */
@@ -66,9 +66,10 @@ static double p_excluded(const struct policy_ctx *ctx, size_t n)
 	return p;
 }
 
-static double bin_of(double dfrag, int64_t gpu_milli)
+static double bin_of(const struct policy_ctx *ctx, double dfrag, int64_t gpu_milli)
 {
-	return floor(dfrag / (FP_TOL * (double)(gpu_milli > 1000 ? gpu_milli : 1000)));
+	return floor(dfrag / (ctx->param[POLICY_P_FGD_PACK_TOL] *
+			      (double)(gpu_milli > 1000 ? gpu_milli : 1000)));
 }
 
 static int is_share(int32_t milli)
@@ -92,8 +93,9 @@ static double pack_term(const struct policy_ctx *ctx, const struct placement *p)
 
 static double fp_score(const struct policy_ctx *ctx, const struct job *j, const struct placement *p)
 {
-	double ex = FP_RESERVE * p_excluded(ctx, (size_t)p->node) * (double)p->dem[DIM_GPU];
-	return bin_of(pol_fgd_ops.score(ctx, j, p) - ex, p->dem[DIM_GPU]) + pack_term(ctx, p);
+	double ex = ctx->param[POLICY_P_FGD_PACK_RESERVE] * p_excluded(ctx, (size_t)p->node) *
+		    (double)p->dem[DIM_GPU];
+	return bin_of(ctx, pol_fgd_ops.score(ctx, j, p) - ex, p->dem[DIM_GPU]) + pack_term(ctx, p);
 }
 
 static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
@@ -114,8 +116,9 @@ static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t
 			tier = gmin < 1000 ? 0 : tier;
 		}
 	}
-	double ex = FP_RESERVE * p_excluded(ctx, n) * (double)p.dem[DIM_GPU];
-	return bin_of(pol_fgd_ops.bound(ctx, j, n) - ex, p.dem[DIM_GPU]) + (tier + left) / 3.5;
+	double ex =
+		ctx->param[POLICY_P_FGD_PACK_RESERVE] * p_excluded(ctx, n) * (double)p.dem[DIM_GPU];
+	return bin_of(ctx, pol_fgd_ops.bound(ctx, j, n) - ex, p.dem[DIM_GPU]) + (tier + left) / 3.5;
 }
 
 /* The policy's own target workload and, per node, F_n and the all-free share over it (not

@@ -101,7 +101,8 @@ static double ragp_total(const struct policy_ctx *ctx, const struct node_state *
 		shares_add(&sh, fa, fn);
 	}
 	double sd = shares_dstd(&sh);
-	return dF + ctx->lambda * sd + ctx->mu * cong + pol_oversub(ctx, p);
+	return dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cong +
+	       pol_oversub(ctx, p);
 }
 
 static double ragp_before(const struct policy_ctx *ctx, size_t n)
@@ -296,7 +297,7 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
 						: low - before;
 	double sd = std_of(sa, sa2, r->k) - r->std_now;
-	double b = dF + ctx->lambda * sd + ctx->mu * cong;
+	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cong;
 	if (over) { /* rare: the overshoot as pol_oversub_of takes it */
 		struct placement p;
 		cluster_placement_of(n, j, hbm, &p);

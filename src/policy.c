@@ -34,3 +34,11 @@ const struct policy_ops *policy_find(const char *name)
 			return *p;
 	return NULL;
 }
+
+void policy_param_init(double param[POLICY_NPARAM])
+{
+	param[POLICY_P_LAMBDA] = POLICY_LAMBDA;
+	param[POLICY_P_MU] = POLICY_MU;
+	param[POLICY_P_FGD_PACK_TOL] = POLICY_FGD_PACK_TOL;
+	param[POLICY_P_FGD_PACK_RESERVE] = POLICY_FGD_PACK_RESERVE;
+}

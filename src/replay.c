@@ -69,8 +69,9 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->seed = seed;
 	o->target = sc->target;
 	o->dims = sc->dims;
-	o->lambda = sc->lambda;
-	o->mu = sc->mu;
+	for (int i = 0; i < SCENARIO_NPARAM; i++)
+		if (scenario_params[i].pol >= 0)
+			o->param[scenario_params[i].pol] = scenario_real(sc, &scenario_params[i]);
 	o->sample_nodes = sc->sample_nodes;
 	o->io_admission = sc->io_admission;
 	o->faults = sc->faults;

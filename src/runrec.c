@@ -292,7 +292,7 @@ static int scenario_put(struct store *st, const struct scenario *sc, const struc
 	};
 	for (int i = 0; i < SCENARIO_NPARAM; i++) {
 		const struct scenario_param *p = &scenario_params[i];
-		if (p->type == SCENARIO_REAL && p->column && row.nparam < STORE_SCEN_NPARAM)
+		if (p->type != SCENARIO_FN && p->column && row.nparam < STORE_SCEN_NPARAM)
 			row.param[row.nparam++] =
 				(struct store_param){p->column, scenario_real(sc, p)};
 	}

@@ -16,10 +16,10 @@
 #include "sha256.h"
 #include "words.h"
 
-#define ROW(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN)        \
+#define ROW(ID, SHORT, NAME, ARG, USAGE, HELP, TYPE, FIELD, LO, HI, DEF, UNIT, KEY, COLUMN, POL)   \
 	{                                                                                          \
 		NAME, SCENARIO_K_##ID, ARG, HELP, SCENARIO_##TYPE,                                 \
-			offsetof(struct scenario, FIELD), LO, HI, DEF, UNIT, KEY, COLUMN           \
+			offsetof(struct scenario, FIELD), LO, HI, DEF, UNIT, KEY, COLUMN, POL      \
 	}
 const struct scenario_param scenario_params[SCENARIO_NPARAM] = {
 	SCENARIO_PARAMS(ROW, SCENARIO_SEP_COMMA)};
@@ -54,7 +54,7 @@ void scenario_init(struct scenario *sc)
 	sc->queue = o.queue;
 	sc->preempt = o.preempt;
 	for (int i = 0; i < SCENARIO_NPARAM; i++)
-		if (scenario_params[i].type == SCENARIO_REAL)
+		if (scenario_params[i].type != SCENARIO_FN)
 			*real_at(sc, &scenario_params[i]) = scenario_params[i].def;
 	sc->sample_nodes = o.sample_nodes;
 	sc->io_admission = o.io_admission;
@@ -127,7 +127,7 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 
 	for (int i = 0; i < SCENARIO_NPARAM; i++) {
 		const struct scenario_param *p = &scenario_params[i];
-		if (p->key == key && p->type == SCENARIO_REAL)
+		if (p->key == key && p->type != SCENARIO_FN)
 			return num_in(p->name, arg, p->lo, p->hi, real_at(sc, p), e);
 	}
 	switch (key) {
@@ -558,7 +558,9 @@ void scenario_key(const struct scenario *sc, struct sbuf *out)
 {
 	for (int i = 0; i < SCENARIO_NPARAM; i++) {
 		const struct scenario_param *p = &scenario_params[i];
-		if (p->type == SCENARIO_REAL && p->key_name)
+		if (p->type == SCENARIO_REAL_IF && scenario_real(sc, p) == p->def)
+			continue; /* the default adds nothing: earlier keys stay as they were */
+		if (p->type != SCENARIO_FN && p->key_name)
 			sbuf_printf(out, ";%s=%.17g", p->key_name, scenario_real(sc, p));
 		else
 			key_part(sc, p->key, out);

@@ -254,8 +254,7 @@ static void setup_derived(struct sim *s)
 		s->pol.ctx.node_nofit = all ? s->node.nofit : s->pol.pnofit;
 		s->pol.ctx.node_fits = (const uint64_t(*)[2])(all ? s->node.fits : s->pol.pfits);
 	}
-	s->pol.ctx.lambda = s->o.lambda;
-	s->pol.ctx.mu = s->o.mu;
+	memcpy(s->pol.ctx.param, s->o.param, sizeof s->pol.ctx.param);
 	s->pol.ctx.rng = &s->rng;
 	s->pol.ctx.job_of = ctx_job_of;
 	s->pol.ctx.job_of_u = s;

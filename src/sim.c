@@ -150,8 +150,7 @@ void sim_opts_init(struct sim_opts *o)
 	o->queue = SIM_FIFO;
 	o->seed = 1;
 	o->target = 1.3;
-	o->lambda = POLICY_LAMBDA;
-	o->mu = POLICY_MU;
+	policy_param_init(o->param);
 	o->contention = 1;
 	o->series_points = 200;
 	o->win_start = o->win_end = -1;
@@ -1137,7 +1136,8 @@ void sim_insts_release(struct sim_insts *in)
 void sim_change_init(struct sim_change *ch)
 {
 	ch->dims = 0;
-	ch->lambda = ch->mu = NAN;
+	for (int i = 0; i < POLICY_NPARAM; i++)
+		ch->param[i] = NAN;
 	ch->queue = ch->preempt = -1;
 }
 
@@ -1164,10 +1164,9 @@ int sim_fork_with(const struct sim *s, const struct policy_ops *ops, const struc
 	if (ch) {
 		if (ch->dims)
 			f->o.dims = ch->dims;
-		if (!isnan(ch->lambda))
-			f->o.lambda = ch->lambda;
-		if (!isnan(ch->mu))
-			f->o.mu = ch->mu;
+		for (int i = 0; i < POLICY_NPARAM; i++)
+			if (!isnan(ch->param[i]))
+				f->o.param[i] = ch->param[i];
 		if (ch->queue >= 0)
 			f->o.queue = (enum sim_queue)ch->queue;
 		if (ch->preempt >= 0)

@@ -425,7 +425,7 @@ static void test_fork(void **state)
 	struct sim_change ch;
 	sim_change_init(&ch);
 	ch.queue = SIM_BACKFILL;
-	ch.lambda = 2;
+	ch.param[POLICY_P_LAMBDA] = 2;
 	ch.dims = DIMS_HARD;
 	dash_drop(d);
 	assert_int_equal(dash_fork_with(d, NULL, NULL, &ch, &e), 0);
@@ -434,11 +434,25 @@ static void test_fork(void **state)
 	assert_int_equal(sim_options(dash_sim(d, 0))->queue, SIM_FIFO);
 	dash_lane_scenario(d, 1, &lsc, &fs);
 	assert_int_equal(lsc.queue, SIM_BACKFILL);
-	assert_true(lsc.lambda == 2 && lsc.mu == f->sc.mu && lsc.dims == DIMS_HARD);
+	assert_true(lsc.param[POLICY_P_LAMBDA] == 2 &&
+		    lsc.param[POLICY_P_MU] == f->sc.param[POLICY_P_MU] && lsc.dims == DIMS_HARD);
 	free(fs);
 	dash_lane_scenario(d, 0, &lsc, &fs);
 	assert_int_equal(lsc.queue, SIM_FIFO);
-	assert_true(lsc.lambda == f->sc.lambda && lsc.dims == f->sc.dims);
+	assert_true(lsc.param[POLICY_P_LAMBDA] == f->sc.param[POLICY_P_LAMBDA] &&
+		    lsc.dims == f->sc.dims);
+	free(fs);
+	/* any policy parameter by its option's name, within the option's range */
+	struct dash_cmd_arg ca;
+	dash_drop(d);
+	assert_int_equal(dash_command(d, "fgd-pack-tol 0", &ca, &e), DASH_CMD_ERROR);
+	assert_string_equal(e.msg, "fgd-pack-tol '0': not a value for it");
+	assert_int_equal(dash_command(d, "fgd-pack-reserve 0", &ca, &e), DASH_CMD_FORKED);
+	assert_string_equal(dash_change(d, 1), "fgd-pack-reserve 0");
+	assert_true(sim_options(dash_sim(d, 1))->param[POLICY_P_FGD_PACK_RESERVE] == 0);
+	assert_true(sim_options(dash_sim(d, 1))->param[POLICY_P_LAMBDA] == POLICY_LAMBDA);
+	dash_lane_scenario(d, 1, &lsc, &fs);
+	assert_true(lsc.param[POLICY_P_FGD_PACK_RESERVE] == 0);
 	free(fs);
 	dash_advance(d, 50, 0);
 	assert_true(sim_counters(dash_sim(d, 1))->now <= dash_time(d));

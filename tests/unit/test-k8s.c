@@ -77,6 +77,7 @@ static void tc_init(struct tc *t, int n, const int *ngpu, const int64_t *cpu)
 	t->ctx.wl = &t->wl;
 	t->ctx.node_frag = NULL;
 	t->ctx.dims = DIM_BIT(DIM_GPU);
+	policy_param_init(t->ctx.param);
 	t->ctx.job_of = job_of;
 	t->ctx.job_of_u = t;
 	k8s_spec_of(&t->c, &t->spec);

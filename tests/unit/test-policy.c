@@ -93,8 +93,7 @@ static void tc_init(struct tc *t, int n, const int *ngpu, const int64_t *cpu)
 	t->ctx.c = &t->c;
 	t->ctx.wl = &t->wl;
 	t->ctx.node_frag = t->nf;
-	t->ctx.lambda = POLICY_LAMBDA;
-	t->ctx.mu = POLICY_MU;
+	policy_param_init(t->ctx.param);
 	t->ctx.rng = &t->rng;
 	t->ctx.job_of = job_of;
 	t->ctx.job_of_u = t;
@@ -523,7 +522,7 @@ static void test_ragp_fgd_limit_and_choice(void **state)
 	struct placement p;
 	mkjob(&j, 0, 1, 500, 0);
 	/* lambda = mu = 0, gpu only: plain FGD scaled by the node's GPU capacity. */
-	t.ctx.lambda = t.ctx.mu = 0;
+	t.ctx.param[POLICY_P_LAMBDA] = t.ctx.param[POLICY_P_MU] = 0;
 	t.ctx.dims = DIM_BIT(DIM_GPU);
 	assert_int_equal(decide(&t, policy_find("ragp5"), &j, &p), 0);
 	assert_int_equal(p.gpus, 4u);
@@ -535,8 +534,8 @@ static void test_ragp_fgd_limit_and_choice(void **state)
 	assert_near(policy_find("ragp5")->score(&t.ctx, &j, &p), -50.0 / 4000, 1e-12);
 	t.ctx.node_md = NULL;
 	/* With its defaults, ragp5 still leaves the residual with the least stranded GPU. */
-	t.ctx.lambda = POLICY_LAMBDA;
-	t.ctx.mu = POLICY_MU;
+	t.ctx.param[POLICY_P_LAMBDA] = POLICY_LAMBDA;
+	t.ctx.param[POLICY_P_MU] = POLICY_MU;
 	assert_int_equal(run(&t, "ragp5", &j, &p), 0);
 	assert_int_equal(p.gpus, 4u);
 	tc_release(&t);
@@ -555,8 +554,8 @@ static void test_ragp_residual_shape(void **state)
 	mkjob(&j, 4000, 1, 1000, 0);
 	frag_workload_release(&t.wl);
 	frag_workload_build(&t.wl, &j, 1, 1.0);
-	t.ctx.lambda = 1;
-	t.ctx.mu = 0;
+	t.ctx.param[POLICY_P_LAMBDA] = 1;
+	t.ctx.param[POLICY_P_MU] = 0;
 	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
 	struct placement p;
 	assert_int_equal(decide(&t, policy_find("ragp5"), &j, &p), 1);
@@ -580,8 +579,8 @@ static void test_ragp_counts_the_irregularity_it_adds(void **state)
 	mkjob(&w, 1000, 0, 0, 0);
 	frag_workload_release(&t.wl);
 	frag_workload_build(&t.wl, &w, 1, 1.0);
-	t.ctx.lambda = 1;
-	t.ctx.mu = 0;
+	t.ctx.param[POLICY_P_LAMBDA] = 1;
+	t.ctx.param[POLICY_P_MU] = 0;
 	t.ctx.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU);
 	t.nf[0] = frag_node(&t.c, 0, &t.wl);
 	assert_near(t.nf[0], 1000, 1e-9);
@@ -604,8 +603,8 @@ static void test_ragp_congestion_by_hand(void **state)
 	frag_workload_release(&t.wl);
 	frag_workload_build(&t.wl, &w, 1, 1.0);
 	t.ctx.dims = DIM_BIT(DIM_NET);
-	t.ctx.lambda = 0;
-	t.ctx.mu = 1;
+	t.ctx.param[POLICY_P_LAMBDA] = 0;
+	t.ctx.param[POLICY_P_MU] = 1;
 	t.nf[0] = 0;
 	const struct policy_ops *r = policy_find("ragp7");
 	struct job j;

@@ -49,6 +49,45 @@ static void test_key_unchanged(void **state)
 	scenario_release(&sc);
 }
 
+/* fgd-pack's tolerance and reservation weight enter the key only when given another value
+ * than their defaults, after every other field; lambda and mu always. */
+static void test_key_policy_params(void **state)
+{
+	(void)state;
+	struct scenario sc;
+	struct sbuf k = SBUF_INIT, k0 = SBUF_INIT;
+	struct err e = {0};
+	scenario_init(&sc);
+	sbuf_init(&k);
+	sbuf_init(&k0);
+	scenario_key(&sc, &k0);
+	assert_null(strstr(k0.s, "fgd_pack"));
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_TOL, "0.08", &e), 0);
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_RESERVE, "8", &e), 0);
+	scenario_key(&sc, &k);
+	assert_string_equal(k.s, k0.s);
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_RESERVE, "0", &e), 0);
+	sbuf_reset(&k);
+	scenario_key(&sc, &k);
+	assert_int_equal(k.len, k0.len + strlen(";fgd_pack_reserve=0"));
+	assert_string_equal(k.s + k0.len, ";fgd_pack_reserve=0");
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_TOL, "0.04", &e), 0);
+	sbuf_reset(&k);
+	scenario_key(&sc, &k);
+	assert_string_equal(k.s + k0.len, ";fgd_pack_tol=0.040000000000000001;fgd_pack_reserve=0");
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_TOL, "0", &e), VF_EINPUT);
+	assert_string_equal(e.msg, "--fgd-pack-tol '0': not a number in [0.001, 100]");
+	/* each fills its policy parameter, and replay copies them all */
+	for (int i = 0; i < SCENARIO_NPARAM; i++) {
+		const struct scenario_param *p = &scenario_params[i];
+		if (p->pol >= 0)
+			assert_ptr_equal(&sc.param[p->pol], (const char *)&sc + p->offset);
+	}
+	sbuf_release(&k);
+	sbuf_release(&k0);
+	scenario_release(&sc);
+}
+
 /* A REAL row is parsed, checked against its range and set through the table alone. */
 static void test_real_rows(void **state)
 {
@@ -178,9 +217,9 @@ static void test_man_pages(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_key_unchanged), cmocka_unit_test(test_real_rows),
-		cmocka_unit_test(test_key_value),     cmocka_unit_test(test_enrich_parse),
-		cmocka_unit_test(test_man_pages),
+		cmocka_unit_test(test_key_unchanged), cmocka_unit_test(test_key_policy_params),
+		cmocka_unit_test(test_real_rows),     cmocka_unit_test(test_key_value),
+		cmocka_unit_test(test_enrich_parse),  cmocka_unit_test(test_man_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

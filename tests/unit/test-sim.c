@@ -14,7 +14,9 @@
 #include "frag.h"
 #include "gpumodel.h"
 #include "metrics.h"
+#include "replay.h"
 #include "rng.h"
+#include "scenario.h"
 #include "sim.h"
 
 /* ---- test policies ---- */
@@ -875,6 +877,23 @@ static void test_policy_own_target(void **state)
 	assert_int_equal(r.node, 1);
 	sim_job_result(f, 0, &r);
 	assert_int_equal(r.node, 1);
+	/* that is the reservation term's doing: --fgd-pack-reserve 0 reaches the policy through
+	 * the scenario and replay's options, and the job takes the A100 node */
+	struct scenario sc;
+	struct sim_opts o0;
+	struct sim *g;
+	struct err e = {0};
+	scenario_init(&sc);
+	assert_int_equal(scenario_set(&sc, SCENARIO_K_FP_RESERVE, "0", &e), 0);
+	replay_sim_opts(&sc, 1, &o0);
+	assert_true(o0.param[POLICY_P_FGD_PACK_RESERVE] == 0);
+	assert_true(o0.param[POLICY_P_FGD_PACK_TOL] == POLICY_FGD_PACK_TOL);
+	assert_int_equal(sim_new(&js, fp, &wl, &o0, &g, NULL), 0);
+	sim_run(g);
+	sim_job_result(g, 0, &r);
+	assert_int_equal(r.node, 0);
+	sim_free(g);
+	scenario_release(&sc);
 	/* empty again at the end: over the scenario's workload the T4 node strands its 4000
 	 * free milli for the A100 shape (4/5 of the jobs); allowed-model-only it would be 0 */
 	for (int k = 0; k < 3; k++) {
@@ -1432,7 +1451,8 @@ static void test_fork_with_changes_from_the_start(void **state)
 		else if (k == 1)
 			o1.dims = ch.dims = DIMS_ALL; /* ragp5 comes to see sto and iocpu */
 		else if (k == 2)
-			o1.lambda = ch.lambda = 2, o1.mu = ch.mu = 1;
+			o1.param[POLICY_P_LAMBDA] = ch.param[POLICY_P_LAMBDA] = 2,
+			o1.param[POLICY_P_MU] = ch.param[POLICY_P_MU] = 1;
 		else
 			o1.queue = SIM_PRIORITY, o1.preempt = 1, ch.queue = SIM_PRIORITY,
 			ch.preempt = 1;
