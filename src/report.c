@@ -301,7 +301,9 @@ static void warnings(struct ctx *x)
 			report_addf(
 				r, REPORT_B_WARN,
 				"%s: %.0f of %.0f jobs (%.1f %%) were unplaceable and never ran "
-				"(no node could hold them, even empty, or had their GPU model): "
+				"(no node could hold them, even empty, or had their GPU model; for "
+				"a "
+				"gang, no set of as many nodes could): "
 				"no wait, slowdown or $ figure counts their demand (see Service "
 				"levels)",
 				g->pol->name, u, jobs, jobs > 0 ? 100 * u / jobs : NAN);

@@ -444,7 +444,8 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 		sbuf_reset(&b);
 		sbuf_printf(&b,
 			    "warning: jobs unplaceable, that never ran (%s): no node could hold "
-			    "them, even empty, or had their GPU model; no wait, slowdown or $ "
+			    "them, even empty, or had their GPU model (for a gang: no set of as "
+			    "many nodes could); no wait, slowdown or $ "
 			    "figure counts them, so the figures describe a smaller workload than "
 			    "the trace's",
 			    unp.s);

@@ -46,6 +46,7 @@ grep -q "unplaceable" err && die "a replay counts a gang that fits unplaceable"
 echo "g 3 A100 8 cpu=128000 mem=1048576 net=1000 sto=1000 iocpu=1000" > three.spec
 expect_rc 0 vf replay g.db --policy first-fit --gang-spread --no-store --cluster three.spec
 contains err "warning: jobs unplaceable"
+contains err "(for a gang: no set of as many nodes could)"
 expect_rc 0 vf replay g.db --policy first-fit --no-store --cluster three.spec --json
 contains out '"unplaceable_jobs": 1'
 
