@@ -39,6 +39,7 @@
 #include <stdlib.h>
 
 #include "frag.h"
+#include "gpumodel.h"
 #include "pol-common.h"
 #include "policy.h"
 #include "util.h"
@@ -52,18 +53,35 @@ extern const struct policy_ops pol_fgd_ops;
  * within 0.1 on all three, 16 0.8 above on spec25). It does nothing on a trace without model
  * constraints. */
 
-/* The summed popularity of the target workload's GPU shapes that do not allow node n's GPU
- * model (or n has no model): the term the paper's F_n has and allowed-model-only drops. */
-static double p_excluded(const struct policy_ctx *ctx, size_t n)
+/* The summed popularity of wl's GPU shapes that do not allow GPU model model (or model < 0:
+ * a node without one): the term the paper's F_n has and allowed-model-only drops. */
+static double excluded_over(const struct frag_workload *wl, int model)
 {
-	int model = ctx->c->spec[n].model;
 	double p = 0;
-	for (size_t i = 0; i < ctx->wl->n; i++) {
-		const struct frag_shape *m = &ctx->wl->shapes[i];
+	for (size_t i = 0; i < wl->n; i++) {
+		const struct frag_shape *m = &wl->shapes[i];
 		if (m->num_gpu > 0 && m->gpu_spec && (model < 0 || !(m->gpu_spec & (1u << model))))
 			p += m->p;
 	}
 	return p;
+}
+
+/* The policy's own target workload; per GPU model (index model + 1), its excluded share,
+ * fixed for the run and read at every score; per node, F_n and the all-free share over the
+ * workload (not the shapes that fit, which only POLICY_F_NODE_MD policies read). */
+struct fp_state {
+	struct frag_workload wl;
+	double pex[GPUMODEL_MAX + 1];
+	double *frag, *fnofit;
+};
+
+/* excluded_over for node n's model: from the run's state, or outside a run over ctx's
+ * workload. */
+static double p_excluded(const struct policy_ctx *ctx, size_t n)
+{
+	const struct fp_state *t = ctx->state;
+	int model = ctx->c->spec[n].model;
+	return t ? t->pex[model + 1] : excluded_over(ctx->wl, model);
 }
 
 static double bin_of(const struct policy_ctx *ctx, double dfrag, int64_t gpu_milli)
@@ -121,19 +139,14 @@ static double fp_bound(const struct policy_ctx *ctx, const struct job *j, size_t
 	return bin_of(ctx, pol_fgd_ops.bound(ctx, j, n) - ex, p.dem[DIM_GPU]) + (tier + left) / 3.5;
 }
 
-/* The policy's own target workload and, per node, F_n and the all-free share over it (not
- * the shapes that fit, which only POLICY_F_NODE_MD policies read). */
-struct fp_state {
-	struct frag_workload wl;
-	double *frag, *fnofit;
-};
-
 static void *fp_create(const struct policy_ctx *ctx, const struct job *jobs, size_t njobs)
 {
 	struct fp_state *t = xcalloc(1, sizeof *t);
 	size_t nn = ctx->c->n ? ctx->c->n : 1;
 	frag_workload_build(&t->wl, jobs, njobs, 1.0);
 	t->wl.allowed_only = 1;
+	for (int m = -1; m < GPUMODEL_MAX; m++)
+		t->pex[m + 1] = excluded_over(&t->wl, m);
 	t->frag = xcalloc(nn, sizeof *t->frag);
 	t->fnofit = xcalloc(nn, sizeof *t->fnofit);
 	return t;
