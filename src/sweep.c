@@ -289,16 +289,42 @@ static const char slurm_sh[] =
 	"# once they all succeed (--dependency=afterok). Run it again to run what is still not\n"
 	"# done (failed, killed by a time limit: it resumes, cancelled, lost, damaged).\n"
 	"#\n"
-	"#   ./slurm.sh [--no-merge] [SBATCH-OPTION...]\n"
+	"#   ./slurm.sh [--no-merge] [--transfer[=HOST] [--ssh CMD]] [SBATCH-OPTION...]\n"
 	"#\n"
-	"# The options go to each sbatch as they are, over those of slurm.sbatch: --mem=4G,\n"
-	"# --time=2:00:00, --partition=P, --account=A...\n"
+	"# --transfer: for nodes that share no file system with this host (HOST, default this\n"
+	"# one's name; rsync on each): an array task fetches the store, the task list and what a\n"
+	"# stopped run of its tasks kept from HOST by rsync over ssh (CMD, default ssh) into\n"
+	"# node-local storage ($TMPDIR, else /tmp), runs there, and sends each task's store and\n"
+	"# log back; the merge runs on HOST, through ssh. The SBATCH-OPTIONs go to each sbatch as\n"
+	"# they are, over those of slurm.sbatch: --mem=4G, --time=2:00:00, --partition=P...\n"
 	"set -eu\n"
 	"@PATH@"
 	"cd @DIR@\n"
 	"dir=$(pwd)\n"
 	"merge=1\n"
-	"if [ \"${1:-}\" = --no-merge ]; then merge=; shift; fi\n"
+	"VOIDFIT_TRANSFER=\n"
+	"VOIDFIT_SSH=ssh\n"
+	"while [ $# -gt 0 ]; do\n"
+	"\tcase $1 in\n"
+	"\t--no-merge) merge= ;;\n"
+	"\t--transfer) VOIDFIT_TRANSFER=$(hostname) ;;\n"
+	"\t--transfer=*) VOIDFIT_TRANSFER=${1#--transfer=} ;;\n"
+	"\t--ssh) [ $# -ge 2 ] || { echo 'slurm.sh: --ssh: no CMD' >&2; exit 2; }\n"
+	"\t\tVOIDFIT_SSH=$2; shift ;;\n"
+	"\t--ssh=*) VOIDFIT_SSH=${1#--ssh=} ;;\n"
+	"\t*) break ;;\n"
+	"\tesac\n"
+	"\tshift\n"
+	"done\n"
+	"# the jobs get them with the rest of this environment (sbatch --export=ALL)\n"
+	"export VOIDFIT_TRANSFER VOIDFIT_SSH\n"
+	"if [ -n \"$VOIDFIT_TRANSFER\" ]; then\n"
+	"\t# nothing of this directory on the nodes: Slurm's output goes nowhere (slurm.sbatch\n"
+	"\t# writes its own and sends it back), and the merge runs here, through ssh\n"
+	"\twd=/ out=/dev/null mout=/dev/null wrap=@MERGE_FAR@\n"
+	"else\n"
+	"\twd=$dir out=$dir/logs/slurm-%A_%a.out mout=$dir/logs/merge-%j.out wrap=@MERGE@\n"
+	"fi\n"
 	"mkdir -p runs logs submit\n"
 	"todo=submit/todo.$(date +%Y%m%d%H%M%S).$$\n"
 	"voidfit sweep status --todo \"$dir\" >\"$todo\"\n"
@@ -321,8 +347,7 @@ static const char slurm_sh[] =
 	"\t[ $m -le $per ] || m=$per\n"
 	"\tk=$m\n"
 	"\t[ $k -le 64 ] || k=64\n"
-	"\tj=$(sbatch --parsable --array=1-$m%$k --chdir=\"$dir\" "
-	"--output=\"$dir/logs/slurm-%A_%a.out\" \\\n"
+	"\tj=$(sbatch --parsable --array=1-$m%$k --chdir=\"$wd\" --output=\"$out\" \\\n"
 	"\t\t--export=ALL,VOIDFIT_TODO=$todo,VOIDFIT_OFFSET=$off \"$@\" slurm.sbatch)\n"
 	"\tj=${j%%;*}\n"
 	"\techo \"slurm.sh: job $j: array tasks 1-$m run $(((off * c) + 1))-$(((off + m) * c > n ? "
@@ -333,9 +358,8 @@ static const char slurm_sh[] =
 	"done\n"
 	"if [ -n \"$merge\" ]; then\n"
 	"\tj=$(sbatch --parsable --job-name=voidfit-merge --dependency=afterok$deps "
-	"--chdir=\"$dir\" \\\n"
-	"\t\t--output=\"$dir/logs/merge-%j.out\" --ntasks=1 \"$@\" \\\n"
-	"\t\t--wrap=@MERGE@)\n"
+	"--chdir=\"$wd\" \\\n"
+	"\t\t--output=\"$mout\" --ntasks=1 \"$@\" --wrap=\"$wrap\")\n"
 	"\techo \"slurm.sh: job ${j%%;*}: voidfit merge, once every array succeeds\"\n"
 	"fi\n";
 
@@ -353,7 +377,35 @@ static const char slurm_sbatch[] =
 	"@SBATCH@"
 	"set -eu\n"
 	"@PATH@"
-	"cd @DIR@\n"
+	"dir=@DIR@\n"
+	"far=${VOIDFIT_TRANSFER:-}\n"
+	"if [ -n \"$far\" ]; then\n"
+	"\t# slurm.sh --transfer: this node shares no file system with host $far. Work in\n"
+	"\t# node-local storage, kept for the other tasks of the sweep that run here (the store\n"
+	"\t# is fetched once, then only checked); the store, the task list and the list to run\n"
+	"\t# come from $far by rsync over ssh, each task's store and log go back.\n"
+	"\tw=${TMPDIR:-/tmp}/voidfit-sweep-@ID@\n"
+	"\tmkdir -p \"$w/runs\" \"$w/logs\" \"$w/submit\"\n"
+	"\tcd \"$w\"\n"
+	"\tout=logs/slurm-${SLURM_ARRAY_JOB_ID:-0}_${SLURM_ARRAY_TASK_ID}.out\n"
+	"\texec >\"$out\" 2>&1\n"
+	"\trs() { rsync -s -t -e \"${VOIDFIT_SSH:-ssh}\" \"$@\"; }\n"
+	"\trs \"$far:$dir/tasks\" tasks\n"
+	"\t[ -z \"${VOIDFIT_TODO:-}\" ] || rs \"$far:$dir/$VOIDFIT_TODO\" \"$VOIDFIT_TODO\"\n"
+	"\tif command -v flock >/dev/null 2>&1; then\n"
+	"\t\tflock store.lock rsync -s -t -e \"${VOIDFIT_SSH:-ssh}\" \"$far:\"@STORE@ store.db\n"
+	"\telse\n"
+	"\t\trs \"$far:\"@STORE@ store.db\n"
+	"\tfi\n"
+	"\t# a task line names the store by its path on $far: here it is store.db\n"
+	"\tpre=@PRE@\n"
+	"\t# stopped (a time limit, scancel: SIGTERM to every process): the task keeps its runs,\n"
+	"\t# they are sent back, and no other task starts\n"
+	"\tstop=\n"
+	"\ttrap 'stop=1' TERM\n"
+	"else\n"
+	"\tcd \"$dir\"\n"
+	"fi\n"
 	"c=@C@\n"
 	"i=$((${VOIDFIT_OFFSET:-0} + SLURM_ARRAY_TASK_ID))\n"
 	"rc=0\n"
@@ -365,8 +417,32 @@ static const char slurm_sbatch[] =
 	"\tk=$((k + 1))\n"
 	"\tline=$(sed -n \"${n}p\" tasks)\n"
 	"\t[ -n \"$line\" ] || { echo \"no task $n in tasks\" >&2; rc=1; continue; }\n"
-	"\tsh -c \"$line\" >\"logs/$n.log\" 2>&1 || { echo \"task $n failed: logs/$n.log\" >&2; "
+	"\tif [ -z \"$far\" ]; then\n"
+	"\t\tsh -c \"$line\" >\"logs/$n.log\" 2>&1 || { echo \"task $n failed: logs/$n.log\" >&2; "
 	"rc=1; }\n"
+	"\t\tcontinue\n"
+	"\tfi\n"
+	"\trest=${line#\"$pre\"}\n"
+	"\t[ \"$rest\" != \"$line\" ] || { echo \"task $n: not a replay of the store\" >&2; rc=1; "
+	"continue; }\n"
+	"\t# what a stopped run of the task kept, to resume after it\n"
+	"\trs -r --include=\"$n.db.part\" --exclude='*' \"$far:$dir/runs/\" runs/ || rc=1\n"
+	"\tsh -c \"voidfit replay \\\"\\$0\\\" $rest\" \"$w/store.db\" >\"logs/$n.log\" 2>&1 ||\n"
+	"\t\t{ echo \"task $n failed: logs/$n.log\" >&2; rc=1; }\n"
+	"\t# back: its log, and its store (or the runs it kept when stopped) in place of what\n"
+	"\t# $far has of it (a task that made neither leaves $far's as they are)\n"
+	"\tset -- --include=/logs/ --include=\"/logs/$n.log\" --include=\"/$out\"\n"
+	"\tif [ -f \"runs/$n.db\" ] || [ -f \"runs/$n.db.part\" ]; then\n"
+	"\t\tset -- \"$@\" --include=/runs/ --include=\"/runs/$n.db\" "
+	"--include=\"/runs/$n.db.part\"\n"
+	"\tfi\n"
+	"\tif rs -r --delete \"$@\" --exclude='*' ./ \"$far:$dir/\"; then\n"
+	"\t\trm -f \"runs/$n.db\" \"runs/$n.db.part\" \"logs/$n.log\"\n"
+	"\telse\n"
+	"\t\techo \"task $n: its store and log did not go back to $far\" >&2\n"
+	"\t\trc=1\n"
+	"\tfi\n"
+	"\t[ -z \"$stop\" ] || break\n"
 	"done\n"
 	"exit $rc\n";
 
@@ -376,8 +452,9 @@ static void fill(const char *tmpl, const char *const *names, const char *const *
 {
 	for (const char *p = tmpl; *p;) {
 		size_t i = 0;
-		if (*p == '@')
-			while (i < n && strncmp(p + 1, names[i], strlen(names[i])))
+		if (*p == '@') /* the whole name: MERGE is not MERGE_FAR */
+			while (i < n && (strncmp(p + 1, names[i], strlen(names[i])) ||
+					 p[1 + strlen(names[i])] != '@'))
 				i++;
 		if (*p != '@' || i == n) {
 			sbuf_addc(out, *p++);
@@ -473,6 +550,39 @@ static void id_text(const struct sweep *w, const struct sbuf *tasks, char id[65]
 		sbuf_printf(out, "trace %s\n", w->digests[i]);
 }
 
+/*
+ * What slurm.sh --transfer needs written in the scripts, from the sweep directory real, the
+ * store and the PATH line, each as sh reads it (storeq, pathline): into pre the start of a
+ * task line up to the store's path ("voidfit replay STORE "), which an array task replaces
+ * by its copy of the store; into mfar the merge job's command, which runs the merge on the
+ * host the sweep is on through ssh, its output in logs/merge-JOB.out there.
+ */
+static void far_lines(const char *real, const struct sbuf *storeq, const struct sbuf *pathline,
+		      struct sbuf *pre, struct sbuf *mfar)
+{
+	struct sbuf t = SBUF_INIT, head = SBUF_INIT;
+	sbuf_init(&t);
+	sbuf_init(&head);
+	sbuf_printf(&t, "voidfit replay %s ", storeq->s);
+	sh_quote(pre, t.s);
+	/* the remote command, before and after the job's id: words for the shell there */
+	sbuf_reset(&t);
+	sbuf_adds(&t, pathline->s);
+	sbuf_adds(&t, "cd ");
+	sh_quote(&t, real);
+	sbuf_printf(&t,
+		    " && { voidfit sweep status \"$(pwd)\" && voidfit merge %s runs/*.db; } "
+		    ">logs/merge-",
+		    storeq->s);
+	sbuf_adds(&head, "exec ${VOIDFIT_SSH:-ssh} \"$VOIDFIT_TRANSFER\" ");
+	sh_quote(&head, t.s);
+	sbuf_adds(&head, "\"$SLURM_JOB_ID\"");
+	sh_quote(&head, ".out 2>&1");
+	sh_quote(mfar, head.s);
+	sbuf_release(&t);
+	sbuf_release(&head);
+}
+
 /* Does dir hold what a sweep left, though no task list: a joblog, task stores or logs? */
 static const char *leftovers(const char *dir, struct sbuf *path)
 {
@@ -502,7 +612,7 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 {
 	struct sbuf tasks = SBUF_INIT, path = SBUF_INIT, text = SBUF_INIT, pathline = SBUF_INIT,
 		    store = SBUF_INIT, idt = SBUF_INIT, sb_lines = SBUF_INIT, dirq = SBUF_INIT,
-		    merge = SBUF_INIT, mq = SBUF_INIT;
+		    merge = SBUF_INIT, mq = SBUF_INIT, pre = SBUF_INIT, mfar = SBUF_INIT;
 	struct sweep_id old = {0};
 	struct err e2 = {0};
 	char *real = NULL, newid[65];
@@ -520,6 +630,8 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	sbuf_init(&dirq);
 	sbuf_init(&merge);
 	sbuf_init(&mq);
+	sbuf_init(&pre);
+	sbuf_init(&mfar);
 	*same = 0;
 	size_t ntask = task_lines(w, &tasks);
 	id_text(w, &tasks, newid, &idt);
@@ -565,6 +677,7 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	sbuf_adds(&merge, store.s);
 	sbuf_adds(&merge, " runs/*.db");
 	sh_quote(&mq, merge.s);
+	far_lines(real, &store, &pathline, &pre, &mfar);
 	if (w->mem)
 		sbuf_printf(&sb_lines, "#SBATCH --mem=%s\n", w->mem);
 	if (w->time)
@@ -574,8 +687,12 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	char nbuf[32], cbuf[32];
 	snprintf(nbuf, sizeof nbuf, "%zu", ntask);
 	snprintf(cbuf, sizeof cbuf, "%zu", w->cells ? w->cells : 1);
-	const char *names[] = {"PATH", "STORE", "N", "C", "DIR", "SBATCH", "MERGE"};
-	const char *vals[] = {pathline.s, store.s, nbuf, cbuf, dirq.s, sb_lines.s, mq.s};
+	char idbuf[17];
+	snprintf(idbuf, sizeof idbuf, "%.16s", newid);
+	const char *names[] = {"PATH",   "STORE", "N",  "C",   "DIR",
+			       "SBATCH", "MERGE", "ID", "PRE", "MERGE_FAR"};
+	const char *vals[] = {pathline.s, store.s, nbuf,  cbuf,  dirq.s,
+			      sb_lines.s, mq.s,    idbuf, pre.s, mfar.s};
 	const size_t nnames = sizeof names / sizeof *names;
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/runs", dir);
@@ -620,6 +737,8 @@ out:
 	sbuf_release(&dirq);
 	sbuf_release(&merge);
 	sbuf_release(&mq);
+	sbuf_release(&pre);
+	sbuf_release(&mfar);
 	return rc;
 }
 

@@ -8,7 +8,9 @@
 #
 # With VOIDFIT_SLURM_DBD=1 jobs are recorded by the slurmdbd of start-dbd.sh (run it first,
 # same STATEDIR); with VOIDFIT_SLURM_NODES=N (default 1) N slurmd run here as nodes vf1..vfN,
-# each on its own port, so a job may span nodes.
+# each on its own port, so a job may span nodes. With VOIDFIT_SLURM_HIDE=DIR (a directory)
+# the slurmd run in a mount namespace of their own where DIR is an empty tmpfs: nodes that
+# share no file system with this host below DIR (what a sweep's slurm.sh --transfer is for).
 #
 # MAXARRAYSIZE (default 1001, Slurm's): array indices go from 0 to MAXARRAYSIZE - 1; a test
 # sets it small to submit a sweep past it.
@@ -97,8 +99,19 @@ for n in $(echo "$names" | tr , ' '); do mkdir -p "$dir/spool/$n"; done
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -f "$SLURM_CONF" -i ||
 	skip "slurmctld did not start: $(tail -1 "$dir/log/slurmctld.log" 2>/dev/null)"
+# slurmd ARG...: as a node; with VOIDFIT_SLURM_HIDE, in the namespace that hides it (slurmd
+# forks the job steps: they see the tmpfs, this host does not)
+slurmd_node() {
+	if [ -z "${VOIDFIT_SLURM_HIDE:-}" ]; then
+		slurmd "$@"
+		return
+	fi
+	command -v unshare >/dev/null 2>&1 || skip "unshare is not installed (util-linux)"
+	unshare -m --propagation private \
+		sh -c 'mount -t tmpfs tmpfs "$0" && exec slurmd "$@"' "$VOIDFIT_SLURM_HIDE" "$@"
+}
 for n in $(echo "$names" | tr , ' '); do
-	slurmd -f "$SLURM_CONF" -N "$n" ||
+	slurmd_node -f "$SLURM_CONF" -N "$n" ||
 		skip "slurmd $n did not start: $(tail -1 "$dir/log/slurmd-$n.log" 2>/dev/null)"
 done
 i=0
