@@ -414,6 +414,19 @@ void sim_kill(struct sim *s, int32_t idx);
 void sim_window_lost(struct sim *s, int64_t win[GPUMODEL_MAX][JOB_NCLASS], int m, int c, int64_t g,
 		     int64_t start, double done);
 
+/* A node's name (or rack) with its index, to sort by name, then index, with qsort and
+ * sim_named_cmp: no global, which sizing threads would share. */
+struct sim_named {
+	const char *name;
+	int32_t n;
+};
+static inline int sim_named_cmp(const void *a, const void *b)
+{
+	const struct sim_named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
 /* A copy of the n elements of size sz at p, in room for cap of them (at least one). */
 static inline void *sim_copy_of(const void *p, size_t n, size_t cap, size_t sz)
 {

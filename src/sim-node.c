@@ -328,19 +328,6 @@ static int same_spec(const struct node *a, const struct node *b)
 	return a->ngpu == b->ngpu && a->model == b->model && !memcmp(a->cap, b->cap, sizeof a->cap);
 }
 
-/* A node of the rack sort: its rack's name and index. */
-struct rack_key {
-	const char *rack;
-	int32_t n;
-};
-
-static int rack_cmp(const void *a, const void *b)
-{
-	const struct rack_key *x = a, *y = b;
-	int c = strcmp(x->rack, y->rack);
-	return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
 /* nd's racks of c's nodes: ids in name order ("" for a node without one is a rack too,
  * when others have one), none when every node is under the same. */
 static void racks_init(struct sim_nodes *nd, const struct cluster *c)
@@ -351,15 +338,15 @@ static void racks_init(struct sim_nodes *nd, const struct cluster *c)
 		any = strcmp(c->spec[n].rack, c->spec[0].rack) != 0;
 	if (!any)
 		return;
-	struct rack_key *k = xmalloc(nn * sizeof *k);
+	struct sim_named *k = xmalloc(nn * sizeof *k);
 	for (size_t n = 0; n < nn; n++)
-		k[n] = (struct rack_key){c->spec[n].rack, (int32_t)n};
-	qsort(k, nn, sizeof *k, rack_cmp);
+		k[n] = (struct sim_named){c->spec[n].rack, (int32_t)n};
+	qsort(k, nn, sizeof *k, sim_named_cmp);
 	nd->rack = xmalloc(nn * sizeof *nd->rack);
 	nd->rnodes = xmalloc(nn * sizeof *nd->rnodes);
 	nd->rstart = xmalloc((nn + 1) * sizeof *nd->rstart);
 	for (size_t i = 0; i < nn; i++) {
-		if (!i || strcmp(k[i].rack, k[i - 1].rack))
+		if (!i || strcmp(k[i].name, k[i - 1].name))
 			nd->rstart[nd->nracks++] = (int32_t)i;
 		nd->rack[k[i].n] = nd->nracks - 1;
 		nd->rnodes[i] = k[i].n;

@@ -59,4 +59,18 @@ contains out '"id": 2,'
 grep -q '"id": 3,' out && die "--cross-switch-slowdown 1 made a scenario of its own"
 expect_rc 2 vf replay r.db --policy first-fit --cross-switch-slowdown 0.5 --no-store
 contains err "cross-switch-slowdown"
+
+# a mapping's rack target: Google 2019 machine events name the switch switch_id
+cat >g2019.map <<'MAP'
+kind nodes
+node machine_id
+rack switch_id
+cpu cpus 1000
+mem memory GiB
+MAP
+printf 'machine_id,switch_id,cpus,memory\n7,sw-a,32,128\n8,sw-b,32,128\n' >machines.csv
+expect_rc 0 vf import -o m.db jobs.csv --format generic:./g2019.map machines.csv
+expect_rc 0 vf export m.db --nodes
+contains out "7,,,32000,131072,0,0,,,,sw-a"
+contains out "8,,,32000,131072,0,0,,,,sw-b"
 exit 0
