@@ -11,7 +11,8 @@
  *   DIM=VALUE capacities per node, integers >= 0, each at most once: cpu (millicores),
  *          mem (MiB), net (MB/s), sto (MB/s), iocpu (millicores), and hbm (MiB per GPU,
  *          overriding the model's); the ones left out stay -1 for enrichment to fill.
- *          A node with net, sto or iocpu 0 takes no job that uses that dim.
+ *          A node with net, sto or iocpu 0 takes no job that uses that dim. rack=K puts
+ *          the group's nodes under switches of K nodes each, in order: GROUP-r000, -r001...
  * Example:  h100  200  H100  8  cpu=192000 mem=2097152 net=50000 sto=8000 iocpu=16000
  */
 #ifndef VOIDFIT_CLUSTERSPEC_H

@@ -32,6 +32,7 @@ struct import_opts {
 		     * not skipped: --new-trace */
 	int tz_set; /* naive time strings are at UTC + tz_offset s (--tz); else UTC */
 	int64_t tz_offset;
+	int64_t node_procs;     /* swf: processors per node (--node-procs), 0: the log's header */
 	size_t max_bad;         /* bad-row messages to keep in the result */
 	struct store_wait wait; /* how to wait for a store another process holds */
 	/* Set non-zero (by a signal handler) to stop the import: it fails "interrupted" at

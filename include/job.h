@@ -52,6 +52,8 @@ enum {
 struct node {
 	char name[NODE_NAME_MAX]; /* from the trace, or group-index for a cluster spec */
 	char group[24];           /* node group (cluster spec) or "" */
+	char rack[32];            /* rack or network switch under which it sits, or "" (none
+				   * said): a gang under one switch talks faster (sim.h) */
 	int64_t cap[DIM_N];       /* capacity; gpu = ngpu*1000, hbm = total MiB; -1 = unknown */
 	int32_t ngpu;             /* physical GPUs */
 	int16_t model;            /* gpumodel id, -1 for a node without GPUs */

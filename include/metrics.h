@@ -105,6 +105,7 @@ struct metrics {
 	/* The whole-node measure, time-weighted means: GPU nodes with nothing on them, and
 	 * the workers of the waiting gangs (the whole nodes they need, spread) */
 	double whole_free_mean, whole_want_mean;
+	int64_t gang_jobs; /* jobs of W > 1 in the job set: the whole-node measure says something */
 	struct metrics_jobs all, cls[JOB_NCLASS];
 	/* Inflation: the final arrived load and unallocated GPU share, jobs that failed. */
 	double load, unalloc_share;

@@ -61,6 +61,9 @@ enum runrec_col {
 	RUNREC_USD_PLACE,   /* recoverable_by_placement_usd_per_year */
 	RUNREC_USD_SIZE,    /* recoverable_by_sizing_usd_per_year */
 	RUNREC_USD_PROV,    /* provisioned_usd_per_year */
+	/* The whole-node measure (timed; NaN, not stored, for a trace without gangs): */
+	RUNREC_WHOLE_FREE, /* whole_free_nodes: mean GPU nodes with nothing on them */
+	RUNREC_WHOLE_WANT, /* gang_nodes_wanted: mean workers of the waiting gangs */
 	RUNREC_NCOL
 };
 /* The service one job class got in a run (timed): run_metrics keys "KEY/CLASS"
@@ -81,6 +84,11 @@ int runrec_col_find(const char *key);
 const struct table_col *runrec_col(enum runrec_col c);
 /* 1 if column c applies to mode (some are timed only, some inflate only). */
 int runrec_col_applies(enum runrec_col c, enum sim_mode mode);
+struct runrec;
+/* 1 if column c is left out of a table of the n runs rows: a figure of gangs (the
+ * whole-node measure) that none of them has, so tables of runs without gangs keep their
+ * columns as they were. */
+int runrec_col_omit(enum runrec_col c, const struct runrec *rows, size_t n);
 
 /* The id of sc's scenario row in st (after scenario_load; t: a trace of it prepared for
  * any seed; w0, w1: its pricing window, as a run measured it), adding the row when there is

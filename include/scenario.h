@@ -69,6 +69,7 @@ struct scenario {
 	double ckpt_every, ckpt_cost;  /* --checkpoint-every, --checkpoint-cost, seconds (0) */
 	int gang_spread;               /* --gang-spread: one worker of a gang per node (0) */
 	double runtime_over;           /* --runtime-overestimate: EASY's expected ends (1) */
+	double xswitch;                /* --cross-switch-slowdown: a gang across switches (1) */
 	unsigned given;                /* SCENARIO_G_* of the options given */
 	/* Set by a command that replays resamples (resample.h), not an option: 0 for the trace
 	 * as recorded, r >= 1 for its r-th block resample, of blocks of block_s seconds. Each
@@ -238,7 +239,12 @@ enum {
 	  "      --fgd-pack-reserve W  fgd-pack: weight of keeping nodes of scarce GPU models\n" \
 	  "                         for the jobs that need them (default 8; 0: none)\n", \
 	  REAL_IF, param[POLICY_P_FGD_PACK_RESERVE], 0, 0, POLICY_FGD_PACK_RESERVE, "", \
-	  "fgd_pack_reserve", NULL, POLICY_P_FGD_PACK_RESERVE)
+	  "fgd_pack_reserve", NULL, POLICY_P_FGD_PACK_RESERVE) S() \
+	X(XSWITCH, 0, "cross-switch-slowdown", 1, "[--cross-switch-slowdown F]", \
+	  "      --cross-switch-slowdown F  timed: a gang whose workers are under more than\n" \
+	  "                         one rack or switch of the node list runs F times slower\n" \
+	  "                         (1..100, default 1: no slower; the rest is stalled)\n", \
+	  REAL_IF, xswitch, 1, 100, 1, "", "cross_switch_slowdown", NULL, -1)
 
 /* Separators and pickers for SCENARIO_PARAMS. */
 #define SCENARIO_SEP_NONE()

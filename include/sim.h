@@ -97,6 +97,9 @@ struct sim_opts {
 	int gang_spread;
 	/* SIM_EASY: a running job's expected end is its start + duration x runtime_over (1) */
 	double runtime_over;
+	/* SIM_TIMED: a gang whose workers are on nodes of more than one rack (struct node's
+	 * rack) runs at rate 1 / xswitch, the rest of its GPU time stalled (1: no slower) */
+	double xswitch;
 };
 /* The defaults shown above. */
 void sim_opts_init(struct sim_opts *o);

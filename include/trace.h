@@ -107,8 +107,9 @@ struct trace_reader {
 	void *state;                /* the format's own */
 	int64_t rows;               /* data rows seen */
 	char why[256];              /* reason of the last TRACE_BAD */
-	int64_t tz_offset; /* naive time strings are at UTC + tz_offset s (import's --tz) */
-	int tz_set;        /* 1 when --tz gave tz_offset; 0: UTC */
+	int64_t tz_offset;  /* naive time strings are at UTC + tz_offset s (import's --tz) */
+	int tz_set;         /* 1 when --tz gave tz_offset; 0: UTC */
+	int64_t node_procs; /* swf: processors per node (import's --node-procs), 0: unsaid */
 	struct trace_model_note unknown[TRACE_MODELS_MAX]; /* models taken as UNKNOWN */
 	size_t nunknown;
 	/* A row that spans lines (a JSON item) sets where it began and its text, for the

@@ -63,17 +63,28 @@ static int parse_line(char **w, int nw, const char *fname, int line, struct job_
 	snprintf(n.group, sizeof n.group, "%s", w[0]);
 	n.model = (int16_t)model;
 	n.ngpu = (int32_t)gpus;
-	int64_t hbm = model >= 0 ? gpumodel_get(model)->hbm_mib : 0;
+	int64_t hbm = model >= 0 ? gpumodel_get(model)->hbm_mib : 0, per_rack = 0;
 	int hbm_set = 0;
 	for (int i = 4; i < nw; i++) {
 		char *eq = strchr(w[i], '=');
 		if (eq)
 			*eq = '\0';
+		if (eq && !strcmp(w[i], "rack")) {
+			if (per_rack)
+				return err_set(e, VF_EINPUT, "%s:%d: rack is given twice", fname,
+					       line);
+			if (parse_i64(eq + 1, &per_rack) || per_rack < 1 ||
+			    per_rack > SPEC_MAX_NODES)
+				return err_set(e, VF_EINPUT,
+					       "%s:%d: rack '%s' is not an integer in 1..%d", fname,
+					       line, eq + 1, SPEC_MAX_NODES);
+			continue;
+		}
 		int d = job_dim_find(w[i]);
 		if (!eq || d < 0 || d == DIM_GPU)
 			return err_set(e, VF_EINPUT,
 				       "%s:%d: '%s%s%s': want cpu=, mem=, hbm=, net=, "
-				       "sto= or iocpu=",
+				       "sto=, iocpu= or rack=",
 				       fname, line, w[i], eq ? "=" : "", eq ? eq + 1 : "");
 		if (parse_i64(eq + 1, &v) || v < 0)
 			return err_set(e, VF_EINPUT, "%s:%d: %s '%s' is not an integer >= 0", fname,
@@ -93,6 +104,9 @@ static int parse_line(char **w, int nw, const char *fname, int line, struct job_
 	n.cap[DIM_HBM] = gpus * hbm;
 	for (int64_t k = 0; k < count; k++) {
 		snprintf(n.name, sizeof n.name, "%s-%04lld", n.group, (long long)k);
+		if (per_rack)
+			snprintf(n.rack, sizeof n.rack, "%s-r%03d", n.group,
+				 (int)(k / per_rack % SPEC_MAX_NODES));
 		job_set_add_node(out, &n);
 	}
 	return VF_OK;

@@ -133,7 +133,12 @@ static void write_jobs(FILE *f, const struct job_set *js)
 
 static void write_nodes(FILE *f, const struct job_set *js)
 {
-	fputs("node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli\n", f);
+	int racks = 0; /* a rack column only when a node has one: rackless exports unchanged */
+	for (size_t i = 0; i < js->nnodes && !racks; i++)
+		racks = js->nodes[i].rack[0] != 0;
+	fprintf(f,
+		"node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli%s\n",
+		racks ? ",rack" : "");
 	for (size_t i = 0; i < js->nnodes; i++) {
 		const struct node *n = &js->nodes[i];
 		int64_t hbm = n->cap[DIM_HBM];
@@ -157,6 +162,10 @@ static void write_nodes(FILE *f, const struct job_set *js)
 		cell(f, n->cap[DIM_STO]);
 		fputc(',', f);
 		cell(f, n->cap[DIM_IOCPU]);
+		if (racks) {
+			fputc(',', f);
+			text(f, n->rack);
+		}
 		fputc('\n', f);
 	}
 }

@@ -58,7 +58,8 @@ enum {
 	OPT_STRICT,
 	OPT_TZ,
 	OPT_NEW_TRACE,
-	OPT_GPU_MODELS
+	OPT_GPU_MODELS,
+	OPT_NODE_PROCS
 };
 
 const struct cmd_opt cmd_import_opts[] = {
@@ -74,6 +75,7 @@ const struct cmd_opt cmd_import_opts[] = {
 	{"tz", OPT_TZ, 1},
 	{"new-trace", OPT_NEW_TRACE, 0},
 	{"gpu-models", OPT_GPU_MODELS, 1},
+	{"node-procs", OPT_NODE_PROCS, 1},
 	{NULL, 0, 0},
 };
 
@@ -82,6 +84,7 @@ const struct cmd_opt_kind_of cmd_import_kinds[] = {
 	{'N', CMD_OPT_HOOK, 0, 0},
 	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
 	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
+	{OPT_NODE_PROCS, CMD_OPT_WHOLE, 1, 1e6},
 	{0, 0, 0, 0},
 };
 
@@ -89,7 +92,7 @@ const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[-q] [--json] [-o STORE] [--format FMT]... [--name NAME] [--cluster FILE] "
 		 "[--nodes NODEFILE]... [--gpu-models FILE] [--new-trace] [--strict] [--tz ZONE] "
-		 "[--wait SECONDS] FILE...",
+		 "[--node-procs N] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
 	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
 		"                      is there, and put in place only if the import succeeds)\n"
@@ -110,6 +113,9 @@ const struct cmd_entry cmd_import_entry = {
 		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
 		"  --tz ZONE           the zone of time strings that name none: UTC (default),\n"
 		"                      +08:00, -0530 ...\n"
+		"  --node-procs N      swf: processors per node, instead of the log's MaxProcs /\n"
+		"                      MaxNodes; a job on more becomes a gang of ceil(procs / N)\n"
+		"                      workers\n"
 		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
 		"                      (default 60; 0: fail at once)\n"
 		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
@@ -315,6 +321,7 @@ static int check_import(struct cmd_ctx *ctx)
 	o->again = cmd_has(ctx, OPT_NEW_TRACE) > 0;
 	o->strict = cmd_has(ctx, OPT_STRICT) > 0;
 	o->wait = cmd_store_wait(ctx, OPT_WAIT);
+	o->node_procs = (int64_t)cmd_num(ctx, OPT_NODE_PROCS, 0);
 	if ((rc = check_formats(ctx, t)) || t->listed)
 		return rc;
 	if (t->nfmt == 1 && t->fmts[0].from == ctx->p.nops && t->fmts[0].nodes_from == t->nnodes)

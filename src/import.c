@@ -180,6 +180,7 @@ static int get_reader(struct imp *im, const struct trace_format *fmt, struct tra
 		return rc;
 	rd->tz_offset = im->o->tz_offset;
 	rd->tz_set = im->o->tz_set;
+	rd->node_procs = im->o->node_procs;
 	xgrow(&im->slot, &im->slotcap, im->nslot + 1, sizeof *im->slot);
 	im->slot[im->nslot++] = (struct slot){fmt, mname ? xstrdup(mname) : NULL, rd};
 	*out = rd;

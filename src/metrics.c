@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frag.h"
+#include "gang.h"
 #include "metrics.h"
 
 #define MS_PER_HOUR 3.6e6 /* GPU-milli-seconds in one GPU-hour */
@@ -403,6 +404,9 @@ void metrics_compute(const struct sim *s, const struct metrics_opts *o, struct m
 		span > 0 && c->n ? k->frag_md_s / ((double)c->n * (double)span) : now.frag_md;
 	m->whole_free_mean = span > 0 ? k->whole_free_s / (double)span : (double)now.whole_free;
 	m->whole_want_mean = span > 0 ? k->whole_want_s / (double)span : (double)now.whole_want;
+	struct gang_count gc;
+	gang_count(sim_jobs(s), &gc);
+	m->gang_jobs = gc.jobs;
 	for (int d = 0; d < DIM_N; d++)
 		m->stranded_mean[d] =
 			span > 0 && c->total[d] > 0

@@ -87,6 +87,7 @@ void replay_sim_opts(const struct scenario *sc, uint64_t seed, struct sim_opts *
 	o->ckpt_cost = sc->ckpt_cost;
 	o->gang_spread = sc->gang_spread;
 	o->runtime_over = sc->runtime_over;
+	o->xswitch = sc->xswitch;
 }
 
 int replay_new(const struct replay_trace *t, const struct scenario *sc,

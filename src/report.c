@@ -573,6 +573,38 @@ static void glance_items(struct ctx *x)
 
 /* ---- service levels: what each policy's $ were bought with ---- */
 
+/* The whole-node measure, when the runs have gangs: the free nodes against what the
+ * waiting gangs need. */
+static void whole_nodes(struct ctx *x)
+{
+	if (runrec_col_omit(RUNREC_WHOLE_WANT, x->sel.runs, x->sel.n))
+		return;
+	report_add(x->r, REPORT_B_PARA,
+		   "Whole nodes: the GPU nodes with nothing on them against the nodes the "
+		   "waiting gangs need (their workers, one a node), means over the run. Gangs "
+		   "that want many more nodes than are free wait for nodes that small jobs keep "
+		   "broken up; free nodes beside a large want say the gangs wait for something "
+		   "else (a GPU model, the queue).");
+	static const struct table_col cols[] = {
+		LABEL_COLS,
+		{"whole_free_nodes", "free nodes", NULL, 1, 0, TABLE_C_PLAIN},
+		{"gang_nodes_wanted", "gangs want", NULL, 1, 0, TABLE_C_PLAIN},
+		{"wanted_per_free_node", "want / free", NULL, 2, 0, TABLE_C_PLAIN},
+	};
+	struct table *t = report_add_table(x->r, "whole_nodes", "Whole nodes, per policy", cols,
+					   sizeof cols / sizeof *cols, 0);
+	for (size_t i = 0; i < x->ng; i++) {
+		const struct group *g = &x->g[i];
+		struct table_cell *c = table_row(t);
+		label_cells(c, g);
+		double fr = group_mean(g, RUNREC_WHOLE_FREE),
+		       want = group_mean(g, RUNREC_WHOLE_WANT);
+		c[3].v = fr;
+		c[4].v = want;
+		c[5].v = fr > 0 ? want / fr : NAN;
+	}
+}
+
 static void section_service(struct ctx *x)
 {
 	struct report *r = x->r;
@@ -649,6 +681,7 @@ static void section_service(struct ctx *x)
 		report_add(r, REPORT_B_PARA,
 			   "Not stored for these runs: they were made before the service of each "
 			   "job class was read back (replay them).");
+	whole_nodes(x);
 }
 
 /* ---- 1-3: $ per year by bucket, by GPU model, by class ---- */
@@ -1573,7 +1606,8 @@ static void runs_table(struct ctx *x)
 	int map[RUNREC_NCOL];
 	for (int k = 0; k < RUNREC_NCOL; k++) {
 		map[k] = -1;
-		if (!runrec_col_applies((enum runrec_col)k, x->mode))
+		if (!runrec_col_applies((enum runrec_col)k, x->mode) ||
+		    runrec_col_omit((enum runrec_col)k, x->sel.runs, x->sel.n))
 			continue;
 		map[k] = (int)nc;
 		cols[nc++] = (struct table_col){runrec_col_key((enum runrec_col)k),

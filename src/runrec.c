@@ -68,6 +68,10 @@ static const struct colspec cols[RUNREC_NCOL] = {
 	[RUNREC_USD_PROV] = {{"provisioned_usd_per_year", "provisioned", "$/yr", 0, TABLE_NEUTRAL,
 			      TABLE_C_DOLLARS},
 			     BOTH},
+	[RUNREC_WHOLE_FREE] = {{"whole_free_nodes", "free nodes", "mean", 1, TABLE_NEUTRAL, 0},
+			       TIMED},
+	[RUNREC_WHOLE_WANT] = {{"gang_nodes_wanted", "gangs want", "nodes mean", 1, TABLE_LOWER, 0},
+			       TIMED},
 };
 
 /* The run_metrics key of each class figure, before its "/CLASS". */
@@ -109,6 +113,16 @@ const struct table_col *runrec_col(enum runrec_col c)
 int runrec_col_applies(enum runrec_col c, enum sim_mode mode)
 {
 	return (cols[c].modes & (mode == SIM_INFLATE ? INFLATE : TIMED)) != 0;
+}
+
+int runrec_col_omit(enum runrec_col c, const struct runrec *rows, size_t n)
+{
+	if (c != RUNREC_WHOLE_FREE && c != RUNREC_WHOLE_WANT)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(rows[i].v[c]))
+			return 0;
+	return 1;
 }
 
 /* ---- from a run ---- */
@@ -158,6 +172,8 @@ void runrec_from_result(const struct replay_result *res, struct runrec *r)
 	v[RUNREC_USD_PLACE] = m->usd_year_placement;
 	v[RUNREC_USD_SIZE] = m->usd_year_sizing;
 	v[RUNREC_USD_PROV] = m->usd_year_provisioned;
+	v[RUNREC_WHOLE_FREE] = infl || !m->gang_jobs ? NAN : m->whole_free_mean;
+	v[RUNREC_WHOLE_WANT] = infl || !m->gang_jobs ? NAN : m->whole_want_mean;
 	cls_none(r);
 	for (int c = 0; c < JOB_NCLASS && !infl; c++) {
 		const struct metrics_jobs *mj = &m->cls[c];

@@ -8,8 +8,16 @@
  * them), all of one GPU model, one per node under o.gang_spread. If a worker finds no node,
  * the workers placed so far are taken off in reverse order and their nodes refreshed: the
  * cluster is then as it was (cluster_remove undoes cluster_place exactly; test-sim compares
- * the node states). Contention rates are not touched while the workers are tried
- * (struct sim's trial): the running jobs never see a gang that does not start.
+ * the node states). Where the nodes are under more than one rack (or switch, struct node's
+ * rack), a gang is kept under one when some rack can hold it: the racks where a first fit
+ * of all W workers succeeds now are the candidates; the policy's best node for one worker
+ * among their nodes names the rack tried first, and the policy places all the workers on
+ * that rack's nodes alone; if one does not fit there (a policy may pack worse than first
+ * fit), the rack is dropped and the policy's best among the rest names the next. Only when
+ * no rack takes the gang are the workers placed as without racks, across switches (and
+ * then slowed by o.xswitch, sim.c). Without racks nothing of this runs. Contention rates
+ * are not touched while the workers are tried (struct sim's trial): the running jobs never
+ * see a gang that does not start.
  *
  * The EASY reservation (Lifka 1995; Slurm's sched/backfill with one reservation): the head
  * of the queue, which fits nowhere now, is given the earliest time t_res at which it would
@@ -66,24 +74,33 @@ void sim_replace_gang(struct sim *s, int32_t idx, const struct placement *p, int
 	s->trial = 0;
 }
 
-/* Place the workers of idx as model m's (m < 0: the first picks); returns how many were
- * placed: all W, or fewer after a failure, which the caller rolls back. */
+/* Place the workers of idx as model m's (m < 0: the first picks), on nodes without a bit
+ * in fence (a node bitmap; NULL: any node); returns how many were placed: all W, or fewer
+ * after a failure, which the caller rolls back. */
 static int place_workers(struct sim *s, int32_t idx, const struct job *j, int m,
-			 struct placement *out)
+			 struct placement *out, const uint64_t *fence)
 {
 	int W = job_workers(j);
 	struct job wj;
 	worker_of(j, m, &wj);
 	size_t words = (s->c.n + 63) / 64;
-	if (s->o.gang_spread) {
+	if (s->o.gang_spread || fence) {
 		xgrow(&s->pol.skip, &s->pol.skipcap, words ? words : 1, sizeof *s->pol.skip);
-		memset(s->pol.skip, 0, (words ? words : 1) * sizeof *s->pol.skip);
+		if (fence)
+			memcpy(s->pol.skip, fence, words * sizeof *s->pol.skip);
+		else
+			memset(s->pol.skip, 0, (words ? words : 1) * sizeof *s->pol.skip);
 	}
 	for (int w = 0; w < W; w++) {
-		int ok = sim_find_place(s, &wj, &out[w]);
-		if (ok && s->o.gang_spread &&
-		    (s->pol.skip[out[w].node / 64] >> (out[w].node % 64) & 1))
+		int ok;
+		if (fence) {
 			ok = sim_find_place_skip(s, &wj, s->pol.skip, &out[w]);
+		} else {
+			ok = sim_find_place(s, &wj, &out[w]);
+			if (ok && s->o.gang_spread &&
+			    (s->pol.skip[out[w].node / 64] >> (out[w].node % 64) & 1))
+				ok = sim_find_place_skip(s, &wj, s->pol.skip, &out[w]);
+		}
 		if (!ok)
 			return w;
 		if (w == 0 && m < 0)
@@ -96,6 +113,64 @@ static int place_workers(struct sim *s, int32_t idx, const struct job *j, int m,
 	return W;
 }
 
+static int fits_on(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
+		   struct placement *out, const int32_t *list, size_t nlist);
+
+/* Set (on 1) or clear (0) the bits of rack r's nodes in bitmap b. */
+static void rack_bits(const struct sim *s, int32_t r, uint64_t *b, int on)
+{
+	for (int32_t k = s->node.rstart[r]; k < s->node.rstart[r + 1]; k++) {
+		int32_t n = s->node.rnodes[k];
+		if (on)
+			b[n / 64] |= 1ull << (n % 64);
+		else
+			b[n / 64] &= ~(1ull << (n % 64));
+	}
+}
+
+/* The gang under one rack: of the racks that can hold all its workers now (first fit),
+ * the one of the policy's best node among them is tried first (the policy places every
+ * worker there), then the one of its best among the racks left, and so on. W (placed, in
+ * out) or 0 (the cluster as it was). */
+static int place_one_rack(struct sim *s, int32_t idx, const struct job *j, struct placement *out)
+{
+	int W = job_workers(j), any = 0;
+	size_t words = (s->c.n + 63) / 64;
+	xgrow(&s->node.fence, &s->node.fencecap, 2 * words, sizeof *s->node.fence);
+	uint64_t *left = s->node.fence, *one = s->node.fence + words;
+	memset(left, 0xff, words * sizeof *left); /* a bit: not on a rack left to try */
+	for (int32_t r = 0; r < s->node.nracks; r++) {
+		const int32_t *list = s->node.rnodes + s->node.rstart[r];
+		if (fits_on(s, &s->c, j, idx, out, list,
+			    (size_t)(s->node.rstart[r + 1] - s->node.rstart[r]))) {
+			rack_bits(s, r, left, 0);
+			any = 1;
+		}
+	}
+	struct job wj;
+	worker_of(j, -1, &wj);
+	struct placement p0;
+	while (any && sim_find_place_skip(s, &wj, left, &p0)) {
+		int32_t r = s->node.rack[p0.node];
+		memset(one, 0xff, words * sizeof *one);
+		rack_bits(s, r, one, 0);
+		rack_bits(s, r, left, 1);
+		int n = place_workers(s, idx, j, -1, out, one);
+		if (n == W)
+			return W;
+		unplace(s, idx, out, n);
+	}
+	return 0;
+}
+
+int sim_gang_spans(const struct sim *s, const struct placement *p, int n)
+{
+	for (int w = 1; s->node.nracks && w < n; w++)
+		if (s->node.rack[p[w].node] != s->node.rack[p[0].node])
+			return 1;
+	return 0;
+}
+
 int sim_place_gang(struct sim *s, int32_t idx, struct placement *out)
 {
 	const struct job *j = src_job(s, &s->inst.jobs[idx]);
@@ -103,7 +178,11 @@ int sim_place_gang(struct sim *s, int32_t idx, struct placement *out)
 	if (job_gpu(j) * W > s->c.free_gpu_milli)
 		return 0;
 	s->trial = 1;
-	int n = place_workers(s, idx, j, -1, out),
+	if (s->node.nracks && place_one_rack(s, idx, j, out) == W) {
+		s->trial = 0;
+		return 1;
+	}
+	int n = place_workers(s, idx, j, -1, out, NULL),
 	    first = n ? node_model(s, (size_t)out[0].node) : -1;
 	if (n < W)
 		unplace(s, idx, out, n);
@@ -112,21 +191,31 @@ int sim_place_gang(struct sim *s, int32_t idx, struct placement *out)
 		int m = s->node.models[i];
 		if (m == first || (j->gpu_spec && !((j->gpu_spec >> m) & 1)))
 			continue;
-		if ((n = place_workers(s, idx, j, m, out)) < W)
+		if ((n = place_workers(s, idx, j, m, out, NULL)) < W)
 			unplace(s, idx, out, n);
 	}
 	s->trial = 0;
 	return n == W;
 }
 
-/* First fit of j's W workers on c, of model m (< 0: any), one per node with spread: how
- * many were placed (into p), all left on c. */
+/* First fit of j's W workers on c, of model m (< 0: any), one per node with spread, over
+ * the nlist nodes of list (NULL: every node): how many were placed (into p), all left on c. */
 static int first_fit(const struct sim *s, struct cluster *c, const struct job *j, int m,
-		     int32_t idx, struct placement *p)
+		     int32_t idx, struct placement *p, const int32_t *list, size_t nlist)
 {
 	int W = job_workers(j), w = 0;
 	struct job wj;
 	worker_of(j, m, &wj);
+	if (list) {
+		for (size_t k = 0; k < nlist && w < W; k++)
+			while (w < W && admits(s->pol.admit, &c->st[list[k]], &wj) &&
+			       cluster_first_choice(c, (size_t)list[k], &wj, &p[w])) {
+				cluster_place(c, &p[w++], idx);
+				if (s->o.gang_spread)
+					break;
+			}
+		return w;
+	}
 	size_t n = cluster_next_fit(c, 0, &wj);
 	while (w < W && n < c->n) {
 		if (admits(s->pol.admit, &c->st[n], &wj) &&
@@ -140,21 +229,22 @@ static int first_fit(const struct sim *s, struct cluster *c, const struct job *j
 	return w;
 }
 
-int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
-		  struct placement *out)
+/* sim_gang_fits on the nlist nodes of list (NULL: every node). */
+static int fits_on(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
+		   struct placement *out, const int32_t *list, size_t nlist)
 {
 	int W = job_workers(j), n = 0;
 	if (job_gpu(j) * W > c->free_gpu_milli)
 		return 0;
 	struct placement *p = out ? out : xmalloc((size_t)W * sizeof *p);
 	if (j->num_gpu <= 0 || s->node.nmodels <= 1) {
-		n = first_fit(s, c, j, -1, idx, p);
+		n = first_fit(s, c, j, -1, idx, p, list, nlist);
 	} else {
 		for (int i = 0; i < s->node.nmodels && n < W; i++) {
 			int m = s->node.models[i];
 			if (j->gpu_spec && !((j->gpu_spec >> m) & 1))
 				continue;
-			n = first_fit(s, c, j, m, idx, p);
+			n = first_fit(s, c, j, m, idx, p, list, nlist);
 			if (n < W)
 				while (n > 0)
 					cluster_remove(c, &p[--n], idx);
@@ -166,6 +256,12 @@ int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, i
 	if (!out)
 		free(p);
 	return ok;
+}
+
+int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
+		  struct placement *out)
+{
+	return fits_on(s, c, j, idx, out, NULL, 0);
 }
 
 int sim_gang_never_fits(struct sim *s, struct sjob *sj)

@@ -69,6 +69,7 @@ enum {
 			 * (else its rate is 1 since its start: run_now) */
 	SJ_NOEND = 4,   /* RUNNING: no completion is queued (rate 0, or its end is past
 			 * t_max): counted in struct sim_insts' nnoend */
+	SJ_XSWITCH = 8, /* RUNNING: a gang across racks, slowed by o.xswitch (sim.c) */
 };
 static_assert(sizeof(struct sjob) <= 32, "two instances to a cache line");
 
@@ -192,6 +193,13 @@ struct sim_nodes {
 	size_t hpcap;
 	uint64_t *resv; /* its nodes, a bitmap: a job off them cannot delay it */
 	size_t resvcap;
+	/* Racks (struct node's rack), when the nodes are under more than one (else nracks 0
+	 * and the arrays NULL): each node's rack id (the racks in name order), and the nodes
+	 * of rack r, ascending, at rnodes[rstart[r] .. rstart[r + 1]) */
+	int32_t *rack, *rnodes, *rstart;
+	int32_t nracks;
+	uint64_t *fence; /* scratch of sim_place_gang: two node bitmaps, one after the other */
+	size_t fencecap;
 };
 /* The measures' arrays for nn nodes (zero), the spec classes of c's nodes, the models and,
  * with a workload wl, its smallest demands; gpu_cap[m] gets the GPU-milli of model m. */
@@ -323,10 +331,13 @@ struct sim {
 
 /* Place instance idx's W workers (a gang) as the policy picks them, one at a time on the
  * cluster as it stands after the previous ones, all of one GPU model (the first's), one per
- * node under o.gang_spread. On success they are on the cluster, in out (W long), and the
- * caller starts the gang (sim_start_gang); else the cluster is back as it was, byte for
- * byte, and 0. */
+ * node under o.gang_spread; with racks, under one rack first where one can hold them all
+ * (sim-gang.c's top says in which order). On success they are on the cluster, in out (W long), and
+ * the caller starts the gang (sim_start_gang); else the cluster is back as it was, byte for byte,
+ * and 0. */
 int sim_place_gang(struct sim *s, int32_t idx, struct placement *out);
+/* Are the n placements p on nodes under more than one rack? */
+int sim_gang_spans(const struct sim *s, const struct placement *p, int n);
 /* Does j fit on c as it stands (each worker at its first choice, first fit; the same model
  * and spread rules)? c is left as it was; out (room for W, or NULL) gets the placements. */
 int sim_gang_fits(const struct sim *s, struct cluster *c, const struct job *j, int32_t idx,
@@ -402,6 +413,19 @@ void sim_kill(struct sim *s, int32_t idx);
  * window (at most its time there) into win[m][c] (sim-queue.c). */
 void sim_window_lost(struct sim *s, int64_t win[GPUMODEL_MAX][JOB_NCLASS], int m, int c, int64_t g,
 		     int64_t start, double done);
+
+/* A node's name (or rack) with its index, to sort by name, then index, with qsort and
+ * sim_named_cmp: no global, which sizing threads would share. */
+struct sim_named {
+	const char *name;
+	int32_t n;
+};
+static inline int sim_named_cmp(const void *a, const void *b)
+{
+	const struct sim_named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
 
 /* A copy of the n elements of size sz at p, in room for cap of them (at least one). */
 static inline void *sim_copy_of(const void *p, size_t n, size_t cap, size_t sz)

@@ -31,19 +31,6 @@ struct sim_k8s {
 	int64_t *raw;   /* scratch, npl x c.n: their scores per plugin */
 };
 
-/* A node's name with its index: sorted without a global, which sizing threads would share */
-struct named_node {
-	const char *name;
-	int32_t n;
-};
-
-static int by_name(const void *a, const void *b)
-{
-	const struct named_node *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
 void sim_k8s_release(struct sim_k8s *k)
 {
 	if (!k)
@@ -88,10 +75,10 @@ int sim_k8s_setup(struct sim *s, const struct rng *rng, struct err *e)
 	k->cand = xmalloc(nn * sizeof *k->cand);
 	k->raw = xmalloc(nn * k->npl * sizeof *k->raw);
 	int sorted = 1;
-	struct named_node *order = xmalloc(nn * sizeof *order);
+	struct sim_named *order = xmalloc(nn * sizeof *order);
 	for (size_t n = 0; n < s->c.n; n++)
-		order[n] = (struct named_node){s->c.spec[n].name, (int32_t)n};
-	qsort(order, s->c.n, sizeof *order, by_name);
+		order[n] = (struct sim_named){s->c.spec[n].name, (int32_t)n};
+	qsort(order, s->c.n, sizeof *order, sim_named_cmp);
 	for (size_t r = 0; r < s->c.n; r++) {
 		k->rank[order[r].n] = (int32_t)r;
 		sorted &= order[r].n == (int32_t)r;

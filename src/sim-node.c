@@ -328,9 +328,37 @@ static int same_spec(const struct node *a, const struct node *b)
 	return a->ngpu == b->ngpu && a->model == b->model && !memcmp(a->cap, b->cap, sizeof a->cap);
 }
 
+/* nd's racks of c's nodes: ids in name order ("" for a node without one is a rack too,
+ * when others have one), none when every node is under the same. */
+static void racks_init(struct sim_nodes *nd, const struct cluster *c)
+{
+	size_t nn = c->n;
+	int any = 0;
+	for (size_t n = 0; n < nn && !any; n++)
+		any = strcmp(c->spec[n].rack, c->spec[0].rack) != 0;
+	if (!any)
+		return;
+	struct sim_named *k = xmalloc(nn * sizeof *k);
+	for (size_t n = 0; n < nn; n++)
+		k[n] = (struct sim_named){c->spec[n].rack, (int32_t)n};
+	qsort(k, nn, sizeof *k, sim_named_cmp);
+	nd->rack = xmalloc(nn * sizeof *nd->rack);
+	nd->rnodes = xmalloc(nn * sizeof *nd->rnodes);
+	nd->rstart = xmalloc((nn + 1) * sizeof *nd->rstart);
+	for (size_t i = 0; i < nn; i++) {
+		if (!i || strcmp(k[i].name, k[i - 1].name))
+			nd->rstart[nd->nracks++] = (int32_t)i;
+		nd->rack[k[i].n] = nd->nracks - 1;
+		nd->rnodes[i] = k[i].n;
+	}
+	nd->rstart[nd->nracks] = (int32_t)nn;
+	free(k);
+}
+
 void sim_nodes_init(struct sim_nodes *nd, const struct cluster *c, const struct frag_workload *wl,
 		    int64_t gpu_cap[GPUMODEL_MAX])
 {
+	racks_init(nd, c);
 	size_t nn = c->n ? c->n : 1;
 	nd->frag = xcalloc(nn, sizeof *nd->frag);
 	nd->md = xcalloc(nn, sizeof *nd->md);
@@ -412,6 +440,14 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 	f->hpcap = 0;
 	f->resv = NULL;
 	f->resvcap = 0;
+	if (s->nracks) {
+		f->rack = sim_copy_of(s->rack, nn, nn, sizeof *f->rack);
+		f->rnodes = sim_copy_of(s->rnodes, nn, nn, sizeof *f->rnodes);
+		f->rstart = sim_copy_of(s->rstart, (size_t)s->nracks + 1, (size_t)s->nracks + 1,
+					sizeof *f->rstart);
+	}
+	f->fence = NULL; /* scratch */
+	f->fencecap = 0;
 }
 
 void sim_nodes_release(struct sim_nodes *nd)
@@ -431,6 +467,10 @@ void sim_nodes_release(struct sim_nodes *nd)
 	free(nd->rel);
 	free(nd->hp);
 	free(nd->resv);
+	free(nd->rack);
+	free(nd->rnodes);
+	free(nd->rstart);
+	free(nd->fence);
 }
 
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn)

@@ -156,6 +156,7 @@ void sim_opts_init(struct sim_opts *o)
 	o->win_start = o->win_end = -1;
 	o->io_admission = -1;
 	o->runtime_over = 1;
+	o->xswitch = 1;
 }
 
 static const char *const queue_names[] = {"fifo", "backfill", "priority", "easy"};
@@ -302,8 +303,15 @@ static double ckpt_rate(const struct sim *s)
 	return s->o.mode == SIM_TIMED && c > 0 && p > 0 ? c / (c + p) : 1;
 }
 
-/* Of the stall g (1 - r) of a job at rate r = r_c f (r_c: contention's, f: ckpt_rate), the
- * checkpoints' pauses are g r_c (1 - f) = g r (1 / f - 1): the factor of g r here. */
+/* The rate of a gang across switches (SJ_XSWITCH): 1 / o.xswitch of what it would be. */
+static double xswitch_rate(const struct sim *s, const struct sjob *sj)
+{
+	return sj->flags & SJ_XSWITCH ? 1 / s->o.xswitch : 1;
+}
+
+/* Of the stall g (1 - r) of a job at rate r = r_c x f (r_c: contention's, x: xswitch_rate,
+ * f: ckpt_rate), the checkpoints' pauses are g r_c x (1 - f) = g r (1 / f - 1): the factor
+ * of g r here; the rest, contention's and the switches', is stalled. */
 static double ckpt_share(const struct sim *s)
 {
 	return 1 / ckpt_rate(s) - 1;
@@ -315,7 +323,7 @@ static double ckpt_share(const struct sim *s)
 void sim_set_rate(struct sim *s, struct sjob *sj, int32_t idx, double r)
 {
 	struct srun cur = run_now(s, sj);
-	r *= ckpt_rate(s);
+	r *= ckpt_rate(s) * xswitch_rate(s, sj);
 	if (r == cur.rate)
 		return;
 	if (!(sj->flags & SJ_SLOWED)) /* its first change: it gets a slot */
@@ -402,8 +410,10 @@ static void start_run(struct sim *s, int32_t idx, const struct placement *p, int
 	sj->start = s->k.now;
 	sj->run = -1; /* until its rate changes (sim_set_rate) */
 	sj->gpus = p[0].gpus;
-	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND);
+	sj->flags &= (uint8_t) ~(SJ_SLOWED | SJ_NOEND | SJ_XSWITCH);
 	sj->ver++;
+	if (W > 1 && s->o.xswitch > 1 && s->o.mode == SIM_TIMED && sim_gang_spans(s, p, W))
+		sj->flags |= SJ_XSWITCH;
 	for (int w = 0; w < W; w++) {
 		int m = node_model(s, (size_t)p[w].node);
 		if (m >= 0) {
@@ -417,23 +427,24 @@ static void start_run(struct sim *s, int32_t idx, const struct placement *p, int
 	s->k.placed++;
 	if (s->o.mode == SIM_TIMED) {
 		/* a run after a failure starts at its last checkpoint, and checkpoints that
-		 * pause slow every run from its start: a slot says so */
-		double saved = saved_of(s, idx), f = ckpt_rate(s);
-		double work = (double)(j->duration > 0 ? j->duration : 0) - saved;
-		if (saved > 0 || f < 1) {
+		 * pause, or switches a gang spans, slow every run from its start: a slot says
+		 * so (the checkpoints' share of the stall g x (1 - f): sim_set_rate) */
+		double saved = saved_of(s, idx), f = ckpt_rate(s), x = xswitch_rate(s, sj);
+		double r = f * x, work = (double)(j->duration > 0 ? j->duration : 0) - saved;
+		if (saved > 0 || r < 1) {
 			int64_t g = 0;
 			for (int w = 0; w < W; w++)
 				g += p[w].dem[DIM_GPU];
-			double st = (double)g * (1 - f);
+			double st = (double)g * (1 - r);
 			int m = node_model(s, (size_t)p[0].node); /* a gang's: one model */
-			take_slot(s, sj, (struct srun){.t_upd = s->k.now, .work = work, .rate = f});
+			take_slot(s, sj, (struct srun){.t_upd = s->k.now, .work = work, .rate = r});
 			s->inst.stall_now += st;
 			if (m >= 0) {
 				s->inst.stall_cls[m][cls_of(j)] += st;
-				s->inst.ckpt_cls[m][cls_of(j)] += st;
+				s->inst.ckpt_cls[m][cls_of(j)] += (double)g * x * (1 - f);
 			}
 		}
-		push_finish(s, sj, idx, f < 1 ? ceil(work / f - 1e-9) : work);
+		push_finish(s, sj, idx, r < 1 ? ceil(work / r - 1e-9) : work);
 	}
 	if (s->o.queue == SIM_EASY && s->o.mode == SIM_TIMED)
 		sim_easy_track(s, idx, 1);
@@ -862,6 +873,8 @@ int sim_new(const struct job_set *js, const struct policy_ops *ops, const struct
 			     "they are for timed runs");
 	else if (o->node_mtbf > 0 && !(o->node_repair > 0))
 		rc = err_set(e, VF_EINPUT, "node failures: a mtbf needs a repair time above 0");
+	else if (!(o->xswitch >= 1))
+		rc = err_set(e, VF_EINPUT, "cross-switch slowdown: below 1 or not a number");
 	for (size_t i = 0; i < o->nfaults && !rc; i++)
 		rc = sim_fault_add(s, &o->faults[i], e);
 	if (!rc)

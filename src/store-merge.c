@@ -115,6 +115,10 @@ int store_trace_content(struct store *s, int64_t trace_id, char hex[65], struct 
 			put_i64(&h, n->cap[k]);
 		put_i64(&h, n->ngpu);
 		put_i64(&h, n->enriched);
+		/* the rack only where one is said: a rackless trace keeps the digest it had
+		 * before nodes had racks */
+		if (n->rack[0])
+			put_str(&h, n->rack);
 	}
 	job_set_release(&js);
 	sha256_final(&h, d);

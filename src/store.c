@@ -926,7 +926,8 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 	if (rc || (rc = store_prep(s,
 				   "INSERT INTO nodes(trace_id, idx, name, grp, model, ngpu, "
 				   "cpu_milli, mem_mib, gpu_milli, hbm_mib, net_mbps, sto_mbps, "
-				   "iocpu_milli, enriched) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				   "iocpu_milli, enriched, rack) VALUES "
+				   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				   &st, e)))
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -944,6 +945,10 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 		for (int d = 0; d < DIM_N; d++)
 			sqlite3_bind_int64(st, 7 + d, nd->cap[d]);
 		sqlite3_bind_int64(st, 14, nd->enriched);
+		if (nd->rack[0]) /* NULL otherwise: a rackless row keeps its checksum */
+			sqlite3_bind_text(st, 15, nd->rack, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 15);
 		rc = store_insert(s, st, "nodes", "node", NULL, e);
 	}
 	sqlite3_finalize(st);
@@ -962,7 +967,7 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 	int rc =
 		store_prep(s,
 			   "SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
-			   "net_mbps, sto_mbps, iocpu_milli, enriched FROM nodes "
+			   "net_mbps, sto_mbps, iocpu_milli, enriched, rack FROM nodes "
 			   "WHERE trace_id = ? ORDER BY idx",
 			   &st, e);
 	int step;
@@ -981,6 +986,9 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		for (int d = 0; d < DIM_N; d++)
 			nd.cap[d] = sqlite3_column_int64(st, 4 + d);
 		nd.enriched = (uint8_t)sqlite3_column_int64(st, 11);
+		const char *rack = (const char *)sqlite3_column_text(st, 12);
+		if (rack)
+			snprintf(nd.rack, sizeof nd.rack, "%s", rack);
 		if (ngpu < 0 || ngpu > CLUSTER_MAX_GPUS) { /* import refuses them: damage */
 			rc = err_set(e, VF_ESTORE,
 				     "%s: trace %lld, node %zu '%s': %lld GPUs, at most %d on one "

@@ -163,8 +163,9 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 	size_t nn = 0;
 	char bname[64];
 	const char *base = o->baseline ? o->baseline->name : "scalar";
-	int unplaceable = 0, failures = 0; /* shown where there are some */
+	int unplaceable = 0, failures = 0, gangs = 0; /* shown where there are some */
 	for (size_t i = 0; i < n; i++) {
+		gangs |= !isnan(rows[i].v[RUNREC_WHOLE_WANT]);
 		unplaceable |= rows[i].v[RUNREC_UNPLACEABLE] > 0;
 		failures |= rows[i].v[RUNREC_FAILURES] > 0 || rows[i].v[RUNREC_DOWN] > 0 ||
 			    rows[i].v[RUNREC_CKPT] > 0;
@@ -172,12 +173,14 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 
 	for (int c = 0; c < RUNREC_NCOL; c++) {
 		map[c] = -1;
-		if (!runrec_col_applies((enum runrec_col)c, o->mode))
+		if (!runrec_col_applies((enum runrec_col)c, o->mode) ||
+		    runrec_col_omit((enum runrec_col)c, rows, n))
 			continue;
 		map[c] = (int)nn;
 		nums[nn] = *runrec_col((enum runrec_col)c);
 		if (!shown(text, c) && !(c == RUNREC_UNPLACEABLE && unplaceable) &&
-		    !((c == RUNREC_FAILURES || c == RUNREC_DOWN || c == RUNREC_CKPT) && failures))
+		    !((c == RUNREC_FAILURES || c == RUNREC_DOWN || c == RUNREC_CKPT) && failures) &&
+		    !((c == RUNREC_WHOLE_FREE || c == RUNREC_WHOLE_WANT) && gangs))
 			nums[nn].flags |= TABLE_C_TEXT_HIDE;
 		nn++;
 	}

@@ -59,6 +59,7 @@ enum {
 	G_GPU,
 	G_WORKERS,
 	G_CLASS,
+	G_RACK,
 	G_NTARGET
 };
 
@@ -76,13 +77,13 @@ static const struct {
 	{"net", U_RATE, 1, 1},      {"sto", U_RATE, 1, 1},        {"iocpu", U_CPU, 1, 1},
 	{"gpu_spec", U_TEXT, 1, 0}, {"node", U_TEXT, 0, 1},       {"group", U_TEXT, 0, 1},
 	{"model", U_TEXT, 0, 1},    {"gpu", U_COUNT, 0, 1},       {"workers", U_COUNT, 1, 0},
-	{"class", U_TEXT, 1, 0},
+	{"class", U_TEXT, 1, 0},    {"rack", U_TEXT, 0, 1},
 };
 
 #define JOB_TARGETS                                                                                \
 	"arrival start end duration cpu mem num_gpu gpu_milli hbm net sto iocpu gpu_spec workers " \
 	"class"
-#define NODE_TARGETS "node group model cpu mem gpu hbm net sto iocpu"
+#define NODE_TARGETS "node group model cpu mem gpu hbm net sto iocpu rack"
 
 /* A unit a value or a SCALE may name, and what one of it is in the target's unit. */
 struct unit_word {
@@ -1050,14 +1051,17 @@ static int generic_nodes_row(struct trace_reader *rd, const struct csvin_rec *r,
 	int rc;
 	node_init(&n);
 	const char *name = text_of(rd, r, G_NAME);
-	const char *group = text_of(rd, r, G_GROUP);
+	const char *group = text_of(rd, r, G_GROUP), *rack = text_of(rd, r, G_RACK);
 	if (!name)
 		return trace_bad(rd, "no node name");
-	if (strlen(name) >= sizeof n.name || (group && strlen(group) >= sizeof n.group))
-		return trace_bad(rd, "node name or group too long");
+	if (strlen(name) >= sizeof n.name || (group && strlen(group) >= sizeof n.group) ||
+	    (rack && strlen(rack) >= sizeof n.rack))
+		return trace_bad(rd, "node name, group or rack too long");
 	strcpy(n.name, name);
 	if (group)
 		strcpy(n.group, group);
+	if (rack)
+		strcpy(n.rack, rack);
 	static const int num[] = {G_CPU, G_MEM, G_GPU, G_HBM, G_NET, G_STO, G_IOCPU};
 	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
 		if ((rc = amount(rd, r, num[i], &v[num[i]])))

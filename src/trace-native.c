@@ -7,8 +7,9 @@
  *        arrival, duration: integer s (empty duration = never ran); class: infer|train|
  *        batch|cpu; hbm_mib: per GPU; gpu_spec: model names joined by '|'; workers: W, the
  *        job's workers (optional, empty = 1), each with the demand of the other columns.
- * nodes: node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli
- *        gpu: GPU count; hbm_mib per GPU (empty = the model's, from the GPU table).
+ * nodes: node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli[,rack]
+ *        gpu: GPU count; hbm_mib per GPU (empty = the model's, from the GPU table); rack:
+ *        the rack or switch the node is under (optional, empty = none said).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +113,11 @@ const struct trace_format trace_native_jobs = {
 	.row = jobs_row,
 };
 
-enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU };
+enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU, N_RACK };
 
 static const char *const node_cols[] = {"node",     "group",       "model",   "cpu_milli",
 					"mem_mib",  "gpu",         "hbm_mib", "net_mbps",
-					"sto_mbps", "iocpu_milli", NULL};
+					"sto_mbps", "iocpu_milli", "rack",    NULL};
 
 static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
@@ -125,7 +126,8 @@ static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 	int rc;
 	node_init(&n);
 	if (trace_name(rd, r, N_NAME, n.name, sizeof n.name, 1) == TRACE_BAD ||
-	    trace_name(rd, r, N_GROUP, n.group, sizeof n.group, 0) == TRACE_BAD)
+	    trace_name(rd, r, N_GROUP, n.group, sizeof n.group, 0) == TRACE_BAD ||
+	    trace_name(rd, r, N_RACK, n.rack, sizeof n.rack, 0) == TRACE_BAD)
 		return TRACE_BAD;
 	for (int k = N_CPU; k <= N_IOCPU; k++)
 		if ((rc = trace_amount(rd, r, k, 1, &v[k])))

@@ -15,9 +15,15 @@
  *              requested memory (else used) x processors, KB -> MiB; no GPU (class cpu)
  * Nodes: MaxNodes nodes of MaxProcs / MaxNodes processors each (and MaxMemory KB per
  * processor, when given), named swf-1.., made at the first job line; a log without
- * MaxNodes and MaxProcs takes --cluster. A job that ran on more processors than one node
- * holds spanned nodes: voidfit places a job on one node (until gang jobs exist), so it is
- * quarantined, with its size, never shrunk.
+ * MaxNodes and MaxProcs takes --cluster.
+ * Gangs: SWF counts processors, not nodes. With P processors a node (import's --node-procs,
+ * else MaxProcs / MaxNodes when MaxNodes divides MaxProcs), a job of p > P processors
+ * spans nodes: it becomes a gang of W = ceil(p / P) workers of ceil(p / W) processors
+ * each (the fewest nodes, evenly loaded: W x ceil(p / W) exceeds p by less than W), its
+ * memory per worker the per-processor memory times that. A log whose header gives sizes
+ * that do not divide (nodes of several sizes) says no P: a job larger than the smaller
+ * share is quarantined with the reason, never shrunk; a log that gives no sizes at all
+ * keeps every job one worker (the replay judges it against --cluster's nodes).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -123,6 +129,16 @@ static int64_t node_procs(const struct swf *s)
 	return s->max_nodes > 0 && s->max_procs > 0 ? s->max_procs / s->max_nodes : -1;
 }
 
+/* P, the processors of one node a gang's workers are cut by: --node-procs, else the
+ * header's when MaxNodes divides MaxProcs; -1 when neither says. */
+static int64_t gang_procs(const struct trace_reader *rd, const struct swf *s)
+{
+	if (rd->node_procs > 0)
+		return rd->node_procs;
+	int64_t per = node_procs(s);
+	return per > 0 && per * s->max_nodes == s->max_procs ? per : -1;
+}
+
 static int make_nodes(struct trace_reader *rd, struct swf *s, struct err *e)
 {
 	s->nodes_made = 1;
@@ -197,18 +213,30 @@ static int swf_row(struct trace_reader *rd, const struct csvin_rec *r, struct er
 		rc = trace_bad(rd, "neither allocated nor requested processors known");
 		goto out;
 	}
-	int64_t per = node_procs(s);
+	int64_t P = gang_procs(rd, s), per = node_procs(s), w = 1, q = procs;
 	int ran = v[S_RUN] >= 0 && v[S_PROCS] != 0;
-	if (ran && per > 0 && procs > per) {
+	if (P < 0 && per > 0 && procs > per) {
 		rc = trace_bad(rd,
-			       "%lld processors, more than one node's %lld: the job spans nodes, "
-			       "and voidfit places a job on one node",
-			       (long long)procs, (long long)per);
+			       "%lld processors, more than MaxProcs / MaxNodes (%lld / %lld, not "
+			       "whole): the nodes' size is not known, so neither are the gang's "
+			       "workers (--node-procs N gives it)",
+			       (long long)procs, (long long)s->max_procs, (long long)s->max_nodes);
 		goto out;
 	}
-	j.dem[DIM_CPU] = procs * 1000;
+	if (P > 0 && procs > P) { /* a gang: the fewest nodes, evenly loaded */
+		w = (procs + P - 1) / P;
+		if (w > JOB_WORKERS_MAX) {
+			rc = trace_bad(rd, "%lld processors: %lld nodes of %lld, more than %d",
+				       (long long)procs, (long long)w, (long long)P,
+				       JOB_WORKERS_MAX);
+			goto out;
+		}
+		q = (procs + w - 1) / w;
+	}
+	j.workers = (int32_t)w;
+	j.dem[DIM_CPU] = q * 1000;
 	int64_t mem = v[S_REQMEM] >= 0 ? v[S_REQMEM] : v[S_USEDMEM];
-	j.dem[DIM_MEM] = mem >= 0 ? (mem * procs + 1023) / 1024 : -1;
+	j.dem[DIM_MEM] = mem >= 0 ? (mem * q + 1023) / 1024 : -1;
 	trace_job_gpus(rd, &j, 0, 0);
 	j.cls = JOB_CPU;
 	if (ran)

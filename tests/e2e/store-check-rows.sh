@@ -33,7 +33,7 @@ damage "UPDATE files SET rows_read = 7 WHERE name = 'nodes.csv'" "BAD  table fil
 damage "UPDATE run_metrics SET value = value + 1 WHERE rowid = 3" "BAD  table run_metrics: row 3"
 damage "UPDATE runs SET policy = 'fgd'" "BAD  table runs: row 1"
 damage "INSERT INTO nodes SELECT 99, idx, name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli,
-	hbm_mib, net_mbps, sto_mbps, iocpu_milli, enriched, rsum FROM nodes WHERE idx = 0" \
+	hbm_mib, net_mbps, sto_mbps, iocpu_milli, enriched, rsum, rack FROM nodes WHERE idx = 0" \
 	"BAD  table nodes row 65: refers to a row of traces that is not there" \
 	"BAD  table nodes: 65 rows, 64 written by voidfit (rows were added)"
 damage "DELETE FROM quarantine" "BAD  table quarantine: 0 rows, 1 written by voidfit (rows were deleted)" \

@@ -55,7 +55,26 @@ static void test_groups(void **state)
 	assert_string_equal(n->name, "t4-0000");
 	assert_int_equal(n->cap[DIM_HBM], 2 * 15000);
 	assert_int_equal(n->enriched, 0);
+	assert_string_equal(n->rack, ""); /* no rack= */
 	job_set_release(&s);
+}
+
+static void expect_error(const char *text, const char *msg);
+
+/* rack=K: the group's nodes under switches of K nodes each, in order. */
+static void test_racks(void **state)
+{
+	(void)state;
+	struct job_set s = {0};
+	struct err e = {0};
+	assert_int_equal(parse("a100 5 A100 8 rack=2\nt4 1 T4 1\n", &s, &e), 0);
+	assert_int_equal(s.nnodes, 6);
+	const char *want[] = {"a100-r000", "a100-r000", "a100-r001", "a100-r001", "a100-r002", ""};
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(s.nodes[i].rack, want[i]);
+	job_set_release(&s);
+	expect_error("a 2 T4 1 rack=0\n", "c.spec:1: rack '0' is not an integer in 1..100000");
+	expect_error("a 2 T4 1 rack=1 rack=2\n", "c.spec:1: rack is given twice");
 }
 
 static void test_appends(void **state)
@@ -101,9 +120,9 @@ static void test_errors(void **state)
 	expect_error("a 1 - 2\n", "c.spec:1: nodes without a GPU model ('-') have 0 GPUs");
 	expect_error("a 1 T4 1 cpu=4 cpu=5\n", "c.spec:1: cpu is given twice");
 	expect_error("a 1 T4 1 gpu=4\n",
-		     "c.spec:1: 'gpu=4': want cpu=, mem=, hbm=, net=, sto= or iocpu=");
+		     "c.spec:1: 'gpu=4': want cpu=, mem=, hbm=, net=, sto=, iocpu= or rack=");
 	expect_error("a 1 T4 1 cpu\n",
-		     "c.spec:1: 'cpu': want cpu=, mem=, hbm=, net=, sto= or iocpu=");
+		     "c.spec:1: 'cpu': want cpu=, mem=, hbm=, net=, sto=, iocpu= or rack=");
 	expect_error("a 1 T4 1 net=-1\n", "c.spec:1: net '-1' is not an integer >= 0");
 	expect_error("a 1 - 0 hbm=5\n", "c.spec:1: hbm= on nodes without GPUs");
 	expect_error("# only comments\n\n", "c.spec: no node groups");
@@ -161,9 +180,9 @@ static void test_bundled_example(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_groups),          cmocka_unit_test(test_appends),
-		cmocka_unit_test(test_errors),          cmocka_unit_test(test_load),
-		cmocka_unit_test(test_bundled_example),
+		cmocka_unit_test(test_groups),  cmocka_unit_test(test_racks),
+		cmocka_unit_test(test_appends), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load),    cmocka_unit_test(test_bundled_example),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

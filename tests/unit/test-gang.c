@@ -1,7 +1,8 @@
 /* test-gang.c — gangs and EASY backfill in the replay engine: a gang that fits only on one
  * exact set of nodes (packed and spread), the exact rollback of a gang that does not fit,
  * workers that start and end together, preemption of a whole gang, EASY backfill against a
- * brute-force schedule, and the idle buckets of gangs and reservations summing exactly. */
+ * brute-force schedule, the idle buckets of gangs and reservations summing exactly, and
+ * switches: a gang kept under one, and the slowdown of one across them. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -462,6 +463,91 @@ static void test_gang_buckets_sum(void **state)
 	job_set_release(&js);
 }
 
+/* Nodes of 8, 4 GPUs under switch a and 8, 8 under switch b. */
+static void two_switches(struct job_set *js)
+{
+	memset(js, 0, sizeof *js);
+	const int gpus[] = {8, 4, 8, 8};
+	for (int i = 0; i < 4; i++) {
+		add_node(js, "A100", gpus[i]);
+		snprintf(js->nodes[i].rack, sizeof js->nodes[i].rack, "%s", i < 2 ? "a" : "b");
+	}
+}
+
+/* A gang of two 8-GPU workers fits under switch b alone: it goes there, though first fit
+ * without switches takes n0 (switch a) and n2, and it is not slowed. */
+static void test_gang_kept_under_one_switch(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct sim_opts o;
+	struct sim *s;
+	two_switches(&js);
+	add_job(&js, 0, 100, 8, 2, JOB_TRAIN);
+	sim_opts_init(&o);
+	o.xswitch = 2;
+	for (int spread = 0; spread < 2; spread++) {
+		o.gang_spread = spread;
+		assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+		assert_int_equal(sim_run_until(s, 1), 1);
+		assert_int_equal(used_gpu(s, 0), 0);
+		assert_int_equal(used_gpu(s, 1), 0);
+		assert_int_equal(used_gpu(s, 2), 8000);
+		assert_int_equal(used_gpu(s, 3), 8000);
+		sim_run(s);
+		assert_int_equal(res(s, 0).end, 100); /* under one switch: not slowed */
+		sim_free(s);
+	}
+	/* the same nodes without switches: first fit, n0 and n2 */
+	for (int i = 0; i < 4; i++)
+		js.nodes[i].rack[0] = '\0';
+	assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+	assert_int_equal(sim_run_until(s, 1), 1);
+	assert_int_equal(used_gpu(s, 0), 8000);
+	assert_int_equal(used_gpu(s, 2), 8000);
+	sim_run(s);
+	assert_int_equal(res(s, 0).end, 100); /* no switches, no slowdown */
+	sim_free(s);
+	job_set_release(&js);
+}
+
+/* A gang of three 8-GPU workers fits under no one switch: it spans a and b and runs F
+ * times slower; its extra GPU time, W g D (F - 1), is stalled, and the buckets still sum
+ * to provisioned. */
+static void test_cross_switch_slowdown(void **state)
+{
+	(void)state;
+	const double fs[] = {1, 1.5, 2, 3.25};
+	for (size_t k = 0; k < sizeof fs / sizeof *fs; k++) {
+		struct job_set js;
+		struct sim_opts o;
+		struct sim *s;
+		two_switches(&js);
+		const int64_t D = 100, W = 3, g = 8000;
+		add_job(&js, 0, D, 8, (int)W, JOB_TRAIN);
+		sim_opts_init(&o);
+		o.xswitch = fs[k];
+		o.win_start = 0;
+		o.win_end = 1000;
+		assert_int_equal(sim_new(&js, &ff_ops, NULL, &o, &s, NULL), 0);
+		sim_run(s);
+		struct sim_job_result r = res(s, 0);
+		assert_int_equal(r.start, 0);
+		assert_int_equal(r.end, (int64_t)ceil((double)D * fs[k] - 1e-9));
+		struct metrics m;
+		metrics_compute(s, NULL, &m);
+		double want = (double)(W * g * D) * (fs[k] - 1); /* GPU-milli-s */
+		assert_float_equal((double)m.bucket_ms[SIM_B_STALLED], want, 1);
+		assert_float_equal((double)m.bucket_ms[SIM_B_PRODUCTIVE], (double)(W * g * D), 1);
+		int64_t sum = 0;
+		for (int b = 0; b < SIM_NBUCKET; b++)
+			sum += m.bucket_ms[b];
+		assert_int_equal(sum, m.provisioned_ms);
+		sim_free(s);
+		job_set_release(&js);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +558,8 @@ int main(void)
 		cmocka_unit_test(test_easy_overestimate),
 		cmocka_unit_test(test_gang_waits_for_nodes),
 		cmocka_unit_test(test_gang_buckets_sum),
+		cmocka_unit_test(test_gang_kept_under_one_switch),
+		cmocka_unit_test(test_cross_switch_slowdown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
