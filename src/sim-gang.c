@@ -140,6 +140,9 @@ static int place_one_rack(struct sim *s, int32_t idx, const struct job *j, struc
 	uint64_t *left = s->node.fence, *one = s->node.fence + words;
 	memset(left, 0xff, words * sizeof *left); /* a bit: not on a rack left to try */
 	for (int32_t r = 0; r < s->node.nracks; r++) {
+		assert(s->node.rgfree[r] >= 0);
+		if (job_gpu(j) * W > s->node.rgfree[r])
+			continue; /* too few free GPUs under it: no fit to try */
 		const int32_t *list = s->node.rnodes + s->node.rstart[r];
 		if (fits_on(s, &s->c, j, idx, out, list,
 			    (size_t)(s->node.rstart[r + 1] - s->node.rstart[r]))) {

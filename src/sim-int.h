@@ -198,6 +198,10 @@ struct sim_nodes {
 	 * of rack r, ascending, at rnodes[rstart[r] .. rstart[r + 1]) */
 	int32_t *rack, *rnodes, *rstart;
 	int32_t nracks;
+	/* With racks: each node's free GPU-milli (capacity now minus used) as sim_node_refresh
+	 * last saw it, and their sum by rack, so a gang skips a rack too short of GPUs for it
+	 * without trying its nodes. */
+	int64_t *ngfree, *rgfree;
 	uint64_t *fence; /* scratch of sim_place_gang: two node bitmaps, one after the other */
 	size_t fencecap;
 };

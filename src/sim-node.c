@@ -87,6 +87,11 @@ void sim_node_refresh(struct sim *s, size_t n)
 	uint8_t wfree = s->c.st[n].njobs == 0 && s->c.spec[n].ngpu > 0;
 	s->node.nwfree += wfree - s->node.wfree[n];
 	s->node.wfree[n] = wfree;
+	if (s->node.nracks) {
+		int64_t g = s->c.st[n].cap[DIM_GPU] - s->c.st[n].used[DIM_GPU];
+		s->node.rgfree[s->node.rack[n]] += g - s->node.ngfree[n];
+		s->node.ngfree[n] = g;
+	}
 	if (s->pol.state && s->pol.ops->state->node)
 		s->pol.ops->state->node(s->pol.state, &s->pol.ctx, n);
 	if (s->wl) {
@@ -353,6 +358,12 @@ static void racks_init(struct sim_nodes *nd, const struct cluster *c)
 	}
 	nd->rstart[nd->nracks] = (int32_t)nn;
 	free(k);
+	nd->ngfree = xmalloc(nn * sizeof *nd->ngfree);
+	nd->rgfree = xcalloc((size_t)nd->nracks, sizeof *nd->rgfree);
+	for (size_t n = 0; n < nn; n++) {
+		nd->ngfree[n] = c->st[n].cap[DIM_GPU] - c->st[n].used[DIM_GPU];
+		nd->rgfree[nd->rack[n]] += nd->ngfree[n];
+	}
 }
 
 void sim_nodes_init(struct sim_nodes *nd, const struct cluster *c, const struct frag_workload *wl,
@@ -445,6 +456,9 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 		f->rnodes = sim_copy_of(s->rnodes, nn, nn, sizeof *f->rnodes);
 		f->rstart = sim_copy_of(s->rstart, (size_t)s->nracks + 1, (size_t)s->nracks + 1,
 					sizeof *f->rstart);
+		f->ngfree = sim_copy_of(s->ngfree, nn, nn, sizeof *f->ngfree);
+		f->rgfree = sim_copy_of(s->rgfree, (size_t)s->nracks, (size_t)s->nracks,
+					sizeof *f->rgfree);
 	}
 	f->fence = NULL; /* scratch */
 	f->fencecap = 0;
@@ -470,6 +484,8 @@ void sim_nodes_release(struct sim_nodes *nd)
 	free(nd->rack);
 	free(nd->rnodes);
 	free(nd->rstart);
+	free(nd->ngfree);
+	free(nd->rgfree);
 	free(nd->fence);
 }
 
