@@ -85,7 +85,7 @@ void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct jo
 
 /* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. */
 static int default_slo(const struct verdict_opts *o, const struct size_plan *plan,
-		       struct size_slo *slo, struct err *e)
+		       struct size_slo *slo, struct verdict_work *w, struct err *e)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	double *fig = xcalloc(nseed * RUNREC_NCOL, sizeof *fig), p95 = 0, unpl = 0;
@@ -101,6 +101,8 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 			       .stop = o->stop};
 	struct size_check c;
 	int rc = size_probe(&so, 0, plan->steps, NULL, &c, fig, e);
+	w->probes++;
+	w->events += rc ? 0 : c.events;
 	for (size_t k = 0; k < nseed && !rc; k++) {
 		const double *v = fig + k * RUNREC_NCOL;
 		p95 = isnan(v[RUNREC_WAIT_P95]) ? p95 : fmax(p95, v[RUNREC_WAIT_P95]);
@@ -235,7 +237,11 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 				rc = err_set(e, VF_ESTOP, "stopped");
 			else if (gs->rc)
 				*e = gs->e, rc = gs->rc;
-			else if (gs->c.pass)
+			if (rc)
+				break;
+			v->work[VERDICT_W_HEADROOM].probes++;
+			v->work[VERDICT_W_HEADROOM].events += gs->c.events;
+			if (gs->c.pass)
 				gs->lo = gs->probe;
 			else
 				gs->hi = gs->probe, gs->miss = gs->c;
@@ -305,6 +311,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, st
 	}
 	if (!rc) {
 		v->gave_up += res->gave_up;
+		v->work[VERDICT_W_BUY].probes += res->probes;
+		v->work[VERDICT_W_BUY].events += res->events;
 		/* the replicated plan has today's groups, in today's order, r times as large */
 		assert(plan.ng == v->plan.ng);
 		p->buy_over = !res->full_ok;
@@ -368,7 +376,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			goto out;
 		}
 		v->slo_default = 1;
-		if ((rc = default_slo(o, &v->plan, &v->slo, e)))
+		if ((rc = default_slo(o, &v->plan, &v->slo, &v->work[VERDICT_W_FEWER], e)))
 			goto out;
 	}
 	if ((rc = size_slo_check(&v->slo, sc->mode, e)))
@@ -393,8 +401,11 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .hint = hint};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
-	for (size_t i = 0; i < np; i++)
+	for (size_t i = 0; i < np; i++) {
 		v->gave_up += v->sizes[i].gave_up;
+		v->work[VERDICT_W_FEWER].probes += v->sizes[i].probes;
+		v->work[VERDICT_W_FEWER].events += v->sizes[i].events;
+	}
 	v->np = np;
 	v->p = xcalloc(np, sizeof *v->p);
 	v->w0 = v->sizes[0].w0;
@@ -512,6 +523,10 @@ static int over_resamples(const struct verdict_opts *o, struct verdict *v, struc
 		if (!rc) {
 			v->runs += rv.runs;
 			v->gave_up += rv.gave_up;
+			for (int k = 0; k < VERDICT_NWORK; k++) {
+				v->work[k].probes += rv.work[k].probes;
+				v->work[k].events += rv.work[k].events;
+			}
 		}
 		verdict_release(&rv);
 		job_set_release(&rs.base);
