@@ -117,6 +117,23 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 	return rc;
 }
 
+/* Run fn(arg) on up to want threads (fn takes tasks from arg until none is left), or here
+ * when want < 2 or no thread starts; returns when every one has returned. */
+static void run_threads(unsigned want, void *(*fn)(void *), void *arg)
+{
+	pthread_t *th = xcalloc(want ? want : 1, sizeof *th);
+	unsigned started = 0;
+	if (want > 1)
+		for (; started < want; started++)
+			if (pthread_create(&th[started], NULL, fn, arg))
+				break;
+	if (!started)
+		fn(arg);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
+}
+
 /* ---- headroom ---- */
 
 /* Policy pol at growth g on today's full cluster, judged by v->slo_grow at every seed. */
@@ -190,7 +207,6 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 	size_t *todo = xcalloc(v->np, sizeof *todo);
 	int rc = VF_OK;
 	unsigned nth = o->nthreads;
-	pthread_t *th = xcalloc(nth, sizeof *th);
 	size_t total = v->np * (size_t)(ceil(log2((double)K + 2)) + 1);
 
 	for (size_t i = 0; i < v->np; i++)
@@ -219,15 +235,7 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		for (size_t j = 0; j < n; j++)
 			s[todo[j]].rc = -1; /* not run */
 		pthread_mutex_init(&pl.mu, NULL);
-		unsigned started = 0, want = nth < n ? nth : (unsigned)n;
-		if (want > 1)
-			for (; started < want; started++)
-				if (pthread_create(&th[started], NULL, gpool_thread, &pl))
-					break;
-		if (!started)
-			gpool_thread(&pl);
-		for (unsigned t = 0; t < started; t++)
-			pthread_join(th[t], NULL);
+		run_threads(nth < n ? nth : (unsigned)n, gpool_thread, &pl);
 		pthread_mutex_destroy(&pl.mu);
 		done = pl.done;
 		v->runs += n * (size_t)(o->hi - o->lo + 1);
@@ -255,7 +263,6 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		if (p->ok && !p->capped)
 			p->miss = s[i].miss;
 	}
-	free(th);
 	free(todo);
 	free(s);
 	return rc;
@@ -587,7 +594,7 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 		p->r_growth = xcalloc(o->nres, sizeof *p->r_growth);
 		p->r_buy = xcalloc(o->nres, sizeof *p->r_buy);
 	}
-	unsigned nw = o->nthreads < o->nres ? o->nthreads : o->nres, started = 0;
+	unsigned nw = o->nthreads < o->nres ? o->nthreads : o->nres;
 	struct rpool pl = {.o = o,
 			   .v = v,
 			   .sh = sh,
@@ -599,18 +606,10 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 			   .next = 1,
 			   .rc = xcalloc(o->nres, sizeof *pl.rc),
 			   .e = xcalloc(o->nres, sizeof *pl.e)};
-	pthread_t *th = xcalloc(nw, sizeof *th);
 	for (uint32_t r = 0; r < o->nres; r++)
 		pl.rc[r] = -1;
 	pthread_mutex_init(&pl.mu, NULL);
-	if (nw > 1)
-		for (; started < nw; started++)
-			if (pthread_create(&th[started], NULL, rpool_thread, &pl))
-				break;
-	if (!started)
-		rpool_thread(&pl);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	run_threads(nw, rpool_thread, &pl);
 	pthread_mutex_destroy(&pl.mu);
 	for (uint32_t r = 0; r < o->nres && !rc; r++) /* the first error, in resample order */
 		if (pl.rc[r] == -1)
@@ -624,7 +623,6 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 				  &p->growth_hi);
 		resample_interval(p->r_buy, o->nres, VERDICT_LEVEL, &p->buy_lo, &p->buy_hi);
 	}
-	free(th);
 	free(pl.rc);
 	free(pl.e);
 	free(hint);
