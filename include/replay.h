@@ -72,7 +72,8 @@ struct replay_result {
 	struct sbuf jobs;             /* per-job results as CSV text (empty unless records) */
 	int64_t *fault_jobs; /* per fault of the scenario: jobs it slowed or held (owned) */
 	size_t nfaults;
-	int gave_up; /* replay_run_giveup: its test ended the run early (nothing else is set) */
+	int gave_up; /* replay_run_giveup: its test ended the run early (nothing else is set but
+		      * events, those handled until then) */
 };
 
 /* Run ops at t->seed on t under sc; fills r (release with replay_result_release). progress
@@ -95,7 +96,7 @@ struct replay_giveup {
 };
 
 /* replay_run with a give-up test g (or NULL: replay_run itself); r->gave_up says whether
- * it gave up, and then r holds nothing but that (release it all the same). */
+ * it gave up, and then r holds nothing but that and its events (release it all the same). */
 int replay_run_giveup(const struct replay_trace *t, const struct scenario *sc,
 		      const struct policy_ops *ops, int records, replay_progress_fn progress,
 		      void *u, const struct replay_giveup *g, const volatile sig_atomic_t *stop,

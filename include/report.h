@@ -86,9 +86,12 @@ void report_free(struct report *r);
  * GPUs and $ a year of the one that retires the most ("Sized at the same SLO (...):
  * switching scalar -> fgd needs 96 fewer GPUs, $2.1 M/yr less at on-demand prices"); in
  * any case the 'voidfit verdict' command (path: the store) that gives both answers with
- * their interval. Returns 0 or the store's error (a sizing that cannot be read). */
+ * their interval. alloc: the mean allocated GPU share of the runs the caller shows (NaN:
+ * none); under METRICS_IDLE_ALLOC the line begins with the warning that the cluster is
+ * nearly idle, so that its GPUs retired measure idle time. Returns 0 or the store's error
+ * (a sizing that cannot be read). */
 int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
-			const char *baseline, struct sbuf *out, struct err *e);
+			const char *baseline, double alloc, struct sbuf *out, struct err *e);
 
 /* The right-sizing section's text when no right-sizing is stored. */
 #define REPORT_NO_SIZING "no right-sizing stored (voidfit size)"

@@ -154,6 +154,8 @@ struct size_check {
 	/* each term's worst figure over the seeds (the largest for <=, the smallest for >=),
 	 * then the most unplaceable jobs; NaN where no seed was run */
 	double worst[SIZE_MAX_TERMS + 1];
+	int64_t events; /* sim events its runs handled, every seed (a run that gave up: until
+			 * then) */
 };
 
 /* What the search found for one policy. */
@@ -182,6 +184,7 @@ struct size_result {
 	 * METRICS_IDLE_ALLOC the cluster is idle and the GPUs "retired" say nothing */
 	double full_alloc;
 	size_t gave_up; /* runs of its probes that gave up (size_opts.giveup), as probes counts */
+	int64_t events; /* sim events of its probes' runs, as probes counts */
 };
 
 /* Run o->pols[p] at step for every seed of o and judge it. full: the full cluster's

@@ -98,6 +98,14 @@ struct verdict_pol {
 	double usd_lo, usd_hi, growth_lo, growth_hi, buy_lo, buy_hi;
 };
 
+/* The searches of a verdict, as verdict.work counts them. */
+enum verdict_search {
+	VERDICT_W_FEWER,    /* the SLO's run and the sizings of the first answer */
+	VERDICT_W_HEADROOM, /* the growth searches */
+	VERDICT_W_BUY,      /* the baseline's purchase searches */
+	VERDICT_NWORK
+};
+
 struct verdict {
 	struct size_slo slo; /* the SLO the answers hold (with its unplaceable term) */
 	struct size_slo
@@ -114,6 +122,12 @@ struct verdict {
 	uint32_t nres;    /* resamples answered (opts.nres) */
 	int64_t block_s;  /* their block, seconds */
 	size_t gave_up;   /* probe runs that gave up (opts.giveup), resamples included */
+	/* The work of each search, resamples included: probes (a step or growth tried at
+	 * every seed) and the sim events of their runs, where the time goes */
+	struct verdict_work {
+		size_t probes;
+		int64_t events;
+	} work[VERDICT_NWORK];
 };
 
 /* A copy of base (jobs and nodes, not enriched) with round(g x N) more jobs drawn from it

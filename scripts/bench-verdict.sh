@@ -8,7 +8,8 @@
 #   3. with BENCH_VERDICT_RESAMPLES=N, the verdict on the generated traces again with
 #      --resamples N (both answers on N block resamples)
 # Each line gives wall and CPU seconds (user + system: a shared machine's wall time varies
-# with its load, which each line says when it began).
+# with its load, which each line says when it began), and verdict's count of the probes of
+# each search and their sim events (the work, whatever the load).
 #
 # Usage: scripts/bench-verdict.sh BUILD_DIR
 # Environment: BENCH_VERDICT_JOBS (default 5000), BENCH_VERDICT_NODES (2000),
@@ -49,6 +50,7 @@ one() {
 	echo "$2: verdict ${v} s ($(cat "$work/cpu") CPU-s), one replay ${r} s, ratio" \
 		"$(ratio "$v" "$r") (load $l)"
 	head -1 "$work/out" | cut -c1-160
+	grep "probes (sim events)" "$work/err" || true
 	[ "$nres" -gt 0 ] && [ "${3:-}" = gen ] || return 0
 	l=$(load)
 	# shellcheck disable=SC2086
@@ -56,6 +58,7 @@ one() {
 	echo "$2, $nres resamples: verdict ${v} s ($(cat "$work/cpu") CPU-s), ratio" \
 		"$(ratio "$v" "$r") (load $l)"
 	head -1 "$work/out" | cut -c1-200
+	grep "probes (sim events)" "$work/err" || true
 }
 
 "$vf" import -o "$work/d.db" "$top/traces/storage-stress/jobs.csv" \

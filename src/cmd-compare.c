@@ -307,8 +307,11 @@ static int print_compare(struct cmd_ctx *ctx, struct compare_state *c)
 	fwrite(note.s, 1, note.len, stderr);
 	sbuf_reset(&note); /* the verdict leads: as 'voidfit size' stored it, or its command */
 	struct err e = {0};
+	double alloc = 0;
+	for (size_t i = 0; i < n; i++)
+		alloc += recs[i].v[RUNREC_ALLOC] / (double)n;
 	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], c->sel.scenario_id,
-					     c->baseline->name, &note, &e))
+					     c->baseline->name, n ? alloc : NAN, &note, &e))
 		fprintf(stderr, "%s\n", note.s);
 	if (c->nres)
 		summary_resample_note(tab, c->nres, c->block_used);

@@ -354,6 +354,12 @@ static int exec_verdict(struct cmd_ctx *ctx)
 			"voidfit verdict: %zu probe replays stopped early, once they could no "
 			"longer meet the SLO\n",
 			t->v.gave_up);
+	const struct verdict_work *w = t->v.work;
+	fprintf(stderr,
+		"voidfit verdict: probes (sim events): fewer GPUs %zu (%" PRId64
+		"), headroom %zu (%" PRId64 "), purchases %zu (%" PRId64 ")\n",
+		w[VERDICT_W_FEWER].probes, w[VERDICT_W_FEWER].events, w[VERDICT_W_HEADROOM].probes,
+		w[VERDICT_W_HEADROOM].events, w[VERDICT_W_BUY].probes, w[VERDICT_W_BUY].events);
 	return print_verdict(ctx, t);
 }
 

@@ -165,6 +165,7 @@ int replay_run_giveup(const struct replay_trace *t, const struct scenario *sc,
 	for (uint64_t n = 1; sim_step(s); n++) {
 		if (g && n % g->every == 0 && g->test(g->u, s)) {
 			r->gave_up = 1;
+			r->events = sim_counters(s)->events;
 			metrics_series_release(&r->series);
 			goto out;
 		}

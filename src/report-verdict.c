@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "report.h"
 #include "store.h"
 #include "verdict.h"
@@ -55,7 +56,7 @@ static int lead_cb(void *ctx, const struct store_sizing *z)
 }
 
 int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
-			const char *baseline, struct sbuf *out, struct err *e)
+			const char *baseline, double alloc, struct sbuf *out, struct err *e)
 {
 	struct lead_list l = {0};
 	int rc = store_sizing_list(st, scenario_id, lead_cb, &l, e);
@@ -71,6 +72,14 @@ int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
 			best = c;
 	}
 	const char *q = strpbrk(path, " '\"\\$`") ? "'" : ""; /* quoted where a shell needs it */
+	if (!rc && alloc < METRICS_IDLE_ALLOC)                /* (NaN: not) */
+		sbuf_printf(
+			out,
+			"WARNING: the runs allocate %.2f %% of the GPUs on average (under "
+			"%.0f %%): the cluster is nearly idle here, so GPUs retired and demand "
+			"absorbed measure idle time, not placement; load it with --mode inflate "
+			"(the FGD paper's method). ",
+			100 * alloc, 100 * METRICS_IDLE_ALLOC);
 	if (!rc && best) {
 		sbuf_printf(out, "Sized at the same SLO (%s, seed%s %llu",
 			    *b->slo ? b->slo : "no more unplaceable jobs",

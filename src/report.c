@@ -386,7 +386,14 @@ static void verdict(struct ctx *x)
 	/* the bill's verdict leads, a paragraph of its own: as 'voidfit size' stored it, or the
 	 * command that gives it (a sizing that cannot be read fails the report in section 5) */
 	struct err le = {0};
-	if (!report_verdict_lead(x->st, x->path, x->sel.scenario_id, x->baseline->name, &t, &le))
+	double alloc = 0;
+	size_t nrun = 0;
+	for (size_t i = 0; i < x->ng; i++)
+		for (size_t j = 0; j < x->g[i].n; j++, nrun++)
+			alloc += x->g[i].runs[j].v[RUNREC_ALLOC];
+	alloc = nrun ? alloc / (double)nrun : NAN;
+	if (!report_verdict_lead(x->st, x->path, x->sel.scenario_id, x->baseline->name, alloc, &t,
+				 &le))
 		report_add(x->r, REPORT_B_PARA, t.s);
 	sbuf_reset(&t);
 	if (best == (size_t)-1) {

@@ -378,47 +378,106 @@ static const struct replay_trace *seed_trace(struct seed_traces *st, const struc
  * so, so the count so far is a lower bound of the run's. Wait p95 (metrics.c's nearest rank:
  * the ceil(0.95 n)-th smallest of the n jobs that started): a job's wait is fixed when it
  * starts, or grows when it is preempted and starts again, and n is at most N, the trace's
- * jobs; once `need` = N - ceil(0.95 N) + 1 started jobs waited more than the bound B, at
- * least n - ceil(0.95 n) + 1 of any n <= N values exceed B (that count grows with n), so
- * p95 > B whatever the rest of the run does. Either way the probe misses: giving up there
- * changes no answer.
+ * jobs; once `need` = N - ceil(0.95 N) + 1 jobs are certain to have waited more than the
+ * bound B, at least n - ceil(0.95 n) + 1 of any n <= N values exceed B (that count grows
+ * with n), so p95 > B whatever the rest of the run does. Either way the probe misses: giving
+ * up there changes no answer.
+ *
+ * A job is certain to wait more than B once it started after waiting more than B, or once it
+ * is still waiting B after its submission where the run cannot end with it waiting (`late`,
+ * below): an undersized cluster's queue may then be given up on before its jobs start. The
+ * jobs are in submit order (the sim's arrivals), so a pointer over them counts, in O(1)
+ * amortised a test, the jobs submitted before now - B that are neither started in time,
+ * nor unplaceable, nor skipped: each of them starts later than B after its submission.
+ * A timed run ends with jobs waiting only when it is stuck (sim.c), which takes a running
+ * job that never ends: a fault, or a node failure; so `late` is on without faults and
+ * drawn failures only.
  */
 struct giveup {
 	double unpl_max;     /* the most unplaceable jobs the SLO allows (INFINITY: no bound) */
 	double wait_max;     /* the smallest wait p95 bound (INFINITY: none) */
-	size_t need;         /* started jobs waiting more than wait_max that break it */
-	size_t over;         /* so far */
+	size_t need;         /* jobs certain to wait more than wait_max that break it */
+	size_t over;         /* started jobs that waited more than wait_max, so far */
 	double over_min;     /* the smallest of their waits: a lower bound of the run's p95 */
-	unsigned char *seen; /* per job: counted in over */
+	unsigned char *seen; /* per job: GU_* flags */
 	const struct job *jobs;
+	size_t njobs;
+	int late;      /* count the jobs still waiting past wait_max (see above) */
+	size_t next;   /* the first job not yet passed by now - wait_max, in submit order */
+	size_t queued; /* passed jobs, not started, placeable: certain to start late */
 };
+
+enum { GU_OVER = 1, GU_STARTED = 2, GU_PASSED = 4, GU_GONE = 8 /* unplaceable */ };
 
 static void giveup_place(void *u, const struct sim *s, int64_t t, int32_t job,
 			 const struct placement *p)
 {
 	struct giveup *g = u;
 	double w = (double)(t - g->jobs[job].arrival);
+	unsigned char *f = &g->seen[job];
 	(void)s;
 	(void)p;
-	if (w > g->wait_max && !g->seen[job]) {
-		g->seen[job] = 1;
+	if ((*f & (GU_PASSED | GU_STARTED | GU_GONE)) == GU_PASSED)
+		g->queued--; /* counted in over now, if not already */
+	*f |= GU_STARTED;
+	if (w > g->wait_max && !(*f & GU_OVER)) {
+		*f |= GU_OVER;
 		g->over++;
 		g->over_min = fmin(g->over_min, w);
 	}
 }
 
+static void giveup_unplaceable(void *u, const struct sim *s, int64_t t, int32_t job)
+{
+	struct giveup *g = u;
+	unsigned char *f = &g->seen[job];
+	(void)s;
+	(void)t;
+	if ((*f & (GU_PASSED | GU_STARTED | GU_GONE)) == GU_PASSED)
+		g->queued--;
+	*f |= GU_GONE;
+}
+
 static int giveup_test(void *u, const struct sim *s)
 {
-	const struct giveup *g = u;
-	return (double)sim_counters(s)->unplaceable > g->unpl_max ||
-	       (g->need && g->over >= g->need);
+	struct giveup *g = u;
+	if (g->late) { /* pass the jobs submitted before now - wait_max */
+		double T = (double)sim_counters(s)->now - g->wait_max;
+		for (; g->next < g->njobs && (double)g->jobs[g->next].arrival < T; g->next++) {
+			const struct job *j = &g->jobs[g->next];
+			unsigned char *f = &g->seen[g->next];
+			*f |= GU_PASSED;
+			if (!(*f & (GU_STARTED | GU_GONE)) && !(j->flags & JOB_F_NOTRAN) &&
+			    j->duration >= 0)
+				g->queued++;
+		}
+	}
+	double unpl = (double)sim_counters(s)->unplaceable;
+	if (unpl > g->unpl_max)
+		return 1;
+	if (!g->need || g->over + g->queued < g->need)
+		return 0;
+	if (g->queued) {
+		/* q of the jobs counted waiting may yet be found unplaceable (a fifo queue checks
+		 * a job when it reaches the head): they never start, but leave n <= N - q, and
+		 * q <= slack, or the unplaceable bound breaks; the worst q is the largest */
+		double room = g->unpl_max - unpl;
+		size_t slack = room < (double)g->queued ? (size_t)room : g->queued, n = g->njobs;
+		if (g->over + g->queued < n - (size_t)ceil(0.95 * (double)(n - slack)) + 1)
+			return 0;
+	}
+	if (g->queued) /* each waits at least as long as the last job passed has */
+		g->over_min = fmin(g->over_min,
+				   (double)(sim_counters(s)->now - g->jobs[g->next - 1].arrival));
+	return 1;
 }
 
 /* The bounds of o's SLO at a seed whose full-cluster figures are fullv (NULL: its "full"
- * terms are met), for a run of njobs jobs; 0 when nothing can be given up on. */
+ * terms are met), for a run of the jobs of js; 0 when nothing can be given up on. */
 static int giveup_init(struct giveup *g, const struct size_opts *o, const double *fullv,
-		       size_t njobs)
+		       const struct job_set *js)
 {
+	size_t njobs = js->njobs;
 	memset(g, 0, sizeof *g);
 	g->unpl_max = g->wait_max = g->over_min = INFINITY;
 	for (size_t i = 0; i <= o->slo->n; i++) {
@@ -434,6 +493,11 @@ static int giveup_init(struct giveup *g, const struct size_opts *o, const double
 	}
 	if (g->wait_max < INFINITY && njobs)
 		g->need = njobs - (size_t)ceil(0.95 * (double)njobs) + 1;
+	g->jobs = js->jobs;
+	g->njobs = njobs;
+	g->late = g->need && !o->sc->nfaults && !(o->sc->node_mtbf > 0);
+	for (size_t j = 1; j < njobs && g->late; j++)
+		g->late = js->jobs[j - 1].arrival <= js->jobs[j].arrival; /* as the sim has them */
 	return g->unpl_max < INFINITY || g->need;
 }
 
@@ -444,7 +508,8 @@ static int giveup_init(struct giveup *g, const struct size_opts *o, const double
  * figures NaN but the one that gave up, which holds a lower bound past its bound. */
 static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, unsigned step,
 		   uint64_t seed, const double *fullv, int giveup, double *v, size_t *nodes,
-		   int64_t *w, int *gave_up, replay_progress_fn progress, void *u, struct err *e)
+		   int64_t *w, int *gave_up, int64_t *events, replay_progress_fn progress, void *u,
+		   struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	struct node *kept = xcalloc(o->plan->nnodes ? o->plan->nnodes : 1, sizeof *kept);
@@ -472,22 +537,24 @@ static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, 
 		t.js.nnodes = n;
 		struct replay_result r;
 		struct giveup gs;
-		struct replay_giveup g = {.obs = {.u = &gs, .on_place = giveup_place},
+		struct replay_giveup g = {.obs = {.u = &gs,
+						  .on_place = giveup_place,
+						  .on_unplaceable = giveup_unplaceable},
 					  .test = giveup_test,
 					  .u = &gs,
 					  .every = SIZE_GIVEUP_EVERY};
-		int giving = giveup && giveup_init(&gs, o, fullv, t.js.njobs);
-		if (giving) {
-			gs.jobs = t.js.jobs;
+		int giving = giveup && giveup_init(&gs, o, fullv, &t.js);
+		if (giving)
 			gs.seen = xcalloc(t.js.njobs ? t.js.njobs : 1, 1);
-		}
 		rc = replay_run_giveup(&t, &s, o->pols[p], 0, progress, u, giving ? &g : NULL,
 				       o->stop, &r, e);
 		if (giving)
 			free(gs.seen);
+		if (!rc)
+			*events += r.events;
 		if (!rc && r.gave_up) {
 			*gave_up = 1;
-			if ((double)gs.over >= (double)gs.need && gs.need)
+			if (gs.need && gs.over + gs.queued >= gs.need)
 				v[RUNREC_WAIT_P95] = gs.over_min;
 			else
 				v[RUNREC_UNPLACEABLE] = gs.unpl_max + 1;
@@ -551,16 +618,18 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
 	double *v = xcalloc(nseed * RUNREC_NCOL, sizeof *v);
-	int64_t w[2];
+	int64_t w[2], events = 0;
 	int rc = VF_OK, gave_up = 0;
 	struct seed_traces st;
 	seed_traces_init(&st, o);
 	for (size_t k = 0; k < nseed && !rc; k++)
 		rc = run_one(o, &st, p, step, o->lo + k, full ? full + k * RUNREC_NCOL : NULL,
-			     o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, NULL, NULL, e);
+			     o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, &events, NULL,
+			     NULL, e);
 	seed_traces_release(&st, o);
 	if (!rc) {
 		judge(o, full, v, step, nodes, out);
+		out->events = events;
 		if (fig)
 			memcpy(fig, v, nseed * RUNREC_NCOL * sizeof *v);
 	}
@@ -582,6 +651,7 @@ struct task {
 	double *v;          /* its figures (RUNREC_NCOL, in the round's array) */
 	const double *full; /* the policy's full-cluster figures at seed, or NULL */
 	int gave_up;        /* its run gave up (size_opts.giveup) */
+	int64_t events;     /* sim events its run handled */
 	int64_t w[2];       /* its pricing window */
 	struct pool *pl;    /* the pool it runs in */
 };
@@ -620,7 +690,7 @@ static void *pool_thread(void *arg)
 			break;
 		t->rc = run_one(pl->o, pl->st, t->p, t->step, t->seed, t->full,
 				pl->o->giveup && t->full, t->v, &t->nodes, t->w, &t->gave_up,
-				pl->o->progress ? task_progress : NULL, t, &t->e);
+				&t->events, pl->o->progress ? task_progress : NULL, t, &t->e);
 		pthread_mutex_lock(&pl->mu);
 		t->share = 1;
 		pthread_mutex_unlock(&pl->mu);
@@ -758,7 +828,9 @@ static void full_cluster(const struct size_opts *o, struct size_result *r, struc
 	for (size_t q = 0; q < nseed; q++) {
 		r->full_alloc += t->v[q * RUNREC_NCOL + RUNREC_ALLOC] / (double)nseed;
 		r->gave_up += (size_t)t[q].gave_up;
+		r->events += t[q].events;
 	}
+	r->full.events = r->events;
 	r->w0 = t->w[0];
 	r->w1 = t->w[1];
 	sp->hi = o->plan->steps;
@@ -773,6 +845,8 @@ static void take(const struct size_opts *o, struct size_result *r, struct search
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	struct size_check c;
 	judge(o, full, t->v, t->step, t->nodes, &c);
+	for (size_t q = 0; q < nseed; q++)
+		c.events += t[q].events;
 	if (c.pass) {
 		sp->hi = c.step;
 		sp->min = c;
@@ -781,6 +855,7 @@ static void take(const struct size_opts *o, struct size_result *r, struct search
 		sp->below = c;
 	}
 	sp->probes++;
+	r->events += c.events;
 	for (size_t q = 0; q < nseed; q++)
 		r->gave_up += (size_t)t[q].gave_up;
 }
@@ -796,8 +871,10 @@ static void hint_bracket(const struct size_opts *o, struct size_result *r, struc
 		const struct task *ti = t + i * nseed;
 		if (met) { /* run, and so counted, but above the step that met it */
 			sp->probes++;
-			for (size_t q = 0; q < nseed; q++)
+			for (size_t q = 0; q < nseed; q++) {
 				r->gave_up += (size_t)ti[q].gave_up;
+				r->events += ti[q].events;
+			}
 			continue;
 		}
 		take(o, r, sp, ti, full);
@@ -928,8 +1005,10 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		for (size_t i = 0; i < n; i++)
 			t[i].v = v + i * RUNREC_NCOL;
 		rc = run_tasks(o, &st, t, n, done, done + (double)n, e);
-		for (size_t i = 0; i < n && !rc; i++)
+		for (size_t i = 0; i < n && !rc; i++) {
 			res[t[i].p].gave_up += (size_t)t[i].gave_up;
+			res[t[i].p].events += t[i].events;
+		}
 	}
 	for (size_t i = 0; i < n && !rc; i += nseed) { /* policy by policy, smallest step first */
 		size_t p = t[i].p;

@@ -85,7 +85,7 @@ void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct jo
 
 /* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. */
 static int default_slo(const struct verdict_opts *o, const struct size_plan *plan,
-		       struct size_slo *slo, struct err *e)
+		       struct size_slo *slo, struct verdict_work *w, struct err *e)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	double *fig = xcalloc(nseed * RUNREC_NCOL, sizeof *fig), p95 = 0, unpl = 0;
@@ -101,6 +101,8 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 			       .stop = o->stop};
 	struct size_check c;
 	int rc = size_probe(&so, 0, plan->steps, NULL, &c, fig, e);
+	w->probes++;
+	w->events += rc ? 0 : c.events;
 	for (size_t k = 0; k < nseed && !rc; k++) {
 		const double *v = fig + k * RUNREC_NCOL;
 		p95 = isnan(v[RUNREC_WAIT_P95]) ? p95 : fmax(p95, v[RUNREC_WAIT_P95]);
@@ -113,6 +115,23 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 	}
 	free(fig);
 	return rc;
+}
+
+/* Run fn(arg) on up to want threads (fn takes tasks from arg until none is left), or here
+ * when want < 2 or no thread starts; returns when every one has returned. */
+static void run_threads(unsigned want, void *(*fn)(void *), void *arg)
+{
+	pthread_t *th = xcalloc(want ? want : 1, sizeof *th);
+	unsigned started = 0;
+	if (want > 1)
+		for (; started < want; started++)
+			if (pthread_create(&th[started], NULL, fn, arg))
+				break;
+	if (!started)
+		fn(arg);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
 }
 
 /* ---- headroom ---- */
@@ -188,7 +207,6 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 	size_t *todo = xcalloc(v->np, sizeof *todo);
 	int rc = VF_OK;
 	unsigned nth = o->nthreads;
-	pthread_t *th = xcalloc(nth, sizeof *th);
 	size_t total = v->np * (size_t)(ceil(log2((double)K + 2)) + 1);
 
 	for (size_t i = 0; i < v->np; i++)
@@ -217,15 +235,7 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		for (size_t j = 0; j < n; j++)
 			s[todo[j]].rc = -1; /* not run */
 		pthread_mutex_init(&pl.mu, NULL);
-		unsigned started = 0, want = nth < n ? nth : (unsigned)n;
-		if (want > 1)
-			for (; started < want; started++)
-				if (pthread_create(&th[started], NULL, gpool_thread, &pl))
-					break;
-		if (!started)
-			gpool_thread(&pl);
-		for (unsigned t = 0; t < started; t++)
-			pthread_join(th[t], NULL);
+		run_threads(nth < n ? nth : (unsigned)n, gpool_thread, &pl);
 		pthread_mutex_destroy(&pl.mu);
 		done = pl.done;
 		v->runs += n * (size_t)(o->hi - o->lo + 1);
@@ -235,7 +245,11 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 				rc = err_set(e, VF_ESTOP, "stopped");
 			else if (gs->rc)
 				*e = gs->e, rc = gs->rc;
-			else if (gs->c.pass)
+			if (rc)
+				break;
+			v->work[VERDICT_W_HEADROOM].probes++;
+			v->work[VERDICT_W_HEADROOM].events += gs->c.events;
+			if (gs->c.pass)
 				gs->lo = gs->probe;
 			else
 				gs->hi = gs->probe, gs->miss = gs->c;
@@ -249,7 +263,6 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		if (p->ok && !p->capped)
 			p->miss = s[i].miss;
 	}
-	free(th);
 	free(todo);
 	free(s);
 	return rc;
@@ -305,6 +318,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, st
 	}
 	if (!rc) {
 		v->gave_up += res->gave_up;
+		v->work[VERDICT_W_BUY].probes += res->probes;
+		v->work[VERDICT_W_BUY].events += res->events;
 		/* the replicated plan has today's groups, in today's order, r times as large */
 		assert(plan.ng == v->plan.ng);
 		p->buy_over = !res->full_ok;
@@ -368,7 +383,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			goto out;
 		}
 		v->slo_default = 1;
-		if ((rc = default_slo(o, &v->plan, &v->slo, e)))
+		if ((rc = default_slo(o, &v->plan, &v->slo, &v->work[VERDICT_W_FEWER], e)))
 			goto out;
 	}
 	if ((rc = size_slo_check(&v->slo, sc->mode, e)))
@@ -393,8 +408,11 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .hint = hint};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
-	for (size_t i = 0; i < np; i++)
+	for (size_t i = 0; i < np; i++) {
 		v->gave_up += v->sizes[i].gave_up;
+		v->work[VERDICT_W_FEWER].probes += v->sizes[i].probes;
+		v->work[VERDICT_W_FEWER].events += v->sizes[i].events;
+	}
 	v->np = np;
 	v->p = xcalloc(np, sizeof *v->p);
 	v->w0 = v->sizes[0].w0;
@@ -448,22 +466,116 @@ out:
 
 /* ---- over resamples ---- */
 
-/* Progress of resample r of n (0: the trace itself) scaled into the whole's. */
-struct rprog {
+/* Progress of resample r of n (0: the trace itself) scaled into the whole's: the share
+ * done of each resample (sh->done, under sh->mu when resamples run at once) summed. */
+struct rshare {
+	pthread_mutex_t mu;
 	const struct verdict_opts *o;
-	uint32_t r, n;
+	uint32_t n;
+	double *done; /* per resample, 0 the trace itself */
+};
+
+struct rprog {
+	struct rshare *sh;
+	uint32_t r;
 };
 
 static void rprog_fn(void *u, double done, const char *policy, unsigned step, size_t nodes)
 {
 	const struct rprog *rp = u;
-	rp->o->progress(rp->o->u, ((double)rp->r + done) / ((double)rp->n + 1), policy, step,
-			nodes);
+	struct rshare *sh = rp->sh;
+	double sum = 0;
+	pthread_mutex_lock(&sh->mu);
+	sh->done[rp->r] = done;
+	for (uint32_t r = 0; r <= sh->n; r++)
+		sum += sh->done[r];
+	sh->o->progress(sh->o->u, sum / ((double)sh->n + 1), policy, step, nodes);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+/* The resamples, run as independent tasks: each answers on its own threads (nth), so
+ * that no thread waits for a round's last run, nor runs steps ahead that are dropped. */
+struct rpool {
+	pthread_mutex_t mu;
+	const struct verdict_opts *o;
+	struct verdict *v;
+	struct rshare *sh;
+	const unsigned *hint;
+	const int *ghint;
+	int64_t t0, t1;
+	unsigned nth;  /* threads of each resample's answer */
+	uint32_t next; /* the next resample to take (1..o->nres) */
+	int *rc;       /* per resample: its error, -1 not run */
+	struct err *e; /* per resample */
+};
+
+/* Resample r: both answers into the r_* arrays of pl->v (row r - 1). */
+static int one_resample(struct rpool *pl, uint32_t r, struct err *e)
+{
+	const struct verdict_opts *o = pl->o;
+	const struct scenario *sc = o->sc;
+	struct verdict *v = pl->v;
+	struct scenario rs = *sc; /* a view: it shares what sc owns, never released */
+	struct verdict rv = {0};
+	struct verdict_opts ro = *o;
+	struct rprog rp = {pl->sh, r};
+	memset(&rs.base, 0, sizeof rs.base);
+	rs.resample = r;
+	rs.block_s = v->block_s;
+	rs.win_start = pl->t0;
+	rs.win_end = pl->t1;
+	ro.sc = &rs;
+	ro.nres = 0;
+	ro.nthreads = pl->nth;
+	ro.progress = o->progress ? rprog_fn : NULL;
+	ro.u = &rp;
+	int rc = resample_jobs(&sc->base, pl->t0, pl->t1, v->block_s, resample_seed(o->lo, r),
+			       &rs.base, e);
+	if (!rc)
+		rc = answer(&ro, pl->hint, pl->ghint, &rv, e);
+	for (size_t i = 0; !rc && i < v->np; i++) {
+		const struct verdict_pol *q = &rv.p[i];
+		struct verdict_pol *p = &v->p[i];
+		int base_ok = rv.p[0].ok;
+		assert(q->policy == p->policy);
+		p->r_usd[r - 1] = !base_ok ? NAN : q->ok ? q->usd_year : 0;
+		p->r_growth[r - 1] = q->growth >= 0 ? q->growth : NAN;
+		p->r_buy[r - 1] = !base_ok ? NAN : q->ok ? q->buy_usd_year : 0;
+	}
+	if (!rc) {
+		pthread_mutex_lock(&pl->mu);
+		v->runs += rv.runs;
+		v->gave_up += rv.gave_up;
+		for (int k = 0; k < VERDICT_NWORK; k++) {
+			v->work[k].probes += rv.work[k].probes;
+			v->work[k].events += rv.work[k].events;
+		}
+		pthread_mutex_unlock(&pl->mu);
+	}
+	verdict_release(&rv);
+	job_set_release(&rs.base);
+	return rc;
+}
+
+static void *rpool_thread(void *arg)
+{
+	struct rpool *pl = arg;
+	for (;;) {
+		pthread_mutex_lock(&pl->mu);
+		uint32_t r = pl->next <= pl->o->nres ? pl->next++ : 0;
+		pthread_mutex_unlock(&pl->mu);
+		if (!r || (pl->o->stop && *pl->o->stop))
+			break;
+		pl->rc[r - 1] = one_resample(pl, r, &pl->e[r - 1]);
+	}
+	return NULL;
 }
 
 /* Both answers on each of o->nres resamples, into the r_* arrays and intervals of v (the
- * trace's own answers, which bracket the searches). */
-static int over_resamples(const struct verdict_opts *o, struct verdict *v, struct err *e)
+ * trace's own answers, which bracket the searches); sh: the progress shared with the
+ * trace's answer. */
+static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struct verdict *v,
+			  struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	int64_t t0, t1;
@@ -482,40 +594,28 @@ static int over_resamples(const struct verdict_opts *o, struct verdict *v, struc
 		p->r_growth = xcalloc(o->nres, sizeof *p->r_growth);
 		p->r_buy = xcalloc(o->nres, sizeof *p->r_buy);
 	}
-	for (uint32_t r = 1; r <= o->nres && !rc; r++) {
-		struct scenario rs = *sc; /* a view: it shares what sc owns, never released */
-		struct verdict rv = {0};
-		struct verdict_opts ro = *o;
-		struct rprog rp = {o, r, o->nres};
-		memset(&rs.base, 0, sizeof rs.base);
-		rs.resample = r;
-		rs.block_s = v->block_s;
-		rs.win_start = t0;
-		rs.win_end = t1;
-		ro.sc = &rs;
-		ro.nres = 0;
-		ro.progress = o->progress ? rprog_fn : NULL;
-		ro.u = &rp;
-		rc = resample_jobs(&sc->base, t0, t1, v->block_s, resample_seed(o->lo, r), &rs.base,
-				   e);
-		if (!rc)
-			rc = answer(&ro, hint, ghint, &rv, e);
-		for (size_t i = 0; !rc && i < v->np; i++) {
-			const struct verdict_pol *q = &rv.p[i];
-			struct verdict_pol *p = &v->p[i];
-			int base_ok = rv.p[0].ok;
-			assert(q->policy == p->policy);
-			p->r_usd[r - 1] = !base_ok ? NAN : q->ok ? q->usd_year : 0;
-			p->r_growth[r - 1] = q->growth >= 0 ? q->growth : NAN;
-			p->r_buy[r - 1] = !base_ok ? NAN : q->ok ? q->buy_usd_year : 0;
-		}
-		if (!rc) {
-			v->runs += rv.runs;
-			v->gave_up += rv.gave_up;
-		}
-		verdict_release(&rv);
-		job_set_release(&rs.base);
-	}
+	unsigned nw = o->nthreads < o->nres ? o->nthreads : o->nres;
+	struct rpool pl = {.o = o,
+			   .v = v,
+			   .sh = sh,
+			   .hint = hint,
+			   .ghint = ghint,
+			   .t0 = t0,
+			   .t1 = t1,
+			   .nth = o->nthreads / nw,
+			   .next = 1,
+			   .rc = xcalloc(o->nres, sizeof *pl.rc),
+			   .e = xcalloc(o->nres, sizeof *pl.e)};
+	for (uint32_t r = 0; r < o->nres; r++)
+		pl.rc[r] = -1;
+	pthread_mutex_init(&pl.mu, NULL);
+	run_threads(nw, rpool_thread, &pl);
+	pthread_mutex_destroy(&pl.mu);
+	for (uint32_t r = 0; r < o->nres && !rc; r++) /* the first error, in resample order */
+		if (pl.rc[r] == -1)
+			rc = err_set(e, VF_ESTOP, "stopped");
+		else if (pl.rc[r])
+			*e = pl.e[r], rc = pl.rc[r];
 	for (size_t i = 0; i < v->np && !rc; i++) {
 		struct verdict_pol *p = &v->p[i];
 		resample_interval(p->r_usd, o->nres, VERDICT_LEVEL, &p->usd_lo, &p->usd_hi);
@@ -523,6 +623,8 @@ static int over_resamples(const struct verdict_opts *o, struct verdict *v, struc
 				  &p->growth_hi);
 		resample_interval(p->r_buy, o->nres, VERDICT_LEVEL, &p->buy_lo, &p->buy_hi);
 	}
+	free(pl.rc);
+	free(pl.e);
 	free(hint);
 	free(ghint);
 	return rc;
@@ -538,14 +640,18 @@ int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 			       "draws its jobs with replacement from the trace's mix)");
 	}
 	struct verdict_opts oo = *o;
-	struct rprog rp = {o, 0, o->nres};
+	struct rshare sh = {.o = o, .n = o->nres, .done = xcalloc(o->nres + 1, sizeof *sh.done)};
+	struct rprog rp = {&sh, 0};
+	pthread_mutex_init(&sh.mu, NULL);
 	if (o->nres && o->progress) {
 		oo.progress = rprog_fn;
 		oo.u = &rp;
 	}
 	rc = answer(&oo, NULL, NULL, v, e);
 	if (!rc && o->nres)
-		rc = over_resamples(o, v, e);
+		rc = over_resamples(o, &sh, v, e);
+	pthread_mutex_destroy(&sh.mu);
+	free(sh.done);
 	return rc;
 }
 

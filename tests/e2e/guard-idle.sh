@@ -2,8 +2,9 @@
 # over a week: 0.5 % of the GPUs allocated on average) is said to be idle where its figures
 # are read first: size warns above its table and marks no policy best (fgd and packing
 # retire more GPUs, but of an idle cluster), report's verdict begins with the warning in
-# text, Markdown and HTML, compare warns before its table, and verdict's sentence begins
-# with it; each points to inflation.
+# text, Markdown and HTML, and so does the lead (the verdict in money off the bill) of
+# report and compare, compare warns before its table, and verdict's sentence begins with
+# it; each points to inflation.
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces
 awk -F, 'NR == 1 { print; next } NR % 20 == 2 { OFS = ","; $2 = (NR - 2) * 300; print }' \
@@ -30,10 +31,15 @@ for f in text md html; do
 	grep -q "^\(\*\*\|<p class=\"verdict\">\)\{0,1\}WARNING: the cluster is almost idle (mean allocated GPU share under" out ||
 		{ cat out >&2; die "report --format $f: no idle warning in the verdict"; }
 	contains out "inflate"
+	# so does the lead, the verdict in money off the bill, before the placement verdict
+	tr -d '\n' <out | grep -q "\(<p>\|[^*]\)WARNING: the runs allocate 0.50 % of the GPUs on average (under *1 %).\{0,400\}The *verdict *in *money off" ||
+		{ cat out >&2; die "report --format $f: no idle warning on the lead"; }
 done
 expect_rc 0 vf compare i.db
 contains err "warning: mean allocated GPU share under 1 % (every policy: scalar 0.50 %, fgd 0.50 %)"
 contains err "replay with --mode inflate"
+grep -q "^WARNING: the runs allocate 0.50 % of the GPUs on average (under 1 %).*The verdict in money off the bill" err ||
+	{ cat err >&2; die "compare: no idle warning on the lead"; }
 
 # verdict: the sentence itself begins with the warning
 expect_rc 0 vf verdict i.db --policy fgd,scalar --no-headroom --threads 1

@@ -633,6 +633,23 @@ static void test_giveup_same_answer(void **state)
 	assert_true(isnan(fig[1][RUNREC_JCT])); /* not run to its end */
 	double lb = fig[1][RUNREC_WAIT_P95], run = fig[0][RUNREC_WAIT_P95];
 	assert_true(lb > 60 && lb <= run);
+
+	/* a queue on one node, a job a second, 100 s each: 16 late of 300 break p95 <= 60,
+	 * as many jobs wait past 60 s at t = 77, long before 16 of them have started late
+	 * (t = 1,600, 316 events a seed): the probe gives up at the first test after that,
+	 * at t = 96 (96 arrivals a seed) */
+	add_jobs(f, 0, 300, 1);
+	struct size_opts of = fx_opts(f, pols, 1, &slo, 1, 0);
+	assert_int_equal(size_probe(&of, 0, 4, NULL, &cf, full, &e), 0); /* run to its end */
+	for (int g = 0; g < 2; g++) {
+		struct size_opts o = fx_opts(f, pols, 1, &slo, 1, g);
+		assert_int_equal(size_probe(&o, 0, 1, full, &c[g], fig[g], &e), 0);
+		assert_false(c[g].pass);
+	}
+	assert_int_equal(c[0].events, 2 * 600); /* every arrival and finish, both seeds */
+	assert_int_equal(c[1].events, 2 * 96);
+	lb = fig[1][RUNREC_WAIT_P95];
+	assert_true(lb > 60 && lb <= fig[0][RUNREC_WAIT_P95]);
 }
 
 int main(void)
