@@ -246,7 +246,7 @@ enum {
 #define SCENARIO_SEP_SPACE()                 " "
 #define SCENARIO_X_INDEX(ID, ...)            SCENARIO_I_##ID
 #define SCENARIO_X_KEY(ID, SHORT, ...)       SCENARIO_K_##ID = (SHORT) ? (SHORT) : SCENARIO_K_FIRST + SCENARIO_I_##ID
-#define SCENARIO_X_OPT(ID, SHORT, NAME, ARG, ...) {NAME, SCENARIO_K_##ID, ARG}
+#define SCENARIO_X_OPT(ID, SHORT, NAME, ARG, ...) {NAME, SCENARIO_K_##ID, ARG, 0, 0, 0}
 #define SCENARIO_X_USAGE(ID, SHORT, NAME, ARG, USAGE, ...) USAGE
 #define SCENARIO_X_HELP(ID, SHORT, NAME, ARG, USAGE, HELP, ...) HELP
 /* clang-format on */

@@ -13,13 +13,6 @@
 
 static int exec_check(struct cmd_ctx *ctx);
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON };
-
-const struct cmd_opt cmd_check_opts[] = {
-	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-const struct cmd_opt_kind_of cmd_check_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
-
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.usage = "[-q] [--json] [--wait SECONDS] STORE",
@@ -29,8 +22,7 @@ const struct cmd_entry cmd_check_entry = {
 		"                  what, ok, detail)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.opts = cmd_check_opts,
-	.kinds = cmd_check_kinds,
+	.opts = CMD_OPTS(CMD_O_QUIET, CMD_O_JSON, CMD_O_WAIT),
 	.operand = "store",
 	.one_only = "one store at a time",
 	.exec = exec_check, /* opens the store itself: a store that fails to open is a problem */
@@ -66,8 +58,8 @@ static int exec_check(struct cmd_ctx *ctx)
 {
 	const char *path = ctx->p.operands[0];
 	struct reporter r = {.quiet = cmd_has(ctx, 'q') > 0};
-	struct store_wait w = cmd_store_wait(ctx, OPT_WAIT);
-	int asjson = cmd_has(ctx, OPT_JSON) > 0, rc = CMD_OK, nbad = 0;
+	struct store_wait w = cmd_store_wait(ctx, CMD_K_WAIT);
+	int asjson = cmd_has(ctx, CMD_K_JSON) > 0, rc = CMD_OK, nbad = 0;
 	struct sbuf b = {0};
 	struct json j;
 	struct err e = {0};

@@ -51,40 +51,6 @@ static int check_import(struct cmd_ctx *ctx);
 static int exec_import(struct cmd_ctx *ctx);
 static void release_import(struct cmd_ctx *ctx);
 
-enum {
-	OPT_WAIT = CMD_LONG_ONLY,
-	OPT_JSON,
-	OPT_NAME,
-	OPT_STRICT,
-	OPT_TZ,
-	OPT_NEW_TRACE,
-	OPT_GPU_MODELS
-};
-
-const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},
-	{"format", 'F', 1},
-	{"nodes", 'N', 1},
-	{"cluster", 'C', 1},
-	{"name", OPT_NAME, 1},
-	{"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},
-	{"wait", OPT_WAIT, 1},
-	{"json", OPT_JSON, 0},
-	{"tz", OPT_TZ, 1},
-	{"new-trace", OPT_NEW_TRACE, 0},
-	{"gpu-models", OPT_GPU_MODELS, 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_import_kinds[] = {
-	{'F', CMD_OPT_HOOK, 0, 0},
-	{'N', CMD_OPT_HOOK, 0, 0},
-	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
-	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
-};
-
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[-q] [--json] [-o STORE] [--format FMT]... [--name NAME] [--cluster FILE] "
@@ -116,8 +82,10 @@ const struct cmd_entry cmd_import_entry = {
 		"                      error, trace, trace_id, files, read, accepted,\n"
 		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
-	.opts = cmd_import_opts,
-	.kinds = cmd_import_kinds,
+	.opts = CMD_OPTS(CMD_O_OUTPUT, CMD_O_TRACE_FORMAT | CMD_OPT_BY_HOOK,
+			 CMD_O_NODES | CMD_OPT_BY_HOOK, CMD_O_CLUSTER, CMD_O_NAME, CMD_O_STRICT,
+			 CMD_O_QUIET, CMD_O_WAIT, CMD_O_JSON, CMD_O_TZ | CMD_OPT_BY_HOOK,
+			 CMD_O_NEW_TRACE, CMD_O_GPU_MODELS),
 	.state_size = sizeof(struct import_cmd),
 	.init = init_import,
 	.opt = opt_import,
@@ -259,7 +227,7 @@ static int opt_import(struct cmd_ctx *ctx, int key, const char *arg)
 		t->node_fmt[t->nnodes] = t->nfmt ? t->fmts[t->nfmt - 1].format : NULL;
 		t->in[ctx->argc - 1 - (int)t->nnodes++] = (struct import_input){arg, 1, NULL};
 		break;
-	case OPT_TZ:
+	case CMD_K_TZ:
 		if (trace_tz_parse(arg, &t->o.tz_offset))
 			return cmd_usage_error(ctx->ce,
 					       "--tz '%s' is not a zone voidfit reads (valid: "
@@ -310,11 +278,11 @@ static int check_import(struct cmd_ctx *ctx)
 	if (cmd_arg(ctx, 'o'))
 		o->store = cmd_arg(ctx, 'o');
 	o->cluster = cmd_arg(ctx, 'C');
-	o->name = cmd_arg(ctx, OPT_NAME);
-	o->gpu_models = cmd_arg(ctx, OPT_GPU_MODELS);
-	o->again = cmd_has(ctx, OPT_NEW_TRACE) > 0;
-	o->strict = cmd_has(ctx, OPT_STRICT) > 0;
-	o->wait = cmd_store_wait(ctx, OPT_WAIT);
+	o->name = cmd_arg(ctx, CMD_K_NAME);
+	o->gpu_models = cmd_arg(ctx, CMD_K_GPU_MODELS);
+	o->again = cmd_has(ctx, CMD_K_NEW_TRACE) > 0;
+	o->strict = cmd_has(ctx, CMD_K_STRICT) > 0;
+	o->wait = cmd_store_wait(ctx, CMD_K_WAIT);
 	if ((rc = check_formats(ctx, t)) || t->listed)
 		return rc;
 	if (t->nfmt == 1 && t->fmts[0].from == ctx->p.nops && t->fmts[0].nodes_from == t->nnodes)
@@ -409,7 +377,7 @@ static int exec_import(struct cmd_ctx *ctx)
 	struct err e = {0};
 	struct cmd_stop stop; /* a signal stops the import at the next row: it rolls back and
 			       * removes the store it was making, then the signal is raised again */
-	int quiet = cmd_has(ctx, 'q') > 0, asjson = cmd_has(ctx, OPT_JSON) > 0, rc;
+	int quiet = cmd_has(ctx, 'q') > 0, asjson = cmd_has(ctx, CMD_K_JSON) > 0, rc;
 
 	if (t->listed)
 		return CMD_OK;

@@ -18,12 +18,6 @@
 
 static int exec_info(struct cmd_ctx *ctx);
 
-enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
-
-const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
-
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
 	.usage = "[--json] [--wait SECONDS] STORE",
@@ -34,12 +28,11 @@ const struct cmd_entry cmd_info_entry = {
 		"                  jobs of W > 1 workers, and how many of each W)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.opts = cmd_info_opts,
-	.kinds = cmd_info_kinds,
+	.opts = CMD_OPTS(CMD_O_JSON, CMD_O_WAIT),
 	.operand = "store",
 	.one_only = "one store at a time",
 	.store = CMD_STORE_READ,
-	.wait_key = OPT_WAIT,
+	.wait_key = CMD_K_WAIT,
 	.exec = exec_info,
 };
 
@@ -388,7 +381,7 @@ static int exec_info(struct cmd_ctx *ctx)
 			rc = cmd_fail(ctx->ce, "%s", in.e.msg);
 	if (!rc && store_sizes(in.s, &z, &in.e))
 		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
-	if (!rc && cmd_has(ctx, OPT_JSON))
+	if (!rc && cmd_has(ctx, CMD_K_JSON))
 		print_json(ctx->p.operands[0], &in, &z);
 	else if (!rc)
 		print_text(ctx->p.operands[0], &in, &z);

@@ -27,10 +27,6 @@ static int check_merge(struct cmd_ctx *ctx);
 static int exec_merge(struct cmd_ctx *ctx);
 static void release_merge(struct cmd_ctx *ctx);
 
-const struct cmd_opt cmd_merge_opts[] = {
-	{NULL, 0, 0},
-};
-
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
 	.usage = "STORE TASKSTORE...",
@@ -45,7 +41,6 @@ const struct cmd_entry cmd_merge_entry = {
 		"against the sweep's identity (DIR/sweep.id: its task list, traces and runs a\n"
 		"task); the tasks of a sweep with no task store among those given are listed,\n"
 		"to run again.\n",
-	.opts = cmd_merge_opts,
 	.store = CMD_STORE_WRITE, /* check has seen STORE and a TASKSTORE */
 	.state_size = sizeof(struct merge_cmd),
 	.check = check_merge,

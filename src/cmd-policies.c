@@ -12,14 +12,12 @@
 
 static int exec_policies(struct cmd_ctx *ctx);
 
-const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
-
 const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
 	.usage = "[--json]",
 	.summary = "list placement policies and the dimensions each sees",
 	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
-	.opts = cmd_policies_opts,
+	.opts = CMD_OPTS(CMD_O_JSON),
 	.no_operand = 1,
 	.exec = exec_policies,
 };
@@ -86,7 +84,7 @@ static void print_json(void)
 
 static int exec_policies(struct cmd_ctx *ctx)
 {
-	if (cmd_has(ctx, CMD_LONG_ONLY))
+	if (cmd_has(ctx, CMD_K_JSON))
 		print_json();
 	else
 		print_table();

@@ -19,14 +19,6 @@
 static int check_runs(struct cmd_ctx *ctx);
 static int exec_runs(struct cmd_ctx *ctx);
 
-enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
-
-const struct cmd_opt cmd_runs_opts[] = {
-	{"trace", O_TRACE, 1},
-	{"json", O_JSON, 0},
-	{NULL, 0, 0},
-};
-
 const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.usage = "STORE [--trace T] [--json] | rm STORE ID...",
@@ -42,7 +34,7 @@ const struct cmd_entry cmd_runs_entry = {
 		"or 5-9) with their figures, buckets and series in one transaction, and the\n"
 		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
 		"there deletes nothing.\n",
-	.opts = cmd_runs_opts,
+	.opts = CMD_OPTS(CMD_O_TRACE, CMD_O_JSON),
 	.store = CMD_STORE_READ, /* the listing's; rm opens its own to write */
 	.check = check_runs,
 	.exec = exec_runs,
@@ -552,7 +544,7 @@ static int check_runs(struct cmd_ctx *ctx)
 	int nops = ctx->p.nops;
 	if (nops >= 1 && !strcmp(ctx->p.operands[0], "rm")) {
 		ctx->store_mode = CMD_STORE_NONE;
-		if (cmd_arg(ctx, O_TRACE) || cmd_has(ctx, O_JSON))
+		if (cmd_arg(ctx, CMD_K_TRACE) || cmd_has(ctx, CMD_K_JSON))
 			return cmd_usage_error(ce, "rm takes no --trace or --json");
 		if (nops < 3)
 			return cmd_usage_error(ce, nops < 2 ? "rm: no STORE given"
@@ -574,10 +566,10 @@ static int exec_runs(struct cmd_ctx *ctx)
 	if (!ctx->st) /* rm */
 		return do_rm(ctx->p.operands[1], ctx->p.operands + 2, ctx->p.nops - 2);
 	sbuf_init(&out);
-	if (load(ctx->st, cmd_arg(ctx, O_TRACE), &l, &e)) {
+	if (load(ctx->st, cmd_arg(ctx, CMD_K_TRACE), &l, &e)) {
 		rc = cmd_fail(ctx->ce, "%s", e.msg);
 	} else {
-		if (cmd_has(ctx, O_JSON))
+		if (cmd_has(ctx, CMD_K_JSON))
 			write_json(&l, ctx->p.operands[0], &out);
 		else
 			write_text(&l, &out);
