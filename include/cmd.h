@@ -79,6 +79,17 @@ struct cmd_entry {
 
 extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
 
+/* The hooks most commands have, by the names cmd-NAME.c gives them (check_NAME, exec_NAME,
+ * release_NAME): declared before the entry, then named in it with the size of the state
+ * they share (struct STATE). */
+#define CMD_DECLARE_HOOKS(name)                                                                    \
+	static int check_##name(struct cmd_ctx *ctx);                                              \
+	static int exec_##name(struct cmd_ctx *ctx);                                               \
+	static void release_##name(struct cmd_ctx *ctx)
+#define CMD_HOOKS(name, state)                                                                     \
+	.state_size = sizeof(struct state), .check = check_##name, .exec = exec_##name,            \
+	.release = release_##name
+
 /* Print "usage: voidfit NAME USAGE" and the help text of ce to f. */
 void cmd_print_help(const struct cmd_entry *ce, FILE *f);
 /* Print "voidfit NAME: " + message and then "see 'voidfit NAME -h'" to stderr (one line of

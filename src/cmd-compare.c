@@ -39,9 +39,7 @@ struct compare_state {
 };
 
 static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_compare(struct cmd_ctx *ctx);
-static int exec_compare(struct cmd_ctx *ctx);
-static void release_compare(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(compare);
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -88,11 +86,8 @@ const struct cmd_entry cmd_compare_entry = {
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.formats = 1,
-	.state_size = sizeof(struct compare_state),
 	.opt = opt_compare,
-	.check = check_compare,
-	.exec = exec_compare,
-	.release = release_compare,
+	CMD_HOOKS(compare, compare_state),
 };
 
 /* --runs IDS. */

@@ -22,9 +22,7 @@ struct dash_state {
 	int64_t seek_events; /* the main lane's events then */
 };
 
-static int check_dash(struct cmd_ctx *ctx);
-static int exec_dash(struct cmd_ctx *ctx);
-static void release_dash(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(dash);
 
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
@@ -61,10 +59,7 @@ const struct cmd_entry cmd_dash_entry = {
 	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
-	.state_size = sizeof(struct dash_state),
-	.check = check_dash,
-	.exec = exec_dash,
-	.release = release_dash,
+	CMD_HOOKS(dash, dash_state),
 };
 
 struct store_ctx {

@@ -47,9 +47,7 @@ struct import_cmd {
 
 static void init_import(struct cmd_ctx *ctx);
 static int opt_import(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_import(struct cmd_ctx *ctx);
-static int exec_import(struct cmd_ctx *ctx);
-static void release_import(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(import);
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
@@ -86,12 +84,9 @@ const struct cmd_entry cmd_import_entry = {
 			 CMD_O_NODES | CMD_OPT_BY_HOOK, CMD_O_CLUSTER, CMD_O_NAME, CMD_O_STRICT,
 			 CMD_O_QUIET, CMD_O_WAIT, CMD_O_JSON, CMD_O_TZ | CMD_OPT_BY_HOOK,
 			 CMD_O_NEW_TRACE, CMD_O_GPU_MODELS),
-	.state_size = sizeof(struct import_cmd),
 	.init = init_import,
 	.opt = opt_import,
-	.check = check_import,
-	.exec = exec_import,
-	.release = release_import,
+	CMD_HOOKS(import, import_cmd),
 };
 
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with

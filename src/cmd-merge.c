@@ -23,9 +23,7 @@ struct merge_cmd {
 	int64_t added, skipped;
 };
 
-static int check_merge(struct cmd_ctx *ctx);
-static int exec_merge(struct cmd_ctx *ctx);
-static void release_merge(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(merge);
 
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
@@ -42,10 +40,7 @@ const struct cmd_entry cmd_merge_entry = {
 		"task); the tasks of a sweep with no task store among those given are listed,\n"
 		"to run again.\n",
 	.store = CMD_STORE_WRITE, /* check has seen STORE and a TASKSTORE */
-	.state_size = sizeof(struct merge_cmd),
-	.check = check_merge,
-	.exec = exec_merge,
-	.release = release_merge,
+	CMD_HOOKS(merge, merge_cmd),
 };
 
 /* A sweep met among the task stores: its directory, identity and which of its tasks were

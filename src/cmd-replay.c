@@ -31,9 +31,7 @@ struct replay_state {
 	struct enrich_summary enr;
 };
 
-static int check_replay(struct cmd_ctx *ctx);
-static int exec_replay(struct cmd_ctx *ctx);
-static void release_replay(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(replay);
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -81,10 +79,7 @@ const struct cmd_entry cmd_replay_entry = {
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
 	.formats = 1,
-	.state_size = sizeof(struct replay_state),
-	.check = check_replay,
-	.exec = exec_replay,
-	.release = release_replay,
+	CMD_HOOKS(replay, replay_state),
 };
 
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,

@@ -33,9 +33,7 @@ struct report_state {
 };
 
 static int opt_report(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_report(struct cmd_ctx *ctx);
-static int exec_report(struct cmd_ctx *ctx);
-static void release_report(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(report);
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
@@ -73,11 +71,8 @@ const struct cmd_entry cmd_report_entry = {
 			 CMD_O_FORMAT, CMD_O_OUTPUT, CMD_O_FOLLOW),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
-	.state_size = sizeof(struct report_state),
 	.opt = opt_report,
-	.check = check_report,
-	.exec = exec_report,
-	.release = release_report,
+	CMD_HOOKS(report, report_state),
 };
 
 /* dir/name of path's directory and name. */

@@ -31,9 +31,7 @@ struct size_state {
 };
 
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_size(struct cmd_ctx *ctx);
-static int exec_size(struct cmd_ctx *ctx);
-static void release_size(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(size);
 
 /* The SLO without --slo (timed mode; inflation has no default). */
 #define DEFAULT_SLO "wait_p95<=15m"
@@ -73,11 +71,8 @@ const struct cmd_entry cmd_size_entry = {
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
 	.formats = 1,
-	.state_size = sizeof(struct size_state),
 	.opt = opt_size,
-	.check = check_size,
-	.exec = exec_size,
-	.release = release_size,
+	CMD_HOOKS(size, size_state),
 };
 
 /* --slo, in argv order: each adds its terms. */

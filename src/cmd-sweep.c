@@ -31,9 +31,7 @@ struct sweep_cmd {
 
 static void init_sweep(struct cmd_ctx *ctx);
 static int opt_sweep(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_sweep(struct cmd_ctx *ctx);
-static int exec_sweep(struct cmd_ctx *ctx);
-static void release_sweep(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(sweep);
 static int exec_status(int argc, char **argv);
 
 const struct cmd_entry cmd_sweep_entry = {
@@ -85,12 +83,9 @@ const struct cmd_entry cmd_sweep_entry = {
 	.store = CMD_STORE_READ,
 	.sub = "status",
 	.exec_sub = exec_status,
-	.state_size = sizeof(struct sweep_cmd),
 	.init = init_sweep,
 	.opt = opt_sweep,
-	.check = check_sweep,
-	.exec = exec_sweep,
-	.release = release_sweep,
+	CMD_HOOKS(sweep, sweep_cmd),
 };
 
 /* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */

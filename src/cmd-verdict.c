@@ -30,9 +30,7 @@ struct verdict_state {
 };
 
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_verdict(struct cmd_ctx *ctx);
-static int exec_verdict(struct cmd_ctx *ctx);
-static void release_verdict(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(verdict);
 
 const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
@@ -76,11 +74,8 @@ const struct cmd_entry cmd_verdict_entry = {
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.formats = 1,
-	.state_size = sizeof(struct verdict_state),
 	.opt = opt_verdict,
-	.check = check_verdict,
-	.exec = exec_verdict,
-	.release = release_verdict,
+	CMD_HOOKS(verdict, verdict_state),
 };
 
 /* One line per policy: its smallest cluster, the saving, the headroom and its price (and,
