@@ -35,6 +35,7 @@ struct cmd_opt;
 struct cmd_ctx;
 struct table;
 struct table_ops;
+struct size_slo;
 
 /* What a command does with the store named by its first operand; cmd_run opens it so
  * before exec (a command's check may lower CMD_STORE_WRITE to CMD_STORE_READ). */
@@ -291,6 +292,14 @@ int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
  * *model (-1 when not given; a model of the store's own table is known only now), the
  * --gpu-price models, then scenario_load. 0, or the usage error or failure said. */
 int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model);
+
+/* The numbers i + 1 of the i < n with in[i] set, on f as "3,5-9" (runs of them joined, as
+ * sbatch --array takes a list); nothing for none. */
+void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n);
+
+/* --slo SLO of a command that sizes (size, verdict): adds its terms to *slo and sets *given;
+ * 0, or the usage error. */
+int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given);
 
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next

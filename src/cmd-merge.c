@@ -102,24 +102,16 @@ out:
 static size_t print_missing(const struct seen *sw)
 {
 	size_t miss = 0;
-	const char *sep = "";
 	for (size_t i = 0; i < sw->n; i++)
 		miss += !sw->given[i];
 	if (!miss)
 		return 0;
 	fprintf(stderr, "%s: %zu of %zu tasks have no task store here: ", sw->dir, miss, sw->n);
-	for (size_t i = 0; i < sw->n; i++) {
-		if (sw->given[i])
-			continue;
-		size_t j = i;
-		while (j + 1 < sw->n && !sw->given[j + 1])
-			j++;
-		fprintf(stderr, "%s%zu", sep, i + 1);
-		if (j > i)
-			fprintf(stderr, "-%zu", j + 1);
-		sep = ",";
-		i = j;
-	}
+	unsigned char *in = xcalloc(sw->n + 1, 1);
+	for (size_t i = 0; i < sw->n; i++)
+		in[i] = !sw->given[i];
+	cmd_print_ranges(stderr, in, sw->n);
+	free(in);
 	fprintf(stderr,
 		"\nrun them again: %s/parallel.sh or %s/slurm.sh (each runs what is not done);\n"
 		"'voidfit sweep status %s' says why\n",

@@ -79,12 +79,8 @@ const struct cmd_entry cmd_size_entry = {
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct size_state *z = ctx->u;
-	struct err e = {0};
 	(void)key;
-	z->any_slo = 1;
-	if (size_slo_parse(arg, &z->slo, &e))
-		return cmd_usage_error(ctx->ce, "%s", e.msg);
-	return CMD_OK;
+	return cmd_slo_opt(ctx, arg, &z->slo, &z->any_slo);
 }
 
 static int check_size(struct cmd_ctx *ctx)

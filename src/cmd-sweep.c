@@ -91,19 +91,11 @@ const struct cmd_entry cmd_sweep_entry = {
 /* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */
 static void print_tasks(FILE *f, const struct sweep_status *s, enum sweep_state st)
 {
-	const char *sep = "";
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->state[i] != st)
-			continue;
-		size_t j = i;
-		while (j + 1 < s->n && s->state[j + 1] == st)
-			j++;
-		fprintf(f, "%s%zu", sep, i + 1);
-		if (j > i)
-			fprintf(f, "-%zu", j + 1);
-		sep = ",";
-		i = j;
-	}
+	unsigned char *in = xcalloc(s->n + 1, 1);
+	for (size_t i = 0; i < s->n; i++)
+		in[i] = s->state[i] == st;
+	cmd_print_ranges(f, in, s->n);
+	free(in);
 	fputc('\n', f);
 }
 

@@ -204,17 +204,13 @@ static struct table *verdict_table(const struct verdict *v, const struct scenari
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct verdict_state *t = ctx->u;
-	struct err e = {0};
 	if (key == CMD_K_CAP) {
 		if (parse_double(arg, &t->cap) || !(t->cap > 0 && t->cap <= 10))
 			return cmd_usage_error(ctx->ce,
 					       "--growth-cap '%s': not a number in (0, 10]", arg);
 		return CMD_OK;
 	}
-	t->any_slo = 1;
-	if (size_slo_parse(arg, &t->slo, &e))
-		return cmd_usage_error(ctx->ce, "%s", e.msg);
-	return CMD_OK;
+	return cmd_slo_opt(ctx, arg, &t->slo, &t->any_slo);
 }
 
 static int check_verdict(struct cmd_ctx *ctx)

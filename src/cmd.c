@@ -16,6 +16,7 @@
 #include "fault.h"
 #include "gpumodel.h"
 #include "resample.h"
+#include "size.h"
 #include "table.h"
 #include "util.h"
 
@@ -436,6 +437,32 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 	free(ctx.num);
 	free(ctx.opts);
 	return rc;
+}
+
+void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n)
+{
+	const char *sep = "";
+	for (size_t i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		size_t j = i;
+		while (j + 1 < n && in[j + 1])
+			j++;
+		fprintf(f, "%s%zu", sep, i + 1);
+		if (j > i)
+			fprintf(f, "-%zu", j + 1);
+		sep = ",";
+		i = j;
+	}
+}
+
+int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given)
+{
+	struct err e = {0};
+	*given = 1;
+	if (size_slo_parse(arg, slo, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	return CMD_OK;
 }
 
 /* ---- stopping and progress ---- */

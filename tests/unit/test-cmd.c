@@ -282,12 +282,28 @@ static void test_run_checks_operands(void **state)
 	assert_int_equal(seen.ran, 1);
 }
 
+/* Runs of set flags print joined, as sbatch --array takes them; a lone one alone. */
+static void test_print_ranges(void **state)
+{
+	(void)state;
+	const unsigned char in[] = {0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+	char buf[64] = "";
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	cmd_print_ranges(f, in, sizeof in);
+	rewind(f);
+	assert_non_null(fgets(buf, sizeof buf, f));
+	assert_string_equal(buf, "3,5-9,11");
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed_operands_and_options),
 		cmocka_unit_test(test_attached_and_separate_arguments),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_print_ranges),
 		cmocka_unit_test(test_double_dash_ends_options),
 		cmocka_unit_test(test_short_options_mean_one_thing),
 		cmocka_unit_test(test_why),
