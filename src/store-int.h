@@ -110,6 +110,27 @@ int store_zlevel(int64_t size);
 int store_sqlerr(struct store *s, struct err *e, const char *what);
 /* Prepare sql; VF_ESTORE on failure. */
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);
+/* A query read row by row, the loop every list function has:
+ *
+ *   struct store_rows q;
+ *   int rc = store_rows_begin(s, &q, sql, &id, e);
+ *   while (!rc && store_rows_next(&q))
+ *           rc = ... q.st's columns ...;
+ *   return store_rows_end(&q, rc, "list things");
+ *
+ * begin prepares sql and binds ?1 to *id (id NULL: no parameter); next steps, 1 while there
+ * is a row; end finalizes and, when rc is 0 but the rows did not end cleanly, returns
+ * store_sqlerr's VF_ESTORE for what; otherwise rc. */
+struct store_rows {
+	struct store *s;
+	sqlite3_stmt *st; /* the statement, its columns the current row's */
+	int step;         /* what the last sqlite3_step returned */
+	struct err *e;
+};
+int store_rows_begin(struct store *s, struct store_rows *q, const char *sql, const int64_t *id,
+		     struct err *e);
+int store_rows_next(struct store_rows *q);
+int store_rows_end(struct store_rows *q, int rc, const char *what);
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
 /* A single integer from sql (a PRAGMA or a count). */

@@ -77,12 +77,10 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 static int list_runs(struct store *s, const char *sql, int64_t id,
 		     int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, sql, &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q, sql, &id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_run r = {
 			.id = sqlite3_column_int64(st, 0),
 			.trace_id = sqlite3_column_int64(st, 1),
@@ -98,10 +96,7 @@ static int list_runs(struct store *s, const char *sql, int64_t id,
 		};
 		rc = cb(ctx, &r);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list runs");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list runs");
 }
 
 #define RUN_COLS                                                                                   \
@@ -125,21 +120,17 @@ int store_run_list_scenario(struct store *s, int64_t scenario_id,
 int store_run_metrics(struct store *s, int64_t run_id,
 		      int (*cb)(void *ctx, const struct store_metric *m), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY rowid",
-			    &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, run_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q, "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY rowid",
+		&run_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_metric m = {(const char *)sqlite3_column_text(st, 0),
 					 sqlite3_column_double(st, 1)};
 		rc = cb(ctx, &m);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list run metrics");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list run metrics");
 }
 
 int store_run_data(struct store *s, int64_t run_id, int which, void **out, size_t *n, struct err *e)

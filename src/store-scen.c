@@ -158,20 +158,17 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 			int (*cb)(void *ctx, const struct store_scenario *sc), void *ctx,
 			struct err *e)
 {
-	sqlite3_stmt *st;
 	struct sbuf sql = SBUF_INIT;
 	sbuf_init(&sql);
 	sbuf_adds(&sql, "SELECT id, " SCEN_COLS ", (SELECT count(*) FROM runs r WHERE "
 			"r.scenario_id = scenarios.id)");
 	param_list(&sql);
 	sbuf_adds(&sql, " FROM scenarios WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id");
-	int rc = store_prep(s, sql.s, &st, e);
-	int step;
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q, sql.s, &trace_id, e);
+	sqlite3_stmt *st = q.st;
 	sbuf_release(&sql);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!rc && store_rows_next(&q)) {
 		int i = 0;
 		struct store_scenario sc;
 		sc.id = sqlite3_column_int64(st, i++);
@@ -210,10 +207,7 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 			sc.param[k] = (struct store_param){param_cols[k], col_real(st, i++)};
 		rc = cb(ctx, &sc);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list scenarios");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list scenarios");
 }
 
 int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bucket *b, size_t nb,
@@ -269,23 +263,18 @@ void store_series_text(const struct store_point *p, size_t n, struct sbuf *out)
 int store_run_buckets(struct store *s, int64_t run_id,
 		      int (*cb)(void *ctx, const struct store_bucket *b), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int step, rc = store_prep(s,
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q,
 				  "SELECT model, class, bucket, gpu_ms FROM run_buckets WHERE "
 				  "run_id = ? ORDER BY model, class, bucket",
-				  &st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+				  &run_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_bucket b = {col_text(st, 0), col_text(st, 1), col_text(st, 2),
 					 sqlite3_column_int64(st, 3)};
 		rc = cb(ctx, &b);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "read run buckets");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "read run buckets");
 }
 
 int store_run_series(struct store *s, int64_t run_id,

@@ -99,17 +99,15 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 static int list_models(struct store *s, int64_t id, struct store_sizing_model **out, size_t *n,
 		       char ***names, struct err *e)
 {
-	sqlite3_stmt *st;
+	struct store_rows q;
 	size_t cap = 0, ncap = 0;
-	int step, rc = store_prep(s,
+	int rc = store_rows_begin(s, &q,
 				  "SELECT model, nodes_full, nodes_min, gpus_full, gpus_min FROM "
 				  "sizing_models WHERE sizing_id = ? ORDER BY model",
-				  &st, e);
+				  &id, e);
+	sqlite3_stmt *st = q.st;
 	*n = 0;
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, id);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!rc && store_rows_next(&q)) {
 		xgrow(out, &cap, *n + 1, sizeof **out);
 		xgrow(names, &ncap, *n + 1, sizeof **names);
 		(*names)[*n] = xstrdup((const char *)sqlite3_column_text(st, 0));
@@ -118,33 +116,28 @@ static int list_models(struct store *s, int64_t id, struct store_sizing_model **
 			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4)};
 		(*n)++;
 	}
-	if (step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list sizing models");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list sizing models");
 }
 
 int store_sizing_list(struct store *s, int64_t scenario_id,
 		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
+	struct store_rows q;
 	struct store_sizing_model *models = NULL;
 	char **names = NULL;
 	size_t nnames = 0;
-	int step,
-		rc = store_prep(s,
-				"SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
-				"z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
-				"z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
-				"z.price_tier, z.prices, z.probes, z.created_at, z.checked_above, "
-				"z.miss_above_nodes, z.miss_above FROM sizings z "
-				"JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
-				"z.scenario_id = ?1 ORDER BY z.id",
-				&st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, scenario_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	int rc =
+		store_rows_begin(s, &q,
+				 "SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
+				 "z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
+				 "z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
+				 "z.price_tier, z.prices, z.probes, z.created_at, z.checked_above, "
+				 "z.miss_above_nodes, z.miss_above FROM sizings z "
+				 "JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
+				 "z.scenario_id = ?1 ORDER BY z.id",
+				 &scenario_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		int i = 0;
 		struct store_sizing z;
 		z.id = sqlite3_column_int64(st, i++);
@@ -176,12 +169,9 @@ int store_sizing_list(struct store *s, int64_t scenario_id,
 		if (!rc)
 			rc = cb(ctx, &z);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list sizings");
 	for (size_t k = 0; k < nnames; k++)
 		free(names[k]);
 	free(names);
 	free(models);
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list sizings");
 }

@@ -100,6 +100,32 @@ int store_sqlerr(struct store *s, struct err *e, const char *what)
 	return err_set(e, VF_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
+int store_rows_begin(struct store *s, struct store_rows *q, const char *sql, const int64_t *id,
+		     struct err *e)
+{
+	q->s = s;
+	q->e = e;
+	q->step = SQLITE_DONE;
+	int rc = store_prep(s, sql, &q->st, e);
+	if (!rc && id)
+		sqlite3_bind_int64(q->st, 1, *id);
+	return rc;
+}
+
+int store_rows_next(struct store_rows *q)
+{
+	return (q->step = sqlite3_step(q->st)) == SQLITE_ROW;
+}
+
+int store_rows_end(struct store_rows *q, int rc, const char *what)
+{
+	if (!rc && q->step != SQLITE_DONE)
+		rc = store_sqlerr(q->s, q->e, what);
+	sqlite3_finalize(q->st);
+	q->st = NULL;
+	return rc;
+}
+
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
@@ -735,11 +761,12 @@ int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struc
 int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_trace_info *t),
 		     void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT id, name, created_at, njobs, nnodes FROM traces ORDER BY id",
-			    &st, e);
-	int step;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q, "SELECT id, name, created_at, njobs, nnodes FROM traces ORDER BY id", NULL,
+		e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_trace_info t = {
 			.id = sqlite3_column_int64(st, 0),
 			.name = (const char *)sqlite3_column_text(st, 1),
@@ -749,10 +776,7 @@ int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_tr
 		};
 		rc = cb(ctx, &t);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list traces");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list traces");
 }
 
 /* ---- files ---- */
@@ -846,16 +870,14 @@ int store_file_size_seen(struct store *s, int64_t size, struct err *e)
 int store_file_list(struct store *s, int64_t trace_id,
 		    int (*cb)(void *ctx, const struct store_file *f), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s,
-			    "SELECT id, trace_id, name, format, size, sha256, rows_read, "
-			    "rows_accepted, rows_quarantined, imported_at FROM files "
-			    "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
-			    &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q,
+				  "SELECT id, trace_id, name, format, size, sha256, rows_read, "
+				  "rows_accepted, rows_quarantined, imported_at FROM files "
+				  "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
+				  &trace_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_file f = {
 			.id = sqlite3_column_int64(st, 0),
 			.trace_id = sqlite3_column_int64(st, 1),
@@ -874,10 +896,7 @@ int store_file_list(struct store *s, int64_t trace_id,
 		}
 		rc = cb(ctx, &f);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list files");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list files");
 }
 
 /* ---- quarantine ---- */
@@ -958,17 +977,15 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc =
-		store_prep(s,
-			   "SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
-			   "net_mbps, sto_mbps, iocpu_milli, enriched FROM nodes "
-			   "WHERE trace_id = ? ORDER BY idx",
-			   &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q,
+		"SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
+		"net_mbps, sto_mbps, iocpu_milli, enriched FROM nodes "
+		"WHERE trace_id = ? ORDER BY idx",
+		&trace_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct node nd;
 		node_init(&nd);
 		snprintf(nd.name, sizeof nd.name, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -992,10 +1009,7 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		nd.ngpu = (int32_t)ngpu;
 		job_set_add_node(out, &nd);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "load nodes");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "load nodes");
 }
 
 /* ---- sizes ---- */
