@@ -38,12 +38,9 @@ static void report(void *ctx, int ok, const char *what, const char *detail)
 	const struct reporter *r = ctx;
 	if (r->j) {
 		json_obj(r->j);
-		json_key(r->j, "what");
-		json_str(r->j, what);
-		json_key(r->j, "ok");
-		json_bool(r->j, ok);
-		json_key(r->j, "detail");
-		json_str(r->j, detail);
+		json_key_str(r->j, "what", what);
+		json_key_bool(r->j, "ok", ok);
+		json_key_str(r->j, "detail", detail);
 		json_end(r->j);
 	} else if (!ok || !r->quiet) {
 		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
@@ -67,8 +64,7 @@ static int exec_check(struct cmd_ctx *ctx)
 		json_init(&j, &b, 1);
 		r.j = &j;
 		json_obj(&j);
-		json_key(&j, "store");
-		json_str(&j, path);
+		json_key_str(&j, "store", path);
 		json_key(&j, "checks");
 		json_arr(&j);
 	}
@@ -87,10 +83,8 @@ static int exec_check(struct cmd_ctx *ctx)
 	}
 	if (asjson) {
 		json_end(&j);
-		json_key(&j, "ok");
-		json_bool(&j, nbad == 0);
-		json_key(&j, "problems");
-		json_int(&j, nbad);
+		json_key_bool(&j, "ok", nbad == 0);
+		json_key_int(&j, "problems", nbad);
 		json_end(&j);
 		fputs(b.s, stdout);
 		fputc('\n', stdout);

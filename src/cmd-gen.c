@@ -95,17 +95,13 @@ static void print_json(const struct gen_params *p, const char *dir)
 	sbuf_init(&path);
 	json_init(&j, &b, 1);
 	json_obj(&j);
-	json_key(&j, "scenario");
-	json_str(&j, gen_scenario_name(p->scenario));
-	json_key(&j, "jobs");
-	json_int(&j, p->njobs);
-	json_key(&j, "nodes");
-	json_int(&j, p->nnodes);
+	json_key_str(&j, "scenario", gen_scenario_name(p->scenario));
+	json_key_int(&j, "jobs", p->njobs);
+	json_key_int(&j, "nodes", p->nnodes);
 	json_key(&j, "seed");
 	snprintf(seed, sizeof seed, "%" PRIu64, p->seed);
 	json_str(&j, seed);
-	json_key(&j, "templates");
-	json_int(&j, p->templates);
+	json_key_int(&j, "templates", p->templates);
 	json_key(&j, "files");
 	json_arr(&j);
 	for (size_t i = 0; i < n; i++) {

@@ -63,18 +63,15 @@ static void print_json(void)
 	json_arr(&j);
 	for (const struct policy_ops *const *p = policy_table; *p; p++) {
 		json_obj(&j);
-		json_key(&j, "name");
-		json_str(&j, (*p)->name);
+		json_key_str(&j, "name", (*p)->name);
 		json_key(&j, "dims");
 		json_arr(&j);
 		for (int d = 0; d < DIM_N; d++)
 			if ((*p)->dims & DIM_BIT(d))
 				json_str(&j, job_dim_name((enum dim)d));
 		json_end(&j);
-		json_key(&j, "summary");
-		json_str(&j, (*p)->summary);
-		json_key(&j, "by_state");
-		json_bool(&j, ((*p)->flags & POLICY_F_BY_STATE) != 0);
+		json_key_str(&j, "summary", (*p)->summary);
+		json_key_bool(&j, "by_state", ((*p)->flags & POLICY_F_BY_STATE) != 0);
 		json_end(&j);
 	}
 	json_end(&j);

@@ -44,8 +44,7 @@ static void write_json(const struct report *r, const char *base, struct report_o
 				json_end(&j);
 			}
 			json_obj(&j);
-			json_key(&j, "title");
-			json_str(&j, b->text);
+			json_key_str(&j, "title", b->text);
 			json_key(&j, "text");
 			json_arr(&j);
 			open = 1;
