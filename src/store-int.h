@@ -131,6 +131,10 @@ int store_rows_begin(struct store *s, struct store_rows *q, const char *sql, con
 		     struct err *e);
 int store_rows_next(struct store_rows *q);
 int store_rows_end(struct store_rows *q, int rc, const char *what);
+/* The integers of the first column of sql's rows (?1 bound to *id unless id is NULL),
+ * appended to *ids (grown, the caller frees) and counted in *n: 0, or as store_rows_end. */
+int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids, size_t *n,
+	      const char *what, struct err *e);
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
 /* A single integer from sql (a PRAGMA or a count). */

@@ -336,20 +336,10 @@ static int run_sql(struct store *s, const char *sql, int64_t id, int *changes, s
  * as it was sealed. */
 static int orphan_forks(struct store *s, int64_t id, struct err *e)
 {
-	sqlite3_stmt *st;
 	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
-	int step, rc = store_prep(s, "SELECT id FROM scenarios WHERE parent_run = ?", &st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, id);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		xgrow(&ids, &cap, n + 1, sizeof *ids);
-		ids[n++] = sqlite3_column_int64(st, 0);
-	}
-	if (step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "delete run");
-	sqlite3_finalize(st);
+	size_t n = 0;
+	int rc = store_ids(s, "SELECT id FROM scenarios WHERE parent_run = ?", &id, &ids, &n,
+			   "delete run", e);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = store_seal_intact(s, "scenarios", ids[i], e);
 	if (!rc && n)

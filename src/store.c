@@ -126,6 +126,19 @@ int store_rows_end(struct store_rows *q, int rc, const char *what)
 	return rc;
 }
 
+int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids, size_t *n,
+	      const char *what, struct err *e)
+{
+	struct store_rows q;
+	size_t cap = *n;
+	int rc = store_rows_begin(s, &q, sql, id, e);
+	while (!rc && store_rows_next(&q)) {
+		xgrow(ids, &cap, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = sqlite3_column_int64(q.st, 0);
+	}
+	return store_rows_end(&q, rc, what);
+}
+
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
