@@ -62,6 +62,20 @@ static void cell(FILE *f, int64_t v)
 		fprintf(f, "%lld", (long long)v);
 }
 
+/* The HBM of one of ngpu GPUs, then net, sto and iocpu, of v (a job's demand or a node's
+ * capacity), as comma-separated cells: the columns jobs and nodes share. */
+static void hbm_io_cells(FILE *f, const int64_t *v, int ngpu)
+{
+	int64_t hbm = v[DIM_HBM];
+	if (hbm >= 0 && ngpu > 1)
+		hbm /= ngpu;
+	cell(f, hbm);
+	for (int d = DIM_NET; d <= DIM_IOCPU; d++) {
+		fputc(',', f);
+		cell(f, v[d]);
+	}
+}
+
 /* A CSV field, quoted when it needs to be (read back as data: not esc_csv's). */
 static void text(FILE *f, const char *s)
 {
@@ -85,9 +99,6 @@ static void write_jobs(FILE *f, const struct job_set *js)
 	fputs(gangs ? ",workers\n" : "\n", f);
 	for (size_t i = 0; i < js->njobs; i++) {
 		const struct job *j = &js->jobs[i];
-		int64_t hbm = j->dem[DIM_HBM];
-		if (hbm >= 0 && j->num_gpu > 1)
-			hbm /= j->num_gpu;
 		fprintf(f, "%lld,%lld,", (long long)j->id, (long long)j->arrival);
 		cell(f, j->duration);
 		fprintf(f, ",%s,", job_class_name((enum job_class)j->cls));
@@ -95,13 +106,7 @@ static void write_jobs(FILE *f, const struct job_set *js)
 		fputc(',', f);
 		cell(f, j->dem[DIM_MEM]);
 		fprintf(f, ",%d,%d,", j->num_gpu, j->gpu_milli);
-		cell(f, hbm);
-		fputc(',', f);
-		cell(f, j->dem[DIM_NET]);
-		fputc(',', f);
-		cell(f, j->dem[DIM_STO]);
-		fputc(',', f);
-		cell(f, j->dem[DIM_IOCPU]);
+		hbm_io_cells(f, j->dem, j->num_gpu);
 		fputc(',', f);
 		for (int m = 0, first = 1; m < 32; m++)
 			if (j->gpu_spec & (1u << m) && m < gpumodel_count()) {
@@ -119,9 +124,6 @@ static void write_nodes(FILE *f, const struct job_set *js)
 	fputs("node,group,model,cpu_milli,mem_mib,gpu,hbm_mib,net_mbps,sto_mbps,iocpu_milli\n", f);
 	for (size_t i = 0; i < js->nnodes; i++) {
 		const struct node *n = &js->nodes[i];
-		int64_t hbm = n->cap[DIM_HBM];
-		if (hbm >= 0 && n->ngpu > 1)
-			hbm /= n->ngpu;
 		text(f, n->name);
 		fputc(',', f);
 		text(f, n->group);
@@ -133,13 +135,7 @@ static void write_nodes(FILE *f, const struct job_set *js)
 		fputc(',', f);
 		cell(f, n->cap[DIM_MEM]);
 		fprintf(f, ",%d,", n->ngpu);
-		cell(f, hbm);
-		fputc(',', f);
-		cell(f, n->cap[DIM_NET]);
-		fputc(',', f);
-		cell(f, n->cap[DIM_STO]);
-		fputc(',', f);
-		cell(f, n->cap[DIM_IOCPU]);
+		hbm_io_cells(f, n->cap, n->ngpu);
 		fputc('\n', f);
 	}
 }
