@@ -3,10 +3,11 @@
  * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
  *
- * A command is a declaration, as tmux's cmd_entry is: its entry names its options (and what
- * kind of value each takes), its operand, the access it needs to the store the operand names
- * and whether it prints a table in --format F. cmd_run does what the entry says, in this
- * order, so that every command fails alike:
+ * A command is a declaration, as tmux's cmd_entry is: its entry names its options (rows of
+ * one registry, CMD_OPTIONS, which says once what kind of value each takes), its operand,
+ * the access it needs to the store the operand names and whether it prints a table in
+ * --format F. cmd_run does what the entry says, in this order, so that every command fails
+ * alike:
  *
  *   init      the command's state (ctx->u) set up
  *   options   read in argv order; a number or a whole number checked against its range,
@@ -206,7 +207,8 @@ enum cmd_key { CMD_OPTIONS(CMD_X_KEY) };
 enum { CMD_OPT_BY_HOOK = 0x10000 };
 /* The list an entry's opts points to. */
 #define CMD_OPTS(...) ((const int[]){__VA_ARGS__, -1})
-/* The rows, CMD_NOPT of the commands' and then SCENARIO_NPARAM of the scenario's. */
+/* The rows, CMD_NOPT of the commands' and then SCENARIO_NPARAM of the scenario's, then a
+ * {NULL} row. */
 extern const struct cmd_opt cmd_options[];
 /* The options ce takes, in its order, with their kinds, ending with a {NULL} row, in *out
  * (free it); returns how many. */

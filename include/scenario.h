@@ -254,7 +254,7 @@ enum {
 /* Rows of the table by position. */
 enum { SCENARIO_PARAMS(SCENARIO_X_INDEX, SCENARIO_SEP_COMMA), SCENARIO_NPARAM };
 
-/* Keys of the scenario options, for a command's option table (cmd.h's struct cmd_opt):
+/* Keys of the scenario options, rows of the commands' option registry (cmd.h's cmd_options):
  * 'm' and 't' are also -m and -t; the rest are long only. */
 enum scenario_key {
 	SCENARIO_K_FIRST = 0x1000,

@@ -147,7 +147,8 @@ static int exec_status(int argc, char **argv)
 	return rc;
 }
 
-static const struct cmd_opt whatif_opts[] = {SCENARIO_OPTS, {NULL, 0, 0, 0, 0, 0}};
+/* The scenario's options, which a what-if takes. */
+static const struct cmd_opt *const whatif_opts = cmd_options + CMD_NOPT;
 
 /* The option name of key in whatif_opts. */
 static const char *whatif_name(int key)

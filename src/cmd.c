@@ -248,7 +248,7 @@ int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const ch
 
 #define CMD_X_OPT(ID, SHORT, NAME, ARG, KIND, LO, HI)                                              \
 	{NAME, CMD_K_##ID, ARG, CMD_OPT_##KIND, LO, HI},
-const struct cmd_opt cmd_options[] = {CMD_OPTIONS(CMD_X_OPT) SCENARIO_OPTS};
+const struct cmd_opt cmd_options[] = {CMD_OPTIONS(CMD_X_OPT) SCENARIO_OPTS, {NULL, 0, 0, 0, 0, 0}};
 
 size_t cmd_entry_opts(const struct cmd_entry *ce, struct cmd_opt **out)
 {
