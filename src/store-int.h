@@ -135,6 +135,23 @@ int store_rows_end(struct store_rows *q, int rc, const char *what);
  * appended to *ids (grown, the caller frees) and counted in *n: 0, or as store_rows_end. */
 int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids, size_t *n,
 	      const char *what, struct err *e);
+/* A value for a statement's parameter: STORE_I an integer, STORE_R a real, STORE_T a text
+ * (NULL: null; bound SQLITE_STATIC, so it must outlive the statement's step). */
+struct store_val {
+	enum { STORE_V_INT, STORE_V_REAL, STORE_V_TEXT } type;
+	int64_t i;
+	double r;
+	const char *s;
+};
+#define STORE_I(x) ((struct store_val){STORE_V_INT, (int64_t)(x), 0, NULL})
+#define STORE_R(x) ((struct store_val){STORE_V_REAL, 0, (x), NULL})
+#define STORE_T(x) ((struct store_val){STORE_V_TEXT, 0, 0, (x)})
+/* Bind v[0..n) to st's parameters 1..n. */
+void store_bind(sqlite3_stmt *st, const struct store_val *v, size_t n);
+/* store_bind of the values listed: STORE_BIND(st, STORE_I(id), STORE_T(name)). */
+#define STORE_BIND(st, ...)                                                                        \
+	store_bind((st), (const struct store_val[]){__VA_ARGS__},                                  \
+		   sizeof((const struct store_val[]){__VA_ARGS__}) / sizeof(struct store_val))
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
 /* A single integer from sql (a PRAGMA or a count). */

@@ -34,19 +34,11 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, r->trace_id);
-	sqlite3_bind_text(st, 2, r->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, r->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)r->seed);
-	sqlite3_bind_text(st, 5, r->params_json ? r->params_json : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, r->summary_json ? r->summary_json : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, util_now());
-	if (r->scenario_id > 0)
-		sqlite3_bind_int64(st, 8, r->scenario_id);
-	else
-		sqlite3_bind_null(st, 8);
-	sqlite3_bind_text(st, 9, r->dims, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, r->voidfit_version, -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(r->trace_id), STORE_T(r->policy), STORE_T(r->mode), STORE_I(r->seed),
+		   STORE_T(r->params_json ? r->params_json : "{}"),
+		   STORE_T(r->summary_json ? r->summary_json : "{}"), STORE_I(util_now()),
+		   r->scenario_id > 0 ? STORE_I(r->scenario_id) : STORE_T(NULL), STORE_T(r->dims),
+		   STORE_T(r->voidfit_version));
 	rc = store_insert(s, st, "runs", "run", &r->id, e);
 	sqlite3_finalize(st);
 	if (rc || (rc = store_prep(s, "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?,?,?)",

@@ -230,12 +230,8 @@ int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bu
 		store_rowhash_bytes(&h, "bucket", SQLITE_TEXT, b[i].bucket, strlen(b[i].bucket));
 		store_rowhash_int(&h, "gpu_ms", b[i].gpu_ms);
 		uint64_t sum = store_rowhash_end(&h);
-		sqlite3_bind_int64(st, 1, run_id);
-		sqlite3_bind_text(st, 2, b[i].model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, b[i].cls, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, b[i].bucket, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, b[i].gpu_ms);
-		sqlite3_bind_int64(st, 6, (int64_t)sum);
+		STORE_BIND(st, STORE_I(run_id), STORE_T(b[i].model), STORE_T(b[i].cls),
+			   STORE_T(b[i].bucket), STORE_I(b[i].gpu_ms), STORE_I(sum));
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add run bucket");
 		sqlite3_reset(st);

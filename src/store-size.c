@@ -17,12 +17,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, z->scenario_id);
-	sqlite3_bind_text(st, 2, z->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, z->slo, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)z->seed_lo);
-	sqlite3_bind_int64(st, 5, (int64_t)z->seed_hi);
-	sqlite3_bind_text(st, 6, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(z->scenario_id), STORE_T(z->policy), STORE_T(z->slo),
+		   STORE_I(z->seed_lo), STORE_I(z->seed_hi), STORE_T(z->shrink ? z->shrink : ""));
 	int step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		old = sqlite3_column_int64(st, 0);
@@ -53,26 +49,14 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 			     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			     &st, e)))
 		return rc;
-	int i = 1;
-	sqlite3_bind_int64(st, i++, z->scenario_id);
-	sqlite3_bind_text(st, i++, z->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, z->slo, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, (int64_t)z->seed_lo);
-	sqlite3_bind_int64(st, i++, (int64_t)z->seed_hi);
-	sqlite3_bind_text(st, i++, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, z->nodes_full);
-	sqlite3_bind_int64(st, i++, z->nodes_min);
-	sqlite3_bind_int64(st, i++, z->gpus_full);
-	sqlite3_bind_int64(st, i++, z->gpus_min);
-	sqlite3_bind_int64(st, i++, z->gpus_retired);
-	sqlite3_bind_double(st, i++, z->usd_per_year);
-	sqlite3_bind_text(st, i++, z->price_tier, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, z->prices ? z->prices : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, z->probes);
-	sqlite3_bind_int64(st, i++, z->created_at > 0 ? z->created_at : util_now());
-	sqlite3_bind_int64(st, i++, z->checked_above);
-	sqlite3_bind_int64(st, i++, z->miss_above_nodes);
-	sqlite3_bind_text(st, i++, z->miss_above ? z->miss_above : "", -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(z->scenario_id), STORE_T(z->policy), STORE_T(z->slo),
+		   STORE_I(z->seed_lo), STORE_I(z->seed_hi), STORE_T(z->shrink ? z->shrink : ""),
+		   STORE_I(z->nodes_full), STORE_I(z->nodes_min), STORE_I(z->gpus_full),
+		   STORE_I(z->gpus_min), STORE_I(z->gpus_retired), STORE_R(z->usd_per_year),
+		   STORE_T(z->price_tier), STORE_T(z->prices ? z->prices : ""), STORE_I(z->probes),
+		   STORE_I(z->created_at > 0 ? z->created_at : util_now()),
+		   STORE_I(z->checked_above), STORE_I(z->miss_above_nodes),
+		   STORE_T(z->miss_above ? z->miss_above : ""));
 	rc = store_insert(s, st, "sizings", "sizing", &z->id, e);
 	sqlite3_finalize(st);
 	if (rc || (rc = store_prep(s,
@@ -82,12 +66,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 		return rc;
 	for (size_t m = 0; m < z->nmodels && !rc; m++) {
 		const struct store_sizing_model *zm = &z->models[m];
-		sqlite3_bind_int64(st, 1, z->id);
-		sqlite3_bind_text(st, 2, zm->model, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, zm->nodes_full);
-		sqlite3_bind_int64(st, 4, zm->nodes_min);
-		sqlite3_bind_int64(st, 5, zm->gpus_full);
-		sqlite3_bind_int64(st, 6, zm->gpus_min);
+		STORE_BIND(st, STORE_I(z->id), STORE_T(zm->model), STORE_I(zm->nodes_full),
+			   STORE_I(zm->nodes_min), STORE_I(zm->gpus_full), STORE_I(zm->gpus_min));
 		rc = store_insert(s, st, "sizing_models", "sizing model", NULL, e);
 	}
 	sqlite3_finalize(st);

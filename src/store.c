@@ -139,6 +139,19 @@ int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids
 	return store_rows_end(&q, rc, what);
 }
 
+void store_bind(sqlite3_stmt *st, const struct store_val *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = (int)i + 1;
+		if (v[i].type == STORE_V_INT)
+			sqlite3_bind_int64(st, k, v[i].i);
+		else if (v[i].type == STORE_V_REAL)
+			sqlite3_bind_double(st, k, v[i].r);
+		else
+			sqlite3_bind_text(st, k, v[i].s, -1, SQLITE_STATIC);
+	}
+}
+
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
@@ -806,16 +819,9 @@ int store_file_add(struct store *s, struct store_file *f, struct err *e)
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, f->trace_id);
-	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, f->format ? f->format : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, f->size);
-	sqlite3_bind_text(st, 5, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, f->rows_read);
-	sqlite3_bind_int64(st, 7, f->rows_accepted);
-	sqlite3_bind_int64(st, 8, f->rows_quarantined);
-	sqlite3_bind_int64(st, 9, f->imported_at);
-	sqlite3_bind_text(st, 10, VOIDFIT_VERSION, -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(f->trace_id), STORE_T(f->name), STORE_T(f->format ? f->format : ""),
+		   STORE_I(f->size), STORE_T(hex), STORE_I(f->rows_read), STORE_I(f->rows_accepted),
+		   STORE_I(f->rows_quarantined), STORE_I(f->imported_at), STORE_T(VOIDFIT_VERSION));
 	rc = store_insert(s, st, "files", "file", &f->id, e);
 	sqlite3_finalize(st);
 	return rc;
@@ -833,12 +839,8 @@ int store_file_finish(struct store *s, const struct store_file *f, struct err *e
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, f->rows_read);
-	sqlite3_bind_int64(st, 2, f->rows_accepted);
-	sqlite3_bind_int64(st, 3, f->rows_quarantined);
-	sqlite3_bind_int64(st, 4, f->size);
-	sqlite3_bind_text(st, 5, hex, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 6, f->id);
+	STORE_BIND(st, STORE_I(f->rows_read), STORE_I(f->rows_accepted),
+		   STORE_I(f->rows_quarantined), STORE_I(f->size), STORE_T(hex), STORE_I(f->id));
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "update file");
 	sqlite3_finalize(st);
