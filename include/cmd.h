@@ -3,10 +3,11 @@
  * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
  *
- * A command is a declaration, as tmux's cmd_entry is: its entry names its options (and what
- * kind of value each takes), its operand, the access it needs to the store the operand names
- * and whether it prints a table in --format F. cmd_run does what the entry says, in this
- * order, so that every command fails alike:
+ * A command is a declaration, as tmux's cmd_entry is: its entry names its options (rows of
+ * one registry, CMD_OPTIONS, which says once what kind of value each takes), its operand,
+ * the access it needs to the store the operand names and whether it prints a table in
+ * --format F. cmd_run does what the entry says, in this order, so that every command fails
+ * alike:
  *
  *   init      the command's state (ctx->u) set up
  *   options   read in argv order; a number or a whole number checked against its range,
@@ -35,6 +36,7 @@ struct cmd_opt;
 struct cmd_ctx;
 struct table;
 struct table_ops;
+struct size_slo;
 
 /* What a command does with the store named by its first operand; cmd_run opens it so
  * before exec (a command's check may lower CMD_STORE_WRITE to CMD_STORE_READ). */
@@ -50,13 +52,16 @@ struct cmd_entry {
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
 	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
-	const struct cmd_opt *opts; /* the options exec parses */
+	/* The options it takes, rows of cmd_options (CMD_O_*, some | CMD_OPT_BY_HOOK) ending
+	 * with -1, as CMD_OPTS makes it (NULL: none); with scenario, every scenario option
+	 * after them. */
+	const int *opts;
+	int scenario;
 
 	/* ---- the declared shape ---- */
-	const char *operand; /* the one operand exec takes ("STORE"): "no STORE given" and
-				"one STORE only" are usage errors; NULL: any number */
-	const struct cmd_opt_kind_of *kinds; /* options cmd_run reads as more than a string */
-	enum cmd_store store;                /* opened from the operand before exec */
+	const char *operand;  /* the one operand exec takes ("STORE"): "no STORE given" and
+				 "one STORE only" are usage errors; NULL: any number */
+	enum cmd_store store; /* opened from the operand before exec */
 	int wait_key;         /* the --wait SECONDS option it is opened with (cmd_store_wait) */
 	const char *one_only; /* the usage error for operands past the one (NULL: "one %s only") */
 	int no_operand;       /* 1: an operand is a usage error ("'WORD': unexpected operand") */
@@ -75,6 +80,17 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
+
+/* The hooks most commands have, by the names cmd-NAME.c gives them (check_NAME, exec_NAME,
+ * release_NAME): declared before the entry, then named in it with the size of the state
+ * they share (struct STATE). */
+#define CMD_DECLARE_HOOKS(name)                                                                    \
+	static int check_##name(struct cmd_ctx *ctx);                                              \
+	static int exec_##name(struct cmd_ctx *ctx);                                               \
+	static void release_##name(struct cmd_ctx *ctx)
+#define CMD_HOOKS(name, state)                                                                     \
+	.state_size = sizeof(struct state), .check = check_##name, .exec = exec_##name,            \
+	.release = release_##name
 
 /* Print "usage: voidfit NAME USAGE" and the help text of ce to f. */
 void cmd_print_help(const struct cmd_entry *ce, FILE *f);
@@ -101,21 +117,103 @@ int cmd_wants_help(int argc, char **argv);
  * Every other option is long only: its key is CMD_LONG_ONLY or above (not a character). A
  * new short option is added here and in test-cmd's list, for every command at once. */
 enum { CMD_LONG_ONLY = 256 };
-struct cmd_opt {
-	const char *name; /* long name without "--", e.g. "format" */
-	int key;          /* returned value; a printable char doubles as the short option */
-	int has_arg;      /* 0 none, 1 required */
-};
 /* What cmd_run makes of an option's value, in argv order (the first bad one is the usage
  * error): a number in [lo, hi] (cmd_num_opt), a whole number (cmd_whole_opt), or the
- * entry's opt hook's. An option not in the entry's kinds is kept as given, and a scenario
- * key goes to scenario_set. */
-enum cmd_opt_kind { CMD_OPT_NUM = 1, CMD_OPT_WHOLE, CMD_OPT_HOOK };
-struct cmd_opt_kind_of {
-	int key;                /* of the option table; 0 ends the list */
+ * entry's opt hook's (an entry lists the option | CMD_OPT_BY_HOOK). Any other option is
+ * kept as given, and a scenario key goes to scenario_set. */
+enum cmd_opt_kind { CMD_OPT_STR = 0, CMD_OPT_NUM, CMD_OPT_WHOLE, CMD_OPT_HOOK };
+struct cmd_opt {
+	const char *name;       /* long name without "--", e.g. "format" */
+	int key;                /* returned value; a printable char doubles as the short option */
+	int has_arg;            /* 0 none, 1 required */
 	enum cmd_opt_kind kind; /* what cmd_run does with the value */
 	double lo, hi;          /* CMD_OPT_NUM, CMD_OPT_WHOLE: the range (hi <= lo: no upper) */
 };
+
+/* Every option of every command, once (the scenario's are SCENARIO_PARAMS'): a command's
+ * entry lists the rows it takes. An option spelt alike in two commands is one row when it
+ * means the same there; --policies shares -p with --policy, so rows and keys differ.
+ * X(ID, SHORT, NAME, ARG, KIND, LO, HI): row CMD_O_ID of key CMD_K_ID (SHORT, or a long
+ * only key when 0). */
+/* clang-format off */
+#define CMD_OPTIONS(X) \
+	X(POLICY, 'p', "policy", 1, STR, 0, 0) \
+	X(POLICIES, 'p', "policies", 1, STR, 0, 0) \
+	X(SEED, 's', "seed", 1, STR, 0, 0) \
+	X(SEEDS, 0, "seeds", 1, STR, 0, 0) \
+	X(THREADS, 0, "threads", 1, WHOLE, 1, 1024) \
+	X(NO_STORE, 'n', "no-store", 0, STR, 0, 0) \
+	X(RESAMPLES, 0, "resamples", 1, STR, 0, 0) \
+	X(BLOCK, 0, "block", 1, STR, 0, 0) \
+	X(JSON, 0, "json", 0, STR, 0, 0) \
+	X(FORMAT, 'f', "format", 1, STR, 0, 0) \
+	X(OUTPUT, 'o', "output", 1, STR, 0, 0) \
+	X(QUIET, 'q', "quiet", 0, STR, 0, 0) \
+	X(WAIT, 0, "wait", 1, NUM, 0, 0) \
+	X(FORCE, 0, "force", 0, STR, 0, 0) \
+	X(FOLLOW, 0, "follow", 0, STR, 0, 0) \
+	X(BASELINE, 0, "baseline", 1, STR, 0, 0) \
+	X(TRACE, 0, "trace", 1, STR, 0, 0) \
+	X(SCENARIO, 0, "scenario", 1, NUM, 1, 0) \
+	X(RUNS, 0, "runs", 1, STR, 0, 0) \
+	X(SLO, 0, "slo", 1, STR, 0, 0) \
+	X(SHRINK, 0, "shrink", 1, STR, 0, 0) \
+	X(RESUME, 0, "resume", 0, STR, 0, 0) \
+	X(INTO, 0, "into", 1, STR, 0, 0) \
+	X(COMPARE, 0, "compare", 1, STR, 0, 0) \
+	X(AT, 0, "at", 1, STR, 0, 0) \
+	X(SPEED, 0, "speed", 1, NUM, 1e-3, 1e9) \
+	X(PAUSED, 0, "paused", 0, STR, 0, 0) \
+	X(MONO, 0, "mono", 0, STR, 0, 0) \
+	X(ASCII, 0, "ascii", 0, STR, 0, 0) \
+	X(FRAME_LOG, 0, "frame-log", 1, STR, 0, 0) \
+	X(STORY, 0, "story", 1, STR, 0, 0) \
+	X(RAW, 0, "raw", 0, STR, 0, 0) \
+	X(JOBS_TABLE, 0, "jobs", 0, STR, 0, 0) \
+	X(NODES_TABLE, 0, "nodes", 0, STR, 0, 0) \
+	X(DIR, 'd', "dir", 1, STR, 0, 0) \
+	X(JOBS, 'j', "jobs", 1, STR, 0, 0) \
+	X(NODE_COUNT, 0, "nodes", 1, STR, 0, 0) \
+	X(GEN_SEED, 0, "seed", 1, STR, 0, 0) \
+	X(TEMPLATES, 0, "templates", 1, STR, 0, 0) \
+	X(TRACE_FORMAT, 'F', "format", 1, STR, 0, 0) \
+	X(NODES, 'N', "nodes", 1, STR, 0, 0) \
+	X(CLUSTER, 'C', "cluster", 1, STR, 0, 0) \
+	X(NAME, 0, "name", 1, STR, 0, 0) \
+	X(STRICT, 0, "strict", 0, STR, 0, 0) \
+	X(TZ, 0, "tz", 1, STR, 0, 0) \
+	X(NEW_TRACE, 0, "new-trace", 0, STR, 0, 0) \
+	X(GPU_MODELS, 0, "gpu-models", 1, STR, 0, 0) \
+	X(NODE_PROCS, 0, "node-procs", 1, WHOLE, 1, 1e6) \
+	X(API, 0, "api-price", 1, NUM, 0, 0) \
+	X(TOKENS, 0, "tokens-per-gpu-hour", 1, NUM, 0, 0) \
+	X(TARGETS, 0, "targets", 1, STR, 0, 0) \
+	X(WHATIF, 0, "what-if", 1, STR, 0, 0) \
+	X(SPLIT, 0, "split-policies", 0, STR, 0, 0) \
+	X(CELLS, 0, "cells-per-task", 1, WHOLE, 1, 1000000) \
+	X(MEM, 0, "mem", 1, STR, 0, 0) \
+	X(TIME, 0, "time", 1, STR, 0, 0) \
+	X(SBATCH, 0, "sbatch-opt", 1, STR, 0, 0) \
+	X(CAP, 0, "growth-cap", 1, STR, 0, 0) \
+	X(NO_HEADROOM, 0, "no-headroom", 0, STR, 0, 0) \
+	X(NO_GIVE_UP, 0, "no-give-up", 0, STR, 0, 0)
+#define CMD_X_ROW(ID, ...) CMD_O_##ID,
+#define CMD_X_KEY(ID, SHORT, ...) CMD_K_##ID = (SHORT) ? (SHORT) : CMD_LONG_ONLY + CMD_O_##ID,
+/* clang-format on */
+enum cmd_row { CMD_OPTIONS(CMD_X_ROW) CMD_NOPT };
+enum cmd_key { CMD_OPTIONS(CMD_X_KEY) };
+/* The row of scenario option ID (SCENARIO_PARAMS), for an entry that takes only some. */
+#define CMD_O_SC(ID) (CMD_NOPT + SCENARIO_I_##ID)
+/* An entry's rows: its opt hook reads this one's value (CMD_OPT_HOOK). */
+enum { CMD_OPT_BY_HOOK = 0x10000 };
+/* The list an entry's opts points to. */
+#define CMD_OPTS(...) ((const int[]){__VA_ARGS__, -1})
+/* The rows, CMD_NOPT of the commands' and then SCENARIO_NPARAM of the scenario's, then a
+ * {NULL} row. */
+extern const struct cmd_opt cmd_options[];
+/* The options ce takes, in its order, with their kinds, ending with a {NULL} row, in *out
+ * (free it); returns how many. */
+size_t cmd_entry_opts(const struct cmd_entry *ce, struct cmd_opt **out);
 struct cmd_parser {
 	int argc;
 	char **argv;
@@ -164,9 +262,10 @@ struct cmd_ctx {
 	char **argv;                 /* the command's words, argv[0] its name */
 	struct cmd_parser p;         /* p.operands, p.nops: the operands */
 	struct scenario sc;          /* the scenario options given (scenario_init's otherwise) */
-	const char **val;            /* per entry of ce->opts: the last value given, or NULL */
-	unsigned *seen;              /* per entry of ce->opts: how many times given */
-	double *num;                 /* per entry of ce->opts: a numeric option's value */
+	struct cmd_opt *opts;        /* the options ce takes (cmd_entry_opts) */
+	const char **val;            /* per entry of opts: the last value given, or NULL */
+	unsigned *seen;              /* per entry of opts: how many times given */
+	double *num;                 /* per entry of opts: a numeric option's value */
 	enum cmd_store store_mode;   /* ce->store, unless check lowers it */
 	struct store *st;            /* the store of the operand, open in store_mode for exec */
 	const struct table_ops *fmt; /* the table format (ce->formats), set before exec */
@@ -196,6 +295,14 @@ int cmd_print_table(struct cmd_ctx *ctx, struct table *tab);
  * *model (-1 when not given; a model of the store's own table is known only now), the
  * --gpu-price models, then scenario_load. 0, or the usage error or failure said. */
 int cmd_scenario_load(struct cmd_ctx *ctx, int shrink_key, int *model);
+
+/* The numbers i + 1 of the i < n with in[i] set, on f as "3,5-9" (runs of them joined, as
+ * sbatch --array takes a list); nothing for none. */
+void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n);
+
+/* --slo SLO of a command that sizes (size, verdict): adds its terms to *slo and sets *given;
+ * 0, or the usage error. */
+int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given);
 
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next

@@ -36,6 +36,11 @@ void json_num(struct json *j, double v);
 void json_int(struct json *j, int64_t v);
 void json_bool(struct json *j, int v);
 void json_null(struct json *j);
+/* "k": and its value, the pair an object is made of. */
+void json_key_str(struct json *j, const char *k, const char *s);
+void json_key_num(struct json *j, const char *k, double v);
+void json_key_int(struct json *j, const char *k, int64_t v);
+void json_key_bool(struct json *j, const char *k, int v);
 /* Append s, escaped as JSON string content (no quotes), to b. */
 void json_escape(struct sbuf *b, const char *s);
 

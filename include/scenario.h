@@ -252,7 +252,7 @@ enum {
 #define SCENARIO_SEP_SPACE()                 " "
 #define SCENARIO_X_INDEX(ID, ...)            SCENARIO_I_##ID
 #define SCENARIO_X_KEY(ID, SHORT, ...)       SCENARIO_K_##ID = (SHORT) ? (SHORT) : SCENARIO_K_FIRST + SCENARIO_I_##ID
-#define SCENARIO_X_OPT(ID, SHORT, NAME, ARG, ...) {NAME, SCENARIO_K_##ID, ARG}
+#define SCENARIO_X_OPT(ID, SHORT, NAME, ARG, ...) {NAME, SCENARIO_K_##ID, ARG, 0, 0, 0}
 #define SCENARIO_X_USAGE(ID, SHORT, NAME, ARG, USAGE, ...) USAGE
 #define SCENARIO_X_HELP(ID, SHORT, NAME, ARG, USAGE, HELP, ...) HELP
 /* clang-format on */
@@ -260,7 +260,7 @@ enum {
 /* Rows of the table by position. */
 enum { SCENARIO_PARAMS(SCENARIO_X_INDEX, SCENARIO_SEP_COMMA), SCENARIO_NPARAM };
 
-/* Keys of the scenario options, for a command's option table (cmd.h's struct cmd_opt):
+/* Keys of the scenario options, rows of the commands' option registry (cmd.h's cmd_options):
  * 'm' and 't' are also -m and -t; the rest are long only. */
 enum scenario_key {
 	SCENARIO_K_FIRST = 0x1000,

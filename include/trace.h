@@ -85,6 +85,14 @@ struct trace_format {
 	void (*close)(struct trace_reader *rd);
 };
 
+/* How a format is read, the fields that go together, for its trace_format: a CSV whose header
+ * names cols (the first nreq required; has_header 2: the header is optional), one read by
+ * position with no header (cols its columns, sniff telling its first record), or lines
+ * (sniff telling the first line). */
+#define TRACE_HEADED(hdr, cols, nreq)   .has_header = (hdr), .columns = (cols), .nrequired = (nreq)
+#define TRACE_BY_POSITION(cols, sniff_) .columns = (cols), .sniff = (sniff_)
+#define TRACE_LINES(sniff)              .lines = 1, .sniff_line = (sniff)
+
 /* A GPU model name the table does not know, and what it covered (TRACE_MODELS_MAX names
  * a reader keeps; the rest count under the empty name ""). A node with GPUs and no model
  * name counts under "-". */

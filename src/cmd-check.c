@@ -13,13 +13,6 @@
 
 static int exec_check(struct cmd_ctx *ctx);
 
-enum { OPT_WAIT = CMD_LONG_ONLY, OPT_JSON };
-
-const struct cmd_opt cmd_check_opts[] = {
-	{"quiet", 'q', 0}, {"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-const struct cmd_opt_kind_of cmd_check_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
-
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.usage = "[-q] [--json] [--wait SECONDS] STORE",
@@ -29,8 +22,7 @@ const struct cmd_entry cmd_check_entry = {
 		"                  what, ok, detail)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.opts = cmd_check_opts,
-	.kinds = cmd_check_kinds,
+	.opts = CMD_OPTS(CMD_O_QUIET, CMD_O_JSON, CMD_O_WAIT),
 	.operand = "store",
 	.one_only = "one store at a time",
 	.exec = exec_check, /* opens the store itself: a store that fails to open is a problem */
@@ -46,12 +38,9 @@ static void report(void *ctx, int ok, const char *what, const char *detail)
 	const struct reporter *r = ctx;
 	if (r->j) {
 		json_obj(r->j);
-		json_key(r->j, "what");
-		json_str(r->j, what);
-		json_key(r->j, "ok");
-		json_bool(r->j, ok);
-		json_key(r->j, "detail");
-		json_str(r->j, detail);
+		json_key_str(r->j, "what", what);
+		json_key_bool(r->j, "ok", ok);
+		json_key_str(r->j, "detail", detail);
 		json_end(r->j);
 	} else if (!ok || !r->quiet) {
 		struct sbuf e1 = SBUF_INIT, e2 = SBUF_INIT;
@@ -66,8 +55,8 @@ static int exec_check(struct cmd_ctx *ctx)
 {
 	const char *path = ctx->p.operands[0];
 	struct reporter r = {.quiet = cmd_has(ctx, 'q') > 0};
-	struct store_wait w = cmd_store_wait(ctx, OPT_WAIT);
-	int asjson = cmd_has(ctx, OPT_JSON) > 0, rc = CMD_OK, nbad = 0;
+	struct store_wait w = cmd_store_wait(ctx, CMD_K_WAIT);
+	int asjson = cmd_has(ctx, CMD_K_JSON) > 0, rc = CMD_OK, nbad = 0;
 	struct sbuf b = {0};
 	struct json j;
 	struct err e = {0};
@@ -75,8 +64,7 @@ static int exec_check(struct cmd_ctx *ctx)
 		json_init(&j, &b, 1);
 		r.j = &j;
 		json_obj(&j);
-		json_key(&j, "store");
-		json_str(&j, path);
+		json_key_str(&j, "store", path);
 		json_key(&j, "checks");
 		json_arr(&j);
 	}
@@ -95,10 +83,8 @@ static int exec_check(struct cmd_ctx *ctx)
 	}
 	if (asjson) {
 		json_end(&j);
-		json_key(&j, "ok");
-		json_bool(&j, nbad == 0);
-		json_key(&j, "problems");
-		json_int(&j, nbad);
+		json_key_bool(&j, "ok", nbad == 0);
+		json_key_int(&j, "problems", nbad);
 		json_end(&j);
 		fputs(b.s, stdout);
 		fputc('\n', stdout);

@@ -39,38 +39,7 @@ struct compare_state {
 };
 
 static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_compare(struct cmd_ctx *ctx);
-static int exec_compare(struct cmd_ctx *ctx);
-static void release_compare(struct cmd_ctx *ctx);
-
-enum { O_SEEDS = CMD_LONG_ONLY, O_JSON, O_SCENARIO, O_RUNS, O_BASELINE, O_RESAMPLES, O_BLOCK };
-
-const struct cmd_opt cmd_compare_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"policies", 'p', 1},
-	{"policy", 'p', 1},
-	{"mode", SCENARIO_K_MODE, 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"target", SCENARIO_K_TARGET, 1},
-	{"sample-nodes", SCENARIO_K_SAMPLE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_compare_kinds[] = {
-	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
-	{O_RUNS, CMD_OPT_HOOK, 0, 0},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(compare);
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
@@ -110,16 +79,15 @@ const struct cmd_entry cmd_compare_entry = {
 		"'saving vs scalar' is scalar's recoverable-by-placement $/yr minus the policy's,\n"
 		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t), none\n"
 		"when every seed gives the same; with --resamples, 'low' and 'high' bound it.\n",
-	.opts = cmd_compare_opts,
-	.kinds = cmd_compare_kinds,
+	.opts = CMD_OPTS(CMD_O_SC(TRACE), CMD_O_POLICIES, CMD_O_POLICY, CMD_O_SC(MODE), CMD_O_SEED,
+			 CMD_O_SEEDS, CMD_O_SC(TARGET), CMD_O_SC(SAMPLE), CMD_O_SC(PRICE),
+			 CMD_O_SC(TIER), CMD_O_SCENARIO, CMD_O_RUNS | CMD_OPT_BY_HOOK,
+			 CMD_O_BASELINE, CMD_O_RESAMPLES, CMD_O_BLOCK, CMD_O_JSON, CMD_O_FORMAT),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.formats = 1,
-	.state_size = sizeof(struct compare_state),
 	.opt = opt_compare,
-	.check = check_compare,
-	.exec = exec_compare,
-	.release = release_compare,
+	CMD_HOOKS(compare, compare_state),
 };
 
 /* --runs IDS. */
@@ -140,7 +108,7 @@ static void make_query(struct cmd_ctx *ctx, struct compare_state *c)
 {
 	struct runrec_query *q = &c->q;
 	const struct scenario *sc = &ctx->sc;
-	q->scenario_id = (int64_t)cmd_num(ctx, O_SCENARIO, 0);
+	q->scenario_id = (int64_t)cmd_num(ctx, CMD_K_SCENARIO, 0);
 	q->trace = sc->trace_arg;
 	q->run_ids = c->ids;
 	q->target_given = (sc->given & SCENARIO_G_TARGET) != 0;
@@ -149,7 +117,7 @@ static void make_query(struct cmd_ctx *ctx, struct compare_state *c)
 	q->mode = sc->given & SCENARIO_G_MODE ? (int)sc->mode : -1;
 	q->pols = c->pols;
 	q->npol = c->npol;
-	q->seeds_given = cmd_arg(ctx, 's') || cmd_arg(ctx, O_SEEDS);
+	q->seeds_given = cmd_arg(ctx, 's') || cmd_arg(ctx, CMD_K_SEEDS);
 	q->sample_given = (sc->given & SCENARIO_G_SAMPLE) != 0;
 	q->sample_nodes = sc->sample_nodes;
 }
@@ -158,8 +126,8 @@ static int check_compare(struct cmd_ctx *ctx)
 {
 	struct compare_state *c = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
-	const char *pol = cmd_arg(ctx, 'p'), *base = cmd_arg(ctx, O_BASELINE);
-	int scenario = cmd_has(ctx, O_SCENARIO) > 0, rc;
+	const char *pol = cmd_arg(ctx, 'p'), *base = cmd_arg(ctx, CMD_K_BASELINE);
+	int scenario = cmd_has(ctx, CMD_K_SCENARIO) > 0, rc;
 	struct scenario *sc = &ctx->sc;
 	struct err e = {0};
 
@@ -167,10 +135,10 @@ static int check_compare(struct cmd_ctx *ctx)
 		return cmd_usage_error(ce, "--policies: %s", e.msg);
 	if (!(c->baseline = policy_find(base ? base : "scalar")))
 		return cmd_usage_error(ce, "--baseline '%s': not a policy", base);
-	if (replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, O_SEEDS), &c->q.lo, &c->q.hi, &e))
+	if (replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, CMD_K_SEEDS), &c->q.lo, &c->q.hi, &e))
 		return cmd_usage_error(ce, "%s", e.msg);
-	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK), sc->mode,
-				    &c->nres, &c->block_s)))
+	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
+				    sc->mode, &c->nres, &c->block_s)))
 		return rc;
 	if (c->nres && (scenario || c->ids))
 		return cmd_usage_error(ce,

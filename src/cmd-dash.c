@@ -22,31 +22,7 @@ struct dash_state {
 	int64_t seek_events; /* the main lane's events then */
 };
 
-static int check_dash(struct cmd_ctx *ctx);
-static int exec_dash(struct cmd_ctx *ctx);
-static void release_dash(struct cmd_ctx *ctx);
-
-enum { O_COMPARE = CMD_LONG_ONLY, O_AT, O_SPEED, O_MONO, O_ASCII, O_PAUSED, O_FRAMES, O_STORY };
-
-const struct cmd_opt cmd_dash_opts[] = {
-	{"policy", 'p', 1},
-	{"compare", O_COMPARE, 1},
-	{"seed", 's', 1},
-	{"at", O_AT, 1},
-	{"speed", O_SPEED, 1},
-	{"paused", O_PAUSED, 0},
-	{"mono", O_MONO, 0},
-	{"ascii", O_ASCII, 0},
-	{"frame-log", O_FRAMES, 1},
-	{"story", O_STORY, 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_dash_kinds[] = {
-	{O_SPEED, CMD_OPT_NUM, 1e-3, 1e9},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(dash);
 
 const struct cmd_entry cmd_dash_entry = {
 	.name = "dash",
@@ -78,14 +54,12 @@ const struct cmd_entry cmd_dash_entry = {
 		"s sort, + - zoom, Home End, Enter node detail, : command, ? help (and what the\n"
 		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
 		"its progress; any key cancels it.\n",
-	.opts = cmd_dash_opts,
-	.kinds = cmd_dash_kinds,
+	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_COMPARE, CMD_O_SEED, CMD_O_AT, CMD_O_SPEED,
+			 CMD_O_PAUSED, CMD_O_MONO, CMD_O_ASCII, CMD_O_FRAME_LOG, CMD_O_STORY),
+	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
-	.state_size = sizeof(struct dash_state),
-	.check = check_dash,
-	.exec = exec_dash,
-	.release = release_dash,
+	CMD_HOOKS(dash, dash_state),
 };
 
 struct store_ctx {
@@ -155,8 +129,8 @@ static int check_dash(struct cmd_ctx *ctx)
 {
 	struct dash_state *t = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
-	const char *policy = cmd_arg(ctx, 'p'), *compare = cmd_arg(ctx, O_COMPARE);
-	const char *seed = cmd_arg(ctx, 's'), *story = cmd_arg(ctx, O_STORY);
+	const char *policy = cmd_arg(ctx, 'p'), *compare = cmd_arg(ctx, CMD_K_COMPARE);
+	const char *seed = cmd_arg(ctx, 's'), *story = cmd_arg(ctx, CMD_K_STORY);
 	struct err e = {0};
 
 	t->seed = 1;
@@ -182,7 +156,7 @@ static int check_dash(struct cmd_ctx *ctx)
  * what-if (names: the nodes it picks). 0 or the exit status. */
 static int start_dash(struct cmd_ctx *ctx, struct dash_state *t, char *names, size_t len)
 {
-	const char *at = cmd_arg(ctx, O_AT), *story = cmd_arg(ctx, O_STORY);
+	const char *at = cmd_arg(ctx, CMD_K_AT), *story = cmd_arg(ctx, CMD_K_STORY);
 	struct err e = {0};
 	if (scenario_load(&ctx->sc, ctx->st, &e) ||
 	    dash_new(&ctx->sc, t->ops, t->seed, 0, &t->d, &e))
@@ -206,7 +180,7 @@ static int start_dash(struct cmd_ctx *ctx, struct dash_state *t, char *names, si
 static int exec_dash(struct cmd_ctx *ctx)
 {
 	struct dash_state *t = ctx->u;
-	const char *frame_log = cmd_arg(ctx, O_FRAMES), *story = cmd_arg(ctx, O_STORY);
+	const char *frame_log = cmd_arg(ctx, CMD_K_FRAME_LOG), *story = cmd_arg(ctx, CMD_K_STORY);
 	struct err e = {0};
 	char names[3 * NODE_NAME_MAX + 4] = "";
 	int rc;
@@ -215,10 +189,10 @@ static int exec_dash(struct cmd_ctx *ctx)
 		return rc;
 	struct store_ctx sctx = {ctx->st, ctx->p.operands[0], &ctx->sc, 0};
 	struct ui_opts uo = {.mono = (getenv("NO_COLOR") && getenv("NO_COLOR")[0]) ||
-				     cmd_has(ctx, O_MONO),
-			     .ascii = cmd_has(ctx, O_ASCII) > 0,
-			     .speed = cmd_num(ctx, O_SPEED, 0),
-			     .paused = cmd_has(ctx, O_PAUSED) > 0,
+				     cmd_has(ctx, CMD_K_MONO),
+			     .ascii = cmd_has(ctx, CMD_K_ASCII) > 0,
+			     .speed = cmd_num(ctx, CMD_K_SPEED, 0),
+			     .paused = cmd_has(ctx, CMD_K_PAUSED) > 0,
 			     .trace_name = ctx->sc.trace_name.s,
 			     .story = story != NULL,
 			     .filter = story ? names : NULL,

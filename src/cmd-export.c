@@ -17,31 +17,13 @@
 
 /* What the options ask for. */
 struct export_cmd {
-	int what;  /* OPT_RAW, OPT_JOBS or OPT_NODES */
+	int what;  /* CMD_K_RAW, CMD_K_JOBS_TABLE or CMD_K_NODES_TABLE */
 	int flags; /* of the files written (outfile.h) */
 };
 
 static int opt_export(struct cmd_ctx *ctx, int key, const char *arg);
 static int check_export(struct cmd_ctx *ctx);
 static int exec_export(struct cmd_ctx *ctx);
-
-enum { OPT_RAW = CMD_LONG_ONLY, OPT_JOBS, OPT_NODES, OPT_TRACE, OPT_FORCE, OPT_FOLLOW, OPT_WAIT };
-
-const struct cmd_opt cmd_export_opts[] = {
-	{"raw", OPT_RAW, 0},     {"jobs", OPT_JOBS, 0},
-	{"nodes", OPT_NODES, 0}, {"dir", 'd', 1},
-	{"output", 'o', 1},      {"trace", OPT_TRACE, 1},
-	{"force", OPT_FORCE, 0}, {"follow", OPT_FOLLOW, 0},
-	{"wait", OPT_WAIT, 1},   {NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_export_kinds[] = {
-	{OPT_RAW, CMD_OPT_HOOK, 0, 0},
-	{OPT_JOBS, CMD_OPT_HOOK, 0, 0},
-	{OPT_NODES, CMD_OPT_HOOK, 0, 0},
-	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
-};
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
@@ -62,10 +44,11 @@ const struct cmd_entry cmd_export_entry = {
 		"  --follow       write to what a symbolic link points to (else refused)\n"
 		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
 		"                 (default 60; 0: fail at once)\n",
-	.opts = cmd_export_opts,
-	.kinds = cmd_export_kinds,
+	.opts = CMD_OPTS(CMD_O_RAW | CMD_OPT_BY_HOOK, CMD_O_JOBS_TABLE | CMD_OPT_BY_HOOK,
+			 CMD_O_NODES_TABLE | CMD_OPT_BY_HOOK, CMD_O_DIR, CMD_O_OUTPUT, CMD_O_TRACE,
+			 CMD_O_FORCE, CMD_O_FOLLOW, CMD_O_WAIT),
 	.store = CMD_STORE_READ, /* check has seen the one STORE */
-	.wait_key = OPT_WAIT,
+	.wait_key = CMD_K_WAIT,
 	.state_size = sizeof(struct export_cmd),
 	.opt = opt_export,
 	.check = check_export,
@@ -77,6 +60,20 @@ static void cell(FILE *f, int64_t v)
 {
 	if (v >= 0)
 		fprintf(f, "%lld", (long long)v);
+}
+
+/* The HBM of one of ngpu GPUs, then net, sto and iocpu, of v (a job's demand or a node's
+ * capacity), as comma-separated cells: the columns jobs and nodes share. */
+static void hbm_io_cells(FILE *f, const int64_t *v, int ngpu)
+{
+	int64_t hbm = v[DIM_HBM];
+	if (hbm >= 0 && ngpu > 1)
+		hbm /= ngpu;
+	cell(f, hbm);
+	for (int d = DIM_NET; d <= DIM_IOCPU; d++) {
+		fputc(',', f);
+		cell(f, v[d]);
+	}
 }
 
 /* A CSV field, quoted when it needs to be (read back as data: not esc_csv's). */
@@ -102,9 +99,6 @@ static void write_jobs(FILE *f, const struct job_set *js)
 	fputs(gangs ? ",workers\n" : "\n", f);
 	for (size_t i = 0; i < js->njobs; i++) {
 		const struct job *j = &js->jobs[i];
-		int64_t hbm = j->dem[DIM_HBM];
-		if (hbm >= 0 && j->num_gpu > 1)
-			hbm /= j->num_gpu;
 		fprintf(f, "%lld,%lld,", (long long)j->id, (long long)j->arrival);
 		cell(f, j->duration);
 		fprintf(f, ",%s,", job_class_name((enum job_class)j->cls));
@@ -112,13 +106,7 @@ static void write_jobs(FILE *f, const struct job_set *js)
 		fputc(',', f);
 		cell(f, j->dem[DIM_MEM]);
 		fprintf(f, ",%d,%d,", j->num_gpu, j->gpu_milli);
-		cell(f, hbm);
-		fputc(',', f);
-		cell(f, j->dem[DIM_NET]);
-		fputc(',', f);
-		cell(f, j->dem[DIM_STO]);
-		fputc(',', f);
-		cell(f, j->dem[DIM_IOCPU]);
+		hbm_io_cells(f, j->dem, j->num_gpu);
 		fputc(',', f);
 		for (int m = 0, first = 1; m < 32; m++)
 			if (j->gpu_spec & (1u << m) && m < gpumodel_count()) {
@@ -141,9 +129,6 @@ static void write_nodes(FILE *f, const struct job_set *js)
 		racks ? ",rack" : "");
 	for (size_t i = 0; i < js->nnodes; i++) {
 		const struct node *n = &js->nodes[i];
-		int64_t hbm = n->cap[DIM_HBM];
-		if (hbm >= 0 && n->ngpu > 1)
-			hbm /= n->ngpu;
 		text(f, n->name);
 		fputc(',', f);
 		text(f, n->group);
@@ -155,13 +140,7 @@ static void write_nodes(FILE *f, const struct job_set *js)
 		fputc(',', f);
 		cell(f, n->cap[DIM_MEM]);
 		fprintf(f, ",%d,", n->ngpu);
-		cell(f, hbm);
-		fputc(',', f);
-		cell(f, n->cap[DIM_NET]);
-		fputc(',', f);
-		cell(f, n->cap[DIM_STO]);
-		fputc(',', f);
-		cell(f, n->cap[DIM_IOCPU]);
+		hbm_io_cells(f, n->cap, n->ngpu);
 		if (racks) {
 			fputc(',', f);
 			text(f, n->rack);
@@ -383,15 +362,15 @@ static int check_export(struct cmd_ctx *ctx)
 	struct export_cmd *t = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
 	const char *dir = cmd_arg(ctx, 'd'), *outpath = cmd_arg(ctx, 'o');
-	t->flags = (cmd_has(ctx, OPT_FORCE) ? OUTFILE_REPLACE : 0) |
-		   (cmd_has(ctx, OPT_FOLLOW) ? OUTFILE_FOLLOW : 0);
+	t->flags = (cmd_has(ctx, CMD_K_FORCE) ? OUTFILE_REPLACE : 0) |
+		   (cmd_has(ctx, CMD_K_FOLLOW) ? OUTFILE_FOLLOW : 0);
 	if (!t->what)
 		return cmd_usage_error(ce, "say what to export: --raw, --jobs or --nodes");
 	if (ctx->p.nops != 1)
 		return cmd_usage_error(ce, ctx->p.nops ? "one store at a time" : "no store given");
-	if (t->what == OPT_RAW && (!dir || outpath))
+	if (t->what == CMD_K_RAW && (!dir || outpath))
 		return cmd_usage_error(ce, "--raw writes into a directory: give -d DIR");
-	if (t->what != OPT_RAW && dir)
+	if (t->what != CMD_K_RAW && dir)
 		return cmd_usage_error(ce, "-d is for --raw; --jobs and --nodes take -o");
 	return CMD_OK;
 }
@@ -406,7 +385,7 @@ static int export_csv(struct cmd_ctx *ctx, struct export_cmd *t, int64_t tid)
 	int rc = CMD_OK;
 	if (store_trace_load(ctx->st, tid, &js, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
-	struct csvout co = {&js, t->what == OPT_JOBS};
+	struct csvout co = {&js, t->what == CMD_K_JOBS_TABLE};
 	if (open_out(&o, outpath ? outpath : "-", t->flags, &e) ||
 	    write_whole(&o, put_csv, &co, &e))
 		rc = failed(&e);
@@ -417,17 +396,17 @@ static int export_csv(struct cmd_ctx *ctx, struct export_cmd *t, int64_t tid)
 static int exec_export(struct cmd_ctx *ctx)
 {
 	struct export_cmd *t = ctx->u;
-	const char *trace = cmd_arg(ctx, OPT_TRACE);
+	const char *trace = cmd_arg(ctx, CMD_K_TRACE);
 	struct cmd_stop stop;
 	struct err e = {0};
 	int64_t tid = -1;
 	int rc = CMD_OK;
 
-	if ((t->what != OPT_RAW || trace) && store_trace_find(ctx->st, trace, &tid, &e))
+	if ((t->what != CMD_K_RAW || trace) && store_trace_find(ctx->st, trace, &tid, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
 	/* a stop signal leaves no half file (write_whole) */
 	cmd_stop_catch(&stop);
-	if (t->what != OPT_RAW)
+	if (t->what != CMD_K_RAW)
 		rc = export_csv(ctx, t, tid);
 	else if (export_raw(ctx->st, tid, cmd_arg(ctx, 'd'), t->flags, &e))
 		rc = failed(&e);

@@ -14,25 +14,6 @@ static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg);
 static int exec_gen(struct cmd_ctx *ctx);
 
 /* -s and -n would mean seed and no-store, as in the other commands: long options only. */
-enum { O_SCENARIO = CMD_LONG_ONLY, O_NODES, O_SEED, O_JSON, O_TEMPLATES };
-
-const struct cmd_opt cmd_gen_opts[] = {
-	{"scenario", O_SCENARIO, 1},
-	{"jobs", 'j', 1},
-	{"nodes", O_NODES, 1},
-	{"seed", O_SEED, 1},
-	{"templates", O_TEMPLATES, 1},
-	{"json", O_JSON, 0},
-	{"output", 'o', 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_gen_kinds[] = {
-	{O_SCENARIO, CMD_OPT_HOOK, 0, 0},  {'j', CMD_OPT_HOOK, 0, 0},
-	{O_NODES, CMD_OPT_HOOK, 0, 0},     {O_SEED, CMD_OPT_HOOK, 0, 0},
-	{O_TEMPLATES, CMD_OPT_HOOK, 0, 0}, {0, 0, 0, 0},
-};
-
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
 	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--templates N] [--json] -o DIR",
@@ -80,8 +61,9 @@ const struct cmd_entry cmd_gen_entry = {
 		"                  The shape (a few gangs hold most GPU time, evaluation is most\n"
 		"                  jobs and short) is Acme's (Hu et al., NSDI 2024); the shares,\n"
 		"                  gang sizes and medians are assumed (voidfit(7))\n",
-	.opts = cmd_gen_opts,
-	.kinds = cmd_gen_kinds,
+	.opts = CMD_OPTS(CMD_O_SCENARIO | CMD_OPT_BY_HOOK, CMD_O_JOBS | CMD_OPT_BY_HOOK,
+			 CMD_O_NODE_COUNT | CMD_OPT_BY_HOOK, CMD_O_GEN_SEED | CMD_OPT_BY_HOOK,
+			 CMD_O_TEMPLATES | CMD_OPT_BY_HOOK, CMD_O_JSON, CMD_O_OUTPUT),
 	.no_operand = 1,
 	.state_size = sizeof(struct gen_params),
 	.init = init_gen,
@@ -113,17 +95,13 @@ static void print_json(const struct gen_params *p, const char *dir)
 	sbuf_init(&path);
 	json_init(&j, &b, 1);
 	json_obj(&j);
-	json_key(&j, "scenario");
-	json_str(&j, gen_scenario_name(p->scenario));
-	json_key(&j, "jobs");
-	json_int(&j, p->njobs);
-	json_key(&j, "nodes");
-	json_int(&j, p->nnodes);
+	json_key_str(&j, "scenario", gen_scenario_name(p->scenario));
+	json_key_int(&j, "jobs", p->njobs);
+	json_key_int(&j, "nodes", p->nnodes);
 	json_key(&j, "seed");
 	snprintf(seed, sizeof seed, "%" PRIu64, p->seed);
 	json_str(&j, seed);
-	json_key(&j, "templates");
-	json_int(&j, p->templates);
+	json_key_int(&j, "templates", p->templates);
 	json_key(&j, "files");
 	json_arr(&j);
 	for (size_t i = 0; i < n; i++) {
@@ -150,7 +128,7 @@ static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg)
 	struct gen_params *p = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
 	switch (key) {
-	case O_SCENARIO:
+	case CMD_K_SCENARIO:
 		if ((p->scenario = gen_scenario_find(arg)) < 0)
 			return cmd_usage_error(
 				ce,
@@ -160,14 +138,14 @@ static int opt_gen(struct cmd_ctx *ctx, int key, const char *arg)
 		break;
 	case 'j':
 		return count_opt(ce, "jobs", arg, GEN_MAX_JOBS, &p->njobs);
-	case O_NODES:
+	case CMD_K_NODE_COUNT:
 		return count_opt(ce, "nodes", arg, GEN_MAX_NODES, &p->nnodes);
-	case O_SEED:
+	case CMD_K_GEN_SEED:
 		if (parse_u64(arg, &p->seed))
 			return cmd_usage_error(
 				ce, "seed '%s': want an integer in 0..18446744073709551615", arg);
 		break;
-	case O_TEMPLATES:
+	case CMD_K_TEMPLATES:
 		return count_opt(ce, "templates", arg, GEN_MAX_TEMPLATES, &p->templates);
 	}
 	return CMD_OK;
@@ -182,7 +160,7 @@ static int exec_gen(struct cmd_ctx *ctx)
 		return cmd_usage_error(ctx->ce, "-o DIR is required");
 	if (gen_write(p, dir, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
-	if (cmd_has(ctx, O_JSON))
+	if (cmd_has(ctx, CMD_K_JSON))
 		print_json(p, dir);
 	return CMD_OK;
 }

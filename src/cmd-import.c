@@ -47,46 +47,7 @@ struct import_cmd {
 
 static void init_import(struct cmd_ctx *ctx);
 static int opt_import(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_import(struct cmd_ctx *ctx);
-static int exec_import(struct cmd_ctx *ctx);
-static void release_import(struct cmd_ctx *ctx);
-
-enum {
-	OPT_WAIT = CMD_LONG_ONLY,
-	OPT_JSON,
-	OPT_NAME,
-	OPT_STRICT,
-	OPT_TZ,
-	OPT_NEW_TRACE,
-	OPT_GPU_MODELS,
-	OPT_NODE_PROCS
-};
-
-const struct cmd_opt cmd_import_opts[] = {
-	{"output", 'o', 1},
-	{"format", 'F', 1},
-	{"nodes", 'N', 1},
-	{"cluster", 'C', 1},
-	{"name", OPT_NAME, 1},
-	{"strict", OPT_STRICT, 0},
-	{"quiet", 'q', 0},
-	{"wait", OPT_WAIT, 1},
-	{"json", OPT_JSON, 0},
-	{"tz", OPT_TZ, 1},
-	{"new-trace", OPT_NEW_TRACE, 0},
-	{"gpu-models", OPT_GPU_MODELS, 1},
-	{"node-procs", OPT_NODE_PROCS, 1},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_import_kinds[] = {
-	{'F', CMD_OPT_HOOK, 0, 0},
-	{'N', CMD_OPT_HOOK, 0, 0},
-	{OPT_TZ, CMD_OPT_HOOK, 0, 0},
-	{OPT_WAIT, CMD_OPT_NUM, 0, 0},
-	{OPT_NODE_PROCS, CMD_OPT_WHOLE, 1, 1e6},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(import);
 
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
@@ -122,14 +83,13 @@ const struct cmd_entry cmd_import_entry = {
 		"                      error, trace, trace_id, files, read, accepted,\n"
 		"                      quarantined, jobs, nodes)\n"
 		"  -q, --quiet         print nothing but errors\n",
-	.opts = cmd_import_opts,
-	.kinds = cmd_import_kinds,
-	.state_size = sizeof(struct import_cmd),
+	.opts = CMD_OPTS(CMD_O_OUTPUT, CMD_O_TRACE_FORMAT | CMD_OPT_BY_HOOK,
+			 CMD_O_NODES | CMD_OPT_BY_HOOK, CMD_O_CLUSTER, CMD_O_NAME, CMD_O_STRICT,
+			 CMD_O_QUIET, CMD_O_WAIT, CMD_O_JSON, CMD_O_TZ | CMD_OPT_BY_HOOK,
+			 CMD_O_NEW_TRACE, CMD_O_GPU_MODELS, CMD_O_NODE_PROCS),
 	.init = init_import,
 	.opt = opt_import,
-	.check = check_import,
-	.exec = exec_import,
-	.release = release_import,
+	CMD_HOOKS(import, import_cmd),
 };
 
 /* The outcome as JSON: on failure (error not NULL), how far the import went, with
@@ -140,14 +100,10 @@ static void print_json(const char *store, const struct import_result *res, const
 	struct json j;
 	json_init(&j, &b, 1);
 	json_obj(&j);
-	json_key(&j, "store");
-	json_str(&j, store);
-	json_key(&j, "ok");
-	json_bool(&j, !error && res->trace_id);
-	json_key(&j, "error");
-	json_str(&j, error ? error : res->trace_id ? NULL : "nothing new");
-	json_key(&j, "trace");
-	json_str(&j, res->trace_id ? res->trace : NULL);
+	json_key_str(&j, "store", store);
+	json_key_bool(&j, "ok", !error && res->trace_id);
+	json_key_str(&j, "error", error ? error : res->trace_id ? NULL : "nothing new");
+	json_key_str(&j, "trace", res->trace_id ? res->trace : NULL);
 	json_key(&j, "trace_id");
 	if (res->trace_id)
 		json_int(&j, res->trace_id);
@@ -158,33 +114,21 @@ static void print_json(const char *store, const struct import_result *res, const
 	for (size_t i = 0; i < res->nfiles; i++) {
 		const struct import_file *f = &res->files[i];
 		json_obj(&j);
-		json_key(&j, "name");
-		json_str(&j, f->name);
-		json_key(&j, "format");
-		json_str(&j, *f->format ? f->format : NULL);
-		json_key(&j, "read");
-		json_int(&j, f->read);
-		json_key(&j, "accepted");
-		json_int(&j, f->accepted);
-		json_key(&j, "quarantined");
-		json_int(&j, f->quarantined);
-		json_key(&j, "duplicate_of");
-		json_str(&j, f->dup_of);
-		json_key(&j, "skipped");
-		json_str(&j, f->skipped);
+		json_key_str(&j, "name", f->name);
+		json_key_str(&j, "format", *f->format ? f->format : NULL);
+		json_key_int(&j, "read", f->read);
+		json_key_int(&j, "accepted", f->accepted);
+		json_key_int(&j, "quarantined", f->quarantined);
+		json_key_str(&j, "duplicate_of", f->dup_of);
+		json_key_str(&j, "skipped", f->skipped);
 		json_end(&j);
 	}
 	json_end(&j);
-	json_key(&j, "read");
-	json_int(&j, res->read);
-	json_key(&j, "accepted");
-	json_int(&j, res->accepted);
-	json_key(&j, "quarantined");
-	json_int(&j, res->quarantined);
-	json_key(&j, "jobs");
-	json_int(&j, res->trace_id ? res->jobs : 0);
-	json_key(&j, "nodes");
-	json_int(&j, res->trace_id ? res->nodes : 0);
+	json_key_int(&j, "read", res->read);
+	json_key_int(&j, "accepted", res->accepted);
+	json_key_int(&j, "quarantined", res->quarantined);
+	json_key_int(&j, "jobs", res->trace_id ? res->jobs : 0);
+	json_key_int(&j, "nodes", res->trace_id ? res->nodes : 0);
 	json_end(&j);
 	fputs(b.s, stdout);
 	fputc('\n', stdout);
@@ -265,7 +209,7 @@ static int opt_import(struct cmd_ctx *ctx, int key, const char *arg)
 		t->node_fmt[t->nnodes] = t->nfmt ? t->fmts[t->nfmt - 1].format : NULL;
 		t->in[ctx->argc - 1 - (int)t->nnodes++] = (struct import_input){arg, 1, NULL};
 		break;
-	case OPT_TZ:
+	case CMD_K_TZ:
 		if (trace_tz_parse(arg, &t->o.tz_offset))
 			return cmd_usage_error(ctx->ce,
 					       "--tz '%s' is not a zone voidfit reads (valid: "
@@ -316,12 +260,12 @@ static int check_import(struct cmd_ctx *ctx)
 	if (cmd_arg(ctx, 'o'))
 		o->store = cmd_arg(ctx, 'o');
 	o->cluster = cmd_arg(ctx, 'C');
-	o->name = cmd_arg(ctx, OPT_NAME);
-	o->gpu_models = cmd_arg(ctx, OPT_GPU_MODELS);
-	o->again = cmd_has(ctx, OPT_NEW_TRACE) > 0;
-	o->strict = cmd_has(ctx, OPT_STRICT) > 0;
-	o->wait = cmd_store_wait(ctx, OPT_WAIT);
-	o->node_procs = (int64_t)cmd_num(ctx, OPT_NODE_PROCS, 0);
+	o->name = cmd_arg(ctx, CMD_K_NAME);
+	o->gpu_models = cmd_arg(ctx, CMD_K_GPU_MODELS);
+	o->again = cmd_has(ctx, CMD_K_NEW_TRACE) > 0;
+	o->strict = cmd_has(ctx, CMD_K_STRICT) > 0;
+	o->wait = cmd_store_wait(ctx, CMD_K_WAIT);
+	o->node_procs = (int64_t)cmd_num(ctx, CMD_K_NODE_PROCS, 0);
 	if ((rc = check_formats(ctx, t)) || t->listed)
 		return rc;
 	if (t->nfmt == 1 && t->fmts[0].from == ctx->p.nops && t->fmts[0].nodes_from == t->nnodes)
@@ -416,7 +360,7 @@ static int exec_import(struct cmd_ctx *ctx)
 	struct err e = {0};
 	struct cmd_stop stop; /* a signal stops the import at the next row: it rolls back and
 			       * removes the store it was making, then the signal is raised again */
-	int quiet = cmd_has(ctx, 'q') > 0, asjson = cmd_has(ctx, OPT_JSON) > 0, rc;
+	int quiet = cmd_has(ctx, 'q') > 0, asjson = cmd_has(ctx, CMD_K_JSON) > 0, rc;
 
 	if (t->listed)
 		return CMD_OK;

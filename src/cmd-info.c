@@ -18,12 +18,6 @@
 
 static int exec_info(struct cmd_ctx *ctx);
 
-enum { OPT_JSON = CMD_LONG_ONLY, OPT_WAIT };
-
-const struct cmd_opt cmd_info_opts[] = {{"json", OPT_JSON, 0}, {"wait", OPT_WAIT, 1}, {NULL, 0, 0}};
-
-const struct cmd_opt_kind_of cmd_info_kinds[] = {{OPT_WAIT, CMD_OPT_NUM, 0, 0}, {0, 0, 0, 0}};
-
 const struct cmd_entry cmd_info_entry = {
 	.name = "info",
 	.usage = "[--json] [--wait SECONDS] STORE",
@@ -34,12 +28,11 @@ const struct cmd_entry cmd_info_entry = {
 		"                  jobs of W > 1 workers, and how many of each W)\n"
 		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
 		"                  (default 60; 0: fail at once)\n",
-	.opts = cmd_info_opts,
-	.kinds = cmd_info_kinds,
+	.opts = CMD_OPTS(CMD_O_JSON, CMD_O_WAIT),
 	.operand = "store",
 	.one_only = "one store at a time",
 	.store = CMD_STORE_READ,
-	.wait_key = OPT_WAIT,
+	.wait_key = CMD_K_WAIT,
 	.exec = exec_info,
 };
 
@@ -259,24 +252,15 @@ static void json_file(struct json *j, const struct store_file *f)
 	char hex[65];
 	sha256_hex(f->sha256, hex);
 	json_obj(j);
-	json_key(j, "name");
-	json_str(j, f->name);
-	json_key(j, "trace");
-	json_int(j, f->trace_id);
-	json_key(j, "format");
-	json_str(j, f->format);
-	json_key(j, "size");
-	json_int(j, f->size);
-	json_key(j, "sha256");
-	json_str(j, hex);
-	json_key(j, "rows_read");
-	json_int(j, f->rows_read);
-	json_key(j, "rows_accepted");
-	json_int(j, f->rows_accepted);
-	json_key(j, "rows_quarantined");
-	json_int(j, f->rows_quarantined);
-	json_key(j, "imported_at");
-	json_int(j, f->imported_at);
+	json_key_str(j, "name", f->name);
+	json_key_int(j, "trace", f->trace_id);
+	json_key_str(j, "format", f->format);
+	json_key_int(j, "size", f->size);
+	json_key_str(j, "sha256", hex);
+	json_key_int(j, "rows_read", f->rows_read);
+	json_key_int(j, "rows_accepted", f->rows_accepted);
+	json_key_int(j, "rows_quarantined", f->rows_quarantined);
+	json_key_int(j, "imported_at", f->imported_at);
 	json_end(j);
 }
 
@@ -289,36 +273,28 @@ static void print_json(const char *path, const struct info *in, const struct sto
 	sbuf_init(&b);
 	json_init(&j, &b, 1);
 	json_obj(&j);
-	json_key(&j, "store");
-	json_str(&j, path);
+	json_key_str(&j, "store", path);
 	json_key(&j, "traces");
 	json_arr(&j);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct trace_sum *t = &in->t[i];
 		json_obj(&j);
-		json_key(&j, "id");
-		json_int(&j, t->id);
-		json_key(&j, "name");
-		json_str(&j, t->name);
-		json_key(&j, "created_at");
-		json_int(&j, t->created_at);
+		json_key_int(&j, "id", t->id);
+		json_key_str(&j, "name", t->name);
+		json_key_int(&j, "created_at", t->created_at);
 		json_key(&j, "files");
 		json_arr(&j);
 		for (size_t k = 0; k < t->nfiles; k++)
 			json_file(&j, &t->files[k]);
 		json_end(&j);
-		json_key(&j, "nodes");
-		json_int(&j, t->nodes);
-		json_key(&j, "gpus");
-		json_int(&j, t->gpus);
+		json_key_int(&j, "nodes", t->nodes);
+		json_key_int(&j, "gpus", t->gpus);
 		json_key(&j, "gpus_by_model");
 		json_models(&j, t->gpus_by_model);
-		json_key(&j, "jobs");
-		json_int(&j, t->jobs);
+		json_key_int(&j, "jobs", t->jobs);
 		json_key(&j, "jobs_by_class");
 		json_classes(&j, t->jobs_by_class);
-		json_key(&j, "gang_jobs");
-		json_int(&j, t->gangs);
+		json_key_int(&j, "gang_jobs", t->gangs);
 		json_key(&j, "workers");
 		json_obj(&j);
 		for (size_t k = 0; k < t->nworkers; k++) {
@@ -328,8 +304,7 @@ static void print_json(const char *path, const struct info *in, const struct sto
 			json_int(&j, t->workers[k].jobs);
 		}
 		json_end(&j);
-		json_key(&j, "runs");
-		json_int(&j, t->runs);
+		json_key_int(&j, "runs", t->runs);
 		json_end(&j);
 		nodes += t->nodes;
 		gpus += t->gpus;
@@ -347,22 +322,16 @@ static void print_json(const char *path, const struct info *in, const struct sto
 		for (size_t k = 0; k < in->t[i].nfiles; k++)
 			json_file(&j, &in->t[i].files[k]);
 	json_end(&j);
-	json_key(&j, "nodes");
-	json_int(&j, nodes);
-	json_key(&j, "gpus");
-	json_int(&j, gpus);
+	json_key_int(&j, "nodes", nodes);
+	json_key_int(&j, "gpus", gpus);
 	json_key(&j, "gpus_by_model");
 	json_models(&j, by_model);
-	json_key(&j, "jobs");
-	json_int(&j, jobs);
+	json_key_int(&j, "jobs", jobs);
 	json_key(&j, "jobs_by_class");
 	json_classes(&j, by_class);
-	json_key(&j, "runs");
-	json_int(&j, runs);
-	json_key(&j, "store_bytes");
-	json_int(&j, z->store_bytes);
-	json_key(&j, "raw_bytes");
-	json_int(&j, z->raw_bytes);
+	json_key_int(&j, "runs", runs);
+	json_key_int(&j, "store_bytes", z->store_bytes);
+	json_key_int(&j, "raw_bytes", z->raw_bytes);
 	json_key(&j, "ratio");
 	if (z->store_bytes > 0)
 		json_num(&j, (double)(int64_t)((double)z->raw_bytes / (double)z->store_bytes * 100 +
@@ -388,7 +357,7 @@ static int exec_info(struct cmd_ctx *ctx)
 			rc = cmd_fail(ctx->ce, "%s", in.e.msg);
 	if (!rc && store_sizes(in.s, &z, &in.e))
 		rc = cmd_fail(ctx->ce, "%s", in.e.msg);
-	if (!rc && cmd_has(ctx, OPT_JSON))
+	if (!rc && cmd_has(ctx, CMD_K_JSON))
 		print_json(ctx->p.operands[0], &in, &z);
 	else if (!rc)
 		print_text(ctx->p.operands[0], &in, &z);

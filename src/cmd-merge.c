@@ -23,13 +23,7 @@ struct merge_cmd {
 	int64_t added, skipped;
 };
 
-static int check_merge(struct cmd_ctx *ctx);
-static int exec_merge(struct cmd_ctx *ctx);
-static void release_merge(struct cmd_ctx *ctx);
-
-const struct cmd_opt cmd_merge_opts[] = {
-	{NULL, 0, 0},
-};
+CMD_DECLARE_HOOKS(merge);
 
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
@@ -45,12 +39,8 @@ const struct cmd_entry cmd_merge_entry = {
 		"against the sweep's identity (DIR/sweep.id: its task list, traces and runs a\n"
 		"task); the tasks of a sweep with no task store among those given are listed,\n"
 		"to run again.\n",
-	.opts = cmd_merge_opts,
 	.store = CMD_STORE_WRITE, /* check has seen STORE and a TASKSTORE */
-	.state_size = sizeof(struct merge_cmd),
-	.check = check_merge,
-	.exec = exec_merge,
-	.release = release_merge,
+	CMD_HOOKS(merge, merge_cmd),
 };
 
 /* A sweep met among the task stores: its directory, identity and which of its tasks were
@@ -112,24 +102,16 @@ out:
 static size_t print_missing(const struct seen *sw)
 {
 	size_t miss = 0;
-	const char *sep = "";
 	for (size_t i = 0; i < sw->n; i++)
 		miss += !sw->given[i];
 	if (!miss)
 		return 0;
 	fprintf(stderr, "%s: %zu of %zu tasks have no task store here: ", sw->dir, miss, sw->n);
-	for (size_t i = 0; i < sw->n; i++) {
-		if (sw->given[i])
-			continue;
-		size_t j = i;
-		while (j + 1 < sw->n && !sw->given[j + 1])
-			j++;
-		fprintf(stderr, "%s%zu", sep, i + 1);
-		if (j > i)
-			fprintf(stderr, "-%zu", j + 1);
-		sep = ",";
-		i = j;
-	}
+	unsigned char *in = xcalloc(sw->n + 1, 1);
+	for (size_t i = 0; i < sw->n; i++)
+		in[i] = !sw->given[i];
+	cmd_print_ranges(stderr, in, sw->n);
+	free(in);
 	fprintf(stderr,
 		"\nrun them again: %s/parallel.sh or %s/slurm.sh (each runs what is not done);\n"
 		"'voidfit sweep status %s' says why\n",

@@ -12,14 +12,12 @@
 
 static int exec_policies(struct cmd_ctx *ctx);
 
-const struct cmd_opt cmd_policies_opts[] = {{"json", CMD_LONG_ONLY, 0}, {NULL, 0, 0}};
-
 const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
 	.usage = "[--json]",
 	.summary = "list placement policies and the dimensions each sees",
 	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
-	.opts = cmd_policies_opts,
+	.opts = CMD_OPTS(CMD_O_JSON),
 	.no_operand = 1,
 	.exec = exec_policies,
 };
@@ -65,18 +63,15 @@ static void print_json(void)
 	json_arr(&j);
 	for (const struct policy_ops *const *p = policy_table; *p; p++) {
 		json_obj(&j);
-		json_key(&j, "name");
-		json_str(&j, (*p)->name);
+		json_key_str(&j, "name", (*p)->name);
 		json_key(&j, "dims");
 		json_arr(&j);
 		for (int d = 0; d < DIM_N; d++)
 			if ((*p)->dims & DIM_BIT(d))
 				json_str(&j, job_dim_name((enum dim)d));
 		json_end(&j);
-		json_key(&j, "summary");
-		json_str(&j, (*p)->summary);
-		json_key(&j, "by_state");
-		json_bool(&j, ((*p)->flags & POLICY_F_BY_STATE) != 0);
+		json_key_str(&j, "summary", (*p)->summary);
+		json_key_bool(&j, "by_state", ((*p)->flags & POLICY_F_BY_STATE) != 0);
 		json_end(&j);
 	}
 	json_end(&j);
@@ -86,7 +81,7 @@ static void print_json(void)
 
 static int exec_policies(struct cmd_ctx *ctx)
 {
-	if (cmd_has(ctx, CMD_LONG_ONLY))
+	if (cmd_has(ctx, CMD_K_JSON))
 		print_json();
 	else
 		print_table();

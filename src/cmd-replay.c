@@ -31,42 +31,7 @@ struct replay_state {
 	struct enrich_summary enr;
 };
 
-static int check_replay(struct cmd_ctx *ctx);
-static int exec_replay(struct cmd_ctx *ctx);
-static void release_replay(struct cmd_ctx *ctx);
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_JSON,
-	O_THREADS,
-	O_RESUME,
-	O_INTO,
-	O_FORCE,
-	O_RESAMPLES,
-	O_BLOCK
-};
-
-const struct cmd_opt cmd_replay_opts[] = {
-	{"policy", 'p', 1},
-	{"seed", 's', 1},
-	{"seeds", O_SEEDS, 1},
-	{"resume", O_RESUME, 0},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"into", O_INTO, 1},
-	{"force", O_FORCE, 0},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_replay_kinds[] = {
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(replay);
 
 const struct cmd_entry cmd_replay_entry = {
 	.name = "replay",
@@ -107,15 +72,14 @@ const struct cmd_entry cmd_replay_entry = {
 		"GPU job waits). $/yr recoverable by placement = stalled + lost + blocked (but\n"
 		"full); by sizing = unneeded. The notes under the table give the window, the\n"
 		"prices and which figures rest on enrichment.\n",
-	.opts = cmd_replay_opts,
-	.kinds = cmd_replay_kinds,
+	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_SEED, CMD_O_SEEDS, CMD_O_RESUME, CMD_O_THREADS,
+			 CMD_O_NO_STORE, CMD_O_INTO, CMD_O_FORCE, CMD_O_RESAMPLES, CMD_O_BLOCK,
+			 CMD_O_JSON, CMD_O_FORMAT),
+	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
 	.formats = 1,
-	.state_size = sizeof(struct replay_state),
-	.check = check_replay,
-	.exec = exec_replay,
-	.release = release_replay,
+	CMD_HOOKS(replay, replay_state),
 };
 
 static void bar_update(void *u, size_t run, size_t nruns, const char *policy, uint64_t seed,
@@ -236,23 +200,23 @@ static int check_replay(struct cmd_ctx *ctx)
 	struct replay_state *r = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
 	const char *policy = cmd_arg(ctx, 'p');
-	int resume = cmd_has(ctx, O_RESUME) > 0, rc;
+	int resume = cmd_has(ctx, CMD_K_RESUME) > 0, rc;
 	struct err e = {0};
 
 	r->lo = r->hi = 1;
-	r->into = cmd_arg(ctx, O_INTO);
+	r->into = cmd_arg(ctx, CMD_K_INTO);
 	r->no_store = cmd_has(ctx, 'n') > 0;
 	if (!policy)
 		return cmd_usage_error(ce, "no --policy given");
 	if (replay_parse_policies(policy, &r->pols, &r->npol, &e))
 		return cmd_usage_error(ce, "--policy: %s", e.msg);
 	if (scenario_check(&ctx->sc, &e) ||
-	    replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, O_SEEDS), &r->lo, &r->hi, &e))
+	    replay_seed_opts(cmd_arg(ctx, 's'), cmd_arg(ctx, CMD_K_SEEDS), &r->lo, &r->hi, &e))
 		return cmd_usage_error(ce, "%s", e.msg);
-	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK),
+	if ((rc = cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
 				    ctx->sc.mode, &r->nres, &r->block_s)))
 		return rc;
-	if (cmd_has(ctx, O_FORCE) && !r->into)
+	if (cmd_has(ctx, CMD_K_FORCE) && !r->into)
 		return cmd_usage_error(ce, "--force is for --into");
 	if (r->into && (r->no_store || resume))
 		return cmd_usage_error(ce, "--into: not with --no-store or --resume");
@@ -274,11 +238,11 @@ static int run_grid(struct cmd_ctx *ctx, struct replay_state *r, struct err *e)
 			 .npol = r->npol,
 			 .lo = r->lo,
 			 .hi = r->hi,
-			 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+			 .nthreads = (unsigned)cmd_num(ctx, CMD_K_THREADS, util_ncpu()),
 			 .st = r->into       ? r->task.t
 			       : r->no_store ? NULL
 					     : ctx->st,
-			 .resume = cmd_has(ctx, O_RESUME) || r->task.resumed,
+			 .resume = cmd_has(ctx, CMD_K_RESUME) || r->task.resumed,
 			 .progress = bar_update,
 			 .u = &lg.bar,
 			 .stop = &cmd_stop_signal};
@@ -406,7 +370,7 @@ static int exec_replay(struct cmd_ctx *ctx)
 	if ((!r->no_store && store_can_write(ctx->st, &e)) ||
 	    scenario_load(&ctx->sc, ctx->st, &e) ||
 	    (r->into && sweep_task_begin(ctx->st, store, ctx->sc.trace_id, r->into,
-					 cmd_has(ctx, O_FORCE) > 0, &r->task, &e)))
+					 cmd_has(ctx, CMD_K_FORCE) > 0, &r->task, &e)))
 		return cmd_fail(ctx->ce, "%s", e.msg);
 	int grc = run_grid(ctx, r, &e);
 	if (grc)

@@ -33,34 +33,7 @@ struct report_state {
 };
 
 static int opt_report(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_report(struct cmd_ctx *ctx);
-static int exec_report(struct cmd_ctx *ctx);
-static void release_report(struct cmd_ctx *ctx);
-
-enum { O_SCENARIO = CMD_LONG_ONLY, O_RUNS, O_BASELINE, O_API, O_TOKENS, O_FOLLOW };
-
-const struct cmd_opt cmd_report_opts[] = {
-	{"trace", SCENARIO_K_TRACE, 1},
-	{"gpu-price", SCENARIO_K_PRICE, 1},
-	{"price-tier", SCENARIO_K_TIER, 1},
-	{"scenario", O_SCENARIO, 1},
-	{"runs", O_RUNS, 1},
-	{"baseline", O_BASELINE, 1},
-	{"api-price", O_API, 1},
-	{"tokens-per-gpu-hour", O_TOKENS, 1},
-	{"format", 'f', 1},
-	{"output", 'o', 1},
-	{"follow", O_FOLLOW, 0},
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_report_kinds[] = {
-	{O_SCENARIO, CMD_OPT_NUM, 1, 0},
-	{O_RUNS, CMD_OPT_HOOK, 0, 0},
-	{O_API, CMD_OPT_NUM, 0, 0},
-	{O_TOKENS, CMD_OPT_NUM, 0, 0},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(report);
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
@@ -93,15 +66,13 @@ const struct cmd_entry cmd_report_entry = {
 		"$/yr against the baseline, paired by seed, with its 95 % interval. Runs are\n"
 		"chosen as by compare: without --scenario or --runs, the newest scenario of the\n"
 		"trace whose policies all have the same seeds.\n",
-	.opts = cmd_report_opts,
-	.kinds = cmd_report_kinds,
+	.opts = CMD_OPTS(CMD_O_SC(TRACE), CMD_O_SC(PRICE), CMD_O_SC(TIER), CMD_O_SCENARIO,
+			 CMD_O_RUNS | CMD_OPT_BY_HOOK, CMD_O_BASELINE, CMD_O_API, CMD_O_TOKENS,
+			 CMD_O_FORMAT, CMD_O_OUTPUT, CMD_O_FOLLOW),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
-	.state_size = sizeof(struct report_state),
 	.opt = opt_report,
-	.check = check_report,
-	.exec = exec_report,
-	.release = release_report,
+	CMD_HOOKS(report, report_state),
 };
 
 /* dir/name of path's directory and name. */
@@ -193,15 +164,15 @@ static int check_report(struct cmd_ctx *ctx)
 {
 	struct report_state *r = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
-	const char *base = cmd_arg(ctx, O_BASELINE), *fmt = cmd_arg(ctx, 'f');
+	const char *base = cmd_arg(ctx, CMD_K_BASELINE), *fmt = cmd_arg(ctx, 'f');
 
 	report_output_init(&r->out);
 	r->q.mode = -1;
-	r->q.scenario_id = (int64_t)cmd_num(ctx, O_SCENARIO, 0);
-	r->ro.api_usd_per_mtok = cmd_num(ctx, O_API, NAN);
-	r->ro.tokens_per_gpu_hour = cmd_num(ctx, O_TOKENS, NAN);
+	r->q.scenario_id = (int64_t)cmd_num(ctx, CMD_K_SCENARIO, 0);
+	r->ro.api_usd_per_mtok = cmd_num(ctx, CMD_K_API, NAN);
+	r->ro.tokens_per_gpu_hour = cmd_num(ctx, CMD_K_TOKENS, NAN);
 	r->outp = cmd_arg(ctx, 'o');
-	r->flags = OUTFILE_REPLACE | (cmd_has(ctx, O_FOLLOW) ? OUTFILE_FOLLOW : 0);
+	r->flags = OUTFILE_REPLACE | (cmd_has(ctx, CMD_K_FOLLOW) ? OUTFILE_FOLLOW : 0);
 	if (!(r->ro.baseline = policy_find(base ? base : "scalar")))
 		return cmd_usage_error(ce, "--baseline '%s': not a policy", base);
 	if (isnan(r->ro.api_usd_per_mtok) != isnan(r->ro.tokens_per_gpu_hour))

@@ -19,14 +19,6 @@
 static int check_runs(struct cmd_ctx *ctx);
 static int exec_runs(struct cmd_ctx *ctx);
 
-enum { O_JSON = CMD_LONG_ONLY, O_TRACE };
-
-const struct cmd_opt cmd_runs_opts[] = {
-	{"trace", O_TRACE, 1},
-	{"json", O_JSON, 0},
-	{NULL, 0, 0},
-};
-
 const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.usage = "STORE [--trace T] [--json] | rm STORE ID...",
@@ -42,7 +34,7 @@ const struct cmd_entry cmd_runs_entry = {
 		"or 5-9) with their figures, buckets and series in one transaction, and the\n"
 		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
 		"there deletes nothing.\n",
-	.opts = cmd_runs_opts,
+	.opts = CMD_OPTS(CMD_O_TRACE, CMD_O_JSON),
 	.store = CMD_STORE_READ, /* the listing's; rm opens its own to write */
 	.check = check_runs,
 	.exec = exec_runs,
@@ -393,8 +385,7 @@ static void write_json(const struct listing *l, const char *path, struct sbuf *o
 	sbuf_init(&b);
 	json_init(&j, out, 1);
 	json_obj(&j);
-	json_key(&j, "store");
-	json_str(&j, path);
+	json_key_str(&j, "store", path);
 	json_key(&j, "scenarios");
 	json_arr(&j);
 	for (size_t i = 0; i < l->n; i++) {
@@ -402,49 +393,30 @@ static void write_json(const struct listing *l, const char *path, struct sbuf *o
 		const struct store_scenario *r = &s->row;
 		size_t *bd = xcalloc(s->nruns + 2, sizeof *bd), np = policy_spans(s, bd);
 		json_obj(&j);
-		json_key(&j, "id");
-		json_int(&j, s->id);
-		json_key(&j, "trace");
-		json_str(&j, s->trace);
-		json_key(&j, "trace_id");
-		json_int(&j, s->trace_id);
-		json_key(&j, "mode");
-		json_str(&j, r->mode);
-		json_key(&j, "target");
-		json_num(&j, r->target);
-		json_key(&j, "queue");
-		json_str(&j, r->queue);
-		json_key(&j, "preempt");
-		json_bool(&j, r->preempt);
-		json_key(&j, "cluster");
-		json_str(&j, r->cluster_path);
-		json_key(&j, "faults");
-		json_str(&j, r->faults);
-		json_key(&j, "io_pressure");
-		json_num(&j, r->io_pressure);
-		json_key(&j, "profile");
-		json_str(&j, r->profile_path ? r->profile_path : r->profile_name);
-		json_key(&j, "dims");
-		json_str(&j, r->dims);
-		json_key(&j, "sample_nodes");
-		json_int(&j, r->sample_nodes > 0 ? r->sample_nodes : 0);
-		json_key(&j, "nodes");
-		json_int(&j, r->nodes);
-		json_key(&j, "gpus");
-		json_int(&j, r->gpus);
-		json_key(&j, "jobs");
-		json_int(&j, r->jobs);
-		json_key(&j, "created_at");
-		json_int(&j, s->created_at);
-		json_key(&j, "partial");
-		json_bool(&j, !complete(s, bd, np));
+		json_key_int(&j, "id", s->id);
+		json_key_str(&j, "trace", s->trace);
+		json_key_int(&j, "trace_id", s->trace_id);
+		json_key_str(&j, "mode", r->mode);
+		json_key_num(&j, "target", r->target);
+		json_key_str(&j, "queue", r->queue);
+		json_key_bool(&j, "preempt", r->preempt);
+		json_key_str(&j, "cluster", r->cluster_path);
+		json_key_str(&j, "faults", r->faults);
+		json_key_num(&j, "io_pressure", r->io_pressure);
+		json_key_str(&j, "profile", r->profile_path ? r->profile_path : r->profile_name);
+		json_key_str(&j, "dims", r->dims);
+		json_key_int(&j, "sample_nodes", r->sample_nodes > 0 ? r->sample_nodes : 0);
+		json_key_int(&j, "nodes", r->nodes);
+		json_key_int(&j, "gpus", r->gpus);
+		json_key_int(&j, "jobs", r->jobs);
+		json_key_int(&j, "created_at", s->created_at);
+		json_key_bool(&j, "partial", !complete(s, bd, np));
 		json_key(&j, "policies");
 		json_arr(&j);
 		for (size_t p = 0; p < np; p++) {
 			int64_t newest = 0;
 			json_obj(&j);
-			json_key(&j, "policy");
-			json_str(&j, s->runs[bd[p]].policy);
+			json_key_str(&j, "policy", s->runs[bd[p]].policy);
 			json_key(&j, "seeds");
 			json_arr(&j);
 			for (size_t k = bd[p]; k < bd[p + 1]; k++)
@@ -459,8 +431,7 @@ static void write_json(const struct listing *l, const char *path, struct sbuf *o
 									: newest;
 			}
 			json_end(&j);
-			json_key(&j, "created_at");
-			json_int(&j, newest);
+			json_key_int(&j, "created_at", newest);
 			json_end(&j);
 		}
 		json_end(&j);
@@ -468,18 +439,14 @@ static void write_json(const struct listing *l, const char *path, struct sbuf *o
 		json_arr(&j);
 		for (size_t k = 0; k < s->nsz; k++) {
 			json_obj(&j);
-			json_key(&j, "policy");
-			json_str(&j, s->sz[k].policy);
-			json_key(&j, "slo");
-			json_str(&j, s->sz[k].slo);
+			json_key_str(&j, "policy", s->sz[k].policy);
+			json_key_str(&j, "slo", s->sz[k].slo);
 			json_key(&j, "seed_lo");
 			json_seed(&j, s->sz[k].lo);
 			json_key(&j, "seed_hi");
 			json_seed(&j, s->sz[k].hi);
-			json_key(&j, "gpus_retired");
-			json_int(&j, s->sz[k].gpus_retired);
-			json_key(&j, "usd_per_year");
-			json_num(&j, s->sz[k].usd);
+			json_key_int(&j, "gpus_retired", s->sz[k].gpus_retired);
+			json_key_num(&j, "usd_per_year", s->sz[k].usd);
 			json_end(&j);
 		}
 		json_end(&j);
@@ -552,7 +519,7 @@ static int check_runs(struct cmd_ctx *ctx)
 	int nops = ctx->p.nops;
 	if (nops >= 1 && !strcmp(ctx->p.operands[0], "rm")) {
 		ctx->store_mode = CMD_STORE_NONE;
-		if (cmd_arg(ctx, O_TRACE) || cmd_has(ctx, O_JSON))
+		if (cmd_arg(ctx, CMD_K_TRACE) || cmd_has(ctx, CMD_K_JSON))
 			return cmd_usage_error(ce, "rm takes no --trace or --json");
 		if (nops < 3)
 			return cmd_usage_error(ce, nops < 2 ? "rm: no STORE given"
@@ -574,10 +541,10 @@ static int exec_runs(struct cmd_ctx *ctx)
 	if (!ctx->st) /* rm */
 		return do_rm(ctx->p.operands[1], ctx->p.operands + 2, ctx->p.nops - 2);
 	sbuf_init(&out);
-	if (load(ctx->st, cmd_arg(ctx, O_TRACE), &l, &e)) {
+	if (load(ctx->st, cmd_arg(ctx, CMD_K_TRACE), &l, &e)) {
 		rc = cmd_fail(ctx->ce, "%s", e.msg);
 	} else {
-		if (cmd_has(ctx, O_JSON))
+		if (cmd_has(ctx, CMD_K_JSON))
 			write_json(&l, ctx->p.operands[0], &out);
 		else
 			write_text(&l, &out);

@@ -31,33 +31,10 @@ struct size_state {
 };
 
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_size(struct cmd_ctx *ctx);
-static int exec_size(struct cmd_ctx *ctx);
-static void release_size(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(size);
 
 /* The SLO without --slo (timed mode; inflation has no default). */
 #define DEFAULT_SLO "wait_p95<=15m"
-
-enum { O_SEEDS = CMD_LONG_ONLY, O_SLO, O_SHRINK, O_THREADS, O_JSON };
-
-const struct cmd_opt cmd_size_opts[] = {
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"threads", O_THREADS, 1},
-	{"no-store", 'n', 0},
-	{"json", O_JSON, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_size_kinds[] = {
-	{O_SLO, CMD_OPT_HOOK, 0, 0},
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
-};
 
 const struct cmd_entry cmd_size_entry = {
 	.name = "size",
@@ -88,28 +65,22 @@ const struct cmd_entry cmd_size_entry = {
 		"cluster; it assumes more nodes never miss what fewer meet (voidfit(7)), and\n"
 		"the two next larger sizes are tried to check it. Saved $/yr = retired GPUs x\n"
 		"price x 8760 h.\n",
-	.opts = cmd_size_opts,
-	.kinds = cmd_size_kinds,
+	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_SEEDS, CMD_O_SHRINK,
+			 CMD_O_THREADS, CMD_O_NO_STORE, CMD_O_JSON, CMD_O_FORMAT),
+	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,
 	.formats = 1,
-	.state_size = sizeof(struct size_state),
 	.opt = opt_size,
-	.check = check_size,
-	.exec = exec_size,
-	.release = release_size,
+	CMD_HOOKS(size, size_state),
 };
 
 /* --slo, in argv order: each adds its terms. */
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct size_state *z = ctx->u;
-	struct err e = {0};
 	(void)key;
-	z->any_slo = 1;
-	if (size_slo_parse(arg, &z->slo, &e))
-		return cmd_usage_error(ctx->ce, "%s", e.msg);
-	return CMD_OK;
+	return cmd_slo_opt(ctx, arg, &z->slo, &z->any_slo);
 }
 
 static int check_size(struct cmd_ctx *ctx)
@@ -127,7 +98,7 @@ static int check_size(struct cmd_ctx *ctx)
 	if (replay_parse_policies(policy, &z->pols, &z->npol, &e))
 		return cmd_usage_error(ce, "--policy: %s", e.msg);
 	if (scenario_check(&ctx->sc, &e) ||
-	    replay_seed_opts(NULL, cmd_arg(ctx, O_SEEDS), &z->lo, &z->hi, &e))
+	    replay_seed_opts(NULL, cmd_arg(ctx, CMD_K_SEEDS), &z->lo, &z->hi, &e))
 		return cmd_usage_error(ce, "%s", e.msg);
 	if (!z->any_slo && ctx->sc.mode != SIM_TIMED)
 		return cmd_usage_error(ce,
@@ -149,10 +120,10 @@ static int check_size(struct cmd_ctx *ctx)
 static int load_size(struct cmd_ctx *ctx, struct size_state *z)
 {
 	const struct cmd_entry *ce = ctx->ce;
-	const char *shrink = cmd_arg(ctx, O_SHRINK);
+	const char *shrink = cmd_arg(ctx, CMD_K_SHRINK);
 	struct err e = {0};
 	int rc;
-	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &z->shrink)))
+	if ((rc = cmd_scenario_load(ctx, CMD_K_SHRINK, &z->shrink)))
 		return rc;
 	if (!cmd_has(ctx, 'n') && sizerec_can_store(ctx->st, &e))
 		return cmd_fail(ce, "%s", e.msg);
@@ -231,7 +202,7 @@ static int exec_size(struct cmd_ctx *ctx)
 			      .lo = z->lo,
 			      .hi = z->hi,
 			      .slo = &z->slo,
-			      .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+			      .nthreads = (unsigned)cmd_num(ctx, CMD_K_THREADS, util_ncpu()),
 			      .progress = cmd_bar_step,
 			      .u = &lg.bar,
 			      .stop = &cmd_stop_signal};

@@ -31,36 +31,8 @@ struct sweep_cmd {
 
 static void init_sweep(struct cmd_ctx *ctx);
 static int opt_sweep(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_sweep(struct cmd_ctx *ctx);
-static int exec_sweep(struct cmd_ctx *ctx);
-static void release_sweep(struct cmd_ctx *ctx);
+CMD_DECLARE_HOOKS(sweep);
 static int exec_status(int argc, char **argv);
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_TARGETS,
-	O_WHATIF,
-	O_TRACE,
-	O_SPLIT,
-	O_CELLS,
-	O_MEM,
-	O_TIME,
-	O_SBOPT
-};
-
-const struct cmd_opt cmd_sweep_opts[] = {
-	{"policies", 'p', 1},           {"seeds", O_SEEDS, 1}, {"targets", O_TARGETS, 1},
-	{"what-if", O_WHATIF, 1},       {"trace", O_TRACE, 1}, {"split-policies", O_SPLIT, 0},
-	{"cells-per-task", O_CELLS, 1}, {"mem", O_MEM, 1},     {"time", O_TIME, 1},
-	{"sbatch-opt", O_SBOPT, 1},     {"output", 'o', 1},    {NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_sweep_kinds[] = {
-	{O_TARGETS, CMD_OPT_HOOK, 0, 0}, {O_WHATIF, CMD_OPT_HOOK, 0, 0},
-	{O_TRACE, CMD_OPT_HOOK, 0, 0},   {O_CELLS, CMD_OPT_WHOLE, 1, 1000000},
-	{O_MEM, CMD_OPT_HOOK, 0, 0},     {O_TIME, CMD_OPT_HOOK, 0, 0},
-	{O_SBOPT, CMD_OPT_HOOK, 0, 0},   {0, 0, 0, 0},
-};
 
 const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
@@ -105,36 +77,27 @@ const struct cmd_entry cmd_sweep_entry = {
 		"those\n"
 		"not done as a list 'sbatch --array' takes; it exits 0 only when every task is\n"
 		"done. --todo prints only the tasks not done, one a line.\n",
-	.opts = cmd_sweep_opts,
-	.kinds = cmd_sweep_kinds,
+	.opts = CMD_OPTS(CMD_O_POLICIES, CMD_O_SEEDS, CMD_O_TARGETS | CMD_OPT_BY_HOOK,
+			 CMD_O_WHATIF | CMD_OPT_BY_HOOK, CMD_O_TRACE | CMD_OPT_BY_HOOK, CMD_O_SPLIT,
+			 CMD_O_CELLS, CMD_O_MEM | CMD_OPT_BY_HOOK, CMD_O_TIME | CMD_OPT_BY_HOOK,
+			 CMD_O_SBATCH | CMD_OPT_BY_HOOK, CMD_O_OUTPUT),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.sub = "status",
 	.exec_sub = exec_status,
-	.state_size = sizeof(struct sweep_cmd),
 	.init = init_sweep,
 	.opt = opt_sweep,
-	.check = check_sweep,
-	.exec = exec_sweep,
-	.release = release_sweep,
+	CMD_HOOKS(sweep, sweep_cmd),
 };
 
 /* Task numbers of state st as "3,5-9" on f: every one, as sbatch --array takes a list. */
 static void print_tasks(FILE *f, const struct sweep_status *s, enum sweep_state st)
 {
-	const char *sep = "";
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->state[i] != st)
-			continue;
-		size_t j = i;
-		while (j + 1 < s->n && s->state[j + 1] == st)
-			j++;
-		fprintf(f, "%s%zu", sep, i + 1);
-		if (j > i)
-			fprintf(f, "-%zu", j + 1);
-		sep = ",";
-		i = j;
-	}
+	unsigned char *in = xcalloc(s->n + 1, 1);
+	for (size_t i = 0; i < s->n; i++)
+		in[i] = s->state[i] == st;
+	cmd_print_ranges(f, in, s->n);
+	free(in);
 	fputc('\n', f);
 }
 
@@ -186,7 +149,8 @@ static int exec_status(int argc, char **argv)
 	return rc;
 }
 
-static const struct cmd_opt whatif_opts[] = {SCENARIO_OPTS, {NULL, 0, 0}};
+/* The scenario's options, which a what-if takes. */
+static const struct cmd_opt *const whatif_opts = cmd_options + CMD_NOPT;
 
 /* The option name of key in whatif_opts. */
 static const char *whatif_name(int key)
@@ -341,27 +305,27 @@ static int opt_sweep(struct cmd_ctx *ctx, int key, const char *arg)
 	struct sweep *w = &t->w;
 	struct err e = {0};
 	switch (key) {
-	case O_TARGETS:
+	case CMD_K_TARGETS:
 		if (sweep_add_targets(w, arg, &e))
 			return cmd_usage_error(ctx->ce, "--targets %s", e.msg);
 		break;
-	case O_WHATIF:
+	case CMD_K_WHATIF:
 		if (sweep_add_whatif(w, arg, &e))
 			return cmd_fail(ctx->ce, "--what-if %s", e.msg);
 		break;
-	case O_TRACE:
+	case CMD_K_TRACE:
 		w->traces = xrealloc(w->traces, (w->ntraces + 1) * sizeof *w->traces);
 		w->traces[w->ntraces++] = arg;
 		break;
-	case O_MEM:
-	case O_TIME:
+	case CMD_K_MEM:
+	case CMD_K_TIME:
 		/* one word of an #SBATCH line: Slurm reads no quotes there */
 		if (!*arg || strpbrk(arg, " \t\n\r'\"\\"))
 			return cmd_usage_error(ctx->ce, "--%s '%s': one word, no blank or quote",
-					       key == O_MEM ? "mem" : "time", arg);
-		*(key == O_MEM ? &w->mem : &w->time) = arg;
+					       key == CMD_K_MEM ? "mem" : "time", arg);
+		*(key == CMD_K_MEM ? &w->mem : &w->time) = arg;
 		break;
-	case O_SBOPT:
+	case CMD_K_SBATCH:
 		if (arg[0] != '-' || strpbrk(arg, "\n\r"))
 			return cmd_usage_error(
 				ctx->ce, "--sbatch-opt '%s': not an sbatch option (--NAME=VALUE)",
@@ -378,12 +342,12 @@ static int check_sweep(struct cmd_ctx *ctx)
 	struct sweep_cmd *t = ctx->u;
 	struct sweep *w = &t->w;
 	const struct cmd_entry *ce = ctx->ce;
-	const char *seeds = cmd_arg(ctx, O_SEEDS);
+	const char *seeds = cmd_arg(ctx, CMD_K_SEEDS);
 	struct err e = {0};
 	int rc = CMD_OK;
 
 	w->policies = cmd_arg(ctx, 'p');
-	w->split = cmd_has(ctx, O_SPLIT) > 0;
+	w->split = cmd_has(ctx, CMD_K_SPLIT) > 0;
 	if (!w->policies)
 		return cmd_usage_error(ce, "no --policies given");
 	if (replay_parse_policies(w->policies, &t->pols, &w->npol, &e))
@@ -392,7 +356,7 @@ static int check_sweep(struct cmd_ctx *ctx)
 	for (size_t i = 0; i < w->npol; i++)
 		t->polnames[i] = t->pols[i]->name;
 	w->pols = t->polnames;
-	w->cells = (unsigned)cmd_num(ctx, O_CELLS, 1);
+	w->cells = (unsigned)cmd_num(ctx, CMD_K_CELLS, 1);
 	w->sbopt = t->sbopt;
 	w->nsbopt = t->nsbopt;
 	if (seeds && replay_parse_seeds(seeds, &w->lo, &w->hi, &e))

@@ -30,46 +30,7 @@ struct verdict_state {
 };
 
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
-static int check_verdict(struct cmd_ctx *ctx);
-static int exec_verdict(struct cmd_ctx *ctx);
-static void release_verdict(struct cmd_ctx *ctx);
-
-enum {
-	O_SEEDS = CMD_LONG_ONLY,
-	O_SLO,
-	O_SHRINK,
-	O_THREADS,
-	O_BASELINE,
-	O_CAP,
-	O_NOHEAD,
-	O_RESAMPLES,
-	O_BLOCK,
-	O_NOGIVEUP
-};
-
-const struct cmd_opt cmd_verdict_opts[] = {
-	{"baseline", O_BASELINE, 1},
-	{"policy", 'p', 1},
-	{"slo", O_SLO, 1},
-	{"seeds", O_SEEDS, 1},
-	{"shrink", O_SHRINK, 1},
-	{"growth-cap", O_CAP, 1},
-	{"no-headroom", O_NOHEAD, 0},
-	{"threads", O_THREADS, 1},
-	{"resamples", O_RESAMPLES, 1},
-	{"block", O_BLOCK, 1},
-	{"no-give-up", O_NOGIVEUP, 0},
-	{"format", 'f', 1},
-	SCENARIO_OPTS,
-	{NULL, 0, 0},
-};
-
-const struct cmd_opt_kind_of cmd_verdict_kinds[] = {
-	{O_SLO, CMD_OPT_HOOK, 0, 0},
-	{O_CAP, CMD_OPT_HOOK, 0, 0},
-	{O_THREADS, CMD_OPT_WHOLE, 1, 1024},
-	{0, 0, 0, 0},
-};
+CMD_DECLARE_HOOKS(verdict);
 
 const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
@@ -105,16 +66,16 @@ const struct cmd_entry cmd_verdict_entry = {
 		"g (steps of 2 %) each policy absorbs at the SLO on today's cluster, the extra\n"
 		"jobs drawn from the trace's own mix; priced as the GPUs the baseline would buy\n"
 		"to absorb g too. See voidfit(7).\n",
-	.opts = cmd_verdict_opts,
-	.kinds = cmd_verdict_kinds,
+	.opts = CMD_OPTS(CMD_O_BASELINE, CMD_O_POLICY, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_SEEDS,
+			 CMD_O_SHRINK, CMD_O_CAP | CMD_OPT_BY_HOOK, CMD_O_NO_HEADROOM,
+			 CMD_O_THREADS, CMD_O_RESAMPLES, CMD_O_BLOCK, CMD_O_NO_GIVE_UP,
+			 CMD_O_FORMAT),
+	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.formats = 1,
-	.state_size = sizeof(struct verdict_state),
 	.opt = opt_verdict,
-	.check = check_verdict,
-	.exec = exec_verdict,
-	.release = release_verdict,
+	CMD_HOOKS(verdict, verdict_state),
 };
 
 /* One line per policy: its smallest cluster, the saving, the headroom and its price (and,
@@ -243,24 +204,20 @@ static struct table *verdict_table(const struct verdict *v, const struct scenari
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct verdict_state *t = ctx->u;
-	struct err e = {0};
-	if (key == O_CAP) {
+	if (key == CMD_K_CAP) {
 		if (parse_double(arg, &t->cap) || !(t->cap > 0 && t->cap <= 10))
 			return cmd_usage_error(ctx->ce,
 					       "--growth-cap '%s': not a number in (0, 10]", arg);
 		return CMD_OK;
 	}
-	t->any_slo = 1;
-	if (size_slo_parse(arg, &t->slo, &e))
-		return cmd_usage_error(ctx->ce, "%s", e.msg);
-	return CMD_OK;
+	return cmd_slo_opt(ctx, arg, &t->slo, &t->any_slo);
 }
 
 static int check_verdict(struct cmd_ctx *ctx)
 {
 	struct verdict_state *t = ctx->u;
 	const struct cmd_entry *ce = ctx->ce;
-	const char *base = cmd_arg(ctx, O_BASELINE), *policy = cmd_arg(ctx, 'p');
+	const char *base = cmd_arg(ctx, CMD_K_BASELINE), *policy = cmd_arg(ctx, 'p');
 	struct err e = {0};
 
 	t->lo = t->hi = 1;
@@ -269,7 +226,7 @@ static int check_verdict(struct cmd_ctx *ctx)
 	if (replay_parse_policies(policy ? policy : "all", &t->pols, &t->npol, &e))
 		return cmd_usage_error(ce, "--policy: %s", e.msg);
 	if (scenario_check(&ctx->sc, &e) ||
-	    replay_seed_opts(NULL, cmd_arg(ctx, O_SEEDS), &t->lo, &t->hi, &e) ||
+	    replay_seed_opts(NULL, cmd_arg(ctx, CMD_K_SEEDS), &t->lo, &t->hi, &e) ||
 	    (t->any_slo && size_slo_check(&t->slo, ctx->sc.mode, &e)))
 		return cmd_usage_error(ce, "%s", e.msg);
 	if (!t->any_slo && ctx->sc.mode != SIM_TIMED)
@@ -277,8 +234,8 @@ static int check_verdict(struct cmd_ctx *ctx)
 				       "--mode %s has no default SLO: give --slo (e.g. "
 				       "'unallocated_gpu_share<=0.1')",
 				       sim_mode_name(ctx->sc.mode));
-	return cmd_resample_opts(ce, cmd_arg(ctx, O_RESAMPLES), cmd_arg(ctx, O_BLOCK), ctx->sc.mode,
-				 &t->nres, &t->block_s);
+	return cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
+				 ctx->sc.mode, &t->nres, &t->block_s);
 }
 
 /* The verdict on stdout: the sentence, led by a warning when the cluster is nearly idle
@@ -321,7 +278,7 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	struct cmd_long lg;
 	int shrink, rc;
 
-	if ((rc = cmd_scenario_load(ctx, O_SHRINK, &shrink)))
+	if ((rc = cmd_scenario_load(ctx, CMD_K_SHRINK, &shrink)))
 		return rc;
 	struct verdict_opts o = {.sc = &ctx->sc,
 				 .base = t->base,
@@ -331,13 +288,14 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .hi = t->hi,
 				 .slo = t->any_slo ? &t->slo : NULL,
 				 .shrink_model = shrink,
-				 .headroom = !cmd_has(ctx, O_NOHEAD),
-				 .growth_cap = cmd_has(ctx, O_CAP) ? t->cap : VERDICT_GROWTH_CAP,
-				 .nthreads = (unsigned)cmd_num(ctx, O_THREADS, util_ncpu()),
+				 .headroom = !cmd_has(ctx, CMD_K_NO_HEADROOM),
+				 .growth_cap =
+					 cmd_has(ctx, CMD_K_CAP) ? t->cap : VERDICT_GROWTH_CAP,
+				 .nthreads = (unsigned)cmd_num(ctx, CMD_K_THREADS, util_ncpu()),
 				 .progress = cmd_bar_step,
 				 .u = &lg.bar,
 				 .stop = &cmd_stop_signal,
-				 .giveup = !cmd_has(ctx, O_NOGIVEUP),
+				 .giveup = !cmd_has(ctx, CMD_K_NO_GIVE_UP),
 				 .nres = t->nres,
 				 .block_s = t->block_s};
 	cmd_long_begin(&lg);

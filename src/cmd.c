@@ -16,6 +16,7 @@
 #include "fault.h"
 #include "gpumodel.h"
 #include "resample.h"
+#include "size.h"
 #include "table.h"
 #include "util.h"
 
@@ -245,29 +246,50 @@ int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const ch
 
 /* ---- a command as a declaration ---- */
 
-/* The index of option key in ce's table; an option cmd_run read is always there. */
-static size_t opt_index(const struct cmd_entry *ce, int key)
+#define CMD_X_OPT(ID, SHORT, NAME, ARG, KIND, LO, HI)                                              \
+	{NAME, CMD_K_##ID, ARG, CMD_OPT_##KIND, LO, HI},
+const struct cmd_opt cmd_options[] = {CMD_OPTIONS(CMD_X_OPT) SCENARIO_OPTS, {NULL, 0, 0, 0, 0, 0}};
+
+size_t cmd_entry_opts(const struct cmd_entry *ce, struct cmd_opt **out)
+{
+	size_t n = 0, nsc = ce->scenario ? SCENARIO_NPARAM : 0;
+	while (ce->opts && ce->opts[n] >= 0)
+		n++;
+	struct cmd_opt *o = xcalloc(n + nsc + 1, sizeof *o);
+	for (size_t i = 0; i < n; i++) {
+		o[i] = cmd_options[ce->opts[i] & ~CMD_OPT_BY_HOOK];
+		if (ce->opts[i] & CMD_OPT_BY_HOOK)
+			o[i].kind = CMD_OPT_HOOK;
+	}
+	for (size_t i = 0; i < nsc; i++)
+		o[n + i] = cmd_options[CMD_NOPT + i];
+	*out = o;
+	return n + nsc;
+}
+
+/* The index of option key in ctx's table; an option cmd_run read is always there. */
+static size_t opt_index(const struct cmd_ctx *ctx, int key)
 {
 	size_t i = 0;
-	while (ce->opts[i].name && ce->opts[i].key != key)
+	while (ctx->opts[i].name && ctx->opts[i].key != key)
 		i++;
-	assert(ce->opts[i].name);
+	assert(ctx->opts[i].name);
 	return i;
 }
 
 const char *cmd_arg(const struct cmd_ctx *ctx, int key)
 {
-	return ctx->val[opt_index(ctx->ce, key)];
+	return ctx->val[opt_index(ctx, key)];
 }
 
 unsigned cmd_has(const struct cmd_ctx *ctx, int key)
 {
-	return ctx->seen[opt_index(ctx->ce, key)];
+	return ctx->seen[opt_index(ctx, key)];
 }
 
 double cmd_num(const struct cmd_ctx *ctx, int key, double dflt)
 {
-	size_t i = opt_index(ctx->ce, key);
+	size_t i = opt_index(ctx, key);
 	return ctx->seen[i] ? ctx->num[i] : dflt;
 }
 
@@ -277,20 +299,17 @@ static int take_opt(struct cmd_ctx *ctx, int key)
 {
 	const struct cmd_entry *ce = ctx->ce;
 	const char *arg = ctx->p.arg;
-	size_t i = opt_index(ce, key);
-	const struct cmd_opt *o = &ce->opts[i];
-	const struct cmd_opt_kind_of *k = ce->kinds;
+	size_t i = opt_index(ctx, key);
+	const struct cmd_opt *o = &ctx->opts[i];
 	struct err e = {0};
 	unsigned whole;
 	ctx->seen[i]++;
 	ctx->val[i] = arg;
-	while (k && k->key && k->key != key)
-		k++;
-	switch (k && k->key ? k->kind : 0) {
+	switch (o->kind) {
 	case CMD_OPT_NUM:
-		return cmd_num_opt(ce, o->name, arg, k->lo, k->hi, &ctx->num[i]);
+		return cmd_num_opt(ce, o->name, arg, o->lo, o->hi, &ctx->num[i]);
 	case CMD_OPT_WHOLE: {
-		int rc = cmd_whole_opt(ce, o->name, arg, k->lo, k->hi, &whole);
+		int rc = cmd_whole_opt(ce, o->name, arg, o->lo, o->hi, &whole);
 		ctx->num[i] = whole;
 		return rc;
 	}
@@ -307,11 +326,11 @@ static int take_opt(struct cmd_ctx *ctx, int key)
 int cmd_format(struct cmd_ctx *ctx)
 {
 	const char *fmt = "text";
-	for (size_t i = 0; ctx->ce->opts[i].name; i++)
-		if (!strcmp(ctx->ce->opts[i].name, "format") && ctx->val[i])
+	for (size_t i = 0; ctx->opts[i].name; i++)
+		if (!strcmp(ctx->opts[i].name, "format") && ctx->val[i])
 			fmt = ctx->val[i];
-	for (size_t i = 0; ctx->ce->opts[i].name; i++)
-		if (!strcmp(ctx->ce->opts[i].name, "json") && ctx->seen[i])
+	for (size_t i = 0; ctx->opts[i].name; i++)
+		if (!strcmp(ctx->opts[i].name, "json") && ctx->seen[i])
 			fmt = "json";
 	if (!(ctx->fmt = table_format_find(fmt)))
 		return cmd_usage_error(ctx->ce, "--format '%s': not text, json, csv or md", fmt);
@@ -364,7 +383,7 @@ static int prepare(struct cmd_ctx *ctx)
 	const struct cmd_entry *ce = ctx->ce;
 	struct err e = {0};
 	int c, rc = CMD_OK;
-	while (rc == CMD_OK && (c = cmd_getopt(&ctx->p, ce->opts)) != -1)
+	while (rc == CMD_OK && (c = cmd_getopt(&ctx->p, ctx->opts)) != -1)
 		rc = c == '?' ? cmd_opt_error(ce, &ctx->p) : take_opt(ctx, c);
 	if (rc != CMD_OK)
 		return rc;
@@ -394,10 +413,8 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 {
 	if (ce->sub && argc >= 2 && !strcmp(argv[1], ce->sub))
 		return ce->exec_sub(argc, argv);
-	size_t nopts = 0;
-	while (ce->opts[nopts].name)
-		nopts++;
 	struct cmd_ctx ctx = {.ce = ce, .argc = argc, .argv = argv, .store_mode = ce->store};
+	size_t nopts = cmd_entry_opts(ce, &ctx.opts);
 	ctx.val = xcalloc(nopts + 1, sizeof *ctx.val);
 	ctx.seen = xcalloc(nopts + 1, sizeof *ctx.seen);
 	ctx.num = xcalloc(nopts + 1, sizeof *ctx.num);
@@ -418,7 +435,34 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 	free(ctx.val);
 	free(ctx.seen);
 	free(ctx.num);
+	free(ctx.opts);
 	return rc;
+}
+
+void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n)
+{
+	const char *sep = "";
+	for (size_t i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		size_t j = i;
+		while (j + 1 < n && in[j + 1])
+			j++;
+		fprintf(f, "%s%zu", sep, i + 1);
+		if (j > i)
+			fprintf(f, "-%zu", j + 1);
+		sep = ",";
+		i = j;
+	}
+}
+
+int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given)
+{
+	struct err e = {0};
+	*given = 1;
+	if (size_slo_parse(arg, slo, &e))
+		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	return CMD_OK;
 }
 
 /* ---- stopping and progress ---- */

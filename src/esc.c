@@ -102,31 +102,23 @@ void esc_md(struct sbuf *out, const char *s)
 	sbuf_release(&t);
 }
 
+/* The entity of each character XML text and attributes cannot hold as itself. */
+static const char *const xml_entity[256] = {
+	['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+};
+
 void esc_xml(struct sbuf *out, const char *s)
 {
 	struct sbuf t = SBUF_INIT;
 	sbuf_init(&t);
 	esc_text(&t, s);
-	for (size_t i = 0; i < t.len; i++)
-		switch (t.s[i]) {
-		case '&':
-			sbuf_adds(out, "&amp;");
-			break;
-		case '<':
-			sbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			sbuf_adds(out, "&gt;");
-			break;
-		case '"':
-			sbuf_adds(out, "&quot;");
-			break;
-		case '\'':
-			sbuf_adds(out, "&#39;");
-			break;
-		default:
+	for (size_t i = 0; i < t.len; i++) {
+		const char *ent = xml_entity[(unsigned char)t.s[i]];
+		if (ent)
+			sbuf_adds(out, ent);
+		else
 			sbuf_addc(out, t.s[i]);
-		}
+	}
 	sbuf_release(&t);
 }
 

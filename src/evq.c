@@ -49,6 +49,20 @@ void evq_clone(struct evq *dst, const struct evq *src)
 	memcpy(dst->h, src->h, src->n * sizeof *dst->h);
 }
 
+/* Where e goes, from the hole at i up: the parents it comes before move down into the
+ * hole, one level at a time. */
+static size_t sift_up(struct evq *q, size_t i, const struct evq_event *e)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / ARITY;
+		if (!before(e, &q->h[p]))
+			break;
+		q->h[i] = q->h[p];
+		i = p;
+	}
+	return i;
+}
+
 void evq_push(struct evq *q, const struct evq_event *ev)
 {
 	xgrow(&q->h, &q->cap, q->n + 1, sizeof *q->h);
@@ -56,14 +70,7 @@ void evq_push(struct evq *q, const struct evq_event *ev)
 	assert(q->seq < (uint64_t)1 << 56);
 	e.seq = q->seq++;
 	size_t i = q->n++;
-	while (i > 0) {
-		size_t p = (i - 1) / ARITY;
-		if (!before(&e, &q->h[p]))
-			break;
-		q->h[i] = q->h[p];
-		i = p;
-	}
-	q->h[i] = e;
+	q->h[sift_up(q, i, &e)] = e;
 }
 
 /* The earliest of the children l .. l + ARITY - 1 (those below n). */
@@ -93,13 +100,7 @@ int evq_pop(struct evq *q, struct evq_event *out)
 		q->h[i] = q->h[m];
 		i = m;
 	}
-	while (i > 0) {
-		size_t p = (i - 1) / ARITY;
-		if (!before(&last, &q->h[p]))
-			break;
-		q->h[i] = q->h[p];
-		i = p;
-	}
+	i = sift_up(q, i, &last);
 	if (n)
 		q->h[i] = last;
 	return 1;

@@ -152,3 +152,27 @@ void json_null(struct json *j)
 	before_value(j);
 	sbuf_adds(j->out, "null");
 }
+
+void json_key_str(struct json *j, const char *k, const char *s)
+{
+	json_key(j, k);
+	json_str(j, s);
+}
+
+void json_key_num(struct json *j, const char *k, double v)
+{
+	json_key(j, k);
+	json_num(j, v);
+}
+
+void json_key_int(struct json *j, const char *k, int64_t v)
+{
+	json_key(j, k);
+	json_int(j, v);
+}
+
+void json_key_bool(struct json *j, const char *k, int v)
+{
+	json_key(j, k);
+	json_bool(j, v);
+}

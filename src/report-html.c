@@ -60,6 +60,16 @@ static void table(struct sbuf *out, const struct report_block *b)
 	sbuf_release(&v);
 }
 
+/* What a block of one line of text is written between. */
+static const struct {
+	const char *open, *close;
+} wrap[] = {
+	[REPORT_B_TITLE] = {"<h1>", "</h1>\n"},
+	[REPORT_B_HEADING] = {"<h2>", "</h2>\n"},
+	[REPORT_B_WARN] = {"<p class=\"warn\"><strong>Warning:</strong> ", "</p>\n"},
+	[REPORT_B_VERDICT] = {"<p class=\"verdict\">", "</p>\n"},
+};
+
 static void write_html(const struct report *r, const char *base, struct report_output *o)
 {
 	struct sbuf *out = &o->doc;
@@ -78,29 +88,17 @@ static void write_html(const struct report *r, const char *base, struct report_o
 		int next_item = i + 1 < r->n && r->blocks[i + 1].type == REPORT_B_ITEM;
 		switch (b->type) {
 		case REPORT_B_TITLE:
-			sbuf_adds(out, "<h1>");
-			esc_xml(out, b->text);
-			sbuf_adds(out, "</h1>\n");
-			break;
 		case REPORT_B_HEADING:
-			sbuf_adds(out, "<h2>");
+		case REPORT_B_WARN:
+		case REPORT_B_VERDICT:
+			sbuf_adds(out, wrap[b->type].open);
 			esc_xml(out, b->text);
-			sbuf_adds(out, "</h2>\n");
+			sbuf_adds(out, wrap[b->type].close);
 			break;
 		case REPORT_B_ITEM:
 			sbuf_adds(out, prev_item ? "<li>" : "<ul>\n<li>");
 			esc_xml(out, b->text);
 			sbuf_adds(out, next_item ? "</li>\n" : "</li>\n</ul>\n");
-			break;
-		case REPORT_B_WARN:
-			sbuf_adds(out, "<p class=\"warn\"><strong>Warning:</strong> ");
-			esc_xml(out, b->text);
-			sbuf_adds(out, "</p>\n");
-			break;
-		case REPORT_B_VERDICT:
-			sbuf_adds(out, "<p class=\"verdict\">");
-			esc_xml(out, b->text);
-			sbuf_adds(out, "</p>\n");
 			break;
 		case REPORT_B_TABLE:
 			table(out, b);

@@ -10,28 +10,29 @@
 #include "json.h"
 #include "report.h"
 
+/* The text of every block of type: each as "key": text, or (key NULL) into the array open. */
+static void texts(struct json *j, const struct report *r, int type, const char *key)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->blocks[i].type == type) {
+			if (key)
+				json_key(j, key);
+			json_str(j, r->blocks[i].text);
+		}
+}
+
 static void write_json(const struct report *r, const char *base, struct report_output *o)
 {
 	struct json j;
 	(void)base;
 	json_init(&j, &o->doc, 1);
 	json_obj(&j);
-	for (size_t i = 0; i < r->n; i++)
-		if (r->blocks[i].type == REPORT_B_TITLE) {
-			json_key(&j, "title");
-			json_str(&j, r->blocks[i].text);
-		}
+	texts(&j, r, REPORT_B_TITLE, "title");
 	json_key(&j, "warnings");
 	json_arr(&j);
-	for (size_t i = 0; i < r->n; i++)
-		if (r->blocks[i].type == REPORT_B_WARN)
-			json_str(&j, r->blocks[i].text);
+	texts(&j, r, REPORT_B_WARN, NULL);
 	json_end(&j);
-	for (size_t i = 0; i < r->n; i++)
-		if (r->blocks[i].type == REPORT_B_VERDICT) {
-			json_key(&j, "verdict");
-			json_str(&j, r->blocks[i].text);
-		}
+	texts(&j, r, REPORT_B_VERDICT, "verdict");
 	json_key(&j, "sections");
 	json_arr(&j);
 	int open = 0;
@@ -43,8 +44,7 @@ static void write_json(const struct report *r, const char *base, struct report_o
 				json_end(&j);
 			}
 			json_obj(&j);
-			json_key(&j, "title");
-			json_str(&j, b->text);
+			json_key_str(&j, "title", b->text);
 			json_key(&j, "text");
 			json_arr(&j);
 			open = 1;

@@ -49,6 +49,16 @@ static void table(struct sbuf *out, const struct table *t)
 	sbuf_release(&b);
 }
 
+/* What a block of one line of text is written between. */
+static const struct {
+	const char *open, *close;
+} wrap[] = {
+	[REPORT_B_TITLE] = {"# ", "\n\n"},
+	[REPORT_B_HEADING] = {"## ", "\n\n"},
+	[REPORT_B_WARN] = {"> **Warning:** ", "\n\n"},
+	[REPORT_B_VERDICT] = {"**", "**\n\n"},
+};
+
 static void write_md(const struct report *r, const char *base, struct report_output *o)
 {
 	struct sbuf *out = &o->doc;
@@ -59,21 +69,15 @@ static void write_md(const struct report *r, const char *base, struct report_out
 			continue;
 		switch (b->type) {
 		case REPORT_B_TITLE:
-			text(out, "# ", b->text, "\n\n");
-			break;
 		case REPORT_B_HEADING:
-			text(out, "## ", b->text, "\n\n");
+		case REPORT_B_WARN:
+		case REPORT_B_VERDICT:
+			text(out, wrap[b->type].open, b->text, wrap[b->type].close);
 			break;
 		case REPORT_B_ITEM:
 			text(out, "- ", b->text, "\n");
 			if (i + 1 >= r->n || r->blocks[i + 1].type != REPORT_B_ITEM)
 				sbuf_addc(out, '\n');
-			break;
-		case REPORT_B_WARN:
-			text(out, "> **Warning:** ", b->text, "\n\n");
-			break;
-		case REPORT_B_VERDICT:
-			text(out, "**", b->text, "**\n\n");
 			break;
 		case REPORT_B_TABLE:
 			if (b->text)

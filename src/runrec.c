@@ -235,12 +235,9 @@ static void write_params(const struct scenario *sc, const struct replay_trace *t
 	sbuf_init(&b);
 	json_init(&j, out, 0);
 	json_obj(&j);
-	json_key(&j, "voidfit_version");
-	json_str(&j, VOIDFIT_VERSION);
-	json_key(&j, "trace");
-	json_str(&j, sc->trace_name.s);
-	json_key(&j, "policy");
-	json_str(&j, r->policy->name);
+	json_key_str(&j, "voidfit_version", VOIDFIT_VERSION);
+	json_key_str(&j, "trace", sc->trace_name.s);
+	json_key_str(&j, "policy", r->policy->name);
 	json_key(&j, "seed");
 	snprintf(buf, sizeof buf, "%" PRIu64, t->seed);
 	json_str(&j, buf);

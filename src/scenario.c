@@ -89,6 +89,31 @@ int scenario_is_key(int key)
 	       (key >= SCENARIO_K_FIRST && key < SCENARIO_K_LAST);
 }
 
+/* The words of an option whose value is one of them, in the order of its enum. */
+static const char *const mode_words[] = {"timed", "inflate", NULL};
+static const char *const scoring_words[] = {"exact", "k8s", NULL};
+static const char *const tie_words[] = {"name", "shuffled", "random", NULL};
+
+/* s as the index of one of words (NULL-terminated) into *out, or VF_EINPUT naming --name
+ * and the words ("not a, b or c"). */
+static int word_in(const char *name, const char *s, const char *const *words, int *out,
+		   struct err *e)
+{
+	struct sbuf list = SBUF_INIT;
+	int n = 0;
+	for (; words[n]; n++)
+		if (!strcmp(s, words[n])) {
+			*out = n;
+			return VF_OK;
+		}
+	sbuf_init(&list);
+	for (int i = 0; i < n; i++)
+		sbuf_printf(&list, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+	int rc = err_set(e, VF_EINPUT, "--%s '%s': not %s", name, s, list.s);
+	sbuf_release(&list);
+	return rc;
+}
+
 /* s as a number in [lo, hi] into *out, or VF_EINPUT naming --name. */
 static int num_in(const char *name, const char *s, double lo, double hi, double *out, struct err *e)
 {
@@ -123,7 +148,7 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 {
 	unsigned v;
 	double d;
-	int rc = VF_OK;
+	int rc = VF_OK, w;
 
 	for (int i = 0; i < SCENARIO_NPARAM; i++) {
 		const struct scenario_param *p = &scenario_params[i];
@@ -132,12 +157,9 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 	}
 	switch (key) {
 	case SCENARIO_K_MODE:
-		if (!strcmp(arg, "timed"))
-			sc->mode = SIM_TIMED;
-		else if (!strcmp(arg, "inflate"))
-			sc->mode = SIM_INFLATE;
-		else
-			return err_set(e, VF_EINPUT, "--mode '%s': not timed or inflate", arg);
+		if ((rc = word_in("mode", arg, mode_words, &w, e)))
+			return rc;
+		sc->mode = (enum sim_mode)w;
 		sc->given |= SCENARIO_G_MODE;
 		return VF_OK;
 	case SCENARIO_K_TARGET:
@@ -220,25 +242,14 @@ int scenario_set(struct scenario *sc, int key, const char *arg, struct err *e)
 		sc->given |= SCENARIO_G_WINDOW;
 		return scenario_parse_window(arg, &sc->win_start, &sc->win_end, e);
 	case SCENARIO_K_SCORING:
-		if (!strcmp(arg, "exact"))
-			sc->scoring = SIM_SCORING_EXACT;
-		else if (!strcmp(arg, "k8s"))
-			sc->scoring = SIM_SCORING_K8S;
-		else
-			return err_set(e, VF_EINPUT, "--scoring '%s': not exact or k8s", arg);
-		return VF_OK;
+		if (!(rc = word_in("scoring", arg, scoring_words, &w, e)))
+			sc->scoring = (enum sim_scoring)w;
+		return rc;
 	case SCENARIO_K_TIE:
 		sc->given |= SCENARIO_G_K8S;
-		if (!strcmp(arg, "name"))
-			sc->tie = SIM_TIE_NAME;
-		else if (!strcmp(arg, "shuffled"))
-			sc->tie = SIM_TIE_SHUFFLED;
-		else if (!strcmp(arg, "random"))
-			sc->tie = SIM_TIE_RANDOM;
-		else
-			return err_set(e, VF_EINPUT,
-				       "--tie-break '%s': not name, shuffled or random", arg);
-		return VF_OK;
+		if (!(rc = word_in("tie-break", arg, tie_words, &w, e)))
+			sc->tie = (enum sim_tie)w;
+		return rc;
 	case SCENARIO_K_WEIGHTS: {
 		struct k8s_plugin pl[K8S_MAX_PLUGINS];
 		size_t n;

@@ -110,6 +110,48 @@ int store_zlevel(int64_t size);
 int store_sqlerr(struct store *s, struct err *e, const char *what);
 /* Prepare sql; VF_ESTORE on failure. */
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);
+/* A query read row by row, the loop every list function has:
+ *
+ *   struct store_rows q;
+ *   int rc = store_rows_begin(s, &q, sql, &id, e);
+ *   while (!rc && store_rows_next(&q))
+ *           rc = ... q.st's columns ...;
+ *   return store_rows_end(&q, rc, "list things");
+ *
+ * begin prepares sql and binds ?1 to *id (id NULL: no parameter); next steps, 1 while there
+ * is a row; end finalizes and, when rc is 0 but the rows did not end cleanly, returns
+ * store_sqlerr's VF_ESTORE for what; otherwise rc. */
+struct store_rows {
+	struct store *s;
+	sqlite3_stmt *st; /* the statement, its columns the current row's */
+	int step;         /* what the last sqlite3_step returned */
+	struct err *e;
+};
+int store_rows_begin(struct store *s, struct store_rows *q, const char *sql, const int64_t *id,
+		     struct err *e);
+int store_rows_next(struct store_rows *q);
+int store_rows_end(struct store_rows *q, int rc, const char *what);
+/* The integers of the first column of sql's rows (?1 bound to *id unless id is NULL),
+ * appended to *ids (grown, the caller frees) and counted in *n: 0, or as store_rows_end. */
+int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids, size_t *n,
+	      const char *what, struct err *e);
+/* A value for a statement's parameter: STORE_I an integer, STORE_R a real, STORE_T a text
+ * (NULL: null; bound SQLITE_STATIC, so it must outlive the statement's step). */
+struct store_val {
+	enum { STORE_V_INT, STORE_V_REAL, STORE_V_TEXT } type;
+	int64_t i;
+	double r;
+	const char *s;
+};
+#define STORE_I(x) ((struct store_val){STORE_V_INT, (int64_t)(x), 0, NULL})
+#define STORE_R(x) ((struct store_val){STORE_V_REAL, 0, (x), NULL})
+#define STORE_T(x) ((struct store_val){STORE_V_TEXT, 0, 0, (x)})
+/* Bind v[0..n) to st's parameters 1..n. */
+void store_bind(sqlite3_stmt *st, const struct store_val *v, size_t n);
+/* store_bind of the values listed: STORE_BIND(st, STORE_I(id), STORE_T(name)). */
+#define STORE_BIND(st, ...)                                                                        \
+	store_bind((st), (const struct store_val[]){__VA_ARGS__},                                  \
+		   sizeof((const struct store_val[]){__VA_ARGS__}) / sizeof(struct store_val))
 /* Run a statement with no result rows; VF_ESTORE on failure. */
 int store_exec(struct store *s, const char *sql, struct err *e);
 /* A single integer from sql (a PRAGMA or a count). */

@@ -50,15 +50,15 @@ static const char *text_or_empty(sqlite3_stmt *st, int c)
 
 int store_gpu_models_load(struct store *s, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc =
-		store_prep(s,
-			   "SELECT trace_id, name, aliases, id, hbm_mib, on_demand, "
-			   "on_demand_source, reserved, reserved_source, spot, spot_source, owned, "
-			   "owned_source FROM gpu_models ORDER BY rowid",
-			   &st, e);
-	int step = SQLITE_DONE;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q,
+		"SELECT trace_id, name, aliases, id, hbm_mib, on_demand, "
+		"on_demand_source, reserved, reserved_source, spot, spot_source, owned, "
+		"owned_source FROM gpu_models ORDER BY rowid",
+		NULL, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct gpumodel_def d;
 		memset(&d, 0, sizeof d);
 		int64_t trace_id = sqlite3_column_int64(st, 0), want = sqlite3_column_int64(st, 3);
@@ -89,8 +89,5 @@ int store_gpu_models_load(struct store *s, struct err *e)
 				     s->path, (long long)trace_id, d.m.name, (long long)want, id,
 				     gpumodel_builtin_count());
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "load GPU models");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "load GPU models");
 }

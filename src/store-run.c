@@ -34,19 +34,11 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, r->trace_id);
-	sqlite3_bind_text(st, 2, r->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, r->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)r->seed);
-	sqlite3_bind_text(st, 5, r->params_json ? r->params_json : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, r->summary_json ? r->summary_json : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, util_now());
-	if (r->scenario_id > 0)
-		sqlite3_bind_int64(st, 8, r->scenario_id);
-	else
-		sqlite3_bind_null(st, 8);
-	sqlite3_bind_text(st, 9, r->dims, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, r->voidfit_version, -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(r->trace_id), STORE_T(r->policy), STORE_T(r->mode), STORE_I(r->seed),
+		   STORE_T(r->params_json ? r->params_json : "{}"),
+		   STORE_T(r->summary_json ? r->summary_json : "{}"), STORE_I(util_now()),
+		   r->scenario_id > 0 ? STORE_I(r->scenario_id) : STORE_T(NULL), STORE_T(r->dims),
+		   STORE_T(r->voidfit_version));
 	rc = store_insert(s, st, "runs", "run", &r->id, e);
 	sqlite3_finalize(st);
 	if (rc || (rc = store_prep(s, "INSERT INTO run_blobs(run_id, series, jobs) VALUES (?,?,?)",
@@ -77,12 +69,10 @@ int store_run_add(struct store *s, struct store_run *r, const struct store_metri
 static int list_runs(struct store *s, const char *sql, int64_t id,
 		     int (*cb)(void *ctx, const struct store_run *r), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, sql, &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q, sql, &id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_run r = {
 			.id = sqlite3_column_int64(st, 0),
 			.trace_id = sqlite3_column_int64(st, 1),
@@ -98,10 +88,7 @@ static int list_runs(struct store *s, const char *sql, int64_t id,
 		};
 		rc = cb(ctx, &r);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list runs");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list runs");
 }
 
 #define RUN_COLS                                                                                   \
@@ -125,21 +112,17 @@ int store_run_list_scenario(struct store *s, int64_t scenario_id,
 int store_run_metrics(struct store *s, int64_t run_id,
 		      int (*cb)(void *ctx, const struct store_metric *m), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY rowid",
-			    &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, run_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q, "SELECT key, value FROM run_metrics WHERE run_id = ? ORDER BY rowid",
+		&run_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_metric m = {(const char *)sqlite3_column_text(st, 0),
 					 sqlite3_column_double(st, 1)};
 		rc = cb(ctx, &m);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list run metrics");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list run metrics");
 }
 
 int store_run_data(struct store *s, int64_t run_id, int which, void **out, size_t *n, struct err *e)

@@ -158,20 +158,17 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 			int (*cb)(void *ctx, const struct store_scenario *sc), void *ctx,
 			struct err *e)
 {
-	sqlite3_stmt *st;
 	struct sbuf sql = SBUF_INIT;
 	sbuf_init(&sql);
 	sbuf_adds(&sql, "SELECT id, " SCEN_COLS ", (SELECT count(*) FROM runs r WHERE "
 			"r.scenario_id = scenarios.id)");
 	param_list(&sql);
 	sbuf_adds(&sql, " FROM scenarios WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id");
-	int rc = store_prep(s, sql.s, &st, e);
-	int step;
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q, sql.s, &trace_id, e);
+	sqlite3_stmt *st = q.st;
 	sbuf_release(&sql);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!rc && store_rows_next(&q)) {
 		int i = 0;
 		struct store_scenario sc;
 		sc.id = sqlite3_column_int64(st, i++);
@@ -210,10 +207,7 @@ int store_scenario_list(struct store *s, int64_t trace_id,
 			sc.param[k] = (struct store_param){param_cols[k], col_real(st, i++)};
 		rc = cb(ctx, &sc);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list scenarios");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list scenarios");
 }
 
 int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bucket *b, size_t nb,
@@ -236,12 +230,8 @@ int store_run_buckets_add(struct store *s, int64_t run_id, const struct store_bu
 		store_rowhash_bytes(&h, "bucket", SQLITE_TEXT, b[i].bucket, strlen(b[i].bucket));
 		store_rowhash_int(&h, "gpu_ms", b[i].gpu_ms);
 		uint64_t sum = store_rowhash_end(&h);
-		sqlite3_bind_int64(st, 1, run_id);
-		sqlite3_bind_text(st, 2, b[i].model, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, b[i].cls, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, b[i].bucket, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, b[i].gpu_ms);
-		sqlite3_bind_int64(st, 6, (int64_t)sum);
+		STORE_BIND(st, STORE_I(run_id), STORE_T(b[i].model), STORE_T(b[i].cls),
+			   STORE_T(b[i].bucket), STORE_I(b[i].gpu_ms), STORE_I(sum));
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = store_sqlerr(s, e, "add run bucket");
 		sqlite3_reset(st);
@@ -269,23 +259,18 @@ void store_series_text(const struct store_point *p, size_t n, struct sbuf *out)
 int store_run_buckets(struct store *s, int64_t run_id,
 		      int (*cb)(void *ctx, const struct store_bucket *b), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int step, rc = store_prep(s,
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q,
 				  "SELECT model, class, bucket, gpu_ms FROM run_buckets WHERE "
 				  "run_id = ? ORDER BY model, class, bucket",
-				  &st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+				  &run_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_bucket b = {col_text(st, 0), col_text(st, 1), col_text(st, 2),
 					 sqlite3_column_int64(st, 3)};
 		rc = cb(ctx, &b);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "read run buckets");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "read run buckets");
 }
 
 int store_run_series(struct store *s, int64_t run_id,
@@ -347,20 +332,10 @@ static int run_sql(struct store *s, const char *sql, int64_t id, int *changes, s
  * as it was sealed. */
 static int orphan_forks(struct store *s, int64_t id, struct err *e)
 {
-	sqlite3_stmt *st;
 	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
-	int step, rc = store_prep(s, "SELECT id FROM scenarios WHERE parent_run = ?", &st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, id);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		xgrow(&ids, &cap, n + 1, sizeof *ids);
-		ids[n++] = sqlite3_column_int64(st, 0);
-	}
-	if (step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "delete run");
-	sqlite3_finalize(st);
+	size_t n = 0;
+	int rc = store_ids(s, "SELECT id FROM scenarios WHERE parent_run = ?", &id, &ids, &n,
+			   "delete run", e);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = store_seal_intact(s, "scenarios", ids[i], e);
 	if (!rc && n)

@@ -251,7 +251,7 @@ int store_seal_added(struct store *s, const char *table, uint64_t sum, struct er
 
 int store_seal_all(struct store *s, struct err *e)
 {
-	sqlite3_stmt *tabs, *rows;
+	sqlite3_stmt *tabs;
 	int64_t has;
 	int rc = store_query_int(
 		s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'row_sums'",
@@ -265,18 +265,10 @@ int store_seal_all(struct store *s, struct err *e)
 		char sql[128];
 		snprintf(sql, sizeof sql, "SELECT rowid FROM %s WHERE rsum IS NULL",
 			 (const char *)sqlite3_column_text(tabs, 0));
-		if ((rc = store_prep(s, sql, &rows, e)))
-			break;
 		/* Sealing a row takes it out of the query: read the rowids first. */
 		int64_t *ids = NULL;
-		size_t n = 0, cap = 0;
-		while ((step = sqlite3_step(rows)) == SQLITE_ROW) {
-			xgrow(&ids, &cap, n + 1, sizeof *ids);
-			ids[n++] = sqlite3_column_int64(rows, 0);
-		}
-		if (step != SQLITE_DONE)
-			rc = store_sqlerr(s, e, "seal");
-		sqlite3_finalize(rows);
+		size_t n = 0;
+		rc = store_ids(s, sql, NULL, &ids, &n, "seal", e);
 		for (size_t i = 0; i < n && !rc; i++)
 			rc = store_seal(s, (const char *)sqlite3_column_text(tabs, 0), ids[i], e);
 		free(ids);

@@ -17,12 +17,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, z->scenario_id);
-	sqlite3_bind_text(st, 2, z->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, z->slo, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)z->seed_lo);
-	sqlite3_bind_int64(st, 5, (int64_t)z->seed_hi);
-	sqlite3_bind_text(st, 6, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(z->scenario_id), STORE_T(z->policy), STORE_T(z->slo),
+		   STORE_I(z->seed_lo), STORE_I(z->seed_hi), STORE_T(z->shrink ? z->shrink : ""));
 	int step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		old = sqlite3_column_int64(st, 0);
@@ -53,26 +49,14 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 			     "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			     &st, e)))
 		return rc;
-	int i = 1;
-	sqlite3_bind_int64(st, i++, z->scenario_id);
-	sqlite3_bind_text(st, i++, z->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, z->slo, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, (int64_t)z->seed_lo);
-	sqlite3_bind_int64(st, i++, (int64_t)z->seed_hi);
-	sqlite3_bind_text(st, i++, z->shrink ? z->shrink : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, z->nodes_full);
-	sqlite3_bind_int64(st, i++, z->nodes_min);
-	sqlite3_bind_int64(st, i++, z->gpus_full);
-	sqlite3_bind_int64(st, i++, z->gpus_min);
-	sqlite3_bind_int64(st, i++, z->gpus_retired);
-	sqlite3_bind_double(st, i++, z->usd_per_year);
-	sqlite3_bind_text(st, i++, z->price_tier, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, z->prices ? z->prices : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, z->probes);
-	sqlite3_bind_int64(st, i++, z->created_at > 0 ? z->created_at : util_now());
-	sqlite3_bind_int64(st, i++, z->checked_above);
-	sqlite3_bind_int64(st, i++, z->miss_above_nodes);
-	sqlite3_bind_text(st, i++, z->miss_above ? z->miss_above : "", -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(z->scenario_id), STORE_T(z->policy), STORE_T(z->slo),
+		   STORE_I(z->seed_lo), STORE_I(z->seed_hi), STORE_T(z->shrink ? z->shrink : ""),
+		   STORE_I(z->nodes_full), STORE_I(z->nodes_min), STORE_I(z->gpus_full),
+		   STORE_I(z->gpus_min), STORE_I(z->gpus_retired), STORE_R(z->usd_per_year),
+		   STORE_T(z->price_tier), STORE_T(z->prices ? z->prices : ""), STORE_I(z->probes),
+		   STORE_I(z->created_at > 0 ? z->created_at : util_now()),
+		   STORE_I(z->checked_above), STORE_I(z->miss_above_nodes),
+		   STORE_T(z->miss_above ? z->miss_above : ""));
 	rc = store_insert(s, st, "sizings", "sizing", &z->id, e);
 	sqlite3_finalize(st);
 	if (rc || (rc = store_prep(s,
@@ -82,12 +66,8 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 		return rc;
 	for (size_t m = 0; m < z->nmodels && !rc; m++) {
 		const struct store_sizing_model *zm = &z->models[m];
-		sqlite3_bind_int64(st, 1, z->id);
-		sqlite3_bind_text(st, 2, zm->model, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, zm->nodes_full);
-		sqlite3_bind_int64(st, 4, zm->nodes_min);
-		sqlite3_bind_int64(st, 5, zm->gpus_full);
-		sqlite3_bind_int64(st, 6, zm->gpus_min);
+		STORE_BIND(st, STORE_I(z->id), STORE_T(zm->model), STORE_I(zm->nodes_full),
+			   STORE_I(zm->nodes_min), STORE_I(zm->gpus_full), STORE_I(zm->gpus_min));
 		rc = store_insert(s, st, "sizing_models", "sizing model", NULL, e);
 	}
 	sqlite3_finalize(st);
@@ -99,17 +79,15 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e)
 static int list_models(struct store *s, int64_t id, struct store_sizing_model **out, size_t *n,
 		       char ***names, struct err *e)
 {
-	sqlite3_stmt *st;
+	struct store_rows q;
 	size_t cap = 0, ncap = 0;
-	int step, rc = store_prep(s,
+	int rc = store_rows_begin(s, &q,
 				  "SELECT model, nodes_full, nodes_min, gpus_full, gpus_min FROM "
 				  "sizing_models WHERE sizing_id = ? ORDER BY model",
-				  &st, e);
+				  &id, e);
+	sqlite3_stmt *st = q.st;
 	*n = 0;
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, id);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!rc && store_rows_next(&q)) {
 		xgrow(out, &cap, *n + 1, sizeof **out);
 		xgrow(names, &ncap, *n + 1, sizeof **names);
 		(*names)[*n] = xstrdup((const char *)sqlite3_column_text(st, 0));
@@ -118,33 +96,28 @@ static int list_models(struct store *s, int64_t id, struct store_sizing_model **
 			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4)};
 		(*n)++;
 	}
-	if (step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list sizing models");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list sizing models");
 }
 
 int store_sizing_list(struct store *s, int64_t scenario_id,
 		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
+	struct store_rows q;
 	struct store_sizing_model *models = NULL;
 	char **names = NULL;
 	size_t nnames = 0;
-	int step,
-		rc = store_prep(s,
-				"SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
-				"z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
-				"z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
-				"z.price_tier, z.prices, z.probes, z.created_at, z.checked_above, "
-				"z.miss_above_nodes, z.miss_above FROM sizings z "
-				"JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
-				"z.scenario_id = ?1 ORDER BY z.id",
-				&st, e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, scenario_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	int rc =
+		store_rows_begin(s, &q,
+				 "SELECT z.id, z.scenario_id, c.trace_id, z.policy, z.slo, "
+				 "z.seed_lo, z.seed_hi, z.shrink, z.nodes_full, z.nodes_min, "
+				 "z.gpus_full, z.gpus_min, z.gpus_retired, z.usd_per_year, "
+				 "z.price_tier, z.prices, z.probes, z.created_at, z.checked_above, "
+				 "z.miss_above_nodes, z.miss_above FROM sizings z "
+				 "JOIN scenarios c ON c.id = z.scenario_id WHERE ?1 < 0 OR "
+				 "z.scenario_id = ?1 ORDER BY z.id",
+				 &scenario_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		int i = 0;
 		struct store_sizing z;
 		z.id = sqlite3_column_int64(st, i++);
@@ -176,12 +149,9 @@ int store_sizing_list(struct store *s, int64_t scenario_id,
 		if (!rc)
 			rc = cb(ctx, &z);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list sizings");
 	for (size_t k = 0; k < nnames; k++)
 		free(names[k]);
 	free(names);
 	free(models);
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list sizings");
 }

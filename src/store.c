@@ -100,6 +100,58 @@ int store_sqlerr(struct store *s, struct err *e, const char *what)
 	return err_set(e, VF_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
+int store_rows_begin(struct store *s, struct store_rows *q, const char *sql, const int64_t *id,
+		     struct err *e)
+{
+	q->s = s;
+	q->e = e;
+	q->step = SQLITE_DONE;
+	int rc = store_prep(s, sql, &q->st, e);
+	if (!rc && id)
+		sqlite3_bind_int64(q->st, 1, *id);
+	return rc;
+}
+
+int store_rows_next(struct store_rows *q)
+{
+	return (q->step = sqlite3_step(q->st)) == SQLITE_ROW;
+}
+
+int store_rows_end(struct store_rows *q, int rc, const char *what)
+{
+	if (!rc && q->step != SQLITE_DONE)
+		rc = store_sqlerr(q->s, q->e, what);
+	sqlite3_finalize(q->st);
+	q->st = NULL;
+	return rc;
+}
+
+int store_ids(struct store *s, const char *sql, const int64_t *id, int64_t **ids, size_t *n,
+	      const char *what, struct err *e)
+{
+	struct store_rows q;
+	size_t cap = *n;
+	int rc = store_rows_begin(s, &q, sql, id, e);
+	while (!rc && store_rows_next(&q)) {
+		xgrow(ids, &cap, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = sqlite3_column_int64(q.st, 0);
+	}
+	return store_rows_end(&q, rc, what);
+}
+
+void store_bind(sqlite3_stmt *st, const struct store_val *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int k = (int)i + 1;
+		if (v[i].type == STORE_V_INT)
+			sqlite3_bind_int64(st, k, v[i].i);
+		else if (v[i].type == STORE_V_REAL)
+			sqlite3_bind_double(st, k, v[i].r);
+		else
+			sqlite3_bind_text(st, k, v[i].s, -1, SQLITE_STATIC);
+	}
+}
+
 int store_prep(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
@@ -735,11 +787,12 @@ int store_trace_find(struct store *s, const char *name_or_id, int64_t *id, struc
 int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_trace_info *t),
 		     void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s, "SELECT id, name, created_at, njobs, nnodes FROM traces ORDER BY id",
-			    &st, e);
-	int step;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q, "SELECT id, name, created_at, njobs, nnodes FROM traces ORDER BY id", NULL,
+		e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_trace_info t = {
 			.id = sqlite3_column_int64(st, 0),
 			.name = (const char *)sqlite3_column_text(st, 1),
@@ -749,10 +802,7 @@ int store_trace_list(struct store *s, int (*cb)(void *ctx, const struct store_tr
 		};
 		rc = cb(ctx, &t);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list traces");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list traces");
 }
 
 /* ---- files ---- */
@@ -769,16 +819,9 @@ int store_file_add(struct store *s, struct store_file *f, struct err *e)
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, f->trace_id);
-	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, f->format ? f->format : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, f->size);
-	sqlite3_bind_text(st, 5, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, f->rows_read);
-	sqlite3_bind_int64(st, 7, f->rows_accepted);
-	sqlite3_bind_int64(st, 8, f->rows_quarantined);
-	sqlite3_bind_int64(st, 9, f->imported_at);
-	sqlite3_bind_text(st, 10, VOIDFIT_VERSION, -1, SQLITE_STATIC);
+	STORE_BIND(st, STORE_I(f->trace_id), STORE_T(f->name), STORE_T(f->format ? f->format : ""),
+		   STORE_I(f->size), STORE_T(hex), STORE_I(f->rows_read), STORE_I(f->rows_accepted),
+		   STORE_I(f->rows_quarantined), STORE_I(f->imported_at), STORE_T(VOIDFIT_VERSION));
 	rc = store_insert(s, st, "files", "file", &f->id, e);
 	sqlite3_finalize(st);
 	return rc;
@@ -796,12 +839,8 @@ int store_file_finish(struct store *s, const struct store_file *f, struct err *e
 			    &st, e);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, f->rows_read);
-	sqlite3_bind_int64(st, 2, f->rows_accepted);
-	sqlite3_bind_int64(st, 3, f->rows_quarantined);
-	sqlite3_bind_int64(st, 4, f->size);
-	sqlite3_bind_text(st, 5, hex, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 6, f->id);
+	STORE_BIND(st, STORE_I(f->rows_read), STORE_I(f->rows_accepted),
+		   STORE_I(f->rows_quarantined), STORE_I(f->size), STORE_T(hex), STORE_I(f->id));
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = store_sqlerr(s, e, "update file");
 	sqlite3_finalize(st);
@@ -846,16 +885,14 @@ int store_file_size_seen(struct store *s, int64_t size, struct err *e)
 int store_file_list(struct store *s, int64_t trace_id,
 		    int (*cb)(void *ctx, const struct store_file *f), void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc = store_prep(s,
-			    "SELECT id, trace_id, name, format, size, sha256, rows_read, "
-			    "rows_accepted, rows_quarantined, imported_at FROM files "
-			    "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
-			    &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(s, &q,
+				  "SELECT id, trace_id, name, format, size, sha256, rows_read, "
+				  "rows_accepted, rows_quarantined, imported_at FROM files "
+				  "WHERE ?1 < 0 OR trace_id = ?1 ORDER BY id",
+				  &trace_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct store_file f = {
 			.id = sqlite3_column_int64(st, 0),
 			.trace_id = sqlite3_column_int64(st, 1),
@@ -874,10 +911,7 @@ int store_file_list(struct store *s, int64_t trace_id,
 		}
 		rc = cb(ctx, &f);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "list files");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "list files");
 }
 
 /* ---- quarantine ---- */
@@ -963,17 +997,15 @@ int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes,
 
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
-	sqlite3_stmt *st;
-	int rc =
-		store_prep(s,
-			   "SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
-			   "net_mbps, sto_mbps, iocpu_milli, enriched, rack FROM nodes "
-			   "WHERE trace_id = ? ORDER BY idx",
-			   &st, e);
-	int step;
-	if (!rc)
-		sqlite3_bind_int64(st, 1, trace_id);
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+	struct store_rows q;
+	int rc = store_rows_begin(
+		s, &q,
+		"SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
+		"net_mbps, sto_mbps, iocpu_milli, enriched, rack FROM nodes "
+		"WHERE trace_id = ? ORDER BY idx",
+		&trace_id, e);
+	sqlite3_stmt *st = q.st;
+	while (!rc && store_rows_next(&q)) {
 		struct node nd;
 		node_init(&nd);
 		snprintf(nd.name, sizeof nd.name, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -1000,10 +1032,7 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 		nd.ngpu = (int32_t)ngpu;
 		job_set_add_node(out, &nd);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "load nodes");
-	sqlite3_finalize(st);
-	return rc;
+	return store_rows_end(&q, rc, "load nodes");
 }
 
 /* ---- sizes ---- */

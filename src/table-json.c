@@ -36,8 +36,7 @@ static void write_json(const struct table *r, struct sbuf *out)
 			nbest += table_is_best(r, row, i);
 		}
 		if (table_is_aggregate(r, row)) {
-			json_key(&j, "aggregate");
-			json_bool(&j, 1);
+			json_key_bool(&j, "aggregate", 1);
 		}
 		if (nbest) {
 			json_key(&j, "best");

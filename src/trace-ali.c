@@ -96,9 +96,7 @@ const struct trace_format trace_ali2017_task = {
 	.name = "ali2017-task",
 	.summary = "Alibaba cluster-trace-v2017 batch_task.csv (header optional)",
 	.kind = TRACE_JOBS,
-	.has_header = 2,
-	.columns = t17_cols,
-	.nrequired = 8,
+	TRACE_HEADED(2, t17_cols, 8),
 	.sniff = t17_sniff,
 	.row = t17_row,
 };
@@ -158,8 +156,7 @@ const struct trace_format trace_ali2017_server = {
 	.name = "ali2017-server",
 	.summary = "Alibaba cluster-trace-v2017 server_event.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	.columns = s17_cols,
-	.sniff = s17_sniff,
+	TRACE_BY_POSITION(s17_cols, s17_sniff),
 	.row = s17_row,
 	.close = names_close,
 };
@@ -186,8 +183,7 @@ const struct trace_format trace_ali2018_task = {
 	.name = "ali2018-task",
 	.summary = "Alibaba cluster-trace-v2018 batch_task.csv (no header)",
 	.kind = TRACE_JOBS,
-	.columns = t18_cols,
-	.sniff = t18_sniff,
+	TRACE_BY_POSITION(t18_cols, t18_sniff),
 	.row = t18_row,
 };
 
@@ -211,8 +207,7 @@ const struct trace_format trace_ali2018_machine = {
 	.name = "ali2018-machine",
 	.summary = "Alibaba cluster-trace-v2018 machine_meta.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	.columns = m18_cols,
-	.sniff = m18_sniff,
+	TRACE_BY_POSITION(m18_cols, m18_sniff),
 	.row = m18_row,
 	.close = names_close,
 };

@@ -88,8 +88,6 @@ const struct trace_format trace_dlrm = {
 	.name = "dlrm",
 	.summary = "Alibaba gpu-v2025 DLRM serving instances (disaggregated_DLRM_trace.csv)",
 	.kind = TRACE_JOBS,
-	.has_header = 1,
-	.columns = cols,
-	.nrequired = 17,
+	TRACE_HEADED(1, cols, 17),
 	.row = row,
 };

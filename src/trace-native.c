@@ -106,9 +106,7 @@ const struct trace_format trace_native_jobs = {
 	.name = "native-jobs",
 	.summary = "voidfit's own job CSV (voidfit gen), all seven dimensions",
 	.kind = TRACE_JOBS,
-	.has_header = 1,
-	.columns = job_cols,
-	.nrequired = 13,
+	TRACE_HEADED(1, job_cols, 13),
 	.state_size = sizeof(struct spec_memo),
 	.row = jobs_row,
 };
@@ -146,8 +144,6 @@ const struct trace_format trace_native_nodes = {
 	.name = "native-nodes",
 	.summary = "voidfit's own node CSV (voidfit gen), all seven dimensions",
 	.kind = TRACE_NODES,
-	.has_header = 1,
-	.columns = node_cols,
-	.nrequired = 10,
+	TRACE_HEADED(1, node_cols, 10),
 	.row = nodes_row,
 };

@@ -76,9 +76,7 @@ const struct trace_format trace_openb_pods = {
 	.name = "openb-pods",
 	.summary = "Alibaba gpu-v2023 pod list (openb_pod_list_*.csv)",
 	.kind = TRACE_JOBS,
-	.has_header = 1,
-	.columns = pod_cols,
-	.nrequired = 5,
+	TRACE_HEADED(1, pod_cols, 5),
 	.row = pods_row,
 };
 
@@ -96,8 +94,6 @@ const struct trace_format trace_openb_nodes = {
 	.name = "openb-nodes",
 	.summary = "Alibaba gpu-v2023 node list (openb_node_list_*.csv)",
 	.kind = TRACE_NODES,
-	.has_header = 1,
-	.columns = node_cols,
-	.nrequired = 5,
+	TRACE_HEADED(1, node_cols, 5),
 	.row = nodes_row,
 };

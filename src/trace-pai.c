@@ -91,8 +91,7 @@ const struct trace_format trace_pai_task = {
 	.name = "pai-task",
 	.summary = "Alibaba gpu-v2020 pai_task_table (no header): the jobs",
 	.kind = TRACE_JOBS,
-	.columns = task_cols,
-	.sniff = task_sniff,
+	TRACE_BY_POSITION(task_cols, task_sniff),
 	.row = task_row,
 };
 
@@ -118,8 +117,7 @@ const struct trace_format trace_pai_job = {
 	.name = "pai-job",
 	.summary = "Alibaba gpu-v2020 pai_job_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	.columns = job_cols,
-	.sniff = job_sniff,
+	TRACE_BY_POSITION(job_cols, job_sniff),
 	.row = aux_row,
 };
 
@@ -137,8 +135,7 @@ const struct trace_format trace_pai_instance = {
 	.name = "pai-instance",
 	.summary = "Alibaba gpu-v2020 pai_instance_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	.columns = inst_cols,
-	.sniff = inst_sniff,
+	TRACE_BY_POSITION(inst_cols, inst_sniff),
 	.row = aux_row,
 };
 
@@ -163,7 +160,6 @@ const struct trace_format trace_pai_machine = {
 	.name = "pai-machine",
 	.summary = "Alibaba gpu-v2020 pai_machine_spec.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	.columns = machine_cols,
-	.sniff = machine_sniff,
+	TRACE_BY_POSITION(machine_cols, machine_sniff),
 	.row = machine_row,
 };

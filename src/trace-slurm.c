@@ -384,8 +384,7 @@ const struct trace_format trace_slurm_sacct = {
 	.name = "slurm-sacct",
 	.summary = "Slurm accounting: 'sacct -a -P' output ('|'-separated, a header)",
 	.kind = TRACE_JOBS,
-	.lines = 1,
-	.sniff_line = sacct_sniff,
+	TRACE_LINES(sacct_sniff),
 	.start = sacct_start,
 	.state_size = sizeof(struct sacct),
 	.row = sacct_row,
@@ -509,7 +508,6 @@ const struct trace_format trace_slurm_nodes = {
 	.name = "slurm-nodes",
 	.summary = "Slurm nodes: 'scontrol show node -o' output (one node a line)",
 	.kind = TRACE_NODES,
-	.lines = 1,
-	.sniff_line = nodes_sniff,
+	TRACE_LINES(nodes_sniff),
 	.row = nodes_row,
 };

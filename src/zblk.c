@@ -462,45 +462,45 @@ static uint64_t guess_mult(const int64_t *v, const uint8_t *nul, size_t n, const
 	return have && r0 != 0 && v0 != 0 && v0 % r0 == 0 ? (uint64_t)(v0 / r0) : 1;
 }
 
+/* ref_cost's tally of the residuals so far: their plain bytes, and whether all are one. */
+struct cost {
+	size_t plain, first, same;
+	uint64_t x0;
+};
+
+/* Add residual x to c: 1 once the plain coding is past limit and no constant one. */
+static inline int cost_add(struct cost *c, uint64_t x, size_t limit)
+{
+	if (c->first) {
+		c->x0 = x;
+		c->first = 0;
+	}
+	c->same &= x == c->x0;
+	c->plain += varlen(zz(x));
+	return !c->same && c->plain >= limit;
+}
+
 /* Bytes of the plain (or constant) coding of v against s, without building the residuals,
  * over every step-th row; gives up (SIZE_MAX) once past limit. */
 static size_t ref_cost(const int64_t *v, const uint8_t *nul, size_t n, size_t step,
 		       const struct refsel *s, size_t limit)
 {
-	size_t plain = 0, first = 1, same = 1;
-	uint64_t x0 = 0;
+	struct cost c = {0, 1, 1, 0};
 	if (!s->r2 && !nul) { /* the usual case, as refval without its branches */
 		const int64_t *r1 = s->r1;
 		const uint8_t *n1 = s->n1;
 		uint64_t m1 = s->m1;
 		for (size_t i = 0; i < n; i += step) {
 			uint64_t r = r1 && !(n1 && n1[i]) ? (uint64_t)r1[i] * m1 : 0;
-			uint64_t x = (uint64_t)v[i] - r;
-			if (first) {
-				x0 = x;
-				first = 0;
-			}
-			same &= x == x0;
-			plain += varlen(zz(x));
-			if (!same && plain >= limit)
+			if (cost_add(&c, (uint64_t)v[i] - r, limit))
 				return SIZE_MAX;
 		}
-		return same ? varlen(zz(x0)) : plain;
+	} else {
+		for (size_t i = 0; i < n; i += step)
+			if (!(nul && nul[i]) && cost_add(&c, (uint64_t)v[i] - refval(s, i), limit))
+				return SIZE_MAX;
 	}
-	for (size_t i = 0; i < n; i += step) {
-		if (nul && nul[i])
-			continue;
-		uint64_t x = (uint64_t)v[i] - refval(s, i);
-		if (first) {
-			x0 = x;
-			first = 0;
-		}
-		same &= x == x0;
-		plain += varlen(zz(x));
-		if (!same && plain >= limit)
-			return SIZE_MAX;
-	}
-	return same ? varlen(zz(x0)) : plain;
+	return c.same ? varlen(zz(c.x0)) : c.plain;
 }
 
 /* dc: the dictionary int_costs kept for these x, or NULL (or none kept): found here. */

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -13,7 +14,8 @@
 #define S(lit) ((char *)(lit))
 
 static const struct cmd_opt opts[] = {
-	{"output", 'o', 1}, {"strict", 's', 0}, {"quiet", 'q', 0}, {"format", 'F', 1}, {NULL, 0, 0},
+	{"output", 'o', 1, 0, 0, 0}, {"strict", 's', 0, 0, 0, 0}, {"quiet", 'q', 0, 0, 0, 0},
+	{"format", 'F', 1, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0},
 };
 
 static void test_mixed_operands_and_options(void **state)
@@ -110,12 +112,9 @@ static void test_short_options_mean_one_thing(void **state)
 	int ncmds = 0, nshort = 0, bad = 0;
 	for (const struct cmd_entry *const *c = cmd_table; *c; c++, ncmds++) {
 		const struct cmd_entry *ce = *c;
-		if (!ce->opts) {
-			print_error("%s: no option table in its cmd_entry\n", ce->name);
-			bad++;
-			continue;
-		}
-		for (const struct cmd_opt *o = ce->opts; o->name; o++) {
+		struct cmd_opt *eo;
+		cmd_entry_opts(ce, &eo);
+		for (const struct cmd_opt *o = eo; o->name; o++) {
 			if (o->key >= CMD_LONG_ONLY)
 				continue;
 			if (o->key < 0x21 || o->key > 0x7e || o->key == '?' || o->key == '-') {
@@ -141,6 +140,7 @@ static void test_short_options_mean_one_thing(void **state)
 			}
 			nshort++;
 		}
+		free(eo);
 	}
 	assert_int_equal(bad, 0);
 	assert_true(ncmds >= 8);
@@ -178,18 +178,9 @@ static void test_why(void **state)
 
 /* ---- cmd_run: a command as a declaration ---- */
 
-enum { K_NUM = CMD_LONG_ONLY, K_WHOLE, K_HOOK, K_STR };
-
-static const struct cmd_opt run_opts[] = {
-	{"num", K_NUM, 1}, {"whole", K_WHOLE, 1}, {"hook", K_HOOK, 1},
-	{"str", K_STR, 1}, {NULL, 0, 0},
-};
-static const struct cmd_opt_kind_of run_kinds[] = {
-	{K_NUM, CMD_OPT_NUM, 1, 5},
-	{K_WHOLE, CMD_OPT_WHOLE, 1, 3},
-	{K_HOOK, CMD_OPT_HOOK, 0, 0},
-	{0, 0, 0, 0},
-};
+/* Rows of cmd_options of each kind: --speed a number in [1e-3, 1e9], --threads a whole
+ * number in [1, 1024], --slo read by the hook, --name kept as given. */
+enum { K_NUM = CMD_K_SPEED, K_WHOLE = CMD_K_THREADS, K_HOOK = CMD_K_SLO, K_STR = CMD_K_NAME };
 
 /* What the test command saw (a test's own record; the commands keep theirs in ctx->u). */
 static struct {
@@ -227,8 +218,7 @@ static int run_exec(struct cmd_ctx *ctx)
 static const struct cmd_entry run_entry = {
 	.name = "t",
 	.usage = "OP",
-	.opts = run_opts,
-	.kinds = run_kinds,
+	.opts = CMD_OPTS(CMD_O_SPEED, CMD_O_THREADS, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_NAME),
 	.operand = "OP",
 	.opt = run_hook,
 	.check = run_check,
@@ -244,8 +234,8 @@ static int run(const struct cmd_entry *ce, int argc, char **argv)
 static void test_run_reads_declared_kinds(void **state)
 {
 	(void)state;
-	char *a[] = {S("t"), S("--num"),   S("2.5"), S("--hook"), S("a"), S("op"), S("--hook"),
-		     S("b"), S("--whole"), S("3"),   S("--str"),  S("x"), NULL};
+	char *a[] = {S("t"), S("--speed"),   S("2.5"), S("--slo"),  S("a"), S("op"), S("--slo"),
+		     S("b"), S("--threads"), S("3"),   S("--name"), S("x"), NULL};
 	assert_int_equal(run(&run_entry, 12, a), CMD_OK);
 	assert_int_equal(seen.ran, 1);
 	assert_true(seen.num == 2.5);
@@ -263,13 +253,13 @@ static void test_run_reads_declared_kinds(void **state)
 static void test_run_stops_at_first_bad_option(void **state)
 {
 	(void)state;
-	char *a[] = {S("t"), S("--num"), S("9"), S("--hook"), S("a"), S("op"), NULL};
+	char *a[] = {S("t"), S("--speed"), S("2e9"), S("--slo"), S("a"), S("op"), NULL};
 	assert_int_equal(run(&run_entry, 6, a), CMD_USAGE);
 	assert_string_equal(seen.hooked, "");
-	char *b[] = {S("t"), S("--hook"), S("bad"), S("--hook"), S("c"), S("op"), NULL};
+	char *b[] = {S("t"), S("--slo"), S("bad"), S("--slo"), S("c"), S("op"), NULL};
 	assert_int_equal(run(&run_entry, 6, b), CMD_USAGE);
 	assert_string_equal(seen.hooked, "bad");
-	char *c[] = {S("t"), S("--whole"), S("1.5"), S("op"), NULL};
+	char *c[] = {S("t"), S("--threads"), S("1.5"), S("op"), NULL};
 	assert_int_equal(run(&run_entry, 4, c), CMD_USAGE);
 	char *d[] = {S("t"), S("--nope"), S("op"), NULL};
 	assert_int_equal(run(&run_entry, 3, d), CMD_USAGE);
@@ -292,12 +282,28 @@ static void test_run_checks_operands(void **state)
 	assert_int_equal(seen.ran, 1);
 }
 
+/* Runs of set flags print joined, as sbatch --array takes them; a lone one alone. */
+static void test_print_ranges(void **state)
+{
+	(void)state;
+	const unsigned char in[] = {0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+	char buf[64] = "";
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	cmd_print_ranges(f, in, sizeof in);
+	rewind(f);
+	assert_non_null(fgets(buf, sizeof buf, f));
+	assert_string_equal(buf, "3,5-9,11");
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed_operands_and_options),
 		cmocka_unit_test(test_attached_and_separate_arguments),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_print_ranges),
 		cmocka_unit_test(test_double_dash_ends_options),
 		cmocka_unit_test(test_short_options_mean_one_thing),
 		cmocka_unit_test(test_why),

@@ -56,6 +56,27 @@ static void test_pretty(void **state)
 	sbuf_release(&b);
 }
 
+/* A key and its value in one call write what the two calls write. */
+static void test_key_pairs(void **state)
+{
+	(void)state;
+	struct sbuf b;
+	struct json j;
+	sbuf_init(&b);
+	json_init(&j, &b, 1);
+	json_obj(&j);
+	json_key_str(&j, "s", "a");
+	json_key_num(&j, "n", 0.5);
+	json_key_int(&j, "i", -3);
+	json_key_bool(&j, "b", 0);
+	json_key_str(&j, "z", NULL);
+	json_end(&j);
+	assert_string_equal(b.s,
+			    "{\n  \"s\": \"a\",\n  \"n\": 0.5,\n  \"i\": -3,\n  \"b\": false,\n"
+			    "  \"z\": null\n}\n");
+	sbuf_release(&b);
+}
+
 static void test_sbuf_grows(void **state)
 {
 	(void)state;
@@ -78,6 +99,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compact),
 		cmocka_unit_test(test_pretty),
+		cmocka_unit_test(test_key_pairs),
 		cmocka_unit_test(test_sbuf_grows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -214,12 +214,49 @@ static void test_man_pages(void **state)
 	sbuf_release(&m7);
 }
 
+/* An option of a few words takes each, in its enum's order, and names them all when the
+ * value is none. */
+static void test_words(void **state)
+{
+	(void)state;
+	static const struct {
+		int key;
+		const char *arg, *why;
+		int value;
+	} cases[] = {
+		{SCENARIO_K_MODE, "inflate", NULL, SIM_INFLATE},
+		{SCENARIO_K_MODE, "x", "--mode 'x': not timed or inflate", 0},
+		{SCENARIO_K_SCORING, "k8s", NULL, SIM_SCORING_K8S},
+		{SCENARIO_K_SCORING, "", "--scoring '': not exact or k8s", 0},
+		{SCENARIO_K_TIE, "shuffled", NULL, SIM_TIE_SHUFFLED},
+		{SCENARIO_K_TIE, "Name", "--tie-break 'Name': not name, shuffled or random", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct scenario sc;
+		struct err e = {0};
+		scenario_init(&sc);
+		int rc = scenario_set(&sc, cases[i].key, cases[i].arg, &e);
+		if (cases[i].why) {
+			assert_int_equal(rc, VF_EINPUT);
+			assert_string_equal(e.msg, cases[i].why);
+		} else {
+			assert_int_equal(rc, 0);
+			int got = cases[i].key == SCENARIO_K_MODE      ? (int)sc.mode
+				  : cases[i].key == SCENARIO_K_SCORING ? (int)sc.scoring
+								       : (int)sc.tie;
+			assert_int_equal(got, cases[i].value);
+		}
+		scenario_release(&sc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_unchanged), cmocka_unit_test(test_key_policy_params),
 		cmocka_unit_test(test_real_rows),     cmocka_unit_test(test_key_value),
 		cmocka_unit_test(test_enrich_parse),  cmocka_unit_test(test_man_pages),
+		cmocka_unit_test(test_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
