@@ -14,8 +14,9 @@
  * and overlays over them: help, node detail, the policy picker, a prompt.
  *
  * Keys live in one table (keys[]): the key bar and the help are built from it. Input and
- * drawing run in one loop: each frame (30 a second) replays until its drawing is due, draws,
- * and reads keys until the next frame begins; a resize redraws.
+ * drawing run in one loop: each frame (30 a second) draws, replays until its end is near,
+ * and reads keys until the next frame begins; a resize redraws. While playing, the cluster
+ * panel's rows are computed again in turn within a time budget (rows_refresh).
  *
  * Restoring the terminal: ui_restore() ends curses once; it runs on q, after a signal
  * (SIGINT, SIGTERM and SIGHUP only set a flag that the loop sees within a frame), from the

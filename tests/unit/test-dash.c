@@ -627,23 +627,17 @@ static void test_story(void **state)
 static void test_gang(void **state)
 {
 	struct fx *f = *state;
-	struct job j;
-	struct err e = {0};
-	job_init(&j);
-	j.id = (int64_t)f->sc.base.njobs;
-	j.arrival = f->sc.base.jobs[f->sc.base.njobs - 1].arrival + 1; /* the last */
-	j.duration = 5000;
-	j.num_gpu = 2;
-	j.gpu_milli = 1000;
-	j.workers = 3;
-	j.cls = JOB_TRAIN;
-	int64_t dem[DIM_N] = {1000, 1024, 2000, -1, 0, 0, 0};
-	memcpy(j.dem, dem, sizeof dem);
-	job_set_add_job(&f->sc.base, &j);
+	struct job_set *js = &f->sc.base;
+	/* the last job: a gang of three workers of two GPUs, a node each */
+	add_job(js, js->jobs[js->njobs - 1].arrival + 1, 5000, 1000, 0);
+	struct job *j = &js->jobs[js->njobs - 1];
+	j->num_gpu = 2;
+	j->dem[DIM_GPU] = 2000;
+	j->workers = 3;
 	for (int i = 0; i < 4; i++) {
 		char nm[8];
 		snprintf(nm, sizeof nm, "g%d", i);
-		add_node(&f->sc.base, nm, 4000);
+		add_node(js, nm, 4000);
 	}
 	struct dash *d = new_dash(f, "first-fit", 0);
 	struct dash_event ev;
@@ -674,7 +668,6 @@ static void test_gang(void **state)
 	dash_ticker(d, 0, &t);
 	assert_true(t.usd[SIM_B_DOWN] > 0);
 	assert_true(t.usd[SIM_B_FAILED] > 0);
-	(void)e;
 	dash_free(d);
 }
 
