@@ -47,8 +47,14 @@ echo "headless replay: $ev events in $rs s = $headless events/s"
 timef=""
 [ -x /usr/bin/time ] && timef="/usr/bin/time -f %M -o $work/rss"
 
+# drawn: the pane shows the dashboard and no move of the command line under way (its
+# progress line; a key would cancel it)
+drawn() {
+	tm capture-pane -p >pane 2>/dev/null || return 1
+	grep -q " nodes" pane && ! grep -q "% done in" pane
+}
 # dash NAME ARGS...: voidfit dash ARGS in the pane, its frame log in NAME.frames and its
-# peak RSS (KB) in NAME.rss; returns once the first frame is drawn
+# peak RSS (KB) in NAME.rss; returns once the first frame after --at and --compare is drawn
 dash() {
 	name=$1
 	shift
@@ -56,7 +62,7 @@ dash() {
 	tm new-session -d -x 200 -y 60 \
 		"LANG=C.UTF-8 $timef $vf dash t.db --policy $pol --frame-log $work/$name.frames $*; echo \$? >$work/rc"
 	i=0
-	until tm capture-pane -p 2>/dev/null | grep -q " nodes"; do
+	until drawn; do
 		i=$((i + 1))
 		[ $i -lt 6000 ] || { echo "bench-dash: no first frame in 600 s"; exit 1; }
 		sleep 0.1
