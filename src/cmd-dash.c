@@ -208,13 +208,13 @@ static int exec_dash(struct cmd_ctx *ctx)
 			     .ascii = cmd_has(ctx, O_ASCII) > 0,
 			     .speed = cmd_num(ctx, O_SPEED, 0),
 			     .paused = cmd_has(ctx, O_PAUSED) > 0,
-			     .trace_name = ctx->sc.trace_name.s,
 			     .store = store_lane,
 			     .store_u = &sctx,
 			     .log_frames = frame_log != NULL,
 			     .seek_s = -1};
 	if ((rc = start_dash(ctx, t, &uo)))
 		return rc;
+	uo.trace_name = ctx->sc.trace_name.s; /* scenario_load named it */
 	int urc = ui_run(t->d, &uo, &e);
 	if (frame_log && write_frames(frame_log, t->d, &uo, uo.seek_s, uo.seek_events, &e))
 		rc = cmd_fail(ctx->ce, "%s", e.msg);
