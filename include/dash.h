@@ -106,16 +106,19 @@ struct dash_ticker {
 	int over;            /* the run is over */
 };
 
-/* One entry of the event log. */
+/* One entry of the event log. A gang's start is one entry naming its workers' nodes. */
 enum dash_ev { DASH_EV_PLACE, DASH_EV_PREEMPT, DASH_EV_FAULT, DASH_EV_UNPLACEABLE };
+#define DASH_EV_NODES 8 /* a gang's workers whose nodes an entry keeps */
 struct dash_event {
 	int64_t t;
-	uint8_t kind;  /* enum dash_ev */
-	uint8_t begin; /* fault: begins (1) or ends (0) */
-	int32_t job;   /* job instance (place, preempt, unplaceable) */
-	int32_t node;  /* node (place, preempt), -1 */
-	int32_t by;    /* preempt: the job it made room for; -1: killed, its node down */
-	int32_t fault; /* fault: index in sim_faults() */
+	uint8_t kind;    /* enum dash_ev */
+	uint8_t begin;   /* fault: begins (1) or ends (0) */
+	int32_t job;     /* job instance (place, preempt, unplaceable) */
+	int32_t node;    /* node (place: the first worker's, preempt), -1 */
+	int32_t by;      /* preempt: the job it made room for; -1: killed, its node down */
+	int32_t fault;   /* fault: index in sim_faults() */
+	int32_t workers; /* place: its workers W (1 but for a gang) */
+	int32_t wnode[DASH_EV_NODES]; /* place: the nodes of its first workers (W at most) */
 };
 
 /* Sort orders of the cluster panel (dash_order). */
@@ -183,7 +186,8 @@ int dash_parse_time(const struct dash *d, const char *s, int64_t *t);
 /* The wall seconds lane l would take to replay the whole window, estimated from a trial
  * of its next events on a copy (at most 256 events or budget_s seconds): to say when a
  * policy chosen is slow on this store (ragp7's exact search on a trace whose requests do
- * not repeat). Its events are taken as two per job. -1 when the lane has no event left. */
+ * not repeat). Its events are taken as two per job. A floor rather than a forecast: a
+ * policy's cost per event grows as the cluster fills. -1 when the lane has no event left. */
 double dash_cost(const struct dash *d, int l, double budget_s);
 
 /* Keyframes of lane l now, and the bytes they take. */

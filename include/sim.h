@@ -176,6 +176,7 @@ struct sim_sample {
 /* Observer hooks; any may be NULL. They see the sim read-only, at the time of the event. */
 struct sim_observer {
 	void *u; /* passed back to every hook */
+	/* p: its W placements (sim_job_result's workers), one a worker of a gang */
 	void (*on_place)(void *u, const struct sim *s, int64_t t, int32_t job,
 			 const struct placement *p);
 	void (*on_finish)(void *u, const struct sim *s, int64_t t, int32_t job);

@@ -18,8 +18,6 @@ struct dash_state {
 	const struct policy_ops *ops, *cops; /* --policy, --compare */
 	uint64_t seed;
 	struct dash *d;
-	double seek_s;       /* the wall seconds going to --at took (-1: none) */
-	int64_t seek_events; /* the main lane's events then */
 };
 
 CMD_DECLARE_HOOKS(dash);
@@ -105,7 +103,7 @@ static int store_lane(void *u, struct dash *d, int lane, char *msg, size_t len)
 	return rc;
 }
 
-/* --frame-log: "frame draw_ms at events" lines, then "keyframes N bytes B", then with --at
+/* --frame-log: "frame draw_ms at events cpu_ms" lines, then "keyframes N bytes B", then with --at
  * "seek S events E": the wall seconds going there took, and the main lane's events then
  * (outfile.h: as every output file). */
 static int write_frames(const char *path, const struct dash *d, const struct ui_opts *o,
@@ -117,8 +115,8 @@ static int write_frames(const char *path, const struct dash *d, const struct ui_
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < o->nframes; i++)
-		fprintf(out.f, "frame %.3f %.6f %" PRId64 "\n", o->frames[i].draw_ms,
-			o->frames[i].at, o->frames[i].events);
+		fprintf(out.f, "frame %.3f %.6f %" PRId64 " %.3f\n", o->frames[i].draw_ms,
+			o->frames[i].at, o->frames[i].events, o->frames[i].cpu_ms);
 	fprintf(out.f, "keyframes %zu bytes %zu jobs %zu\n", n, bytes, dash_trace(d, 0)->js.njobs);
 	if (seek_s >= 0)
 		fprintf(out.f, "seek %.6f events %" PRId64 "\n", seek_s, seek_events);
@@ -134,7 +132,6 @@ static int check_dash(struct cmd_ctx *ctx)
 	struct err e = {0};
 
 	t->seed = 1;
-	t->seek_s = -1;
 	if (!policy)
 		policy = "fgd";
 	if (!(t->ops = policy_find(policy)))
@@ -152,57 +149,50 @@ static int check_dash(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
-/* The dashboard's model at its start: --at (or the story's 25 %), --compare, the story's
- * what-if (names: the nodes it picks). 0 or the exit status. */
-static int start_dash(struct cmd_ctx *ctx, struct dash_state *t, char *names, size_t len)
+/* The dashboard's model at its start, and the moves the screen makes first (ui_opts):
+ * --at (or the story's 25 %), --compare, the story. 0 or the exit status. */
+static int start_dash(struct cmd_ctx *ctx, struct dash_state *t, struct ui_opts *uo)
 {
-	const char *at = cmd_arg(ctx, CMD_K_AT), *story = cmd_arg(ctx, CMD_K_STORY);
+	const char *at = cmd_arg(ctx, CMD_K_AT);
 	struct err e = {0};
 	if (scenario_load(&ctx->sc, ctx->st, &e) ||
 	    dash_new(&ctx->sc, t->ops, t->seed, 0, &t->d, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
-	if (at || story) {
-		int64_t at_t;
-		if (dash_parse_time(t->d, at ? at : "25%", &at_t))
+	uo->story = cmd_arg(ctx, CMD_K_STORY) != NULL;
+	uo->compare = t->cops;
+	if (at || uo->story) {
+		if (dash_parse_time(t->d, at ? at : "25%", &uo->at))
 			return cmd_usage_error(
 				ctx->ce, "--at '%s': not a time (3d12h, 90m, 3600, 50%%)", at);
-		double t0 = util_mono();
-		dash_goto(t->d, at_t);
-		t->seek_s = util_mono() - t0;
-		t->seek_events = sim_counters(dash_sim(t->d, 0))->events;
+		uo->has_at = 1;
 	}
-	if ((t->cops && dash_compare(t->d, t->cops, &e)) ||
-	    (story && dash_story_raid(t->d, names, len, &e)))
-		return cmd_fail(ctx->ce, "%s", e.msg);
 	return CMD_OK;
 }
 
 static int exec_dash(struct cmd_ctx *ctx)
 {
 	struct dash_state *t = ctx->u;
-	const char *frame_log = cmd_arg(ctx, CMD_K_FRAME_LOG), *story = cmd_arg(ctx, CMD_K_STORY);
+	const char *frame_log = cmd_arg(ctx, CMD_K_FRAME_LOG);
 	struct err e = {0};
-	char names[3 * NODE_NAME_MAX + 4] = "";
 	int rc;
 
-	if ((rc = start_dash(ctx, t, names, sizeof names)))
-		return rc;
 	struct store_ctx sctx = {ctx->st, ctx->p.operands[0], &ctx->sc, 0};
 	struct ui_opts uo = {.mono = (getenv("NO_COLOR") && getenv("NO_COLOR")[0]) ||
 				     cmd_has(ctx, CMD_K_MONO),
 			     .ascii = cmd_has(ctx, CMD_K_ASCII) > 0,
 			     .speed = cmd_num(ctx, CMD_K_SPEED, 0),
 			     .paused = cmd_has(ctx, CMD_K_PAUSED) > 0,
-			     .trace_name = ctx->sc.trace_name.s,
-			     .story = story != NULL,
-			     .filter = story ? names : NULL,
 			     .store = store_lane,
 			     .store_u = &sctx,
-			     .log_frames = frame_log != NULL};
+			     .log_frames = frame_log != NULL,
+			     .seek_s = -1};
+	if ((rc = start_dash(ctx, t, &uo)))
+		return rc;
+	uo.trace_name = ctx->sc.trace_name.s; /* scenario_load named it */
 	int urc = ui_run(t->d, &uo, &e);
-	if (frame_log && write_frames(frame_log, t->d, &uo, t->seek_s, t->seek_events, &e))
+	if (frame_log && write_frames(frame_log, t->d, &uo, uo.seek_s, uo.seek_events, &e))
 		rc = cmd_fail(ctx->ce, "%s", e.msg);
-	else if (urc == VF_EIO)
+	else if (urc == VF_EIO || urc == VF_EINPUT)
 		rc = cmd_fail(ctx->ce, "%s", e.msg);
 	else if (urc > 128)
 		rc = urc; /* stopped by a signal: the shell's convention */

@@ -140,8 +140,11 @@ static void obs_place(void *u, const struct sim *s, int64_t t, int32_t job,
 	sim_job_result(s, (size_t)job, &r);
 	L->h.bin[hist_bin(t - r.submit)]++;
 	L->h.n++;
-	log_add(L,
-		&(struct dash_event){.t = t, .kind = DASH_EV_PLACE, .job = job, .node = p->node});
+	struct dash_event ev = {
+		.t = t, .kind = DASH_EV_PLACE, .job = job, .node = p->node, .workers = r.workers};
+	for (int32_t w = 0; w < r.workers && w < DASH_EV_NODES; w++)
+		ev.wnode[w] = p[w].node;
+	log_add(L, &ev);
 }
 
 static void obs_preempt(void *u, const struct sim *s, int64_t t, int32_t job, int32_t by)
@@ -1579,6 +1582,32 @@ void dash_time_text(const struct dash *d, int64_t t, char *buf, size_t len)
 	fmt_duration((double)t, FMT_DUR_CLOCK, buf, len);
 }
 
+/* A gang's start: one line naming its workers and their nodes ("n3 x2" for two on n3,
+ * "+56" for the workers past the first DASH_EV_NODES). */
+static void gang_text(const struct dash *d, int l, const struct dash_event *ev, const char *tb,
+		      const struct sim_job_result *r, const struct job *j, char *buf, size_t len)
+{
+	const struct cluster *c = sim_cluster(d->lane[l]->s);
+	int n = snprintf(buf, len, "%s place gang job %" PRId64 " (%s, %d workers x %.3g GPU) on",
+			 tb, r->job_id, job_class_name((enum job_class)j->cls), (int)ev->workers,
+			 (double)j->num_gpu * j->gpu_milli / 1000);
+	int kept = ev->workers < DASH_EV_NODES ? ev->workers : DASH_EV_NODES;
+	for (int w = 0; w < kept && n > 0 && (size_t)n < len;) {
+		int32_t nd = ev->wnode[w];
+		int same = 1;
+		while (w + same < kept && ev->wnode[w + same] == nd)
+			same++;
+		const char *name = nd >= 0 && (size_t)nd < c->n ? c->spec[nd].name : "?";
+		if (same > 1)
+			n += snprintf(buf + n, len - (size_t)n, " %s x%d", name, same);
+		else
+			n += snprintf(buf + n, len - (size_t)n, " %s", name);
+		w += same;
+	}
+	if (ev->workers > kept && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " +%d", (int)(ev->workers - kept));
+}
+
 void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, char *buf,
 		     size_t len)
 {
@@ -1593,6 +1622,10 @@ void dash_event_text(const struct dash *d, int l, const struct dash_event *ev, c
 	const char *node = ev->node >= 0 && (size_t)ev->node < c->n ? c->spec[ev->node].name : "?";
 	switch (ev->kind) {
 	case DASH_EV_PLACE:
+		if (ev->workers > 1) {
+			gang_text(d, l, ev, tb, &r, j, buf, len);
+			break;
+		}
 		snprintf(buf, len, "%s place job %" PRId64 " (%s, %.3g GPU) on %s", tb, r.job_id,
 			 job_class_name((enum job_class)j->cls),
 			 (double)j->num_gpu * j->gpu_milli / 1000, node);

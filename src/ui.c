@@ -14,8 +14,9 @@
  * and overlays over them: help, node detail, the policy picker, a prompt.
  *
  * Keys live in one table (keys[]): the key bar and the help are built from it. Input and
- * drawing run in one loop: each frame (30 a second) replays until its drawing is due, draws,
- * and reads keys until the next frame begins; a resize redraws.
+ * drawing run in one loop: each frame (30 a second) draws, replays until its end is near,
+ * and reads keys until the next frame begins; a resize redraws. While playing, the cluster
+ * panel's rows are computed again in turn within a time budget (rows_refresh).
  *
  * Restoring the terminal: ui_restore() ends curses once; it runs on q, after a signal
  * (SIGINT, SIGTERM and SIGHUP only set a flag that the loop sees within a frame), from the
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "esc.h"
@@ -89,6 +91,12 @@ struct ui {
 	int rows_valid;        /* rows hold for rows_filter, rows_per, rows_rows (regroup) */
 	int rows_per, rows_rows;
 	char rows_filter[128];
+	double rows_cut; /* when regroup last cut them (util_mono) */
+	/* the visible rows' blocks as last computed (dash_group), cache[k * DASH_LANES + l] for
+	 * row top + k of lane l: see rows_refresh */
+	struct dash_node *cache;
+	size_t cachecap, cache_top, cache_n, cache_next;
+	int cache_ok;    /* cache holds rows cache_top.. (cache_n of them) of the lanes shown */
 	int per;         /* nodes per row: 0 = fit them all */
 	size_t sel, top; /* selected row and first row shown */
 	int rows_shown;  /* cluster rows that fit */
@@ -295,6 +303,12 @@ static void draw_header(struct ui *u, const struct ui_rect *r)
 	attroff(COLOR_PAIR(PAIR_HEAD) | A_BOLD);
 }
 
+/* While playing, the rows of the panel sorted or filtered by the state are cut again this
+ * often, and a frame spends this long recomputing the rows' blocks, in turn (rows_refresh):
+ * on 6,000 nodes a row covers a hundred and more, and every row changes in every frame. */
+#define RESORT_S      0.25
+#define ROWS_BUDGET_S 0.0005
+
 /* The rows of the cluster panel (dash_rows): per nodes a row, or (per = 0) as many as make
  * every node fit the rows. */
 static void regroup(struct ui *u, int rows)
@@ -303,10 +317,17 @@ static void regroup(struct ui *u, int rows)
 	 * only when what they depend on changed (6,000 nodes sorted 30 times a second) */
 	int still = u->sort == DASH_SORT_NAME && strcmp(u->filter, "faulted") &&
 		    strcmp(u->filter, "stranded") && strcmp(u->filter, "full");
-	if (still && u->rows_valid && u->rows_per == u->per && u->rows_rows == rows &&
-	    !strcmp(u->rows_filter, u->filter))
+	int same =
+		u->rows_per == u->per && u->rows_rows == rows && !strcmp(u->rows_filter, u->filter);
+	/* a sort by the state, or a filter of it, is cut again as the state moves: while
+	 * playing, at most every RESORT_S (a sort of 6,000 nodes in every frame) */
+	double now = util_mono();
+	if (same && u->rows_valid &&
+	    (still || (u->playing && u->cache_ok && now - u->rows_cut < RESORT_S)))
 		return;
-	u->rows_valid = still;
+	u->rows_valid = 1;
+	u->rows_cut = now;
+	u->cache_ok = 0;
 	u->rows_per = u->per;
 	u->rows_rows = rows;
 	snprintf(u->rows_filter, sizeof u->rows_filter, "%s", u->filter);
@@ -360,28 +381,63 @@ static struct cols cols_at(const struct ui *u, int w)
 	return c;
 }
 
-/* Lane l's block of row i at (y, x), c.bw columns at most. */
-static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int y, int x)
+/* The blocks of the visible rows (rows of them from u->top) of the lanes shown into the
+ * cache. Paused, or when the rows, the lanes shown or what is selected changed (any key),
+ * all of them; while playing, in turn from where the last frame stopped, for ROWS_BUDGET_S
+ * at least one row: a frame's drawing stays short whatever the nodes, and every row is at
+ * most a few frames old (every visible row is recomputed once before any twice). */
+static void rows_refresh(struct ui *u, const struct cols *c, int rows)
 {
-	struct dash_node dn;
-	size_t a = u->rows.start[i], n = u->rows.start[i + 1] - a;
+	int nl = dash_nlanes(u->d);
+	size_t n = u->top < u->rows.nrows ? u->rows.nrows - u->top : 0;
+	if (n > (size_t)rows)
+		n = rows > 0 ? (size_t)rows : 0;
+	if (!u->cache_ok || u->cache_top != u->top || u->cache_n != n || !u->playing) {
+		u->cache_ok = 0;
+		u->cache_next = 0;
+	}
+	xgrow(&u->cache, &u->cachecap, n * DASH_LANES + 1, sizeof *u->cache);
+	double until = util_mono() + ROWS_BUDGET_S;
+	for (size_t done = 0; done < n; done++) {
+		size_t k = (u->cache_next + done) % n, i = u->top + k;
+		size_t a = u->rows.start[i], cnt = u->rows.start[i + 1] - a;
+		for (int q = 0; q < c->nshow; q++) {
+			int l = (c->first + q) % nl;
+			dash_group(u->d, l, u->rows.order + a, cnt,
+				   &u->cache[k * DASH_LANES + (size_t)l]);
+		}
+		if (u->cache_ok && util_mono() > until) {
+			u->cache_next = (k + 1) % n;
+			break;
+		}
+	}
+	u->cache_ok = 1;
+	u->cache_top = u->top;
+	u->cache_n = n;
+}
+
+/* Lane l's block of visible row `row` at (y, x), c.bw columns at most (rows_refresh computed
+ * it). */
+static void draw_block(struct ui *u, const struct cols *c, int l, size_t row, int y, int x)
+{
+	const struct dash_node *dn = &u->cache[row * DASH_LANES + (size_t)l];
+	size_t n = dn->nnodes;
 	int gw = c->gw, end = x + c->bw - 1;
-	dash_group(u->d, l, u->rows.order + a, n, &dn);
 	/* GPUs: each GPU a cell for a node; for a range, cells in proportion */
 	if (n == 1) {
-		for (int g = 0; g < dn.ngpu && g < gw; g++) {
-			attr_cell(u, dn.cell[g], 1);
-			mvaddstr(y, x + g, cell_glyph(u, dn.cell[g]));
-			attr_cell(u, dn.cell[g], 0);
+		for (int g = 0; g < dn->ngpu && g < gw; g++) {
+			attr_cell(u, dn->cell[g], 1);
+			mvaddstr(y, x + g, cell_glyph(u, dn->cell[g]));
+			attr_cell(u, dn->cell[g], 0);
 		}
-	} else if (dn.ngpu) {
+	} else if (dn->ngpu) {
 		int k = 0;
 		static const int order[DASH_NCELL] = {DASH_CELL_STALLED, DASH_CELL_FULL,
 						      DASH_CELL_PART, DASH_CELL_FREE};
 		double acc = 0;
 		for (int q = 0; q < DASH_NCELL; q++) {
 			int cc = order[q];
-			acc += (double)dn.cells[cc] * gw / dn.ngpu;
+			acc += (double)dn->cells[cc] * gw / dn->ngpu;
 			int upto = (int)lround(acc);
 			attr_cell(u, cc, 1);
 			for (; k < upto && k < gw; k++)
@@ -394,14 +450,14 @@ static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int 
 	 * (bars only) bold and orange */
 	static const char dimch[DIM_N] = {'c', 'm', 'g', 'h', 'n', 's', 'i'};
 	for (int d = 0; d < DIM_N; d++) {
-		int str = (dn.stranded >> d) & 1;
+		int str = (dn->stranded >> d) & 1;
 		if (str)
 			attron(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
 		if (c->shape == 2) {
 			mvaddch(y, cx, str ? (chtype)(dimch[d] - 32) : (chtype)dimch[d]);
 			cx++;
 		}
-		mvaddstr(y, cx++, bar_glyph(u, dn.free[d]));
+		mvaddstr(y, cx++, bar_glyph(u, dn->free[d]));
 		if (str)
 			attroff(u->color ? COLOR_PAIR(PAIR_ORANGE) | A_BOLD : A_BOLD);
 	}
@@ -409,14 +465,14 @@ static void draw_block(struct ui *u, const struct cols *c, int l, size_t i, int 
 	/* marks: active faults, nodes with stranded capacity */
 	char marks[32] = "";
 	int mlen = 0;
-	if (dn.faults)
-		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d", dn.faults);
-	if (dn.nstranded)
-		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d", dn.nstranded);
-	if (dn.faults && u->color)
+	if (dn->faults)
+		mlen += snprintf(marks + mlen, sizeof marks - (size_t)mlen, "F%d", dn->faults);
+	if (dn->nstranded)
+		snprintf(marks + mlen, sizeof marks - (size_t)mlen, "S%d", dn->nstranded);
+	if (dn->faults && u->color)
 		attron(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
 	put(y, cx, end - cx, "%s", marks);
-	if (dn.faults && u->color)
+	if (dn->faults && u->color)
 		attroff(COLOR_PAIR(PAIR_ORANGE) | A_BOLD);
 }
 
@@ -435,6 +491,7 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 		u->top = u->rows.nrows > (size_t)rows ? u->rows.nrows - (size_t)rows : 0;
 	struct cols c = cols_at(u, r->w);
 	int bx = r->x + c.nw + 1 + (c.mw ? c.mw + 1 : 0);
+	rows_refresh(u, &c, rows);
 	attron(A_BOLD);
 	put(r->y, r->x, bx - r->x - 1, "%zu nodes%s%s", u->rows.norder, u->filter[0] ? " /" : "",
 	    u->filter);
@@ -467,7 +524,7 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 			    : m == -1 ? "cpu"
 				      : "mixed");
 		for (int q = 0; q < c.nshow; q++)
-			draw_block(u, &c, (c.first + q) % nl, i, y, bx + q * c.bw);
+			draw_block(u, &c, (c.first + q) % nl, (size_t)k, y, bx + q * c.bw);
 		if (sel)
 			attroff(A_REVERSE);
 	}
@@ -479,7 +536,9 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 
 /* The figures: each a label (with its unit when the value does not carry one), a kind
  * that says how to write it, and a rank: when the rows do not fit, the highest ranks go
- * first (the $/yr breakdown, then events per second, the sparkline, the peak). */
+ * first, the last row of a rank first (the $/yr breakdown, the sparkline, the peak, then
+ * events per second and the buckets only some runs have). Those (failed, checkpoints,
+ * down, reserved, gang) show only when a lane has any. */
 enum mkind { MK_NUM0, MK_NUM1, MK_MONEY, MK_YEAR, MK_PCT, MK_DUR, MK_SPARK };
 enum mrow {
 	MR_FRAG,
@@ -496,6 +555,11 @@ enum mrow {
 	MR_Y_STALLED,
 	MR_Y_LOST,
 	MR_Y_BLOCKED,
+	MR_Y_FAILED,
+	MR_Y_CKPT,
+	MR_Y_DOWN,
+	MR_Y_RESERVED,
+	MR_Y_GANG,
 	MR_QUEUED,
 	MR_RUNNING,
 	MR_WAIT,
@@ -508,6 +572,8 @@ static const struct mdef {
 	const char *label;
 	enum mkind kind;
 	int rank;
+	int bucket; /* a bucket some runs never have: the row shows when a lane has any of it;
+		     * 0 (productive, which every run has): always */
 } mdefs[MR_N] = {
 	[MR_FRAG] = {"frag now", MK_PCT, 0},
 	[MR_PEAK] = {"frag peak", MK_PCT, 4},
@@ -523,6 +589,11 @@ static const struct mdef {
 	[MR_Y_STALLED] = {"stalled $/yr", MK_YEAR, 6},
 	[MR_Y_LOST] = {"lost $/yr", MK_YEAR, 7},
 	[MR_Y_BLOCKED] = {"blocked $/yr", MK_YEAR, 7},
+	[MR_Y_FAILED] = {"failed $/yr", MK_YEAR, 3, SIM_B_FAILED},
+	[MR_Y_CKPT] = {"ckpt $/yr", MK_YEAR, 3, SIM_B_CKPT},
+	[MR_Y_DOWN] = {"down $/yr", MK_YEAR, 3, SIM_B_DOWN},
+	[MR_Y_RESERVED] = {"reserved $/yr", MK_YEAR, 3, SIM_B_RESERVED},
+	[MR_Y_GANG] = {"gang wait $/yr", MK_YEAR, 3, SIM_B_GANG},
 	[MR_QUEUED] = {"jobs queued", MK_NUM0, 0},
 	[MR_RUNNING] = {"jobs running", MK_NUM0, 0},
 	[MR_WAIT] = {"wait p95", MK_DUR, 1},
@@ -561,6 +632,12 @@ static double mvalue(const struct dash_ticker *t, enum mrow r)
 		return t->usd_year[SIM_B_SHAPE] + t->usd_year[SIM_B_DIM] +
 		       t->usd_year[SIM_B_MODEL] + t->usd_year[SIM_B_QUEUE] +
 		       t->usd_year[SIM_B_FULL];
+	case MR_Y_FAILED:
+	case MR_Y_CKPT:
+	case MR_Y_DOWN:
+	case MR_Y_RESERVED:
+	case MR_Y_GANG:
+		return t->usd_year[mdefs[r].bucket];
 	case MR_QUEUED:
 		return (double)t->queued;
 	case MR_RUNNING:
@@ -630,9 +707,13 @@ static void draw_metrics(struct ui *u, const struct ui_rect *r)
 	for (int l = 0; l < nl; l++)
 		dash_ticker(u->d, l, &t[l]);
 	/* the rows that fit: drop the highest ranks first */
-	int keep[MR_N], nrow = MR_N, room = r->h - 1;
-	for (int i = 0; i < MR_N; i++)
-		keep[i] = 1;
+	int keep[MR_N], nrow = 0, room = r->h - 1;
+	for (int i = 0; i < MR_N; i++) {
+		keep[i] = !mdefs[i].bucket;
+		for (int l = 0; l < nl && !keep[i]; l++)
+			keep[i] = t[l].usd[mdefs[i].bucket] != 0;
+		nrow += keep[i];
+	}
 	for (int rank = 7; nrow > room && rank > 0; rank--)
 		for (int i = MR_N - 1; i >= 0 && nrow > room; i--)
 			if (keep[i] && mdefs[i].rank == rank)
@@ -1372,6 +1453,7 @@ static void move_end(struct ui *u, int rc)
 	else if (u->move_shown)
 		u->msg[0] = '\0';
 	u->move_shown = 0;
+	u->cache_ok = 0;
 	flushinp();
 }
 
@@ -1403,6 +1485,46 @@ static void ui_compare(struct ui *u, const struct policy_ops *ops)
 		snprintf(u->msg, sizeof u->msg, "%s", e.msg);
 }
 
+/* The moves of the command line (ui_opts), in the screen: what a cancelled one leaves is
+ * said on the key bar. 0, or VF_EINPUT when the story cannot be told here. */
+static int start_moves(struct ui *u, struct ui_opts *o, struct err *e)
+{
+	char tb[32];
+	o->seek_s = -1;
+	if (o->has_at) {
+		dash_time_text(u->d, o->at, tb, sizeof tb);
+		move_begin(u, "going to %s", tb);
+		double t0 = util_mono();
+		int rc = dash_goto(u->d, o->at);
+		move_end(u, rc);
+		if (rc == DASH_CANCELLED) {
+			snprintf(u->msg, sizeof u->msg,
+				 "going to %s: cancelled, the view stays at the first arrival%s",
+				 tb, o->story ? ", and no story" : "");
+			return 0; /* the story is told from its time or not at all */
+		}
+		o->seek_s = util_mono() - t0;
+		o->seek_events = dash_events(u->d, 0);
+	}
+	if (o->compare) {
+		move_begin(u, "compare %s: replaying from the start", o->compare->name);
+		int rc = dash_compare(u->d, o->compare, e);
+		move_end(u, rc);
+		if (rc > 0)
+			return rc;
+		if (rc == DASH_CANCELLED)
+			snprintf(u->msg, sizeof u->msg,
+				 "compare %s: cancelled, no what-if (p forks one from here)",
+				 o->compare->name);
+	}
+	if (o->story) {
+		if (dash_story_raid(u->d, u->filter, sizeof u->filter, e))
+			return VF_EINPUT;
+		u->story = 1;
+	}
+	return 0;
+}
+
 /* ---- commands (':' and the prompts) ---- */
 
 /* A replay of the window this long or more makes a policy slow on this store: say so. */
@@ -1412,10 +1534,12 @@ static void warn_slow(struct ui *u, int l)
 {
 	double s = dash_cost(u->d, l, 0.2);
 	if (s >= SLOW_S)
-		snprintf(u->msg, sizeof u->msg,
-			 "policy %s is slow on this store: about %.0f s to replay the window, so a "
-			 "far seek takes long (any key cancels it); fgd or first-fit are faster",
-			 dash_policy(u->d, l), s);
+		snprintf(
+			u->msg, sizeof u->msg,
+			"policy %s is slow on this store: %.0f s or more to replay the window "
+			"(timed on its next events; later ones cost more as the cluster fills), so "
+			"a far seek takes long (any key cancels it); fgd or first-fit are faster",
+			dash_policy(u->d, l), s);
 }
 
 static void fork_policy(struct ui *u, const char *name)
@@ -1591,6 +1715,7 @@ static void on_mouse(struct ui *u)
 
 static void on_key(struct ui *u, int ch)
 {
+	u->cache_ok = 0; /* the rows, the lanes or the state shown may change */
 	if (ch == KEY_MOUSE) {
 		on_mouse(u);
 		return;
@@ -1687,6 +1812,15 @@ static void on_key(struct ui *u, int ch)
 		}
 }
 
+/* The CPU seconds this thread has used: a frame's drawing in CPU time, which a loaded
+ * machine's waits for the processor do not lengthen (--frame-log). */
+static double cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Replay for the wall time dt at the speed, until the wall time deadline (the frame's
  * share left for replaying). */
 static void play(struct ui *u, double dt, double deadline)
@@ -1714,9 +1848,6 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 	u.d = d;
 	u.o = o;
 	dash_set_progress(d, on_progress, &u);
-	u.story = o->story;
-	if (o->filter)
-		snprintf(u.filter, sizeof u.filter, "%s", o->filter);
 	u.ascii = o->ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	u.playing = !o->paused;
 	u.speed = o->speed;
@@ -1768,29 +1899,36 @@ int ui_run(struct dash *d, struct ui_opts *o, struct err *e)
 		init_pair(PAIR_HEAD, COLOR_WHITE, COLOR_BLUE);
 	}
 
+	if ((rc = start_moves(&u, o, e)))
+		goto out;
 	warn_slow(&u, 0);
-	/* each frame: replay until the frame's drawing is due, draw, then read keys until the
-	 * next frame begins (at once when the replay could not keep up) */
-	double last = util_mono(), draw_s = 0;
+	/* each frame: draw first, then replay until the frame's end is near, then read keys
+	 * until the next frame begins (at once when the replay could not keep up). Drawing
+	 * right after the wait, the process has just woken: on a loaded machine the scheduler
+	 * lets it run then, where after replaying for the rest of the frame it is the one
+	 * that waits, and a frame drawn then takes the wait into its time. The frame shows the
+	 * state the last one reached. */
+	double last = util_mono();
 	int dirty = 1; /* something to draw: a key, a resize, playback (paused, nothing moves) */
 	while (!u.quit && !ui_sig) {
 		double now = util_mono(), frame_end = now + FRAME_S;
-		if (u.playing && u.mode != M_PROMPT && !dash_over(d)) {
-			play(&u, now - last, frame_end - draw_s - 0.002);
-			dirty = 1;
-		}
-		last = now;
-		double t_draw = util_mono();
+		double c_draw = cpu_s();
 		if (dirty)
 			layout_draw(&u);
 		double end = util_mono();
-		draw_s = end - t_draw;
 		if (o->log_frames && dirty) {
 			xgrow(&o->frames, &o->framecap, o->nframes + 1, sizeof *o->frames);
 			o->frames[o->nframes++] =
-				(struct ui_frame){draw_s * 1000, end, dash_events(d, 0)};
+				(struct ui_frame){(end - now) * 1000, end, dash_events(d, 0),
+						  (cpu_s() - c_draw) * 1000};
 		}
 		dirty = 0;
+		if (u.playing && u.mode != M_PROMPT && !dash_over(d)) {
+			play(&u, now - last, frame_end - 0.002);
+			dirty = 1;
+			end = util_mono();
+		}
+		last = now;
 		int wait_ms = (int)((frame_end - end) * 1000);
 		timeout(wait_ms > 0 ? wait_ms : 0);
 		int ch = getch();
@@ -1816,5 +1954,6 @@ out:
 	sigaction(SIGBUS, &old_bus, NULL);
 	sigaction(SIGFPE, &old_fpe, NULL);
 	dash_rows_release(&u.rows);
+	free(u.cache);
 	return rc;
 }

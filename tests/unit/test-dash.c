@@ -621,6 +621,56 @@ static void test_story(void **state)
 	dash_free(d);
 }
 
+/* A gang's start is one entry of the log naming its workers and their nodes (it was one
+ * placement, the first worker's); a run whose nodes fail has the failed and down buckets
+ * the metrics panel shows rows for. */
+static void test_gang(void **state)
+{
+	struct fx *f = *state;
+	struct job_set *js = &f->sc.base;
+	/* the last job: a gang of three workers of two GPUs, a node each */
+	add_job(js, js->jobs[js->njobs - 1].arrival + 1, 5000, 1000, 0);
+	struct job *j = &js->jobs[js->njobs - 1];
+	j->num_gpu = 2;
+	j->dem[DIM_GPU] = 2000;
+	j->workers = 3;
+	for (int i = 0; i < 4; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "g%d", i);
+		add_node(js, nm, 4000);
+	}
+	struct dash *d = new_dash(f, "first-fit", 0);
+	struct dash_event ev;
+	char buf[256];
+	int found = 0;
+	while (!found && dash_step(d))
+		for (size_t i = 0; !found && dash_log(d, 0, i, &ev); i++)
+			found = ev.kind == DASH_EV_PLACE && ev.workers == 3;
+	assert_true(found);
+	assert_true(ev.wnode[0] != ev.wnode[1] && ev.wnode[1] != ev.wnode[2] &&
+		    ev.wnode[0] != ev.wnode[2]);
+	dash_event_text(d, 0, &ev, buf, sizeof buf);
+	assert_non_null(strstr(buf, "place gang job"));
+	assert_non_null(strstr(buf, "3 workers x 2 GPU"));
+	for (int w = 0; w < 3; w++) {
+		char want[16];
+		snprintf(want, sizeof want, " %s", dash_node_name(d, (size_t)ev.wnode[w]));
+		assert_non_null(strstr(buf, want));
+	}
+	dash_free(d);
+
+	/* nodes failing every hour or so, down for 10 min: failed and down $ */
+	f->sc.node_mtbf = 3600;
+	f->sc.node_repair = 600;
+	d = new_dash(f, "first-fit", 0);
+	struct dash_ticker t;
+	dash_goto(d, INT64_MAX / 4);
+	dash_ticker(d, 0, &t);
+	assert_true(t.usd[SIM_B_DOWN] > 0);
+	assert_true(t.usd[SIM_B_FAILED] > 0);
+	dash_free(d);
+}
+
 /* The ':' interpreter and the panel's rows, without a screen. */
 static void test_command(void **state)
 {
@@ -791,6 +841,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_story, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_command, setup_big, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_time, setup_small, teardown),
+		cmocka_unit_test_setup_teardown(test_gang, setup_big, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
