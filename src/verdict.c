@@ -805,12 +805,40 @@ static void say_resamples(const struct verdict *v, struct sbuf *out)
 	sbuf_adds(out, " of trace");
 }
 
-/* A figure's resample interval [lo, hi]: " (90 % interval $1.6-2.5 M over 20 day-resamples of
+/* x as the sentence shows it: a $ figure in words, else a growth share in whole %. */
+static void say_figure(double x, int usd, struct sbuf *out)
+{
+	if (usd)
+		verdict_usd_words(x, out);
+	else
+		sbuf_printf(out, "%.0f %%", 100 * x);
+}
+
+/* Is x outside [lo, hi] as shown, so that a reader sees it outside too? (20 % against an
+ * interval whose top 19.6 % reads "20 %" is not.) */
+static int shown_outside(double x, double lo, double hi, int usd)
+{
+	if (x >= lo && x <= hi)
+		return 0;
+	struct sbuf a, b;
+	sbuf_init(&a);
+	sbuf_init(&b);
+	say_figure(x, usd, &a);
+	say_figure(x > hi ? hi : lo, usd, &b);
+	int out = strcmp(a.s, b.s) != 0;
+	sbuf_release(&a);
+	sbuf_release(&b);
+	return out;
+}
+
+/* Figure x's resample interval [lo, hi]: " (90 % interval $1.6-2.5 M over 20 day-resamples of
  * 34 h of trace" when words (the parenthesis left open), else " (90 % interval $1.6-2.5 M)";
- * a zero-width one is said to be deterministic on this trace. usd: a $ figure, else a growth
- * share. Without resamples, nothing. */
-static void say_interval(const struct verdict *v, double lo, double hi, int usd, int words,
-			 struct sbuf *out)
+ * a zero-width one is said to be deterministic on this trace, and an x outside its interval
+ * is said to be so (the trace as traced is not a typical draw of its resamples: read the
+ * range, not x, as the answer's spread). usd: a $ figure, else a growth share. Without
+ * resamples, nothing. */
+static void say_interval(const struct verdict *v, double x, double lo, double hi, int usd,
+			 int words, struct sbuf *out)
 {
 	if (!v->nres)
 		return;
@@ -836,6 +864,11 @@ static void say_interval(const struct verdict *v, double lo, double hi, int usd,
 		if (words) {
 			sbuf_adds(out, " over ");
 			say_resamples(v, out);
+		}
+		if (shown_outside(x, lo, hi, usd)) {
+			sbuf_adds(out, "; the trace as traced, ");
+			say_figure(x, usd, out);
+			sbuf_adds(out, x > hi ? ", lies above it" : ", lies below it");
 		}
 	}
 	if (!words)
@@ -912,7 +945,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 			say_prices(sc, p->fewer_model, NULL, out);
 		}
 		said = v->nres > 0;
-		say_interval(v, p->usd_lo, p->usd_hi, 1, 1, out);
+		say_interval(v, p->usd_year, p->usd_lo, p->usd_hi, 1, 1, out);
 	}
 	sbuf_adds(out, said ? "; " : " (");
 	if (!v->nres && lo == hi)
@@ -937,7 +970,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	if (i && p->ok && v->p[0].growth >= 0) {
 		sbuf_printf(out, " On today's cluster %s absorbs %s%.0f %% more demand", pn,
 			    p->capped ? "at least " : "", 100 * p->growth);
-		say_interval(v, p->growth_lo, p->growth_hi, 0, 0, out);
+		say_interval(v, p->growth, p->growth_lo, p->growth_hi, 0, 0, out);
 		sbuf_printf(out, " (%s: %s%.0f %%)", bn, b->capped ? "at least " : "",
 			    100 * b->growth);
 		if (p->growth > b->growth && p->buy > 0) {
@@ -947,7 +980,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 			sbuf_adds(out, " to absorb: ");
 			verdict_usd_words(p->buy_usd_year, out);
 			sbuf_adds(out, "/yr of purchases deferred");
-			say_interval(v, p->buy_lo, p->buy_hi, 1, 0, out);
+			say_interval(v, p->buy_usd_year, p->buy_lo, p->buy_hi, 1, 0, out);
 			sbuf_adds(out, ".");
 		} else if (p->growth > b->growth) {
 			sbuf_printf(out, ", which %s absorbs on today's GPUs too.", bn);

@@ -49,6 +49,19 @@ hi=$(jq -r '.rows[] | select(.policy == "packing") | .usd_per_year_hi' v1.json)
 want=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "90 %% interval $%.1f-%.1f M over 4 hour-resamples of 34 h of trace", a / 1e6, b / 1e6 }')
 contains out "$want"
 ! grep -q "no resample interval" out || die "resamples, and 'no resample interval'"
+# the trace's own figure is said to lie above or below its interval exactly when, as shown
+# ($ in tenths of a million), it does
+x=$(jq -r '.rows[] | select(.policy == "packing") | .usd_per_year' v1.json)
+side=$(awk -v x="$x" -v a="$lo" -v b="$hi" 'BEGIN {
+	s = sprintf("%.1f", x / 1e6)
+	if (x > b && s != sprintf("%.1f", b / 1e6)) print "above"
+	else if (x < a && s != sprintf("%.1f", a / 1e6)) print "below"
+	else print "inside" }')
+if [ "$side" = inside ]; then
+	! grep -q "the trace as traced" out || die "an inside figure said outside: $(cat out)"
+else
+	contains out "; the trace as traced, \$$(awk -v x="$x" 'BEGIN { printf "%.1f", x / 1e6 }') M, lies $side it"
+fi
 
 # zero width: four one-A100 nodes, every policy needs the same on every resample
 nodes() {
