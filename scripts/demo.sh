@@ -37,9 +37,9 @@ echo "== voidfit report $db -o report.html (and report.md, report.txt)"
 "$vf" report "$db" -o report.txt
 echo
 # the verdict: fewer GPUs at the baseline's service, and headroom, in $/yr, with the
-# interval over 5 resamples of the trace's hours
-echo "== voidfit verdict $db --threads 2 --resamples 5 $faults"
+# interval over 20 resamples of the trace's hours
+echo "== voidfit verdict $db --threads 2 --resamples 20 $faults"
 # shellcheck disable=SC2086
-"$vf" verdict "$db" --threads 2 --resamples 5 $faults
+"$vf" verdict "$db" --threads 2 --resamples 20 $faults
 echo
 echo "kept in $out: $db (the store), report.html, report.md (+ its SVG charts), report.txt"
