@@ -465,10 +465,10 @@ static int giveup_test(void *u, const struct sim *s)
 		size_t slack = room < (double)g->queued ? (size_t)room : g->queued, n = g->njobs;
 		if (g->over + g->queued < n - (size_t)ceil(0.95 * (double)(n - slack)) + 1)
 			return 0;
-	}
-	if (g->queued) /* each waits at least as long as the last job passed has */
+		/* each waits at least as long as the last job passed has */
 		g->over_min = fmin(g->over_min,
 				   (double)(sim_counters(s)->now - g->jobs[g->next - 1].arrival));
+	}
 	return 1;
 }
 
