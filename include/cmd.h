@@ -4,10 +4,12 @@
  * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
  *
  * A command is a declaration, as tmux's cmd_entry is: its entry names its options (rows of
- * one registry, CMD_OPTIONS, which says once what kind of value each takes), its operand,
- * the access it needs to the store the operand names and whether it prints a table in
- * --format F. cmd_run does what the entry says, in this order, so that every command fails
- * alike:
+ * one registry, CMD_OPTIONS, which says once what kind of value each takes and what its
+ * value is called) with what each means in it (or, where an option means the same in every
+ * command, nothing: cmd_option_help says it), its operand, the access it needs to the store
+ * the operand names and whether it prints a table in --format F. Its -h is assembled from
+ * that list (cmd_print_help). cmd_run does what the entry says, in this order, so that
+ * every command fails alike:
  *
  *   init      the command's state (ctx->u) set up
  *   options   read in argv order; a number or a whole number checked against its range,
@@ -46,17 +48,38 @@ enum cmd_store {
 	CMD_STORE_WRITE,    /* read-write; the file must exist */
 };
 
+/* An option a command takes, and its line of 'voidfit NAME -h': "  -x, --name ARG" (the
+ * registry's short option, name and ARG), then its meaning from the layout's column on,
+ * each further line of it (split at '\n') indented to that column too. */
+struct cmd_use {
+	int row;          /* CMD_O_* (| CMD_OPT_BY_HOOK); -1 ends the list */
+	const char *arg;  /* the value's name here instead of the registry's ("DIR"), or the
+			     whole label when it starts with '-'; NULL: the registry's */
+	const char *help; /* what the option does in this command; NULL: what it does in every
+			     command (cmd_option_help, or a scenario option's own lines); "": no
+			     line (an alias the help does not show) */
+};
+/* Where a command's option lines put their text: at column col (0: 25, the column of the
+ * scenario's lines), after labels that start at column 2, a long-only option's under the
+ * long names of the others ("      --json") or, flush, at 2 too ("  --json"). A label that
+ * leaves no room for a space before col is a line of its own. */
+struct cmd_help_layout {
+	int col;
+	int flush;
+};
+
 /* A command: what it is for 'voidfit -h', then its declared shape (the top of this file). */
 struct cmd_entry {
 	const char *name;    /* "import" */
 	const char *usage;   /* arguments after "voidfit NAME", as in the man page SYNOPSIS */
 	const char *summary; /* one line for 'voidfit -h' */
-	const char *help;    /* option lines for 'voidfit NAME -h' (after the usage line) */
-	/* The options it takes, rows of cmd_options (CMD_O_*, some | CMD_OPT_BY_HOOK) ending
-	 * with -1, as CMD_OPTS makes it (NULL: none); with scenario, every scenario option
-	 * after them. */
-	const int *opts;
+	/* The options it takes and their lines of 'voidfit NAME -h', in that order, as
+	 * CMD_USES makes the list (NULL: none); with scenario, every scenario option after
+	 * them, under a heading of their own. */
+	const struct cmd_use *opts;
 	int scenario;
+	struct cmd_help_layout layout; /* where its option lines put their text */
+	const char *help;              /* the text of -h after the option lines (NULL: none) */
 
 	/* ---- the declared shape ---- */
 	const char *operand;  /* the one operand exec takes ("STORE"): "no STORE given" and
@@ -92,7 +115,8 @@ extern const struct cmd_entry *const cmd_table[]; /* NULL-terminated */
 	.state_size = sizeof(struct state), .check = check_##name, .exec = exec_##name,            \
 	.release = release_##name
 
-/* Print "usage: voidfit NAME USAGE" and the help text of ce to f. */
+/* Print "usage: voidfit NAME USAGE", the summary, the option lines of ce (its layout's), the
+ * scenario's and its help text to f, a blank line between each. */
 void cmd_print_help(const struct cmd_entry *ce, FILE *f);
 /* Print "voidfit NAME: " + message and then "see 'voidfit NAME -h'" to stderr (one line of
  * what is wrong, not the whole usage); returns CMD_USAGE. */
@@ -134,69 +158,69 @@ struct cmd_opt {
  * entry lists the rows it takes. An option spelt alike in two commands is one row when it
  * means the same there; --policies shares -p with --policy, so rows and keys differ.
  * X(ID, SHORT, NAME, ARG, KIND, LO, HI): row CMD_O_ID of key CMD_K_ID (SHORT, or a long
- * only key when 0). */
+ * only key when 0), its value named ARG in -h ("": it takes none). */
 /* clang-format off */
 #define CMD_OPTIONS(X) \
-	X(POLICY, 'p', "policy", 1, STR, 0, 0) \
-	X(POLICIES, 'p', "policies", 1, STR, 0, 0) \
-	X(SEED, 's', "seed", 1, STR, 0, 0) \
-	X(SEEDS, 0, "seeds", 1, STR, 0, 0) \
-	X(THREADS, 0, "threads", 1, WHOLE, 1, 1024) \
-	X(NO_STORE, 'n', "no-store", 0, STR, 0, 0) \
-	X(RESAMPLES, 0, "resamples", 1, STR, 0, 0) \
-	X(BLOCK, 0, "block", 1, STR, 0, 0) \
-	X(JSON, 0, "json", 0, STR, 0, 0) \
-	X(FORMAT, 'f', "format", 1, STR, 0, 0) \
-	X(OUTPUT, 'o', "output", 1, STR, 0, 0) \
-	X(QUIET, 'q', "quiet", 0, STR, 0, 0) \
-	X(WAIT, 0, "wait", 1, NUM, 0, 0) \
-	X(FORCE, 0, "force", 0, STR, 0, 0) \
-	X(FOLLOW, 0, "follow", 0, STR, 0, 0) \
-	X(BASELINE, 0, "baseline", 1, STR, 0, 0) \
-	X(TRACE, 0, "trace", 1, STR, 0, 0) \
-	X(SCENARIO, 0, "scenario", 1, NUM, 1, 0) \
-	X(RUNS, 0, "runs", 1, STR, 0, 0) \
-	X(SLO, 0, "slo", 1, STR, 0, 0) \
-	X(SHRINK, 0, "shrink", 1, STR, 0, 0) \
-	X(RESUME, 0, "resume", 0, STR, 0, 0) \
-	X(INTO, 0, "into", 1, STR, 0, 0) \
-	X(COMPARE, 0, "compare", 1, STR, 0, 0) \
-	X(AT, 0, "at", 1, STR, 0, 0) \
-	X(SPEED, 0, "speed", 1, NUM, 1e-3, 1e9) \
-	X(PAUSED, 0, "paused", 0, STR, 0, 0) \
-	X(MONO, 0, "mono", 0, STR, 0, 0) \
-	X(ASCII, 0, "ascii", 0, STR, 0, 0) \
-	X(FRAME_LOG, 0, "frame-log", 1, STR, 0, 0) \
-	X(STORY, 0, "story", 1, STR, 0, 0) \
-	X(RAW, 0, "raw", 0, STR, 0, 0) \
-	X(JOBS_TABLE, 0, "jobs", 0, STR, 0, 0) \
-	X(NODES_TABLE, 0, "nodes", 0, STR, 0, 0) \
-	X(DIR, 'd', "dir", 1, STR, 0, 0) \
-	X(JOBS, 'j', "jobs", 1, STR, 0, 0) \
-	X(NODE_COUNT, 0, "nodes", 1, STR, 0, 0) \
-	X(GEN_SEED, 0, "seed", 1, STR, 0, 0) \
-	X(TEMPLATES, 0, "templates", 1, STR, 0, 0) \
-	X(TRACE_FORMAT, 'F', "format", 1, STR, 0, 0) \
-	X(NODES, 'N', "nodes", 1, STR, 0, 0) \
-	X(CLUSTER, 'C', "cluster", 1, STR, 0, 0) \
-	X(NAME, 0, "name", 1, STR, 0, 0) \
-	X(STRICT, 0, "strict", 0, STR, 0, 0) \
-	X(TZ, 0, "tz", 1, STR, 0, 0) \
-	X(NEW_TRACE, 0, "new-trace", 0, STR, 0, 0) \
-	X(GPU_MODELS, 0, "gpu-models", 1, STR, 0, 0) \
-	X(NODE_PROCS, 0, "node-procs", 1, WHOLE, 1, 1e6) \
-	X(API, 0, "api-price", 1, NUM, 0, 0) \
-	X(TOKENS, 0, "tokens-per-gpu-hour", 1, NUM, 0, 0) \
-	X(TARGETS, 0, "targets", 1, STR, 0, 0) \
-	X(WHATIF, 0, "what-if", 1, STR, 0, 0) \
-	X(SPLIT, 0, "split-policies", 0, STR, 0, 0) \
-	X(CELLS, 0, "cells-per-task", 1, WHOLE, 1, 1000000) \
-	X(MEM, 0, "mem", 1, STR, 0, 0) \
-	X(TIME, 0, "time", 1, STR, 0, 0) \
-	X(SBATCH, 0, "sbatch-opt", 1, STR, 0, 0) \
-	X(CAP, 0, "growth-cap", 1, STR, 0, 0) \
-	X(NO_HEADROOM, 0, "no-headroom", 0, STR, 0, 0) \
-	X(NO_GIVE_UP, 0, "no-give-up", 0, STR, 0, 0)
+	X(POLICY, 'p', "policy", "P[,P...]", STR, 0, 0) \
+	X(POLICIES, 'p', "policies", "P,...", STR, 0, 0) \
+	X(SEED, 's', "seed", "N", STR, 0, 0) \
+	X(SEEDS, 0, "seeds", "A-B", STR, 0, 0) \
+	X(THREADS, 0, "threads", "N", WHOLE, 1, 1024) \
+	X(NO_STORE, 'n', "no-store", "", STR, 0, 0) \
+	X(RESAMPLES, 0, "resamples", "N", STR, 0, 0) \
+	X(BLOCK, 0, "block", "DURATION", STR, 0, 0) \
+	X(JSON, 0, "json", "", STR, 0, 0) \
+	X(FORMAT, 'f', "format", "F", STR, 0, 0) \
+	X(OUTPUT, 'o', "output", "FILE", STR, 0, 0) \
+	X(QUIET, 'q', "quiet", "", STR, 0, 0) \
+	X(WAIT, 0, "wait", "SECONDS", NUM, 0, 0) \
+	X(FORCE, 0, "force", "", STR, 0, 0) \
+	X(FOLLOW, 0, "follow", "", STR, 0, 0) \
+	X(BASELINE, 0, "baseline", "P", STR, 0, 0) \
+	X(TRACE, 0, "trace", "T", STR, 0, 0) \
+	X(SCENARIO, 0, "scenario", "ID", NUM, 1, 0) \
+	X(RUNS, 0, "runs", "IDS", STR, 0, 0) \
+	X(SLO, 0, "slo", "SLO", STR, 0, 0) \
+	X(SHRINK, 0, "shrink", "MODEL", STR, 0, 0) \
+	X(RESUME, 0, "resume", "", STR, 0, 0) \
+	X(INTO, 0, "into", "TASKSTORE", STR, 0, 0) \
+	X(COMPARE, 0, "compare", "P", STR, 0, 0) \
+	X(AT, 0, "at", "TIME", STR, 0, 0) \
+	X(SPEED, 0, "speed", "X", NUM, 1e-3, 1e9) \
+	X(PAUSED, 0, "paused", "", STR, 0, 0) \
+	X(MONO, 0, "mono", "", STR, 0, 0) \
+	X(ASCII, 0, "ascii", "", STR, 0, 0) \
+	X(FRAME_LOG, 0, "frame-log", "F", STR, 0, 0) \
+	X(STORY, 0, "story", "raid", STR, 0, 0) \
+	X(RAW, 0, "raw", "", STR, 0, 0) \
+	X(JOBS_TABLE, 0, "jobs", "", STR, 0, 0) \
+	X(NODES_TABLE, 0, "nodes", "", STR, 0, 0) \
+	X(DIR, 'd', "dir", "DIR", STR, 0, 0) \
+	X(JOBS, 'j', "jobs", "N", STR, 0, 0) \
+	X(NODE_COUNT, 0, "nodes", "N", STR, 0, 0) \
+	X(GEN_SEED, 0, "seed", "S", STR, 0, 0) \
+	X(TEMPLATES, 0, "templates", "N", STR, 0, 0) \
+	X(TRACE_FORMAT, 'F', "format", "FMT", STR, 0, 0) \
+	X(NODES, 'N', "nodes", "NODEFILE", STR, 0, 0) \
+	X(CLUSTER, 'C', "cluster", "FILE", STR, 0, 0) \
+	X(NAME, 0, "name", "NAME", STR, 0, 0) \
+	X(STRICT, 0, "strict", "", STR, 0, 0) \
+	X(TZ, 0, "tz", "ZONE", STR, 0, 0) \
+	X(NEW_TRACE, 0, "new-trace", "", STR, 0, 0) \
+	X(GPU_MODELS, 0, "gpu-models", "FILE", STR, 0, 0) \
+	X(NODE_PROCS, 0, "node-procs", "N", WHOLE, 1, 1e6) \
+	X(API, 0, "api-price", "USD", NUM, 0, 0) \
+	X(TOKENS, 0, "tokens-per-gpu-hour", "N", NUM, 0, 0) \
+	X(TARGETS, 0, "targets", "LIST", STR, 0, 0) \
+	X(WHATIF, 0, "what-if", "FILE", STR, 0, 0) \
+	X(SPLIT, 0, "split-policies", "", STR, 0, 0) \
+	X(CELLS, 0, "cells-per-task", "N", WHOLE, 1, 1000000) \
+	X(MEM, 0, "mem", "SIZE", STR, 0, 0) \
+	X(TIME, 0, "time", "T", STR, 0, 0) \
+	X(SBATCH, 0, "sbatch-opt", "OPT", STR, 0, 0) \
+	X(CAP, 0, "growth-cap", "G", STR, 0, 0) \
+	X(NO_HEADROOM, 0, "no-headroom", "", STR, 0, 0) \
+	X(NO_GIVE_UP, 0, "no-give-up", "", STR, 0, 0)
 #define CMD_X_ROW(ID, ...) CMD_O_##ID,
 #define CMD_X_KEY(ID, SHORT, ...) CMD_K_##ID = (SHORT) ? (SHORT) : CMD_LONG_ONLY + CMD_O_##ID,
 /* clang-format on */
@@ -206,11 +230,16 @@ enum cmd_key { CMD_OPTIONS(CMD_X_KEY) };
 #define CMD_O_SC(ID) (CMD_NOPT + SCENARIO_I_##ID)
 /* An entry's rows: its opt hook reads this one's value (CMD_OPT_HOOK). */
 enum { CMD_OPT_BY_HOOK = 0x10000 };
-/* The list an entry's opts points to. */
-#define CMD_OPTS(...) ((const int[]){__VA_ARGS__, -1})
+/* The list an entry's opts points to: CMD_USES({CMD_O_ID, ARG, HELP}, ...). */
+#define CMD_USES(...) ((const struct cmd_use[]){__VA_ARGS__, {-1, NULL, NULL}})
 /* The rows, CMD_NOPT of the commands' and then SCENARIO_NPARAM of the scenario's, then a
  * {NULL} row. */
 extern const struct cmd_opt cmd_options[];
+/* Per row of the commands' (CMD_NOPT): its value's name in -h (CMD_OPTIONS' ARG, "" for an
+ * option without one), and its meaning where it means the same in every command that
+ * takes it (NULL: each command says its own). */
+extern const char *const cmd_option_arg[];
+extern const char *const cmd_option_help[];
 /* The options ce takes, in its order, with their kinds, ending with a {NULL} row, in *out
  * (free it); returns how many. */
 size_t cmd_entry_opts(const struct cmd_entry *ce, struct cmd_opt **out);

@@ -17,12 +17,12 @@ const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.usage = "[-q] [--json] [--wait SECONDS] STORE",
 	.summary = "verify a store: integrity, checksums, files, row counts",
-	.help = "  -q, --quiet     print only the problems and the closing line\n"
-		"  --json          write one JSON object (keys: store, ok, problems, checks:\n"
-		"                  what, ok, detail)\n"
-		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
-		"                  (default 60; 0: fail at once)\n",
-	.opts = CMD_OPTS(CMD_O_QUIET, CMD_O_JSON, CMD_O_WAIT),
+	.opts = CMD_USES({CMD_O_QUIET, NULL, "print only the problems and the closing line"},
+			 {CMD_O_JSON, NULL,
+			  "write one JSON object (keys: store, ok, problems, checks:\n"
+			  "what, ok, detail)"},
+			 {CMD_O_WAIT, NULL, NULL}),
+	.layout = {18, 1},
 	.operand = "store",
 	.one_only = "one store at a time",
 	.exec = exec_check, /* opens the store itself: a store that fails to open is a problem */

@@ -49,40 +49,38 @@ const struct cmd_entry cmd_compare_entry = {
 		 "[--resamples N [--block DURATION]] [--json | --format F]",
 	.summary =
 		"compare policies on one scenario: one table, best marked, $ saved vs a baseline",
-	.help = "      --scenario ID      the runs of scenario ID ('voidfit runs' lists them)\n"
-		"      --runs IDS         these runs (\"3,5-9\"), all of one scenario\n"
-		"      --trace T          trace of the store, by name or id (default: the newest)\n"
-		"  -p, --policies P,...   only these policies (default: every policy with runs)\n"
-		"  -m, --mode M           only scenarios of mode timed or inflate\n"
-		"  -s, --seed N           only runs of seed N\n"
-		"      --seeds A-B        only runs of seeds A..B (several: the mean per policy)\n"
-		"  -t, --target X         only inflation scenarios of target X (and the target\n"
-		"                         when compare runs the policies itself)\n"
-		"      --sample-nodes K   only scenarios made with --sample-nodes K (0: full\n"
-		"                         searches); when compare runs the policies itself, so\n"
-		"      --baseline P       the policy savings are measured against (default "
-		"scalar)\n"
-		"      --price-tier T     price at on-demand (default), reserved, spot or owned\n"
-		"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"
-		"      --resamples N      replay every policy here on N block resamples of the\n"
-		"                         trace (timed; stores nothing): the saving's 95 %\n"
-		"                         interval is then over resamples x seeds\n"
-		"      --block DURATION   the blocks of --resamples (default a day; an hour when\n"
-		"                         the trace holds less than a week)\n"
-		"      --json             print JSON (same as --format json)\n"
-		"  -f, --format F         text (default), json, csv or md\n"
-		"\n"
-		"Without --scenario or --runs, the newest scenario of the trace whose policies "
+	.opts = CMD_USES(
+		{CMD_O_SCENARIO, NULL, NULL}, {CMD_O_RUNS | CMD_OPT_BY_HOOK, NULL, NULL},
+		{CMD_O_SC(TRACE), NULL, NULL},
+		{CMD_O_POLICIES, NULL, "only these policies (default: every policy with runs)"},
+		{CMD_O_POLICY, NULL, ""}, /* as replay spells it: no line of its own */
+		{CMD_O_SC(MODE), NULL, "only scenarios of mode timed or inflate"},
+		{CMD_O_SEED, NULL, "only runs of seed N"},
+		{CMD_O_SEEDS, NULL, "only runs of seeds A..B (several: the mean per policy)"},
+		{CMD_O_SC(TARGET), NULL,
+		 "only inflation scenarios of target X (and the target\n"
+		 "when compare runs the policies itself)"},
+		{CMD_O_SC(SAMPLE), NULL,
+		 "only scenarios made with --sample-nodes K (0: full\n"
+		 "searches); when compare runs the policies itself, so"},
+		{CMD_O_BASELINE, NULL, NULL},
+		{CMD_O_SC(TIER), NULL, "price at on-demand (default), reserved, spot or owned"},
+		{CMD_O_SC(PRICE), NULL, NULL},
+		{CMD_O_RESAMPLES, NULL,
+		 "replay every policy here on N block resamples of the\n"
+		 "trace (timed; stores nothing): the saving's 95 %\n"
+		 "interval is then over resamples x seeds"},
+		{CMD_O_BLOCK, NULL,
+		 "the blocks of --resamples (default a day; an hour when\n"
+		 "the trace holds less than a week)"},
+		{CMD_O_JSON, NULL, NULL}, {CMD_O_FORMAT, NULL, NULL}),
+	.help = "Without --scenario or --runs, the newest scenario of the trace whose policies "
 		"all\n"
 		"have the same seeds (else the newest, flagged incomplete). When the trace has no\n"
 		"runs, compare runs every policy itself with the defaults and stores nothing.\n"
 		"'saving vs scalar' is scalar's recoverable-by-placement $/yr minus the policy's,\n"
 		"seed by seed; '+/-' is the half-width of its 95 % interval (Student t), none\n"
 		"when every seed gives the same; with --resamples, 'low' and 'high' bound it.\n",
-	.opts = CMD_OPTS(CMD_O_SC(TRACE), CMD_O_POLICIES, CMD_O_POLICY, CMD_O_SC(MODE), CMD_O_SEED,
-			 CMD_O_SEEDS, CMD_O_SC(TARGET), CMD_O_SC(SAMPLE), CMD_O_SC(PRICE),
-			 CMD_O_SC(TIER), CMD_O_SCENARIO, CMD_O_RUNS | CMD_OPT_BY_HOOK,
-			 CMD_O_BASELINE, CMD_O_RESAMPLES, CMD_O_BLOCK, CMD_O_JSON, CMD_O_FORMAT),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.formats = 1,

@@ -27,33 +27,35 @@ const struct cmd_entry cmd_dash_entry = {
 	.usage = "STORE [--policy P] [--compare P] [--seed N] [--at TIME] [--speed X] [--paused] "
 		 "[--mono] [--ascii] [--frame-log FILE] [--story raid] " SCENARIO_USAGE,
 	.summary = "the live dashboard: replay a trace, watch the cluster, try what-ifs",
-	.help = "  -p, --policy P     the policy to replay (default fgd, fast on any store;\n"
-		"                     the screen says when the one chosen is slow on this store)\n"
-		"      --compare P    a second policy side by side from the start\n"
-		"  -s, --seed N       PRNG and enrichment seed (default 1)\n"
-		"      --at TIME      start at a trace time (3d12h, 90m, 3600, 50%)\n"
-		"      --speed X      trace seconds per second (default: the window in about\n"
-		"                     two minutes); > and < double and halve it\n"
-		"      --paused       start paused\n"
-		"      --mono         no colour, glyphs only (as NO_COLOR does)\n"
-		"      --ascii        ASCII glyphs only (as a locale that is not UTF-8 does)\n"
-		"      --frame-log F  on exit, write each frame's drawing time (ms), wall time "
-		"and\n"
-		"                     events so far to F, and the keyframes' bytes\n"
-		"      --story raid   the RAID-rebuild story of the seed article, guided: the\n"
-		"                     three GPU nodes whose storage is the most used (at --at,\n"
-		"                     default 25%) lose 80% of it for 6h, as a what-if beside\n"
-		"                     the main run; captions point at the stalled GPUs, the\n"
-		"                     residual shapes and the $ ticker (n: next)\n"
-		"\n" SCENARIO_HELP "\n"
-		"Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
+	.opts = CMD_USES(
+		{CMD_O_POLICY, "P",
+		 "the policy to replay (default fgd, fast on any store;\n"
+		 "the screen says when the one chosen is slow on this store)"},
+		{CMD_O_COMPARE, NULL, "a second policy side by side from the start"},
+		{CMD_O_SEED, NULL, "PRNG and enrichment seed (default 1)"},
+		{CMD_O_AT, NULL, "start at a trace time (3d12h, 90m, 3600, 50%)"},
+		{CMD_O_SPEED, NULL,
+		 "trace seconds per second (default: the window in about\n"
+		 "two minutes); > and < double and halve it"},
+		{CMD_O_PAUSED, NULL, "start paused"},
+		{CMD_O_MONO, NULL, "no colour, glyphs only (as NO_COLOR does)"},
+		{CMD_O_ASCII, NULL, "ASCII glyphs only (as a locale that is not UTF-8 does)"},
+		{CMD_O_FRAME_LOG, NULL,
+		 "on exit, write each frame's drawing time (ms), wall time and\n"
+		 "events so far to F, and the keyframes' bytes"},
+		{CMD_O_STORY, NULL,
+		 "the RAID-rebuild story of the seed article, guided: the\n"
+		 "three GPU nodes whose storage is the most used (at --at,\n"
+		 "default 25%) lose 80% of it for 6h, as a what-if beside\n"
+		 "the main run; captions point at the stalled GPUs, the\n"
+		 "residual shapes and the $ ticker (n: next)"}),
+	.layout = {21, 0},
+	.help = "Keys: space play/pause, . one event, > < speed, g go to a time, [ ] scrub,\n"
 		"p fork under another policy, f fault the selected node, i io-pressure (up to\n"
 		"three what-ifs), Tab the next lane, w store its what-if, x drop it, / filter,\n"
 		"s sort, + - zoom, Home End, Enter node detail, : command, ? help (and what the\n"
 		"screen shows), q quit (asks when a what-if was not stored). A long move shows\n"
 		"its progress; any key cancels it.\n",
-	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_COMPARE, CMD_O_SEED, CMD_O_AT, CMD_O_SPEED,
-			 CMD_O_PAUSED, CMD_O_MONO, CMD_O_ASCII, CMD_O_FRAME_LOG, CMD_O_STORY),
 	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,

@@ -30,23 +30,27 @@ const struct cmd_entry cmd_export_entry = {
 	.usage = "(--raw -d DIR | --jobs | --nodes) [--trace TRACE] [-o FILE] [--force] "
 		 "[--follow] [--wait SECONDS] STORE",
 	.summary = "write imported files back byte for byte, or jobs or nodes as CSV",
-	.help = "  --raw          write each imported file, under its name, into DIR (into\n"
-		"                 DIR/TRACE/ when the store holds several traces and no\n"
-		"                 --trace is given)\n"
-		"  -d, --dir DIR  where --raw writes (created if missing)\n"
-		"  --jobs         write the trace's jobs as voidfit-native CSV\n"
-		"  --nodes        write the trace's nodes as voidfit-native CSV\n"
-		"  --trace TRACE  the trace (name or id); default: the newest for --jobs and\n"
-		"                 --nodes, every trace for --raw\n"
-		"  -o FILE        where --jobs or --nodes writes (default: standard output)\n"
-		"  --force        replace existing regular files (a FIFO or a device is\n"
-		"                 written through, never replaced)\n"
-		"  --follow       write to what a symbolic link points to (else refused)\n"
-		"  --wait SECONDS how long to wait for a store another voidfit is writing\n"
-		"                 (default 60; 0: fail at once)\n",
-	.opts = CMD_OPTS(CMD_O_RAW | CMD_OPT_BY_HOOK, CMD_O_JOBS_TABLE | CMD_OPT_BY_HOOK,
-			 CMD_O_NODES_TABLE | CMD_OPT_BY_HOOK, CMD_O_DIR, CMD_O_OUTPUT, CMD_O_TRACE,
-			 CMD_O_FORCE, CMD_O_FOLLOW, CMD_O_WAIT),
+	.opts = CMD_USES(
+		{CMD_O_RAW | CMD_OPT_BY_HOOK, NULL,
+		 "write each imported file, under its name, into DIR (into\n"
+		 "DIR/TRACE/ when the store holds several traces and no\n"
+		 "--trace is given)"},
+		{CMD_O_DIR, NULL, "where --raw writes (created if missing)"},
+		{CMD_O_JOBS_TABLE | CMD_OPT_BY_HOOK, NULL,
+		 "write the trace's jobs as voidfit-native CSV"},
+		{CMD_O_NODES_TABLE | CMD_OPT_BY_HOOK, NULL,
+		 "write the trace's nodes as voidfit-native CSV"},
+		{CMD_O_TRACE, "TRACE",
+		 "the trace (name or id); default: the newest for --jobs and\n"
+		 "--nodes, every trace for --raw"},
+		{CMD_O_OUTPUT, "-o FILE",
+		 "where --jobs or --nodes writes (default: standard output)"},
+		{CMD_O_FORCE, NULL,
+		 "replace existing regular files (a FIFO or a device is\n"
+		 "written through, never replaced)"},
+		{CMD_O_FOLLOW, NULL, "write to what a symbolic link points to (else refused)"},
+		{CMD_O_WAIT, NULL, NULL}),
+	.layout = {17, 1},
 	.store = CMD_STORE_READ, /* check has seen the one STORE */
 	.wait_key = CMD_K_WAIT,
 	.state_size = sizeof(struct export_cmd),

@@ -18,24 +18,31 @@ const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
 	.usage = "[--scenario NAME] [-j N] [--nodes N] [--seed S] [--templates N] [--json] -o DIR",
 	.summary = "generate a synthetic trace of a standard scenario",
-	.help = "      --scenario NAME  balanced (default), irregular, storage-stress, hard or\n"
-		"                        llm\n"
-		"  -j, --jobs N          jobs to generate (default 2000; at most 100000000)\n"
-		"      --nodes N         nodes of the cluster (default 64; at most 1000000)\n"
-		"      --seed S          seed, 0..18446744073709551615 (default 1): the same\n"
-		"                        arguments write the same bytes\n"
-		"      --templates N     the jobs take their requests (class, GPUs, cpu, mem,\n"
-		"                        HBM, net, sto, iocpu, GPU models) from N templates, the\n"
-		"                        k-th of popularity 1/k, as real traces repeat requests;\n"
-		"                        durations and arrivals stay each job's own (default:\n"
-		"                        every job drawn on its own)\n"
-		"      --json            print what was written as one JSON object (keys:\n"
-		"                        scenario, jobs, nodes, seed, templates, files)\n"
-		"  -o, --output DIR      write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
-		"                        DIR/faults.txt (DIR is created if missing; a\n"
-		"                        faults.txt there is removed for other scenarios)\n"
-		"\n"
-		"Scenarios:\n"
+	.opts = CMD_USES({CMD_O_SCENARIO | CMD_OPT_BY_HOOK, "NAME",
+			  "balanced (default), irregular, storage-stress, hard or\n"
+			  "llm"},
+			 {CMD_O_JOBS | CMD_OPT_BY_HOOK, NULL,
+			  "jobs to generate (default 2000; at most 100000000)"},
+			 {CMD_O_NODE_COUNT | CMD_OPT_BY_HOOK, NULL,
+			  "nodes of the cluster (default 64; at most 1000000)"},
+			 {CMD_O_GEN_SEED | CMD_OPT_BY_HOOK, NULL,
+			  "seed, 0..18446744073709551615 (default 1): the same\n"
+			  "arguments write the same bytes"},
+			 {CMD_O_TEMPLATES | CMD_OPT_BY_HOOK, NULL,
+			  "the jobs take their requests (class, GPUs, cpu, mem,\n"
+			  "HBM, net, sto, iocpu, GPU models) from N templates, the\n"
+			  "k-th of popularity 1/k, as real traces repeat requests;\n"
+			  "durations and arrivals stay each job's own (default:\n"
+			  "every job drawn on its own)"},
+			 {CMD_O_JSON, NULL,
+			  "print what was written as one JSON object (keys:\n"
+			  "scenario, jobs, nodes, seed, templates, files)"},
+			 {CMD_O_OUTPUT, "DIR",
+			  "write DIR/jobs.csv, DIR/nodes.csv and, for hard,\n"
+			  "DIR/faults.txt (DIR is created if missing; a\n"
+			  "faults.txt there is removed for other scenarios)"}),
+	.layout = {24, 0},
+	.help = "Scenarios:\n"
 		"  balanced        60% A100x8, 30% T4x4, 10% CPU nodes; jobs 30% infer, 35% "
 		"train,\n"
 		"                  20% batch, 15% cpu; offered GPU load 0.85; storage sized for "
@@ -61,9 +68,6 @@ const struct cmd_entry cmd_gen_entry = {
 		"                  The shape (a few gangs hold most GPU time, evaluation is most\n"
 		"                  jobs and short) is Acme's (Hu et al., NSDI 2024); the shares,\n"
 		"                  gang sizes and medians are assumed (voidfit(7))\n",
-	.opts = CMD_OPTS(CMD_O_SCENARIO | CMD_OPT_BY_HOOK, CMD_O_JOBS | CMD_OPT_BY_HOOK,
-			 CMD_O_NODE_COUNT | CMD_OPT_BY_HOOK, CMD_O_GEN_SEED | CMD_OPT_BY_HOOK,
-			 CMD_O_TEMPLATES | CMD_OPT_BY_HOOK, CMD_O_JSON, CMD_O_OUTPUT),
 	.no_operand = 1,
 	.state_size = sizeof(struct gen_params),
 	.init = init_gen,

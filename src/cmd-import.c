@@ -55,38 +55,45 @@ const struct cmd_entry cmd_import_entry = {
 		 "[--nodes NODEFILE]... [--gpu-models FILE] [--new-trace] [--strict] [--tz ZONE] "
 		 "[--node-procs N] [--wait SECONDS] FILE...",
 	.summary = "read trace files (plain, .gz, .zst, - for stdin) into a store",
-	.help = "  -o, --output STORE  the store to write (default voidfit.db; made if no file\n"
-		"                      is there, and put in place only if the import succeeds)\n"
-		"  --format FMT        the format of the files after it (--nodes ones too), up\n"
-		"                      to the next --format, instead of detecting it (one\n"
-		"                      after every file: every file's); 'generic:NAME' maps\n"
-		"                      columns with schemas/NAME.map or a .map file: --format\n"
-		"                      generic:jobs.map J.csv --format generic:nodes.map N.csv;\n"
-		"                      'voidfit import --format list' lists formats\n"
-		"  --nodes NODEFILE    a node list (its format is detected); may be repeated\n"
-		"  --cluster FILE      add the nodes of a cluster-spec file\n"
-		"  --gpu-models FILE   GPU models and aliases the built-in table lacks, in the\n"
-		"                      layout of schemas/gpu-models.csv; kept with the trace,\n"
-		"                      so every command prices its GPUs by them\n"
-		"  --name NAME         the new trace's name (default: the first file's base name)\n"
-		"  --new-trace         import files the store already holds again, into the new\n"
-		"                      trace (with another --cluster, say); else they are skipped\n"
-		"  --strict            fail on the first bad row (exit 1, store unchanged)\n"
-		"  --tz ZONE           the zone of time strings that name none: UTC (default),\n"
-		"                      +08:00, -0530 ...\n"
-		"  --node-procs N      swf: processors per node, instead of the log's MaxProcs /\n"
-		"                      MaxNodes; a job on more becomes a gang of ceil(procs / N)\n"
-		"                      workers\n"
-		"  --wait SECONDS      how long to wait for a store another voidfit holds\n"
-		"                      (default 60; 0: fail at once)\n"
-		"  --json              write the outcome as one JSON object (keys: store, ok,\n"
-		"                      error, trace, trace_id, files, read, accepted,\n"
-		"                      quarantined, jobs, nodes)\n"
-		"  -q, --quiet         print nothing but errors\n",
-	.opts = CMD_OPTS(CMD_O_OUTPUT, CMD_O_TRACE_FORMAT | CMD_OPT_BY_HOOK,
-			 CMD_O_NODES | CMD_OPT_BY_HOOK, CMD_O_CLUSTER, CMD_O_NAME, CMD_O_STRICT,
-			 CMD_O_QUIET, CMD_O_WAIT, CMD_O_JSON, CMD_O_TZ | CMD_OPT_BY_HOOK,
-			 CMD_O_NEW_TRACE, CMD_O_GPU_MODELS, CMD_O_NODE_PROCS),
+	.opts = CMD_USES(
+		{CMD_O_OUTPUT, "STORE",
+		 "the store to write (default voidfit.db; made if no file\n"
+		 "is there, and put in place only if the import succeeds)"},
+		{CMD_O_TRACE_FORMAT | CMD_OPT_BY_HOOK, "--format FMT",
+		 "the format of the files after it (--nodes ones too), up\n"
+		 "to the next --format, instead of detecting it (one\n"
+		 "after every file: every file's); 'generic:NAME' maps\n"
+		 "columns with schemas/NAME.map or a .map file: --format\n"
+		 "generic:jobs.map J.csv --format generic:nodes.map N.csv;\n"
+		 "'voidfit import --format list' lists formats"},
+		{CMD_O_NODES | CMD_OPT_BY_HOOK, "--nodes NODEFILE",
+		 "a node list (its format is detected); may be repeated"},
+		{CMD_O_CLUSTER, "--cluster FILE", "add the nodes of a cluster-spec file"},
+		{CMD_O_GPU_MODELS, NULL,
+		 "GPU models and aliases the built-in table lacks, in the\n"
+		 "layout of schemas/gpu-models.csv; kept with the trace,\n"
+		 "so every command prices its GPUs by them"},
+		{CMD_O_NAME, NULL, "the new trace's name (default: the first file's base name)"},
+		{CMD_O_NEW_TRACE, NULL,
+		 "import files the store already holds again, into the new\n"
+		 "trace (with another --cluster, say); else they are skipped"},
+		{CMD_O_STRICT, NULL, "fail on the first bad row (exit 1, store unchanged)"},
+		{CMD_O_TZ | CMD_OPT_BY_HOOK, NULL,
+		 "the zone of time strings that name none: UTC (default),\n"
+		 "+08:00, -0530 ..."},
+		{CMD_O_NODE_PROCS, NULL,
+		 "swf: processors per node, instead of the log's MaxProcs /\n"
+		 "MaxNodes; a job on more becomes a gang of ceil(procs / N)\n"
+		 "workers"},
+		{CMD_O_WAIT, NULL,
+		 "how long to wait for a store another voidfit holds\n"
+		 "(default 60; 0: fail at once)"},
+		{CMD_O_JSON, NULL,
+		 "write the outcome as one JSON object (keys: store, ok,\n"
+		 "error, trace, trace_id, files, read, accepted,\n"
+		 "quarantined, jobs, nodes)"},
+		{CMD_O_QUIET, NULL, "print nothing but errors"}),
+	.layout = {22, 1},
 	.init = init_import,
 	.opt = opt_import,
 	CMD_HOOKS(import, import_cmd),

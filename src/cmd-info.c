@@ -22,13 +22,13 @@ const struct cmd_entry cmd_info_entry = {
 	.name = "info",
 	.usage = "[--json] [--wait SECONDS] STORE",
 	.summary = "show what a store holds: traces, files, nodes, jobs, runs, sizes",
-	.help = "  --json          write one JSON object (keys: store, traces, files, nodes,\n"
-		"                  gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
-		"                  raw_bytes, ratio; each trace's gang_jobs and workers: its\n"
-		"                  jobs of W > 1 workers, and how many of each W)\n"
-		"  --wait SECONDS  how long to wait for a store another voidfit is writing\n"
-		"                  (default 60; 0: fail at once)\n",
-	.opts = CMD_OPTS(CMD_O_JSON, CMD_O_WAIT),
+	.opts = CMD_USES({CMD_O_JSON, NULL,
+			  "write one JSON object (keys: store, traces, files, nodes,\n"
+			  "gpus, gpus_by_model, jobs, jobs_by_class, runs, store_bytes,\n"
+			  "raw_bytes, ratio; each trace's gang_jobs and workers: its\n"
+			  "jobs of W > 1 workers, and how many of each W)"},
+			 {CMD_O_WAIT, NULL, NULL}),
+	.layout = {18, 1},
 	.operand = "store",
 	.one_only = "one store at a time",
 	.store = CMD_STORE_READ,

@@ -16,8 +16,9 @@ const struct cmd_entry cmd_policies_entry = {
 	.name = "policies",
 	.usage = "[--json]",
 	.summary = "list placement policies and the dimensions each sees",
-	.help = "  --json      write a JSON array of {name, dims, summary, by_state}\n",
-	.opts = CMD_OPTS(CMD_O_JSON),
+	.opts = CMD_USES(
+		{CMD_O_JSON, NULL, "write a JSON array of {name, dims, summary, by_state}"}),
+	.layout = {14, 1},
 	.no_operand = 1,
 	.exec = exec_policies,
 };

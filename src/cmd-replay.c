@@ -39,42 +39,41 @@ const struct cmd_entry cmd_replay_entry = {
 		 "[--no-store] [--into TASKSTORE [--force]] [--resamples N [--block DURATION]] "
 		 "[--json | --format F] " SCENARIO_USAGE,
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
-	.help = "  -p, --policy P[,P...]  policies to run, comma-separated, or 'all'\n"
-		"  -s, --seed N           PRNG and enrichment seed (default 1)\n"
-		"      --seeds A-B        one run per seed A..B, then the mean per policy\n"
-		"      --resume           run only the (policy, seed) pairs the store lacks in\n"
-		"                         this scenario (after an interrupted replay)\n"
-		"      --threads N        run up to N (policy, seed) runs at once (default: the\n"
-		"                         number of CPUs; the results do not depend on it)\n"
-		"  -n, --no-store         do not store the runs; print only\n"
-		"      --into TASKSTORE   store the runs in a new task store instead (a task of\n"
-		"                         'voidfit sweep'; 'voidfit merge' folds it into STORE);\n"
-		"                         a file there is refused unless it is a finished task\n"
-		"                         store of the same trace (the task run again); each\n"
-		"                         run is kept in TASKSTORE.part as it ends, and a task\n"
-		"                         stopped (a signal, a time limit) or killed resumes\n"
-		"                         after them when run again\n"
-		"      --force            with --into: replace any regular file at TASKSTORE "
-		"(never\n"
-		"                         STORE itself)\n"
-		"      --resamples N      timed: replay each (policy, seed) on N block resamples\n"
-		"                         of the trace (whole days drawn with replacement; hours\n"
-		"                         when it holds less than a week), each stored as a\n"
-		"                         scenario of its own; the same resample for every policy\n"
-		"      --block DURATION   the blocks of --resamples (90, 15m, 1h, 1d)\n"
-		"      --json             print JSON (same as --format json)\n"
-		"  -f, --format F         text (default), json, csv or md\n"
-		"\n" SCENARIO_HELP "\n"
-		"Provisioned GPU time over the window goes to buckets: productive, stalled (rate "
+	.opts = CMD_USES({CMD_O_POLICY, NULL, "policies to run, comma-separated, or 'all'"},
+			 {CMD_O_SEED, NULL, "PRNG and enrichment seed (default 1)"},
+			 {CMD_O_SEEDS, NULL, "one run per seed A..B, then the mean per policy"},
+			 {CMD_O_RESUME, NULL,
+			  "run only the (policy, seed) pairs the store lacks in\n"
+			  "this scenario (after an interrupted replay)"},
+			 {CMD_O_THREADS, NULL,
+			  "run up to N (policy, seed) runs at once (default: the\n"
+			  "number of CPUs; the results do not depend on it)"},
+			 {CMD_O_NO_STORE, NULL, "do not store the runs; print only"},
+			 {CMD_O_INTO, NULL,
+			  "store the runs in a new task store instead (a task of\n"
+			  "'voidfit sweep'; 'voidfit merge' folds it into STORE);\n"
+			  "a file there is refused unless it is a finished task\n"
+			  "store of the same trace (the task run again); each\n"
+			  "run is kept in TASKSTORE.part as it ends, and a task\n"
+			  "stopped (a signal, a time limit) or killed resumes\n"
+			  "after them when run again"},
+			 {CMD_O_FORCE, NULL,
+			  "with --into: replace any regular file at TASKSTORE (never\n"
+			  "STORE itself)"},
+			 {CMD_O_RESAMPLES, NULL,
+			  "timed: replay each (policy, seed) on N block resamples\n"
+			  "of the trace (whole days drawn with replacement; hours\n"
+			  "when it holds less than a week), each stored as a\n"
+			  "scenario of its own; the same resample for every policy"},
+			 {CMD_O_BLOCK, NULL, "the blocks of --resamples (90, 15m, 1h, 1d)"},
+			 {CMD_O_JSON, NULL, NULL}, {CMD_O_FORMAT, NULL, NULL}),
+	.help = "Provisioned GPU time over the window goes to buckets: productive, stalled (rate "
 		"<\n"
 		"1), lost (preempted), idle-blocked (a GPU job waits: wrong shape, another dim\n"
 		"short, model not allowed, queue discipline, cluster full) and idle-unneeded (no\n"
 		"GPU job waits). $/yr recoverable by placement = stalled + lost + blocked (but\n"
 		"full); by sizing = unneeded. The notes under the table give the window, the\n"
 		"prices and which figures rest on enrichment.\n",
-	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_SEED, CMD_O_SEEDS, CMD_O_RESUME, CMD_O_THREADS,
-			 CMD_O_NO_STORE, CMD_O_INTO, CMD_O_FORCE, CMD_O_RESAMPLES, CMD_O_BLOCK,
-			 CMD_O_JSON, CMD_O_FORMAT),
 	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,

@@ -42,33 +42,29 @@ const struct cmd_entry cmd_report_entry = {
 		 "[--api-price USD_PER_MTOK --tokens-per-gpu-hour N] "
 		 "[--format text|md|html|json|csv] [-o FILE [--follow]]",
 	.summary = "the cost report of one scenario: verdict, $ by bucket, charts, breakeven",
-	.help = "      --scenario ID      the runs of scenario ID ('voidfit runs' lists them)\n"
-		"      --runs IDS         these runs (\"3,5-9\"), all of one scenario\n"
-		"      --trace T          trace of the store, by name or id (default: the newest)\n"
-		"      --baseline P       the policy savings are measured against (default "
-		"scalar)\n"
-		"      --price-tier T     price at on-demand (default), reserved, spot or owned\n"
-		"      --gpu-price M=USD  price of one GPU-hour of model M (repeatable)\n"
-		"      --api-price USD    an API's price per million tokens, for the breakeven\n"
-		"      --tokens-per-gpu-hour N\n"
-		"                         tokens a productive GPU-hour makes (with --api-price)\n"
-		"  -f, --format F         text, md, html, json or csv (default: from -o's\n"
-		"                         ending, else text); an -o ending that is not the\n"
-		"                         format's (.txt .md .html .json .csv) is refused\n"
-		"  -o, --output FILE      write FILE (md: and FILE-1.svg, ... beside it) instead\n"
-		"                         of standard output, whole or not at all; a FIFO or a\n"
-		"                         device is written through (no charts), never replaced;\n"
-		"                         '-' is standard output\n"
-		"      --follow           with -o: write to what a symbolic link points to (a\n"
-		"                         link is refused without it)\n"
-		"\n"
-		"The verdict names the policy with the largest saving of recoverable-by-placement\n"
+	.opts = CMD_USES(
+		{CMD_O_SCENARIO, NULL, NULL}, {CMD_O_RUNS | CMD_OPT_BY_HOOK, NULL, NULL},
+		{CMD_O_SC(TRACE), NULL, NULL}, {CMD_O_BASELINE, NULL, NULL},
+		{CMD_O_SC(TIER), NULL, "price at on-demand (default), reserved, spot or owned"},
+		{CMD_O_SC(PRICE), NULL, NULL},
+		{CMD_O_API, NULL, "an API's price per million tokens, for the breakeven"},
+		{CMD_O_TOKENS, NULL, "tokens a productive GPU-hour makes (with --api-price)"},
+		{CMD_O_FORMAT, NULL,
+		 "text, md, html, json or csv (default: from -o's\n"
+		 "ending, else text); an -o ending that is not the\n"
+		 "format's (.txt .md .html .json .csv) is refused"},
+		{CMD_O_OUTPUT, NULL,
+		 "write FILE (md: and FILE-1.svg, ... beside it) instead\n"
+		 "of standard output, whole or not at all; a FIFO or a\n"
+		 "device is written through (no charts), never replaced;\n"
+		 "'-' is standard output"},
+		{CMD_O_FOLLOW, NULL,
+		 "with -o: write to what a symbolic link points to (a\n"
+		 "link is refused without it)"}),
+	.help = "The verdict names the policy with the largest saving of recoverable-by-placement\n"
 		"$/yr against the baseline, paired by seed, with its 95 % interval. Runs are\n"
 		"chosen as by compare: without --scenario or --runs, the newest scenario of the\n"
 		"trace whose policies all have the same seeds.\n",
-	.opts = CMD_OPTS(CMD_O_SC(TRACE), CMD_O_SC(PRICE), CMD_O_SC(TIER), CMD_O_SCENARIO,
-			 CMD_O_RUNS | CMD_OPT_BY_HOOK, CMD_O_BASELINE, CMD_O_API, CMD_O_TOKENS,
-			 CMD_O_FORMAT, CMD_O_OUTPUT, CMD_O_FOLLOW),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.opt = opt_report,

@@ -23,18 +23,19 @@ const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.usage = "STORE [--trace T] [--json] | rm STORE ID...",
 	.summary = "list the stored runs by scenario, or delete runs",
-	.help = "      --trace T   only the scenarios of trace T, by name or id (default: all)\n"
-		"      --json      write one JSON object (keys: store, scenarios; each scenario:\n"
-		"                  id, trace, mode, ..., partial, policies, sizings)\n"
-		"\n"
-		"A scenario is what a run is but its policy and seed (trace, cluster, faults,\n"
+	.opts = CMD_USES(
+		{CMD_O_TRACE, NULL, "only the scenarios of trace T, by name or id (default: all)"},
+		{CMD_O_JSON, NULL,
+		 "write one JSON object (keys: store, scenarios; each scenario:\n"
+		 "id, trace, mode, ..., partial, policies, sizings)"}),
+	.layout = {18, 0},
+	.help = "A scenario is what a run is but its policy and seed (trace, cluster, faults,\n"
 		"io-pressure, profile, mode, ...). Each line under it is a policy: its seeds, its\n"
 		"run ids and when its newest run was made; 'partial' marks a scenario whose\n"
 		"policies lack seeds another has. 'rm STORE ID...' deletes runs (IDs such as 3\n"
 		"or 5-9) with their figures, buckets and series in one transaction, and the\n"
 		"scenarios left without runs (but those a sizing rests on); an ID that is not\n"
 		"there deletes nothing.\n",
-	.opts = CMD_OPTS(CMD_O_TRACE, CMD_O_JSON),
 	.store = CMD_STORE_READ, /* the listing's; rm opens its own to write */
 	.check = check_runs,
 	.exec = exec_runs,

@@ -41,32 +41,31 @@ const struct cmd_entry cmd_size_entry = {
 	.usage = "STORE --policy P[,P...] [--slo SLO]... [--seeds A-B] [--shrink MODEL] "
 		 "[--threads N] [--no-store] [--json | --format F] " SCENARIO_USAGE,
 	.summary = "right-size: the fewest GPUs each policy needs to meet an SLO, and their $/yr",
-	.help = "  -p, --policy P[,P...]  policies to size for, comma-separated, or 'all'\n"
-		"      --slo SLO          what the smaller cluster must still meet: terms\n"
-		"                         NAME<=VALUE or NAME>=VALUE, comma-separated\n"
-		"                         (repeatable); NAME a run figure (wait_p95, wait_mean,\n"
-		"                         slowdown_mean, carried_over_jobs, jct_mean, ...),\n"
-		"                         VALUE a number, a duration for a time (90, 15m, 6h, 2d)\n"
-		"                         or 'full' (the figure on the full cluster); default\n"
-		"                         " DEFAULT_SLO " (timed)\n"
-		"      --seeds A-B        the SLO must hold at every seed A..B (default 1)\n"
-		"      --shrink MODEL     retire nodes of GPU model MODEL only (default: every\n"
-		"                         GPU node group, each in proportion)\n"
-		"      --threads N        runs at once (default: the number of CPUs; the result\n"
-		"                         does not depend on it)\n"
-		"  -n, --no-store         do not store the result\n"
-		"      --json             print JSON (same as --format json)\n"
-		"  -f, --format F         text (default), json, csv or md\n"
-		"\n" SCENARIO_HELP "\n"
-		"A node group is the nodes of one GPU model and capacity. Step k of S (S: the\n"
+	.opts = CMD_USES({CMD_O_POLICY, NULL, "policies to size for, comma-separated, or 'all'"},
+			 {CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
+			  "what the smaller cluster must still meet: terms\n"
+			  "NAME<=VALUE or NAME>=VALUE, comma-separated\n"
+			  "(repeatable); NAME a run figure (wait_p95, wait_mean,\n"
+			  "slowdown_mean, carried_over_jobs, jct_mean, ...),\n"
+			  "VALUE a number, a duration for a time (90, 15m, 6h, 2d)\n"
+			  "or 'full' (the figure on the full cluster); default\n"
+			  "wait_p95<=15m (timed)"},
+			 {CMD_O_SEEDS, NULL, "the SLO must hold at every seed A..B (default 1)"},
+			 {CMD_O_SHRINK, NULL,
+			  "retire nodes of GPU model MODEL only (default: every\n"
+			  "GPU node group, each in proportion)"},
+			 {CMD_O_THREADS, NULL,
+			  "runs at once (default: the number of CPUs; the result\n"
+			  "does not depend on it)"},
+			 {CMD_O_NO_STORE, NULL, "do not store the result"},
+			 {CMD_O_JSON, NULL, NULL}, {CMD_O_FORMAT, NULL, NULL}),
+	.help = "A node group is the nodes of one GPU model and capacity. Step k of S (S: the\n"
 		"largest group's nodes) keeps ceil(k x n / S) of a group's n nodes, removed in a\n"
 		"seeded order; CPU-only nodes stay. A bisection over k finds the smallest cluster\n"
 		"that meets the SLO at every seed with no more unplaceable jobs than the full\n"
 		"cluster; it assumes more nodes never miss what fewer meet (voidfit(7)), and\n"
 		"the two next larger sizes are tried to check it. Saved $/yr = retired GPUs x\n"
 		"price x 8760 h.\n",
-	.opts = CMD_OPTS(CMD_O_POLICY, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_SEEDS, CMD_O_SHRINK,
-			 CMD_O_THREADS, CMD_O_NO_STORE, CMD_O_JSON, CMD_O_FORMAT),
 	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_WRITE,

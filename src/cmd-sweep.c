@@ -40,28 +40,36 @@ const struct cmd_entry cmd_sweep_entry = {
 		 "[--what-if FILE]... [--trace T]... [--cells-per-task N] [--mem SIZE] [--time T] "
 		 "[--sbatch-opt OPT]... -o DIR | status [--todo] DIR",
 	.summary = "write a grid of replays as tasks for GNU parallel or Slurm job arrays",
-	.help = "  -p, --policies P,...   policies every task runs, comma-separated, or 'all'\n"
-		"      --split-policies   one task per policy (else every policy in each task)\n"
-		"      --seeds A-B        one task per seed A..B (default 1)\n"
-		"      --targets LIST     inflation targets, one task each: X[,X...], X a number\n"
-		"                         or LO..HI/STEP (e.g. 0.5..1.3/0.05); none: timed runs\n"
-		"      --what-if FILE     scenario variations, one a line, each line scenario\n"
-		"                         options ('--io-pressure 2', '--fault n1:sto=0.5@0+6h');\n"
-		"                         one task per line (repeatable; files add up); a bad\n"
-		"                         line fails the sweep by FILE:LINE\n"
-		"      --trace T          a trace of the store, by name or id (repeatable;\n"
-		"                         default: the newest)\n"
-		"      --cells-per-task N Slurm: each array task runs N tasks one after another\n"
-		"                         (default 1; fewer, longer array tasks)\n"
-		"      --mem SIZE         Slurm: memory an array task asks for (--mem; default:\n"
-		"                         estimated from the traces' jobs and nodes, see man 1)\n"
-		"      --time T           Slurm: its time limit (--time; default: estimated too)\n"
-		"      --sbatch-opt OPT   Slurm: one more sbatch option for the array job, as\n"
-		"                         '--partition=gpu' (repeatable)\n"
-		"  -o, --output DIR       the sweep directory to create (or the same sweep's, to\n"
-		"                         write its scripts anew)\n"
-		"\n"
-		"DIR gets 'tasks' (one voidfit command a line; task N writes its own task store\n"
+	.opts = CMD_USES(
+		{CMD_O_POLICIES, NULL, "policies every task runs, comma-separated, or 'all'"},
+		{CMD_O_SPLIT, NULL, "one task per policy (else every policy in each task)"},
+		{CMD_O_SEEDS, NULL, "one task per seed A..B (default 1)"},
+		{CMD_O_TARGETS | CMD_OPT_BY_HOOK, NULL,
+		 "inflation targets, one task each: X[,X...], X a number\n"
+		 "or LO..HI/STEP (e.g. 0.5..1.3/0.05); none: timed runs"},
+		{CMD_O_WHATIF | CMD_OPT_BY_HOOK, NULL,
+		 "scenario variations, one a line, each line scenario\n"
+		 "options ('--io-pressure 2', '--fault n1:sto=0.5@0+6h');\n"
+		 "one task per line (repeatable; files add up); a bad\n"
+		 "line fails the sweep by FILE:LINE"},
+		{CMD_O_TRACE | CMD_OPT_BY_HOOK, NULL,
+		 "a trace of the store, by name or id (repeatable;\n"
+		 "default: the newest)"},
+		{CMD_O_CELLS, NULL,
+		 "Slurm: each array task runs N tasks one after another\n"
+		 "(default 1; fewer, longer array tasks)"},
+		{CMD_O_MEM | CMD_OPT_BY_HOOK, NULL,
+		 "Slurm: memory an array task asks for (--mem; default:\n"
+		 "estimated from the traces' jobs and nodes, see man 1)"},
+		{CMD_O_TIME | CMD_OPT_BY_HOOK, NULL,
+		 "Slurm: its time limit (--time; default: estimated too)"},
+		{CMD_O_SBATCH | CMD_OPT_BY_HOOK, NULL,
+		 "Slurm: one more sbatch option for the array job, as\n"
+		 "'--partition=gpu' (repeatable)"},
+		{CMD_O_OUTPUT, "DIR",
+		 "the sweep directory to create (or the same sweep's, to\n"
+		 "write its scripts anew)"}),
+	.help = "DIR gets 'tasks' (one voidfit command a line; task N writes its own task store\n"
 		"runs/N.db), 'sweep.id' (the sweep's identity), 'parallel.sh' (GNU parallel: -j "
 		"N,\n"
 		"--sshloginfile FILE, --transfer) and 'slurm.sh' (submits slurm.sbatch as job "
@@ -77,10 +85,6 @@ const struct cmd_entry cmd_sweep_entry = {
 		"those\n"
 		"not done as a list 'sbatch --array' takes; it exits 0 only when every task is\n"
 		"done. --todo prints only the tasks not done, one a line.\n",
-	.opts = CMD_OPTS(CMD_O_POLICIES, CMD_O_SEEDS, CMD_O_TARGETS | CMD_OPT_BY_HOOK,
-			 CMD_O_WHATIF | CMD_OPT_BY_HOOK, CMD_O_TRACE | CMD_OPT_BY_HOOK, CMD_O_SPLIT,
-			 CMD_O_CELLS, CMD_O_MEM | CMD_OPT_BY_HOOK, CMD_O_TIME | CMD_OPT_BY_HOOK,
-			 CMD_O_SBATCH | CMD_OPT_BY_HOOK, CMD_O_OUTPUT),
 	.operand = "STORE",
 	.store = CMD_STORE_READ,
 	.sub = "status",

@@ -38,38 +38,40 @@ const struct cmd_entry cmd_verdict_entry = {
 		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--resamples N [--block "
 		 "DURATION]] [--no-give-up] [--threads N] [--format F] " SCENARIO_USAGE,
 	.summary = "fewer GPUs at the same service, and headroom for more demand, in $/yr",
-	.help = "      --baseline P       today's policy, whose service is kept (default scalar)\n"
-		"  -p, --policy P[,P...]  candidates, comma-separated, or 'all' (default all)\n"
-		"      --slo SLO          the service to keep (as size takes it); default: what\n"
-		"                         the baseline gives on the full cluster, its wait p95\n"
-		"                         and no more unplaceable jobs\n"
-		"      --seeds A-B        the SLO must hold at every seed A..B (default 1)\n"
-		"      --shrink MODEL     retire or buy nodes of GPU model MODEL only\n"
-		"      --growth-cap G     search headroom up to +G x today's demand (default 1)\n"
-		"      --no-headroom      the first answer only\n"
-		"      --resamples N      timed: both answers again on N block resamples of the\n"
-		"                         trace (the same for every policy), and their 90 %\n"
-		"                         percentile interval in the sentence\n"
-		"      --block DURATION   the blocks of --resamples (90, 15m, 1h, 1d; default a\n"
-		"                         day, an hour when the trace is shorter than a week)\n"
-		"      --no-give-up       replay every probe to its end (the answers are the "
-		"same,\n"
-		"                         later: a probe otherwise stops once it cannot meet the\n"
-		"                         SLO)\n"
-		"      --threads N        runs at once (default: the number of CPUs; the answers\n"
-		"                         do not depend on it)\n"
-		"  -f, --format F         text (default), json, csv or md: a row per policy with\n"
-		"                         its answers, their intervals and its sentence\n"
-		"\n" SCENARIO_HELP "\n"
-		"Fewer GPUs: the baseline's smallest cluster (size's search) minus each policy's,\n"
+	.opts = CMD_USES(
+		{CMD_O_BASELINE, NULL, "today's policy, whose service is kept (default scalar)"},
+		{CMD_O_POLICY, NULL, "candidates, comma-separated, or 'all' (default all)"},
+		{CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
+		 "the service to keep (as size takes it); default: what\n"
+		 "the baseline gives on the full cluster, its wait p95\n"
+		 "and no more unplaceable jobs"},
+		{CMD_O_SEEDS, NULL, "the SLO must hold at every seed A..B (default 1)"},
+		{CMD_O_SHRINK, NULL, "retire or buy nodes of GPU model MODEL only"},
+		{CMD_O_CAP | CMD_OPT_BY_HOOK, NULL,
+		 "search headroom up to +G x today's demand (default 1)"},
+		{CMD_O_NO_HEADROOM, NULL, "the first answer only"},
+		{CMD_O_RESAMPLES, NULL,
+		 "timed: both answers again on N block resamples of the\n"
+		 "trace (the same for every policy), and their 90 %\n"
+		 "percentile interval in the sentence"},
+		{CMD_O_BLOCK, NULL,
+		 "the blocks of --resamples (90, 15m, 1h, 1d; default a\n"
+		 "day, an hour when the trace is shorter than a week)"},
+		{CMD_O_NO_GIVE_UP, NULL,
+		 "replay every probe to its end (the answers are the same,\n"
+		 "later: a probe otherwise stops once it cannot meet the\n"
+		 "SLO)"},
+		{CMD_O_THREADS, NULL,
+		 "runs at once (default: the number of CPUs; the answers\n"
+		 "do not depend on it)"},
+		{CMD_O_FORMAT, NULL,
+		 "text (default), json, csv or md: a row per policy with\n"
+		 "its answers, their intervals and its sentence"}),
+	.help = "Fewer GPUs: the baseline's smallest cluster (size's search) minus each policy's,\n"
 		"in GPUs by model and x price per GPU-hour x 8760 h. Headroom: the largest growth\n"
 		"g (steps of 2 %) each policy absorbs at the SLO on today's cluster, the extra\n"
 		"jobs drawn from the trace's own mix; priced as the GPUs the baseline would buy\n"
 		"to absorb g too. See voidfit(7).\n",
-	.opts = CMD_OPTS(CMD_O_BASELINE, CMD_O_POLICY, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_SEEDS,
-			 CMD_O_SHRINK, CMD_O_CAP | CMD_OPT_BY_HOOK, CMD_O_NO_HEADROOM,
-			 CMD_O_THREADS, CMD_O_RESAMPLES, CMD_O_BLOCK, CMD_O_NO_GIVE_UP,
-			 CMD_O_FORMAT),
 	.scenario = 1,
 	.operand = "STORE",
 	.store = CMD_STORE_READ,

@@ -32,12 +32,69 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_sweep_entry,  &cmd_merge_entry,  &cmd_verdict_entry, NULL,
 };
 
+/* The label of use u in layout lay, in buf: "-x, --name ARG", or "--name ARG" under (or,
+ * flush, beside) the long names of the others; a scenario option's is its own help's. */
+static void help_label(char *buf, size_t size, const struct cmd_use *u, struct cmd_help_layout lay)
+{
+	size_t row = (size_t)(u->row & ~CMD_OPT_BY_HOOK);
+	const struct cmd_opt *o = &cmd_options[row];
+	if (row >= CMD_NOPT) { /* "  -m, --mode M           timed ...": up to the gap */
+		const char *h = scenario_params[row - CMD_NOPT].help + 2;
+		const char *gap = strstr(h + strspn(h, " "), "  ");
+		snprintf(buf, size, "%.*s", (int)(gap ? gap - h : 0), h);
+		return;
+	}
+	const char *arg = u->arg ? u->arg : cmd_option_arg[row];
+	int n = 0;
+	if (*arg == '-') {
+		snprintf(buf, size, "%s", arg);
+		return;
+	}
+	if (o->key < CMD_LONG_ONLY)
+		n = snprintf(buf, size, "-%c, ", o->key);
+	else if (!lay.flush)
+		n = snprintf(buf, size, "    ");
+	snprintf(buf + n, size - (size_t)n, "--%s%s%s", o->name, *arg ? " " : "", arg);
+}
+
+/* The -h lines of use u, or nothing for an alias. */
+static void help_option(FILE *f, const struct cmd_use *u, struct cmd_help_layout lay)
+{
+	size_t row = (size_t)(u->row & ~CMD_OPT_BY_HOOK);
+	const char *help = u->help ? u->help : row < CMD_NOPT ? cmd_option_help[row] : NULL;
+	if (!help && row >= CMD_NOPT) {
+		fputs(scenario_params[row - CMD_NOPT].help, f); /* at column 25 already */
+		return;
+	}
+	assert(help); /* test-cmd checks that every option of every command has one */
+	if (!*help)
+		return;
+	int col = lay.col ? lay.col : 25;
+	char label[128];
+	help_label(label, sizeof label, u, lay);
+	int w = 2 + (int)strlen(label);
+	fprintf(f, "  %s", label);
+	if (w < col)
+		fprintf(f, "%*s", col - w, "");
+	else
+		fprintf(f, "\n%*s", col, "");
+	for (const char *nl; (nl = strchr(help, '\n')); help = nl + 1)
+		fprintf(f, "%.*s\n%*s", (int)(nl - help), help, col, "");
+	fprintf(f, "%s\n", help);
+}
+
 void cmd_print_help(const struct cmd_entry *ce, FILE *f)
 {
 	fprintf(f, "usage: voidfit %s %s\n", ce->name, ce->usage);
 	if (ce->summary)
 		fprintf(f, "\n%s\n", ce->summary);
-	if (ce->help && *ce->help)
+	if (ce->opts && ce->opts[0].row >= 0)
+		fputc('\n', f);
+	for (const struct cmd_use *u = ce->opts; u && u->row >= 0; u++)
+		help_option(f, u, ce->layout);
+	if (ce->scenario)
+		fprintf(f, "\n%s", SCENARIO_HELP);
+	if (ce->help)
 		fprintf(f, "\n%s", ce->help);
 }
 
@@ -247,18 +304,30 @@ int cmd_resample_opts(const struct cmd_entry *ce, const char *nres_arg, const ch
 /* ---- a command as a declaration ---- */
 
 #define CMD_X_OPT(ID, SHORT, NAME, ARG, KIND, LO, HI)                                              \
-	{NAME, CMD_K_##ID, ARG, CMD_OPT_##KIND, LO, HI},
+	{NAME, CMD_K_##ID, sizeof(ARG) > 1, CMD_OPT_##KIND, LO, HI},
 const struct cmd_opt cmd_options[] = {CMD_OPTIONS(CMD_X_OPT) SCENARIO_OPTS, {NULL, 0, 0, 0, 0, 0}};
+#define CMD_X_ARG(ID, SHORT, NAME, ARG, ...) ARG,
+const char *const cmd_option_arg[] = {CMD_OPTIONS(CMD_X_ARG)};
+
+const char *const cmd_option_help[CMD_NOPT] = {
+	[CMD_O_JSON] = "print JSON (same as --format json)",
+	[CMD_O_FORMAT] = "text (default), json, csv or md",
+	[CMD_O_WAIT] = "how long to wait for a store another voidfit is writing\n"
+		       "(default 60; 0: fail at once)",
+	[CMD_O_SCENARIO] = "the runs of scenario ID ('voidfit runs' lists them)",
+	[CMD_O_RUNS] = "these runs (\"3,5-9\"), all of one scenario",
+	[CMD_O_BASELINE] = "the policy savings are measured against (default scalar)",
+};
 
 size_t cmd_entry_opts(const struct cmd_entry *ce, struct cmd_opt **out)
 {
 	size_t n = 0, nsc = ce->scenario ? SCENARIO_NPARAM : 0;
-	while (ce->opts && ce->opts[n] >= 0)
+	while (ce->opts && ce->opts[n].row >= 0)
 		n++;
 	struct cmd_opt *o = xcalloc(n + nsc + 1, sizeof *o);
 	for (size_t i = 0; i < n; i++) {
-		o[i] = cmd_options[ce->opts[i] & ~CMD_OPT_BY_HOOK];
-		if (ce->opts[i] & CMD_OPT_BY_HOOK)
+		o[i] = cmd_options[ce->opts[i].row & ~CMD_OPT_BY_HOOK];
+		if (ce->opts[i].row & CMD_OPT_BY_HOOK)
 			o[i].kind = CMD_OPT_HOOK;
 	}
 	for (size_t i = 0; i < nsc; i++)

@@ -218,7 +218,8 @@ static int run_exec(struct cmd_ctx *ctx)
 static const struct cmd_entry run_entry = {
 	.name = "t",
 	.usage = "OP",
-	.opts = CMD_OPTS(CMD_O_SPEED, CMD_O_THREADS, CMD_O_SLO | CMD_OPT_BY_HOOK, CMD_O_NAME),
+	.opts = CMD_USES({CMD_O_SPEED, NULL, "x"}, {CMD_O_THREADS, NULL, "x"},
+			 {CMD_O_SLO | CMD_OPT_BY_HOOK, NULL, "x"}, {CMD_O_NAME, NULL, "x"}),
 	.operand = "OP",
 	.opt = run_hook,
 	.check = run_check,
@@ -297,6 +298,87 @@ static void test_print_ranges(void **state)
 	fclose(f);
 }
 
+/* The help of an entry as cmd_print_help writes it. */
+static char *help_of(const struct cmd_entry *ce)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	cmd_print_help(ce, f);
+	fclose(f);
+	return buf;
+}
+
+/* -h is assembled from the entry's options: the registry's short option, name and value,
+ * padded to the layout's column (a label too long for it on a line of its own), each line
+ * of the meaning at that column; a meaning every command shares comes from the registry,
+ * a scenario option's from its own lines, and an alias has none. */
+static void test_help_from_options(void **state)
+{
+	(void)state;
+	const struct cmd_entry ce = {
+		.name = "t",
+		.usage = "STORE",
+		.summary = "a test",
+		.opts = CMD_USES({CMD_O_POLICY, NULL, "which\npolicies"},
+				 {CMD_O_POLICIES, NULL, ""}, {CMD_O_OUTPUT, "DIR", "where"},
+				 {CMD_O_TRACE, "-T", "whole label"},
+				 {CMD_O_TOKENS, NULL, "too long a label"}, {CMD_O_JSON, NULL, NULL},
+				 {CMD_O_SC(TRACE), NULL, NULL}, {CMD_O_SC(MODE), NULL, "own"}),
+		.help = "More.\n",
+	};
+	char *got = help_of(&ce);
+	assert_string_equal(
+		got,
+		"usage: voidfit t STORE\n\na test\n\n"
+		"  -p, --policy P[,P...]  which\n"
+		"                         policies\n"
+		"  -o, --output DIR       where\n"
+		"  -T                     whole label\n"
+		"      --tokens-per-gpu-hour N\n"
+		"                         too long a label\n"
+		"      --json             print JSON (same as --format json)\n"
+		"      --trace T          trace of the store, by name or id (default: the newest)\n"
+		"  -m, --mode M           own\n"
+		"\nMore.\n");
+	free(got);
+
+	const struct cmd_entry flush = {
+		.name = "f",
+		.usage = "[-q] [--wait SECONDS]",
+		.opts = CMD_USES({CMD_O_QUIET, NULL, "quiet"}, {CMD_O_WAIT, NULL, NULL}),
+		.layout = {17, 1},
+		.scenario = 1,
+	};
+	got = help_of(&flush);
+	assert_string_equal(got, "usage: voidfit f [-q] [--wait SECONDS]\n\n"
+				 "  -q, --quiet    quiet\n"
+				 "  --wait SECONDS how long to wait for a store another voidfit is "
+				 "writing\n"
+				 "                 (default 60; 0: fail at once)\n"
+				 "\n" SCENARIO_HELP);
+	free(got);
+}
+
+/* Every option of every command has its line of -h, its own or the registry's (cmd.c
+ * asserts it as it prints). */
+static void test_every_option_has_help(void **state)
+{
+	(void)state;
+	int bad = 0;
+	for (const struct cmd_entry *const *c = cmd_table; *c; c++)
+		for (const struct cmd_use *u = (*c)->opts; u && u->row >= 0; u++) {
+			int row = u->row & ~CMD_OPT_BY_HOOK;
+			if (!u->help && row < CMD_NOPT && !cmd_option_help[row]) {
+				print_error("%s --%s: no help\n", (*c)->name,
+					    cmd_options[row].name);
+				bad++;
+			}
+		}
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +392,8 @@ int main(void)
 		cmocka_unit_test(test_run_reads_declared_kinds),
 		cmocka_unit_test(test_run_stops_at_first_bad_option),
 		cmocka_unit_test(test_run_checks_operands),
+		cmocka_unit_test(test_help_from_options),
+		cmocka_unit_test(test_every_option_has_help),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
