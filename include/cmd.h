@@ -1,7 +1,8 @@
 /*
  * cmd.h — voidfit's subcommands. Each lives in src/cmd-NAME.c and exports one
  * const struct cmd_entry, listed in cmd_table (cmd.c). Only main.c and cmd-*.c print or
- * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error.
+ * exit; a command returns its exit status: 0 success, 1 runtime failure, 2 usage error, 130
+ * stopped by a signal (the shell's 128 + SIGINT, whichever signal it was).
  *
  * A command is a declaration, as tmux's cmd_entry is: its entry names its options (rows of
  * one registry, CMD_OPTIONS, which says once what kind of value each takes and what its
@@ -32,7 +33,7 @@
 #include "scenario.h"
 #include "sim.h"
 
-enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
+enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2, CMD_STOPPED = 130 };
 
 struct cmd_opt;
 struct cmd_ctx;

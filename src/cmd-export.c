@@ -343,11 +343,11 @@ static int put_csv(void *ctx, FILE *f, struct err *e)
 	return 0;
 }
 
-/* Say why writing failed; the exit status: 130 when stopped by a signal. */
+/* Say why writing failed; the exit status: CMD_STOPPED when stopped by a signal. */
 static int failed(const struct err *e)
 {
 	int rc = cmd_fail(&cmd_export_entry, "%s", e->msg);
-	return cmd_stop_signal ? 130 : rc;
+	return cmd_stop_signal ? CMD_STOPPED : rc;
 }
 
 /* --raw, --jobs, --nodes: one of them. */

@@ -286,7 +286,7 @@ static int say_failed(struct cmd_ctx *ctx, const struct replay_state *r, int grc
 	else if (stored && r->rows) /* by resample: --resume runs what is missing */
 		fprintf(stderr, "the runs done are stored; the same command with --resume "
 				"runs the rest\n");
-	return grc == VF_ESTOP ? 130 : CMD_FAIL;
+	return grc == VF_ESTOP ? CMD_STOPPED : CMD_FAIL;
 }
 
 /* "stored 3 runs in STORE (ids 4-6)", and how many were read back, on stderr. */

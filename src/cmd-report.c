@@ -215,7 +215,7 @@ static int write_report(struct cmd_ctx *ctx, struct report_state *r)
 	int stream = outfile_is_stream(&r->doc);
 	if (write_all(&r->doc, outp, r->flags, &r->out, &e)) {
 		int rc = cmd_fail(ctx->ce, "%s", e.msg);
-		return cmd_stop_signal ? 130 : rc;
+		return cmd_stop_signal ? CMD_STOPPED : rc;
 	}
 	if (!stream)
 		fprintf(stderr, "wrote %s%s\n", outp,

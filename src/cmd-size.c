@@ -209,8 +209,8 @@ static int exec_size(struct cmd_ctx *ctx)
 	int src = size_run(&o, &z->res, &e);
 	cmd_long_end(&lg);
 	if (src == VF_ESTOP) {
-		fprintf(stderr, "voidfit size: stopped; nothing stored\n");
-		return 130;
+		cmd_fail(ctx->ce, "stopped; nothing stored");
+		return CMD_STOPPED;
 	}
 	if (src)
 		return cmd_fail(ctx->ce, "%s", e.msg);

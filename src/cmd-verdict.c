@@ -304,8 +304,8 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	int vrc = verdict_run(&o, &t->v, &e);
 	cmd_long_end(&lg);
 	if (vrc == VF_ESTOP) {
-		fprintf(stderr, "voidfit verdict: stopped\n");
-		return 130;
+		cmd_fail(ctx->ce, "stopped");
+		return CMD_STOPPED;
 	}
 	if (vrc)
 		return cmd_fail(ctx->ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
