@@ -334,6 +334,10 @@ void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n);
  * 0, or the usage error. */
 int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given);
 
+/* --runs IDS of a command that reads chosen runs (compare, report): the run ids ("3,5-9") in
+ * *ids (freed first: the last --runs counts; free it) and *n; 0, or the usage error. */
+int cmd_runs_opt(const struct cmd_ctx *ctx, const char *arg, int64_t **ids, size_t *n);
+
 /* Stopping a long command: between cmd_stop_catch and cmd_stop_release, SIGINT, SIGTERM
  * and SIGHUP set cmd_stop_signal to the signal's number (the command stops at its next
  * check), but those ignored when it started (nohup, a background job of a script) stay

@@ -92,13 +92,8 @@ const struct cmd_entry cmd_compare_entry = {
 static int opt_compare(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct compare_state *c = ctx->u;
-	struct err e = {0};
 	(void)key;
-	free(c->ids);
-	c->ids = NULL;
-	if (runrec_parse_ids(arg, &c->ids, &c->nids, &e))
-		return cmd_usage_error(ctx->ce, "--runs %s", e.msg);
-	return CMD_OK;
+	return cmd_runs_opt(ctx, arg, &c->ids, &c->nids);
 }
 
 /* The query of the runs compared, from the options (check_compare has checked them). */

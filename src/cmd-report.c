@@ -147,13 +147,8 @@ static int out_format(const char *outp, const struct report_ops **f)
 static int opt_report(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct report_state *r = ctx->u;
-	struct err e = {0};
 	(void)key;
-	free(r->ids);
-	r->ids = NULL;
-	if (runrec_parse_ids(arg, &r->ids, &r->q.nrun_ids, &e))
-		return cmd_usage_error(ctx->ce, "--runs %s", e.msg);
-	return CMD_OK;
+	return cmd_runs_opt(ctx, arg, &r->ids, &r->q.nrun_ids);
 }
 
 static int check_report(struct cmd_ctx *ctx)

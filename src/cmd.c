@@ -16,6 +16,7 @@
 #include "fault.h"
 #include "gpumodel.h"
 #include "resample.h"
+#include "runrec.h"
 #include "size.h"
 #include "table.h"
 #include "util.h"
@@ -531,6 +532,16 @@ int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo
 	*given = 1;
 	if (size_slo_parse(arg, slo, &e))
 		return cmd_usage_error(ctx->ce, "%s", e.msg);
+	return CMD_OK;
+}
+
+int cmd_runs_opt(const struct cmd_ctx *ctx, const char *arg, int64_t **ids, size_t *n)
+{
+	struct err e = {0};
+	free(*ids);
+	*ids = NULL;
+	if (runrec_parse_ids(arg, ids, n, &e))
+		return cmd_usage_error(ctx->ce, "--runs %s", e.msg);
 	return CMD_OK;
 }
 
