@@ -33,6 +33,10 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_sweep_entry,  &cmd_merge_entry,  &cmd_verdict_entry, NULL,
 };
 
+/* The column of the scenario's -h lines (SCENARIO_PARAMS writes them aligned), and so of a
+ * command's by default. */
+enum { HELP_COL = 25 };
+
 /* The label of use u in layout lay, in buf: "-x, --name ARG", or "--name ARG" under (or,
  * flush, beside) the long names of the others; a scenario option's is its own help's. */
 static void help_label(char *buf, size_t size, const struct cmd_use *u, struct cmd_help_layout lay)
@@ -46,11 +50,11 @@ static void help_label(char *buf, size_t size, const struct cmd_use *u, struct c
 		return;
 	}
 	const char *arg = u->arg ? u->arg : cmd_option_arg[row];
-	int n = 0;
 	if (*arg == '-') {
 		snprintf(buf, size, "%s", arg);
 		return;
 	}
+	int n = 0;
 	if (o->key < CMD_LONG_ONLY)
 		n = snprintf(buf, size, "-%c, ", o->key);
 	else if (!lay.flush)
@@ -64,13 +68,13 @@ static void help_option(FILE *f, const struct cmd_use *u, struct cmd_help_layout
 	size_t row = (size_t)(u->row & ~CMD_OPT_BY_HOOK);
 	const char *help = u->help ? u->help : row < CMD_NOPT ? cmd_option_help[row] : NULL;
 	if (!help && row >= CMD_NOPT) {
-		fputs(scenario_params[row - CMD_NOPT].help, f); /* at column 25 already */
+		fputs(scenario_params[row - CMD_NOPT].help, f); /* at HELP_COL already */
 		return;
 	}
 	assert(help); /* test-cmd checks that every option of every command has one */
 	if (!*help)
 		return;
-	int col = lay.col ? lay.col : 25;
+	int col = lay.col ? lay.col : HELP_COL;
 	char label[128];
 	help_label(label, sizeof label, u, lay);
 	int w = 2 + (int)strlen(label);
