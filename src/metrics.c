@@ -67,6 +67,25 @@ const char *metrics_price_source(const struct metrics_opts *o, int model)
 	return model_row(model)->source[o ? o->tier : GPUMODEL_ON_DEMAND];
 }
 
+void metrics_prices_note(const struct metrics_opts *o, uint32_t assumed, struct sbuf *out)
+{
+	sbuf_adds(out, gpumodel_tier_name(o ? o->tier : GPUMODEL_ON_DEMAND));
+	int over = 0;
+	for (int m = 0; o && m < GPUMODEL_MAX; m++)
+		over |= o->price[m] >= 0;
+	if (over)
+		sbuf_adds(out, " with --gpu-price overrides");
+	if (assumed) {
+		sbuf_adds(out, "; assumed (not a list price): ");
+		const char *sep = "";
+		for (int m = 0; m < gpumodel_count(); m++)
+			if (assumed >> m & 1) {
+				sbuf_printf(out, "%s%s", sep, gpumodel_get(m)->name);
+				sep = ", ";
+			}
+	}
+}
+
 int metrics_by_placement(enum sim_bucket b)
 {
 	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL) ||

@@ -335,24 +335,9 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 				"($/yr = GPUs x price x 8760 h)");
 	table_add_note(t, b.s);
 	sbuf_reset(&b);
-	sbuf_printf(&b,
-		    "recoverable by placement = stalled + lost + idle-blocked (but by a full "
-		    "cluster); by sizing = idle while no GPU job waits; prices: %s",
-		    gpumodel_tier_name(prices ? prices->tier : GPUMODEL_ON_DEMAND));
-	int over = 0;
-	for (int m = 0; prices && m < GPUMODEL_MAX; m++)
-		over |= prices->price[m] >= 0;
-	if (over)
-		sbuf_adds(&b, " with --gpu-price overrides");
-	if (assumed) {
-		sbuf_adds(&b, "; assumed (not a list price): ");
-		const char *sep = "";
-		for (int m = 0; m < gpumodel_count(); m++)
-			if (assumed >> m & 1) {
-				sbuf_printf(&b, "%s%s", sep, gpumodel_get(m)->name);
-				sep = ", ";
-			}
-	}
+	sbuf_adds(&b, "recoverable by placement = stalled + lost + idle-blocked (but by a full "
+		      "cluster); by sizing = idle while no GPU job waits; prices: ");
+	metrics_prices_note(prices, assumed, &b);
 	table_add_note(t, b.s);
 	sbuf_reset(&b);
 	sbuf_printf(&b, "enriched values: %s", enriched ? enriched : "unknown");
