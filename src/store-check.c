@@ -48,10 +48,18 @@ static int check_prep(struct checker *c, const char *what, const char *sql, sqli
 	return 1;
 }
 
+/* A statement that failed while stepping (during names it in SQLite's terms), said as a
+ * problem of what. */
+static void say_sqlerr(struct checker *c, const char *what, const char *during)
+{
+	struct err e = {0};
+	store_sqlerr(c->s, &e, during);
+	say(c, 0, what, "%s", e.msg);
+}
+
 static void check_integrity(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "sqlite integrity_check", "PRAGMA integrity_check", &st))
 		return;
 	int step, n = 0, ok = 0;
@@ -63,8 +71,7 @@ static void check_integrity(struct checker *c)
 			say(c, 0, "sqlite integrity_check", "%s", r ? r : "?");
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "integrity_check");
-		say(c, 0, "sqlite integrity_check", "%s", e.msg);
+		say_sqlerr(c, "sqlite integrity_check", "integrity_check");
 	} else if (ok) {
 		say(c, 1, "sqlite integrity_check", "ok");
 	}
@@ -74,7 +81,6 @@ static void check_integrity(struct checker *c)
 static void check_header(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "store header",
 		       "SELECT (SELECT application_id FROM pragma_application_id), "
 		       "(SELECT user_version FROM pragma_user_version)",
@@ -87,8 +93,7 @@ static void check_header(struct checker *c)
 		say(c, ver == store_schema_version(), "schema version", "%lld%s", (long long)ver,
 		    ver == store_schema_version() ? "" : ", not this voidfit's");
 	} else {
-		store_sqlerr(c->s, &e, "header");
-		say(c, 0, "store header", "%s", e.msg);
+		say_sqlerr(c, "store header", "header");
 	}
 	sqlite3_finalize(st);
 }
@@ -207,8 +212,7 @@ static void check_runs(struct checker *c)
 		n++;
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "runs");
-		say(c, 0, "runs", "%s", e.msg);
+		say_sqlerr(c, "runs", "runs");
 	} else if (!bad) {
 		say(c, 1, "runs", "%d, their series and results readable", n);
 	}
@@ -219,7 +223,6 @@ static void check_runs(struct checker *c)
 static void check_schema(struct checker *c, sqlite3 *ref)
 {
 	sqlite3_stmt *want, *have;
-	struct err e = {0};
 	if (sqlite3_prepare_v2(ref,
 			       "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE "
 			       "'sqlite_%' ORDER BY type DESC, name",
@@ -250,8 +253,7 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		}
 		n++;
 		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			store_sqlerr(c->s, &e, "schema");
-			say(c, 0, what, "%s", e.msg);
+			say_sqlerr(c, what, "schema");
 			bad++;
 		} else if (step == SQLITE_DONE) {
 			say(c, 0, what, "missing");
@@ -273,7 +275,6 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 static void check_foreign_keys(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "foreign keys", "PRAGMA foreign_key_check", &st))
 		return;
 	int step, n = 0;
@@ -287,8 +288,7 @@ static void check_foreign_keys(struct checker *c)
 		    sqlite3_column_text(st, 2));
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "foreign_key_check");
-		say(c, 0, "foreign keys", "%s", e.msg);
+		say_sqlerr(c, "foreign keys", "foreign_key_check");
 	} else if (n > CHECK_SHOW_ROWS) {
 		say(c, 0, "foreign keys", "%d more rows refer to rows that are not there",
 		    n - CHECK_SHOW_ROWS);
@@ -362,7 +362,6 @@ static void check_table(struct checker *c, const char *table, int64_t nrows, uin
 static void check_row_sums(struct checker *c, sqlite3 *ref)
 {
 	sqlite3_stmt *want, *have;
-	struct err e = {0};
 	if (sqlite3_prepare_v2(ref, "SELECT tbl FROM row_sums ORDER BY rowid", -1, &want, NULL) !=
 	    SQLITE_OK) {
 		say(c, 0, "row sums", "%s", sqlite3_errmsg(ref));
@@ -385,7 +384,7 @@ static void check_row_sums(struct checker *c, sqlite3 *ref)
 			if (step == SQLITE_DONE)
 				say(c, 0, what, "not in row_sums: its rows cannot be checked");
 			else
-				say(c, 0, what, "%s", (store_sqlerr(c->s, &e, "row sums"), e.msg));
+				say_sqlerr(c, what, "row sums");
 		}
 		sqlite3_reset(have);
 	}
@@ -397,7 +396,6 @@ static void check_row_sums(struct checker *c, sqlite3 *ref)
 static void check_counts(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "counts",
 		       "SELECT f.name, f.rows_read, f.rows_accepted, f.rows_quarantined, "
 		       "(SELECT count(*) FROM quarantine q WHERE q.file_id = f.id) "
@@ -422,8 +420,7 @@ static void check_counts(struct checker *c)
 		bad++;
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "counts");
-		say(c, 0, "counts", "%s", e.msg);
+		say_sqlerr(c, "counts", "counts");
 	} else if (!bad) {
 		say(c, 1, "counts",
 		    "%d files: rows read = accepted + quarantined, quarantined rows all there", n);
