@@ -98,95 +98,69 @@ static void check_header(struct checker *c)
 	sqlite3_finalize(st);
 }
 
-struct fileinfo {
-	int64_t id;
-	char *name;
-	int64_t size;
-	uint8_t sha[32];
+/* store_file_list: the file's bytes are there, as many as were imported, with its sha256
+ * (ctx: a struct filecheck). */
+struct filecheck {
+	struct checker *c;
+	int task; /* a task store: provenance only, no bytes */
 };
 
-struct filelist {
-	struct fileinfo *f;
-	size_t n, cap;
-};
-
-static int collect_file(void *ctx, const struct store_file *f)
+static int check_file(void *ctx, const struct store_file *f)
 {
-	struct filelist *l = ctx;
-	xgrow(&l->f, &l->cap, l->n + 1, sizeof *l->f);
-	struct fileinfo *fi = &l->f[l->n++];
-	fi->id = f->id;
-	fi->name = xstrdup(f->name);
-	fi->size = f->size;
-	memcpy(fi->sha, f->sha256, 32);
+	const struct filecheck *k = ctx;
+	struct checker *c = k->c;
+	struct err e = {0};
+	uint8_t sha[32];
+	int64_t len;
+	char hex[65], what[300];
+	snprintf(what, sizeof what, "file '%s'", f->name);
+	if (k->task)
+		say(c, 1, what, "provenance only: a task store keeps no bytes");
+	else if (store_raw_digest(c->s, f->id, sha, &len, &e))
+		say(c, 0, what, "%s", e.msg);
+	else if (len != f->size)
+		say(c, 0, what, "%lld bytes stored, %lld imported", (long long)len,
+		    (long long)f->size);
+	else if (memcmp(sha, f->sha256, 32))
+		say(c, 0, what, "sha256 of the stored bytes does not match");
+	else
+		say(c, 1, what, "%lld bytes, sha256 %.12s", (long long)len,
+		    (sha256_hex(sha, hex), hex));
 	return 0;
 }
 
 static void check_files(struct checker *c, int task)
 {
-	struct filelist l = {0};
+	struct filecheck k = {c, task};
 	struct err e = {0};
-	if (store_file_list(c->s, -1, collect_file, &l, &e))
+	if (store_file_list(c->s, -1, check_file, &k, &e))
 		say(c, 0, "files", "%s", e.msg);
-	for (size_t i = 0; i < l.n; i++) {
-		struct fileinfo *f = &l.f[i];
-		uint8_t sha[32];
-		int64_t len;
-		char hex[65], what[300];
-		snprintf(what, sizeof what, "file '%s'", f->name);
-		if (task)
-			say(c, 1, what, "provenance only: a task store keeps no bytes");
-		else if (store_raw_digest(c->s, f->id, sha, &len, &e))
-			say(c, 0, what, "%s", e.msg);
-		else if (len != f->size)
-			say(c, 0, what, "%lld bytes stored, %lld imported", (long long)len,
-			    (long long)f->size);
-		else if (memcmp(sha, f->sha, 32))
-			say(c, 0, what, "sha256 of the stored bytes does not match");
-		else
-			say(c, 1, what, "%lld bytes, sha256 %.12s", (long long)len,
-			    (sha256_hex(sha, hex), hex));
-		free(f->name);
-	}
-	free(l.f);
 }
 
-struct tracelist {
-	struct store_trace_info *t;
-	size_t n, cap;
-};
-
-static int collect_trace(void *ctx, const struct store_trace_info *t)
+/* store_trace_list: the trace's jobs and nodes load, as many as were recorded. */
+static int check_trace(void *ctx, const struct store_trace_info *t)
 {
-	struct tracelist *l = ctx;
-	xgrow(&l->t, &l->cap, l->n + 1, sizeof *l->t);
-	l->t[l->n] = *t;
-	l->t[l->n++].name = xstrdup(t->name);
+	struct checker *c = ctx;
+	struct err e = {0};
+	struct job_set js = {0};
+	char what[300];
+	snprintf(what, sizeof what, "trace '%s'", t->name);
+	if (store_trace_load(c->s, t->id, &js, &e))
+		say(c, 0, what, "%s", e.msg);
+	else if ((int64_t)js.njobs != t->njobs || (int64_t)js.nnodes != t->nnodes)
+		say(c, 0, what, "%zu jobs and %zu nodes stored, %lld and %lld recorded", js.njobs,
+		    js.nnodes, (long long)t->njobs, (long long)t->nnodes);
+	else
+		say(c, 1, what, "%zu jobs, %zu nodes", js.njobs, js.nnodes);
+	job_set_release(&js);
 	return 0;
 }
 
 static void check_traces(struct checker *c)
 {
-	struct tracelist l = {0};
 	struct err e = {0};
-	if (store_trace_list(c->s, collect_trace, &l, &e))
+	if (store_trace_list(c->s, check_trace, c, &e))
 		say(c, 0, "traces", "%s", e.msg);
-	for (size_t i = 0; i < l.n; i++) {
-		struct store_trace_info *t = &l.t[i];
-		struct job_set js = {0};
-		char what[300];
-		snprintf(what, sizeof what, "trace '%s'", t->name);
-		if (store_trace_load(c->s, t->id, &js, &e))
-			say(c, 0, what, "%s", e.msg);
-		else if ((int64_t)js.njobs != t->njobs || (int64_t)js.nnodes != t->nnodes)
-			say(c, 0, what, "%zu jobs and %zu nodes stored, %lld and %lld recorded",
-			    js.njobs, js.nnodes, (long long)t->njobs, (long long)t->nnodes);
-		else
-			say(c, 1, what, "%zu jobs, %zu nodes", js.njobs, js.nnodes);
-		job_set_release(&js);
-		free((char *)t->name);
-	}
-	free(l.t);
 }
 
 static void check_runs(struct checker *c)
