@@ -218,26 +218,15 @@ static int result_class(const struct sim_job_result *r)
 static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_job_result *r,
 		     int fill)
 {
+	/* the counter of each state a job can end the replay in (pending: none) */
+	int64_t *const by_state[] = {
+		[SIM_JOB_QUEUED] = &mj->queued,     [SIM_JOB_RUNNING] = &mj->running,
+		[SIM_JOB_FINISHED] = &mj->finished, [SIM_JOB_UNPLACEABLE] = &mj->unplaceable,
+		[SIM_JOB_SKIPPED] = &mj->skipped,
+	};
 	mj->jobs++;
-	switch (r->state) {
-	case SIM_JOB_FINISHED:
-		mj->finished++;
-		break;
-	case SIM_JOB_RUNNING:
-		mj->running++;
-		break;
-	case SIM_JOB_QUEUED:
-		mj->queued++;
-		break;
-	case SIM_JOB_UNPLACEABLE:
-		mj->unplaceable++;
-		break;
-	case SIM_JOB_SKIPPED:
-		mj->skipped++;
-		break;
-	default:
-		break;
-	}
+	if ((size_t)r->state < sizeof by_state / sizeof *by_state && by_state[r->state])
+		(*by_state[r->state])++;
 	if (r->npreempt)
 		mj->preempted++;
 	mj->stalled_gpu_hours += r->stalled_gpu_s / 3600;
