@@ -510,6 +510,13 @@ static void verdict_guard(struct ctx *x)
 	sbuf_release(&who);
 }
 
+/* A section opens with its heading and a paragraph on what it shows. */
+static void section_open(struct report *r, const char *heading, const char *intro)
+{
+	report_add(r, REPORT_B_HEADING, heading);
+	report_add(r, REPORT_B_PARA, intro);
+}
+
 /* ---- at a glance: the one screen a CFO reads ---- */
 
 /* What the cluster costs a year and how much of it does useful work, the verdict (the
@@ -615,14 +622,13 @@ static void whole_nodes(struct ctx *x)
 static void section_service(struct ctx *x)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "Service levels");
-	report_add(r, REPORT_B_PARA,
-		   "What users got under each policy, beside its dollars: the jobs that were "
-		   "unplaceable (they never ran, and no figure counts them), the jobs that "
-		   "failed to fit when they arrived (inflation), the work carried past the "
-		   "pricing window, the wait from arrival to start (median and 95th "
-		   "percentile) and the mean slowdown (run time over time alone). Mean over "
-		   "each policy's seeds.");
+	section_open(r, "Service levels",
+		     "What users got under each policy, beside its dollars: the jobs that were "
+		     "unplaceable (they never ran, and no figure counts them), the jobs that "
+		     "failed to fit when they arrived (inflation), the work carried past the "
+		     "pricing window, the wait from arrival to start (median and 95th "
+		     "percentile) and the mean slowdown (run time over time alone). Mean over "
+		     "each policy's seeds.");
 	static const struct table_col cols[] = {
 		LABEL_COLS,
 		{"jobs", "jobs", NULL, 0, 0, 0},
@@ -785,9 +791,8 @@ static void chart_pols_release(struct chart_pols *c)
 static void section_buckets(struct ctx *x)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "1. Cost by bucket");
-	report_add(
-		r, REPORT_B_PARA,
+	section_open(
+		r, "1. Cost by bucket",
 		"What the cluster's provisioned GPU time costs a year, split by what the GPUs "
 		"were doing: productive (progress at full rate), stalled (allocated but slowed "
 		"by contention), lost (runs undone by preemption), blocked (idle while a GPU job "
@@ -873,11 +878,10 @@ static void section_buckets(struct ctx *x)
 static void section_split(struct ctx *x, int by_class)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, by_class ? "3. Cost by job class" : "2. Cost by GPU model");
-	report_add(r, REPORT_B_PARA,
-		   by_class ? "The same by the class of the job the time served or waited for "
-			      "(none: idle while no GPU job waited)."
-			    : "The same by GPU model, each priced at its own price.");
+	section_open(r, by_class ? "3. Cost by job class" : "2. Cost by GPU model",
+		     by_class ? "The same by the class of the job the time served or waited for "
+				"(none: idle while no GPU job waited)."
+			      : "The same by GPU model, each priced at its own price.");
 	if (legacy_says(x))
 		return;
 	int nparts = by_class ? JOB_NCLASS + 1 : gpumodel_count();
@@ -978,16 +982,16 @@ static void pts_release(struct pts *s)
 static int section_series(struct ctx *x, struct err *e)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "4. Fragmentation, stalled GPUs and queue over time");
-	report_add(r, REPORT_B_PARA,
-		   "From each run's stored series: the FGD fragmentation (free GPU capacity the "
-		   "common job shapes cannot use, as a share of all), the share of GPU capacity "
-		   "stalled by contention, and the jobs waiting. The table is over the pricing "
-		   "window (compare's mean fragmentation is over the whole replay, the drain "
-		   "included): means are time-weighted, the mean over seeds; peaks are the highest "
-		   "sample of any seed. The charts show the mean over seeds in equal slices of "
-		   "time, up to a quarter past the end of the window (after it the last jobs "
-		   "drain).");
+	section_open(
+		r, "4. Fragmentation, stalled GPUs and queue over time",
+		"From each run's stored series: the FGD fragmentation (free GPU capacity the "
+		"common job shapes cannot use, as a share of all), the share of GPU capacity "
+		"stalled by contention, and the jobs waiting. The table is over the pricing "
+		"window (compare's mean fragmentation is over the whole replay, the drain "
+		"included): means are time-weighted, the mean over seeds; peaks are the highest "
+		"sample of any seed. The charts show the mean over seeds in equal slices of "
+		"time, up to a quarter past the end of the window (after it the last jobs "
+		"drain).");
 	size_t nr = x->sel.n, ng = x->ng;
 	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
 	double tmax = 0;
@@ -1302,11 +1306,10 @@ static int section_whatif(struct ctx *x, struct err *e)
 	struct report *r = x->r;
 	struct scen_list sl = {0};
 	int rc;
-	report_add(r, REPORT_B_HEADING, "6. What-ifs");
-	report_add(r, REPORT_B_PARA,
-		   "The other scenarios of this trace and mode (faults, io-pressure, another "
-		   "cluster, ...), each against this report's scenario: recoverable by placement "
-		   "of the same policy, $ per year, the change paired by seed.");
+	section_open(r, "6. What-ifs",
+		     "The other scenarios of this trace and mode (faults, io-pressure, another "
+		     "cluster, ...), each against this report's scenario: recoverable by placement "
+		     "of the same policy, $ per year, the change paired by seed.");
 	if ((rc = store_scenario_list(x->st, x->sel.trace_id, scen_cb, &sl, e)))
 		goto out;
 	static const struct table_col cols[] = {
