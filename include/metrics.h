@@ -28,6 +28,7 @@
 #include "gpumodel.h"
 #include "job.h"
 #include "sim.h"
+#include "sbuf.h"
 #include "util.h"
 
 /* A replay whose time-weighted mean allocated GPU share is under this measured an almost
@@ -54,6 +55,10 @@ int metrics_price_split(const char *s, char name[METRICS_MODEL_NAME], double *us
 double metrics_price(const struct metrics_opts *o, int model);
 /* Where that price comes from: "--gpu-price" for an override, else the table's source. */
 const char *metrics_price_source(const struct metrics_opts *o, int model);
+/* Append to out what prices the figures: the tier's name, " with --gpu-price overrides" when o
+ * has any, and "; assumed (not a list price): A100, T4" for the models set in assumed (bit m:
+ * model m; the models whose table price is a placeholder). o may be NULL: on demand. */
+void metrics_prices_note(const struct metrics_opts *o, uint32_t assumed, struct sbuf *out);
 /* 1 if bucket b is recoverable by placement (stalled, lost, blocked but full). */
 int metrics_by_placement(enum sim_bucket b);
 

@@ -67,6 +67,25 @@ const char *metrics_price_source(const struct metrics_opts *o, int model)
 	return model_row(model)->source[o ? o->tier : GPUMODEL_ON_DEMAND];
 }
 
+void metrics_prices_note(const struct metrics_opts *o, uint32_t assumed, struct sbuf *out)
+{
+	sbuf_adds(out, gpumodel_tier_name(o ? o->tier : GPUMODEL_ON_DEMAND));
+	int over = 0;
+	for (int m = 0; o && m < GPUMODEL_MAX; m++)
+		over |= o->price[m] >= 0;
+	if (over)
+		sbuf_adds(out, " with --gpu-price overrides");
+	if (assumed) {
+		sbuf_adds(out, "; assumed (not a list price): ");
+		const char *sep = "";
+		for (int m = 0; m < gpumodel_count(); m++)
+			if (assumed >> m & 1) {
+				sbuf_printf(out, "%s%s", sep, gpumodel_get(m)->name);
+				sep = ", ";
+			}
+	}
+}
+
 int metrics_by_placement(enum sim_bucket b)
 {
 	return b == SIM_B_STALLED || b == SIM_B_LOST || (b >= SIM_B_IDLE0 && b < SIM_B_FULL) ||
@@ -199,26 +218,15 @@ static int result_class(const struct sim_job_result *r)
 static void jobs_add(struct metrics_jobs *mj, struct acc *a, const struct sim_job_result *r,
 		     int fill)
 {
+	/* the counter of each state a job can end the replay in (pending: none) */
+	int64_t *const by_state[] = {
+		[SIM_JOB_QUEUED] = &mj->queued,     [SIM_JOB_RUNNING] = &mj->running,
+		[SIM_JOB_FINISHED] = &mj->finished, [SIM_JOB_UNPLACEABLE] = &mj->unplaceable,
+		[SIM_JOB_SKIPPED] = &mj->skipped,
+	};
 	mj->jobs++;
-	switch (r->state) {
-	case SIM_JOB_FINISHED:
-		mj->finished++;
-		break;
-	case SIM_JOB_RUNNING:
-		mj->running++;
-		break;
-	case SIM_JOB_QUEUED:
-		mj->queued++;
-		break;
-	case SIM_JOB_UNPLACEABLE:
-		mj->unplaceable++;
-		break;
-	case SIM_JOB_SKIPPED:
-		mj->skipped++;
-		break;
-	default:
-		break;
-	}
+	if ((size_t)r->state < sizeof by_state / sizeof *by_state && by_state[r->state])
+		(*by_state[r->state])++;
 	if (r->npreempt)
 		mj->preempted++;
 	mj->stalled_gpu_hours += r->stalled_gpu_s / 3600;

@@ -510,6 +510,13 @@ static void verdict_guard(struct ctx *x)
 	sbuf_release(&who);
 }
 
+/* A section opens with its heading and a paragraph on what it shows. */
+static void section_open(struct report *r, const char *heading, const char *intro)
+{
+	report_add(r, REPORT_B_HEADING, heading);
+	report_add(r, REPORT_B_PARA, intro);
+}
+
 /* ---- at a glance: the one screen a CFO reads ---- */
 
 /* What the cluster costs a year and how much of it does useful work, the verdict (the
@@ -615,14 +622,13 @@ static void whole_nodes(struct ctx *x)
 static void section_service(struct ctx *x)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "Service levels");
-	report_add(r, REPORT_B_PARA,
-		   "What users got under each policy, beside its dollars: the jobs that were "
-		   "unplaceable (they never ran, and no figure counts them), the jobs that "
-		   "failed to fit when they arrived (inflation), the work carried past the "
-		   "pricing window, the wait from arrival to start (median and 95th "
-		   "percentile) and the mean slowdown (run time over time alone). Mean over "
-		   "each policy's seeds.");
+	section_open(r, "Service levels",
+		     "What users got under each policy, beside its dollars: the jobs that were "
+		     "unplaceable (they never ran, and no figure counts them), the jobs that "
+		     "failed to fit when they arrived (inflation), the work carried past the "
+		     "pricing window, the wait from arrival to start (median and 95th "
+		     "percentile) and the mean slowdown (run time over time alone). Mean over "
+		     "each policy's seeds.");
 	static const struct table_col cols[] = {
 		LABEL_COLS,
 		{"jobs", "jobs", NULL, 0, 0, 0},
@@ -785,9 +791,8 @@ static void chart_pols_release(struct chart_pols *c)
 static void section_buckets(struct ctx *x)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "1. Cost by bucket");
-	report_add(
-		r, REPORT_B_PARA,
+	section_open(
+		r, "1. Cost by bucket",
 		"What the cluster's provisioned GPU time costs a year, split by what the GPUs "
 		"were doing: productive (progress at full rate), stalled (allocated but slowed "
 		"by contention), lost (runs undone by preemption), blocked (idle while a GPU job "
@@ -873,11 +878,10 @@ static void section_buckets(struct ctx *x)
 static void section_split(struct ctx *x, int by_class)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, by_class ? "3. Cost by job class" : "2. Cost by GPU model");
-	report_add(r, REPORT_B_PARA,
-		   by_class ? "The same by the class of the job the time served or waited for "
-			      "(none: idle while no GPU job waited)."
-			    : "The same by GPU model, each priced at its own price.");
+	section_open(r, by_class ? "3. Cost by job class" : "2. Cost by GPU model",
+		     by_class ? "The same by the class of the job the time served or waited for "
+				"(none: idle while no GPU job waited)."
+			      : "The same by GPU model, each priced at its own price.");
 	if (legacy_says(x))
 		return;
 	int nparts = by_class ? JOB_NCLASS + 1 : gpumodel_count();
@@ -978,16 +982,16 @@ static void pts_release(struct pts *s)
 static int section_series(struct ctx *x, struct err *e)
 {
 	struct report *r = x->r;
-	report_add(r, REPORT_B_HEADING, "4. Fragmentation, stalled GPUs and queue over time");
-	report_add(r, REPORT_B_PARA,
-		   "From each run's stored series: the FGD fragmentation (free GPU capacity the "
-		   "common job shapes cannot use, as a share of all), the share of GPU capacity "
-		   "stalled by contention, and the jobs waiting. The table is over the pricing "
-		   "window (compare's mean fragmentation is over the whole replay, the drain "
-		   "included): means are time-weighted, the mean over seeds; peaks are the highest "
-		   "sample of any seed. The charts show the mean over seeds in equal slices of "
-		   "time, up to a quarter past the end of the window (after it the last jobs "
-		   "drain).");
+	section_open(
+		r, "4. Fragmentation, stalled GPUs and queue over time",
+		"From each run's stored series: the FGD fragmentation (free GPU capacity the "
+		"common job shapes cannot use, as a share of all), the share of GPU capacity "
+		"stalled by contention, and the jobs waiting. The table is over the pricing "
+		"window (compare's mean fragmentation is over the whole replay, the drain "
+		"included): means are time-weighted, the mean over seeds; peaks are the highest "
+		"sample of any seed. The charts show the mean over seeds in equal slices of "
+		"time, up to a quarter past the end of the window (after it the last jobs "
+		"drain).");
 	size_t nr = x->sel.n, ng = x->ng;
 	struct pts *p = xcalloc(nr ? nr : 1, sizeof *p);
 	double tmax = 0;
@@ -1262,155 +1266,131 @@ static int section_sizing(struct ctx *x, struct err *e)
 
 /* ---- 6: what-ifs ---- */
 
-struct scen_copy {
-	struct store_scenario s;
-	char *strs[12];
+/* The columns of the what-if table. */
+static const struct table_col whatif_cols[] = {
+	{"what_if", "what-if", NULL, 0, 0, TABLE_C_TEXT},
+	{"scenario", "scenario", NULL, 0, 0, 0},
+	{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
+	{"seeds", "seeds", NULL, 0, 0, TABLE_C_TEXT},
+	{"plain_usd_per_year", "plain", NULL, 0, 0, TABLE_C_USD},
+	{"what_if_usd_per_year", "what-if", NULL, 0, 0, TABLE_C_USD},
+	{"change_usd_per_year", "change", NULL, 0, 0, TABLE_C_USD},
+	{"change_ci95_usd_per_year", "+/- 95%", NULL, 0, 0, TABLE_C_USD},
+	{"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
+	{"plain_run_ids", "plain runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
 };
 
-struct scen_list {
-	struct scen_copy *v;
-	size_t n, cap;
+/* What the rows of the what-if table are made with, scenario by scenario. */
+struct whatif {
+	struct ctx *x;
+	struct table *t;       /* the table, once it has a row */
+	struct sbuf d, b;      /* a scenario's description; a cell's text */
+	size_t skipped_legacy; /* scenarios made before buckets were stored */
+	struct err *e;
 };
 
-static int scen_cb(void *ctx, const struct store_scenario *sc)
+/* store_scenario_list: the rows of scenario s, each of its policies against the same policy
+ * in this report's scenario, if s is another scenario of this mode with runs. */
+static int whatif_rows(void *ctx, const struct store_scenario *s)
 {
-	struct scen_list *l = ctx;
-	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
-	struct scen_copy *c = &l->v[l->n++];
-	memset(c, 0, sizeof *c);
-	c->s = *sc;
-	const char **f[] = {&c->s.key,          &c->s.mode,         &c->s.queue,
-			    &c->s.dims,         &c->s.faults,       &c->s.profile_name,
-			    &c->s.profile_path, &c->s.cluster_path, &c->s.enriched,
-			    &c->s.change};
-	c->s.profile_text = c->s.cluster_text = NULL;
-	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-		*f[i] = c->strs[i] = *f[i] ? xstrdup(*f[i]) : NULL;
+	struct whatif *w = ctx;
+	struct ctx *x = w->x;
+	if (s->id == x->sel.scenario_id || strcmp(s->mode, x->sel.sc.mode) || !s->nruns)
+		return 0;
+	if (!strncmp(s->key, "legacy:", 7)) {
+		w->skipped_legacy++;
+		return 0;
+	}
+	struct runrec_query q = {.scenario_id = s->id,
+				 .mode = -1,
+				 .pols = x->q->pols,
+				 .npol = x->q->npol,
+				 .seeds_given = x->q->seeds_given,
+				 .lo = x->q->lo,
+				 .hi = x->q->hi};
+	struct runrec_sel ws;
+	int rc = runrec_select(x->st, x->path, &q, &ws, w->e);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < ws.n; k++)
+		runrec_price(&ws.runs[k], &x->o->prices, &x->assumed);
+	struct group *wg;
+	size_t nwg;
+	group_runs(ws.runs, ws.n, &wg, &nwg);
+	sbuf_reset(&w->d);
+	runrec_describe(s, &x->sel.sc, &w->d);
+	for (size_t k = 0; k < nwg; k++) {
+		const struct group *pg = find_group(x, wg[k].pol);
+		if (!pg)
+			continue;
+		double pm, ph, wm, wh, dm, dh;
+		double *pv = xcalloc(pg->n, sizeof *pv), *wv = xcalloc(wg[k].n, sizeof *wv),
+		       *dv = xcalloc(wg[k].n, sizeof *dv);
+		size_t nd = 0;
+		for (size_t j = 0; j < pg->n; j++)
+			pv[j] = pg->runs[j].v[RUNREC_USD_PLACE];
+		for (size_t j = 0; j < wg[k].n; j++) {
+			wv[j] = wg[k].runs[j].v[RUNREC_USD_PLACE];
+			for (size_t m = 0; m < pg->n; m++)
+				if (pg->runs[m].seed == wg[k].runs[j].seed)
+					dv[nd++] = wv[j] - pv[m];
+		}
+		stats_mean_ci(pv, pg->n, &pm, &ph);
+		stats_mean_ci(wv, wg[k].n, &wm, &wh);
+		stats_mean_ci(dv, nd, &dm, &dh);
+		if (!w->t)
+			w->t = report_add_table(x->r, "what_if", "What-ifs against this scenario",
+						whatif_cols,
+						sizeof whatif_cols / sizeof *whatif_cols, 0);
+		struct table_cell *c = table_row(w->t);
+		table_cell_text(&c[0], w->d.s);
+		c[1].v = (double)s->id;
+		table_cell_text(&c[2], wg[k].pol->name);
+		sbuf_reset(&w->b);
+		seeds_text(wg[k].runs, wg[k].n, &w->b);
+		table_cell_text(&c[3], w->b.s);
+		c[4].v = pm;
+		c[5].v = wm;
+		c[6].v = nd ? dm : NAN;
+		c[7].v = dh;
+		sbuf_reset(&w->b);
+		ids_text(wg[k].runs, wg[k].n, &w->b);
+		table_cell_text(&c[8], w->b.s);
+		sbuf_reset(&w->b);
+		ids_text(pg->runs, pg->n, &w->b);
+		table_cell_text(&c[9], w->b.s);
+		free(pv);
+		free(wv);
+		free(dv);
+	}
+	free(wg);
+	runrec_sel_release(&ws);
 	return 0;
-}
-
-static void scen_list_release(struct scen_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t k = 0; k < 12; k++)
-			free(l->v[i].strs[k]);
-	free(l->v);
 }
 
 static int section_whatif(struct ctx *x, struct err *e)
 {
 	struct report *r = x->r;
-	struct scen_list sl = {0};
-	int rc;
-	report_add(r, REPORT_B_HEADING, "6. What-ifs");
-	report_add(r, REPORT_B_PARA,
-		   "The other scenarios of this trace and mode (faults, io-pressure, another "
-		   "cluster, ...), each against this report's scenario: recoverable by placement "
-		   "of the same policy, $ per year, the change paired by seed.");
-	if ((rc = store_scenario_list(x->st, x->sel.trace_id, scen_cb, &sl, e)))
-		goto out;
-	static const struct table_col cols[] = {
-		{"what_if", "what-if", NULL, 0, 0, TABLE_C_TEXT},
-		{"scenario", "scenario", NULL, 0, 0, 0},
-		{"policy", "policy", NULL, 0, 0, TABLE_C_TEXT},
-		{"seeds", "seeds", NULL, 0, 0, TABLE_C_TEXT},
-		{"plain_usd_per_year", "plain", NULL, 0, 0, TABLE_C_USD},
-		{"what_if_usd_per_year", "what-if", NULL, 0, 0, TABLE_C_USD},
-		{"change_usd_per_year", "change", NULL, 0, 0, TABLE_C_USD},
-		{"change_ci95_usd_per_year", "+/- 95%", NULL, 0, 0, TABLE_C_USD},
-		{"run_ids", "runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
-		{"plain_run_ids", "plain runs", NULL, 0, 0, TABLE_C_TEXT | TABLE_C_TEXT_HIDE},
-	};
-	struct table *t = NULL;
-	struct sbuf d = SBUF_INIT, b = SBUF_INIT;
-	sbuf_init(&d);
-	sbuf_init(&b);
-	size_t skipped_legacy = 0;
-	for (size_t i = 0; i < sl.n && !rc; i++) {
-		const struct store_scenario *s = &sl.v[i].s;
-		if (s->id == x->sel.scenario_id || strcmp(s->mode, x->sel.sc.mode) || !s->nruns)
-			continue;
-		if (!strncmp(s->key, "legacy:", 7)) {
-			skipped_legacy++;
-			continue;
-		}
-		struct runrec_query q = {.scenario_id = s->id,
-					 .mode = -1,
-					 .pols = x->q->pols,
-					 .npol = x->q->npol,
-					 .seeds_given = x->q->seeds_given,
-					 .lo = x->q->lo,
-					 .hi = x->q->hi};
-		struct runrec_sel ws;
-		if ((rc = runrec_select(x->st, x->path, &q, &ws, e)))
-			break;
-		for (size_t k = 0; k < ws.n; k++)
-			runrec_price(&ws.runs[k], &x->o->prices, &x->assumed);
-		struct group *wg;
-		size_t nwg;
-		group_runs(ws.runs, ws.n, &wg, &nwg);
-		sbuf_reset(&d);
-		runrec_describe(s, &x->sel.sc, &d);
-		for (size_t k = 0; k < nwg; k++) {
-			const struct group *pg = find_group(x, wg[k].pol);
-			if (!pg)
-				continue;
-			double pm, ph, wm, wh, dm, dh;
-			double *pv = xcalloc(pg->n, sizeof *pv), *wv = xcalloc(wg[k].n, sizeof *wv),
-			       *dv = xcalloc(wg[k].n, sizeof *dv);
-			size_t nd = 0;
-			for (size_t j = 0; j < pg->n; j++)
-				pv[j] = pg->runs[j].v[RUNREC_USD_PLACE];
-			for (size_t j = 0; j < wg[k].n; j++) {
-				wv[j] = wg[k].runs[j].v[RUNREC_USD_PLACE];
-				for (size_t m = 0; m < pg->n; m++)
-					if (pg->runs[m].seed == wg[k].runs[j].seed)
-						dv[nd++] = wv[j] - pv[m];
-			}
-			stats_mean_ci(pv, pg->n, &pm, &ph);
-			stats_mean_ci(wv, wg[k].n, &wm, &wh);
-			stats_mean_ci(dv, nd, &dm, &dh);
-			if (!t)
-				t = report_add_table(r, "what_if", "What-ifs against this scenario",
-						     cols, sizeof cols / sizeof *cols, 0);
-			struct table_cell *c = table_row(t);
-			table_cell_text(&c[0], d.s);
-			c[1].v = (double)s->id;
-			table_cell_text(&c[2], wg[k].pol->name);
-			sbuf_reset(&b);
-			seeds_text(wg[k].runs, wg[k].n, &b);
-			table_cell_text(&c[3], b.s);
-			c[4].v = pm;
-			c[5].v = wm;
-			c[6].v = nd ? dm : NAN;
-			c[7].v = dh;
-			sbuf_reset(&b);
-			ids_text(wg[k].runs, wg[k].n, &b);
-			table_cell_text(&c[8], b.s);
-			sbuf_reset(&b);
-			ids_text(pg->runs, pg->n, &b);
-			table_cell_text(&c[9], b.s);
-			free(pv);
-			free(wv);
-			free(dv);
-		}
-		free(wg);
-		runrec_sel_release(&ws);
-	}
-	if (!rc && !t)
+	struct whatif w = {.x = x, .e = e};
+	section_open(r, "6. What-ifs",
+		     "The other scenarios of this trace and mode (faults, io-pressure, another "
+		     "cluster, ...), each against this report's scenario: recoverable by placement "
+		     "of the same policy, $ per year, the change paired by seed.");
+	sbuf_init(&w.d);
+	sbuf_init(&w.b);
+	int rc = store_scenario_list(x->st, x->sel.trace_id, whatif_rows, &w, e);
+	if (!rc && !w.t)
 		report_add(
 			r, REPORT_B_PARA,
 			"No what-if runs of this trace: replay it with --fault, --io-pressure or "
 			"--cluster to make some.");
-	if (!rc && skipped_legacy)
+	if (!rc && w.skipped_legacy)
 		report_addf(
 			r, REPORT_B_PARA,
 			"%zu scenario%s made before buckets were stored left out (replay them).",
-			skipped_legacy, skipped_legacy == 1 ? "" : "s");
-	sbuf_release(&d);
-	sbuf_release(&b);
-out:
-	scen_list_release(&sl);
+			w.skipped_legacy, w.skipped_legacy == 1 ? "" : "s");
+	sbuf_release(&w.d);
+	sbuf_release(&w.b);
 	return rc;
 }
 

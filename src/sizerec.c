@@ -240,22 +240,8 @@ static void add_notes(struct table *tab, const struct size_opts *o, const struct
 		table_add_note(tab, b.s);
 	}
 	sbuf_reset(&b);
-	sbuf_printf(&b, "saved $/yr = retired GPUs x price x 8760 h; prices: %s",
-		    gpumodel_tier_name(o->sc->prices.tier));
-	int over = 0;
-	for (int m = 0; m < GPUMODEL_MAX; m++)
-		over |= o->sc->prices.price[m] >= 0;
-	if (over)
-		sbuf_adds(&b, " with --gpu-price overrides");
-	if (assumed) {
-		sbuf_adds(&b, "; assumed (not a list price): ");
-		sep = "";
-		for (int m = 0; m < gpumodel_count(); m++)
-			if (assumed >> m & 1) {
-				sbuf_printf(&b, "%s%s", sep, gpumodel_get(m)->name);
-				sep = ", ";
-			}
-	}
+	sbuf_adds(&b, "saved $/yr = retired GPUs x price x 8760 h; prices: ");
+	metrics_prices_note(&o->sc->prices, assumed, &b);
 	table_add_note(tab, b.s);
 	sbuf_release(&b);
 }

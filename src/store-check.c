@@ -48,10 +48,18 @@ static int check_prep(struct checker *c, const char *what, const char *sql, sqli
 	return 1;
 }
 
+/* A statement that failed while stepping (during names it in SQLite's terms), said as a
+ * problem of what. */
+static void say_sqlerr(struct checker *c, const char *what, const char *during)
+{
+	struct err e = {0};
+	store_sqlerr(c->s, &e, during);
+	say(c, 0, what, "%s", e.msg);
+}
+
 static void check_integrity(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "sqlite integrity_check", "PRAGMA integrity_check", &st))
 		return;
 	int step, n = 0, ok = 0;
@@ -63,8 +71,7 @@ static void check_integrity(struct checker *c)
 			say(c, 0, "sqlite integrity_check", "%s", r ? r : "?");
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "integrity_check");
-		say(c, 0, "sqlite integrity_check", "%s", e.msg);
+		say_sqlerr(c, "sqlite integrity_check", "integrity_check");
 	} else if (ok) {
 		say(c, 1, "sqlite integrity_check", "ok");
 	}
@@ -74,7 +81,6 @@ static void check_integrity(struct checker *c)
 static void check_header(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "store header",
 		       "SELECT (SELECT application_id FROM pragma_application_id), "
 		       "(SELECT user_version FROM pragma_user_version)",
@@ -87,101 +93,74 @@ static void check_header(struct checker *c)
 		say(c, ver == store_schema_version(), "schema version", "%lld%s", (long long)ver,
 		    ver == store_schema_version() ? "" : ", not this voidfit's");
 	} else {
-		store_sqlerr(c->s, &e, "header");
-		say(c, 0, "store header", "%s", e.msg);
+		say_sqlerr(c, "store header", "header");
 	}
 	sqlite3_finalize(st);
 }
 
-struct fileinfo {
-	int64_t id;
-	char *name;
-	int64_t size;
-	uint8_t sha[32];
+/* store_file_list: the file's bytes are there, as many as were imported, with its sha256
+ * (ctx: a struct filecheck). */
+struct filecheck {
+	struct checker *c;
+	int task; /* a task store: provenance only, no bytes */
 };
 
-struct filelist {
-	struct fileinfo *f;
-	size_t n, cap;
-};
-
-static int collect_file(void *ctx, const struct store_file *f)
+static int check_file(void *ctx, const struct store_file *f)
 {
-	struct filelist *l = ctx;
-	xgrow(&l->f, &l->cap, l->n + 1, sizeof *l->f);
-	struct fileinfo *fi = &l->f[l->n++];
-	fi->id = f->id;
-	fi->name = xstrdup(f->name);
-	fi->size = f->size;
-	memcpy(fi->sha, f->sha256, 32);
+	const struct filecheck *k = ctx;
+	struct checker *c = k->c;
+	struct err e = {0};
+	uint8_t sha[32];
+	int64_t len;
+	char hex[65], what[300];
+	snprintf(what, sizeof what, "file '%s'", f->name);
+	if (k->task)
+		say(c, 1, what, "provenance only: a task store keeps no bytes");
+	else if (store_raw_digest(c->s, f->id, sha, &len, &e))
+		say(c, 0, what, "%s", e.msg);
+	else if (len != f->size)
+		say(c, 0, what, "%lld bytes stored, %lld imported", (long long)len,
+		    (long long)f->size);
+	else if (memcmp(sha, f->sha256, 32))
+		say(c, 0, what, "sha256 of the stored bytes does not match");
+	else
+		say(c, 1, what, "%lld bytes, sha256 %.12s", (long long)len,
+		    (sha256_hex(sha, hex), hex));
 	return 0;
 }
 
 static void check_files(struct checker *c, int task)
 {
-	struct filelist l = {0};
+	struct filecheck k = {c, task};
 	struct err e = {0};
-	if (store_file_list(c->s, -1, collect_file, &l, &e))
+	if (store_file_list(c->s, -1, check_file, &k, &e))
 		say(c, 0, "files", "%s", e.msg);
-	for (size_t i = 0; i < l.n; i++) {
-		struct fileinfo *f = &l.f[i];
-		uint8_t sha[32];
-		int64_t len;
-		char hex[65], what[300];
-		snprintf(what, sizeof what, "file '%s'", f->name);
-		if (task)
-			say(c, 1, what, "provenance only: a task store keeps no bytes");
-		else if (store_raw_digest(c->s, f->id, sha, &len, &e))
-			say(c, 0, what, "%s", e.msg);
-		else if (len != f->size)
-			say(c, 0, what, "%lld bytes stored, %lld imported", (long long)len,
-			    (long long)f->size);
-		else if (memcmp(sha, f->sha, 32))
-			say(c, 0, what, "sha256 of the stored bytes does not match");
-		else
-			say(c, 1, what, "%lld bytes, sha256 %.12s", (long long)len,
-			    (sha256_hex(sha, hex), hex));
-		free(f->name);
-	}
-	free(l.f);
 }
 
-struct tracelist {
-	struct store_trace_info *t;
-	size_t n, cap;
-};
-
-static int collect_trace(void *ctx, const struct store_trace_info *t)
+/* store_trace_list: the trace's jobs and nodes load, as many as were recorded. */
+static int check_trace(void *ctx, const struct store_trace_info *t)
 {
-	struct tracelist *l = ctx;
-	xgrow(&l->t, &l->cap, l->n + 1, sizeof *l->t);
-	l->t[l->n] = *t;
-	l->t[l->n++].name = xstrdup(t->name);
+	struct checker *c = ctx;
+	struct err e = {0};
+	struct job_set js = {0};
+	char what[300];
+	snprintf(what, sizeof what, "trace '%s'", t->name);
+	if (store_trace_load(c->s, t->id, &js, &e))
+		say(c, 0, what, "%s", e.msg);
+	else if ((int64_t)js.njobs != t->njobs || (int64_t)js.nnodes != t->nnodes)
+		say(c, 0, what, "%zu jobs and %zu nodes stored, %lld and %lld recorded", js.njobs,
+		    js.nnodes, (long long)t->njobs, (long long)t->nnodes);
+	else
+		say(c, 1, what, "%zu jobs, %zu nodes", js.njobs, js.nnodes);
+	job_set_release(&js);
 	return 0;
 }
 
 static void check_traces(struct checker *c)
 {
-	struct tracelist l = {0};
 	struct err e = {0};
-	if (store_trace_list(c->s, collect_trace, &l, &e))
+	if (store_trace_list(c->s, check_trace, c, &e))
 		say(c, 0, "traces", "%s", e.msg);
-	for (size_t i = 0; i < l.n; i++) {
-		struct store_trace_info *t = &l.t[i];
-		struct job_set js = {0};
-		char what[300];
-		snprintf(what, sizeof what, "trace '%s'", t->name);
-		if (store_trace_load(c->s, t->id, &js, &e))
-			say(c, 0, what, "%s", e.msg);
-		else if ((int64_t)js.njobs != t->njobs || (int64_t)js.nnodes != t->nnodes)
-			say(c, 0, what, "%zu jobs and %zu nodes stored, %lld and %lld recorded",
-			    js.njobs, js.nnodes, (long long)t->njobs, (long long)t->nnodes);
-		else
-			say(c, 1, what, "%zu jobs, %zu nodes", js.njobs, js.nnodes);
-		job_set_release(&js);
-		free((char *)t->name);
-	}
-	free(l.t);
 }
 
 static void check_runs(struct checker *c)
@@ -207,8 +186,7 @@ static void check_runs(struct checker *c)
 		n++;
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "runs");
-		say(c, 0, "runs", "%s", e.msg);
+		say_sqlerr(c, "runs", "runs");
 	} else if (!bad) {
 		say(c, 1, "runs", "%d, their series and results readable", n);
 	}
@@ -219,7 +197,6 @@ static void check_runs(struct checker *c)
 static void check_schema(struct checker *c, sqlite3 *ref)
 {
 	sqlite3_stmt *want, *have;
-	struct err e = {0};
 	if (sqlite3_prepare_v2(ref,
 			       "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE "
 			       "'sqlite_%' ORDER BY type DESC, name",
@@ -250,8 +227,7 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		}
 		n++;
 		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			store_sqlerr(c->s, &e, "schema");
-			say(c, 0, what, "%s", e.msg);
+			say_sqlerr(c, what, "schema");
 			bad++;
 		} else if (step == SQLITE_DONE) {
 			say(c, 0, what, "missing");
@@ -273,7 +249,6 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 static void check_foreign_keys(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "foreign keys", "PRAGMA foreign_key_check", &st))
 		return;
 	int step, n = 0;
@@ -287,8 +262,7 @@ static void check_foreign_keys(struct checker *c)
 		    sqlite3_column_text(st, 2));
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "foreign_key_check");
-		say(c, 0, "foreign keys", "%s", e.msg);
+		say_sqlerr(c, "foreign keys", "foreign_key_check");
 	} else if (n > CHECK_SHOW_ROWS) {
 		say(c, 0, "foreign keys", "%d more rows refer to rows that are not there",
 		    n - CHECK_SHOW_ROWS);
@@ -362,7 +336,6 @@ static void check_table(struct checker *c, const char *table, int64_t nrows, uin
 static void check_row_sums(struct checker *c, sqlite3 *ref)
 {
 	sqlite3_stmt *want, *have;
-	struct err e = {0};
 	if (sqlite3_prepare_v2(ref, "SELECT tbl FROM row_sums ORDER BY rowid", -1, &want, NULL) !=
 	    SQLITE_OK) {
 		say(c, 0, "row sums", "%s", sqlite3_errmsg(ref));
@@ -385,7 +358,7 @@ static void check_row_sums(struct checker *c, sqlite3 *ref)
 			if (step == SQLITE_DONE)
 				say(c, 0, what, "not in row_sums: its rows cannot be checked");
 			else
-				say(c, 0, what, "%s", (store_sqlerr(c->s, &e, "row sums"), e.msg));
+				say_sqlerr(c, what, "row sums");
 		}
 		sqlite3_reset(have);
 	}
@@ -397,7 +370,6 @@ static void check_row_sums(struct checker *c, sqlite3 *ref)
 static void check_counts(struct checker *c)
 {
 	sqlite3_stmt *st;
-	struct err e = {0};
 	if (check_prep(c, "counts",
 		       "SELECT f.name, f.rows_read, f.rows_accepted, f.rows_quarantined, "
 		       "(SELECT count(*) FROM quarantine q WHERE q.file_id = f.id) "
@@ -422,8 +394,7 @@ static void check_counts(struct checker *c)
 		bad++;
 	}
 	if (step != SQLITE_DONE) {
-		store_sqlerr(c->s, &e, "counts");
-		say(c, 0, "counts", "%s", e.msg);
+		say_sqlerr(c, "counts", "counts");
 	} else if (!bad) {
 		say(c, 1, "counts",
 		    "%d files: rows read = accepted + quarantined, quarantined rows all there", n);

@@ -188,32 +188,24 @@ struct table *summary_table(const struct runrec *rows, size_t n, const struct su
 	int resampled = 0;
 	for (size_t i = 0; i < n; i++)
 		resampled |= rows[i].resample > 0;
-	if (o->compare && resampled) {
+	/* compare's saving against the baseline (head: bname), then its interval: over the
+	 * resamples, low and high; else +/- the 95 % half-width over the seeds */
+	static const struct table_col saving_cols[] = {
+		{"saving_usd_per_year", NULL, "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
+		{"saving_low_usd_per_year", "low", "95% $/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+		{"saving_high_usd_per_year", "high", "95% $/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+		{"saving_ci95_usd_per_year", "+/-", "95% $/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	};
+	if (o->compare) {
 		snprintf(bname, sizeof bname, "saving vs %s", base);
-		nums[nn++] = (struct table_col){"saving_usd_per_year", bname,          "$/yr", 0,
-						TABLE_HIGHER,          TABLE_C_DOLLARS};
-		nums[nn++] = (struct table_col){"saving_low_usd_per_year",
-						"low",
-						"95% $/yr",
-						0,
-						TABLE_NEUTRAL,
-						TABLE_C_DOLLARS};
-		nums[nn++] = (struct table_col){"saving_high_usd_per_year",
-						"high",
-						"95% $/yr",
-						0,
-						TABLE_NEUTRAL,
-						TABLE_C_DOLLARS};
-	} else if (o->compare) {
-		snprintf(bname, sizeof bname, "saving vs %s", base);
-		nums[nn++] = (struct table_col){"saving_usd_per_year", bname,          "$/yr", 0,
-						TABLE_HIGHER,          TABLE_C_DOLLARS};
-		nums[nn++] = (struct table_col){"saving_ci95_usd_per_year",
-						"+/-",
-						"95% $/yr",
-						0,
-						TABLE_NEUTRAL,
-						TABLE_C_DOLLARS};
+		nums[nn] = saving_cols[0];
+		nums[nn++].head = bname;
+		if (resampled) {
+			nums[nn++] = saving_cols[1];
+			nums[nn++] = saving_cols[2];
+		} else {
+			nums[nn++] = saving_cols[3];
+		}
 	}
 	struct table *t = table_new(labels, resampled ? 5 : 4, nums, nn);
 	char rs[64];
@@ -335,24 +327,9 @@ void summary_notes(struct table *t, enum sim_mode mode, int64_t w0, int64_t w1,
 				"($/yr = GPUs x price x 8760 h)");
 	table_add_note(t, b.s);
 	sbuf_reset(&b);
-	sbuf_printf(&b,
-		    "recoverable by placement = stalled + lost + idle-blocked (but by a full "
-		    "cluster); by sizing = idle while no GPU job waits; prices: %s",
-		    gpumodel_tier_name(prices ? prices->tier : GPUMODEL_ON_DEMAND));
-	int over = 0;
-	for (int m = 0; prices && m < GPUMODEL_MAX; m++)
-		over |= prices->price[m] >= 0;
-	if (over)
-		sbuf_adds(&b, " with --gpu-price overrides");
-	if (assumed) {
-		sbuf_adds(&b, "; assumed (not a list price): ");
-		const char *sep = "";
-		for (int m = 0; m < gpumodel_count(); m++)
-			if (assumed >> m & 1) {
-				sbuf_printf(&b, "%s%s", sep, gpumodel_get(m)->name);
-				sep = ", ";
-			}
-	}
+	sbuf_adds(&b, "recoverable by placement = stalled + lost + idle-blocked (but by a full "
+		      "cluster); by sizing = idle while no GPU job waits; prices: ");
+	metrics_prices_note(prices, assumed, &b);
 	table_add_note(t, b.s);
 	sbuf_reset(&b);
 	sbuf_printf(&b, "enriched values: %s", enriched ? enriched : "unknown");

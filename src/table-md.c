@@ -13,22 +13,15 @@ static void write_md(const struct table *r, struct sbuf *out)
 	size_t nl = table_nlabels(r), nn = table_nnums(r);
 	char buf[64];
 
+	/* the header: the label columns, then the number columns with their units */
 	sbuf_addc(out, '|');
-	for (size_t i = 0; i < nl; i++) {
-		const struct table_col *c = table_label_col(r, i);
-		if (c->flags & TABLE_C_TEXT_HIDE)
+	for (size_t i = 0; i < nl + nn; i++) {
+		const struct table_col *c = table_col(r, i);
+		if (!table_shown(r, i))
 			continue;
 		sbuf_addc(out, ' ');
 		esc_md(out, c->head);
-		sbuf_adds(out, " |");
-	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct table_col *c = table_num_col(r, i);
-		if (c->flags & TABLE_C_TEXT_HIDE)
-			continue;
-		sbuf_addc(out, ' ');
-		esc_md(out, c->head);
-		if (*c->unit) {
+		if (i >= nl && *c->unit) {
 			sbuf_adds(out, " (");
 			esc_md(out, c->unit);
 			sbuf_addc(out, ')');
@@ -36,12 +29,9 @@ static void write_md(const struct table *r, struct sbuf *out)
 		sbuf_adds(out, " |");
 	}
 	sbuf_adds(out, "\n|");
-	for (size_t i = 0; i < nl; i++)
-		if (!(table_label_col(r, i)->flags & TABLE_C_TEXT_HIDE))
-			sbuf_adds(out, " --- |");
-	for (size_t i = 0; i < nn; i++)
-		if (!(table_num_col(r, i)->flags & TABLE_C_TEXT_HIDE))
-			sbuf_adds(out, " ---: |");
+	for (size_t i = 0; i < nl + nn; i++)
+		if (table_shown(r, i))
+			sbuf_adds(out, i < nl ? " --- |" : " ---: |");
 	sbuf_addc(out, '\n');
 
 	for (size_t row = 0; row < table_nrows(r); row++) {

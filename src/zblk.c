@@ -953,26 +953,26 @@ static void put_lengths(struct zblk_buf *b, const struct zblk_str *s, size_t n)
 	free(len);
 }
 
+/* Are the n bytes at a and b the same, for w <= n <= 2 w (w 4 or 8)? Two w-byte loads each,
+ * of the head and of the tail, that overlap. */
+static inline int ends_eq(const uint8_t *a, const uint8_t *b, size_t n, size_t w)
+{
+	uint64_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+	memcpy(&x0, a, w);
+	memcpy(&y0, b, w);
+	memcpy(&x1, a + n - w, w);
+	memcpy(&y1, b + n - w, w);
+	return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+}
+
 /* Are the n bytes at a and b the same? Up to 16 bytes (most strings of a column: prefixes,
  * suffixes, names) by two loads each that overlap, not a call to memcmp. */
 static inline int bytes_eq(const uint8_t *a, const uint8_t *b, size_t n)
 {
-	if (n >= 8 && n <= 16) {
-		uint64_t x0, y0, x1, y1;
-		memcpy(&x0, a, 8);
-		memcpy(&y0, b, 8);
-		memcpy(&x1, a + n - 8, 8);
-		memcpy(&y1, b + n - 8, 8);
-		return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-	}
-	if (n >= 4 && n < 8) {
-		uint32_t x0, y0, x1, y1;
-		memcpy(&x0, a, 4);
-		memcpy(&y0, b, 4);
-		memcpy(&x1, a + n - 4, 4);
-		memcpy(&y1, b + n - 4, 4);
-		return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-	}
+	if (n >= 8 && n <= 16)
+		return ends_eq(a, b, n, 8);
+	if (n >= 4 && n < 8)
+		return ends_eq(a, b, n, 4);
 	if (n < 4)
 		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 	return !memcmp(a, b, n);

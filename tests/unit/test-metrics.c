@@ -106,6 +106,34 @@ static void test_prices(void **state)
 	assert_true(metrics_price(NULL, -1) > 0);
 }
 
+/* The prices note every table ends with: the tier, the overrides, the assumed models in the
+ * table's order. */
+static void test_prices_note(void **state)
+{
+	(void)state;
+	struct metrics_opts o;
+	struct sbuf b;
+	struct err e = {0};
+	int t4 = gpumodel_find("T4"), a100 = gpumodel_find("A100");
+	sbuf_init(&b);
+	metrics_prices_note(NULL, 0, &b);
+	assert_string_equal(b.s, "on-demand");
+	metrics_opts_init(&o);
+	o.tier = GPUMODEL_SPOT;
+	sbuf_reset(&b);
+	metrics_prices_note(&o, 1u << t4 | 1u << a100, &b);
+	char want[128];
+	snprintf(want, sizeof want, "spot; assumed (not a list price): %s, %s",
+		 gpumodel_get(t4 < a100 ? t4 : a100)->name,
+		 gpumodel_get(t4 < a100 ? a100 : t4)->name);
+	assert_string_equal(b.s, want);
+	assert_int_equal(metrics_price_parse(&o, "T4=2.5", &e), 0);
+	sbuf_reset(&b);
+	metrics_prices_note(&o, 0, &b);
+	assert_string_equal(b.s, "spot with --gpu-price overrides");
+	sbuf_release(&b);
+}
+
 static void test_buckets_and_dollars(void **state)
 {
 	(void)state;
@@ -599,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_year),
 		cmocka_unit_test(test_prices),
+		cmocka_unit_test(test_prices_note),
 		cmocka_unit_test(test_cost_parts),
 		cmocka_unit_test(test_buckets_and_dollars),
 		cmocka_unit_test(test_thousand_gpus),
