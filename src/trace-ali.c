@@ -24,11 +24,6 @@
 #define ALI2017_MEM_MIB 262144 /* 256 GiB */
 #define ALI2018_MEM_MIB 524288 /* 512 GiB */
 
-static int is_word(const char *s)
-{
-	return s && *s && !trace_is_number(s, 0);
-}
-
 /* One batch task: create/end times, cpu in plan units, normalised mem times mem_scale. */
 static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_start, int k_end,
 		     int k_status, int k_cpu, int k_mem, double mem_scale, struct err *e)
@@ -79,14 +74,6 @@ static const char *const t17_cols[] = {"task_create_time",
 				       "normalized_memory_requested_per_instance_in_the_task",
 				       NULL};
 
-static int t17_sniff(const struct csvin_rec *r)
-{
-	for (int k = 0; k < 8; k++)
-		if (k != 5 && !trace_is_number(r->field[k], k >= 6))
-			return 0;
-	return is_word(r->field[5]);
-}
-
 static int t17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	return batch_job(rd, r, 0, 1, 5, 6, 7, ALI2017_MEM_MIB, e);
@@ -97,7 +84,7 @@ const struct trace_format trace_ali2017_task = {
 	.summary = "Alibaba cluster-trace-v2017 batch_task.csv (header optional)",
 	.kind = TRACE_JOBS,
 	TRACE_HEADED(2, t17_cols, 8),
-	.sniff = t17_sniff,
+	.cells = "nnnnnwoo",
 	.row = t17_row,
 };
 
@@ -136,12 +123,12 @@ static const char *const s17_cols[] = {"timestamp",
 				       "normalized_disk_space",
 				       NULL};
 
+/* Its event type is one of v2017's (cells: a word). */
 static int s17_sniff(const struct csvin_rec *r)
 {
 	const char *t = r->field[2];
-	return trace_is_number(r->field[0], 0) && t &&
-	       (!strcmp(t, "add") || !strcmp(t, "remove") || !strcmp(t, "softerror") ||
-		!strcmp(t, "harderror"));
+	return !strcmp(t, "add") || !strcmp(t, "remove") || !strcmp(t, "softerror") ||
+	       !strcmp(t, "harderror");
 }
 
 static int s17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
@@ -156,7 +143,7 @@ const struct trace_format trace_ali2017_server = {
 	.name = "ali2017-server",
 	.summary = "Alibaba cluster-trace-v2017 server_event.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(s17_cols, s17_sniff),
+	TRACE_BY_POSITION(s17_cols, "n.w....", s17_sniff),
 	.row = s17_row,
 	.close = names_close,
 };
@@ -167,13 +154,6 @@ static const char *const t18_cols[] = {
 	"task_name",  "instance_num", "job_name", "task_type", "status",
 	"start_time", "end_time",     "plan_cpu", "plan_mem",  NULL};
 
-static int t18_sniff(const struct csvin_rec *r)
-{
-	return trace_is_number(r->field[1], 0) && is_word(r->field[4]) &&
-	       trace_is_number(r->field[5], 1) && trace_is_number(r->field[6], 1) &&
-	       trace_is_number(r->field[7], 1) && trace_is_number(r->field[8], 1);
-}
-
 static int t18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	return batch_job(rd, r, 5, 6, 4, 7, 8, ALI2018_MEM_MIB / 100.0, e);
@@ -183,20 +163,13 @@ const struct trace_format trace_ali2018_task = {
 	.name = "ali2018-task",
 	.summary = "Alibaba cluster-trace-v2018 batch_task.csv (no header)",
 	.kind = TRACE_JOBS,
-	TRACE_BY_POSITION(t18_cols, t18_sniff),
+	TRACE_BY_POSITION(t18_cols, ".n..woooo", NULL),
 	.row = t18_row,
 };
 
 static const char *const m18_cols[] = {"machine_id",       "time_stamp", "failure_domain_1",
 				       "failure_domain_2", "cpu_num",    "mem_size",
 				       "status",           NULL};
-
-static int m18_sniff(const struct csvin_rec *r)
-{
-	return is_word(r->field[0]) && trace_is_number(r->field[1], 0) &&
-	       trace_is_number(r->field[4], 0) && trace_is_number(r->field[5], 0) &&
-	       is_word(r->field[6]);
-}
 
 static int m18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
@@ -207,7 +180,7 @@ const struct trace_format trace_ali2018_machine = {
 	.name = "ali2018-machine",
 	.summary = "Alibaba cluster-trace-v2018 machine_meta.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(m18_cols, m18_sniff),
+	TRACE_BY_POSITION(m18_cols, "wn..nnw", NULL),
 	.row = m18_row,
 	.close = names_close,
 };

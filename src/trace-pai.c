@@ -31,18 +31,6 @@ static const char *const task_cols[] = {"job_name",   "task_name", "inst_num", "
 					"start_time", "end_time",  "plan_cpu", "plan_mem",
 					"plan_gpu",   "gpu_type",  NULL};
 
-static int is_word(const char *s)
-{
-	return s && *s && !trace_is_number(s, 0);
-}
-
-static int task_sniff(const struct csvin_rec *r)
-{
-	return trace_is_number(r->field[2], 1) && is_word(r->field[3]) &&
-	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1) &&
-	       trace_is_number(r->field[6], 1);
-}
-
 static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	struct job j;
@@ -91,64 +79,35 @@ const struct trace_format trace_pai_task = {
 	.name = "pai-task",
 	.summary = "Alibaba gpu-v2020 pai_task_table (no header): the jobs",
 	.kind = TRACE_JOBS,
-	TRACE_BY_POSITION(task_cols, task_sniff),
+	TRACE_BY_POSITION(task_cols, "..owooo...", NULL),
 	.row = task_row,
 };
 
-/* Tables kept raw: their rows are counted once their field count is right. */
-static int aux_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	(void)rd;
-	(void)r;
-	(void)e;
-	return 0;
-}
-
 static const char *const job_cols[] = {"job_name",   "inst_id",  "user", "status",
 				       "start_time", "end_time", NULL};
-
-static int job_sniff(const struct csvin_rec *r)
-{
-	return !trace_is_number(r->field[0], 0) && is_word(r->field[3]) &&
-	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1);
-}
 
 const struct trace_format trace_pai_job = {
 	.name = "pai-job",
 	.summary = "Alibaba gpu-v2020 pai_job_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	TRACE_BY_POSITION(job_cols, job_sniff),
-	.row = aux_row,
+	TRACE_BY_POSITION(job_cols, "t..woo", NULL),
 };
 
 static const char *const inst_cols[] = {"job_name", "task_name", "inst_name",  "worker_name",
 					"inst_id",  "status",    "start_time", "end_time",
 					"machine",  NULL};
 
-static int inst_sniff(const struct csvin_rec *r)
-{
-	return !trace_is_number(r->field[1], 0) && is_word(r->field[5]) &&
-	       trace_is_number(r->field[6], 1) && trace_is_number(r->field[7], 1);
-}
-
 const struct trace_format trace_pai_instance = {
 	.name = "pai-instance",
 	.summary = "Alibaba gpu-v2020 pai_instance_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	TRACE_BY_POSITION(inst_cols, inst_sniff),
-	.row = aux_row,
+	TRACE_BY_POSITION(inst_cols, ".t...woo.", NULL),
 };
 
 enum { M_NAME, M_TYPE, M_CPU, M_MEM, M_GPU };
 
 static const char *const machine_cols[] = {"machine", "gpu_type", "cap_cpu",
 					   "cap_mem", "cap_gpu",  NULL};
-
-static int machine_sniff(const struct csvin_rec *r)
-{
-	return is_word(r->field[1]) && trace_is_number(r->field[2], 0) &&
-	       trace_is_number(r->field[3], 0) && trace_is_number(r->field[4], 0);
-}
 
 static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
@@ -160,6 +119,6 @@ const struct trace_format trace_pai_machine = {
 	.name = "pai-machine",
 	.summary = "Alibaba gpu-v2020 pai_machine_spec.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(machine_cols, machine_sniff),
+	TRACE_BY_POSITION(machine_cols, ".wnnn", NULL),
 	.row = machine_row,
 };
