@@ -48,6 +48,7 @@ struct trace_sink {
 };
 
 struct trace_map; /* a generic format's column mapping (trace-generic.c) */
+struct trace_node_cols;
 struct trace_reader;
 
 struct trace_format {
@@ -75,8 +76,10 @@ struct trace_format {
 	int (*open)(struct trace_reader *rd, struct err *e);
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
 	 * rd->why), or VF_E* (the import fails). NULL: the rows are kept raw and counted once
-	 * their field count is right (TRACE_AUX). */
+	 * their field count is right (TRACE_AUX), or node_cols maps them. */
 	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+	/* A node list that trace_node_row maps: which columns hold what (row is NULL). */
+	const struct trace_node_cols *node_cols;
 	/* 1: the file is read as lines, not CSV (csvin_set_lines): r->raw is the line, r->n
 	 * is 1, and every line, the first too, goes to row (which may TRACE_SKIP it). */
 	int lines;

@@ -84,16 +84,12 @@ enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL };
 
 static const char *const node_cols[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model", NULL};
 
-static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	static const struct trace_node_cols c = {N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, 1, 1};
-	return trace_node_row(rd, r, &c, e);
-}
+static const struct trace_node_cols node_row = {N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, 1, 1};
 
 const struct trace_format trace_openb_nodes = {
 	.name = "openb-nodes",
 	.summary = "Alibaba gpu-v2023 node list (openb_node_list_*.csv)",
 	.kind = TRACE_NODES,
 	TRACE_HEADED(1, node_cols, 5),
-	.row = nodes_row,
+	.node_cols = &node_row,
 };

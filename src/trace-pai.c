@@ -109,16 +109,12 @@ enum { M_NAME, M_TYPE, M_CPU, M_MEM, M_GPU };
 static const char *const machine_cols[] = {"machine", "gpu_type", "cap_cpu",
 					   "cap_mem", "cap_gpu",  NULL};
 
-static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	static const struct trace_node_cols c = {M_NAME, M_CPU, M_MEM, M_GPU, M_TYPE, 1000, 1024};
-	return trace_node_row(rd, r, &c, e);
-}
+static const struct trace_node_cols machine_row = {M_NAME, M_CPU, M_MEM, M_GPU, M_TYPE, 1000, 1024};
 
 const struct trace_format trace_pai_machine = {
 	.name = "pai-machine",
 	.summary = "Alibaba gpu-v2020 pai_machine_spec.csv (no header): the nodes",
 	.kind = TRACE_NODES,
 	TRACE_BY_POSITION(machine_cols, ".wnnn", NULL),
-	.row = machine_row,
+	.node_cols = &machine_row,
 };
