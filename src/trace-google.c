@@ -238,11 +238,10 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 static int by_submit(const void *a, const void *b)
 {
 	const struct gtask *x = a, *y = b;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	if (x->jobid != y->jobid)
-		return x->jobid < y->jobid ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	int c = util_cmp_double(x->submit, y->submit);
+	if (!c)
+		c = util_cmp_i64(x->jobid, y->jobid);
+	return c ? c : util_cmp_i64(x->index, y->index);
 }
 
 /* The tasks still open at the end, in (submit, job ID, task index) order, so the job ids
