@@ -48,9 +48,7 @@ static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_s
 		return rc;
 	j.dem[DIM_CPU] = cpu;
 	j.dem[DIM_MEM] = mem;
-	j.num_gpu = 0;
-	j.gpu_milli = 0;
-	j.dem[DIM_GPU] = 0;
+	trace_job_gpus(rd, &j, 0, 0);
 	j.dem[DIM_HBM] = 0;
 	j.cls = JOB_CPU;
 	const char *status = trace_field(rd, r, k_status);

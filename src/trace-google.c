@@ -145,9 +145,7 @@ static int emit(struct trace_reader *rd, const struct gtask *g, struct err *e)
 		j.flags |= JOB_F_NOTRAN;
 	j.dem[DIM_CPU] = g->cpu < 0 ? -1 : trace_round(g->cpu * GOOGLE_CPU_MILLI);
 	j.dem[DIM_MEM] = g->mem < 0 ? -1 : trace_round(g->mem * GOOGLE_MEM_MIB);
-	j.num_gpu = 0;
-	j.gpu_milli = 0;
-	j.dem[DIM_GPU] = 0;
+	trace_job_gpus(rd, &j, 0, 0);
 	j.dem[DIM_HBM] = 0;
 	j.cls = JOB_CPU;
 	return trace_emit_job(rd, &j, e);
