@@ -31,48 +31,42 @@ static const char *const task_cols[] = {"job_name",   "task_name", "inst_num", "
 					"start_time", "end_time",  "plan_cpu", "plan_mem",
 					"plan_gpu",   "gpu_type",  NULL};
 
-static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+static int task_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	struct job j;
-	int64_t inst, start, end, cpu, mem, gpu;
+	int64_t inst, start, end, gpu;
 	int rc;
-	job_init(&j);
-	const struct trace_amount_of a[] = {{T_INST, 1, &inst},  {T_START, 1, &start},
-					    {T_END, 1, &end},    {T_CPU, 10, &cpu},
-					    {T_MEM, 1024, &mem}, {T_GPU, 10, &gpu}};
+	const struct trace_amount_of a[] = {{T_INST, 1, &inst},
+					    {T_START, 1, &start},
+					    {T_END, 1, &end},
+					    {T_CPU, 10, &j->dem[DIM_CPU]},
+					    {T_MEM, 1024, &j->dem[DIM_MEM]},
+					    {T_GPU, 10, &gpu}};
 	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	if (inst < 1)
 		return trace_bad(rd, "column 'inst_num': no instances");
 	if (inst > PAI_MAX_INST)
 		return trace_bad(rd, "column 'inst_num': %lld instances", (long long)inst);
-	j.dem[DIM_CPU] = cpu;
-	j.dem[DIM_MEM] = mem;
 	if (gpu <= 0)
-		rc = trace_job_gpus(rd, &j, 0, 0);
+		rc = trace_job_gpus(rd, j, 0, 0);
 	else if (gpu <= 1000)
-		rc = trace_job_gpus(rd, &j, 1, gpu);
+		rc = trace_job_gpus(rd, j, 1, gpu);
 	else
-		rc = trace_job_gpus(rd, &j, (gpu + 999) / 1000, 1000);
+		rc = trace_job_gpus(rd, j, (gpu + 999) / 1000, 1000);
 	if (rc)
 		return rc;
-	j.cls = j.num_gpu ? JOB_TRAIN : JOB_CPU;
-	j.workers = (int32_t)inst;
+	j->cls = j->num_gpu ? JOB_TRAIN : JOB_CPU;
+	j->workers = (int32_t)inst;
 	const char *type = trace_field(rd, r, T_TYPE);
 	int id = type ? gpumodel_find(type) : -1;
 	if (id >= 0 && id < 32 && !gpumodel_get(id)->is_default)
-		j.gpu_spec = 1u << id;
-	if (start <= 0) {
-		j.arrival = 0;
-		j.flags |= JOB_F_NOTRAN;
-	} else {
-		j.arrival = start;
-		if (end <= 0)
-			j.flags |= JOB_F_NOTRAN;
-		else if ((rc = trace_job_span(rd, &j, start, end, "start_time", "end_time")))
-			return rc;
+		j->gpu_spec = 1u << id;
+	j->arrival = start > 0 ? start : 0;
+	if (start <= 0 || end <= 0) { /* never ran, or no end in the window */
+		j->flags |= JOB_F_NOTRAN;
+		return 0;
 	}
-	return trace_emit_job(rd, &j, e);
+	return trace_job_span(rd, j, start, end, "start_time", "end_time");
 }
 
 const struct trace_format trace_pai_task = {
@@ -80,7 +74,7 @@ const struct trace_format trace_pai_task = {
 	.summary = "Alibaba gpu-v2020 pai_task_table (no header): the jobs",
 	.kind = TRACE_JOBS,
 	TRACE_BY_POSITION(task_cols, "..owooo...", NULL),
-	.row = task_row,
+	.job = task_job,
 };
 
 static const char *const job_cols[] = {"job_name",   "inst_id",  "user", "status",

@@ -262,6 +262,12 @@ int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 		return trace_bad(rd, "%s", r->bad);
 	if (!rd->fmt->lines && r->n != rd->nfields)
 		return trace_bad(rd, "%zu columns, expected %zu", r->n, rd->nfields);
+	if (rd->fmt->job) {
+		struct job j;
+		job_init(&j);
+		int rc = rd->fmt->job(rd, r, &j);
+		return rc ? rc : trace_emit_job(rd, &j, e);
+	}
 	if (rd->fmt->node_cols)
 		return trace_node_row(rd, r, rd->fmt->node_cols, e);
 	return rd->fmt->row ? rd->fmt->row(rd, r, e) : 0;
