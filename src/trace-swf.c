@@ -48,7 +48,7 @@ enum {
 };
 
 struct swf {
-	int64_t max_nodes, max_procs, max_mem; /* from the header, -1 unknown */
+	int64_t max_nodes, max_procs, max_mem; /* from the header, 0 unknown */
 	int nodes_made;                        /* the header's nodes were sent */
 };
 
@@ -87,14 +87,6 @@ static int sniff(const char *line, size_t len)
 		if (!trace_is_number(f[i], 0))
 			return 0;
 	return 1;
-}
-
-static int swf_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	struct swf *s = rd->state;
-	s->max_nodes = s->max_procs = s->max_mem = -1;
-	return 0;
 }
 
 /* A header comment "; Key: value": keep the sizes it gives. */
@@ -253,6 +245,5 @@ const struct trace_format trace_swf = {
 	.kind = TRACE_MIXED,
 	TRACE_LINES(sniff),
 	.state_size = sizeof(struct swf),
-	.open = swf_open,
 	.row = swf_row,
 };
