@@ -76,12 +76,14 @@ struct trace_format {
 	int (*open)(struct trace_reader *rd, struct err *e);
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
 	 * rd->why), or VF_E* (the import fails). NULL: the rows are kept raw and counted once
-	 * their field count is right (TRACE_AUX), or job or node_cols maps them. */
+	 * their field count is right (TRACE_AUX), or job, node or node_cols maps them. */
 	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
 	/* Instead of row, for a format each of whose rows makes one job: fill j (as job_init
 	 * left it) from r: 0 (the reader sends j to the sink, as accepted) or TRACE_BAD (why in
 	 * rd->why). */
 	int (*job)(struct trace_reader *rd, const struct csvin_rec *r, struct job *j);
+	/* The same for a format each of whose rows makes one node (n as node_init left it). */
+	int (*node)(struct trace_reader *rd, const struct csvin_rec *r, struct node *n);
 	/* A node list that trace_node_row maps: which columns hold what (row is NULL). */
 	const struct trace_node_cols *node_cols;
 	/* 1: the file is read as lines, not CSV (csvin_set_lines): r->raw is the line, r->n

@@ -45,7 +45,7 @@ static const char *const job_cols[] = {"job",       "arrival",  "duration", "cla
 				       "hbm_mib",   "net_mbps", "sto_mbps", "iocpu_milli",
 				       "gpu_spec",  "workers",  NULL};
 
-static int jobs_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
+static int native_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
 	int64_t v[J_SPEC];
 	int rc;
@@ -106,7 +106,7 @@ const struct trace_format trace_native_jobs = {
 	.kind = TRACE_JOBS,
 	TRACE_HEADED(1, job_cols, 13),
 	.state_size = sizeof(struct spec_memo),
-	.job = jobs_job,
+	.job = native_job,
 };
 
 enum { N_NAME, N_GROUP, N_MODEL, N_CPU, N_MEM, N_GPU, N_HBM, N_NET, N_STO, N_IOCPU, N_RACK };
@@ -115,27 +115,24 @@ static const char *const node_cols[] = {"node",     "group",       "model",   "c
 					"mem_mib",  "gpu",         "hbm_mib", "net_mbps",
 					"sto_mbps", "iocpu_milli", "rack",    NULL};
 
-static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+static int native_node(struct trace_reader *rd, const struct csvin_rec *r, struct node *n)
 {
-	struct node n;
 	int64_t v[N_IOCPU + 1];
 	int rc;
-	node_init(&n);
-	if (trace_name(rd, r, N_NAME, n.name, sizeof n.name, 1) == TRACE_BAD ||
-	    trace_name(rd, r, N_GROUP, n.group, sizeof n.group, 0) == TRACE_BAD ||
-	    trace_name(rd, r, N_RACK, n.rack, sizeof n.rack, 0) == TRACE_BAD)
+	if (trace_name(rd, r, N_NAME, n->name, sizeof n->name, 1) == TRACE_BAD ||
+	    trace_name(rd, r, N_GROUP, n->group, sizeof n->group, 0) == TRACE_BAD ||
+	    trace_name(rd, r, N_RACK, n->rack, sizeof n->rack, 0) == TRACE_BAD)
 		return TRACE_BAD;
 	for (int k = N_CPU; k <= N_IOCPU; k++)
 		if ((rc = trace_amount(rd, r, k, 1, &v[k])))
 			return rc;
-	n.cap[DIM_CPU] = v[N_CPU];
-	n.cap[DIM_MEM] = v[N_MEM];
-	trace_node_model(rd, &n, trace_field(rd, r, N_MODEL), v[N_GPU] < 0 ? 0 : v[N_GPU],
-			 v[N_HBM]);
-	n.cap[DIM_NET] = v[N_NET];
-	n.cap[DIM_STO] = v[N_STO];
-	n.cap[DIM_IOCPU] = v[N_IOCPU];
-	return trace_emit_node(rd, &n, e);
+	n->cap[DIM_CPU] = v[N_CPU];
+	n->cap[DIM_MEM] = v[N_MEM];
+	trace_node_model(rd, n, trace_field(rd, r, N_MODEL), v[N_GPU] < 0 ? 0 : v[N_GPU], v[N_HBM]);
+	n->cap[DIM_NET] = v[N_NET];
+	n->cap[DIM_STO] = v[N_STO];
+	n->cap[DIM_IOCPU] = v[N_IOCPU];
+	return 0;
 }
 
 const struct trace_format trace_native_nodes = {
@@ -143,5 +140,5 @@ const struct trace_format trace_native_nodes = {
 	.summary = "voidfit's own node CSV (voidfit gen), all seven dimensions",
 	.kind = TRACE_NODES,
 	TRACE_HEADED(1, node_cols, 10),
-	.row = nodes_row,
+	.node = native_node,
 };

@@ -251,6 +251,26 @@ int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, 
 	return 0;
 }
 
+/* One data record through the format's own mapping. */
+static int map_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	const struct trace_format *f = rd->fmt;
+	int rc;
+	if (f->job) {
+		struct job j;
+		job_init(&j);
+		return (rc = f->job(rd, r, &j)) ? rc : trace_emit_job(rd, &j, e);
+	}
+	if (f->node) {
+		struct node n;
+		node_init(&n);
+		return (rc = f->node(rd, r, &n)) ? rc : trace_emit_node(rd, &n, e);
+	}
+	if (f->node_cols)
+		return trace_node_row(rd, r, f->node_cols, e);
+	return f->row ? f->row(rd, r, e) : 0; /* none: a table kept raw */
+}
+
 int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	rd->rows++;
@@ -262,15 +282,7 @@ int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 		return trace_bad(rd, "%s", r->bad);
 	if (!rd->fmt->lines && r->n != rd->nfields)
 		return trace_bad(rd, "%zu columns, expected %zu", r->n, rd->nfields);
-	if (rd->fmt->job) {
-		struct job j;
-		job_init(&j);
-		int rc = rd->fmt->job(rd, r, &j);
-		return rc ? rc : trace_emit_job(rd, &j, e);
-	}
-	if (rd->fmt->node_cols)
-		return trace_node_row(rd, r, rd->fmt->node_cols, e);
-	return rd->fmt->row ? rd->fmt->row(rd, r, e) : 0;
+	return map_row(rd, r, e);
 }
 
 int trace_reader_finish(struct trace_reader *rd, struct err *e)
