@@ -45,6 +45,28 @@ static const char *const job_cols[] = {"job",       "arrival",  "duration", "cla
 				       "hbm_mib",   "net_mbps", "sto_mbps", "iocpu_milli",
 				       "gpu_spec",  "workers",  NULL};
 
+/* trace_job_spec of spec (NULL: any model), or the mask the last spec made when it is the
+ * same (rd->state, a spec_memo). */
+static int job_spec(struct trace_reader *rd, struct job *j, const char *spec)
+{
+	struct spec_memo *m = rd->state;
+	int rc;
+	if (!spec)
+		return 0;
+	if (!strcmp(spec, m->spec)) {
+		j->gpu_spec = m->mask;
+		return 0;
+	}
+	if ((rc = trace_job_spec(rd, j, spec)))
+		return rc;
+	/* A spec with an unknown name is not kept: each job naming it is counted. */
+	if (strlen(spec) < sizeof m->spec && !(j->gpu_spec & (1u << gpumodel_unknown()))) {
+		strcpy(m->spec, spec);
+		m->mask = j->gpu_spec;
+	}
+	return 0;
+}
+
 static int native_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
 	int64_t v[J_SPEC];
@@ -84,20 +106,7 @@ static int native_job(struct trace_reader *rd, const struct csvin_rec *r, struct
 	j->dem[DIM_IOCPU] = v[J_IOCPU];
 	if ((rc = trace_job_workers(rd, r, J_WORKERS, j)))
 		return rc;
-	const char *spec = trace_field(rd, r, J_SPEC);
-	struct spec_memo *m = rd->state;
-	if (spec && !strcmp(spec, m->spec)) {
-		j->gpu_spec = m->mask;
-	} else if (spec) {
-		if ((rc = trace_job_spec(rd, j, spec)))
-			return rc;
-		/* A spec with an unknown name is not kept: each job naming it is counted. */
-		if (strlen(spec) < sizeof m->spec && !(j->gpu_spec & (1u << gpumodel_unknown()))) {
-			strcpy(m->spec, spec);
-			m->mask = j->gpu_spec;
-		}
-	}
-	return 0;
+	return job_spec(rd, j, trace_field(rd, r, J_SPEC));
 }
 
 const struct trace_format trace_native_jobs = {
