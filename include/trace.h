@@ -6,8 +6,13 @@
  * required ones first, then the optional ones (a file may lack them: their fields read as
  * absent, NULL). Formats with a header are recognised by their column names: the formats
  * whose required columns are all there match, the one naming the most of the header wins.
- * Header-less ones are recognised by their column count and a look at the first row
- * (sniff).
+ * Header-less ones are recognised by their column count and a look at the first row: what
+ * each column holds (cells), and what cells cannot say (sniff).
+ *
+ * A format maps a row by the function that fits it: job (the row makes one job), node (one
+ * node), node_cols (a node list, as data), or row (anything else: a row that makes several
+ * things, or none, or state); the reader makes, initialises and sends what job and node
+ * fill. A format with none of them keeps its rows raw.
  *
  * A reader (struct trace_reader) holds one format's state for a whole import, across all
  * of that import's files, so a stateful format (Google task_events, whose tasks span part
