@@ -6,8 +6,13 @@
  * required ones first, then the optional ones (a file may lack them: their fields read as
  * absent, NULL). Formats with a header are recognised by their column names: the formats
  * whose required columns are all there match, the one naming the most of the header wins.
- * Header-less ones are recognised by their column count and a look at the first row
- * (sniff).
+ * Header-less ones are recognised by their column count and a look at the first row: what
+ * each column holds (cells), and what cells cannot say (sniff).
+ *
+ * A format maps a row by the function that fits it: job (the row makes one job), node (one
+ * node), node_cols (a node list, as data), or row (anything else: a row that makes several
+ * things, or none, or state); the reader makes, initialises and sends what job and node
+ * fill. A format with none of them keeps its rows raw.
  *
  * A reader (struct trace_reader) holds one format's state for a whole import, across all
  * of that import's files, so a stateful format (Google task_events, whose tasks span part
@@ -48,6 +53,7 @@ struct trace_sink {
 };
 
 struct trace_map; /* a generic format's column mapping (trace-generic.c) */
+struct trace_node_cols;
 struct trace_reader;
 
 struct trace_format {
@@ -58,8 +64,13 @@ struct trace_format {
 	const char *const *columns; /* known column names, NULL-terminated */
 	int nrequired; /* columns[0..nrequired) are required, the rest optional (a header-less
 			* format has them all, by position) */
-	/* Header-less formats: does this first record look like ours (its n already equals
-	 * the column count)? NULL: the count is enough. */
+	/* Header-less formats: what a first record must hold to look like ours (its n already
+	 * equals the column count), one letter a column: 'n' a number, 'o' a number or empty,
+	 * 'w' a word (not empty, not a number), 't' anything but a number (empty too), '.'
+	 * anything. NULL: the count is enough. */
+	const char *cells;
+	/* ... and, when cells cannot say it (an event type's values), a look at the record
+	 * once cells matched: does it look like ours? NULL: cells is enough. */
 	int (*sniff)(const struct csvin_rec *r);
 	/* Map the file's columns (header, or NULL) itself; NULL: by fmt->columns. */
 	int (*start)(struct trace_reader *rd, const struct csvin_rec *header, struct err *e);
@@ -69,8 +80,17 @@ struct trace_format {
 	/* Set up rd->state (may be NULL); 0 or VF_E*. */
 	int (*open)(struct trace_reader *rd, struct err *e);
 	/* Map one data record: 0 (accepted; what it made went to the sink), TRACE_BAD (why in
-	 * rd->why), or VF_E* (the import fails). */
+	 * rd->why), or VF_E* (the import fails). NULL: the rows are kept raw and counted once
+	 * their field count is right (TRACE_AUX), or job, node or node_cols maps them. */
 	int (*row)(struct trace_reader *rd, const struct csvin_rec *r, struct err *e);
+	/* Instead of row, for a format each of whose rows makes one job: fill j (as job_init
+	 * left it) from r: 0 (the reader sends j to the sink, as accepted) or TRACE_BAD (why in
+	 * rd->why). */
+	int (*job)(struct trace_reader *rd, const struct csvin_rec *r, struct job *j);
+	/* The same for a format each of whose rows makes one node (n as node_init left it). */
+	int (*node)(struct trace_reader *rd, const struct csvin_rec *r, struct node *n);
+	/* A node list that trace_node_row maps: which columns hold what (row is NULL). */
+	const struct trace_node_cols *node_cols;
 	/* 1: the file is read as lines, not CSV (csvin_set_lines): r->raw is the line, r->n
 	 * is 1, and every line, the first too, goes to row (which may TRACE_SKIP it). */
 	int lines;
@@ -87,11 +107,12 @@ struct trace_format {
 
 /* How a format is read, the fields that go together, for its trace_format: a CSV whose header
  * names cols (the first nreq required; has_header 2: the header is optional), one read by
- * position with no header (cols its columns, sniff telling its first record), or lines
- * (sniff telling the first line). */
-#define TRACE_HEADED(hdr, cols, nreq)   .has_header = (hdr), .columns = (cols), .nrequired = (nreq)
-#define TRACE_BY_POSITION(cols, sniff_) .columns = (cols), .sniff = (sniff_)
-#define TRACE_LINES(sniff)              .lines = 1, .sniff_line = (sniff)
+ * position with no header (cols its columns, cells and sniff telling its first record), or
+ * lines (sniff telling the first line). */
+#define TRACE_HEADED(hdr, cols, nreq) .has_header = (hdr), .columns = (cols), .nrequired = (nreq)
+#define TRACE_BY_POSITION(cols, cells_, sniff_)                                                    \
+	.columns = (cols), .cells = (cells_), .sniff = (sniff_)
+#define TRACE_LINES(sniff) .lines = 1, .sniff_line = (sniff)
 
 /* A GPU model name the table does not know, and what it covered (TRACE_MODELS_MAX names
  * a reader keeps; the rest count under the empty name ""). A node with GPUs and no model

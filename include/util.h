@@ -68,6 +68,17 @@ int parse_double(const char *s, double *out);
 /* The same for an unsigned 64-bit integer, 0..18446744073709551615 (a seed): digits only. */
 int parse_u64(const char *s, uint64_t *out);
 
+/* The order of a and b for a comparator (qsort's): -1, 0 or 1 as a is below, equal to or
+ * above b; no subtraction, so no overflow at the ends of the range. */
+static inline int util_cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+static inline int util_cmp_double(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
 /* Seconds since the epoch, as an integer, and a monotonic clock in seconds. */
 int64_t util_now(void);
 double util_mono(void);

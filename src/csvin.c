@@ -225,6 +225,12 @@ static int read_in(struct csvin *c, struct err *e)
 	return 0;
 }
 
+/* Why a compressed file that ends outside a stream's end is cut short. */
+static const char *const truncated[] = {
+	[CSVIN_GZIP] = "gzip data (the file ends inside a compressed stream)",
+	[CSVIN_ZSTD] = "zstd data (the file ends inside a frame)",
+};
+
 /* Refill out[] with decompressed text; at the end of the data leaves outlen == 0.
  * Returns 0, or VF_EINPUT for corrupt or truncated compressed data, or VF_EIO. */
 static int fill_out(struct csvin *c, struct err *e)
@@ -257,22 +263,18 @@ static int fill_out(struct csvin *c, struct err *e)
 		if ((rc = read_in(c, e)))
 			return rc;
 		size_t avail = c->inlen - c->inpos;
+		if (!avail) { /* the end of the file: a compressed one must end a stream there */
+			if (c->comp != CSVIN_PLAIN && !c->z_end)
+				return err_set(e, VF_EINPUT, "%s: truncated %s", c->name,
+					       truncated[c->comp]);
+			return 0;
+		}
 		if (c->comp == CSVIN_PLAIN) {
-			if (!avail)
-				return 0;
 			/* parsed where it was read: in[] is read again only once it is */
 			c->text = c->in + c->inpos;
 			c->outlen = avail;
 			c->inpos = c->inlen;
 		} else if (c->comp == CSVIN_GZIP) {
-			if (!avail) {
-				if (!c->z_end)
-					return err_set(e, VF_EINPUT,
-						       "%s: truncated gzip data (the file ends "
-						       "inside a compressed stream)",
-						       c->name);
-				return 0;
-			}
 			if (c->z_end) { /* another gzip member follows */
 				inflateReset(&c->z);
 				c->z_end = 0;
@@ -291,14 +293,6 @@ static int fill_out(struct csvin *c, struct err *e)
 			if (zr == Z_STREAM_END)
 				c->z_end = 1;
 		} else {
-			if (!avail) {
-				if (!c->z_end)
-					return err_set(e, VF_EINPUT,
-						       "%s: truncated zstd data (the file ends "
-						       "inside a frame)",
-						       c->name);
-				return 0;
-			}
 			ZSTD_inBuffer zi = {c->in, c->inlen, c->inpos};
 			c->text = c->out;
 			ZSTD_outBuffer zo = {c->out, OUT_BLOCK, 0};

@@ -24,20 +24,13 @@
 #define ALI2017_MEM_MIB 262144 /* 256 GiB */
 #define ALI2018_MEM_MIB 524288 /* 512 GiB */
 
-static int is_word(const char *s)
-{
-	return s && *s && !trace_is_number(s, 0);
-}
-
 /* One batch task: create/end times, cpu in plan units, normalised mem times mem_scale. */
-static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_start, int k_end,
-		     int k_status, int k_cpu, int k_mem, double mem_scale, struct err *e)
+static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j, int k_start,
+		     int k_end, int k_status, int k_cpu, int k_mem, double mem_scale)
 {
-	struct job j;
-	int64_t start = -1, end, cpu, mem;
+	int64_t start = -1, end;
 	double t;
 	int rc;
-	job_init(&j);
 	/* v2017 has tasks created before the window (negative times): they arrive at 0 and
 	 * keep their real run time */
 	if ((rc = trace_num(rd, r, k_start, &t)) == TRACE_BAD)
@@ -47,24 +40,21 @@ static int batch_job(struct trace_reader *rd, const struct csvin_rec *r, int k_s
 		start = trace_round(t);
 	if (trace_num(rd, r, k_end, &t) == 0 && t < 0)
 		return trace_bad(rd, "ended before the trace window (end time %g s)", t);
-	const struct trace_amount_of a[] = {
-		{k_end, 1, &end}, {k_cpu, 10, &cpu}, {k_mem, mem_scale, &mem}};
+	const struct trace_amount_of a[] = {{k_end, 1, &end},
+					    {k_cpu, 10, &j->dem[DIM_CPU]},
+					    {k_mem, mem_scale, &j->dem[DIM_MEM]}};
 	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
-	j.dem[DIM_CPU] = cpu;
-	j.dem[DIM_MEM] = mem;
-	j.num_gpu = 0;
-	j.gpu_milli = 0;
-	j.dem[DIM_GPU] = 0;
-	j.dem[DIM_HBM] = 0;
-	j.cls = JOB_CPU;
+	trace_job_gpus(rd, j, 0, 0);
+	j->dem[DIM_HBM] = 0;
+	j->cls = JOB_CPU;
 	const char *status = trace_field(rd, r, k_status);
-	j.arrival = start < 0 ? 0 : start;
-	if (!have_start || end <= 0 || (status && !strcmp(status, "Waiting")))
-		j.flags |= JOB_F_NOTRAN;
-	else if ((rc = trace_job_span(rd, &j, start, end, "start time", "end time")))
-		return rc;
-	return trace_emit_job(rd, &j, e);
+	j->arrival = start < 0 ? 0 : start;
+	if (!have_start || end <= 0 || (status && !strcmp(status, "Waiting"))) {
+		j->flags |= JOB_F_NOTRAN; /* no run to an end in the window */
+		return 0;
+	}
+	return trace_job_span(rd, j, start, end, "start time", "end time");
 }
 
 /* ---- v2017 batch_task ---- */
@@ -79,17 +69,9 @@ static const char *const t17_cols[] = {"task_create_time",
 				       "normalized_memory_requested_per_instance_in_the_task",
 				       NULL};
 
-static int t17_sniff(const struct csvin_rec *r)
+static int t17_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	for (int k = 0; k < 8; k++)
-		if (k != 5 && !trace_is_number(r->field[k], k >= 6))
-			return 0;
-	return is_word(r->field[5]);
-}
-
-static int t17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	return batch_job(rd, r, 0, 1, 5, 6, 7, ALI2017_MEM_MIB, e);
+	return batch_job(rd, r, j, 0, 1, 5, 6, 7, ALI2017_MEM_MIB);
 }
 
 const struct trace_format trace_ali2017_task = {
@@ -97,8 +79,8 @@ const struct trace_format trace_ali2017_task = {
 	.summary = "Alibaba cluster-trace-v2017 batch_task.csv (header optional)",
 	.kind = TRACE_JOBS,
 	TRACE_HEADED(2, t17_cols, 8),
-	.sniff = t17_sniff,
-	.row = t17_row,
+	.cells = "nnnnnwoo",
+	.job = t17_job,
 };
 
 /* ---- machines: first row of each machine makes its node ---- */
@@ -136,12 +118,12 @@ static const char *const s17_cols[] = {"timestamp",
 				       "normalized_disk_space",
 				       NULL};
 
+/* Its event type is one of v2017's (cells: a word). */
 static int s17_sniff(const struct csvin_rec *r)
 {
 	const char *t = r->field[2];
-	return trace_is_number(r->field[0], 0) && t &&
-	       (!strcmp(t, "add") || !strcmp(t, "remove") || !strcmp(t, "softerror") ||
-		!strcmp(t, "harderror"));
+	return !strcmp(t, "add") || !strcmp(t, "remove") || !strcmp(t, "softerror") ||
+	       !strcmp(t, "harderror");
 }
 
 static int s17_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
@@ -156,7 +138,7 @@ const struct trace_format trace_ali2017_server = {
 	.name = "ali2017-server",
 	.summary = "Alibaba cluster-trace-v2017 server_event.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(s17_cols, s17_sniff),
+	TRACE_BY_POSITION(s17_cols, "n.w....", s17_sniff),
 	.row = s17_row,
 	.close = names_close,
 };
@@ -167,36 +149,22 @@ static const char *const t18_cols[] = {
 	"task_name",  "instance_num", "job_name", "task_type", "status",
 	"start_time", "end_time",     "plan_cpu", "plan_mem",  NULL};
 
-static int t18_sniff(const struct csvin_rec *r)
+static int t18_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	return trace_is_number(r->field[1], 0) && is_word(r->field[4]) &&
-	       trace_is_number(r->field[5], 1) && trace_is_number(r->field[6], 1) &&
-	       trace_is_number(r->field[7], 1) && trace_is_number(r->field[8], 1);
-}
-
-static int t18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	return batch_job(rd, r, 5, 6, 4, 7, 8, ALI2018_MEM_MIB / 100.0, e);
+	return batch_job(rd, r, j, 5, 6, 4, 7, 8, ALI2018_MEM_MIB / 100.0);
 }
 
 const struct trace_format trace_ali2018_task = {
 	.name = "ali2018-task",
 	.summary = "Alibaba cluster-trace-v2018 batch_task.csv (no header)",
 	.kind = TRACE_JOBS,
-	TRACE_BY_POSITION(t18_cols, t18_sniff),
-	.row = t18_row,
+	TRACE_BY_POSITION(t18_cols, ".n..woooo", NULL),
+	.job = t18_job,
 };
 
 static const char *const m18_cols[] = {"machine_id",       "time_stamp", "failure_domain_1",
 				       "failure_domain_2", "cpu_num",    "mem_size",
 				       "status",           NULL};
-
-static int m18_sniff(const struct csvin_rec *r)
-{
-	return is_word(r->field[0]) && trace_is_number(r->field[1], 0) &&
-	       trace_is_number(r->field[4], 0) && trace_is_number(r->field[5], 0) &&
-	       is_word(r->field[6]);
-}
 
 static int m18_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
@@ -207,7 +175,7 @@ const struct trace_format trace_ali2018_machine = {
 	.name = "ali2018-machine",
 	.summary = "Alibaba cluster-trace-v2018 machine_meta.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(m18_cols, m18_sniff),
+	TRACE_BY_POSITION(m18_cols, "wn..nnw", NULL),
 	.row = m18_row,
 	.close = names_close,
 };

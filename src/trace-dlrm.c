@@ -50,38 +50,35 @@ static const char *const cols[] = {"instance_sn",   "role",
 				   "creation_time", "scheduled_time",
 				   "deletion_time", NULL};
 
-static int row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+static int instance_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	struct job j;
-	int64_t cpu, mem, gpu, rdma, create, sched, del;
+	int64_t gpu, rdma, create, sched, del;
 	int rc;
-	job_init(&j);
-	const struct trace_amount_of a[] = {{D_CPU, 1000, &cpu},    {D_MEM, 1024, &mem},
-					    {D_GPU, 1, &gpu},       {D_RDMA, 1, &rdma},
-					    {D_CREATE, 1, &create}, {D_SCHED, 1, &sched},
+	const struct trace_amount_of a[] = {{D_CPU, 1000, &j->dem[DIM_CPU]},
+					    {D_MEM, 1024, &j->dem[DIM_MEM]},
+					    {D_GPU, 1, &gpu},
+					    {D_RDMA, 1, &rdma},
+					    {D_CREATE, 1, &create},
+					    {D_SCHED, 1, &sched},
 					    {D_DELETE, 1, &del}};
 	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	const char *role = trace_field(rd, r, D_ROLE);
 	if (!role || (strcmp(role, "HN") && strcmp(role, "CN")))
 		return trace_bad(rd, "column 'role': '%.20s' is not HN or CN", role ? role : "");
-	j.cls = !strcmp(role, "HN") ? JOB_INFER : JOB_CPU;
-	j.dem[DIM_CPU] = cpu;
-	j.dem[DIM_MEM] = mem;
-	if ((rc = trace_job_gpus(rd, &j, gpu < 0 ? 0 : gpu, gpu > 0 ? 1000 : 0)))
+	j->cls = !strcmp(role, "HN") ? JOB_INFER : JOB_CPU;
+	if ((rc = trace_job_gpus(rd, j, gpu < 0 ? 0 : gpu, gpu > 0 ? 1000 : 0)))
 		return rc;
 	if (rdma > 100)
 		return trace_bad(rd, "column 'rdma_request': %lld%% of a NIC", (long long)rdma);
-	j.dem[DIM_NET] = rdma < 0 ? -1 : rdma * DLRM_NIC_MBPS / 100;
-	j.arrival = create < 0 ? 0 : create;
-	int64_t start = sched >= 0 ? sched : j.arrival;
+	j->dem[DIM_NET] = rdma < 0 ? -1 : rdma * DLRM_NIC_MBPS / 100;
+	j->arrival = create < 0 ? 0 : create;
+	int64_t start = sched >= 0 ? sched : j->arrival;
 	int64_t end = del >= 0 ? del : DLRM_WINDOW_S;
 	if (sched >= 0 && create >= 0 && sched < create)
 		return trace_bad(rd, "scheduled_time %lld before creation_time %lld",
 				 (long long)sched, (long long)create);
-	if ((rc = trace_job_span(rd, &j, start, end, "its start", "deletion_time")))
-		return rc;
-	return trace_emit_job(rd, &j, e);
+	return trace_job_span(rd, j, start, end, "its start", "deletion_time");
 }
 
 const struct trace_format trace_dlrm = {
@@ -89,5 +86,5 @@ const struct trace_format trace_dlrm = {
 	.summary = "Alibaba gpu-v2025 DLRM serving instances (disaggregated_DLRM_trace.csv)",
 	.kind = TRACE_JOBS,
 	TRACE_HEADED(1, cols, 17),
-	.row = row,
+	.job = instance_job,
 };

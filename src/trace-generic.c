@@ -430,14 +430,20 @@ static int p_primary(struct parser *ps, int depth)
 	return -1;
 }
 
-static int p_term(struct parser *ps, int depth)
+/* The binary operators by precedence, loosest first. Each level is left-associative; its
+ * operands are the next level's expressions, the last level's are primaries. */
+static const char *const p_levels[] = {"+-", "*/"};
+
+static int p_level(struct parser *ps, int depth, size_t level)
 {
-	if (p_primary(ps, depth))
+	if (level == sizeof p_levels / sizeof *p_levels)
+		return p_primary(ps, depth);
+	if (p_level(ps, depth, level + 1))
 		return -1;
-	while (ps->lx.kind == T_OP && (ps->lx.op == '*' || ps->lx.op == '/')) {
+	while (ps->lx.kind == T_OP && strchr(p_levels[level], ps->lx.op)) {
 		char o = ps->lx.op;
 		lex(&ps->lx);
-		if (p_primary(ps, depth))
+		if (p_level(ps, depth, level + 1))
 			return -1;
 		emit(ps, o, 0, 0);
 	}
@@ -446,16 +452,7 @@ static int p_term(struct parser *ps, int depth)
 
 static int p_expr(struct parser *ps, int depth)
 {
-	if (p_term(ps, depth))
-		return -1;
-	while (ps->lx.kind == T_OP && (ps->lx.op == '+' || ps->lx.op == '-')) {
-		char o = ps->lx.op;
-		lex(&ps->lx);
-		if (p_term(ps, depth))
-			return -1;
-		emit(ps, o, 0, 0);
-	}
-	return 0;
+	return p_level(ps, depth, 0);
 }
 
 /* The delimiter a 'delimiter' line names, or -1. */

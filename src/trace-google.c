@@ -145,9 +145,7 @@ static int emit(struct trace_reader *rd, const struct gtask *g, struct err *e)
 		j.flags |= JOB_F_NOTRAN;
 	j.dem[DIM_CPU] = g->cpu < 0 ? -1 : trace_round(g->cpu * GOOGLE_CPU_MILLI);
 	j.dem[DIM_MEM] = g->mem < 0 ? -1 : trace_round(g->mem * GOOGLE_MEM_MIB);
-	j.num_gpu = 0;
-	j.gpu_milli = 0;
-	j.dem[DIM_GPU] = 0;
+	trace_job_gpus(rd, &j, 0, 0);
 	j.dem[DIM_HBM] = 0;
 	j.cls = JOB_CPU;
 	return trace_emit_job(rd, &j, e);
@@ -159,12 +157,11 @@ static void task_close(struct trace_reader *rd)
 	free(s->t);
 }
 
+/* Its event type (cells: a number) is one of task_events' (0-8). */
 static int task_sniff(const struct csvin_rec *r)
 {
 	double ev;
-	return trace_is_number(r->field[0], 0) && trace_is_number(r->field[2], 0) &&
-	       trace_is_number(r->field[3], 0) && r->field[5] && !parse_double(r->field[5], &ev) &&
-	       ev >= 0 && ev <= 8;
+	return !parse_double(r->field[5], &ev) && ev >= 0 && ev <= 8;
 }
 
 /* Field f (read as v) as an ID, exactly: a double holds every integer only up to 2^53, so
@@ -239,11 +236,10 @@ static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct e
 static int by_submit(const void *a, const void *b)
 {
 	const struct gtask *x = a, *y = b;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	if (x->jobid != y->jobid)
-		return x->jobid < y->jobid ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	int c = util_cmp_double(x->submit, y->submit);
+	if (!c)
+		c = util_cmp_i64(x->jobid, y->jobid);
+	return c ? c : util_cmp_i64(x->index, y->index);
 }
 
 /* The tasks still open at the end, in (submit, job ID, task index) order, so the job ids
@@ -273,7 +269,7 @@ const struct trace_format trace_google_task = {
 	.name = "google-task",
 	.summary = "Google 2011 task_events part files (no header); stateful across parts",
 	.kind = TRACE_JOBS,
-	TRACE_BY_POSITION(task_cols, task_sniff),
+	TRACE_BY_POSITION(task_cols, "n.nn.n.......", task_sniff),
 	.state_size = sizeof(struct gstate),
 	.row = task_row,
 	.finish = task_finish,
@@ -283,11 +279,11 @@ const struct trace_format trace_google_task = {
 static const char *const machine_cols[] = {"timestamp", "machine_id", "event_type", "platform_id",
 					   "cpus",      "memory",     NULL};
 
+/* Its event type (cells: a number) is one of machine_events' (0-2). */
 static int machine_sniff(const struct csvin_rec *r)
 {
 	double ev;
-	return trace_is_number(r->field[0], 0) && trace_is_number(r->field[1], 0) && r->field[2] &&
-	       !parse_double(r->field[2], &ev) && ev >= 0 && ev <= 2;
+	return !parse_double(r->field[2], &ev) && ev >= 0 && ev <= 2;
 }
 
 static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
@@ -313,7 +309,7 @@ const struct trace_format trace_google_machine = {
 	.name = "google-machine",
 	.summary = "Google 2011 machine_events part files (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(machine_cols, machine_sniff),
+	TRACE_BY_POSITION(machine_cols, "nnn...", machine_sniff),
 	.row = machine_row,
 	.close = machine_close,
 };

@@ -24,52 +24,47 @@ static const char *const pod_cols[] = {
 	"name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",      "gpu_spec",
 	"qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time", NULL};
 
-static int pods_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+static int pods_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	struct job j;
-	int64_t cpu, mem, ngpu, milli, create, del, sched;
+	int64_t ngpu, milli, create, del, sched;
 	int rc;
-	job_init(&j);
-	const struct trace_amount_of a[] = {{P_CPU, 1, &cpu},       {P_MEM, 1, &mem},
-					    {P_NGPU, 1, &ngpu},     {P_MILLI, 1, &milli},
-					    {P_CREATE, 1, &create}, {P_DELETE, 1, &del},
-					    {P_SCHED, 1, &sched}};
+	const struct trace_amount_of a[] = {
+		{P_CPU, 1, &j->dem[DIM_CPU]}, {P_MEM, 1, &j->dem[DIM_MEM]}, {P_NGPU, 1, &ngpu},
+		{P_MILLI, 1, &milli},         {P_CREATE, 1, &create},       {P_DELETE, 1, &del},
+		{P_SCHED, 1, &sched}};
 	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
-	j.dem[DIM_CPU] = cpu;
-	j.dem[DIM_MEM] = mem;
 	if (ngpu < 0)
 		ngpu = 0;
-	if ((rc = trace_job_gpus(rd, &j, ngpu, ngpu ? milli : 0)))
+	if ((rc = trace_job_gpus(rd, j, ngpu, ngpu ? milli : 0)))
 		return rc;
 	const char *spec = trace_field(rd, r, P_SPEC);
-	if (spec && (rc = trace_job_spec(rd, &j, spec)))
+	if (spec && (rc = trace_job_spec(rd, j, spec)))
 		return rc;
 	const char *qos = trace_field(rd, r, P_QOS);
 	if (!ngpu)
-		j.cls = JOB_CPU;
+		j->cls = JOB_CPU;
 	else if (qos && !strcmp(qos, "LS"))
-		j.cls = JOB_INFER;
+		j->cls = JOB_INFER;
 	else if (qos && !strcmp(qos, "BE"))
-		j.cls = JOB_BATCH;
+		j->cls = JOB_BATCH;
 	else
-		j.cls = JOB_TRAIN;
-	j.arrival = 0;
+		j->cls = JOB_TRAIN;
+	j->arrival = 0;
 	if (rd->col[P_CREATE] >= 0) {
 		if (create < 0)
 			return trace_bad(rd, "column 'creation_time' is empty");
-		j.arrival = create;
+		j->arrival = create;
 	}
 	if (rd->col[P_DELETE] < 0 || rd->col[P_SCHED] < 0) /* how long it ran: unknown */
-		return trace_emit_job(rd, &j, e);
+		return 0;
 	if (sched < 0) {
-		j.flags |= JOB_F_NOTRAN;
-	} else if (del < 0) {
-		return trace_bad(rd, "scheduled but no deletion_time");
-	} else if ((rc = trace_job_span(rd, &j, sched, del, "scheduled_time", "deletion_time"))) {
-		return rc;
+		j->flags |= JOB_F_NOTRAN;
+		return 0;
 	}
-	return trace_emit_job(rd, &j, e);
+	if (del < 0)
+		return trace_bad(rd, "scheduled but no deletion_time");
+	return trace_job_span(rd, j, sched, del, "scheduled_time", "deletion_time");
 }
 
 const struct trace_format trace_openb_pods = {
@@ -77,23 +72,19 @@ const struct trace_format trace_openb_pods = {
 	.summary = "Alibaba gpu-v2023 pod list (openb_pod_list_*.csv)",
 	.kind = TRACE_JOBS,
 	TRACE_HEADED(1, pod_cols, 5),
-	.row = pods_row,
+	.job = pods_job,
 };
 
 enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL };
 
 static const char *const node_cols[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model", NULL};
 
-static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	static const struct trace_node_cols c = {N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, 1, 1};
-	return trace_node_row(rd, r, &c, e);
-}
+static const struct trace_node_cols node_row = {N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, 1, 1};
 
 const struct trace_format trace_openb_nodes = {
 	.name = "openb-nodes",
 	.summary = "Alibaba gpu-v2023 node list (openb_node_list_*.csv)",
 	.kind = TRACE_NODES,
 	TRACE_HEADED(1, node_cols, 5),
-	.row = nodes_row,
+	.node_cols = &node_row,
 };

@@ -31,112 +31,71 @@ static const char *const task_cols[] = {"job_name",   "task_name", "inst_num", "
 					"start_time", "end_time",  "plan_cpu", "plan_mem",
 					"plan_gpu",   "gpu_type",  NULL};
 
-static int is_word(const char *s)
+static int task_job(struct trace_reader *rd, const struct csvin_rec *r, struct job *j)
 {
-	return s && *s && !trace_is_number(s, 0);
-}
-
-static int task_sniff(const struct csvin_rec *r)
-{
-	return trace_is_number(r->field[2], 1) && is_word(r->field[3]) &&
-	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1) &&
-	       trace_is_number(r->field[6], 1);
-}
-
-static int task_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	struct job j;
-	int64_t inst, start, end, cpu, mem, gpu;
+	int64_t inst, start, end, gpu;
 	int rc;
-	job_init(&j);
-	const struct trace_amount_of a[] = {{T_INST, 1, &inst},  {T_START, 1, &start},
-					    {T_END, 1, &end},    {T_CPU, 10, &cpu},
-					    {T_MEM, 1024, &mem}, {T_GPU, 10, &gpu}};
+	const struct trace_amount_of a[] = {{T_INST, 1, &inst},
+					    {T_START, 1, &start},
+					    {T_END, 1, &end},
+					    {T_CPU, 10, &j->dem[DIM_CPU]},
+					    {T_MEM, 1024, &j->dem[DIM_MEM]},
+					    {T_GPU, 10, &gpu}};
 	if ((rc = trace_amounts(rd, r, a, sizeof a / sizeof *a)))
 		return rc;
 	if (inst < 1)
 		return trace_bad(rd, "column 'inst_num': no instances");
 	if (inst > PAI_MAX_INST)
 		return trace_bad(rd, "column 'inst_num': %lld instances", (long long)inst);
-	j.dem[DIM_CPU] = cpu;
-	j.dem[DIM_MEM] = mem;
 	if (gpu <= 0)
-		rc = trace_job_gpus(rd, &j, 0, 0);
+		rc = trace_job_gpus(rd, j, 0, 0);
 	else if (gpu <= 1000)
-		rc = trace_job_gpus(rd, &j, 1, gpu);
+		rc = trace_job_gpus(rd, j, 1, gpu);
 	else
-		rc = trace_job_gpus(rd, &j, (gpu + 999) / 1000, 1000);
+		rc = trace_job_gpus(rd, j, (gpu + 999) / 1000, 1000);
 	if (rc)
 		return rc;
-	j.cls = j.num_gpu ? JOB_TRAIN : JOB_CPU;
-	j.workers = (int32_t)inst;
+	j->cls = j->num_gpu ? JOB_TRAIN : JOB_CPU;
+	j->workers = (int32_t)inst;
 	const char *type = trace_field(rd, r, T_TYPE);
 	int id = type ? gpumodel_find(type) : -1;
 	if (id >= 0 && id < 32 && !gpumodel_get(id)->is_default)
-		j.gpu_spec = 1u << id;
-	if (start <= 0) {
-		j.arrival = 0;
-		j.flags |= JOB_F_NOTRAN;
-	} else {
-		j.arrival = start;
-		if (end <= 0)
-			j.flags |= JOB_F_NOTRAN;
-		else if ((rc = trace_job_span(rd, &j, start, end, "start_time", "end_time")))
-			return rc;
+		j->gpu_spec = 1u << id;
+	j->arrival = start > 0 ? start : 0;
+	if (start <= 0 || end <= 0) { /* never ran, or no end in the window */
+		j->flags |= JOB_F_NOTRAN;
+		return 0;
 	}
-	return trace_emit_job(rd, &j, e);
+	return trace_job_span(rd, j, start, end, "start_time", "end_time");
 }
 
 const struct trace_format trace_pai_task = {
 	.name = "pai-task",
 	.summary = "Alibaba gpu-v2020 pai_task_table (no header): the jobs",
 	.kind = TRACE_JOBS,
-	TRACE_BY_POSITION(task_cols, task_sniff),
-	.row = task_row,
+	TRACE_BY_POSITION(task_cols, "..owooo...", NULL),
+	.job = task_job,
 };
-
-/* Tables kept raw: their rows are counted once their field count is right. */
-static int aux_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	(void)rd;
-	(void)r;
-	(void)e;
-	return 0;
-}
 
 static const char *const job_cols[] = {"job_name",   "inst_id",  "user", "status",
 				       "start_time", "end_time", NULL};
-
-static int job_sniff(const struct csvin_rec *r)
-{
-	return !trace_is_number(r->field[0], 0) && is_word(r->field[3]) &&
-	       trace_is_number(r->field[4], 1) && trace_is_number(r->field[5], 1);
-}
 
 const struct trace_format trace_pai_job = {
 	.name = "pai-job",
 	.summary = "Alibaba gpu-v2020 pai_job_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	TRACE_BY_POSITION(job_cols, job_sniff),
-	.row = aux_row,
+	TRACE_BY_POSITION(job_cols, "t..woo", NULL),
 };
 
 static const char *const inst_cols[] = {"job_name", "task_name", "inst_name",  "worker_name",
 					"inst_id",  "status",    "start_time", "end_time",
 					"machine",  NULL};
 
-static int inst_sniff(const struct csvin_rec *r)
-{
-	return !trace_is_number(r->field[1], 0) && is_word(r->field[5]) &&
-	       trace_is_number(r->field[6], 1) && trace_is_number(r->field[7], 1);
-}
-
 const struct trace_format trace_pai_instance = {
 	.name = "pai-instance",
 	.summary = "Alibaba gpu-v2020 pai_instance_table (no header): kept raw",
 	.kind = TRACE_AUX,
-	TRACE_BY_POSITION(inst_cols, inst_sniff),
-	.row = aux_row,
+	TRACE_BY_POSITION(inst_cols, ".t...woo.", NULL),
 };
 
 enum { M_NAME, M_TYPE, M_CPU, M_MEM, M_GPU };
@@ -144,22 +103,12 @@ enum { M_NAME, M_TYPE, M_CPU, M_MEM, M_GPU };
 static const char *const machine_cols[] = {"machine", "gpu_type", "cap_cpu",
 					   "cap_mem", "cap_gpu",  NULL};
 
-static int machine_sniff(const struct csvin_rec *r)
-{
-	return is_word(r->field[1]) && trace_is_number(r->field[2], 0) &&
-	       trace_is_number(r->field[3], 0) && trace_is_number(r->field[4], 0);
-}
-
-static int machine_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
-{
-	static const struct trace_node_cols c = {M_NAME, M_CPU, M_MEM, M_GPU, M_TYPE, 1000, 1024};
-	return trace_node_row(rd, r, &c, e);
-}
+static const struct trace_node_cols machine_row = {M_NAME, M_CPU, M_MEM, M_GPU, M_TYPE, 1000, 1024};
 
 const struct trace_format trace_pai_machine = {
 	.name = "pai-machine",
 	.summary = "Alibaba gpu-v2020 pai_machine_spec.csv (no header): the nodes",
 	.kind = TRACE_NODES,
-	TRACE_BY_POSITION(machine_cols, machine_sniff),
-	.row = machine_row,
+	TRACE_BY_POSITION(machine_cols, ".wnnn", NULL),
+	.node_cols = &machine_row,
 };

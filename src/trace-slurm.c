@@ -465,43 +465,41 @@ static int gres_gpus(struct trace_reader *rd, const char *g, int64_t *n, char *m
 	return 0;
 }
 
-static int nodes_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+static int scontrol_node(struct trace_reader *rd, const struct csvin_rec *r, struct node *n)
 {
-	struct node n;
 	char v[256], model[64];
 	double d;
 	int64_t ngpu;
 	if (!nodes_sniff(r->raw, r->rawlen))
 		return trace_bad(rd, "not a node line of 'scontrol show node -o' (NodeName=...)");
-	node_init(&n);
 	kv(r->raw, "NodeName", v, sizeof v);
-	if (!*v || strlen(v) >= sizeof n.name)
+	if (!*v || strlen(v) >= sizeof n->name)
 		return trace_bad(rd, "NodeName '%.60s': empty or longer than %zu bytes", v,
-				 sizeof n.name - 1);
-	snprintf(n.name, sizeof n.name, "%s", v);
+				 sizeof n->name - 1);
+	snprintf(n->name, sizeof n->name, "%s", v);
 	if (kv(r->raw, "CPUTot", v, sizeof v) && kv(r->raw, "CPUs", v, sizeof v))
-		return trace_bad(rd, "node '%s': no CPUTot", n.name);
+		return trace_bad(rd, "node '%s': no CPUTot", n->name);
 	if (parse_double(v, &d) || d < 0 || d > 1e9)
-		return trace_bad(rd, "node '%s': CPUTot '%.40s' is not a number", n.name, v);
-	n.cap[DIM_CPU] = trace_round(d * 1000);
+		return trace_bad(rd, "node '%s': CPUTot '%.40s' is not a number", n->name, v);
+	n->cap[DIM_CPU] = trace_round(d * 1000);
 	if (kv(r->raw, "RealMemory", v, sizeof v))
-		return trace_bad(rd, "node '%s': no RealMemory", n.name);
+		return trace_bad(rd, "node '%s': no RealMemory", n->name);
 	if (parse_double(v, &d) || d < 0 || d > 1e12)
-		return trace_bad(rd, "node '%s': RealMemory '%.40s' is not a number", n.name, v);
-	n.cap[DIM_MEM] = trace_round(d);
+		return trace_bad(rd, "node '%s': RealMemory '%.40s' is not a number", n->name, v);
+	n->cap[DIM_MEM] = trace_round(d);
 	if (kv(r->raw, "Gres", v, sizeof v))
 		strcpy(v, "(null)");
 	if (gres_gpus(rd, v, &ngpu, model, sizeof model))
 		return TRACE_BAD;
 	if (ngpu > 32) /* CLUSTER_MAX_GPUS */
-		return trace_bad(rd, "node '%s': %lld GPUs on one node", n.name, (long long)ngpu);
-	trace_node_model(rd, &n, ngpu && *model ? model : NULL, ngpu, -1);
+		return trace_bad(rd, "node '%s': %lld GPUs on one node", n->name, (long long)ngpu);
+	trace_node_model(rd, n, ngpu && *model ? model : NULL, ngpu, -1);
 	if (!kv(r->raw, "Partitions", v, sizeof v)) {
 		v[strcspn(v, ",")] = '\0';
-		if (strlen(v) < sizeof n.group)
-			snprintf(n.group, sizeof n.group, "%s", v);
+		if (strlen(v) < sizeof n->group)
+			snprintf(n->group, sizeof n->group, "%s", v);
 	}
-	return trace_emit_node(rd, &n, e);
+	return 0;
 }
 
 const struct trace_format trace_slurm_nodes = {
@@ -509,5 +507,5 @@ const struct trace_format trace_slurm_nodes = {
 	.summary = "Slurm nodes: 'scontrol show node -o' output (one node a line)",
 	.kind = TRACE_NODES,
 	TRACE_LINES(nodes_sniff),
-	.row = nodes_row,
+	.node = scontrol_node,
 };

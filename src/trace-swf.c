@@ -48,7 +48,7 @@ enum {
 };
 
 struct swf {
-	int64_t max_nodes, max_procs, max_mem; /* from the header, -1 unknown */
+	int64_t max_nodes, max_procs, max_mem; /* from the header, 0 unknown */
 	int nodes_made;                        /* the header's nodes were sent */
 };
 
@@ -87,14 +87,6 @@ static int sniff(const char *line, size_t len)
 		if (!trace_is_number(f[i], 0))
 			return 0;
 	return 1;
-}
-
-static int swf_open(struct trace_reader *rd, struct err *e)
-{
-	(void)e;
-	struct swf *s = rd->state;
-	s->max_nodes = s->max_procs = s->max_mem = -1;
-	return 0;
 }
 
 /* A header comment "; Key: value": keep the sizes it gives. */
@@ -177,6 +169,22 @@ static int field(struct trace_reader *rd, char **f, int k, int64_t *v)
 	return 0;
 }
 
+/* The line's fields 1 to S_REQMEM + 1 into v (unknown: -1): 0, or TRACE_BAD when it has
+ * not 18 fields or one of those is no number. */
+static int line_fields(struct trace_reader *rd, const char *line, int64_t *v)
+{
+	char *buf = xstrdup(line), *f[SWF_FIELDS + 1];
+	size_t n = split_blanks(buf, f, SWF_FIELDS);
+	int rc = 0;
+	if (n != SWF_FIELDS)
+		rc = trace_bad(rd, "%s fields, expected %d",
+			       n > SWF_FIELDS ? "more than 18" : "fewer", SWF_FIELDS);
+	for (int k = 0; k <= S_REQMEM && !rc; k++)
+		rc = field(rd, f, k, &v[k]);
+	free(buf);
+	return rc;
+}
+
 static int swf_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	struct swf *s = rd->state;
@@ -190,47 +198,32 @@ static int swf_row(struct trace_reader *rd, const struct csvin_rec *r, struct er
 	int rc;
 	if (!s->nodes_made && (rc = make_nodes(rd, s, e)))
 		return rc;
-	char *buf = xstrdup(r->raw), *f[SWF_FIELDS + 1];
-	size_t n = split_blanks(buf, f, SWF_FIELDS);
 	int64_t v[S_REQMEM + 1];
+	if ((rc = line_fields(rd, r->raw, v)))
+		return rc;
+	if (v[S_SUBMIT] < 0)
+		return trace_bad(rd, "field 2 (submit time) is unknown");
 	struct job j;
-	if (n != SWF_FIELDS) {
-		rc = trace_bad(rd, "%s fields, expected %d",
-			       n > SWF_FIELDS ? "more than 18" : "fewer", SWF_FIELDS);
-		goto out;
-	}
-	for (int k = 0; k <= S_REQMEM; k++)
-		if ((rc = field(rd, f, k, &v[k])))
-			goto out;
 	job_init(&j);
-	if (v[S_SUBMIT] < 0) {
-		rc = trace_bad(rd, "field 2 (submit time) is unknown");
-		goto out;
-	}
 	j.arrival = v[S_SUBMIT];
 	int64_t procs = v[S_PROCS] > 0 ? v[S_PROCS] : v[S_REQPROCS];
-	if (procs <= 0) {
-		rc = trace_bad(rd, "neither allocated nor requested processors known");
-		goto out;
-	}
+	if (procs <= 0)
+		return trace_bad(rd, "neither allocated nor requested processors known");
 	int64_t P = gang_procs(rd, s), per = node_procs(s), w = 1, q = procs;
 	int ran = v[S_RUN] >= 0 && v[S_PROCS] != 0;
-	if (P < 0 && per > 0 && procs > per) {
-		rc = trace_bad(rd,
-			       "%lld processors, more than MaxProcs / MaxNodes (%lld / %lld, not "
-			       "whole): the nodes' size is not known, so neither are the gang's "
-			       "workers (--node-procs N gives it)",
-			       (long long)procs, (long long)s->max_procs, (long long)s->max_nodes);
-		goto out;
-	}
+	if (P < 0 && per > 0 && procs > per)
+		return trace_bad(rd,
+				 "%lld processors, more than MaxProcs / MaxNodes (%lld / %lld, not "
+				 "whole): the nodes' size is not known, so neither are the gang's "
+				 "workers (--node-procs N gives it)",
+				 (long long)procs, (long long)s->max_procs,
+				 (long long)s->max_nodes);
 	if (P > 0 && procs > P) { /* a gang: the fewest nodes, evenly loaded */
 		w = (procs + P - 1) / P;
-		if (w > JOB_WORKERS_MAX) {
-			rc = trace_bad(rd, "%lld processors: %lld nodes of %lld, more than %d",
-				       (long long)procs, (long long)w, (long long)P,
-				       JOB_WORKERS_MAX);
-			goto out;
-		}
+		if (w > JOB_WORKERS_MAX)
+			return trace_bad(rd, "%lld processors: %lld nodes of %lld, more than %d",
+					 (long long)procs, (long long)w, (long long)P,
+					 JOB_WORKERS_MAX);
 		q = (procs + w - 1) / w;
 	}
 	j.workers = (int32_t)w;
@@ -243,10 +236,7 @@ static int swf_row(struct trace_reader *rd, const struct csvin_rec *r, struct er
 		j.duration = v[S_RUN];
 	else
 		j.flags |= JOB_F_NOTRAN;
-	rc = trace_emit_job(rd, &j, e);
-out:
-	free(buf);
-	return rc;
+	return trace_emit_job(rd, &j, e);
 }
 
 const struct trace_format trace_swf = {
@@ -255,6 +245,5 @@ const struct trace_format trace_swf = {
 	.kind = TRACE_MIXED,
 	TRACE_LINES(sniff),
 	.state_size = sizeof(struct swf),
-	.open = swf_open,
 	.row = swf_row,
 };

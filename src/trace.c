@@ -107,6 +107,32 @@ int trace_header_matches(const struct trace_format *fmt, const struct csvin_rec 
 	return present == (size_t)fmt->nrequired ? (int)hits : 0;
 }
 
+/* Does record r hold what cells (trace_format's) says of each of its columns? */
+static int cells_match(const struct csvin_rec *r, const char *cells)
+{
+	for (size_t k = 0; cells && cells[k] && k < r->n; k++) {
+		const char *f = r->field[k];
+		int ok = 1;
+		switch (cells[k]) {
+		case 'n':
+			ok = trace_is_number(f, 0);
+			break;
+		case 'o':
+			ok = trace_is_number(f, 1);
+			break;
+		case 'w':
+			ok = f && *f && !trace_is_number(f, 0);
+			break;
+		case 't':
+			ok = !trace_is_number(f, 0);
+			break;
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
 const struct trace_format *trace_detect(const struct csvin_rec *first, int *header)
 {
 	const struct trace_format *best = NULL;
@@ -133,7 +159,8 @@ const struct trace_format *trace_detect(const struct csvin_rec *first, int *head
 	for (const struct trace_format *const *f = trace_formats; *f; f++) {
 		if ((*f)->has_header == 1 || !(*f)->columns)
 			continue;
-		if (first->n == ncolumns(*f) && (!(*f)->sniff || (*f)->sniff(first)))
+		if (first->n == ncolumns(*f) && cells_match(first, (*f)->cells) &&
+		    (!(*f)->sniff || (*f)->sniff(first)))
 			return *f;
 	}
 	return NULL;
@@ -224,6 +251,26 @@ int trace_reader_start(struct trace_reader *rd, const struct csvin_rec *header, 
 	return 0;
 }
 
+/* One data record through the format's own mapping. */
+static int map_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
+{
+	const struct trace_format *f = rd->fmt;
+	int rc;
+	if (f->job) {
+		struct job j;
+		job_init(&j);
+		return (rc = f->job(rd, r, &j)) ? rc : trace_emit_job(rd, &j, e);
+	}
+	if (f->node) {
+		struct node n;
+		node_init(&n);
+		return (rc = f->node(rd, r, &n)) ? rc : trace_emit_node(rd, &n, e);
+	}
+	if (f->node_cols)
+		return trace_node_row(rd, r, f->node_cols, e);
+	return f->row ? f->row(rd, r, e) : 0; /* none: a table kept raw */
+}
+
 int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct err *e)
 {
 	rd->rows++;
@@ -231,13 +278,11 @@ int trace_reader_row(struct trace_reader *rd, const struct csvin_rec *r, struct 
 	rd->row_line = 0;
 	rd->row_raw = NULL;
 	rd->row_rawlen = 0;
-	if (rd->fmt->lines)
-		return rd->fmt->row(rd, r, e);
-	if (r->bad)
+	if (!rd->fmt->lines && r->bad)
 		return trace_bad(rd, "%s", r->bad);
-	if (r->n != rd->nfields)
+	if (!rd->fmt->lines && r->n != rd->nfields)
 		return trace_bad(rd, "%zu columns, expected %zu", r->n, rd->nfields);
-	return rd->fmt->row(rd, r, e);
+	return map_row(rd, r, e);
 }
 
 int trace_reader_finish(struct trace_reader *rd, struct err *e)

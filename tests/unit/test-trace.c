@@ -150,6 +150,36 @@ static void test_detection(void **state)
 	assert_string_equal(detect("name,cpu_milli,memory_mib,num_gpu", &h), "none");
 }
 
+/* A header-less format's cells say one thing of each column, by position: as many letters
+ * as columns, each one the detection heeds ('n' a number, 'o' a number or empty, 'w' a
+ * word, 't' anything but a number). */
+static void test_detection_cells(void **state)
+{
+	(void)state;
+	for (const struct trace_format *const *f = trace_formats; *f; f++) {
+		if (!(*f)->cells)
+			continue;
+		size_t n = 0;
+		while ((*f)->columns[n])
+			n++;
+		assert_int_equal(strlen((*f)->cells), n);
+		assert_int_equal(strspn((*f)->cells, "nowt."), n);
+	}
+	int h;
+	assert_string_equal(detect("j1,i1,u1,Terminated,1000,1600", &h), "pai-job");
+	assert_string_equal(detect("j1,i1,u1,Terminated,,1600", &h), "pai-job"); /* 'o' */
+	assert_string_equal(detect("1,i1,u1,Terminated,1000,1600", &h), "none"); /* 't' */
+	assert_string_equal(detect("j1,i1,u1,,1000,1600", &h), "none");          /* 'w' */
+	assert_string_equal(detect("j1,i1,u1,5,1000,1600", &h), "none");         /* 'w' */
+	assert_string_equal(detect("j1,i1,u1,Terminated,x,1600", &h), "none");   /* 'o' */
+	assert_string_equal(detect("7399a758eb02,CPU,96,,0", &h), "none");       /* 'n' */
+	assert_string_equal(detect("6459,6524,3,4,15740,Terminated,50,", &h), "ali2017-task");
+	/* cells, then the event type's values */
+	assert_string_equal(detect("0,m1,add,,64,0.5,0.3", &h), "ali2017-server");
+	assert_string_equal(detect("0,m1,fix,,64,0.5,0.3", &h), "none");
+	assert_string_equal(detect("0,5,3,p1,0.5,0.2493", &h), "none");
+}
+
 static const char *closest(const char *first, char *buf, size_t len)
 {
 	struct rec x;
@@ -742,6 +772,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_detection_cells),
 		cmocka_unit_test(test_row_helpers),
 		cmocka_unit_test(test_closest_format),
 		cmocka_unit_test(test_header_lacks_columns),

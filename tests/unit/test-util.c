@@ -93,12 +93,25 @@ static void test_double(void **state)
 	assert_true(v == 7);
 }
 
+/* A comparator's order, also where a - b would overflow. */
+static void test_cmp(void **state)
+{
+	(void)state;
+	assert_int_equal(util_cmp_i64(INT64_MIN, INT64_MAX), -1);
+	assert_int_equal(util_cmp_i64(INT64_MAX, INT64_MIN), 1);
+	assert_int_equal(util_cmp_i64(-5, -5), 0);
+	assert_int_equal(util_cmp_double(-1e300, 1e300), -1);
+	assert_int_equal(util_cmp_double(0.5, 0.25), 1);
+	assert_int_equal(util_cmp_double(2.0, 2.0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_i64),
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_double),
+		cmocka_unit_test(test_cmp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
