@@ -54,6 +54,13 @@ void *xmalloc_big(size_t n);
 void heap_prefer_huge(size_t n);
 /* Grow *p (an array of *cap elements of size sz) so it holds at least need elements. */
 void xgrow(void *pp, size_t *cap, size_t need, size_t sz);
+/* free() each of the n pointers of ps (NULL ones too, as free does). */
+void free_all(void *const *ps, size_t n);
+/* free_all of the pointers listed, so a release reads as the list of what its struct owns:
+ * FREE_ALL(p->name, p->rules, p). Every pointer is read before the first is freed. */
+#define FREE_ALL(...)                                                                              \
+	free_all((void *const[]){__VA_ARGS__},                                                     \
+		 sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 /* Out of memory in a library that allocates itself (what: "zstd context"): as xmalloc,
  * runs the fatal hook, prints and exits 1. */
 void util_die_oom(const char *what) __attribute__((noreturn));

@@ -123,6 +123,12 @@ void xgrow(void *pp, size_t *cap, size_t need, size_t sz)
 	*cap = c;
 }
 
+void free_all(void *const *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ps[i]);
+}
+
 int err_set(struct err *e, int code, const char *fmt, ...)
 {
 	if (!e)
