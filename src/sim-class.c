@@ -280,25 +280,12 @@ void sim_classes_release(struct sim_classes *k)
 		return;
 	for (size_t i = 0; i < k->ncls; i++)
 		free(k->cls[i].heap);
-	free(k->cls);
-	free(k->node_cls);
-	free(k->spec_cls);
-	free(k->freeids);
-	free(k->live);
-	free(k->lrep);
-	free(k->lfree);
-	free(k->tab);
-	free(k->mark);
-	free(k->log);
-	free(k->hot);
-	free(k->fit);
 	for (size_t i = 0; i < k->nkeys; i++)
 		kidx_release(&k->keys[i]);
-	free(k->keys);
-	free(k->khash);
 	if (k->scan)
 		kidx_release(k->scan);
-	free(k->scan);
+	FREE_ALL(k->cls, k->node_cls, k->spec_cls, k->freeids, k->live, k->lrep, k->lfree, k->tab,
+		 k->mark, k->log, k->hot, k->fit, k->keys, k->khash, k->scan);
 	memset(k, 0, sizeof *k);
 }
 

@@ -17,7 +17,8 @@
  *
  * The rule (a new owned array cannot be forgotten by a fork): every pointer a simulation
  * owns lives in a part, next to the line of that part's clone function that copies it (or,
- * for scratch and what the policy derives, the line that makes it anew); struct sim itself
+ * for scratch and what the policy derives, the line that makes it anew), and in the
+ * FREE_ALL list of the part's release, which follows its clone; struct sim itself
  * owns no array but the cluster and the event queue, which have their own clone. A fork is
  * then a copy of the scalars and the sum of the parts' clones (sim_fork_with), and a
  * release the sum of their releases (sim_free). A part without memory of its own (idle) is

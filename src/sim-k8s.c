@@ -35,10 +35,7 @@ void sim_k8s_release(struct sim_k8s *k)
 {
 	if (!k)
 		return;
-	free(k->rank);
-	free(k->cand);
-	free(k->raw);
-	free(k);
+	FREE_ALL(k->rank, k->cand, k->raw, k);
 }
 
 /* Set up s->k8s for o.scoring (s->pol.ops, s->c and s->pol.use_cls set); rng: the draws so far (a

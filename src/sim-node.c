@@ -466,27 +466,11 @@ void sim_nodes_clone(struct sim_nodes *f, const struct sim_nodes *s, size_t nn)
 
 void sim_nodes_release(struct sim_nodes *nd)
 {
-	free(nd->frag);
-	free(nd->md);
-	free(nd->nofit);
-	free(nd->fnofit);
-	free(nd->fits);
-	free(nd->str);
-	free(nd->contended);
-	free(nd->wfree);
+	FREE_ALL(nd->frag, nd->md, nd->nofit, nd->fnofit, nd->fits, nd->str, nd->contended,
+		 nd->wfree, nd->reps, nd->ends, nd->rel, nd->hp, nd->resv, nd->rack, nd->rnodes,
+		 nd->rstart, nd->ngfree, nd->rgfree, nd->fence);
 	cluster_release(&nd->empty);
-	free(nd->reps);
 	cluster_release(&nd->whole);
-	free(nd->ends);
-	free(nd->rel);
-	free(nd->hp);
-	free(nd->resv);
-	free(nd->rack);
-	free(nd->rnodes);
-	free(nd->rstart);
-	free(nd->ngfree);
-	free(nd->rgfree);
-	free(nd->fence);
 }
 
 void sim_faults_clone(struct sim_faults *f, const struct sim_faults *s, size_t nn)
@@ -504,7 +488,5 @@ void sim_faults_release(struct sim_faults *ft)
 {
 	for (size_t i = 0; i < ft->n; i++)
 		free(ft->list[i].nodes);
-	free(ft->list);
-	free(ft->on);
-	free(ft->down);
+	FREE_ALL(ft->list, ft->on, ft->down);
 }

@@ -327,13 +327,7 @@ void sim_pol_setup(struct sim *s, const struct policy_ops *ops, const struct sim
 void sim_pol_release(struct sim_pol *p)
 {
 	sim_classes_release(&p->cls);
-	free(p->pmd);
-	free(p->pnofit);
-	free(p->pfits);
-	free(p->prep);
-	free(p->cand);
-	free(p->met);
-	free(p->skip);
+	FREE_ALL(p->pmd, p->pnofit, p->pfits, p->prep, p->cand, p->met, p->skip);
 	if (p->state)
 		p->ops->state->release(p->state);
 }

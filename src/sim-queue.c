@@ -502,21 +502,14 @@ void sim_wait_clone(struct sim_wait *f, const struct sim_wait *s, size_t njobs, 
 	f->plcap = 0;
 }
 
+void sim_wait_release(struct sim_wait *w)
+{
+	FREE_ALL(w->wbuf, w->wsbuf, w->jshape, w->stab, w->sfail, w->requeue, w->fresh, w->pl);
+}
+
 struct placement *sim_place_room(struct sim *s, int32_t idx)
 {
 	size_t w = (size_t)job_workers(src_job(s, &s->inst.jobs[idx]));
 	xgrow(&s->wq.pl, &s->wq.plcap, w, sizeof *s->wq.pl);
 	return s->wq.pl;
-}
-
-void sim_wait_release(struct sim_wait *w)
-{
-	free(w->wbuf);
-	free(w->wsbuf);
-	free(w->jshape);
-	free(w->stab);
-	free(w->sfail);
-	free(w->requeue);
-	free(w->fresh);
-	free(w->pl);
 }

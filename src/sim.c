@@ -1136,14 +1136,9 @@ void sim_insts_clone(struct sim_insts *f, const struct sim_insts *s, const struc
 
 void sim_insts_release(struct sim_insts *in)
 {
-	free(in->jobs);
-	free(in->isubmit);
-	free(in->runs);
-	free(in->rfree);
-	free(in->pre);
 	for (size_t i = 0; in->gw && i < in->gwcap; i++)
 		free(in->gw[i]);
-	free(in->gw);
+	FREE_ALL(in->jobs, in->isubmit, in->runs, in->rfree, in->pre, in->gw);
 }
 
 void sim_change_init(struct sim_change *ch)
@@ -1372,10 +1367,6 @@ void sim_snapshot_release(struct sim_snapshot *snap)
 {
 	if (!snap)
 		return;
-	free(snap->free);
-	free(snap->cap);
-	free(snap->frag);
-	free(snap->queue);
-	free(snap->running);
+	FREE_ALL(snap->free, snap->cap, snap->frag, snap->queue, snap->running);
 	memset(snap, 0, sizeof *snap);
 }
