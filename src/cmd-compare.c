@@ -310,8 +310,5 @@ static void release_compare(struct cmd_ctx *ctx)
 	if (c->recs != c->sel.runs)
 		free(c->recs);
 	runrec_sel_release(&c->sel);
-	free(c->rows);
-	free(c->pols);
-	free(c->ids);
-	free(c->enriched);
+	FREE_ALL(c->rows, c->pols, c->ids, c->enriched);
 }

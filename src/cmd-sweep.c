@@ -437,10 +437,5 @@ static void release_sweep(struct cmd_ctx *ctx)
 {
 	struct sweep_cmd *t = ctx->u;
 	sweep_release(&t->w);
-	free(t->bindir);
-	free(t->pols);
-	free(t->polnames);
-	free(t->sbopt);
-	free(t->ids);
-	free(t->digests);
+	FREE_ALL(t->bindir, t->pols, t->polnames, t->sbopt, t->ids, t->digests);
 }

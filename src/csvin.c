@@ -191,16 +191,8 @@ void csvin_close(struct csvin *c)
 	ZSTD_freeDCtx(c->zd);
 	if (c->own_f)
 		fclose(c->f);
-	free(c->name);
-	free(c->in);
-	free(c->out);
-	free(c->rec_raw);
-	free(c->fbuf);
-	free(c->foff);
-	free(c->flen);
-	free(c->fnull);
-	free(c->fptr);
-	free(c);
+	FREE_ALL(c->name, c->in, c->out, c->rec_raw);
+	FREE_ALL(c->fbuf, c->foff, c->flen, c->fnull, c->fptr, c);
 }
 
 /* Read more original bytes into in[] (when it is used up); 0, or VF_EIO. */

@@ -80,10 +80,7 @@ void enrich_free(struct enrich_profile *p)
 {
 	if (!p)
 		return;
-	free(p->name);
-	free(p->text);
-	free(p->rules);
-	free(p);
+	FREE_ALL(p->name, p->text, p->rules, p);
 }
 
 /* Put rule index ri into *slot; an error if a rule of the same level is there. */

@@ -72,8 +72,7 @@ void scenario_release(struct scenario *sc)
 {
 	if (!sc)
 		return;
-	free(sc->faults);
-	free(sc->price_specs);
+	FREE_ALL(sc->faults, sc->price_specs);
 	enrich_free(sc->profile);
 	job_set_release(&sc->base);
 	sbuf_release(&sc->trace_name);

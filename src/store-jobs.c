@@ -268,9 +268,7 @@ void jobs_coder_free(struct jobs_coder *c)
 {
 	if (!c)
 		return;
-	free(c->diff);
-	free(c->diffnul);
-	free(c);
+	FREE_ALL(c->diff, c->diffnul, c);
 }
 
 void jobs_task_free(struct jobs_task *t)
@@ -461,11 +459,7 @@ struct load_scratch {
 
 static void load_scratch_release(struct load_scratch *l)
 {
-	free(l->cols);
-	free(l->rv);
-	free(l->diff);
-	free(l->rn);
-	free(l->diffnul);
+	FREE_ALL(l->cols, l->rv, l->diff, l->rn, l->diffnul);
 }
 
 /* Decode one jobs block (rows n) and append its jobs to out; *cur is the raw cursor of

@@ -943,13 +943,7 @@ struct text_block {
 
 static void text_block_free(struct text_block *b)
 {
-	free(b->excidx);
-	free(b->exc);
-	free(b->num);
-	free(b->width);
-	free(b->nul);
-	free(b->pre);
-	free(b->suf);
+	FREE_ALL(b->excidx, b->exc, b->num, b->width, b->nul, b->pre, b->suf);
 	memset(b, 0, sizeof *b);
 }
 

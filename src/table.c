@@ -98,13 +98,7 @@ void table_free(struct table *r)
 		free((char *)r->cols[i].head);
 		free((char *)r->cols[i].unit);
 	}
-	free(r->id);
-	free(r->cols);
-	free(r->cells);
-	free(r->agg);
-	free(r->notes);
-	free(r->best);
-	free(r);
+	FREE_ALL(r->id, r->cols, r->cells, r->agg, r->notes, r->best, r);
 }
 
 struct table_cell *table_row(struct table *r)

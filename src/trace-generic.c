@@ -192,23 +192,15 @@ void trace_map_free(struct trace_map *m)
 {
 	if (!m)
 		return;
-	free(m->name);
-	free(m->src);
-	free(m->header);
 	for (int k = 0; k < m->ncols; k++)
 		free(m->cols[k]);
-	free(m->cols);
-	free(m->colline);
 	for (int k = 0; k < m->ngiven; k++)
 		free(m->given[k]);
-	free(m->given);
-	for (int k = 0; k < G_NTARGET; k++) {
-		free(m->t[k].op);
-		free(m->t[k].text);
-	}
+	for (int k = 0; k < G_NTARGET; k++)
+		FREE_ALL(m->t[k].op, m->t[k].text);
 	for (int i = 0; i < m->ncls; i++)
 		free(m->cls_value[i]);
-	free(m);
+	FREE_ALL(m->name, m->src, m->header, m->cols, m->colline, m->given, m);
 }
 
 const char *trace_map_name(const struct trace_map *m)
