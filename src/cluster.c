@@ -198,9 +198,7 @@ void cluster_release(struct cluster *c)
 	if (c->st)
 		for (size_t i = 0; i < c->n; i++)
 			free(c->st[i].jobs);
-	free(c->st);
-	free(c->tree);
-	free(c->tmodels);
+	FREE_ALL(c->st, c->tree, c->tmodels);
 	memset(c, 0, sizeof *c);
 }
 

@@ -223,14 +223,11 @@ static int plan_trace(void *ctx, const struct store_trace_info *t)
 
 static void plan_release(struct rawplan *pl)
 {
-	for (size_t i = 0; i < pl->n; i++) {
-		free(pl->f[i].name);
-		free(pl->f[i].path);
-	}
+	for (size_t i = 0; i < pl->n; i++)
+		FREE_ALL(pl->f[i].name, pl->f[i].path);
 	for (size_t i = 0; i < pl->nt; i++)
 		free((char *)pl->t[i].name);
-	free(pl->f);
-	free(pl->t);
+	FREE_ALL(pl->f, pl->t);
 }
 
 /* A name that is one plain entry of a folder. */

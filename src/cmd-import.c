@@ -405,7 +405,5 @@ static int exec_import(struct cmd_ctx *ctx)
 static void release_import(struct cmd_ctx *ctx)
 {
 	struct import_cmd *t = ctx->u;
-	free(t->fmts);
-	free(t->node_fmt);
-	free(t->in);
+	FREE_ALL(t->fmts, t->node_fmt, t->in);
 }

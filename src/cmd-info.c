@@ -155,9 +155,7 @@ static void free_info(struct info *in)
 			free((char *)in->t[i].files[j].name);
 			free((char *)in->t[i].files[j].format);
 		}
-		free(in->t[i].files);
-		free(in->t[i].name);
-		free(in->t[i].workers);
+		FREE_ALL(in->t[i].files, in->t[i].name, in->t[i].workers);
 	}
 	free(in->t);
 }

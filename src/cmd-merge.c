@@ -209,9 +209,7 @@ static void release_merge(struct cmd_ctx *ctx)
 {
 	struct merge_cmd *t = ctx->u;
 	for (size_t i = 0; i < t->nsw; i++) {
-		free(t->sw[i].dir);
-		free(t->sw[i].given);
-		free(t->sw[i].why);
+		FREE_ALL(t->sw[i].dir, t->sw[i].given, t->sw[i].why);
 		sweep_id_release(&t->sw[i].id);
 	}
 	free(t->sw);

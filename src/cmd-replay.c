@@ -386,6 +386,5 @@ static void release_replay(struct cmd_ctx *ctx)
 {
 	struct replay_state *r = ctx->u;
 	sweep_task_end(&r->task, 0, SWEEP_END_FAIL, NULL);
-	free(r->rows);
-	free(r->pols);
+	FREE_ALL(r->rows, r->pols);
 }

@@ -243,8 +243,7 @@ static void release_report(struct cmd_ctx *ctx)
 {
 	struct report_state *r = ctx->u;
 	outfile_abort(&r->doc);
-	free(r->base);
-	free(r->ids);
+	FREE_ALL(r->base, r->ids);
 	report_output_release(&r->out);
 	report_free(r->rep);
 }

@@ -142,18 +142,13 @@ static void listing_release(struct listing *l)
 			free(s->strs[k]);
 		for (size_t k = 0; k < s->nruns; k++)
 			free(s->runs[k].policy);
-		for (size_t k = 0; k < s->nsz; k++) {
-			free(s->sz[k].policy);
-			free(s->sz[k].slo);
-			free(s->sz[k].shrink);
-		}
-		free(s->runs);
-		free(s->sz);
+		for (size_t k = 0; k < s->nsz; k++)
+			FREE_ALL(s->sz[k].policy, s->sz[k].slo, s->sz[k].shrink);
+		FREE_ALL(s->runs, s->sz);
 	}
 	for (size_t i = 0; i < l->ntraces; i++)
 		free(l->traces[i].name);
-	free(l->traces);
-	free(l->v);
+	FREE_ALL(l->traces, l->v);
 }
 
 /* Runs of one scenario by policy (in the policy table's order, unknown names after), then

@@ -1315,8 +1315,7 @@ void dash_rows(const struct dash *d, const char *filter, enum dash_sort sort, in
 
 void dash_rows_release(struct dash_rows *r)
 {
-	free(r->order);
-	free(r->start);
+	FREE_ALL(r->order, r->start);
 	memset(r, 0, sizeof *r);
 }
 

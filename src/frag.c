@@ -606,8 +606,7 @@ void frag_workload_release(struct frag_workload *w)
 {
 	if (!w)
 		return;
-	free(w->shapes);
-	free(w->need);
+	FREE_ALL(w->shapes, w->need);
 	w->shapes = NULL;
 	w->need = NULL;
 	w->n = w->nneed = 0;

@@ -554,8 +554,7 @@ static void source_init(struct job_source *src, const struct gen_params *p,
 
 static void source_release(struct job_source *src)
 {
-	free(src->tpl);
-	free(src->cum);
+	FREE_ALL(src->tpl, src->cum);
 }
 
 static void source_next(struct job_source *src, struct rng *r, struct gjob *j)

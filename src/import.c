@@ -778,17 +778,11 @@ void import_result_release(struct import_result *res)
 {
 	if (!res)
 		return;
-	for (size_t i = 0; i < res->nfiles; i++) {
-		free(res->files[i].name);
-		free(res->files[i].format);
-		free(res->files[i].dup_of);
-		free(res->files[i].skipped);
-	}
-	free(res->files);
+	for (size_t i = 0; i < res->nfiles; i++)
+		FREE_ALL(res->files[i].name, res->files[i].format, res->files[i].dup_of,
+			 res->files[i].skipped);
 	for (size_t i = 0; i < res->nbad; i++)
 		free(res->bad[i]);
-	free(res->bad);
-	free(res->trace);
-	free(res->unknown);
+	FREE_ALL(res->files, res->bad, res->trace, res->unknown);
 	memset(res, 0, sizeof *res);
 }

@@ -38,8 +38,7 @@ void job_set_release(struct job_set *s)
 {
 	if (!s)
 		return;
-	free(s->jobs);
-	free(s->nodes);
+	FREE_ALL(s->jobs, s->nodes);
 	memset(s, 0, sizeof *s);
 }
 

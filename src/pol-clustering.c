@@ -68,8 +68,7 @@ static void cl_release(void *st)
 	struct cl_state *t = st;
 	if (!t)
 		return;
-	free(t->n);
-	free(t);
+	FREE_ALL(t->n, t);
 }
 
 static void cl_node(void *st, const struct policy_ctx *ctx, size_t n)

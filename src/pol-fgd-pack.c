@@ -158,9 +158,7 @@ static void fp_release(void *st)
 	if (!t)
 		return;
 	frag_workload_release(&t->wl);
-	free(t->frag);
-	free(t->fnofit);
-	free(t);
+	FREE_ALL(t->frag, t->fnofit, t);
 }
 
 /* ctx's workload and per-node data are over the own workload (fgd's score and bound read

@@ -80,8 +80,7 @@ void report_free(struct report *r)
 		sbuf_release(&b->svg);
 		table_free(b->table);
 	}
-	free(r->blocks);
-	free(r);
+	FREE_ALL(r->blocks, r);
 }
 
 void report_output_init(struct report_output *o)

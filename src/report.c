@@ -783,9 +783,7 @@ static void chart_pols_release(struct chart_pols *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		free(c->own[i]);
-	free(c->own);
-	free(c->names);
-	free(c->strong);
+	FREE_ALL(c->own, c->names, c->strong);
 }
 
 static void section_buckets(struct ctx *x)

@@ -346,8 +346,7 @@ static void seed_traces_release(struct seed_traces *st, const struct size_opts *
 	for (size_t k = 0; k < (size_t)(o->hi - o->lo) + 1; k++)
 		if (st->made[k])
 			replay_trace_release(&st->t[k]);
-	free(st->t);
-	free(st->made);
+	FREE_ALL(st->t, st->made);
 	pthread_cond_destroy(&st->cv);
 	pthread_mutex_destroy(&st->mu);
 }

@@ -275,10 +275,9 @@ void jobs_task_free(struct jobs_task *t)
 {
 	if (!t)
 		return;
-	free(t->cols);
 	zblk_buf_release(&t->enc);
 	zblk_buf_release(&t->sealed);
-	free(t);
+	FREE_ALL(t->cols, t);
 }
 
 void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,

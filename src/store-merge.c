@@ -324,10 +324,7 @@ void store_merge_end(struct store_merge *m)
 		return;
 	for (size_t i = 0; i < m->cap; i++)
 		free(m->set[i].policy);
-	free(m->set);
-	free(m->ctid);
-	free(m->chex);
-	free(m);
+	FREE_ALL(m->set, m->ctid, m->chex, m);
 }
 
 /* SQLite's quick check of t: 0, or VF_ESTORE naming the first problem. */

@@ -1102,8 +1102,7 @@ void raw_cursor_close(struct raw_cursor *c)
 	sqlite3_finalize(c->st);
 	text_block_free(&c->tb);
 	zblk_buf_release(&c->raw);
-	free(c->sidx);
-	free(c);
+	FREE_ALL(c->sidx, c);
 }
 
 /* Move to the next block; sets done at the end. */

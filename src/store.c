@@ -640,8 +640,7 @@ void store_close(struct store *s)
 	remove_temp(s);
 	forget_pending(s);
 	zblk_ctx_free(s->z);
-	free(s->path);
-	free(s);
+	FREE_ALL(s->path, s);
 }
 
 int store_begin(struct store *s, struct err *e)

@@ -38,10 +38,7 @@ void sweep_release(struct sweep *w)
 			free(w->wi[i].words[k]);
 		free(w->wi[i].words);
 	}
-	free(w->targets);
-	free(w->traces);
-	free(w->wi);
-	free(w->store);
+	FREE_ALL(w->targets, w->traces, w->wi, w->store);
 	memset(w, 0, sizeof *w);
 }
 
@@ -1185,8 +1182,7 @@ void sweep_status_release(struct sweep_status *s)
 		return;
 	for (size_t i = 0; i < s->n && s->last; i++)
 		free(s->last[i]);
-	free(s->last);
-	free(s->state);
+	FREE_ALL(s->last, s->state);
 	memset(s, 0, sizeof *s);
 }
 

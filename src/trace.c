@@ -299,8 +299,7 @@ void trace_reader_free(struct trace_reader *rd)
 	if (rd->fmt->state_size)
 		free(rd->state);
 	trace_map_free(rd->map);
-	free(rd->col);
-	free(rd);
+	FREE_ALL(rd->col, rd);
 }
 
 /* trace_field, and the field's length into *len. */
@@ -683,8 +682,7 @@ void trace_nameset_free(struct trace_nameset *s)
 		return;
 	for (size_t i = 0; i < s->cap; i++)
 		free(s->slot[i]);
-	free(s->slot);
-	free(s);
+	FREE_ALL(s->slot, s);
 }
 
 int trace_bad(struct trace_reader *rd, const char *fmt, ...)

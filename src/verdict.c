@@ -659,11 +659,8 @@ void verdict_release(struct verdict *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; v->p && i < v->np; i++) {
-		free(v->p[i].r_usd);
-		free(v->p[i].r_growth);
-		free(v->p[i].r_buy);
-	}
+	for (size_t i = 0; v->p && i < v->np; i++)
+		FREE_ALL(v->p[i].r_usd, v->p[i].r_growth, v->p[i].r_buy);
 	size_results_free(v->sizes, v->np);
 	free(v->p);
 	size_plan_release(&v->plan);

@@ -185,8 +185,7 @@ static void u64set_init(struct u64set *h, size_t want)
 
 static void u64set_release(struct u64set *h)
 {
-	free(h->key);
-	free(h->idx);
+	FREE_ALL(h->key, h->idx);
 }
 
 static size_t u64set_slot(const struct u64set *h, uint64_t x)
@@ -247,8 +246,7 @@ struct dict {
 
 static void dict_free(struct dict *dc)
 {
-	free(dc->ix);
-	free(dc->d);
+	FREE_ALL(dc->ix, dc->d);
 	*dc = (struct dict){0};
 }
 
