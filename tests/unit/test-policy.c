@@ -419,16 +419,16 @@ static void test_dotprod_and_tetris(void **state)
 }
 
 /*
- * scalar's and tetris's bounds on random node states and jobs: never above the score of any
- * choice on the node, and equal to the best one's for a CPU-only job, whole GPUs and one
- * share of a GPU (each distinct GPU is a choice). The states mix shares whose HBM is not
- * in proportion to their milli, so a GPU with the most (scalar) or least (tetris) milli
- * left may lack the HBM a share needs.
+ * The bounds of scalar, tetris, best-fit and dotprod on random node states and jobs: never
+ * above the score of any choice on the node, and equal to the best one's for a CPU-only job,
+ * whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix shares
+ * whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or least
+ * (the others) milli left may lack the HBM a share needs.
  */
-static void test_scalar_tetris_bounds(void **state)
+static void test_tie_term_bounds(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"scalar", "tetris"};
+	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod"};
 	static const int ngpu[4] = {8, 4, 2, 0};
 	static const uint32_t dims[] = {0, DIMS_ALL, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 					DIM_BIT(DIM_CPU) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_STO)};
@@ -474,7 +474,7 @@ static void test_scalar_tetris_bounds(void **state)
 			j.dem[DIM_STO] = (int64_t)rng_below(&r, 300);
 			if (k && rng_below(&r, 2)) /* HBM known, not in proportion */
 				j.dem[DIM_HBM] = k * (int64_t)rng_below(&r, HBM_GPU);
-			for (size_t o = 0; o < 2; o++) {
+			for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
 				const struct policy_ops *ops = policy_find(names[o]);
 				assert_non_null(ops->bound);
 				for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
@@ -1014,7 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_clustering),
 		cmocka_unit_test(test_clustering_cpu_jobs_no_type),
 		cmocka_unit_test(test_dotprod_and_tetris),
-		cmocka_unit_test(test_scalar_tetris_bounds),
+		cmocka_unit_test(test_tie_term_bounds),
 		cmocka_unit_test(test_fgd),
 		cmocka_unit_test(test_fgd_pack),
 		cmocka_unit_test(test_ragp_fgd_limit_and_choice),
