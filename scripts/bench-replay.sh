@@ -17,6 +17,9 @@
 #   6. a grid of one policy over many seeds: first-fit, seeds 1-60, --threads 2, --no-store,
 #      on a trace of BENCH_GRID_JOBS jobs on BENCH_GRID_NODES nodes: wall against CPU (2
 #      threads at work: CPU / wall = 2)
+#   7. the policies that spread load (scalar, tetris: many classes of nodes, each a state of
+#      its own) against fgd: CPU seconds of one replay each (--threads 1) on a trace of
+#      BENCH_SPREAD_JOBS jobs on BENCH_SPREAD_NODES nodes, as ratios to fgd's in this run
 # Parts 1-2 need the traces ($VOIDFIT_TRACES, default ../shared/traces) and are skipped
 # without them.
 #
@@ -25,7 +28,7 @@
 # BENCH_SCALE_NODES (1500), BENCH_SCENARIO (balanced), BENCH_TIMEOUT (300: seconds a timed
 # run may take before it is stopped and reported as a lower bound), BENCH_SAMPLE (64),
 # BENCH_TEMPLATES (500; 0: part 3 without templates only), BENCH_GRID_JOBS (50000),
-# BENCH_GRID_NODES (500).
+# BENCH_GRID_NODES (500), BENCH_SPREAD_JOBS (200000), BENCH_SPREAD_NODES (2000).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 vf="$(cd "${1:-build}" && pwd)/voidfit"
@@ -213,4 +216,22 @@ if [ -x /usr/bin/time ]; then
 		"(goal x2)"
 else
 	echo "6. skipped: no /usr/bin/time to measure CPU time with"
+fi
+
+sjobs7=${BENCH_SPREAD_JOBS:-200000}
+snodes7=${BENCH_SPREAD_NODES:-2000}
+prepare spread "$sjobs7" "$snodes7"
+if [ -x /usr/bin/time ]; then
+	echo "7. CPU seconds of one replay (seed 1, --threads 1), '$scen' trace of $sjobs7 jobs on" \
+		"$snodes7 nodes, and the ratio to fgd's:"
+	printf '   %-8s %8s %8s\n' policy cpu_s vs_fgd
+	for p in fgd scalar tetris; do
+		/usr/bin/time -f '%U %S' -o "$work/time" "$vf" replay "$work/spread.db" --policy "$p" \
+			--seed 1 --threads 1 --no-store >/dev/null
+		c=$(awk '{ printf "%.2f", $1 + $2 }' "$work/time")
+		[ "$p" = fgd ] && fgdc=$c
+		printf '   %-8s %8s %8s\n' "$p" "$c" "x$(ratio "$c" "$fgdc")"
+	done
+else
+	echo "7. skipped: no /usr/bin/time to measure CPU time with"
 fi

@@ -5,19 +5,44 @@
  *       + POL_TIE * (GPU-milli left on the chosen GPU / 1000)             (tightest GPU)
  *       + pol_oversub
  * Default dims cpu, gpu.
+ * bound: the score itself with the least GPU-milli left of any GPU the job may take. The sum
+ * and pol_oversub read only the node's state and the placement's demands (d_k, the GPU
+ * total num_gpu x milli), which are the same for every choice on the node; the tie term is
+ * the only one that depends on the GPU chosen, and it is added, so the choice leaving the
+ * least milli on its first GPU scores lowest. Computed by the same code with a left no more
+ * than any choice's, it is never above a choice's score in floating point (each operation
+ * rounds monotonically), and it is that score exactly when the job takes one share of a GPU
+ * (each distinct GPU is a choice) or whole GPUs (0 left).
  */
 #include "pol-common.h"
 #include "policy.h"
+
+/* The score of a placement with p's demands that leaves left (GPU-milli / 1000) on its
+ * first GPU. */
+static double bf_of(const struct policy_ctx *ctx, const struct node_state *s,
+		    const struct placement *p, double left)
+{
+	double sum = 0;
+	for (int d = 0; d < DIM_N; d++)
+		if (ctx->dims & DIM_BIT(d))
+			sum += pol_free_after(s, p, d);
+	return sum + POL_TIE * left + pol_oversub(ctx, p);
+}
 
 static double bf_score(const struct policy_ctx *ctx, const struct job *j, const struct placement *p)
 {
 	(void)j;
 	const struct node_state *s = pol_st(ctx, p);
-	double sum = 0;
-	for (int d = 0; d < DIM_N; d++)
-		if (ctx->dims & DIM_BIT(d))
-			sum += pol_free_after(s, p, d);
-	return sum + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
+	return bf_of(ctx, s, p, pol_gpu_left(s, p));
+}
+
+static double bf_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	struct placement p;
+	double lo, hi;
+	pol_dem_of(ctx->c, n, j, &p);
+	pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);
+	return bf_of(ctx, &ctx->c->st[n], &p, lo);
 }
 
 const struct policy_ops pol_best_fit_ops = {
@@ -27,4 +52,5 @@ const struct policy_ops pol_best_fit_ops = {
 	.flags = POLICY_F_BY_STATE,
 	.score = bf_score,
 	.pick = NULL,
+	.bound = bf_bound,
 };

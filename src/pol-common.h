@@ -12,6 +12,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 
 #include "policy.h"
 
@@ -139,6 +140,26 @@ static inline int pol_least_room(const struct cluster *c, size_t n, int32_t mill
 {
 	return pol_least_room_of(c->st[n].gpu_free, c->st[n].hbm_free, c->spec[n].ngpu, milli, hbm,
 				 gmin, hmin);
+}
+
+/* The least and the most pol_gpu_left of any choice of a job with p's demands on node n:
+ * over the GPUs where one of its shares fits (p->milli and p->hbm free), so every choice's
+ * first GPU is among them. Both 0 for a CPU-only p, for whole GPUs (the GPUs they fit on
+ * are idle: 0 left), or when no GPU has room (no choice). */
+static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const struct placement *p,
+				      double *lo, double *hi)
+{
+	const struct node_state *s = &c->st[n];
+	int32_t least = INT32_MAX, most = -1;
+	for (int g = 0, ng = p->milli % 1000 ? c->spec[n].ngpu : 0; g < ng; g++) {
+		/* no branch on whether it fits: a coin toss the CPU would mispredict */
+		int fit = (s->gpu_free[g] >= p->milli) & (s->hbm_free[g] >= p->hbm);
+		int32_t lv = fit ? s->gpu_free[g] : INT32_MAX, mv = fit ? s->gpu_free[g] : -1;
+		least = lv < least ? lv : least;
+		most = mv > most ? mv : most;
+	}
+	*lo = most < 0 ? 0 : (double)(least - p->milli) / 1000.0;
+	*hi = most < 0 ? 0 : (double)(most - p->milli) / 1000.0;
 }
 
 /* Is anything allocated on the node (any dim used)? */

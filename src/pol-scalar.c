@@ -7,15 +7,24 @@
  *       - POL_TIE * (GPU-milli left on the chosen GPU / 1000)   (emptiest GPU)
  *       + pol_oversub
  * If gpu is not seen, the primary term is the mean of all seen dims. Default dims cpu, gpu.
+ * bound: the score itself with the most GPU-milli left of any GPU the job may take. Every
+ * term but the tie term reads only the placement's demands (d_k, the GPU total
+ * num_gpu x milli), which are the same for every choice on the node; the tie term is the
+ * only one that depends on the GPU chosen, and it is subtracted, so the choice leaving the
+ * most milli on its first GPU scores lowest. Computed by the same code with a left no less
+ * than any choice's, it is never above a choice's score in floating point (each operation
+ * rounds monotonically), and it is that score exactly when the job takes one share of a
+ * GPU (each distinct GPU is a choice) or whole GPUs (0 left), so the simulator scores only
+ * the classes that tie with the best.
  */
 #include "pol-common.h"
 #include "policy.h"
 
-static double scalar_score(const struct policy_ctx *ctx, const struct job *j,
-			   const struct placement *p)
+/* The score of a placement with p's demands that leaves left (GPU-milli / 1000) on its
+ * first GPU. */
+static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s,
+			const struct placement *p, double left)
 {
-	(void)j;
-	const struct node_state *s = pol_st(ctx, p);
 	double rest = 0;
 	int nrest = 0;
 	for (int d = 0; d < DIM_N; d++) {
@@ -30,7 +39,24 @@ static double scalar_score(const struct policy_ctx *ctx, const struct job *j,
 			       ? (s->cap[DIM_GPU] > 0 ? 1 - pol_free_after(s, p, DIM_GPU) : 0) +
 					 1e-6 * rest
 			       : rest;
-	return score - POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
+	return score - POL_TIE * left + pol_oversub(ctx, p);
+}
+
+static double scalar_score(const struct policy_ctx *ctx, const struct job *j,
+			   const struct placement *p)
+{
+	(void)j;
+	const struct node_state *s = pol_st(ctx, p);
+	return scalar_of(ctx, s, p, pol_gpu_left(s, p));
+}
+
+static double scalar_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	struct placement p;
+	double lo, hi;
+	pol_dem_of(ctx->c, n, j, &p);
+	pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);
+	return scalar_of(ctx, &ctx->c->st[n], &p, hi);
 }
 
 const struct policy_ops pol_scalar_ops = {
@@ -40,4 +66,5 @@ const struct policy_ops pol_scalar_ops = {
 	.flags = POLICY_F_BY_STATE,
 	.score = scalar_score,
 	.pick = NULL,
+	.bound = scalar_bound,
 };

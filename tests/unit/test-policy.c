@@ -418,6 +418,91 @@ static void test_dotprod_and_tetris(void **state)
 	tc_release(&t);
 }
 
+/*
+ * The bounds of scalar, tetris, best-fit and dotprod on random node states and jobs: never
+ * above the score of any choice on the node, and equal to the best one's for a CPU-only job,
+ * whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix shares
+ * whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or least
+ * (the others) milli left may lack the HBM a share needs.
+ */
+static void test_tie_term_bounds(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod"};
+	static const int ngpu[4] = {8, 4, 2, 0};
+	static const uint32_t dims[] = {0, DIMS_ALL, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
+					DIM_BIT(DIM_CPU) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_STO)};
+	struct rng r;
+	rng_seed(&r, 7);
+	long checked = 0, exact = 0;
+	for (int round = 0; round < 300; round++) {
+		struct tc t;
+		int64_t cpu[4] = {16000, 32000, 8000, 4000};
+		tc_init(&t, 4, ngpu, cpu);
+		for (int k = 0; k < 16; k++) { /* random shares, HBM at random, as fits */
+			int n = (int)rng_below(&r, 4),
+			    g = ngpu[n] ? (int)rng_below(&r, (uint64_t)ngpu[n]) : 0;
+			const struct node_state *st = &t.c.st[n];
+			int32_t milli =
+				ngpu[n] ? 1 + (int32_t)rng_below(&r, (uint64_t)st->gpu_free[g] + 1)
+					: 0;
+			struct placement p;
+			memset(&p, 0, sizeof p);
+			p.node = n;
+			if (ngpu[n] && milli <= st->gpu_free[g]) {
+				p.gpus = 1u << g;
+				p.milli = milli;
+				p.hbm = (int64_t)rng_below(&r, (uint64_t)st->hbm_free[g] + 1);
+			}
+			p.dem[DIM_CPU] = (int64_t)rng_below(
+				&r, (uint64_t)(st->cap[DIM_CPU] - st->used[DIM_CPU]) / 2 + 1);
+			p.dem[DIM_MEM] = 1000;
+			p.dem[DIM_GPU] = p.milli;
+			p.dem[DIM_HBM] = p.hbm;
+			p.dem[DIM_NET] = (int64_t)rng_below(&r, 600);
+			p.dem[DIM_STO] = (int64_t)rng_below(&r, 600);
+			if (t.c.st[n].used[DIM_MEM] + 1000 <= t.c.st[n].cap[DIM_MEM])
+				cluster_place(&t.c, &p, 0);
+		}
+		for (int x = 0; x < 12; x++) {
+			static const int gpus[] = {0, 1, 1, 1, 2, 4};
+			struct job j;
+			int k = gpus[rng_below(&r, 6)];
+			int32_t milli = rng_below(&r, 3) ? 1000 : 1 + (int32_t)rng_below(&r, 999);
+			mkjob(&j, (int64_t)rng_below(&r, 6000), k, milli,
+			      (int64_t)rng_below(&r, 500));
+			j.dem[DIM_STO] = (int64_t)rng_below(&r, 300);
+			if (k && rng_below(&r, 2)) /* HBM known, not in proportion */
+				j.dem[DIM_HBM] = k * (int64_t)rng_below(&r, HBM_GPU);
+			for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
+				const struct policy_ops *ops = policy_find(names[o]);
+				assert_non_null(ops->bound);
+				for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
+					t.ctx.dims = dims[d] ? dims[d] : ops->dims;
+					for (size_t n = 0; n < 4; n++) {
+						struct placement ch[CLUSTER_MAX_GPUS];
+						int nc = cluster_choices(&t.c, n, &j, ch,
+									 CLUSTER_MAX_GPUS);
+						double b = ops->bound(&t.ctx, &j, n), best = 0;
+						for (int i = 0; i < nc; i++) {
+							double sc = ops->score(&t.ctx, &j, &ch[i]);
+							assert_true(b <= sc);
+							best = !i || sc < best ? sc : best;
+							checked++;
+						}
+						if (nc && (k <= 1 || milli == 1000)) {
+							assert_true(b == best);
+							exact++;
+						}
+					}
+				}
+			}
+		}
+		tc_release(&t);
+	}
+	assert_true(checked > 10000 && exact > 5000);
+}
+
 /* Node 0 as in test-frag: GPU free {1000, 300, 600, 0}, cpu 4000 used; node 1 idle. */
 static void fgd_cluster(struct tc *t)
 {
@@ -929,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_clustering),
 		cmocka_unit_test(test_clustering_cpu_jobs_no_type),
 		cmocka_unit_test(test_dotprod_and_tetris),
+		cmocka_unit_test(test_tie_term_bounds),
 		cmocka_unit_test(test_fgd),
 		cmocka_unit_test(test_fgd_pack),
 		cmocka_unit_test(test_ragp_fgd_limit_and_choice),

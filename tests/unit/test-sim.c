@@ -908,17 +908,19 @@ static void test_policy_own_target(void **state)
 	job_set_release(&js);
 }
 
-/* The bounded class search (fgd's and ragp's bound(): classes scored in bound order until
- * none can beat the best) picks what the full score loop over every node picks. */
+/* The bounded class search (the bound() of fgd, ragp, scalar, tetris, best-fit and
+ * dotprod: classes scored in bound order until none can beat the best) picks what the full
+ * score loop over every node picks. */
 static void test_bounded_search_matches_full_loop(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7", "ragp5", "fgd-pack"};
+	static const char *const names[] = {"fgd",    "ragp7",  "ragp5",    "fgd-pack",
+					    "scalar", "tetris", "best-fit", "dotprod"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 11, 500);
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
-	for (int i = 0; i < 4; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		assert_non_null(ops);
 		assert_non_null(ops->bound);
@@ -968,8 +970,8 @@ static void test_bounded_search_matches_full_loop(void **state)
 static void test_k8s_class_search_matches_scan(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd",      "dotprod",  "packing",
-					    "best-fit", "fgd-pack", "first-fit"};
+	static const char *const names[] = {"fgd",      "dotprod",   "packing", "best-fit",
+					    "fgd-pack", "first-fit", "scalar",  "tetris"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 12, 500);
@@ -1155,10 +1157,10 @@ static void test_sampled_finds_the_only_fit(void **state)
 	job_set_release(&js);
 }
 
-/* The bounds of fgd and ragp never exceed the score of any choice on the node, in every
- * state a replay goes through: with faults, preemption, and --dims. ragp's bound reads the
- * record the sim keeps of the node (policy_ops.prep): it must be what a record made afresh
- * gives. */
+/* The bounds of fgd, ragp, scalar, tetris, best-fit and dotprod never exceed the score of
+ * any choice on the node, in every state a replay goes through: with faults, preemption,
+ * and --dims. ragp's bound reads the record the sim keeps of the node (policy_ops.prep): it
+ * must be what a record made afresh gives. */
 static const struct policy_ops *bound_real;
 static long bound_checks, bound_bad, bound_stale;
 static double bound_check_score(const struct policy_ctx *ctx, const struct job *j,
@@ -1183,7 +1185,8 @@ static double bound_check_score(const struct policy_ctx *ctx, const struct job *
 static void test_bounds_never_exceed_scores(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7", "ragp5", "fgd-pack"};
+	static const char *const names[] = {"fgd",    "ragp7",    "ragp5",  "scalar",
+					    "tetris", "best-fit", "dotprod"};
 	struct job_set js;
 	struct frag_workload wl;
 	struct fault f[2];
@@ -1191,7 +1194,7 @@ static void test_bounds_never_exceed_scores(void **state)
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f[0], NULL), 0);
 	assert_int_equal(fault_parse("A100:sto=0.2@1000+1h", &f[1], NULL), 0);
-	for (int i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		bound_real = policy_find(names[i]);
 		assert_non_null(bound_real);
 		assert_non_null(bound_real->bound);
@@ -1226,17 +1229,18 @@ static void test_bounds_never_exceed_scores(void **state)
 	job_set_release(&js);
 }
 
-/* The bounds prune: fgd's and ragp's bounds leave fewer nodes to score than the class search
- * without them, and choose the same. */
+/* The bounds prune: the bounds of fgd, ragp, scalar, tetris, best-fit and dotprod leave
+ * fewer nodes to score than the class search without them, and choose the same. */
 static void test_bounds_prune(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7"};
+	static const char *const names[] = {"fgd",    "ragp7",    "scalar",
+					    "tetris", "best-fit", "dotprod"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 31, 800);
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
-	for (int i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		struct policy_ops none = *ops;
 		none.bound = NULL;
