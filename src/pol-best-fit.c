@@ -29,21 +29,7 @@ static double bf_of(const struct policy_ctx *ctx, const struct node_state *s,
 	return sum + POL_TIE * left + pol_oversub(ctx, p);
 }
 
-static double bf_score(const struct policy_ctx *ctx, const struct job *j, const struct placement *p)
-{
-	(void)j;
-	const struct node_state *s = pol_st(ctx, p);
-	return bf_of(ctx, s, p, pol_gpu_left(s, p));
-}
-
-static double bf_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
-{
-	struct placement p;
-	double lo, hi;
-	pol_dem_of(ctx->c, n, j, &p);
-	pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);
-	return bf_of(ctx, &ctx->c->st[n], &p, lo);
-}
+POL_BY_LEFT(bf, bf_of, 0)
 
 const struct policy_ops pol_best_fit_ops = {
 	.name = "best-fit",

@@ -162,6 +162,32 @@ static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const s
 	*hi = most < 0 ? 0 : (double)(most - p->milli) / 1000.0;
 }
 
+/*
+ * A policy whose score is of(ctx, s, p, left), where left (the GPU-milli left on the first
+ * GPU chosen, / 1000) is the only term that depends on which GPU is chosen: POL_BY_LEFT
+ * defines its score() (NAME_score, left of p's GPU) and its bound() (NAME_bound, left of
+ * the GPU that favours the job: the most where most is 1, for a score that falls as left
+ * grows, else the least). The bound is of() itself over the demands every choice shares,
+ * so it never exceeds a choice's score as computed, and equals the best one where every
+ * GPU the job may take is a choice.
+ */
+#define POL_BY_LEFT(name, of, most)                                                                \
+	static double name##_score(const struct policy_ctx *ctx, const struct job *j,              \
+				   const struct placement *p)                                      \
+	{                                                                                          \
+		(void)j;                                                                           \
+		const struct node_state *s = pol_st(ctx, p);                                       \
+		return of(ctx, s, p, pol_gpu_left(s, p));                                          \
+	}                                                                                          \
+	static double name##_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)    \
+	{                                                                                          \
+		struct placement p;                                                                \
+		double lo, hi;                                                                     \
+		pol_dem_of(ctx->c, n, j, &p);                                                      \
+		pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);                                       \
+		return of(ctx, &ctx->c->st[n], &p, (most) ? hi : lo);                              \
+	}
+
 /* Is anything allocated on the node (any dim used)? */
 static inline int pol_node_used(const struct node_state *s)
 {

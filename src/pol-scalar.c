@@ -42,22 +42,7 @@ static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s
 	return score - POL_TIE * left + pol_oversub(ctx, p);
 }
 
-static double scalar_score(const struct policy_ctx *ctx, const struct job *j,
-			   const struct placement *p)
-{
-	(void)j;
-	const struct node_state *s = pol_st(ctx, p);
-	return scalar_of(ctx, s, p, pol_gpu_left(s, p));
-}
-
-static double scalar_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
-{
-	struct placement p;
-	double lo, hi;
-	pol_dem_of(ctx->c, n, j, &p);
-	pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);
-	return scalar_of(ctx, &ctx->c->st[n], &p, hi);
-}
+POL_BY_LEFT(scalar, scalar_of, 1)
 
 const struct policy_ops pol_scalar_ops = {
 	.name = "scalar",

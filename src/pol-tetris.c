@@ -28,22 +28,7 @@ static double tetris_of(const struct policy_ctx *ctx, const struct node_state *s
 	return -pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub(ctx, p);
 }
 
-static double tetris_score(const struct policy_ctx *ctx, const struct job *j,
-			   const struct placement *p)
-{
-	(void)j;
-	const struct node_state *s = pol_st(ctx, p);
-	return tetris_of(ctx, s, p, pol_gpu_left(s, p));
-}
-
-static double tetris_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
-{
-	struct placement p;
-	double lo, hi;
-	pol_dem_of(ctx->c, n, j, &p);
-	pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);
-	return tetris_of(ctx, &ctx->c->st[n], &p, lo);
-}
+POL_BY_LEFT(tetris, tetris_of, 0)
 
 const struct policy_ops pol_tetris_ops = {
 	.name = "tetris",
