@@ -72,13 +72,19 @@ expect_rc 0 vf "$@" --resume
 contains err "stored no new run in t.db; 4 read back (--resume)"
 cmp -s out resumed.csv || die "a second resume prints another table"
 
-# SIGHUP (the terminal went away) stops it the same way: what is stored is kept and said
-cp empty.db t.db
-"$VOIDFIT" "$@" >out 2>err &
-pid=$!
-wait_stored $pid
-kill -HUP $pid
-exit_of $pid
+# SIGHUP (the terminal went away) stops it the same way: what is stored is kept and said.
+# On a loaded machine the last runs may end before the signal comes: a replay that stored
+# all four and exited 0 was not stopped, so that try is made again (three at the most).
+for try in 1 2 3; do
+	cp empty.db t.db
+	"$VOIDFIT" "$@" >out 2>err &
+	pid=$!
+	wait_stored $pid
+	kill -HUP $pid 2>/dev/null || true
+	exit_of $pid
+	[ "$rc" -eq 0 ] && [ "$(nruns)" -eq 4 ] || break
+	[ "$try" -lt 3 ] || die "the replay ended before SIGHUP came, three times"
+done
 [ "$rc" -eq 130 ] || { cat err >&2; die "a replay stopped by SIGHUP exited $rc, wanted 130"; }
 contains err "voidfit replay: stopped: "
 
