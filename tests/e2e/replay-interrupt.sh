@@ -31,15 +31,22 @@ exit_of() {
 	set -e
 }
 
-# SIGINT ignored from the start (as a background job of a script gets it) stays ignored
-(trap '' INT && exec "$VOIDFIT" "$@") >out 2>err &
-pid=$!
-wait_stored $pid
-kill -INT $pid
-sleep 0.1
-kill -0 $pid 2>/dev/null || [ "$(nruns)" -eq 4 ] || die "an ignored SIGINT stopped the replay"
-kill -TERM $pid
-exit_of $pid
+# SIGINT ignored from the start (as a background job of a script gets it) stays ignored.
+# A replay that stored all four runs and exited 0 ended before SIGTERM came (a loaded
+# machine): that try is made again, three at the most.
+for try in 1 2 3; do
+	cp empty.db t.db
+	(trap '' INT && exec "$VOIDFIT" "$@") >out 2>err &
+	pid=$!
+	wait_stored $pid
+	kill -INT $pid 2>/dev/null || true
+	sleep 0.1
+	kill -0 $pid 2>/dev/null || [ "$(nruns)" -eq 4 ] || die "an ignored SIGINT stopped the replay"
+	kill -TERM $pid 2>/dev/null || true
+	exit_of $pid
+	[ "$rc" -eq 0 ] && [ "$(nruns)" -eq 4 ] || break
+	[ "$try" -lt 3 ] || die "the replay ended before SIGTERM came, three times"
+done
 [ "$rc" -eq 130 ] || { cat err >&2; die "interrupted replay exited $rc, wanted 130"; }
 [ ! -s out ] || die "an interrupted replay printed a table"
 k=$(nruns)
