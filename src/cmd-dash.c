@@ -32,7 +32,7 @@ const struct cmd_entry cmd_dash_entry = {
 		 "the policy to replay (default fgd, fast on any store;\n"
 		 "the screen says when the one chosen is slow on this store)"},
 		{CMD_O_COMPARE, NULL, "a second policy side by side from the start"},
-		{CMD_O_SEED, NULL, "PRNG and enrichment seed (default 1)"},
+		{CMD_O_SEED, NULL, NULL},
 		{CMD_O_AT, NULL, "start at a trace time (3d12h, 90m, 3600, 50%)"},
 		{CMD_O_SPEED, NULL,
 		 "trace seconds per second (default: the window in about\n"

@@ -315,6 +315,7 @@ const struct cmd_opt cmd_options[] = {CMD_OPTIONS(CMD_X_OPT) SCENARIO_OPTS, {NUL
 const char *const cmd_option_arg[] = {CMD_OPTIONS(CMD_X_ARG)};
 
 const char *const cmd_option_help[CMD_NOPT] = {
+	[CMD_O_SEED] = "PRNG and enrichment seed (default 1)",
 	[CMD_O_JSON] = "print JSON (same as --format json)",
 	[CMD_O_FORMAT] = "text (default), json, csv or md",
 	[CMD_O_WAIT] = "how long to wait for a store another voidfit is writing\n"
