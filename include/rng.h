@@ -53,15 +53,26 @@ static inline uint64_t rng_below(struct rng *r, uint64_t n)
 	return (uint64_t)(rng_unit(r) * (double)n);
 }
 
-/* A 64-bit value that depends only on (a, b, c). */
-static inline uint64_t rng_hash(uint64_t a, uint64_t b, uint64_t c)
+/* rng_hash in two steps, for many values of c with the same (a, b): rng_hash_ab(a, b) once,
+ * then rng_hash_c(that, c) for each c. */
+static inline uint64_t rng_hash_ab(uint64_t a, uint64_t b)
 {
 	uint64_t x = a ^ 0x243f6a8885a308d3ULL;
 	uint64_t h = rng_splitmix(&x);
 	x = h ^ b;
-	h = rng_splitmix(&x);
-	x = h ^ c;
 	return rng_splitmix(&x);
+}
+
+static inline uint64_t rng_hash_c(uint64_t ab, uint64_t c)
+{
+	uint64_t x = ab ^ c;
+	return rng_splitmix(&x);
+}
+
+/* A 64-bit value that depends only on (a, b, c). */
+static inline uint64_t rng_hash(uint64_t a, uint64_t b, uint64_t c)
+{
+	return rng_hash_c(rng_hash_ab(a, b), c);
 }
 
 #endif

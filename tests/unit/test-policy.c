@@ -216,6 +216,50 @@ static void test_first_fit(void **state)
 	tc_release(&t);
 }
 
+/* random's pick() asks whether a job fits only where its draw can still win: with net in
+ * view and nodes that the job would oversubscribe (score 1e9 + draw), it still agrees with the
+ * score loop, job after job, and keeps off those nodes while another fits. */
+static void test_random_pick_skips(void **state)
+{
+	(void)state;
+	struct tc t;
+	int g[4] = {2, 2, 2, 2};
+	tc_init(&t, 4, g, NULL);
+	tc_put(&t, 0, 0, 0, 0, 950);  /* net nearly full: a 100 Mb/s job oversubscribes */
+	tc_put(&t, 2, 3, 1000, 0, 0); /* no GPU left */
+	tc_put(&t, 3, 0, 0, 0, 960);
+	const struct policy_ops *ops = policy_find("random");
+	t.ctx.dims = ops->dims | DIM_BIT(DIM_NET);
+	struct job j;
+	int count[4] = {0};
+	for (int id = 0; id < 2000; id++) {
+		struct placement p, q;
+		mkjob(&j, 1000, 1, id % 2 ? 1000 : 500, 100);
+		j.id = id;
+		int n = decide(&t, ops, &j, &p);
+		assert_int_equal(ops->pick(&t.ctx, &j, &q), 1);
+		assert_int_equal(q.node, n);
+		assert_int_equal(q.gpus, p.gpus);
+		count[n]++;
+	}
+	assert_int_equal(count[1], 2000); /* the one node it fits without oversubscribing */
+	/* Node 1 full too: every feasible node oversubscribes; the draw still decides (it spans
+	 * more than the overshoots differ), and pick() still agrees with the score loop. */
+	tc_put(&t, 1, 3, 1000, 0, 0);
+	memset(count, 0, sizeof count);
+	for (int id = 0; id < 400; id++) {
+		struct placement p, q;
+		mkjob(&j, 1000, 1, 1000, 100);
+		j.id = id;
+		int n = decide(&t, ops, &j, &p);
+		assert_int_equal(ops->pick(&t.ctx, &j, &q), 1);
+		assert_int_equal(q.node, n);
+		count[n]++;
+	}
+	assert_true(count[0] > 100 && count[3] > 100 && count[0] + count[3] == 400);
+	tc_release(&t);
+}
+
 static void test_random(void **state)
 {
 	(void)state;
@@ -1008,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_first_fit),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_random_pick_skips),
 		cmocka_unit_test(test_best_fit),
 		cmocka_unit_test(test_scalar),
 		cmocka_unit_test(test_packing),
