@@ -133,6 +133,9 @@ struct size_opts {
 	 * goes on in whichever bracket they leave. On a policy that is monotone in the steps
 	 * the answer is the same; elsewhere it may be another boundary (above_miss says so). */
 	const unsigned *hint;
+	/* 1: skip the last round, the SIZE_ABOVE steps above each size found (above_checked
+	 * stays 0), for a caller that reads only the sizes */
+	int no_above;
 };
 
 /* Events between two give-up tests of a run (size_opts.giveup). */

@@ -320,6 +320,19 @@ static int exec_verdict(struct cmd_ctx *ctx)
 		"), headroom %zu (%" PRId64 "), purchases %zu (%" PRId64 ")\n",
 		w[VERDICT_W_FEWER].probes, w[VERDICT_W_FEWER].events, w[VERDICT_W_HEADROOM].probes,
 		w[VERDICT_W_HEADROOM].events, w[VERDICT_W_BUY].probes, w[VERDICT_W_BUY].events);
+	for (size_t i = 0; i < t->v.np; i++) {
+		const struct size_result *r = t->v.p[i].size;
+		if (t->v.p[i].ok && r->above_miss)
+			fprintf(stderr,
+				"voidfit verdict: %s is not monotone in the cluster's size here: "
+				"its smallest cluster (%zu nodes, %" PRId64 " GPUs) meets the SLO "
+				"but a cluster %zu node%s larger misses it, so its answer is a "
+				"boundary, "
+				"not a margin ('voidfit size' shows the sizes around it)\n",
+				r->policy->name, r->min.nodes, r->gpus,
+				r->above.nodes - r->min.nodes,
+				r->above.nodes - r->min.nodes > 1 ? "s" : "");
+	}
 	return print_verdict(ctx, t);
 }
 

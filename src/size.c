@@ -951,14 +951,14 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		double total = done;
 		for (size_t p = 0; p < npol; p++) {
 			if (round == 0) {
-				total += (double)nseed *
-					 (1 + SIZE_ABOVE + k * rounds_left(plan->steps + 1, k));
+				total += (double)nseed * (1 + (o->no_above ? 0 : SIZE_ABOVE) +
+							  k * rounds_left(plan->steps + 1, k));
 				continue;
 			}
 			if (s[p].active)
 				total += (double)nseed * k *
 					 rounds_left(s[p].hi - (unsigned)(s[p].lo + 1) + 1, k);
-			if (res[p].full_ok) /* the check above, at the end */
+			if (res[p].full_ok && !o->no_above) /* the check above, at the end */
 				total += (double)nseed * SIZE_ABOVE;
 		}
 		if ((rc = run_tasks(o, &st, t, n, done, fmax(total, 1), e)))
@@ -987,7 +987,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 	 * full cluster; the first that misses, if one does, shows the policy is not monotone
 	 * there, and the size found is a boundary, not a margin */
 	size_t n = 0;
-	for (size_t p = 0; p < npol && !rc; p++)
+	for (size_t p = 0; p < npol && !rc && !o->no_above; p++)
 		for (unsigned j = 1; res[p].full_ok && j <= SIZE_ABOVE && s[p].hi + j < plan->steps;
 		     j++) {
 			xgrow(&t, &tcap, n + nseed, sizeof *t);

@@ -14,6 +14,10 @@
  *                (2 + floor(g) times), so that the search can find a cluster larger than
  *                today's; answer = its smallest cluster minus today's, group by group
  *
+ * Only the trace's own smallest clusters are checked a few steps above (SIZE_ABOVE, so that
+ * a size that is a boundary, not a margin, is said): the purchases and the resamples read
+ * only the sizes, and the check was two of their five or six probes.
+ *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
  */
@@ -313,7 +317,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, st
 				       .slo = &v->slo_grow,
 				       .nthreads = o->nthreads,
 				       .stop = o->stop,
-				       .giveup = o->giveup};
+				       .giveup = o->giveup,
+				       .no_above = 1};
 		rc = size_run(&so, &res, e);
 	}
 	if (!rc) {
@@ -405,7 +410,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .u = o->u,
 			       .stop = o->stop,
 			       .giveup = o->giveup,
-			       .hint = hint};
+			       .hint = hint,
+			       .no_above = hint != NULL};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {

@@ -54,3 +54,10 @@ awk -F, 'NR == FNR { if ($1 == "A100" || $1 == "T4") price[$1] = $5; next }
 	END { d = usd - got; if (!usd || d > 1 || d < -1) { print usd, got; exit 1 } }' \
 	"$VOIDFIT_TOP/schemas/gpu-models.csv" out || die "the sentence's GPUs x price x 8760 != \$/yr"
 grep -q '^ragp7 .*misses the SLO' out || die "ragp7 should miss: $(cat out)"
+# a smallest cluster that is a boundary, not a margin, is said, as 'voidfit size' at the same
+# SLO says it (the verdict checks the steps above the trace's own sizes only)
+contains err "voidfit verdict: packing is not monotone in the cluster's size here"
+vf verdict s.db -p packing --no-headroom -f csv >v.csv 2>/dev/null || die "verdict csv failed"
+slo=$(awk -F'"' 'NR == 2 { print $2 }' v.csv)
+expect_rc 0 vf size s.db -p packing --slo "$slo"
+cat out err | grep -q "NOT MONOTONE" || die "size at $slo: packing should not be monotone"

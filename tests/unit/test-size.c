@@ -402,8 +402,22 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
 			      .hi = 2,
 			      .slo = &slo,
 			      .nthreads = 2};
-	struct size_result *r;
+	struct size_result *r, *q;
 	assert_int_equal(size_run(&o, &r, &e), 0);
+	/* without the check above: the same sizes, nothing checked above, its probes fewer */
+	o.no_above = 1;
+	assert_int_equal(size_run(&o, &q, &e), 0);
+	o.no_above = 0;
+	for (size_t p = 0; p < npol; p++) {
+		unsigned tried = 0;
+		for (unsigned j = 1; j <= SIZE_ABOVE && r[p].min.step + j < plan.steps; j++)
+			tried++;
+		assert_int_equal(q[p].min.step, r[p].min.step);
+		assert_int_equal(q[p].above_checked, 0);
+		assert_int_equal(q[p].above_miss, 0);
+		assert_int_equal(q[p].probes + tried, r[p].probes);
+	}
+	size_results_free(q, npol);
 	for (size_t p = 0; p < npol; p++) {
 		int pass[64], last_miss = -1, first_pass = -1;
 		double *full = calloc(2 * RUNREC_NCOL, sizeof *full);
