@@ -136,6 +136,11 @@ struct size_opts {
 	/* 1: skip the last round, the SIZE_ABOVE steps above each size found (above_checked
 	 * stays 0), for a caller that reads only the sizes */
 	int no_above;
+	/* > 1: the bisection stops once the step that meets the SLO (min) and the one that
+	 * misses (below) are at most tol steps apart, for a caller that needs the size only to
+	 * within that: min is then at most tol - 1 steps above the smallest that meets it on a
+	 * monotone policy. 0 or 1: to the step. */
+	unsigned tol;
 };
 
 /* Events between two give-up tests of a run (size_opts.giveup). */

@@ -8,7 +8,7 @@
  *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
  *                           lo = the one below that (hint_bracket)
  *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
- *                           if it meets the SLO, else lo = m (bisect)
+ *   (> tol, size_opts.tol)  if it meets the SLO, else lo = m (bisect)
  *   done                    min = hi, below = lo
  *
  * Where the threads outnumber the runs of a round (policies x seeds), each policy's round
@@ -770,19 +770,27 @@ struct interval {
 	unsigned hi;
 };
 
+/* Is the bisection from (lo, hi) done: the two at most tol (size_opts.tol; 1 at least)
+ * steps apart? */
+static int narrow(const struct size_opts *o, int lo, unsigned hi)
+{
+	return hi - (unsigned)(lo + 1) < (o->tol > 1 ? o->tol : 1);
+}
+
 /* The next k steps the bisection from (lo, hi) may probe, breadth first, into out: its
  * next step, then the two it probes after that one (below it if it meets the SLO, above it
  * if not), and so on (iv: room for 2 k + 1 intervals). Returns how many (k at most, fewer
  * when the interval holds fewer). Only the first is sure to be needed: the others are run
  * ahead, on threads that would otherwise wait, so that bisect finds them done. */
-static unsigned next_steps(int lo, unsigned hi, unsigned k, unsigned *out, struct interval *iv)
+static unsigned next_steps(const struct size_opts *o, int lo, unsigned hi, unsigned k,
+			   unsigned *out, struct interval *iv)
 {
 	size_t head = 0, tail = 0;
 	unsigned n = 0;
 	iv[tail++] = (struct interval){lo, hi};
 	while (head < tail && n < k) {
 		struct interval b = iv[head++];
-		if (b.hi - (unsigned)(b.lo + 1) == 0)
+		if (narrow(o, b.lo, b.hi))
 			continue;
 		unsigned m = mid_step(b.lo, b.hi);
 		out[n++] = m;
@@ -808,7 +816,7 @@ static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t
 			steps[n++] = h;
 		sp->bracketed = 1;
 	} else {
-		n = next_steps(sp->lo, sp->hi, k, steps, iv);
+		n = next_steps(o, sp->lo, sp->hi, k, steps, iv);
 	}
 	return n;
 }
@@ -889,7 +897,7 @@ static void bisect(const struct size_opts *o, struct size_result *r, struct sear
 		   const struct task *t, size_t nprobe, const double *full)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
-	while (sp->hi - (unsigned)(sp->lo + 1) > 0) {
+	while (!narrow(o, sp->lo, sp->hi)) {
 		unsigned m = mid_step(sp->lo, sp->hi);
 		size_t i = 0;
 		while (i < nprobe && t[i * nseed].step != m)
@@ -979,7 +987,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			else
 				bisect(o, &res[p], &s[p], t + i, (j - i) / nseed,
 				       full + p * nseed * RUNREC_NCOL);
-			s[p].active = res[p].full_ok && s[p].hi - (unsigned)(s[p].lo + 1) > 0;
+			s[p].active = res[p].full_ok && !narrow(o, s[p].lo, s[p].hi);
 			i = j;
 		}
 	}

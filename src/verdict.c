@@ -18,6 +18,13 @@
  * a size that is a boundary, not a margin, is said): the purchases and the resamples read
  * only the sizes, and the check was two of their five or six probes.
  *
+ * A resample's sizes (its smallest clusters and its purchases) are found to within
+ * 1 / RESAMPLE_TOL of the plan's steps (size_opts.tol): the last probes of a bisection over
+ * a thousand steps narrow a bracket far finer than the resamples' spread, which on a
+ * 2,000-node trace is hundreds of GPUs. The size taken is the bracket's top, the smallest
+ * known to meet the SLO, so a resample's saving errs low by at most that much. The trace's
+ * own answers are to the step.
+ *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
  */
@@ -278,9 +285,13 @@ static int shrinks(const struct verdict_opts *o, const struct node *n)
 	return n->model >= 0 && n->ngpu > 0 && (o->shrink_model < 0 || n->model == o->shrink_model);
 }
 
-/* What the baseline buys to absorb growth g: into the buy fields of p. */
-static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, struct verdict_pol *p,
-		   struct err *e)
+/* A resample's sizes are found to within 1 / RESAMPLE_TOL of the steps (see the top). */
+#define RESAMPLE_TOL 100
+
+/* What the baseline buys to absorb growth g: into the buy fields of p; resample: to within
+ * RESAMPLE_TOL (see the top). */
+static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, int resample,
+		   struct verdict_pol *p, struct err *e)
 {
 	struct scenario s = *o->sc;
 	struct job_set grown;
@@ -318,7 +329,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, st
 				       .nthreads = o->nthreads,
 				       .stop = o->stop,
 				       .giveup = o->giveup,
-				       .no_above = 1};
+				       .no_above = 1,
+				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
 		rc = size_run(&so, &res, e);
 	}
 	if (!rc) {
@@ -353,7 +365,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, st
 
 /* Both answers on o->sc's trace; hint and ghint (or NULL): per policy (the baseline first,
  * the candidates after it as verdict_run orders them) the size and growth steps to probe
- * first. */
+ * first. A resample's answer is given them (the trace's answers), the trace's is not: they
+ * also tell how exact its searches are (see the top). */
 static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
 		  struct verdict *v, struct err *e)
 {
@@ -411,7 +424,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .stop = o->stop,
 			       .giveup = o->giveup,
 			       .hint = hint,
-			       .no_above = hint != NULL};
+			       .no_above = hint != NULL,
+			       .tol = hint ? v->plan.steps / RESAMPLE_TOL : 0};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {
@@ -462,7 +476,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
 		} else {
-			rc = buy_for(o, v, p->growth, p, e);
+			rc = buy_for(o, v, p->growth, hint != NULL, p, e);
 		}
 	}
 out:

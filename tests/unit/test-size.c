@@ -418,6 +418,11 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
 		assert_int_equal(q[p].probes + tried, r[p].probes);
 	}
 	size_results_free(q, npol);
+	/* to within 4 steps: a size that meets it, a miss at most 4 below, no more probes */
+	o.tol = 4;
+	assert_int_equal(size_run(&o, &q, &e), 0);
+	o.tol = 0;
+	struct size_result *coarse = q;
 	for (size_t p = 0; p < npol; p++) {
 		int pass[64], last_miss = -1, first_pass = -1;
 		double *full = calloc(2 * RUNREC_NCOL, sizeof *full);
@@ -433,6 +438,20 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
 				first_pass = (int)k;
 		}
 		free(full);
+		/* to within tol: it meets it, and so does every larger one on a monotone
+		 * policy; the miss below is at most 4 steps down */
+		const struct size_result *c4 = &coarse[p];
+		assert_true(pass[c4->min.step]);
+		assert_true(c4->probes <= r[p].probes);
+		if (r[p].has_smaller) /* the last probes of the bisection are the ones left out */
+			assert_true(c4->probes < r[p].probes);
+		if (c4->has_smaller) {
+			assert_false(pass[c4->below.step]);
+			assert_true(c4->min.step - c4->below.step <= 4);
+		}
+		if (first_pass == last_miss + 1)
+			assert_true(c4->min.step >= (unsigned)first_pass &&
+				    c4->min.step <= (unsigned)first_pass + 3);
 		/* the step found meets it, the one below misses */
 		unsigned found = r[p].min.step;
 		assert_true(pass[found]);
@@ -460,6 +479,7 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
 			printf(" %d%s", k, pass[k] ? "+" : "-");
 		printf("\n");
 	}
+	size_results_free(coarse, npol);
 	size_results_free(r, npol);
 }
 
