@@ -550,16 +550,17 @@ static void test_dotprod_and_tetris(void **state)
 }
 
 /*
- * The bounds of scalar, tetris, best-fit and dotprod on random node states and jobs: never
- * above the score of any choice on the node, and equal to the best one's for a CPU-only job,
- * whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix shares
- * whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or least
- * (the others) milli left may lack the HBM a share needs.
+ * The bounds of scalar, tetris, best-fit, dotprod and packing on random node states and jobs:
+ * never above the score of any choice on the node, and equal to the best one's for a CPU-only
+ * job, whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix
+ * shares whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or
+ * least (the others) milli left may lack the HBM a share needs; packing's least tier comes
+ * with the least left (a partly used GPU has less free than an idle one).
  */
 static void test_tie_term_bounds(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod"};
+	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod", "packing"};
 	static const int ngpu[4] = {8, 4, 2, 0};
 	static const uint32_t dims[] = {0, DIMS_ALL, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 					DIM_BIT(DIM_CPU) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_STO)};
