@@ -21,6 +21,9 @@
  * NULL too the types are guessed from the GPU state: a partly used GPU means share jobs, a
  * fully used GPU whole-GPU jobs (same / other are then 0 or 1).
  * Not POLICY_F_BY_STATE: the score depends on which jobs a node runs. Default dims gpu.
+ * Only the tie term depends on the GPU chosen, so bound() is the score with that term at 0:
+ * a search that skips the nodes whose bound cannot beat the best so far (the sampled one,
+ * sim.c's top comment) chooses what scoring them all would.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +104,10 @@ static int same_type(const struct job *a, const struct job *b)
 	return a->num_gpu == b->num_gpu;
 }
 
-static double clustering_score(const struct policy_ctx *ctx, const struct job *j,
-			       const struct placement *p)
+/* The score of j at p with left (GPU-milli left on p's first GPU / 1000): the tie term is
+ * the only one that depends on which GPU p takes. */
+static double clustering_of(const struct policy_ctx *ctx, const struct job *j,
+			    const struct placement *p, double left)
 {
 	if (j->num_gpu <= 0) /* no type: no affinity */
 		return pol_oversub(ctx, p);
@@ -140,7 +145,27 @@ static double clustering_score(const struct policy_ctx *ctx, const struct job *j
 	int tier = same > 0 ? (other > 0) : !other ? 2 : 3;
 	double fr = s->cap[DIM_GPU] > 0 ? pol_free_after(s, p, DIM_GPU) : 0;
 	double score = tier + 0.5 * fr;
-	return score + POL_TIE * pol_gpu_left(s, p) + pol_oversub(ctx, p);
+	return score + POL_TIE * left + pol_oversub(ctx, p);
+}
+
+static double clustering_score(const struct policy_ctx *ctx, const struct job *j,
+			       const struct placement *p)
+{
+	if (j->num_gpu <= 0) /* no GPU to find the left of */
+		return pol_oversub(ctx, p);
+	return clustering_of(ctx, j, p, pol_gpu_left(pol_st(ctx, p), p));
+}
+
+/* The score with the tie term at its least, 0 (left is never negative): the tier, the free
+ * share after and the overshoot are the same for every choice on node n, and the sums only
+ * grow with the tie term, so this never exceeds a choice's score as computed and equals it
+ * for a CPU-only job and whole GPUs. O(1) with the policy's state: no scan of the GPUs, and
+ * p without its HBM, which the score does not read. */
+static double clustering_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	struct placement p;
+	cluster_placement_of(n, j, 0, &p);
+	return clustering_of(ctx, j, &p, 0);
 }
 
 const struct policy_ops pol_clustering_ops = {
@@ -150,5 +175,6 @@ const struct policy_ops pol_clustering_ops = {
 	.flags = 0,
 	.score = clustering_score,
 	.pick = NULL,
+	.bound = clustering_bound,
 	.state = &cl_state_ops,
 };

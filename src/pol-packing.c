@@ -10,9 +10,29 @@
  * a tier less left on the chosen GPU and on the node is better (weights 0.5 and 0.25).
  * Default dims gpu (a CPU-only node then has no free share, so CPU jobs prefer CPU-only
  * nodes within a tier).
+ * bound: the score with the least tier and left of any GPU the job may take, so the class
+ * search scores only the classes whose bound can beat the best.
  */
 #include "pol-common.h"
 #include "policy.h"
+
+/* The score of a placement with p's demands in tier tier, leaving left (GPU-milli / 1000) on
+ * its first GPU. */
+static double packing_of(const struct policy_ctx *ctx, const struct node_state *s,
+			 const struct placement *p, int tier, double left)
+{
+	double fr = 0;
+	int nd = 0;
+	for (int d = 0; d < DIM_N; d++) {
+		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
+			continue;
+		double f = pol_free_after(s, p, d);
+		fr += f > 0 ? f : 0;
+		nd++;
+	}
+	fr = nd ? fr / nd : 0;
+	return tier + 0.5 * left + 0.25 * fr + pol_oversub(ctx, p);
+}
 
 static double packing_score(const struct policy_ctx *ctx, const struct job *j,
 			    const struct placement *p)
@@ -27,17 +47,29 @@ static double packing_score(const struct policy_ctx *ctx, const struct job *j,
 			if ((p->gpus & (1u << g)) && s->gpu_free[g] < 1000)
 				tier = 0;
 	}
-	double fr = 0;
-	int nd = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || s->cap[d] <= 0)
-			continue;
-		double f = pol_free_after(s, p, d);
-		fr += f > 0 ? f : 0;
-		nd++;
+	return packing_of(ctx, s, p, tier, pol_gpu_left(s, p));
+}
+
+/* The score with the least tier and the least left of any GPU a share of j may take on node
+ * n (the GPU with the least free milli where it fits: tier 0 if that one is partly used);
+ * whole GPUs and CPU-only jobs leave 0 in the node's tier. The sums only grow with the tier
+ * and the left, so this never exceeds a choice's score as computed, and is the best one's
+ * for a CPU-only job, whole GPUs and one share of a GPU. */
+static double packing_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	const struct node_state *s = &ctx->c->st[n];
+	struct placement p;
+	int32_t gmin;
+	int64_t hmin;
+	double left = 0;
+	int tier = pol_node_used(s) ? 1 : 2;
+	pol_dem_of(ctx->c, n, j, &p);
+	if (p.milli > 0 && p.milli < 1000 &&
+	    pol_least_room(ctx->c, n, p.milli, p.hbm, &gmin, &hmin)) {
+		left = (double)(gmin - p.milli) / 1000.0;
+		tier = gmin < 1000 ? 0 : tier;
 	}
-	fr = nd ? fr / nd : 0;
-	return tier + 0.5 * pol_gpu_left(s, p) + 0.25 * fr + pol_oversub(ctx, p);
+	return packing_of(ctx, s, &p, tier, left);
 }
 
 const struct policy_ops pol_packing_ops = {
@@ -47,4 +79,5 @@ const struct policy_ops pol_packing_ops = {
 	.flags = POLICY_F_BY_STATE,
 	.score = packing_score,
 	.pick = NULL,
+	.bound = packing_bound,
 };

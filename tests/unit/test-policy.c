@@ -435,6 +435,137 @@ static void test_clustering_cpu_jobs_no_type(void **state)
 	tc_release(&t);
 }
 
+/* A random job for the clustering tests: CPU only, a share of one GPU or of several, or
+ * whole GPUs; its HBM known at random, not in proportion to its share. */
+static void cl_random_job(struct rng *r, struct job *j)
+{
+	static const int gpus[] = {0, 1, 1, 1, 1, 2, 4};
+	int k = gpus[rng_below(r, 7)];
+	int32_t milli = rng_below(r, 2) ? 1000 : 1 + (int32_t)rng_below(r, 999);
+	mkjob(j, (int64_t)rng_below(r, 6000), k, milli, (int64_t)rng_below(r, 400));
+	j->dem[DIM_STO] = (int64_t)rng_below(r, 300);
+	if (k && rng_below(r, 2))
+		j->dem[DIM_HBM] = k * (int64_t)rng_below(r, HBM_GPU / 2);
+}
+
+/* The simulator's loop as a bound lets it search: node by node in order, a node skipped when
+ * its bound is not below the best score so far (a later node wins no tie), so the choice is
+ * decide()'s whenever the bound never exceeds a choice's score. */
+static int decide_bounded(struct tc *t, const struct policy_ops *ops, const struct job *j,
+			  struct placement *out, long *skipped)
+{
+	struct placement ch[CLUSTER_MAX_GPUS];
+	double best = 0;
+	int node = -1;
+	for (size_t n = 0; n < t->c.n; n++) {
+		if (node >= 0 && ops->bound(&t->ctx, j, n) >= best) {
+			++*skipped;
+			continue;
+		}
+		int k = cluster_choices(&t->c, n, j, ch, CLUSTER_MAX_GPUS);
+		for (int i = 0; i < k; i++) {
+			double s = ops->score(&t->ctx, j, &ch[i]);
+			if (node < 0 || s < best) {
+				best = s;
+				node = (int)n;
+				*out = ch[i];
+			}
+		}
+	}
+	return node;
+}
+
+/*
+ * clustering's bound on random clusters of mixed job types, with the policy's state, with
+ * the job list only, and with neither (types guessed from the GPU state): never above the
+ * score of any choice on the node, equal to it for a CPU-only job and whole GPUs; and the
+ * search that skips nodes by it chooses the node and GPUs the plain loop chooses. The states
+ * repeat nodes (two of 8 GPUs), so ties are met.
+ */
+static void test_clustering_bound(void **state)
+{
+	(void)state;
+	const struct policy_ops *ops = policy_find("clustering");
+	assert_non_null(ops->bound);
+	assert_non_null(ops->state);
+	/* Two nodes apart only in the tie term: node 0's shares leave 750 on two GPUs, node 1's
+	 * 500 on one, so a 200 share packs best on node 1; a bound from the GPU that leaves the
+	 * most (800 on node 1) would skip it. */
+	struct tc h;
+	struct job sh;
+	struct placement a, c;
+	long skipped = 0;
+	int g2[2] = {8, 8};
+	tc_init(&h, 2, g2, NULL);
+	tc_put(&h, 0, 1, 250, 0, 0);
+	tc_put(&h, 0, 2, 250, 0, 0);
+	tc_put(&h, 1, 1, 500, 0, 0);
+	mkjob(&sh, 1000, 1, 200, 0);
+	h.ctx.dims = ops->dims;
+	assert_int_equal(decide(&h, ops, &sh, &a), 1);
+	assert_int_equal(decide_bounded(&h, ops, &sh, &c, &skipped), 1);
+	assert_int_equal(c.gpus, 1);
+	tc_release(&h);
+	static const int ngpu[4] = {8, 8, 4, 0};
+	struct rng r;
+	rng_seed(&r, 11);
+	long checked = 0, exact = 0, same = 0;
+	skipped = 0;
+	for (int round = 0; round < 300; round++) {
+		struct tc t;
+		int64_t cpu[4] = {32000, 32000, 16000, 8000};
+		tc_init(&t, 4, ngpu, cpu);
+		int want = (int)rng_below(&r, 24);
+		for (int tries = 0; tries < 64 && t.njobs < want; tries++) {
+			struct job *j = &t.jobs[t.njobs];
+			struct placement ch[CLUSTER_MAX_GPUS];
+			cl_random_job(&r, j);
+			size_t n = (size_t)rng_below(&r, 4);
+			int nc = cluster_choices(&t.c, n, j, ch, CLUSTER_MAX_GPUS);
+			if (nc)
+				cluster_place(&t.c, &ch[rng_below(&r, (uint64_t)nc)], t.njobs++);
+		}
+		void *st = ops->state->create(&t.ctx, t.jobs, (size_t)t.njobs);
+		for (size_t n = 0; n < 4; n++)
+			ops->state->node(st, &t.ctx, n);
+		for (int x = 0; x < 12; x++) {
+			struct job j;
+			cl_random_job(&r, &j);
+			for (int how = 0; how < 3; how++) { /* state, job list, GPU state only */
+				t.ctx.state = how == 0 ? st : NULL;
+				t.ctx.job_of = how < 2 ? job_of : NULL;
+				t.ctx.dims = rng_below(&r, 2) ? ops->dims : DIMS_ALL;
+				for (size_t n = 0; n < 4; n++) {
+					struct placement ch[CLUSTER_MAX_GPUS];
+					int nc = cluster_choices(&t.c, n, &j, ch, CLUSTER_MAX_GPUS);
+					double b = ops->bound(&t.ctx, &j, n), best = 0;
+					for (int i = 0; i < nc; i++) {
+						double sc = ops->score(&t.ctx, &j, &ch[i]);
+						assert_true(b <= sc);
+						best = !i || sc < best ? sc : best;
+						checked++;
+					}
+					if (nc && (j.num_gpu == 0 || j.gpu_milli == 1000)) {
+						assert_true(b == best);
+						exact++;
+					}
+				}
+				int na = decide(&t, ops, &j, &a),
+				    nb = decide_bounded(&t, ops, &j, &c, &skipped);
+				assert_int_equal(na, nb);
+				if (na >= 0) {
+					assert_int_equal(a.gpus, c.gpus);
+					same++;
+				}
+			}
+		}
+		ops->state->release(st);
+		t.ctx.state = NULL;
+		tc_release(&t);
+	}
+	assert_true(checked > 20000 && exact > 10000 && same > 5000 && skipped > 5000);
+}
+
 static void test_dotprod_and_tetris(void **state)
 {
 	(void)state;
@@ -463,16 +594,17 @@ static void test_dotprod_and_tetris(void **state)
 }
 
 /*
- * The bounds of scalar, tetris, best-fit and dotprod on random node states and jobs: never
- * above the score of any choice on the node, and equal to the best one's for a CPU-only job,
- * whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix shares
- * whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or least
- * (the others) milli left may lack the HBM a share needs.
+ * The bounds of scalar, tetris, best-fit, dotprod and packing on random node states and jobs:
+ * never above the score of any choice on the node, and equal to the best one's for a CPU-only
+ * job, whole GPUs and one share of a GPU (each distinct GPU is a choice). The states mix
+ * shares whose HBM is not in proportion to their milli, so a GPU with the most (scalar) or
+ * least (the others) milli left may lack the HBM a share needs; packing's least tier comes
+ * with the least left (a partly used GPU has less free than an idle one).
  */
 static void test_tie_term_bounds(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod"};
+	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod", "packing"};
 	static const int ngpu[4] = {8, 4, 2, 0};
 	static const uint32_t dims[] = {0, DIMS_ALL, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 					DIM_BIT(DIM_CPU) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_STO)};
@@ -1058,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_packing),
 		cmocka_unit_test(test_clustering),
 		cmocka_unit_test(test_clustering_cpu_jobs_no_type),
+		cmocka_unit_test(test_clustering_bound),
 		cmocka_unit_test(test_dotprod_and_tetris),
 		cmocka_unit_test(test_tie_term_bounds),
 		cmocka_unit_test(test_fgd),

@@ -908,14 +908,14 @@ static void test_policy_own_target(void **state)
 	job_set_release(&js);
 }
 
-/* The bounded class search (the bound() of fgd, ragp, scalar, tetris, best-fit and
- * dotprod: classes scored in bound order until none can beat the best) picks what the full
+/* The bounded class search (the bound() of fgd, ragp, scalar, tetris, best-fit, dotprod and
+ * packing: classes scored in bound order until none can beat the best) picks what the full
  * score loop over every node picks. */
 static void test_bounded_search_matches_full_loop(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd",    "ragp7",  "ragp5",    "fgd-pack",
-					    "scalar", "tetris", "best-fit", "dotprod"};
+	static const char *const names[] = {"fgd",    "ragp7",    "ragp5",   "fgd-pack", "scalar",
+					    "tetris", "best-fit", "dotprod", "packing"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 11, 500);
@@ -1051,14 +1051,14 @@ static size_t moved_jobs(const struct sim *a, const struct sim *b)
 static void test_sampled_search(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd", "ragp7", "ragp5"};
+	static const char *const names[] = {"fgd", "ragp7", "ragp5", "clustering"};
 	struct job_set js;
 	struct frag_workload wl;
 	struct fault f;
 	random_set_wide(&js, 13, 1500, 6);
 	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
 	assert_int_equal(fault_parse("a0.3:sto=0.2@900+3h", &f, NULL), 0);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		const struct policy_ops *ops = policy_find(names[i]);
 		struct policy_ops full = full_loop(ops); /* every sampled node scored */
 		for (enum sim_queue q = SIM_BACKFILL; q <= SIM_PRIORITY; q++) {
@@ -1157,10 +1157,10 @@ static void test_sampled_finds_the_only_fit(void **state)
 	job_set_release(&js);
 }
 
-/* The bounds of fgd, ragp, scalar, tetris, best-fit and dotprod never exceed the score of
- * any choice on the node, in every state a replay goes through: with faults, preemption,
- * and --dims. ragp's bound reads the record the sim keeps of the node (policy_ops.prep): it
- * must be what a record made afresh gives. */
+/* The bounds of fgd, ragp, scalar, tetris, best-fit, dotprod, packing and clustering (with
+ * its state) never exceed the score of any choice on the node, in every state a replay goes
+ * through: with faults, preemption, and --dims. ragp's bound reads the record the sim keeps
+ * of the node (policy_ops.prep): it must be what a record made afresh gives. */
 static const struct policy_ops *bound_real;
 static long bound_checks, bound_bad, bound_stale;
 static double bound_check_score(const struct policy_ctx *ctx, const struct job *j,
@@ -1185,8 +1185,8 @@ static double bound_check_score(const struct policy_ctx *ctx, const struct job *
 static void test_bounds_never_exceed_scores(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd",    "ragp7",    "ragp5",  "scalar",
-					    "tetris", "best-fit", "dotprod"};
+	static const char *const names[] = {"fgd",      "ragp7",   "ragp5",   "scalar",    "tetris",
+					    "best-fit", "dotprod", "packing", "clustering"};
 	struct job_set js;
 	struct frag_workload wl;
 	struct fault f[2];
