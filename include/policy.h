@@ -121,11 +121,13 @@ struct policy_ops {
 	/* Optional: choose the placement for j directly; returns 1 and fills *out, or 0 if j
 	 * fits nowhere. NULL: the simulator runs the score loop. */
 	int (*pick)(const struct policy_ctx *ctx, const struct job *j, struct placement *out);
-	/* Optional, for POLICY_F_BY_STATE policies without pick(): a lower bound of score()
-	 * over every placement of j on node n (j may not fit there), from cheap per-node data.
-	 * It must hold as computed in floating point: never above what score() returns. The
-	 * simulator then scores nodes in bound order and stops once the next bound is past the
-	 * best score so far; the choice is the score loop's. NULL: every node is scored. */
+	/* Optional, for policies without pick(): a lower bound of score() over every placement
+	 * of j on node n (j may not fit there), from cheap per-node data. It must hold as
+	 * computed in floating point: never above what score() returns. For a
+	 * POLICY_F_BY_STATE policy the simulator then scores classes of nodes in bound order
+	 * and stops once the next bound is past the best score so far; for another it skips a
+	 * node whose bound is not below the best so far; the sampled search uses it too. The
+	 * choice is the score loop's. NULL: every node is scored. */
 	double (*bound)(const struct policy_ctx *ctx, const struct job *j, size_t n);
 	/* Optional: the state the policy keeps per run (struct policy_state_ops); NULL: none. */
 	const struct policy_state_ops *state;

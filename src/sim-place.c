@@ -167,9 +167,13 @@ int sim_find_place(struct sim *s, const struct job *j, struct placement *out)
 		return find_sampled(s, j, out);
 	if (s->pol.use_cls)
 		return find_by_class(s, j, out);
+	const struct policy_ops *ops = s->pol.ops;
 	for (size_t n = cluster_next_fit(&s->c, 0, j); n < s->c.n;
 	     n = cluster_next_fit(&s->c, n + 1, j)) {
 		if (!admits(s->pol.admit, &s->c.st[n], j))
+			continue;
+		/* a later node wins no tie: skip it unless its bound is below the best */
+		if (found && ops->bound && !(ops->bound(&s->pol.ctx, j, n) < best))
 			continue;
 		int k = cluster_choices(&s->c, n, j, buf, CLUSTER_MAX_GPUS);
 		assert(k <= CLUSTER_MAX_GPUS);

@@ -45,14 +45,15 @@
  * choice is the same as the full loop's (tests check it against the full loop). A policy
  * with a bound() (fgd, ragp) has classes entered in its index by their cheap lower bound and
  * scored only when one comes to the top, so classes that cannot beat the best are never
- * scored. The sim keeps per node F_n, the multi-dim measure over all dims, the share of the
- * target workload that no longer fits, the share whose F_n(m) is all free GPU, and which
- * shapes fit (policy_ctx node_frag, node_md, node_nofit, node_fnofit, node_fits): the
- * bounds' cheap per-node data, and the policy's own record of each node (policy_ops.prep:
- * ragp's), refreshed with them. A policy's own state (policy_ops.state: fgd-pack's own
- * target workload, which its context's F_n and all-free share are then over while the run's
- * metrics stay over the scenario's; clustering's GPU jobs per type on each node) is told of
- * every node change there too, made with the run, cloned or made anew by a fork. With
+ * scored; another policy's bound() (clustering's) skips in the full loop a node whose bound
+ * is not below the best so far, since a later node wins no tie. The sim keeps per node F_n, the
+ * multi-dim measure over all dims, the share of the target workload that no longer fits, the share
+ * whose F_n(m) is all free GPU, and which shapes fit (policy_ctx node_frag, node_md, node_nofit,
+ * node_fnofit, node_fits): the bounds' cheap per-node data, and the policy's own record of each
+ * node (policy_ops.prep: ragp's), refreshed with them. A policy's own state (policy_ops.state:
+ * fgd-pack's own target workload, which its context's F_n and all-free share are then over while
+ * the run's metrics stay over the scenario's; clustering's GPU jobs per type on each node) is told
+ * of every node change there too, made with the run, cloned or made anew by a fork. With
  * o.sample_nodes, a search scores only the first nodes where the job fits on a seeded random
  * walk over the nodes (find_sampled), node by node, in bound order when there is a bound.
  *

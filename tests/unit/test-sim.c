@@ -914,8 +914,9 @@ static void test_policy_own_target(void **state)
 static void test_bounded_search_matches_full_loop(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"fgd",    "ragp7",    "ragp5",   "fgd-pack", "scalar",
-					    "tetris", "best-fit", "dotprod", "packing"};
+	static const char *const names[] = {"fgd",     "ragp7",     "ragp5",    "fgd-pack",
+					    "scalar",  "tetris",    "best-fit", "dotprod",
+					    "packing", "clustering"};
 	struct job_set js;
 	struct frag_workload wl;
 	random_set(&js, 11, 500);
