@@ -21,9 +21,10 @@
  * A resample's sizes (its smallest clusters and its purchases) are found to within
  * 1 / RESAMPLE_TOL of the plan's steps (size_opts.tol): the last probes of a bisection over
  * a thousand steps narrow a bracket far finer than the resamples' spread, which on a
- * 2,000-node trace is hundreds of GPUs. The size taken is the bracket's top, the smallest
- * known to meet the SLO, so a resample's saving errs low by at most that much. The trace's
- * own answers are to the step.
+ * 2,000-node trace is hundreds of GPUs. A smallest cluster is the bracket's top, the
+ * smallest known to meet the SLO, and a purchase its bottom, the step above the largest
+ * known to miss, so that both a resample's saving and what the baseline must buy err low,
+ * by at most that much. The trace's own answers are to the step (the two ends meet).
  *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
@@ -339,12 +340,14 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 		v->work[VERDICT_W_BUY].events += res->events;
 		/* the replicated plan has today's groups, in today's order, r times as large */
 		assert(plan.ng == v->plan.ng);
+		/* to within tol, the bracket's bottom: the purchase errs low, as the saving does */
+		unsigned st = res->has_smaller ? res->below.step + 1 : res->min.step;
 		p->buy_over = !res->full_ok;
 		p->buy = 0;
 		p->buy_usd_year = 0;
 		for (size_t k = 0; k < plan.ng; k++) {
 			const struct size_group *gr = &v->plan.g[k];
-			size_t kept = res->full_ok ? res->kept[k] : plan.g[k].n;
+			size_t kept = res->full_ok ? size_plan_kept(&plan, k, st) : plan.g[k].n;
 			int64_t more = kept > gr->n ? (int64_t)(kept - gr->n) * gr->ngpu : 0;
 			if (gr->model < 0 || !more)
 				continue;
