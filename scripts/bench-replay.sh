@@ -18,8 +18,9 @@
 #      on a trace of BENCH_GRID_JOBS jobs on BENCH_GRID_NODES nodes: wall against CPU (2
 #      threads at work: CPU / wall = 2)
 #   7. the policies that spread load (scalar, tetris: many classes of nodes, each a state of
-#      its own) and clustering (its score depends on the jobs a node runs, so no classes)
-#      against fgd: CPU seconds of one replay each (--threads 1) on a trace of
+#      its own), clustering (its score depends on the jobs a node runs, so no classes),
+#      packing and random (a draw per node) against fgd: CPU seconds of one replay each
+#      (--threads 1) on a trace of
 #      BENCH_SPREAD_JOBS jobs on BENCH_SPREAD_NODES nodes, as ratios to fgd's in this run
 # Parts 1-2 need the traces ($VOIDFIT_TRACES, default ../shared/traces) and are skipped
 # without them.
@@ -226,7 +227,7 @@ if [ -x /usr/bin/time ]; then
 	echo "7. CPU seconds of one replay (seed 1, --threads 1), '$scen' trace of $sjobs7 jobs on" \
 		"$snodes7 nodes, and the ratio to fgd's:"
 	printf '   %-10s %8s %8s\n' policy cpu_s vs_fgd
-	for p in fgd scalar tetris clustering; do
+	for p in fgd scalar tetris clustering packing random; do
 		/usr/bin/time -f '%U %S' -o "$work/time" "$vf" replay "$work/spread.db" --policy "$p" \
 			--seed 1 --threads 1 --no-store >/dev/null
 		c=$(awk '{ printf "%.2f", $1 + $2 }' "$work/time")
