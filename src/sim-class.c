@@ -14,6 +14,8 @@
 #include "sim-class.h"
 #include "util.h"
 
+static_assert((SIM_SEEN & (SIM_SEEN - 1)) == 0, "SIM_SEEN is a power of two");
+
 struct sim_class {
 	uint32_t gen; /* bumped each time the record is (re)used for a new class */
 	uint64_t hash;
@@ -285,7 +287,7 @@ void sim_classes_release(struct sim_classes *k)
 	if (k->scan)
 		kidx_release(k->scan);
 	FREE_ALL(k->cls, k->node_cls, k->spec_cls, k->freeids, k->live, k->lrep, k->lfree, k->tab,
-		 k->mark, k->log, k->hot, k->fit, k->keys, k->khash, k->scan);
+		 k->mark, k->log, k->hot, k->fit, k->keys, k->khash, k->scan, k->seen);
 	memset(k, 0, sizeof *k);
 }
 
@@ -603,10 +605,12 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			x = &k->keys[i];
 	if (x)
 		k->reuses++;
-	uint8_t *seen = &k->seen[key->hash & (sizeof k->seen - 1)];
-	int first = !x && *seen == 0;
-	if (*seen < 255)
-		(*seen)++;
+	if (!k->seen)
+		k->seen = xcalloc(SIM_SEEN, sizeof *k->seen);
+	uint32_t *seen = &k->seen[key->hash & (SIM_SEEN - 1)],
+		 tag = (uint32_t)(key->hash >> 32) | 1;
+	int first = !x && *seen != tag;
+	*seen = tag;
 	if (!x && (first || (k->queries > 4096 && k->reuses * 20 < k->queries))) {
 		/* A shape not seen before, or shapes hardly repeat: score every class, or with
 		 * bounds, the classes in bound order until the best is known. */

@@ -81,9 +81,17 @@ struct sim_classes {
 	size_t fitcap;
 	uint64_t tick;            /* for evicting the least recently used index */
 	uint64_t queries, reuses; /* when shapes never repeat, indexes are pure cost */
-	uint8_t seen[4096];       /* shapes asked before, by hash: a shape gets an index on its
-				   * second query, so one-off shapes cost no index */
+	/* Shapes asked before: per slot (hash mod SIM_SEEN) the high half of the last hash
+	 * asked there, or 1 bit set so that 0 is empty. A shape gets an index on its second
+	 * query, so one-off shapes cost no index; a shape whose slot another took since looks
+	 * new again (made on first use, SIM_SEEN x 4 bytes). */
+	uint32_t *seen;
 };
+
+/* Slots of the table of shapes asked before (sim_classes.seen): a power of two, several
+ * times the distinct shapes of a long trace (15 k in 50 k generated jobs) so that few
+ * evict each other. */
+#define SIM_SEEN (1u << 16)
 
 /* Shape indexes kept by default, and with a dear bound (POLICY_F_DEAR_BOUND); they hold
  * at most SIM_KEY_ENTRIES entries together (about one per live class each: ~100 MB). */
