@@ -8,6 +8,7 @@
  * is no longer this one). Dead records are off the hash table and the live list.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ struct sim_kidx {
 	size_t logpos; /* log entries before this one are in h */
 	int stale;     /* the log was trimmed past logpos: rebuild h */
 	uint64_t used; /* tick of the last query */
+	/* Every live class that may fit and has no entry in h has a bound above cut: left out
+	 * at the last fill (kidx_fill_cut) or catch-up. INFINITY: none left out. */
+	double cut;
 };
 
 static void log_class(struct sim_classes *k, int32_t id);
@@ -455,8 +459,8 @@ static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, con
 	if (!may_fit(k, pos, need))
 		return;
 	if (bounded(h)) {
-		if (!bound_pos(k, h, pos, &sc))
-			return;
+		if (!bound_pos(k, h, pos, &sc) || sc > x->cut)
+			return; /* it cannot beat the class the cut was made at */
 	} else if (!h->ev(h->u, k->lrep[pos], &sc)) {
 		return; /* the class's state never changes: it will never fit */
 	}
@@ -521,19 +525,21 @@ static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t n
 {
 	kidx_values(k, x, need, h);
 	kidx_heapify(x);
+	x->cut = INFINITY;
 }
 
 /*
- * Fill the one-off heap x with the bounds of every live class that may fit, like kidx_fill,
- * but keep only the classes that can still win: the class with the least (bound, node) is
- * scored first, and a class whose bound is above that score cannot beat it. Most classes
- * go there, so far fewer are heapified. The scored class goes in exact (level 2).
+ * Fill x with the bounds of every live class that may fit, like kidx_fill, but keep only
+ * the classes that can still win: the class with the least (bound, node) is scored first,
+ * and a class whose bound is above that score cannot beat it (x->cut). Most classes go
+ * there, so far fewer are heapified. The scored class goes in exact (level 2).
  */
 static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
 			  const struct how *h)
 {
 	assert(bounded(h));
 	kidx_values(k, x, need, h);
+	x->cut = INFINITY;
 	for (int tries = 0; tries < 4 && x->n; tries++) {
 		size_t m = 0;
 		for (size_t i = 1; i < x->n; i++)
@@ -550,6 +556,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 				x->h[w++] = x->h[i];
 		x->n = w;
 		x->h[x->n++] = best;
+		x->cut = best.score;
 		break;
 	}
 	kidx_heapify(x);
@@ -559,7 +566,8 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
  * comes to the top gets its score and is pushed back (or dropped if the class does not
  * fit): an exact entry on top is then no worse than any bound below it, hence than any
- * class.
+ * class in x. Returns -1 when a class left out of x (x->cut) may beat it now (the classes
+ * the cut was made by are gone): x is then to be filled again.
  */
 static int kidx_top(struct sim_classes *k, struct sim_kidx *x, const struct how *h, int32_t *node,
 		    double *score)
@@ -597,11 +605,13 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, const struct how 
 			}
 			continue;
 		}
+		if (e->score > x->cut)
+			return -1;
 		*node = e->rep;
 		*score = e->score;
 		return 1;
 	}
-	return 0;
+	return x->cut < INFINITY ? -1 : 0;
 }
 
 /*
@@ -666,6 +676,8 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 			x = &k->keys[i];
 	if (x)
 		k->reuses++;
+	void (*fill)(struct sim_classes *, struct sim_kidx *, const int64_t *, const struct how *) =
+		bounded(h) ? kidx_fill_cut : kidx_fill;
 	if (!k->seen)
 		k->seen = xcalloc(SIM_SEEN, sizeof *k->seen);
 	uint32_t *seen = &k->seen[key->hash & (SIM_SEEN - 1)],
@@ -679,7 +691,9 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 			if (!k->scan)
 				k->scan = xcalloc(1, sizeof *k->scan);
 			kidx_fill_cut(k, k->scan, need, h);
-			return kidx_top(k, k->scan, h, node, score);
+			int found = kidx_top(k, k->scan, h, node, score);
+			assert(found >= 0); /* nothing changed since the cut */
+			return found;
 		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
@@ -715,12 +729,12 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 		k->khash[x - k->keys] = key->hash;
 		x->logpos = k->nlog;
 		x->stale = 0;
-		kidx_fill(k, x, need, h);
+		fill(k, x, need, h);
 	} else if (x->stale || k->nlog - x->logpos > CATCHUP_PER_CLASS * k->nlive) {
 		/* Far more changes than classes since it was last asked: rebuilding is cheaper. */
 		x->logpos = k->nlog;
 		x->stale = 0;
-		kidx_fill(k, x, need, h);
+		fill(k, x, need, h);
 	} else {
 		for (size_t p = x->logpos; p < k->nlog; p++)
 			if (class_live(k, k->log[p].id, k->log[p].gen))
@@ -731,7 +745,15 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 	if (x->n > 2 * k->nlive + 64) /* mostly dead or repeated classes */
 		kidx_compact(k, x);
 	log_trim(k);
-	return kidx_top(k, x, h, node, score);
+	int found = kidx_top(k, x, h, node, score);
+	if (found < 0) { /* a class left out may win now: every class again */
+		x->logpos = k->nlog;
+		x->stale = 0;
+		fill(k, x, need, h);
+		found = kidx_top(k, x, h, node, score);
+		assert(found >= 0); /* the class the cut is made at is in x, exact */
+	}
+	return found;
 }
 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
