@@ -214,10 +214,12 @@ struct ragp_job {
 	int32_t milli;     /* GPU-milli a GPU of it takes (0 for a CPU-only job) */
 	int32_t taken;     /* the idle GPUs a whole-GPU job takes, else 0 */
 	int shared;        /* a share of one GPU */
+	int64_t hbm;       /* the HBM it takes of each GPU (cluster_hbm_of), -1: by the node's */
 	double dem[DIM_N]; /* what it takes of each dim but hbm (cluster_placement_of) */
+	double share_cpu;  /* frag_share_cpu of the workload */
 };
 
-static void ragp_job_of(const struct job *j, struct ragp_job *q)
+static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struct ragp_job *q)
 {
 	q->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
 	q->taken = j->num_gpu > 0 && q->milli == 1000 ? j->num_gpu : 0;
@@ -227,6 +229,8 @@ static void ragp_job_of(const struct job *j, struct ragp_job *q)
 		q->dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
 	q->dem[DIM_GPU] = (double)((int64_t)j->num_gpu * q->milli);
 	q->dem[DIM_HBM] = 0;
+	q->hbm = j->num_gpu <= 0 ? 0 : j->dem[DIM_HBM] >= 0 ? cluster_hbm_of(0, j) : -1;
+	q->share_cpu = ctx->node_nofit ? frag_share_cpu(ctx->wl) : 0;
 }
 
 /*
@@ -248,14 +252,17 @@ static void ragp_job_of(const struct job *j, struct ragp_job *q)
  * than gpu and hbm in (2). Without node_nofit md after's bound is 0.
  * The simulator asks it for every class that may fit, so it reads the node's ragp_rec r and
  * the job's part q, and both sums and ragp_total's terms are taken in one pass over the
- * dims with one division per dim; the hair covers the rounding this changes.
+ * dims with one division per dim; the hair covers the rounding this changes. (Inlined
+ * always: GCC would otherwise call it from ragp_bound_recs's loop.)
  */
-static inline double ragp_bound_of(const struct policy_ctx *ctx, const struct job *j,
-				   const struct ragp_job *q, const struct ragp_rec *r)
+static inline __attribute__((always_inline)) double ragp_bound_of(const struct policy_ctx *ctx,
+								  const struct job *j,
+								  const struct ragp_job *q,
+								  const struct ragp_rec *r)
 {
 	const struct frag_workload *w = ctx->wl;
 	int32_t milli = q->milli;
-	int64_t hbm = cluster_hbm_of(r->gpu_hbm, j);
+	int64_t hbm = q->hbm >= 0 ? q->hbm : cluster_hbm_of(r->gpu_hbm, j);
 	double dem[DIM_N];
 #pragma GCC unroll 7
 	for (int d = 0; d < DIM_N; d++)
@@ -289,7 +296,7 @@ static inline double ragp_bound_of(const struct policy_ctx *ctx, const struct jo
 	}
 	double low = 0;
 	if (ctx->node_nofit) {
-		double low1 = pn * fall, gshare = pn + frag_share_cpu(w);
+		double low1 = pn * fall, gshare = pn + q->share_cpu;
 		double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		if (q->shared && low2 > low1 && low2 > 0) {
 			int32_t gmin = milli;
@@ -329,7 +336,7 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		ragp_prep(ctx, n, &own);
 		r = &own;
 	}
-	ragp_job_of(j, &q);
+	ragp_job_of(ctx, j, &q);
 	return ragp_bound_of(ctx, j, &q, r);
 }
 
@@ -343,7 +350,7 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	assert(ctx->wl);
 	const struct ragp_rec *r = recs;
 	struct ragp_job q;
-	ragp_job_of(j, &q);
+	ragp_job_of(ctx, j, &q);
 	for (size_t i = 0; i < m; i++) {
 		if (i + RAGP_AHEAD < m) {
 			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
