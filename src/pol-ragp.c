@@ -341,7 +341,9 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 }
 
 /* ragp_bound on many records: the job's part once; the hot part of the record RAGP_AHEAD
- * records ahead is fetched meanwhile (the records of the classes that may fit lie apart). */
+ * records ahead is fetched meanwhile (the records of the classes that may fit lie apart),
+ * one prefetch per 128 bytes (x86 caches fetch 64-byte lines in pairs: it measured a little
+ * faster than one per line). */
 #define RAGP_AHEAD 4
 #define RAGP_HOT   offsetof(struct ragp_rec, ngpu)
 static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, const void *recs,
@@ -354,7 +356,7 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	for (size_t i = 0; i < m; i++) {
 		if (i + RAGP_AHEAD < m) {
 			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
-			for (size_t b = 0; b < RAGP_HOT; b += 64)
+			for (size_t b = 0; b < RAGP_HOT; b += 128)
 				__builtin_prefetch(a + b);
 		}
 		out[i] = ragp_bound_of(ctx, j, &q, r + pos[i]);
