@@ -340,10 +340,12 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	return ragp_bound_of(ctx, j, &q, r);
 }
 
-/* ragp_bound on many records: the job's part once; the hot part of the record RAGP_AHEAD
- * records ahead is fetched meanwhile (the records of the classes that may fit lie apart),
- * one prefetch per 128 bytes (x86 caches fetch 64-byte lines in pairs: it measured a little
- * faster than one per line). */
+/* ragp_bound on many records: the job's part once. The records of the classes that may fit
+ * lie apart, so what the bound will read of the record RAGP_AHEAD records ahead is fetched
+ * meanwhile: its hot part, one prefetch per 128 bytes (x86 caches fetch 64-byte lines in
+ * pairs: it measured a little faster than one per line), and for a shared job the first
+ * GPUs' free milli and HBM, for a whole-GPU job the first entries of pidle (the colder
+ * fields a bound of such a job reads). */
 #define RAGP_AHEAD 4
 #define RAGP_HOT   offsetof(struct ragp_rec, ngpu)
 static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, const void *recs,
@@ -352,12 +354,21 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	assert(ctx->wl);
 	const struct ragp_rec *r = recs;
 	struct ragp_job q;
+	size_t cold[3], ncold = 0;
 	ragp_job_of(ctx, j, &q);
+	if (q.shared) {
+		cold[ncold++] = offsetof(struct ragp_rec, gpu_free);
+		cold[ncold++] = offsetof(struct ragp_rec, hbm_free);
+	} else if (q.taken) {
+		cold[ncold++] = offsetof(struct ragp_rec, pidle);
+	}
 	for (size_t i = 0; i < m; i++) {
 		if (i + RAGP_AHEAD < m) {
 			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
 			for (size_t b = 0; b < RAGP_HOT; b += 128)
 				__builtin_prefetch(a + b);
+			for (size_t c = 0; c < ncold; c++)
+				__builtin_prefetch(a + cold[c]);
 		}
 		out[i] = ragp_bound_of(ctx, j, &q, r + pos[i]);
 	}
