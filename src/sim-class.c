@@ -596,6 +596,12 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, const struct how 
 		}
 		if (e->level < 2) {
 			double sc;
+			/* the next top is a child of this one: have its node's state fetched
+			 * while this one is scored (scoring starts with a miss there) */
+			for (size_t c = 1; c <= 2 && c < x->n; c++)
+				for (size_t b = 0; b < sizeof *k->c->st; b += 128)
+					__builtin_prefetch((const char *)&k->c->st[x->h[c].rep] +
+							   b);
 			if (h->ev(h->u, e->rep, &sc)) {
 				e->score = sc;
 				e->level = 2;
