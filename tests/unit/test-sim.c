@@ -1411,6 +1411,39 @@ static void test_class_records_follow_nodes(void **state)
 	job_set_release(&js);
 }
 
+/* A shape asked once gets no index, however many distinct shapes came before (the table of
+ * shapes asked before tells 3,000 apart: a byte counter per 4,096 slots took nearly a third
+ * of them for shapes asked before, and built them indexes); a shape asked again gets one. */
+static void test_class_index_only_for_shapes_asked_again(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct frag_workload wl;
+	struct sim_opts o;
+	struct sim *s;
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%d", i);
+		add_node(&js, name, "A100", 8, 256000, 1000, 1000);
+	}
+	/* one job at a time (each ends before the next comes), each of its own cpu demand:
+	 * each shape is asked once, in the first half; the second half asks them again */
+	for (int i = 0; i < 6000; i++)
+		add_job(&js, 10 * (int64_t)i, 5, 1000 + i % 3000, 1, 500, JOB_TRAIN);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	sim_opts_init(&o);
+	assert_int_equal(sim_new(&js, policy_find("ragp7"), &wl, &o, &s, NULL), 0);
+	assert_int_equal(sim_run_until(s, js.jobs[2999].arrival + 8), 1);
+	assert_int_equal(sim_counters(s)->placed, 3000);
+	assert_int_equal(s->pol.cls.nkeys, 0);
+	sim_run(s);
+	assert_int_equal(sim_counters(s)->placed, 6000);
+	assert_true(s->pol.cls.nkeys > 0);
+	sim_free(s);
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
 /* A fork owns every part of its simulation: forked mid-run (priority with preemption,
  * contention on the shared dims, a fault, a policy with its own state; inflation too), the
  * fork runs to the end and is freed before its original goes on, and both give the fresh
@@ -2036,6 +2069,7 @@ int main(void)
 		cmocka_unit_test(test_class_index_exact_under_reuse),
 		cmocka_unit_test(test_class_index_exact_after_compaction),
 		cmocka_unit_test(test_class_records_follow_nodes),
+		cmocka_unit_test(test_class_index_only_for_shapes_asked_again),
 		cmocka_unit_test(test_fork_same_policy_matches),
 		cmocka_unit_test(test_fork_owns_its_parts),
 		cmocka_unit_test(test_fork_with_changes_from_the_start),
