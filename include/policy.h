@@ -137,6 +137,14 @@ struct policy_ops {
 	 * asked for many shapes reads one record instead of the node's state. */
 	void (*prep)(const struct policy_ctx *ctx, size_t n, void *rec);
 	size_t prep_size;
+	/* Optional, with prep(): bound() of j on m nodes at once, from their records: out[i]
+	 * is the double bound() returns on the node whose record (as prep() fills it) is at
+	 * recs + pos[i] * prep_size. What depends on the job only is then worked out once. The
+	 * simulator's class search bounds every class that may fit through it, from a copy of
+	 * the classes' records kept in the order of the classes (sim-class.h). NULL: bound()
+	 * is called node by node. */
+	void (*bound_recs)(const struct policy_ctx *ctx, const struct job *j, const void *recs,
+			   const int32_t *pos, size_t m, double *out);
 };
 
 extern const struct policy_ops *const policy_table[]; /* NULL-terminated */

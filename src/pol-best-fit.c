@@ -26,7 +26,7 @@ static double bf_of(const struct policy_ctx *ctx, const struct node_state *s,
 	for (int d = 0; d < DIM_N; d++)
 		if (ctx->dims & DIM_BIT(d))
 			sum += pol_free_after(s, p, d);
-	return sum + POL_TIE * left + pol_oversub(ctx, p);
+	return sum + POL_TIE * left + pol_oversub_at(ctx, s, p);
 }
 
 POL_BY_LEFT(bf, bf_of, 0)
@@ -36,7 +36,6 @@ const struct policy_ops pol_best_fit_ops = {
 	.summary = "least leftover: smallest sum of free shares after placement",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 	.flags = POLICY_F_BY_STATE,
-	.score = bf_score,
 	.pick = NULL,
-	.bound = bf_bound,
+	POL_BY_LEFT_OPS(bf),
 };

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "policy.h"
 
@@ -85,14 +86,20 @@ static inline double pol_oversub_of(uint32_t dims, const int64_t *cap, const int
 }
 
 /* 0, or POL_OVER + the summed overshoot (as shares of capacity) when p would push a seen
- * shared dim the job uses past the node's capacity. */
-static inline double pol_oversub(const struct policy_ctx *ctx, const struct placement *p)
+ * shared dim the job uses past the capacity of a node in state s. */
+static inline double pol_oversub_at(const struct policy_ctx *ctx, const struct node_state *s,
+				    const struct placement *p)
 {
-	const struct node_state *s = pol_st(ctx, p);
 	int64_t room[DIM_N];
 	for (int d = DIM_NET; d < DIM_N; d++)
 		room[d] = s->cap[d] - s->used[d];
 	return pol_oversub_of(ctx->dims, s->cap, room, p);
+}
+
+/* pol_oversub_at on p's node. */
+static inline double pol_oversub(const struct policy_ctx *ctx, const struct placement *p)
+{
+	return pol_oversub_at(ctx, pol_st(ctx, p), p);
 }
 
 /* Could j fit on a node in state s, judging by node totals only? A cheap test before
@@ -146,12 +153,11 @@ static inline int pol_least_room(const struct cluster *c, size_t n, int32_t mill
  * over the GPUs where one of its shares fits (p->milli and p->hbm free), so every choice's
  * first GPU is among them. Both 0 for a CPU-only p, for whole GPUs (the GPUs they fit on
  * are idle: 0 left), or when no GPU has room (no choice). */
-static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const struct placement *p,
-				      double *lo, double *hi)
+static inline void pol_gpu_left_range_at(const struct node_state *s, int ngpu,
+					 const struct placement *p, double *lo, double *hi)
 {
-	const struct node_state *s = &c->st[n];
 	int32_t least = INT32_MAX, most = -1;
-	for (int g = 0, ng = p->milli % 1000 ? c->spec[n].ngpu : 0; g < ng; g++) {
+	for (int g = 0, ng = p->milli % 1000 ? ngpu : 0; g < ng; g++) {
 		/* no branch on whether it fits: a coin toss the CPU would mispredict */
 		int fit = (s->gpu_free[g] >= p->milli) & (s->hbm_free[g] >= p->hbm);
 		int32_t lv = fit ? s->gpu_free[g] : INT32_MAX, mv = fit ? s->gpu_free[g] : -1;
@@ -162,6 +168,31 @@ static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const s
 	*hi = most < 0 ? 0 : (double)(most - p->milli) / 1000.0;
 }
 
+/* pol_gpu_left_range_at on node n of c. */
+static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const struct placement *p,
+				      double *lo, double *hi)
+{
+	pol_gpu_left_range_at(&c->st[n], c->spec[n].ngpu, p, lo, hi);
+}
+
+/* The record of a node that a POL_BY_LEFT policy's bound reads (policy_ops.prep): its state
+ * and what of its spec the bound needs, so that the class search bounds classes from
+ * copies kept in its own order instead of from nodes scattered in memory. */
+struct pol_state_rec {
+	struct node_state st; /* the node's state (its list of jobs is not read) */
+	int64_t gpu_hbm;      /* HBM of one GPU (cluster_gpu_hbm) */
+	int32_t ngpu;
+};
+
+static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *rec)
+{
+	struct pol_state_rec *r = rec;
+	memset(r, 0, sizeof *r);
+	r->st = ctx->c->st[n];
+	r->gpu_hbm = cluster_gpu_hbm(ctx->c, n);
+	r->ngpu = ctx->c->spec[n].ngpu;
+}
+
 /*
  * A policy whose score is of(ctx, s, p, left), where left (the GPU-milli left on the first
  * GPU chosen, / 1000) is the only term that depends on which GPU is chosen: POL_BY_LEFT
@@ -169,7 +200,9 @@ static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const s
  * the GPU that favours the job: the most where most is 1, for a score that falls as left
  * grows, else the least). The bound is of() itself over the demands every choice shares,
  * so it never exceeds a choice's score as computed, and equals the best one where every
- * GPU the job may take is a choice.
+ * GPU the job may take is a choice. NAME_bound_recs gives the same doubles from the nodes'
+ * records (struct pol_state_rec, pol_state_prep), as the class search asks for them: of()
+ * reads the state it is given, never the node's (pol_oversub_at, not pol_oversub).
  */
 #define POL_BY_LEFT(name, of, most)                                                                \
 	static double name##_score(const struct policy_ctx *ctx, const struct job *j,              \
@@ -186,7 +219,26 @@ static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const s
 		pol_dem_of(ctx->c, n, j, &p);                                                      \
 		pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);                                       \
 		return of(ctx, &ctx->c->st[n], &p, (most) ? hi : lo);                              \
+	}                                                                                          \
+	static void name##_bound_recs(const struct policy_ctx *ctx, const struct job *j,           \
+				      const void *recs, const int32_t *pos, size_t m, double *out) \
+	{                                                                                          \
+		for (size_t i = 0; i < m; i++) {                                                   \
+			const struct pol_state_rec *r =                                            \
+				(const struct pol_state_rec *)recs + pos[i];                       \
+			struct placement p;                                                        \
+			double lo, hi;                                                             \
+			cluster_placement_of(0, j, cluster_hbm_of(r->gpu_hbm, j), &p);             \
+			pol_gpu_left_range_at(&r->st, r->ngpu, &p, &lo, &hi);                      \
+			out[i] = of(ctx, &r->st, &p, (most) ? hi : lo);                            \
+		}                                                                                  \
 	}
+
+/* The policy_ops members POL_BY_LEFT defines: score, bound, and the bound from records in
+ * one call (bound_recs, prep). */
+#define POL_BY_LEFT_OPS(name)                                                                      \
+	.score = name##_score, .bound = name##_bound, .bound_recs = name##_bound_recs,             \
+	.prep = pol_state_prep, .prep_size = sizeof(struct pol_state_rec)
 
 /* Is anything allocated on the node (any dim used)? */
 static inline int pol_node_used(const struct node_state *s)

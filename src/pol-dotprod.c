@@ -25,7 +25,7 @@
 static double dot_of(const struct policy_ctx *ctx, const struct node_state *s,
 		     const struct placement *p, double left)
 {
-	return pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub(ctx, p);
+	return pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub_at(ctx, s, p);
 }
 
 POL_BY_LEFT(dot, dot_of, 0)
@@ -35,7 +35,6 @@ const struct policy_ops pol_dotprod_ops = {
 	.summary = "smallest dot product of free vector and demand (FGD paper baseline)",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 	.flags = POLICY_F_BY_STATE,
-	.score = dot_score,
 	.pick = NULL,
-	.bound = dot_bound,
+	POL_BY_LEFT_OPS(dot),
 };

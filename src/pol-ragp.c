@@ -31,7 +31,9 @@
  * end on it), cheap since only md_after evaluates the target workload: the simulator
  * scores nodes in bound order and stops early. It reads a record of the node (ragp_rec,
  * kept by the simulator through ragp_prep) rather than the node's state, since a search
- * bounds many nodes for each one it scores.
+ * bounds many nodes for each one it scores; the class search bounds all the classes that
+ * may fit in one call (ragp_bound_recs: what depends on the job alone once), from copies
+ * of the records it keeps in class order, each bound the same double as ragp_bound's.
  */
 #include <string.h>
 
@@ -207,6 +209,30 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		r->pidle[left] = idle_stopped(ctx, n, left);
 }
 
+/* What ragp_bound takes of the job, the same on every node. */
+struct ragp_job {
+	int32_t milli;     /* GPU-milli a GPU of it takes (0 for a CPU-only job) */
+	int32_t taken;     /* the idle GPUs a whole-GPU job takes, else 0 */
+	int shared;        /* a share of one GPU */
+	int64_t hbm;       /* the HBM it takes of each GPU (cluster_hbm_of), -1: by the node's */
+	double dem[DIM_N]; /* what it takes of each dim but hbm (cluster_placement_of) */
+	double share_cpu;  /* frag_share_cpu of the workload */
+};
+
+static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struct ragp_job *q)
+{
+	q->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
+	q->taken = j->num_gpu > 0 && q->milli == 1000 ? j->num_gpu : 0;
+	q->shared = j->num_gpu > 0 && q->milli < 1000;
+	/* whole numbers: the arithmetic below is exact as in int64_t */
+	for (int d = 0; d < DIM_N; d++)
+		q->dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
+	q->dem[DIM_GPU] = (double)((int64_t)j->num_gpu * q->milli);
+	q->dem[DIM_HBM] = 0;
+	q->hbm = j->num_gpu <= 0 ? 0 : j->dem[DIM_HBM] >= 0 ? cluster_hbm_of(0, j) : -1;
+	q->share_cpu = ctx->node_nofit ? frag_share_cpu(ctx->wl) : 0;
+}
+
 /*
  * The score with md after replaced by a lower bound of it that does not evaluate the
  * workload, less a hair for rounding; the other terms do not depend on the GPU choice. A
@@ -224,28 +250,23 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
  * that fit now but will lack idle GPUs (idle_stopped) strand all free capacity after, like
  * those in pn: they are added to pn in (1) and to the stranded amounts of the dims other
  * than gpu and hbm in (2). Without node_nofit md after's bound is 0.
- * The simulator asks it for every class that may fit, so it reads the node's ragp_rec, and
- * both sums and ragp_total's terms are taken in one pass over the dims with one division
- * per dim; the hair covers the rounding this changes.
+ * The simulator asks it for every class that may fit, so it reads the node's ragp_rec r and
+ * the job's part q, and both sums and ragp_total's terms are taken in one pass over the
+ * dims with one division per dim; the hair covers the rounding this changes. (Inlined
+ * always: GCC would otherwise call it from ragp_bound_recs's loop.)
  */
-static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+static inline __attribute__((always_inline)) double ragp_bound_of(const struct policy_ctx *ctx,
+								  const struct job *j,
+								  const struct ragp_job *q,
+								  const struct ragp_rec *r)
 {
-	assert(ctx->wl);
 	const struct frag_workload *w = ctx->wl;
-	const struct ragp_rec *r = (const struct ragp_rec *)ctx->node_prep + n;
-	struct ragp_rec own;
-	if (!ctx->node_prep) { /* a ctx the simulator does not keep */
-		ragp_prep(ctx, n, &own);
-		r = &own;
-	}
-	/* what the job takes of each dim (cluster_placement_of) */
-	int32_t milli = j->num_gpu > 0 ? j->gpu_milli : 0;
-	int64_t hbm = cluster_hbm_of(r->gpu_hbm, j);
-	double dem[DIM_N]; /* whole numbers: the arithmetic below is exact as in int64_t */
+	int32_t milli = q->milli;
+	int64_t hbm = q->hbm >= 0 ? q->hbm : cluster_hbm_of(r->gpu_hbm, j);
+	double dem[DIM_N];
 #pragma GCC unroll 7
 	for (int d = 0; d < DIM_N; d++)
-		dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
-	dem[DIM_GPU] = (double)((int64_t)j->num_gpu * milli);
+		dem[d] = q->dem[d];
 	dem[DIM_HBM] = (double)((int64_t)j->num_gpu * hbm);
 	double before = r->before, pn = r->pn;
 	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
@@ -275,9 +296,9 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 	}
 	double low = 0;
 	if (ctx->node_nofit) {
-		double low1 = pn * fall, gshare = pn + frag_share_cpu(w);
+		double low1 = pn * fall, gshare = pn + q->share_cpu;
 		double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
-		if (j->num_gpu > 0 && milli < 1000 && low2 > low1 && low2 > 0) {
+		if (q->shared && low2 > low1 && low2 > 0) {
 			int32_t gmin = milli;
 			int64_t hmin = hbm;
 			pol_least_room_of(r->gpu_free, r->hbm_free, r->ngpu, milli, hbm, &gmin,
@@ -286,9 +307,8 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
 		/* the idle GPUs a whole-GPU job takes */
-		int taken = j->num_gpu > 0 && milli == 1000 ? j->num_gpu : 0;
-		int left = r->idle - taken;
-		double pidle = taken && ctx->node_fits ? r->pidle[left > 0 ? left : 0] : 0;
+		int left = r->idle - q->taken;
+		double pidle = q->taken && ctx->node_fits ? r->pidle[left > 0 ? left : 0] : 0;
 		low1 = (pn + pidle) * fall;
 		low2 += pidle * fother;
 		low = low1 > low2 ? low1 : low2;
@@ -298,12 +318,60 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 						: low - before;
 	double sd = std_of(sa, sa2, r->k) - r->std_now;
 	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cong;
-	if (over) { /* rare: the overshoot as pol_oversub_of takes it */
+	if (over) { /* rare: the overshoot as pol_oversub_of takes it (it reads no node) */
 		struct placement p;
-		cluster_placement_of(n, j, hbm, &p);
+		cluster_placement_of(0, j, hbm, &p);
 		b += pol_oversub_of(ctx->dims, r->cap, r->fr, &p);
 	}
 	return b - 1e-9 * (fabs(b) + 1);
+}
+
+static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
+{
+	assert(ctx->wl);
+	const struct ragp_rec *r = (const struct ragp_rec *)ctx->node_prep + n;
+	struct ragp_rec own;
+	struct ragp_job q;
+	if (!ctx->node_prep) { /* a ctx the simulator does not keep */
+		ragp_prep(ctx, n, &own);
+		r = &own;
+	}
+	ragp_job_of(ctx, j, &q);
+	return ragp_bound_of(ctx, j, &q, r);
+}
+
+/* ragp_bound on many records: the job's part once. The records of the classes that may fit
+ * lie apart, so what the bound will read of the record RAGP_AHEAD records ahead is fetched
+ * meanwhile: its hot part, one prefetch per 128 bytes (x86 caches fetch 64-byte lines in
+ * pairs: it measured a little faster than one per line), and for a shared job the first
+ * GPUs' free milli and HBM, for a whole-GPU job the first entries of pidle (the colder
+ * fields a bound of such a job reads). */
+#define RAGP_AHEAD 4
+#define RAGP_HOT   offsetof(struct ragp_rec, ngpu)
+static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, const void *recs,
+			    const int32_t *pos, size_t m, double *out)
+{
+	assert(ctx->wl);
+	const struct ragp_rec *r = recs;
+	struct ragp_job q;
+	size_t cold[3], ncold = 0;
+	ragp_job_of(ctx, j, &q);
+	if (q.shared) {
+		cold[ncold++] = offsetof(struct ragp_rec, gpu_free);
+		cold[ncold++] = offsetof(struct ragp_rec, hbm_free);
+	} else if (q.taken) {
+		cold[ncold++] = offsetof(struct ragp_rec, pidle);
+	}
+	for (size_t i = 0; i < m; i++) {
+		if (i + RAGP_AHEAD < m) {
+			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
+			for (size_t b = 0; b < RAGP_HOT; b += 128)
+				__builtin_prefetch(a + b);
+			for (size_t c = 0; c < ncold; c++)
+				__builtin_prefetch(a + cold[c]);
+		}
+		out[i] = ragp_bound_of(ctx, j, &q, r + pos[i]);
+	}
 }
 
 const struct policy_ops pol_ragp5_ops = {
@@ -317,6 +385,7 @@ const struct policy_ops pol_ragp5_ops = {
 	.bound = ragp_bound,
 	.prep = ragp_prep,
 	.prep_size = sizeof(struct ragp_rec),
+	.bound_recs = ragp_bound_recs,
 };
 
 const struct policy_ops pol_ragp7_ops = {
@@ -330,4 +399,5 @@ const struct policy_ops pol_ragp7_ops = {
 	.bound = ragp_bound,
 	.prep = ragp_prep,
 	.prep_size = sizeof(struct ragp_rec),
+	.bound_recs = ragp_bound_recs,
 };

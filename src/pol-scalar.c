@@ -39,7 +39,7 @@ static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s
 			       ? (s->cap[DIM_GPU] > 0 ? 1 - pol_free_after(s, p, DIM_GPU) : 0) +
 					 1e-6 * rest
 			       : rest;
-	return score - POL_TIE * left + pol_oversub(ctx, p);
+	return score - POL_TIE * left + pol_oversub_at(ctx, s, p);
 }
 
 POL_BY_LEFT(scalar, scalar_of, 1)
@@ -49,7 +49,6 @@ const struct policy_ops pol_scalar_ops = {
 	.summary = "spread load: lowest allocated GPU share, then cpu",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_GPU),
 	.flags = POLICY_F_BY_STATE,
-	.score = scalar_score,
 	.pick = NULL,
-	.bound = scalar_bound,
+	POL_BY_LEFT_OPS(scalar),
 };

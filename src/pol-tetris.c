@@ -25,7 +25,7 @@
 static double tetris_of(const struct policy_ctx *ctx, const struct node_state *s,
 			const struct placement *p, double left)
 {
-	return -pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub(ctx, p);
+	return -pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub_at(ctx, s, p);
 }
 
 POL_BY_LEFT(tetris, tetris_of, 0)
@@ -35,7 +35,6 @@ const struct policy_ops pol_tetris_ops = {
 	.summary = "Tetris alignment: largest dot product of demand and free vector",
 	.dims = DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM) | DIM_BIT(DIM_GPU) | DIM_BIT(DIM_NET),
 	.flags = POLICY_F_BY_STATE,
-	.score = tetris_score,
 	.pick = NULL,
-	.bound = tetris_bound,
+	POL_BY_LEFT_OPS(tetris),
 };

@@ -8,11 +8,14 @@
  * is no longer this one). Dead records are off the hash table and the live list.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim-class.h"
 #include "util.h"
+
+static_assert((SIM_SEEN & (SIM_SEEN - 1)) == 0, "SIM_SEEN is a power of two");
 
 struct sim_class {
 	uint32_t gen; /* bumped each time the record is (re)used for a new class */
@@ -43,6 +46,9 @@ struct sim_kidx {
 	size_t logpos; /* log entries before this one are in h */
 	int stale;     /* the log was trimmed past logpos: rebuild h */
 	uint64_t used; /* tick of the last query */
+	/* Every live class that may fit and has no entry in h has a bound above cut: left out
+	 * at the last fill (kidx_fill_cut) or catch-up. INFINITY: none left out. */
+	double cut;
 };
 
 static void log_class(struct sim_classes *k, int32_t id);
@@ -172,6 +178,8 @@ static int32_t find_or_add(struct sim_classes *k, size_t n)
 	lc = k->livecap > lc ? k->livecap : lc;
 	k->lrep = xrealloc(k->lrep, lc * sizeof *k->lrep);
 	k->lfree = xrealloc(k->lfree, lc * sizeof *k->lfree);
+	if (k->prep)
+		k->lrec = xrealloc(k->lrec, lc * k->recsize);
 	x->livepos = (int32_t)k->nlive;
 	xgrow(&k->hot, &k->hotcap, k->ncls, sizeof *k->hot);
 	k->hot[id].gen = x->gen;
@@ -180,6 +188,8 @@ static int32_t find_or_add(struct sim_classes *k, size_t n)
 	k->lfree[k->nlive][0] = s->cap[DIM_CPU] - s->used[DIM_CPU];
 	k->lfree[k->nlive][1] = s->cap[DIM_MEM] - s->used[DIM_MEM];
 	k->lfree[k->nlive][2] = s->cap[DIM_GPU] - s->used[DIM_GPU];
+	if (k->prep)
+		memcpy(k->lrec + k->nlive * k->recsize, k->prep + n * k->recsize, k->recsize);
 	k->live[k->nlive++] = id;
 	k->tab[slot] = id;
 	log_class(k, id);
@@ -205,6 +215,9 @@ static void drop_class(struct sim_classes *k, int32_t id)
 	k->live[x->livepos] = moved;
 	k->lrep[x->livepos] = k->lrep[k->nlive];
 	memcpy(k->lfree[x->livepos], k->lfree[k->nlive], sizeof k->lfree[0]);
+	if (k->prep)
+		memcpy(k->lrec + (size_t)x->livepos * k->recsize, k->lrec + k->nlive * k->recsize,
+		       k->recsize);
 	k->cls[moved].livepos = x->livepos;
 	k->hot[moved].livepos = x->livepos;
 	k->hot[id].livepos = -1;
@@ -246,11 +259,15 @@ static void join(struct sim_classes *k, size_t n)
 	}
 }
 
-void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys)
+void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys,
+		      const void *prep, size_t recsize)
 {
 	size_t nn = c->n ? c->n : 1;
 	memset(k, 0, sizeof *k);
 	k->c = c;
+	k->prep = prep;
+	k->recsize = prep ? recsize : 0;
+	assert(!prep || recsize > 0);
 	k->maxkeys = maxkeys ? maxkeys : 1;
 	k->node_cls = xmalloc(nn * sizeof *k->node_cls);
 	k->spec_cls = xmalloc(nn * sizeof *k->spec_cls);
@@ -284,17 +301,30 @@ void sim_classes_release(struct sim_classes *k)
 		kidx_release(&k->keys[i]);
 	if (k->scan)
 		kidx_release(k->scan);
-	FREE_ALL(k->cls, k->node_cls, k->spec_cls, k->freeids, k->live, k->lrep, k->lfree, k->tab,
-		 k->mark, k->log, k->hot, k->fit, k->keys, k->khash, k->scan);
+	FREE_ALL(k->cls, k->node_cls, k->spec_cls, k->freeids, k->live, k->lrep, k->lfree, k->lrec,
+		 k->tab, k->mark, k->log, k->hot, k->fit, k->fitval, k->keys, k->khash, k->scan,
+		 k->seen);
 	memset(k, 0, sizeof *k);
+}
+
+/* Take node n's record (k->prep) as its class's: every member's record is the same, but a
+ * record may be filled after its node joined (sim_pol_setup's records without fill). */
+static void take_rec(struct sim_classes *k, size_t n)
+{
+	if (k->prep) {
+		size_t pos = (size_t)k->cls[k->node_cls[n]].livepos;
+		memcpy(k->lrec + pos * k->recsize, k->prep + n * k->recsize, k->recsize);
+	}
 }
 
 void sim_classes_update(struct sim_classes *k, size_t n)
 {
 	int32_t old = k->node_cls[n];
 	struct sim_class *x = &k->cls[old];
-	if (same(k, x, n))
+	if (same(k, x, n)) {
+		take_rec(k, n);
 		return;
+	}
 	k->node_cls[n] = -1;
 	if (--x->count == 0)
 		drop_class(k, old);
@@ -304,6 +334,7 @@ void sim_classes_update(struct sim_classes *k, size_t n)
 		k->lrep[x->livepos] = x->heap[0];
 	}
 	join(k, n);
+	take_rec(k, n);
 }
 
 size_t sim_classes_count(const struct sim_classes *k)
@@ -394,22 +425,46 @@ static int may_fit(const struct sim_classes *k, size_t pos, const int64_t need[3
 	return fr[0] >= need[0] && fr[1] >= need[1] && fr[2] >= need[2];
 }
 
-/* Push live class id's entry to x if it may fit: its bound when bd is given (scored when
- * it comes to the top), else its score. */
+/* How a search values classes: ev scores a node; bd bounds a node, or bds the classes'
+ * records, many at once (one of them, or neither: classes are scored). */
+struct how {
+	sim_class_eval ev, bd;
+	sim_class_bounds bds;
+	void *u;
+};
+
+static int bounded(const struct how *h)
+{
+	return h->bd || h->bds;
+}
+
+/* The bound of the class at live position pos: 1 and *sc, or 0 if it surely does not fit. */
+static int bound_pos(struct sim_classes *k, const struct how *h, size_t pos, double *sc)
+{
+	if (h->bds) {
+		int32_t p = (int32_t)pos;
+		h->bds(h->u, k->lrec, &p, 1, sc);
+		return 1;
+	}
+	return h->bd(h->u, k->lrep[pos], sc);
+}
+
+/* Push live class id's entry to x if it may fit: its bound when bounded (scored when it
+ * comes to the top), else its score. */
 static void kidx_eval(struct sim_classes *k, struct sim_kidx *x, int32_t id, const int64_t need[3],
-		      sim_class_eval ev, sim_class_eval bd, void *u)
+		      const struct how *h)
 {
 	size_t pos = (size_t)k->hot[id].livepos;
 	double sc;
 	if (!may_fit(k, pos, need))
 		return;
-	if (bd) {
-		if (!bd(u, k->lrep[pos], &sc))
-			return;
-	} else if (!ev(u, k->lrep[pos], &sc)) {
+	if (bounded(h)) {
+		if (!bound_pos(k, h, pos, &sc) || sc > x->cut)
+			return; /* it cannot beat the class the cut was made at */
+	} else if (!h->ev(h->u, k->lrep[pos], &sc)) {
 		return; /* the class's state never changes: it will never fit */
 	}
-	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen, bd ? 0 : 2};
+	struct kent e = {sc, k->lrep[pos], id, k->hot[id].gen, bounded(h) ? 0 : 2};
 	kent_push(x, &e);
 }
 
@@ -427,21 +482,33 @@ static size_t fit_list(struct sim_classes *k, const int64_t need[3])
 	return m;
 }
 
-/* Set x's entries, in no order, to every live class that may fit, valued by bd (its bound,
- * level 0), or by ev (its score, level 2) without bd. */
+/* Set x's entries, in no order, to every live class that may fit, valued by its bound
+ * (level 0) when bounded, else by its score (level 2). With records, the bounds are taken
+ * in one call, in live order, so the records are read in the order they lie. */
 static void kidx_values(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
-			sim_class_eval ev, sim_class_eval bd, void *u)
+			const struct how *h)
 {
 	size_t m = fit_list(k, need);
 	xgrow(&x->h, &x->cap, m ? m : 1, sizeof *x->h);
 	x->n = 0;
+	if (h->bds) {
+		xgrow(&k->fitval, &k->fitvalcap, m ? m : 1, sizeof *k->fitval);
+		h->bds(h->u, k->lrec, k->fit, m, k->fitval);
+		for (size_t f = 0; f < m; f++) {
+			size_t i = (size_t)k->fit[f];
+			int32_t id = k->live[i];
+			x->h[x->n++] =
+				(struct kent){k->fitval[f], k->lrep[i], id, k->hot[id].gen, 0};
+		}
+		return;
+	}
 	for (size_t f = 0; f < m; f++) {
 		double sc;
 		size_t i = (size_t)k->fit[f];
-		if (!(bd ? bd : ev)(u, k->lrep[i], &sc))
+		if (!(h->bd ? h->bd : h->ev)(h->u, k->lrep[i], &sc))
 			continue;
 		int32_t id = k->live[i];
-		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, bd ? 0 : 2};
+		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, h->bd ? 0 : 2};
 	}
 }
 
@@ -454,23 +521,25 @@ static void kidx_heapify(struct sim_kidx *x)
 /* Fill x from every live class that may fit, then heapify once: cheaper than a push per
  * class. */
 static void kidx_fill(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
-		      sim_class_eval ev, sim_class_eval bd, void *u)
+		      const struct how *h)
 {
-	kidx_values(k, x, need, ev, bd, u);
+	kidx_values(k, x, need, h);
 	kidx_heapify(x);
+	x->cut = INFINITY;
 }
 
 /*
- * Fill the one-off heap x with the bounds of every live class that may fit, like kidx_fill,
- * but keep only the classes that can still win: the class with the least (bound, node) is
- * scored first, and a class whose bound is above that score cannot beat it. Most classes
- * go there, so far fewer are heapified. The scored class goes in exact (level 2).
+ * Fill x with the bounds of every live class that may fit, like kidx_fill, but keep only
+ * the classes that can still win: the class with the least (bound, node) is scored first,
+ * and a class whose bound is above that score cannot beat it (x->cut). Most classes go
+ * there, so far fewer are heapified. The scored class goes in exact (level 2).
  */
 static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
-			  sim_class_eval ev, sim_class_eval bd, void *u)
+			  const struct how *h)
 {
-	assert(bd);
-	kidx_values(k, x, need, ev, bd, u);
+	assert(bounded(h));
+	kidx_values(k, x, need, h);
+	x->cut = INFINITY;
 	for (int tries = 0; tries < 4 && x->n; tries++) {
 		size_t m = 0;
 		for (size_t i = 1; i < x->n; i++)
@@ -478,7 +547,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 				m = i;
 		struct kent best = x->h[m];
 		x->h[m] = x->h[--x->n];
-		if (!ev(u, best.rep, &best.score))
+		if (!h->ev(h->u, best.rep, &best.score))
 			continue; /* it does not fit: try the next least */
 		best.level = 2;
 		size_t w = 0;
@@ -487,6 +556,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 				x->h[w++] = x->h[i];
 		x->n = w;
 		x->h[x->n++] = best;
+		x->cut = best.score;
 		break;
 	}
 	kidx_heapify(x);
@@ -496,10 +566,11 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
  * The top of x: the live class with the lowest (score, lowest node). A bound entry that
  * comes to the top gets its score and is pushed back (or dropped if the class does not
  * fit): an exact entry on top is then no worse than any bound below it, hence than any
- * class.
+ * class in x. Returns -1 when a class left out of x (x->cut) may beat it now (the classes
+ * the cut was made by are gone): x is then to be filled again.
  */
-static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev, void *u,
-		    int32_t *node, double *score)
+static int kidx_top(struct sim_classes *k, struct sim_kidx *x, const struct how *h, int32_t *node,
+		    double *score)
 {
 	/* An entry re-valued on top is put back by sifting it down from the top: one pass,
 	 * where a pop and a push take two. (Any new value keeps the root's heap order above;
@@ -525,7 +596,13 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 		}
 		if (e->level < 2) {
 			double sc;
-			if (ev(u, e->rep, &sc)) {
+			/* the next top is a child of this one: have its node's state fetched
+			 * while this one is scored (scoring starts with a miss there) */
+			for (size_t c = 1; c <= 2 && c < x->n; c++)
+				for (size_t b = 0; b < sizeof *k->c->st; b += 128)
+					__builtin_prefetch((const char *)&k->c->st[x->h[c].rep] +
+							   b);
+			if (h->ev(h->u, e->rep, &sc)) {
 				e->score = sc;
 				e->level = 2;
 				kent_sift_down(x, 0);
@@ -534,11 +611,13 @@ static int kidx_top(struct sim_classes *k, struct sim_kidx *x, sim_class_eval ev
 			}
 			continue;
 		}
+		if (e->score > x->cut)
+			return -1;
 		*node = e->rep;
 		*score = e->score;
 		return 1;
 	}
-	return 0;
+	return x->cut < INFINITY ? -1 : 0;
 }
 
 /*
@@ -593,8 +672,8 @@ static void log_trim(struct sim_classes *k)
 	}
 }
 
-int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
+static int best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+		const struct how *h, int32_t *node, double *score)
 {
 	struct sim_kidx *x = NULL;
 	k->queries++;
@@ -603,24 +682,30 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 			x = &k->keys[i];
 	if (x)
 		k->reuses++;
-	uint8_t *seen = &k->seen[key->hash & (sizeof k->seen - 1)];
-	int first = !x && *seen == 0;
-	if (*seen < 255)
-		(*seen)++;
+	void (*fill)(struct sim_classes *, struct sim_kidx *, const int64_t *, const struct how *) =
+		bounded(h) ? kidx_fill_cut : kidx_fill;
+	if (!k->seen)
+		k->seen = xcalloc(SIM_SEEN, sizeof *k->seen);
+	uint32_t *seen = &k->seen[key->hash & (SIM_SEEN - 1)],
+		 tag = (uint32_t)(key->hash >> 32) | 1;
+	int first = !x && *seen != tag;
+	*seen = tag;
 	if (!x && (first || (k->queries > 4096 && k->reuses * 20 < k->queries))) {
 		/* A shape not seen before, or shapes hardly repeat: score every class, or with
 		 * bounds, the classes in bound order until the best is known. */
-		if (bd) {
+		if (bounded(h)) {
 			if (!k->scan)
 				k->scan = xcalloc(1, sizeof *k->scan);
-			kidx_fill_cut(k, k->scan, need, ev, bd, u);
-			return kidx_top(k, k->scan, ev, u, node, score);
+			kidx_fill_cut(k, k->scan, need, h);
+			int found = kidx_top(k, k->scan, h, node, score);
+			assert(found >= 0); /* nothing changed since the cut */
+			return found;
 		}
 		int found = 0;
 		for (size_t i = 0; i < k->nlive; i++) {
 			double sc;
 			int32_t rep = k->lrep[i];
-			if (!may_fit(k, i, need) || !ev(u, rep, &sc))
+			if (!may_fit(k, i, need) || !h->ev(h->u, rep, &sc))
 				continue;
 			if (!found || sc < *score || (sc == *score && rep < *node)) {
 				*score = sc;
@@ -650,21 +735,45 @@ int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int
 		k->khash[x - k->keys] = key->hash;
 		x->logpos = k->nlog;
 		x->stale = 0;
-		kidx_fill(k, x, need, ev, bd, u);
+		fill(k, x, need, h);
 	} else if (x->stale || k->nlog - x->logpos > CATCHUP_PER_CLASS * k->nlive) {
 		/* Far more changes than classes since it was last asked: rebuilding is cheaper. */
 		x->logpos = k->nlog;
 		x->stale = 0;
-		kidx_fill(k, x, need, ev, bd, u);
+		fill(k, x, need, h);
 	} else {
 		for (size_t p = x->logpos; p < k->nlog; p++)
 			if (class_live(k, k->log[p].id, k->log[p].gen))
-				kidx_eval(k, x, k->log[p].id, need, ev, bd, u);
+				kidx_eval(k, x, k->log[p].id, need, h);
 		x->logpos = k->nlog;
 	}
 	x->used = ++k->tick;
 	if (x->n > 2 * k->nlive + 64) /* mostly dead or repeated classes */
 		kidx_compact(k, x);
 	log_trim(k);
-	return kidx_top(k, x, ev, u, node, score);
+	int found = kidx_top(k, x, h, node, score);
+	if (found < 0) { /* a class left out may win now: every class again */
+		x->logpos = k->nlog;
+		x->stale = 0;
+		fill(k, x, need, h);
+		found = kidx_top(k, x, h, node, score);
+		assert(found >= 0); /* the class the cut is made at is in x, exact */
+	}
+	return found;
+}
+
+int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
+{
+	struct how h = {ev, bd, NULL, u};
+	return best(k, key, need, &h, node, score);
+}
+
+int sim_classes_best_recs(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+			  sim_class_eval ev, sim_class_bounds bds, void *u, int32_t *node,
+			  double *score)
+{
+	assert(k->prep && bds);
+	struct how h = {ev, NULL, bds, u};
+	return best(k, key, need, &h, node, score);
 }

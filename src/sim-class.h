@@ -16,7 +16,13 @@
  * more than four times as many changed since as there are. A shape asked for the first time
  * gets no index (a shape seen once costs none): every class that may fit is bounded, the one
  * with the least bound is scored, and only the classes whose bound is not above that score
- * are put in order.
+ * are put in order. Shapes asked before are known by a tag of their hash per slot of a
+ * table (SIM_SEEN slots), so tens of thousands of distinct shapes stay told apart.
+ *
+ * For a policy whose bound reads a per-node record (policy_ops.prep and bound_recs: ragp),
+ * each live class keeps a copy of its nodes' record (they are all the same), in live order
+ * beside lrep and lfree, taken again whenever a member is updated: bounding every class
+ * that may fit then reads the records in the order they lie, in one call for all.
  */
 #ifndef VOIDFIT_SIM_CLASS_H
 #define VOIDFIT_SIM_CLASS_H
@@ -61,7 +67,13 @@ struct sim_classes {
 	int32_t *live;       /* ids of the live classes (any order) */
 	int32_t *lrep;       /* per live position: the class's lowest-indexed node */
 	int64_t (*lfree)[3]; /* per live position: free cpu, mem, gpu of its nodes */
+	/* per live position: a copy of the policy's prep record of its nodes (they all have
+	 * the same), recsize bytes each, so that bounding the classes reads them in order;
+	 * NULL without records */
+	unsigned char *lrec;
 	size_t nlive, livecap;
+	const unsigned char *prep; /* the policy's per-node records (sim_classes_init), or NULL */
+	size_t recsize;
 	int32_t *tab;           /* open-addressing hash of live classes: -1 empty, -2 deleted */
 	size_t tabcap, tabused; /* tabused counts deleted slots too */
 	uint32_t *mark;         /* per node, for de-duplicating a heap (compaction) */
@@ -77,13 +89,22 @@ struct sim_classes {
 	uint64_t *khash;       /* their keys' hashes (parallel to keys: a short scan) */
 	struct sim_kidx *scan; /* scratch heap of a bounded scan (owned, made on first use) */
 	size_t nkeys;
-	int32_t *fit; /* scratch: live positions that may fit a job (fit_list) */
-	size_t fitcap;
+	int32_t *fit;   /* scratch: live positions that may fit a job (fit_list) */
+	double *fitval; /* scratch: their bounds (with records) */
+	size_t fitcap, fitvalcap;
 	uint64_t tick;            /* for evicting the least recently used index */
 	uint64_t queries, reuses; /* when shapes never repeat, indexes are pure cost */
-	uint8_t seen[4096];       /* shapes asked before, by hash: a shape gets an index on its
-				   * second query, so one-off shapes cost no index */
+	/* Shapes asked before: per slot (hash mod SIM_SEEN) the high half of the last hash
+	 * asked there, or 1 bit set so that 0 is empty. A shape gets an index on its second
+	 * query, so one-off shapes cost no index; a shape whose slot another took since looks
+	 * new again (made on first use, SIM_SEEN x 4 bytes). */
+	uint32_t *seen;
 };
+
+/* Slots of the table of shapes asked before (sim_classes.seen): a power of two, several
+ * times the distinct shapes of a long trace (15 k in 50 k generated jobs) so that few
+ * evict each other. */
+#define SIM_SEEN (1u << 16)
 
 /* Shape indexes kept by default, and with a dear bound (POLICY_F_DEAR_BOUND); they hold
  * at most SIM_KEY_ENTRIES entries together (about one per live class each: ~100 MB). */
@@ -92,12 +113,23 @@ struct sim_classes {
 #define SIM_KEY_ENTRIES (4u << 20)
 
 /* Build the classes of c's nodes in their current state, keeping at most maxkeys shape
- * indexes (SIM_KEYS, or SIM_KEYS_DEAR for a policy whose bound is dear). */
-void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys);
+ * indexes (SIM_KEYS, or SIM_KEYS_DEAR for a policy whose bound is dear). prep, if not NULL,
+ * holds recsize bytes per node (the policy's records, policy_ops.prep, by node index): each
+ * class keeps a copy of its nodes' record, taken again at each sim_classes_update of a
+ * member, so prep must outlive k and a node's record must be brought up to date before
+ * sim_classes_update of the node. */
+void sim_classes_init(struct sim_classes *k, const struct cluster *c, size_t maxkeys,
+		      const void *prep, size_t recsize);
 /* Free what k owns; k may be NULL. */
 void sim_classes_release(struct sim_classes *k);
-/* Node n's state changed: move it to the class of its new state. */
+/* Node n's state or record changed: move it to the class of its new state, and take its
+ * record as its class's. */
 void sim_classes_update(struct sim_classes *k, size_t n);
+/* The record kept of live class i (< sim_classes_count), or NULL without records. */
+static inline const void *sim_classes_rec(const struct sim_classes *k, size_t i)
+{
+	return k->lrec ? k->lrec + i * k->recsize : NULL;
+}
 /* Number of live classes, and the lowest-indexed node of live class i (< that number). */
 size_t sim_classes_count(const struct sim_classes *k);
 static inline int32_t sim_classes_rep(const struct sim_classes *k, size_t i)
@@ -108,6 +140,10 @@ static inline int32_t sim_classes_rep(const struct sim_classes *k, size_t i)
 /* The best score of the job being placed on node n: 1 and *score, or 0 if it fits there in
  * no way. */
 typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
+/* Lower bounds of the job's score on m classes at once, from their records: out[i] for the
+ * class whose record is at recs + pos[i] * recsize (pos increasing). */
+typedef void (*sim_class_bounds)(void *u, const void *recs, const int32_t *pos, size_t m,
+				 double *out);
 /*
  * The class whose lowest-indexed node has the lowest (score, node index) for a job of key,
  * scoring with ev: returns 1 and that node (and its score), or 0 if the job fits on no
@@ -118,5 +154,10 @@ typedef int (*sim_class_eval)(void *u, int32_t n, double *score);
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
 		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score);
+/* sim_classes_best with the bounds taken by bds from the records k keeps of the classes
+ * (sim_classes_init's prep, not NULL), many classes in one call. */
+int sim_classes_best_recs(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+			  sim_class_eval ev, sim_class_bounds bds, void *u, int32_t *node,
+			  double *score);
 
 #endif

@@ -53,6 +53,12 @@ static int bound_node(void *u, int32_t n, double *score)
 	return 1;
 }
 
+static void bound_recs(void *u, const void *recs, const int32_t *pos, size_t m, double *out)
+{
+	struct eval_ctx *x = u;
+	x->s->pol.ops->bound_recs(&x->s->pol.ctx, x->j, recs, pos, m, out);
+}
+
 /* sim_find_place for a POLICY_F_BY_STATE policy: the lowest (score, node) over the lowest-indexed
  * node of each class of identical nodes (sim-class.h), which is exactly what the loop over
  * every node chooses; then that node's best choice. */
@@ -66,7 +72,11 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	double sc, again;
 	sim_key_make(&key, j, s->pol.ctx.dims);
 	sim_class_eval bd = s->pol.ops->bound ? bound_node : NULL;
-	if (!sim_classes_best(&s->pol.cls, &key, need, eval_node, bd, &x, &n, &sc))
+	int found = s->pol.cls.prep
+			    ? sim_classes_best_recs(&s->pol.cls, &key, need, eval_node, bound_recs,
+						    &x, &n, &sc)
+			    : sim_classes_best(&s->pol.cls, &key, need, eval_node, bd, &x, &n, &sc);
+	if (!found)
 		return 0;
 	int ok = best_on_node(s, j, (size_t)n, &again, out);
 	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
@@ -325,7 +335,8 @@ void sim_pol_setup(struct sim *s, const struct policy_ops *ops, const struct sim
 	prep_setup(s, fill);
 	memset(&p->cls, 0, sizeof p->cls);
 	if (p->use_cls)
-		sim_classes_init(&p->cls, &s->c, shape_indexes(ops));
+		sim_classes_init(&p->cls, &s->c, shape_indexes(ops),
+				 ops->bound && ops->bound_recs ? p->prep : NULL, ops->prep_size);
 }
 
 void sim_pol_release(struct sim_pol *p)

@@ -660,6 +660,18 @@ static void test_tie_term_bounds(void **state)
 						int nc = cluster_choices(&t.c, n, &j, ch,
 									 CLUSTER_MAX_GPUS);
 						double b = ops->bound(&t.ctx, &j, n), best = 0;
+						if (ops->bound_recs && ops->prep) {
+							/* from a record: the very same double */
+							unsigned char rec[1024];
+							int32_t pos = 0;
+							double br;
+							assert_true(ops->prep_size <= sizeof rec);
+							memset(rec, 0xa5, sizeof rec);
+							ops->prep(&t.ctx, n, rec);
+							ops->bound_recs(&t.ctx, &j, rec, &pos, 1,
+									&br);
+							assert_memory_equal(&br, &b, sizeof b);
+						}
 						for (int i = 0; i < nc; i++) {
 							double sc = ops->score(&t.ctx, &j, &ch[i]);
 							assert_true(b <= sc);

@@ -18,6 +18,7 @@
 #include "rng.h"
 #include "scenario.h"
 #include "sim.h"
+#include "../../src/sim-int.h" /* the class search's copies of the policy's records */
 
 /* ---- test policies ---- */
 
@@ -1163,7 +1164,7 @@ static void test_sampled_finds_the_only_fit(void **state)
  * through: with faults, preemption, and --dims. ragp's bound reads the record the sim keeps
  * of the node (policy_ops.prep): it must be what a record made afresh gives. */
 static const struct policy_ops *bound_real;
-static long bound_checks, bound_bad, bound_stale;
+static long bound_checks, bound_bad, bound_stale, batch_checks, batch_bad;
 static double bound_check_score(const struct policy_ctx *ctx, const struct job *j,
 				const struct placement *p)
 {
@@ -1179,6 +1180,15 @@ static double bound_check_score(const struct policy_ctx *ctx, const struct job *
 		fresh.node_prep = NULL;
 		if (bound_real->bound(&fresh, j, (size_t)p->node) != b)
 			bound_stale++;
+	}
+	if (ctx->node_prep && bound_real->bound_recs) {
+		/* many records in one call: each the double bound() gives on its node */
+		int32_t pos[3] = {0, p->node, (int32_t)ctx->c->n - 1};
+		double out[3];
+		bound_real->bound_recs(ctx, j, ctx->node_prep, pos, 3, out);
+		for (int i = 0; i < 3; i++)
+			batch_bad += out[i] != bound_real->bound(ctx, j, (size_t)pos[i]);
+		batch_checks++;
 	}
 	return sc;
 }
@@ -1217,12 +1227,14 @@ static void test_bounds_never_exceed_scores(void **state)
 			o.faults = f;
 			o.nfaults = 2;
 			o.dims = v == 2 ? DIMS_ALL : 0; /* fgd then sees shared dims too */
-			bound_checks = bound_bad = bound_stale = 0;
+			bound_checks = bound_bad = bound_stale = batch_checks = batch_bad = 0;
 			assert_int_equal(sim_new(&js, &chk, &wl, &o, &s, NULL), 0);
 			sim_run(s);
 			assert_true(bound_checks > 1000);
 			assert_int_equal(bound_bad, 0);
 			assert_int_equal(bound_stale, 0);
+			assert_true(!bound_real->bound_recs || batch_checks > 1000);
+			assert_int_equal(batch_bad, 0);
 			sim_free(s);
 		}
 	}
@@ -1330,6 +1342,106 @@ static void test_class_index_exact_after_compaction(void **state)
 	}
 	sim_opts_init(&o);
 	assert_index_exact(&js, &o, 20000);
+	job_set_release(&js);
+}
+
+/* How many nodes of s whose class's record (sim-class.h) is not the node's own record,
+ * byte for byte; -1 when the class search keeps no records. */
+static long class_recs_off(const struct sim *s)
+{
+	const struct sim_classes *k = &s->pol.cls;
+	if (!k->lrec || !s->pol.prep)
+		return -1;
+	size_t sz = s->pol.ops->prep_size;
+	long off = 0;
+	for (size_t n = 0; n < s->c.n; n++) {
+		size_t pos = (size_t)k->hot[k->node_cls[n]].livepos;
+		off += memcmp(sim_classes_rec(k, pos), s->pol.prep + n * sz, sz) != 0;
+	}
+	return off;
+}
+
+/* The class search bounds ragp's classes from copies of the policy's per-node records kept
+ * per live class: at every step of runs with faults, preemption and --dims, and in a fork
+ * that switches to ragp, each node's class holds the node's record (classes die and are
+ * moved in the live list, nodes change class, records are filled after the classes). */
+static void test_class_records_follow_nodes(void **state)
+{
+	(void)state;
+	struct job_set js;
+	struct frag_workload wl;
+	struct fault f[2];
+	random_set_wide(&js, 31, 1500, 3);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f[0], NULL), 0);
+	assert_int_equal(fault_parse("A100:sto=0.2@1000+1h", &f[1], NULL), 0);
+	static const char *const names[] = {"ragp7", "ragp5"};
+	for (int v = 0; v < 4; v++) {
+		struct sim_opts o;
+		struct sim *s, *fk = NULL;
+		sim_opts_init(&o);
+		o.queue = v == 1 ? SIM_PRIORITY : SIM_BACKFILL;
+		o.preempt = v == 1;
+		o.faults = f;
+		o.nfaults = 2;
+		o.dims = v == 2 ? DIMS_ALL : 0;
+		const struct policy_ops *ops = policy_find(names[v & 1]);
+		assert_int_equal(sim_new(&js, v == 3 ? policy_find("fgd") : ops, &wl, &o, &s, NULL),
+				 0);
+		long steps = 0;
+		for (size_t i = 0; i < js.njobs; i += 50) {
+			int more = sim_run_until(s, js.jobs[i].arrival);
+			if (v == 3 && !fk && i >= 500) { /* from here on the fork is checked */
+				assert_int_equal(sim_fork(s, ops, NULL, &fk, NULL), 0);
+				sim_free(s);
+				s = fk;
+			}
+			if (v < 3 || fk) {
+				assert_int_equal(class_recs_off(s), 0);
+				steps++;
+			}
+			if (!more)
+				break;
+		}
+		sim_run(s);
+		assert_int_equal(class_recs_off(s), 0);
+		assert_true(steps > 10 && sim_counters(s)->placed > 1000);
+		sim_free(s);
+	}
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
+/* A shape asked once gets no index, however many distinct shapes came before (the table of
+ * shapes asked before tells 3,000 apart: a byte counter per 4,096 slots took nearly a third
+ * of them for shapes asked before, and built them indexes); a shape asked again gets one. */
+static void test_class_index_only_for_shapes_asked_again(void **state)
+{
+	(void)state;
+	struct job_set js = {0};
+	struct frag_workload wl;
+	struct sim_opts o;
+	struct sim *s;
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%d", i);
+		add_node(&js, name, "A100", 8, 256000, 1000, 1000);
+	}
+	/* one job at a time (each ends before the next comes), each of its own cpu demand:
+	 * each shape is asked once, in the first half; the second half asks them again */
+	for (int i = 0; i < 6000; i++)
+		add_job(&js, 10 * (int64_t)i, 5, 1000 + i % 3000, 1, 500, JOB_TRAIN);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	sim_opts_init(&o);
+	assert_int_equal(sim_new(&js, policy_find("ragp7"), &wl, &o, &s, NULL), 0);
+	assert_int_equal(sim_run_until(s, js.jobs[2999].arrival + 8), 1);
+	assert_int_equal(sim_counters(s)->placed, 3000);
+	assert_int_equal(s->pol.cls.nkeys, 0);
+	sim_run(s);
+	assert_int_equal(sim_counters(s)->placed, 6000);
+	assert_true(s->pol.cls.nkeys > 0);
+	sim_free(s);
+	frag_workload_release(&wl);
 	job_set_release(&js);
 }
 
@@ -1957,6 +2069,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic_and_classes_exact),
 		cmocka_unit_test(test_class_index_exact_under_reuse),
 		cmocka_unit_test(test_class_index_exact_after_compaction),
+		cmocka_unit_test(test_class_records_follow_nodes),
+		cmocka_unit_test(test_class_index_only_for_shapes_asked_again),
 		cmocka_unit_test(test_fork_same_policy_matches),
 		cmocka_unit_test(test_fork_owns_its_parts),
 		cmocka_unit_test(test_fork_with_changes_from_the_start),
