@@ -87,11 +87,8 @@ struct verdict_pol {
 	int64_t buy;                     /* GPUs */
 	int64_t buy_model[GPUMODEL_MAX]; /* the same by GPU model */
 	double buy_usd_year;             /* their price a year */
-	int buy_over;     /* the baseline misses even on the largest cluster tried (buy is its
-			   * GPUs beyond today's: a lower bound) */
-	int64_t buy_kept; /* GPUs of the shrinking groups the baseline's cluster keeps for that
-			   * growth (today's and those bought; 0 with nothing bought): where a
-			   * resample's purchase is first looked for */
+	int buy_over; /* the baseline misses even on the largest cluster tried (buy is its
+		       * GPUs beyond today's: a lower bound) */
 	/* ---- over the resamples (opts.nres): each answer per resample (nres, owned), and
 	 * their VERDICT_LEVEL percentile interval (resample_interval; NaN with no value) ---- */
 	double *r_usd;    /* usd_year; 0 where the policy misses the SLO, NaN where the

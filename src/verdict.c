@@ -25,9 +25,8 @@
  * smallest known to meet the SLO, and a purchase its bottom, the step above the largest
  * known to miss, so that both a resample's saving and what the baseline must buy err low,
  * by at most that much. The trace's own answers are to the step (the two ends meet).
- * Where that tolerance is over a step, a resample's smallest cluster, and the purchase
- * (from the GPUs the trace's kept), are first bracketed RESAMPLE_HINT_WIDTH tolerances
- * below and above the trace's (size_opts.hint_width), as
+ * Where that tolerance is over a step, a resample's smallest cluster is first bracketed
+ * RESAMPLE_HINT_WIDTH tolerances below and above the trace's (size_opts.hint_width), as
  * the resamples' answers lie within a few percent of the trace's: the step below the
  * trace's answer and it, the bracket of a search to the step, would mostly both meet the
  * SLO or both miss it, and narrow nothing.
@@ -298,38 +297,10 @@ static int shrinks(const struct verdict_opts *o, const struct node *n)
 #define RESAMPLE_TOL        100
 #define RESAMPLE_HINT_WIDTH 4
 
-/* GPUs of the shrinking groups of plan kept at step (size_plan_kept). */
-static int64_t gpus_kept(const struct size_plan *plan, unsigned step)
-{
-	int64_t n = 0;
-	for (size_t k = 0; k < plan->ng; k++)
-		if (plan->g[k].shrinks)
-			n += (int64_t)size_plan_kept(plan, k, step) * plan->g[k].ngpu;
-	return n;
-}
-
-/* The least step of plan that keeps at least gpus GPUs in its shrinking groups, or 0 for
- * none (gpus <= 0, or more than the plan has). */
-static unsigned step_of_gpus(const struct size_plan *plan, int64_t gpus)
-{
-	if (gpus <= 0 || gpus_kept(plan, plan->steps) < gpus)
-		return 0;
-	unsigned lo = 0, hi = plan->steps; /* gpus_kept(lo) < gpus <= gpus_kept(hi) */
-	while (hi - lo > 1) {
-		unsigned m = lo + (hi - lo) / 2;
-		if (gpus_kept(plan, m) >= gpus)
-			hi = m;
-		else
-			lo = m;
-	}
-	return hi;
-}
-
-/* What the baseline buys to absorb growth g: into the buy fields of p. hint > 0 (a
- * resample's): the GPUs the trace's purchase kept (buy_kept), the search then to within
- * RESAMPLE_TOL from a bracket around them (see the top). */
+/* What the baseline buys to absorb growth g: into the buy fields of p; resample: to within
+ * RESAMPLE_TOL (see the top). */
 static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, int resample,
-		   int64_t hint, struct verdict_pol *p, struct err *e)
+		   struct verdict_pol *p, struct err *e)
 {
 	struct scenario s = *o->sc;
 	struct job_set grown;
@@ -356,8 +327,6 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 			job_set_add_node(&s.base, &x);
 		}
 	rc = size_plan_init(&plan, s.base.nodes, s.base.nnodes, o->shrink_model, e);
-	unsigned tol = !rc && resample ? plan.steps / RESAMPLE_TOL : 0;
-	unsigned h = tol > 1 ? step_of_gpus(&plan, hint) : 0;
 	if (!rc) {
 		struct size_opts so = {.sc = &s,
 				       .plan = &plan,
@@ -370,9 +339,7 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .stop = o->stop,
 				       .giveup = o->giveup,
 				       .no_above = 1,
-				       .tol = tol,
-				       .hint = h ? &h : NULL,
-				       .hint_width = RESAMPLE_HINT_WIDTH * tol};
+				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
 		rc = size_run(&so, &res, e);
 	}
 	if (!rc) {
@@ -386,7 +353,6 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 		p->buy_over = !res->full_ok;
 		p->buy = 0;
 		p->buy_usd_year = 0;
-		p->buy_kept = res->full_ok ? gpus_kept(&plan, st) : 0;
 		for (size_t k = 0; k < plan.ng; k++) {
 			const struct size_group *gr = &v->plan.g[k];
 			size_t kept = res->full_ok ? size_plan_kept(&plan, k, st) : plan.g[k].n;
@@ -408,13 +374,12 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 
 /* ---- both answers ---- */
 
-/* Both answers on o->sc's trace; hint, ghint and bhint (or NULL): per policy (the baseline
- * first, the candidates after it as verdict_run orders them) the size and growth steps to
- * probe first and the GPUs of the baseline's purchase (buy_kept). A resample's answer is
- * given them (the trace's answers), the trace's is not: they also tell how exact its
- * searches are (see the top). */
+/* Both answers on o->sc's trace; hint and ghint (or NULL): per policy (the baseline first,
+ * the candidates after it as verdict_run orders them) the size and growth steps to probe
+ * first. A resample's answer is given them (the trace's answers), the trace's is not: they
+ * also tell how exact its searches are (see the top). */
 static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
-		  const int64_t *bhint, struct verdict *v, struct err *e)
+		  struct verdict *v, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
@@ -523,9 +488,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			p->buy = v->p[same].buy;
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
-			p->buy_kept = v->p[same].buy_kept;
 		} else {
-			rc = buy_for(o, v, p->growth, hint != NULL, bhint ? bhint[i] : 0, p, e);
+			rc = buy_for(o, v, p->growth, hint != NULL, p, e);
 		}
 	}
 out:
@@ -571,7 +535,6 @@ struct rpool {
 	struct rshare *sh;
 	const unsigned *hint;
 	const int *ghint;
-	const int64_t *bhint;
 	int64_t t0, t1;
 	unsigned nth;  /* threads of each resample's answer */
 	uint32_t next; /* the next resample to take (1..o->nres) */
@@ -602,7 +565,7 @@ static int one_resample(struct rpool *pl, uint32_t r, struct err *e)
 	int rc = resample_jobs(&sc->base, pl->t0, pl->t1, v->block_s, resample_seed(o->lo, r),
 			       &rs.base, e);
 	if (!rc)
-		rc = answer(&ro, pl->hint, pl->ghint, pl->bhint, &rv, e);
+		rc = answer(&ro, pl->hint, pl->ghint, &rv, e);
 	for (size_t i = 0; !rc && i < v->np; i++) {
 		const struct verdict_pol *q = &rv.p[i];
 		struct verdict_pol *p = &v->p[i];
@@ -656,12 +619,10 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 	v->block_s = o->block_s ? o->block_s : resample_block_default(t0, t1);
 	unsigned *hint = xcalloc(v->np, sizeof *hint);
 	int *ghint = xcalloc(v->np, sizeof *ghint);
-	int64_t *bhint = xcalloc(v->np, sizeof *bhint);
 	for (size_t i = 0; i < v->np; i++) {
 		struct verdict_pol *p = &v->p[i];
 		hint[i] = p->ok ? p->size->min.step : 0;
 		ghint[i] = p->growth >= 0 ? (int)llround(p->growth / v->step) : -1;
-		bhint[i] = p->buy_kept;
 		p->r_usd = xcalloc(o->nres, sizeof *p->r_usd);
 		p->r_growth = xcalloc(o->nres, sizeof *p->r_growth);
 		p->r_buy = xcalloc(o->nres, sizeof *p->r_buy);
@@ -672,7 +633,6 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 			   .sh = sh,
 			   .hint = hint,
 			   .ghint = ghint,
-			   .bhint = bhint,
 			   .t0 = t0,
 			   .t1 = t1,
 			   .nth = o->nthreads / nw,
@@ -698,7 +658,8 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 	}
 	free(pl.rc);
 	free(pl.e);
-	FREE_ALL(hint, ghint, bhint);
+	free(hint);
+	free(ghint);
 	return rc;
 }
 
@@ -719,7 +680,7 @@ int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 		oo.progress = rprog_fn;
 		oo.u = &rp;
 	}
-	rc = answer(&oo, NULL, NULL, NULL, v, e);
+	rc = answer(&oo, NULL, NULL, v, e);
 	if (!rc && o->nres)
 		rc = over_resamples(o, &sh, v, e);
 	pthread_mutex_destroy(&sh.mu);
