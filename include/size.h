@@ -133,9 +133,6 @@ struct size_opts {
 	 * goes on in whichever bracket they leave. On a policy that is monotone in the steps
 	 * the answer is the same; elsewhere it may be another boundary (above_miss says so). */
 	const unsigned *hint;
-	/* > 1: the hint's two probes are w steps below it and w - 1 above (a bracket of 2 w
-	 * steps around it, for a hint known only to within about that); 0 or 1: h - 1 and h */
-	unsigned hint_width;
 	/* 1: skip the last round, the SIZE_ABOVE steps above each size found (above_checked
 	 * stays 0), for a caller that reads only the sizes */
 	int no_above;

@@ -5,9 +5,8 @@
  * cluster missed) and one that meets the SLO (hi; the full cluster to begin with):
  *
  *   round 0                 every policy at step S, every seed: full_ok, or not searched
- *   round 1, with a hint h  h - w and h + w - 1 (size_opts.hint, hint_width w, 1 by
- *                           default): hi = the smaller that meets it, lo = the one below
- *                           that (hint_bracket)
+ *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
+ *                           lo = the one below that (hint_bracket)
  *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
  *   (> tol, size_opts.tol)  if it meets the SLO, else lo = m (bisect)
  *   done                    min = hi, below = lo
@@ -802,22 +801,19 @@ static unsigned next_steps(const struct size_opts *o, int lo, unsigned hi, unsig
 }
 
 /* The steps policy p probes in round, k at most (but the hint's two), into steps (room
- * for k + 2): the full cluster in round 0; in round 1, where a hint h is given, h - w and
- * h + w - 1 (w the hint's width, 1 by default: h - 1 and h; sp->bracketed); else the
- * bisection's next_steps. Returns how many. */
+ * for k + 2): the full cluster in round 0; in round 1, where a hint h is given, h - 1 and
+ * h (sp->bracketed); else the bisection's next_steps. Returns how many. */
 static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t p, int round,
 			    unsigned k, unsigned *steps, struct interval *iv)
 {
 	unsigned S = o->plan->steps, h = o->hint ? o->hint[p] : 0, n = 0;
-	unsigned w = o->hint_width > 1 ? o->hint_width : 1;
 	sp->bracketed = 0;
 	if (round == 0) {
 		steps[n++] = S;
 	} else if (round == 1 && h && h <= S) {
-		unsigned a = h > w ? h - w : 0, b = h - 1 + w;
-		steps[n++] = a;
-		if (b < S && b > a)
-			steps[n++] = b;
+		steps[n++] = h - 1;
+		if (h < S)
+			steps[n++] = h;
 		sp->bracketed = 1;
 	} else {
 		n = next_steps(o, sp->lo, sp->hi, k, steps, iv);

@@ -25,11 +25,6 @@
  * smallest known to meet the SLO, and a purchase its bottom, the step above the largest
  * known to miss, so that both a resample's saving and what the baseline must buy err low,
  * by at most that much. The trace's own answers are to the step (the two ends meet).
- * Where that tolerance is over a step, a resample's smallest cluster is first bracketed
- * RESAMPLE_HINT_WIDTH tolerances below and above the trace's (size_opts.hint_width), as
- * the resamples' answers lie within a few percent of the trace's: the step below the
- * trace's answer and it, the bracket of a search to the step, would mostly both meet the
- * SLO or both miss it, and narrow nothing.
  *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
@@ -291,11 +286,8 @@ static int shrinks(const struct verdict_opts *o, const struct node *n)
 	return n->model >= 0 && n->ngpu > 0 && (o->shrink_model < 0 || n->model == o->shrink_model);
 }
 
-/* A resample's sizes are found to within 1 / RESAMPLE_TOL of the steps, its smallest
- * clusters from a bracket of RESAMPLE_HINT_WIDTH times that on each side of the trace's
- * (see the top). */
-#define RESAMPLE_TOL        100
-#define RESAMPLE_HINT_WIDTH 4
+/* A resample's sizes are found to within 1 / RESAMPLE_TOL of the steps (see the top). */
+#define RESAMPLE_TOL 100
 
 /* What the baseline buys to absorb growth g: into the buy fields of p; resample: to within
  * RESAMPLE_TOL (see the top). */
@@ -422,7 +414,6 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			v->slo_grow.t[v->slo_grow.n++] = v->slo.t[i];
 
 	/* 1. fewer GPUs */
-	unsigned tol = hint ? v->plan.steps / RESAMPLE_TOL : 0;
 	struct size_opts so = {.sc = sc,
 			       .plan = &v->plan,
 			       .pols = pols,
@@ -436,9 +427,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .stop = o->stop,
 			       .giveup = o->giveup,
 			       .hint = hint,
-			       .hint_width = tol > 1 ? RESAMPLE_HINT_WIDTH * tol : 1,
 			       .no_above = hint != NULL,
-			       .tol = tol};
+			       .tol = hint ? v->plan.steps / RESAMPLE_TOL : 0};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {

@@ -468,26 +468,8 @@ static void check_every_size(struct scenario *sc, struct size_plan *plan_in, con
 		if (miss)
 			assert_int_equal(r[p].above.step, found + checked);
 		if (first_pass == last_miss + 1) {
-			/* monotone: the bisection found the smallest size, and so does a search
-			 * from a hint's bracket of 4 steps on each side, wherever the hint */
+			/* monotone: the bisection found the smallest size */
 			assert_int_equal(found, first_pass);
-			static const int offs[] = {-9, -4, -1, 0, 3, 4, 11};
-			for (size_t k = 0; k < sizeof offs / sizeof *offs; k++) {
-				int h = first_pass + offs[k];
-				unsigned hv[3] = {1, 1, 1};
-				struct size_result *hr;
-				hv[p] = (unsigned)(h < 1                 ? 1
-						   : h > (int)plan.steps ? (int)plan.steps
-									 : h);
-				o.hint = hv;
-				o.hint_width = 4;
-				assert_int_equal(size_run(&o, &hr, &e), 0);
-				o.hint = NULL;
-				o.hint_width = 0;
-				assert_int_equal(hr[p].min.step, found);
-				assert_true(!hr[p].has_smaller || hr[p].below.step + 1 == found);
-				size_results_free(hr, npol);
-			}
 			continue;
 		}
 		printf("%s, %s: not monotone in the size (bisection found step %u; smallest "
