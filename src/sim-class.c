@@ -175,11 +175,13 @@ static int32_t find_or_add(struct sim_classes *k, size_t n)
 	memcpy(x->hbm_free, s->hbm_free, sizeof x->hbm_free);
 	size_t lc = k->livecap;
 	xgrow(&k->live, &k->livecap, k->nlive + 1, sizeof *k->live);
-	lc = k->livecap > lc ? k->livecap : lc;
-	k->lrep = xrealloc(k->lrep, lc * sizeof *k->lrep);
-	k->lfree = xrealloc(k->lfree, lc * sizeof *k->lfree);
-	if (k->prep)
-		k->lrec = xrealloc(k->lrec, lc * k->recsize);
+	if (k->livecap > lc) { /* the arrays by live position grow with it, and only then */
+		lc = k->livecap;
+		k->lrep = xrealloc(k->lrep, lc * sizeof *k->lrep);
+		k->lfree = xrealloc(k->lfree, lc * sizeof *k->lfree);
+		if (k->prep)
+			k->lrec = xrealloc(k->lrec, lc * k->recsize);
+	}
 	x->livepos = (int32_t)k->nlive;
 	xgrow(&k->hot, &k->hotcap, k->ncls, sizeof *k->hot);
 	k->hot[id].gen = x->gen;
