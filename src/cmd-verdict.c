@@ -327,8 +327,8 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				"voidfit verdict: %s is not monotone in the cluster's size here: "
 				"its smallest cluster (%zu nodes, %" PRId64 " GPUs) meets the SLO "
 				"but a cluster %zu node%s larger misses it, so its answer is a "
-				"boundary, "
-				"not a margin ('voidfit size' shows the sizes around it)\n",
+				"boundary, not a margin ('voidfit size' shows the sizes around "
+				"it)\n",
 				r->policy->name, r->min.nodes, r->gpus,
 				r->above.nodes - r->min.nodes,
 				r->above.nodes - r->min.nodes > 1 ? "s" : "");

@@ -22,8 +22,8 @@
  * fully used GPU whole-GPU jobs (same / other are then 0 or 1).
  * Not POLICY_F_BY_STATE: the score depends on which jobs a node runs. Default dims gpu.
  * Only the tie term depends on the GPU chosen, so bound() is the score with that term at 0:
- * a search that skips the nodes whose bound cannot beat the best so far (the sampled one,
- * sim.c's top comment) chooses what scoring them all would.
+ * the simulator's searches skip the nodes whose bound cannot beat the best so far (the full
+ * loop and the sampled one, sim.c's top comment) and choose what scoring them all would.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -149,12 +149,12 @@ static inline int pol_least_room(const struct cluster *c, size_t n, int32_t mill
 				 gmin, hmin);
 }
 
-/* The least and the most pol_gpu_left of any choice of a job with p's demands on node n:
- * over the GPUs where one of its shares fits (p->milli and p->hbm free), so every choice's
- * first GPU is among them. Both 0 for a CPU-only p, for whole GPUs (the GPUs they fit on
- * are idle: 0 left), or when no GPU has room (no choice). */
-static inline void pol_gpu_left_range_at(const struct node_state *s, int ngpu,
-					 const struct placement *p, double *lo, double *hi)
+/* The least and the most pol_gpu_left of any choice of a job with p's demands on a node in
+ * state s with ngpu GPUs: over the GPUs where one of its shares fits (p->milli and p->hbm free), so
+ * every choice's first GPU is among them. Both 0 for a CPU-only p, for whole GPUs (the GPUs they
+ * fit on are idle: 0 left), or when no GPU has room (no choice). */
+static inline void pol_gpu_left_range(const struct node_state *s, int ngpu,
+				      const struct placement *p, double *lo, double *hi)
 {
 	int32_t least = INT32_MAX, most = -1;
 	for (int g = 0, ng = p->milli % 1000 ? ngpu : 0; g < ng; g++) {
@@ -166,13 +166,6 @@ static inline void pol_gpu_left_range_at(const struct node_state *s, int ngpu,
 	}
 	*lo = most < 0 ? 0 : (double)(least - p->milli) / 1000.0;
 	*hi = most < 0 ? 0 : (double)(most - p->milli) / 1000.0;
-}
-
-/* pol_gpu_left_range_at on node n of c. */
-static inline void pol_gpu_left_range(const struct cluster *c, size_t n, const struct placement *p,
-				      double *lo, double *hi)
-{
-	pol_gpu_left_range_at(&c->st[n], c->spec[n].ngpu, p, lo, hi);
 }
 
 /* The record of a node that a POL_BY_LEFT policy's bound reads (policy_ops.prep): its state
@@ -212,13 +205,19 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 		const struct node_state *s = pol_st(ctx, p);                                       \
 		return of(ctx, s, p, pol_gpu_left(s, p));                                          \
 	}                                                                                          \
-	static double name##_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)    \
+	static double name##_bound_at(const struct policy_ctx *ctx, const struct job *j,           \
+				      const struct node_state *s, int64_t gpu_hbm, int ngpu)       \
 	{                                                                                          \
 		struct placement p;                                                                \
 		double lo, hi;                                                                     \
-		pol_dem_of(ctx->c, n, j, &p);                                                      \
-		pol_gpu_left_range(ctx->c, n, &p, &lo, &hi);                                       \
-		return of(ctx, &ctx->c->st[n], &p, (most) ? hi : lo);                              \
+		cluster_placement_of(0, j, cluster_hbm_of(gpu_hbm, j), &p);                        \
+		pol_gpu_left_range(s, ngpu, &p, &lo, &hi);                                         \
+		return of(ctx, s, &p, (most) ? hi : lo);                                           \
+	}                                                                                          \
+	static double name##_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)    \
+	{                                                                                          \
+		return name##_bound_at(ctx, j, &ctx->c->st[n], cluster_gpu_hbm(ctx->c, n),         \
+				       ctx->c->spec[n].ngpu);                                      \
 	}                                                                                          \
 	static void name##_bound_recs(const struct policy_ctx *ctx, const struct job *j,           \
 				      const void *recs, const int32_t *pos, size_t m, double *out) \
@@ -226,11 +225,7 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 		for (size_t i = 0; i < m; i++) {                                                   \
 			const struct pol_state_rec *r =                                            \
 				(const struct pol_state_rec *)recs + pos[i];                       \
-			struct placement p;                                                        \
-			double lo, hi;                                                             \
-			cluster_placement_of(0, j, cluster_hbm_of(r->gpu_hbm, j), &p);             \
-			pol_gpu_left_range_at(&r->st, r->ngpu, &p, &lo, &hi);                      \
-			out[i] = of(ctx, &r->st, &p, (most) ? hi : lo);                            \
+			out[i] = name##_bound_at(ctx, j, &r->st, r->gpu_hbm, r->ngpu);             \
 		}                                                                                  \
 	}
 

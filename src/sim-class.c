@@ -765,17 +765,10 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 }
 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score)
+		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
+		     int32_t *node, double *score)
 {
-	struct how h = {ev, bd, NULL, u};
-	return best(k, key, need, &h, node, score);
-}
-
-int sim_classes_best_recs(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-			  sim_class_eval ev, sim_class_bounds bds, void *u, int32_t *node,
-			  double *score)
-{
-	assert(k->prep && bds);
-	struct how h = {ev, NULL, bds, u};
+	int recs = bds && k->prep;
+	struct how h = {ev, recs ? NULL : bd, recs ? bds : NULL, u};
 	return best(k, key, need, &h, node, score);
 }

@@ -150,14 +150,11 @@ typedef void (*sim_class_bounds)(void *u, const void *recs, const int32_t *pos, 
  * class. A class whose free cpu, mem or GPU is below need (cpu, mem, gpu) is skipped
  * without scoring. bd, if not NULL, gives a lower bound of ev's score on a node (it must
  * never exceed it); classes are then scored in bound order, only until no bound left can
- * beat the best score.
+ * beat the best score. bds, if not NULL where k keeps records (sim_classes_init's prep),
+ * gives the same bounds from the classes' records, many classes in one call, instead of bd.
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, void *u, int32_t *node, double *score);
-/* sim_classes_best with the bounds taken by bds from the records k keeps of the classes
- * (sim_classes_init's prep, not NULL), many classes in one call. */
-int sim_classes_best_recs(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-			  sim_class_eval ev, sim_class_bounds bds, void *u, int32_t *node,
-			  double *score);
+		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
+		     int32_t *node, double *score);
 
 #endif

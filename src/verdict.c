@@ -376,7 +376,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	const struct scenario *sc = o->sc;
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
 	size_t np = 0;
-	int rc;
+	int rc, resample = hint != NULL; /* only a resample is given hints */
 
 	assert(o->lo <= o->hi && o->nthreads > 0);
 	memset(v, 0, sizeof *v);
@@ -427,8 +427,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .stop = o->stop,
 			       .giveup = o->giveup,
 			       .hint = hint,
-			       .no_above = hint != NULL,
-			       .tol = hint ? v->plan.steps / RESAMPLE_TOL : 0};
+			       .no_above = resample,
+			       .tol = resample ? v->plan.steps / RESAMPLE_TOL : 0};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {
@@ -479,7 +479,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
 		} else {
-			rc = buy_for(o, v, p->growth, hint != NULL, p, e);
+			rc = buy_for(o, v, p->growth, resample, p, e);
 		}
 	}
 out:

@@ -125,17 +125,22 @@ static void tc_put(struct tc *t, int n, uint32_t gpus, int milli, int64_t cpu, i
 	cluster_place(&t->c, &p, t->njobs++);
 }
 
-/* The simulator's loop: the lowest score wins, ties to the lowest node, then the first
- * choice. Refreshes node_frag first. Returns the node, or -1 if j fits nowhere. */
-static int decide(struct tc *t, const struct policy_ops *ops, const struct job *j,
-		  struct placement *out)
+/* The score loop: the lowest score wins, ties to the lowest node, then its first choice.
+ * skipped, if not NULL, is the loop as a bound lets the simulator search: node by node in
+ * order, a node skipped (and counted) when its bound is not below the best score so far (a
+ * later node wins no tie), so the choice is the same whenever the bound never exceeds a
+ * choice's score. */
+static int decide_bounded(struct tc *t, const struct policy_ops *ops, const struct job *j,
+			  struct placement *out, long *skipped)
 {
-	for (size_t n = 0; n < t->c.n; n++)
-		t->nf[n] = frag_node(&t->c, n, &t->wl);
 	struct placement ch[CLUSTER_MAX_GPUS];
 	double best = 0;
 	int node = -1;
 	for (size_t n = 0; n < t->c.n; n++) {
+		if (skipped && node >= 0 && ops->bound(&t->ctx, j, n) >= best) {
+			++*skipped;
+			continue;
+		}
 		int k = cluster_choices(&t->c, n, j, ch, CLUSTER_MAX_GPUS);
 		for (int i = 0; i < k; i++) {
 			double s = ops->score(&t->ctx, j, &ch[i]);
@@ -147,6 +152,16 @@ static int decide(struct tc *t, const struct policy_ops *ops, const struct job *
 		}
 	}
 	return node;
+}
+
+/* The simulator's loop, node_frag refreshed first. Returns the node, or -1 if j fits
+ * nowhere. */
+static int decide(struct tc *t, const struct policy_ops *ops, const struct job *j,
+		  struct placement *out)
+{
+	for (size_t n = 0; n < t->c.n; n++)
+		t->nf[n] = frag_node(&t->c, n, &t->wl);
+	return decide_bounded(t, ops, j, out, NULL);
 }
 
 /* decide() under policy name with its own dims. */
@@ -446,33 +461,6 @@ static void cl_random_job(struct rng *r, struct job *j)
 	j->dem[DIM_STO] = (int64_t)rng_below(r, 300);
 	if (k && rng_below(r, 2))
 		j->dem[DIM_HBM] = k * (int64_t)rng_below(r, HBM_GPU / 2);
-}
-
-/* The simulator's loop as a bound lets it search: node by node in order, a node skipped when
- * its bound is not below the best score so far (a later node wins no tie), so the choice is
- * decide()'s whenever the bound never exceeds a choice's score. */
-static int decide_bounded(struct tc *t, const struct policy_ops *ops, const struct job *j,
-			  struct placement *out, long *skipped)
-{
-	struct placement ch[CLUSTER_MAX_GPUS];
-	double best = 0;
-	int node = -1;
-	for (size_t n = 0; n < t->c.n; n++) {
-		if (node >= 0 && ops->bound(&t->ctx, j, n) >= best) {
-			++*skipped;
-			continue;
-		}
-		int k = cluster_choices(&t->c, n, j, ch, CLUSTER_MAX_GPUS);
-		for (int i = 0; i < k; i++) {
-			double s = ops->score(&t->ctx, j, &ch[i]);
-			if (node < 0 || s < best) {
-				best = s;
-				node = (int)n;
-				*out = ch[i];
-			}
-		}
-	}
-	return node;
 }
 
 /*
