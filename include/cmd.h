@@ -221,7 +221,10 @@ struct cmd_opt {
 	X(SBATCH, 0, "sbatch-opt", "OPT", STR, 0, 0) \
 	X(CAP, 0, "growth-cap", "G", STR, 0, 0) \
 	X(NO_HEADROOM, 0, "no-headroom", "", STR, 0, 0) \
-	X(NO_GIVE_UP, 0, "no-give-up", "", STR, 0, 0)
+	X(NO_GIVE_UP, 0, "no-give-up", "", STR, 0, 0) \
+	X(SWEEP, 0, "sweep", "DIR", STR, 0, 0) \
+	X(RESAMPLE, 0, "resample", "R", WHOLE, 1, 1000000) \
+	X(HINTS, 0, "hints", "H", STR, 0, 0)
 #define CMD_X_ROW(ID, ...) CMD_O_##ID,
 #define CMD_X_KEY(ID, SHORT, ...) CMD_K_##ID = (SHORT) ? (SHORT) : CMD_LONG_ONLY + CMD_O_##ID,
 /* clang-format on */

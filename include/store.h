@@ -366,6 +366,27 @@ int store_sizing_put(struct store *s, struct store_sizing *z, struct err *e);
 int store_sizing_list(struct store *s, int64_t scenario_id,
 		      int (*cb)(void *ctx, const struct store_sizing *z), void *ctx, struct err *e);
 
+/* ---- a verdict's answers on block resamples, in a task store (store-answer.c) ---- */
+
+/* One policy's answers on resample r of a trace (voidfit(5): resample_answers, a table of
+ * task stores only). Strings are the caller's. */
+struct store_answer {
+	int64_t trace_id;
+	const char *scen_key;    /* the trace's scenario (scenario_key) */
+	const char *verdict_key; /* the verdict's (verdict.key) */
+	int64_t resample;        /* r >= 1 */
+	const char *policy;
+	double usd_year, growth, buy_usd_year; /* NaN: none (NULL in the store) */
+};
+/* Add a to task store s (in the caller's transaction) with its checksum. */
+int store_answer_put(struct store *s, const struct store_answer *a, struct err *e);
+/* The numbers of the answer of a's trace, keys, resample and policy into a, and *found 1;
+ * *found 0 when there is none; VF_ESTORE when its row does not match its checksum. */
+int store_answer_get(struct store *s, struct store_answer *a, int *found, struct err *e);
+/* Check every answer of s against its checksum, counted into *n (0 when s has no such
+ * table): 0, or VF_ESTORE naming the first that does not match. */
+int store_answers_verify(struct store *s, int64_t *n, struct err *e);
+
 /* ---- task stores of a sweep, and merging them (store-merge.c) ---- */
 
 /* The trace's digest into hex: the sha256 of its files' sha256s (hex, sorted, one a line),

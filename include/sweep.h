@@ -61,6 +61,14 @@ struct sweep {
 	struct sweep_whatif *wi; /* what-if lines; none: the scenario as it is */
 	size_t nwi;              /* how many */
 	const char *bindir;      /* put first on the tasks' PATH, or NULL */
+	/* or NULL: the grid above; else the task lines as they are (nlines, each ending in a
+	 * newline, each "voidfit VERB STORE ..."), each task storing per_task rows: the
+	 * resamples of a verdict (voidfit verdict --sweep) */
+	const char *lines;
+	size_t nlines, per_task;
+	const char *verb; /* the command of a task line; NULL: "replay" */
+	int no_merge;     /* the task stores are not merged (a verdict's: it reads them
+			   * from the directory); Slurm's last job only checks them */
 	/* Slurm */
 	size_t cells;             /* tasks an array task runs, one after another (>= 1) */
 	const char *mem, *time;   /* #SBATCH --mem and --time (NULL: none) */
@@ -68,6 +76,10 @@ struct sweep {
 	size_t nsbopt;            /* how many */
 };
 
+/* A blank, then s as one word for sh (quoted where it needs it), appended to b. */
+void sweep_add_word(struct sbuf *b, const char *s);
+/* The directory of this voidfit, for the tasks' PATH (NULL if unknown; the caller frees). */
+char *sweep_bin_dir(void);
 /* An empty sweep: seeds 1..1, no target, trace, what-if. */
 void sweep_init(struct sweep *w);
 /* Free what w owns; w may be NULL. */

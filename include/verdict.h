@@ -66,6 +66,25 @@ struct verdict_opts {
 	 * bracketed by the trace's answers (size_opts.hint) */
 	uint32_t nres;
 	int64_t block_s; /* their block; 0: resample_block_default of the window */
+	/* or NULL: resample answers the caller has already (a store's), see below */
+	const struct verdict_known *known;
+	/* 1..nres: a task of a verdict's sweep, resample `only` alone, its searches bracketed
+	 * by hints (verdict.hints of the trace's answer, as verdict_hints writes it) instead
+	 * of the trace's own answer, which is not searched: v gets the policies and their
+	 * answers on that resample (r_* at only - 1), no interval. 0: a whole verdict. */
+	uint32_t only;
+	const char *hints;
+};
+
+/* Resample answers known already, so that a verdict asked again, or finished by the tasks
+ * of its sweep, does not search them again. get: 1, and out[] = {usd_year, growth,
+ * buy_usd_year} as verdict_pol's r_usd, r_growth, r_buy hold them, when the answers of
+ * policy on resample r of the verdict whose key is key (verdict.key) are known; else 0.
+ * Called from verdict_run's thread, once the trace's answer is known. */
+struct verdict_known {
+	int (*get)(void *u, const char *key, uint32_t r, const char *policy, double out[3]);
+	void *u;
+	int compute; /* 1: search the resamples not known; 0: leave them out (verdict.missing) */
 };
 
 /* One policy's answers. */
@@ -121,7 +140,16 @@ struct verdict {
 	size_t runs;      /* replays the headroom search made */
 	uint32_t nres;    /* resamples answered (opts.nres) */
 	int64_t block_s;  /* their block, seconds */
-	size_t gave_up;   /* probe runs that gave up (opts.giveup), resamples included */
+	/* per policy NAME:SIZE_STEP:GROWTH_STEP, comma-separated, the baseline first: where a
+	 * resample's searches start (the trace's answers; 0 and -1 for none) */
+	struct sbuf hints;
+	/* what else than the scenario decides a resample's answers, as text: the baseline,
+	 * seeds, SLO, shrink model, headroom search, block and hints (set with resamples) */
+	struct sbuf key;
+	uint32_t nknown;         /* resamples whose answers were known (opts.known) */
+	uint32_t nmissing;       /* those neither known nor searched (known->compute 0) */
+	unsigned char *rmissing; /* nres flags: resample r + 1 is missing (owned) */
+	size_t gave_up;          /* probe runs that gave up (opts.giveup), resamples included */
 	/* The work of each search, resamples included: probes (a step or growth tried at
 	 * every seed) and the sim events of their runs, where the time goes */
 	struct verdict_work {

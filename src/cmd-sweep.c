@@ -244,21 +244,6 @@ static int check_whatif(const struct sweep *w, struct sweep_whatif *wi)
 	return rc;
 }
 
-/* The directory of this voidfit, for the tasks' PATH (NULL if unknown; the caller frees). */
-static char *bin_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xstrdup(*buf ? buf : "/");
-}
-
 /* The traces' sizes, for the estimates. */
 struct sizes {
 	const int64_t *ids;
@@ -415,7 +400,7 @@ static int exec_sweep(struct cmd_ctx *ctx)
 		return rc;
 	if (!(w->store = realpath(store, NULL)))
 		return cmd_fail(ctx->ce, "%s: cannot resolve its path", store);
-	w->bindir = t->bindir = bin_dir();
+	w->bindir = t->bindir = sweep_bin_dir();
 	if (sweep_write(w, dir, &same, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
 	size_t n = sweep_ntasks(w);

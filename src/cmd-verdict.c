@@ -1,18 +1,22 @@
 /*
  * cmd-verdict.c — 'voidfit verdict': the two answers a planner takes to the bill (verdict.h)
  * for a baseline and candidate policies, led by one sentence, then a line per policy (or a
- * table of them with each policy's sentence, in JSON, CSV or Markdown). It computes; nothing
- * is stored (a sizing of each policy is what 'voidfit size' stores).
+ * table of them with each policy's sentence, in JSON, CSV or Markdown). Nothing is stored (a
+ * sizing of each policy is what 'voidfit size' stores). --sweep DIR writes the resamples as
+ * the tasks of a sweep and, once they are done, reads their answers from DIR's task stores;
+ * such a task (--resample R --hints H --into TASKSTORE) answers one resample.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "metrics.h"
 #include "replay.h"
+#include "sweep.h"
 #include "table.h"
 #include "verdict.h"
 
@@ -26,7 +30,24 @@ struct verdict_state {
 	double cap;          /* --growth-cap */
 	uint32_t nres;       /* --resamples (0: none) */
 	int64_t block_s;     /* --block (0: the default) */
+	const char *sweep;   /* --sweep DIR */
+	const char *into;    /* --into TASKSTORE: a task of a verdict's sweep */
+	uint32_t only;       /* its --resample */
 	struct verdict v;    /* the answers */
+};
+
+/* Reading the resample answers of the task stores of --sweep DIR (verdict_known.get): task
+ * r (resample r) is runs/r.db, read when 'sweep status' would call it done. */
+struct known_ctx {
+	const char *dir; /* or NULL: none known */
+	struct sweep_id id;
+	int have_id;
+	int64_t trace_id;
+	struct sbuf scen_key;
+	uint32_t r;      /* the resample whose task store t is (0: none yet) */
+	struct store *t; /* NULL when it is not there or not done */
+	int rc;          /* the first error reading them; then nothing more is read */
+	struct err e;
 };
 
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
@@ -36,7 +57,8 @@ const struct cmd_entry cmd_verdict_entry = {
 	.name = "verdict",
 	.usage = "STORE [--baseline P] [--policy P[,P...]] [--slo SLO]... [--seeds A-B] "
 		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--resamples N [--block "
-		 "DURATION]] [--no-give-up] [--threads N] [--format F] " SCENARIO_USAGE,
+		 "DURATION]] [--sweep DIR] [--resample R --hints H --into TASKSTORE [--force]] "
+		 "[--no-give-up] [--threads N] [--format F] " SCENARIO_USAGE,
 	.summary = "fewer GPUs at the same service, and headroom for more demand, in $/yr",
 	.opts = CMD_USES(
 		{CMD_O_BASELINE, NULL, "today's policy, whose service is kept (default scalar)"},
@@ -57,6 +79,21 @@ const struct cmd_entry cmd_verdict_entry = {
 		{CMD_O_BLOCK, NULL,
 		 "the blocks of --resamples (90, 15m, 1h, 1d; default a\n"
 		 "day, an hour when the trace is shorter than a week)"},
+		{CMD_O_SWEEP, NULL,
+		 "with --resamples: answer the trace here, then write the\n"
+		 "resamples as the tasks of a sweep in DIR (GNU parallel,\n"
+		 "Slurm: see voidfit sweep) and stop; once they are done,\n"
+		 "the same command reads their answers from DIR and prints\n"
+		 "the verdict"},
+		{CMD_O_RESAMPLE, NULL,
+		 "a task of such a sweep: resample R alone, its searches\n"
+		 "started from the trace's answers H (--hints, as the\n"
+		 "sweep's task lines give them), into --into TASKSTORE"},
+		{CMD_O_HINTS, NULL, "the trace's answers, for --resample"},
+		{CMD_O_INTO, NULL,
+		 "with --resample: the task store its answers go to (read\n"
+		 "by the verdict's --sweep DIR)"},
+		{CMD_O_FORCE, NULL, "with --into: replace any regular file at TASKSTORE"},
 		{CMD_O_NO_GIVE_UP, NULL,
 		 "replay every probe to its end (the answers are the same,\n"
 		 "later: a probe otherwise stops once it cannot meet the\n"
@@ -236,8 +273,195 @@ static int check_verdict(struct cmd_ctx *ctx)
 				       "--mode %s has no default SLO: give --slo (e.g. "
 				       "'unallocated_gpu_share<=0.1')",
 				       sim_mode_name(ctx->sc.mode));
-	return cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
-				 ctx->sc.mode, &t->nres, &t->block_s);
+	int rc = cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
+				   ctx->sc.mode, &t->nres, &t->block_s);
+	if (rc)
+		return rc;
+	t->sweep = cmd_arg(ctx, CMD_K_SWEEP);
+	t->into = cmd_arg(ctx, CMD_K_INTO);
+	t->only = (uint32_t)cmd_num(ctx, CMD_K_RESAMPLE, 0);
+	if ((t->sweep || t->only) && !t->nres)
+		return cmd_usage_error(ce, "--%s: with --resamples N only",
+				       t->sweep ? "sweep" : "resample");
+	if (t->sweep && (t->only || t->into || cmd_has(ctx, CMD_K_HINTS)))
+		return cmd_usage_error(ce, "--sweep: not with --resample, --hints or --into");
+	if (t->only > t->nres)
+		return cmd_usage_error(ce, "--resample %u: more than --resamples %u", t->only,
+				       t->nres);
+	if (t->only && (!t->into || !cmd_has(ctx, CMD_K_HINTS)))
+		return cmd_usage_error(ce, "--resample: a sweep's task, with --hints and --into");
+	if (!t->only && (t->into || cmd_has(ctx, CMD_K_HINTS)))
+		return cmd_usage_error(ce, "--%s: with --resample only",
+				       t->into ? "into" : "hints");
+	if (cmd_has(ctx, CMD_K_FORCE) && !t->into)
+		return cmd_usage_error(ce, "--force is for --into");
+	return CMD_OK;
+}
+
+/* The task store of resample r into k->t, if its task is done (as 'sweep status' says). */
+static void known_open(struct known_ctx *k, uint32_t r)
+{
+	struct sbuf path = SBUF_INIT, line = SBUF_INIT;
+	struct err te = {0};
+	store_close(k->t);
+	k->t = NULL;
+	k->r = r;
+	sbuf_init(&path);
+	sbuf_init(&line);
+	sbuf_printf(&path, "%s/runs/%" PRIu32 ".db", k->dir, r);
+	if (k->have_id && !access(path.s, F_OK) && !sweep_task_line(k->dir, r, &line) &&
+	    !sweep_task_check(&k->id, path.s, line.s, &te) &&
+	    store_open(path.s, STORE_RDONLY, &k->t, &te)) {
+		store_close(k->t);
+		k->t = NULL;
+	}
+	sbuf_release(&path);
+	sbuf_release(&line);
+}
+
+static int known_get(void *u, const char *key, uint32_t r, const char *policy, double out[3])
+{
+	struct known_ctx *k = u;
+	struct store_answer a = {.trace_id = k->trace_id,
+				 .scen_key = k->scen_key.s,
+				 .verdict_key = key,
+				 .resample = r,
+				 .policy = policy};
+	int found = 0;
+	if (!k->dir || k->rc)
+		return 0;
+	if (r != k->r)
+		known_open(k, r);
+	if (!k->t || (k->rc = store_answer_get(k->t, &a, &found, &k->e)) || !found)
+		return 0;
+	out[0] = a.usd_year;
+	out[1] = a.growth;
+	out[2] = a.buy_usd_year;
+	return 1;
+}
+
+/* The words of this command for a task of its sweep into out: the options as given but
+ * --sweep, --threads and the format's, each as a long option, the files they name by
+ * absolute path (a task runs in the sweep's directory). */
+static int task_words(struct cmd_ctx *ctx, struct sbuf *out)
+{
+	struct cmd_parser p;
+	int c, rc = CMD_OK;
+	cmd_parser_init(&p, ctx->argc, ctx->argv);
+	while (rc == CMD_OK && (c = cmd_getopt(&p, ctx->opts)) != -1) {
+		const struct cmd_opt *o = ctx->opts;
+		while (o->name && o->key != c)
+			o++;
+		if (c == '?' || !o->name || c == CMD_K_SWEEP || c == CMD_K_THREADS ||
+		    c == CMD_K_FORMAT || c == CMD_K_JSON)
+			continue;
+		sbuf_printf(out, " --%s", o->name);
+		if (!p.arg)
+			continue;
+		char *abs = NULL;
+		if ((c == SCENARIO_K_CLUSTER || c == SCENARIO_K_FAULT_FILE ||
+		     c == SCENARIO_K_PROFILE) &&
+		    !(abs = realpath(p.arg, NULL)))
+			rc = cmd_fail(ctx->ce, "--%s %s: cannot resolve its path", o->name, p.arg);
+		sweep_add_word(out, abs ? abs : p.arg);
+		free(abs);
+	}
+	cmd_parser_release(&p);
+	return rc;
+}
+
+/* The resamples of t->v as the tasks of a sweep in t->sweep, one a resample: 0, or the
+ * failure said. */
+static int write_sweep(struct cmd_ctx *ctx, struct verdict_state *t)
+{
+	const char *store = ctx->p.operands[0];
+	struct sweep w;
+	struct sbuf lines = SBUF_INIT, opts = SBUF_INIT;
+	struct err e = {0};
+	char digest[65];
+	int same = 0, rc;
+	sweep_init(&w);
+	sbuf_init(&lines);
+	sbuf_init(&opts);
+	if ((rc = task_words(ctx, &opts)))
+		goto out;
+	if (store_trace_digest(ctx->st, ctx->sc.trace_id, digest, &e)) {
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+		goto out;
+	}
+	if (!(w.store = realpath(store, NULL))) {
+		rc = cmd_fail(ctx->ce, "%s: cannot resolve its path", store);
+		goto out;
+	}
+	for (uint32_t r = 1; r <= t->nres; r++) {
+		char buf[64];
+		sbuf_adds(&lines, "voidfit verdict");
+		sweep_add_word(&lines, w.store);
+		snprintf(buf, sizeof buf, "runs/%" PRIu32 ".db", r);
+		sbuf_adds(&lines, " --into");
+		sweep_add_word(&lines, buf);
+		sbuf_printf(&lines, " --force --threads 1 --resample %" PRIu32 " --hints", r);
+		sweep_add_word(&lines, t->v.hints.s);
+		sbuf_printf(&lines, "%s\n", opts.s);
+	}
+	w.lines = lines.s;
+	w.nlines = t->nres;
+	w.per_task = t->v.np;
+	w.verb = "verdict";
+	w.no_merge = 1;
+	w.digests = &digest;
+	w.bindir = sweep_bin_dir();
+	if (sweep_write(&w, t->sweep, &same, &e))
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+	free((char *)w.bindir);
+	w.bindir = NULL;
+	if (rc)
+		goto out;
+	fprintf(stderr,
+		"voidfit verdict: %s: %s %" PRIu32 " tasks, one a resample (%" PRIu32
+		" of them not done)\n"
+		"run them: %s/parallel.sh [-j N] | %s/slurm.sh [SBATCH-OPTION...]\n"
+		"then this command again: it reads their answers from %s/runs\n",
+		t->sweep, same ? "holds this sweep already, its scripts written anew:" : "wrote",
+		t->nres, t->v.nmissing, t->sweep, t->sweep, t->sweep);
+out:
+	w.digests = NULL;
+	sweep_release(&w);
+	sbuf_release(&lines);
+	sbuf_release(&opts);
+	return rc;
+}
+
+/* A task of a verdict's sweep: resample t->only's answers into the task store t->into. */
+static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep_task *k,
+		      const struct sbuf *scen_key)
+{
+	struct err e = {0};
+	int rc = store_begin(k->t, &e);
+	for (size_t i = 0; i < t->v.np && !rc; i++) {
+		const struct verdict_pol *p = &t->v.p[i];
+		struct store_answer a = {.trace_id = ctx->sc.trace_id,
+					 .scen_key = scen_key->s,
+					 .verdict_key = t->v.key.s,
+					 .resample = t->only,
+					 .policy = p->policy->name,
+					 .usd_year = p->r_usd[t->only - 1],
+					 .growth = p->r_growth[t->only - 1],
+					 .buy_usd_year = p->r_buy[t->only - 1]};
+		rc = store_answer_put(k->t, &a, &e);
+	}
+	if (!rc)
+		rc = store_commit(k->t, &e);
+	if (rc)
+		store_rollback(k->t);
+	if (sweep_task_end(k, ctx->sc.trace_id, rc ? SWEEP_END_FAIL : SWEEP_END_DONE,
+			   rc ? NULL : &e) ||
+	    rc)
+		return cmd_fail(ctx->ce, "%s: %s", t->into, e.msg);
+	fprintf(stderr,
+		"voidfit verdict: resample %" PRIu32 ": the answers of %zu policies in %s\n",
+		t->only, t->v.np, t->into);
+	return CMD_OK;
 }
 
 /* The verdict on stdout: the sentence, led by a warning when the cluster is nearly idle
@@ -282,6 +506,19 @@ static int exec_verdict(struct cmd_ctx *ctx)
 
 	if ((rc = cmd_scenario_load(ctx, CMD_K_SHRINK, &shrink)))
 		return rc;
+	struct known_ctx kc = {.dir = t->sweep, .trace_id = ctx->sc.trace_id};
+	struct verdict_known known = {.get = known_get, .u = &kc, .compute = 0};
+	struct sweep_task task = {0};
+	struct err ie = {0};
+	sbuf_init(&kc.scen_key);
+	scenario_key(&ctx->sc, &kc.scen_key);
+	kc.have_id = t->sweep && !sweep_id_read(t->sweep, &kc.id, &ie);
+	/* a task store the answers cannot go into fails now, not after computing them */
+	if (t->into && sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, t->into,
+					cmd_has(ctx, CMD_K_FORCE) > 0, &task, &e)) {
+		sbuf_release(&kc.scen_key);
+		return cmd_fail(ctx->ce, "%s", e.msg);
+	}
 	struct verdict_opts o = {.sc = &ctx->sc,
 				 .base = t->base,
 				 .pols = t->pols,
@@ -299,16 +536,43 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .stop = &cmd_stop_signal,
 				 .giveup = !cmd_has(ctx, CMD_K_NO_GIVE_UP),
 				 .nres = t->nres,
-				 .block_s = t->block_s};
+				 .block_s = t->block_s,
+				 .known = t->sweep ? &known : NULL,
+				 .only = t->only,
+				 .hints = cmd_arg(ctx, CMD_K_HINTS)};
 	cmd_long_begin(&lg);
 	int vrc = verdict_run(&o, &t->v, &e);
 	cmd_long_end(&lg);
+	store_close(kc.t);
+	if (kc.have_id)
+		sweep_id_release(&kc.id);
+	if (!vrc && kc.rc) {
+		vrc = kc.rc;
+		e = kc.e;
+	}
+	if (vrc && t->into)
+		sweep_task_end(&task, 0, SWEEP_END_FAIL, NULL);
 	if (vrc == VF_ESTOP) {
+		sbuf_release(&kc.scen_key);
 		cmd_fail(ctx->ce, "stopped");
 		return CMD_STOPPED;
 	}
-	if (vrc)
+	if (vrc) {
+		sbuf_release(&kc.scen_key);
 		return cmd_fail(ctx->ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
+	}
+	if (t->into) {
+		rc = store_task(ctx, t, &task, &kc.scen_key);
+		sbuf_release(&kc.scen_key);
+		return rc;
+	}
+	sbuf_release(&kc.scen_key);
+	if (t->v.nmissing)
+		return write_sweep(ctx, t);
+	if (t->v.nknown)
+		fprintf(stderr,
+			"voidfit verdict: the %" PRIu32 " resamples read from the tasks of %s\n",
+			t->v.nknown, t->sweep);
 	if (t->v.gave_up)
 		fprintf(stderr,
 			"voidfit verdict: %zu probe replays stopped early, once they could no "

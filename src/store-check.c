@@ -221,7 +221,9 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		int step = sqlite3_step(have);
 		const char *got =
 			step == SQLITE_ROW ? (const char *)sqlite3_column_text(have, 0) : NULL;
-		if (step == SQLITE_DONE && !strcmp(name, "task")) { /* a task store's only */
+		if (step == SQLITE_DONE &&
+		    (!strcmp(name, "task") ||
+		     !strcmp(name, "resample_answers"))) { /* a task store's only */
 			sqlite3_reset(have);
 			continue;
 		}
@@ -440,6 +442,12 @@ static int check_task(struct checker *c)
 			    &has, &e) ||
 	    !has)
 		return 0;
+	/* a verdict's task holds answers, each checked against its checksum */
+	int64_t answers = 0;
+	if (store_answers_verify(c->s, &answers, &e))
+		say(c, 0, "resample answers", "%s", e.msg);
+	else if (answers)
+		say(c, 1, "resample answers", "%lld, checksums match", (long long)answers);
 	if (check_prep(c, "task store",
 		       "SELECT t.name, k.runs, k.finished_at, (SELECT count(*) FROM runs), "
 		       "(SELECT count(*) FROM task) FROM task k JOIN traces t ON t.id = k.trace_id",
@@ -452,9 +460,13 @@ static int check_task(struct checker *c)
 		    (long long)sqlite3_column_int64(st, 4));
 	else if (sqlite3_column_type(st, 2) == SQLITE_NULL)
 		say(c, 0, "task store", "unfinished (the task did not end): merge refuses it");
-	else if (sqlite3_column_int64(st, 1) != sqlite3_column_int64(st, 3))
+	else if (sqlite3_column_int64(st, 1) != sqlite3_column_int64(st, 3) + answers)
 		say(c, 0, "task store", "%lld runs, its task row says %lld",
-		    (long long)sqlite3_column_int64(st, 3), (long long)sqlite3_column_int64(st, 1));
+		    (long long)(sqlite3_column_int64(st, 3) + answers),
+		    (long long)sqlite3_column_int64(st, 1));
+	else if (answers)
+		say(c, 1, "task store", "of trace '%s', finished, a verdict's task: %lld answers",
+		    sqlite3_column_text(st, 0), (long long)answers);
 	else
 		say(c, 1, "task store", "of trace '%s', finished, %lld runs",
 		    sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 3));

@@ -80,8 +80,10 @@ struct store {
 	int foreign;   /* STORE_CHECK: the schema objects voidfit does not make */
 };
 
-/* The task table of a task store (store-merge.c): the schema objects the migrations make
- * and this one are a store's (store_schema_foreign). */
+/* The tables of a task store alone (store-merge.c): the schema objects the migrations make
+ * and these are a store's (store_schema_foreign). task: its one row; resample_answers: a
+ * verdict's task's answers (store-answer.c), each row carrying its own checksum, rsum, as
+ * a sealed table's row does (voidfit(5)), checked whenever it is read. */
 #define STORE_TASK_SCHEMA                                                                          \
 	"CREATE TABLE task ("                                                                      \
 	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
@@ -89,7 +91,18 @@ struct store {
 	"content_sha256 TEXT NOT NULL, "                                                           \
 	"voidfit_version TEXT NOT NULL, "                                                          \
 	"runs INTEGER, "                                                                           \
-	"finished_at INTEGER)"
+	"finished_at INTEGER);"                                                                    \
+	"CREATE TABLE resample_answers ("                                                          \
+	"id INTEGER PRIMARY KEY, "                                                                 \
+	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
+	"scen_key TEXT NOT NULL, "                                                                 \
+	"verdict_key TEXT NOT NULL, "                                                              \
+	"resample INTEGER NOT NULL, "                                                              \
+	"policy TEXT NOT NULL, "                                                                   \
+	"usd_year REAL, "                                                                          \
+	"growth REAL, "                                                                            \
+	"buy_usd_year REAL, "                                                                      \
+	"rsum INTEGER)"
 
 /* An in-memory database holding what migrations 1..version make (and the task table), into
  * *out (the caller closes it, also on failure). */

@@ -202,8 +202,8 @@ int store_task_seal(struct store *task, int64_t trace_id, struct err *e)
 {
 	char sql[160];
 	snprintf(sql, sizeof sql,
-		 "UPDATE task SET runs = (SELECT count(*) FROM runs), finished_at = %" PRId64
-		 " WHERE trace_id = %" PRId64,
+		 "UPDATE task SET runs = (SELECT count(*) FROM runs) + (SELECT count(*) FROM "
+		 "resample_answers), finished_at = %" PRId64 " WHERE trace_id = %" PRId64,
 		 util_now(), trace_id);
 	int rc = store_exec(task, sql, e);
 	if (!rc && sqlite3_changes(task->db) != 1)
@@ -365,6 +365,27 @@ int store_task_verify(struct store *t, struct store_task_info *out, struct err *
 	rc = store_prep(t, "SELECT policy, seed FROM runs ORDER BY policy, seed", &st, e);
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		sbuf_printf(&pairs, "%s %" PRId64 "\n", (const char *)sqlite3_column_text(st, 0),
+			    (int64_t)sqlite3_column_int64(st, 1));
+		out->runs++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	/* a verdict's task: its answers, one a policy of its resample (a task store made
+	 * before they were has no such table) */
+	int64_t has = 0;
+	if (!rc && step == SQLITE_DONE &&
+	    !(rc = store_query_int(t,
+				   "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+				   "name = 'resample_answers'",
+				   &has, e)) &&
+	    has)
+		rc = store_prep(t,
+				"SELECT policy, resample FROM resample_answers ORDER BY policy, "
+				"resample",
+				&st, e);
+	while (!rc && has && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sbuf_printf(&pairs, "%s resample %" PRId64 "\n",
+			    (const char *)sqlite3_column_text(st, 0),
 			    (int64_t)sqlite3_column_int64(st, 1));
 		out->runs++;
 	}
@@ -588,6 +609,20 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	snprintf(content, sizeof content, "%s", (const char *)sqlite3_column_text(st, 5));
 	sqlite3_finalize(st);
 	st = NULL;
+	int64_t answers = 0;
+	if (!store_query_int(t,
+			     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+			     "'resample_answers'",
+			     &answers, e) &&
+	    answers && store_query_int(t, "SELECT count(*) FROM resample_answers", &answers, e))
+		answers = 0;
+	if (answers) {
+		rc = err_set(e, VF_EINPUT,
+			     "%s: a task of a verdict's sweep: its answers are read from the "
+			     "sweep's directory by 'voidfit verdict --sweep DIR', not merged",
+			     path);
+		goto out;
+	}
 	if ((rc = store_trace_digest(t, task_tid, h, e)))
 		goto out;
 	if (strcmp(h, hex)) {

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,10 +175,25 @@ static void sh_quote(struct sbuf *b, const char *s)
 }
 
 /* A blank, then s as one word for sh. */
-static void add_word(struct sbuf *b, const char *s)
+void sweep_add_word(struct sbuf *b, const char *s)
 {
 	sbuf_addc(b, ' ');
 	sh_quote(b, s);
+}
+
+/* The directory of this voidfit, for the tasks' PATH (NULL if unknown; the caller frees). */
+char *sweep_bin_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(*buf ? buf : "/");
 }
 
 /* dir/name, whole or not at all, never through a link planted there (outfile.h): a file
@@ -282,7 +298,7 @@ static const char slurm_sh[] =
 	"# Submit this sweep to Slurm; written by 'voidfit sweep'. The tasks 'voidfit sweep\n"
 	"# status' calls not done (all, the first time) go as job arrays of slurm.sbatch, each\n"
 	"# array task running @C@ task(s) one after another: as many arrays as the cluster's\n"
-	"# MaxArraySize (scontrol show config) needs. Then 'voidfit merge' is submitted to run\n"
+	"# MaxArraySize (scontrol show config) needs. Then '@LAST@' is submitted to run\n"
 	"# once they all succeed (--dependency=afterok). Run it again to run what is still not\n"
 	"# done (failed, killed by a time limit: it resumes, cancelled, lost, damaged).\n"
 	"#\n"
@@ -357,7 +373,7 @@ static const char slurm_sh[] =
 	"\tj=$(sbatch --parsable --job-name=voidfit-merge --dependency=afterok$deps "
 	"--chdir=\"$wd\" \\\n"
 	"\t\t--output=\"$mout\" --ntasks=1 \"$@\" --wrap=\"$wrap\")\n"
-	"\techo \"slurm.sh: job ${j%%;*}: voidfit merge, once every array succeeds\"\n"
+	"\techo \"slurm.sh: job ${j%%;*}: @LAST@, once every array succeeds\"\n"
 	"fi\n";
 
 static const char slurm_sbatch[] =
@@ -420,11 +436,11 @@ static const char slurm_sbatch[] =
 	"\t\tcontinue\n"
 	"\tfi\n"
 	"\trest=${line#\"$pre\"}\n"
-	"\t[ \"$rest\" != \"$line\" ] || { echo \"task $n: not a replay of the store\" >&2; rc=1; "
+	"\t[ \"$rest\" != \"$line\" ] || { echo \"task $n: not a @VERB@ of the store\" >&2; rc=1; "
 	"continue; }\n"
 	"\t# what a stopped run of the task kept, to resume after it\n"
 	"\trs -r --include=\"$n.db.part\" --exclude='*' \"$far:$dir/runs/\" runs/ || rc=1\n"
-	"\tsh -c \"voidfit replay \\\"\\$0\\\" $rest\" \"$w/store.db\" >\"logs/$n.log\" 2>&1 ||\n"
+	"\tsh -c \"voidfit @VERB@ \\\"\\$0\\\" $rest\" \"$w/store.db\" >\"logs/$n.log\" 2>&1 ||\n"
 	"\t\t{ echo \"task $n failed: logs/$n.log\" >&2; rc=1; }\n"
 	"\t# back: its log, and its store (or the runs it kept when stopped) in place of what\n"
 	"\t# $far has of it (a task that made neither leaves $far's as they are)\n"
@@ -442,6 +458,21 @@ static const char slurm_sbatch[] =
 	"\t[ -z \"$stop\" ] || break\n"
 	"done\n"
 	"exit $rc\n";
+
+/* What Slurm runs once every task succeeded, as words for sh, into out: a check of the
+ * task stores, then the merge into the store storeq (sh-quoted) unless nomerge. */
+static void last_step(int nomerge, const struct sbuf *storeq, struct sbuf *out)
+{
+	sbuf_adds(out, "voidfit sweep status \"$(pwd)\"");
+	if (!nomerge)
+		sbuf_printf(out, " && voidfit merge %s runs/*.db", storeq->s);
+}
+
+/* The command of w's task lines. */
+static const char *sweep_verb(const struct sweep *w)
+{
+	return w->verb ? w->verb : "replay";
+}
 
 /* tmpl with each @NAME@ replaced by the value of NAME in names/vals. */
 static void fill(const char *tmpl, const char *const *names, const char *const *vals, size_t n,
@@ -481,32 +512,32 @@ static size_t task_lines(const struct sweep *w, struct sbuf *tasks)
 					for (size_t pi = 0; pi < np; pi++) {
 						char buf[64];
 						sbuf_adds(tasks, "voidfit replay");
-						add_word(tasks, w->store);
+						sweep_add_word(tasks, w->store);
 						snprintf(buf, sizeof buf, "runs/%zu.db", ++ntask);
 						sbuf_adds(tasks, " --into");
-						add_word(tasks, buf);
+						sweep_add_word(tasks, buf);
 						/* the file there is this task's: a store that did
 						 * not check is replaced */
 						sbuf_adds(tasks, " --force --threads 1 --policy");
 						if (w->split)
-							add_word(tasks, w->pols[pi]);
+							sweep_add_word(tasks, w->pols[pi]);
 						else
-							add_word(tasks, polist);
+							sweep_add_word(tasks, polist);
 						sbuf_printf(tasks, " --seed %" PRIu64, s);
 						if (w->ntraces) {
 							sbuf_adds(tasks, " --trace");
-							add_word(tasks, w->traces[ti]);
+							sweep_add_word(tasks, w->traces[ti]);
 						}
 						if (w->ntargets) {
 							sbuf_adds(tasks,
 								  " --mode inflate --target");
-							add_word(tasks, w->targets[gi]);
+							sweep_add_word(tasks, w->targets[gi]);
 						}
 						for (size_t k = 0; w->nwi && k < w->wi[wi].n; k++)
-							add_word(tasks, w->wi[wi].words[k]);
+							sweep_add_word(tasks, w->wi[wi].words[k]);
 						if (w->nwi) { /* for the reader: whence the line */
 							sbuf_adds(tasks, " #");
-							add_word(tasks, w->wi[wi].where);
+							sweep_add_word(tasks, w->wi[wi].where);
 						}
 						sbuf_addc(tasks, '\n');
 					}
@@ -542,7 +573,10 @@ static void id_text(const struct sweep *w, const struct sbuf *tasks, char id[65]
 		    "# the identity of this sweep (voidfit sweep): 'sweep status' and 'merge'\n"
 		    "# check the task list and the task stores against it\n"
 		    "sweep %s\ntasks %s\nruns-per-task %zu\n",
-		    id, th, w->split ? (size_t)1 : w->npol);
+		    id, th,
+		    w->lines   ? w->per_task
+		    : w->split ? (size_t)1
+			       : w->npol);
 	for (size_t i = 0; i < nt; i++)
 		sbuf_printf(out, "trace %s\n", w->digests[i]);
 }
@@ -554,23 +588,22 @@ static void id_text(const struct sweep *w, const struct sbuf *tasks, char id[65]
  * by its copy of the store; into mfar the merge job's command, which runs the merge on the
  * host the sweep is on through ssh, its output in logs/merge-JOB.out there.
  */
-static void far_lines(const char *real, const struct sbuf *storeq, const struct sbuf *pathline,
-		      struct sbuf *pre, struct sbuf *mfar)
+static void far_lines(const char *verb, int nomerge, const char *real, const struct sbuf *storeq,
+		      const struct sbuf *pathline, struct sbuf *pre, struct sbuf *mfar)
 {
 	struct sbuf t = SBUF_INIT, head = SBUF_INIT;
 	sbuf_init(&t);
 	sbuf_init(&head);
-	sbuf_printf(&t, "voidfit replay %s ", storeq->s);
+	sbuf_printf(&t, "voidfit %s %s ", verb, storeq->s);
 	sh_quote(pre, t.s);
 	/* the remote command, before and after the job's id: words for the shell there */
 	sbuf_reset(&t);
 	sbuf_adds(&t, pathline->s);
 	sbuf_adds(&t, "cd ");
 	sh_quote(&t, real);
-	sbuf_printf(&t,
-		    " && { voidfit sweep status \"$(pwd)\" && voidfit merge %s runs/*.db; } "
-		    ">logs/merge-",
-		    storeq->s);
+	sbuf_adds(&t, " && { ");
+	last_step(nomerge, storeq, &t);
+	sbuf_adds(&t, "; } >logs/merge-");
 	sbuf_adds(&head, "exec ${VOIDFIT_SSH:-ssh} \"$VOIDFIT_TRANSFER\" ");
 	sh_quote(&head, t.s);
 	sbuf_adds(&head, "\"$SLURM_JOB_ID\"");
@@ -630,7 +663,9 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	sbuf_init(&pre);
 	sbuf_init(&mfar);
 	*same = 0;
-	size_t ntask = task_lines(w, &tasks);
+	size_t ntask = w->lines ? w->nlines : task_lines(w, &tasks);
+	if (w->lines)
+		sbuf_adds(&tasks, w->lines);
 	id_text(w, &tasks, newid, &idt);
 	sbuf_printf(&path, "%s/tasks", dir);
 	if (lstat(path.s, &sb) == 0) {
@@ -670,11 +705,9 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	sh_quote(&dirq, real);
 	/* the merge job's command, one word for its --wrap */
 	sbuf_adds(&merge, pathline.s);
-	sbuf_adds(&merge, "voidfit sweep status \"$(pwd)\" && voidfit merge ");
-	sbuf_adds(&merge, store.s);
-	sbuf_adds(&merge, " runs/*.db");
+	last_step(w->no_merge, &store, &merge);
 	sh_quote(&mq, merge.s);
-	far_lines(real, &store, &pathline, &pre, &mfar);
+	far_lines(sweep_verb(w), w->no_merge, real, &store, &pathline, &pre, &mfar);
 	if (w->mem)
 		sbuf_printf(&sb_lines, "#SBATCH --mem=%s\n", w->mem);
 	if (w->time)
@@ -686,10 +719,13 @@ int sweep_write(const struct sweep *w, const char *dir, int *same, struct err *e
 	snprintf(cbuf, sizeof cbuf, "%zu", w->cells ? w->cells : 1);
 	char idbuf[17];
 	snprintf(idbuf, sizeof idbuf, "%.16s", newid);
-	const char *names[] = {"PATH",   "STORE", "N",  "C",   "DIR",
-			       "SBATCH", "MERGE", "ID", "PRE", "MERGE_FAR"};
-	const char *vals[] = {pathline.s, store.s, nbuf,  cbuf,  dirq.s,
-			      sb_lines.s, mq.s,    idbuf, pre.s, mfar.s};
+	const char *names[] = {"PATH",  "STORE", "N",   "C",         "DIR",  "SBATCH",
+			       "MERGE", "ID",    "PRE", "MERGE_FAR", "VERB", "LAST"};
+	const char *vals[] = {
+		pathline.s, store.s,       nbuf,
+		cbuf,       dirq.s,        sb_lines.s,
+		mq.s,       idbuf,         pre.s,
+		mfar.s,     sweep_verb(w), w->no_merge ? "voidfit sweep status" : "voidfit merge"};
 	const size_t nnames = sizeof names / sizeof *names;
 	sbuf_reset(&path);
 	sbuf_printf(&path, "%s/runs", dir);
@@ -975,23 +1011,31 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The (policy, seed) pairs task line line runs, as store_task_verify lists a store's:
- * "POLICY SEED" lines, sorted. Empty when the line does not say (not written by sweep). */
+ * "POLICY SEED" lines, sorted; for a verdict's task (--resample R), whose policies are
+ * those of its --hints, "POLICY resample R". Empty when the line does not say (not written
+ * by sweep). */
 static void line_pairs(const char *line, struct sbuf *out)
 {
 	const char *p = strstr(line, " --policy "), *s = strstr(line, " --seed ");
-	if (!p || !s)
+	const char *r = strstr(line, " --resample "), *h = strstr(line, " --hints ");
+	if (r && h)
+		p = h + 9, s = r + 12;
+	else if (p && s)
+		p += 10, s += 8;
+	else
 		return;
-	p += 10;
 	char *list = xstrndup(p, strcspn(p, " ")), **names = NULL, *save = NULL;
-	unsigned long long seed = strtoull(s + 8, NULL, 10);
+	unsigned long long seed = strtoull(s, NULL, 10);
 	size_t n = 0;
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		names = xrealloc(names, (n + 1) * sizeof *names);
 		names[n++] = t;
+		if (r && h) /* NAME:STEP:GROWTH_STEP */
+			t[strcspn(t, ":")] = '\0';
 	}
 	qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++)
-		sbuf_printf(out, "%s %llu\n", names[i], seed);
+		sbuf_printf(out, "%s %s%llu\n", names[i], r && h ? "resample " : "", seed);
 	free(names);
 	free(list);
 }

@@ -370,18 +370,11 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
  * the candidates after it as verdict_run orders them) the size and growth steps to probe
  * first. A resample's answer is given them (the trace's answers), the trace's is not: they
  * also tell how exact its searches are (see the top). */
-static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
-		  struct verdict *v, struct err *e)
+/* The policies a verdict answers for into pols (room for o->npol + 1): the baseline, then
+ * each candidate once. Returns how many. */
+static size_t order_policies(const struct verdict_opts *o, const struct policy_ops **pols)
 {
-	const struct scenario *sc = o->sc;
-	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
 	size_t np = 0;
-	int rc, resample = hint != NULL; /* only a resample is given hints */
-
-	assert(o->lo <= o->hi && o->nthreads > 0);
-	memset(v, 0, sizeof *v);
-	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
-	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
 	pols[np++] = o->base;
 	for (size_t i = 0; i < o->npol; i++) {
 		int dup = 0;
@@ -390,6 +383,21 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 		if (!dup)
 			pols[np++] = o->pols[i];
 	}
+	return np;
+}
+
+static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
+		  struct verdict *v, struct err *e)
+{
+	const struct scenario *sc = o->sc;
+	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
+	int rc, resample = hint != NULL; /* only a resample is given hints */
+
+	assert(o->lo <= o->hi && o->nthreads > 0);
+	memset(v, 0, sizeof *v);
+	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
+	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
+	size_t np = order_policies(o, pols);
 	if ((rc = size_plan_init(&v->plan, sc->base.nodes, sc->base.nnodes, o->shrink_model, e)))
 		goto out;
 	v->gpus = v->plan.gpus;
@@ -526,10 +534,11 @@ struct rpool {
 	const unsigned *hint;
 	const int *ghint;
 	int64_t t0, t1;
-	unsigned nth;  /* threads of each resample's answer */
-	uint32_t next; /* the next resample to take (1..o->nres) */
-	int *rc;       /* per resample: its error, -1 not run */
-	struct err *e; /* per resample */
+	unsigned nth;         /* threads of each resample's answer */
+	const uint32_t *todo; /* the resamples to search, n of them */
+	size_t n, next;       /* the next of todo to take */
+	int *rc;              /* per resample: its error, -1 not run */
+	struct err *e;        /* per resample */
 };
 
 /* Resample r: both answers into the r_* arrays of pl->v (row r - 1). */
@@ -549,6 +558,7 @@ static int one_resample(struct rpool *pl, uint32_t r, struct err *e)
 	rs.win_end = pl->t1;
 	ro.sc = &rs;
 	ro.nres = 0;
+	ro.only = 0;
 	ro.nthreads = pl->nth;
 	ro.progress = o->progress ? rprog_fn : NULL;
 	ro.u = &rp;
@@ -585,7 +595,7 @@ static void *rpool_thread(void *arg)
 	struct rpool *pl = arg;
 	for (;;) {
 		pthread_mutex_lock(&pl->mu);
-		uint32_t r = pl->next <= pl->o->nres ? pl->next++ : 0;
+		uint32_t r = pl->next < pl->n ? pl->todo[pl->next++] : 0;
 		pthread_mutex_unlock(&pl->mu);
 		if (!r || (pl->o->stop && *pl->o->stop))
 			break;
@@ -594,11 +604,105 @@ static void *rpool_thread(void *arg)
 	return NULL;
 }
 
-/* Both answers on each of o->nres resamples, into the r_* arrays and intervals of v (the
- * trace's own answers, which bracket the searches); sh: the progress shared with the
- * trace's answer. */
+/* The brackets a resample's searches start from, per policy of v (the trace's answers):
+ * the smallest cluster's step (0: none) and the growth step (-1: none). */
+static void hints_of(const struct verdict *v, unsigned *hint, int *ghint)
+{
+	for (size_t i = 0; i < v->np; i++) {
+		const struct verdict_pol *p = &v->p[i];
+		hint[i] = p->ok ? p->size->min.step : 0;
+		ghint[i] = p->growth >= 0 ? (int)llround(p->growth / v->step) : -1;
+	}
+}
+
+/* v->hints from hint and ghint. */
+static void hints_text(struct verdict *v, const unsigned *hint, const int *ghint)
+{
+	sbuf_reset(&v->hints);
+	for (size_t i = 0; i < v->np; i++)
+		sbuf_printf(&v->hints, "%s%s:%u:%d", i ? "," : "", v->p[i].policy->name, hint[i],
+			    ghint[i]);
+}
+
+/* Read text, as hints_text writes it for v's policies (in v's order), into hint and ghint:
+ * 0, or VF_EINPUT saying what does not match. */
+static int hints_parse(const struct verdict *v, const char *text, unsigned *hint, int *ghint,
+		       struct err *e)
+{
+	const char *p = text;
+	for (size_t i = 0; i < v->np; i++) {
+		const char *name = v->p[i].policy->name;
+		size_t n = strlen(name);
+		char *end;
+		if (i && *p++ != ',')
+			return err_set(e, VF_EINPUT, "--hints '%s': %zu policies, not %zu", text, i,
+				       v->np);
+		if (strncmp(p, name, n) || p[n] != ':')
+			return err_set(e, VF_EINPUT,
+				       "--hints '%s': policy %zu is not %s (the baseline first, "
+				       "then each candidate once, in the order given)",
+				       text, i + 1, name);
+		p += n + 1;
+		unsigned long h = strtoul(p, &end, 10);
+		if (end == p || *end != ':' || h > UINT32_MAX)
+			return err_set(e, VF_EINPUT, "--hints '%s': %s: not STEP:GROWTH_STEP", text,
+				       name);
+		p = end + 1;
+		long g = strtol(p, &end, 10);
+		if (end == p || g < -1 || g > INT32_MAX)
+			return err_set(e, VF_EINPUT, "--hints '%s': %s: not STEP:GROWTH_STEP", text,
+				       name);
+		p = end;
+		hint[i] = (unsigned)h;
+		ghint[i] = (int)g;
+	}
+	if (*p)
+		return err_set(e, VF_EINPUT, "--hints '%s': more than the %zu policies", text,
+			       v->np);
+	return 0;
+}
+
+/* v->key: what decides a resample's answers besides the scenario and the resample. */
+static void key_text(const struct verdict_opts *o, struct verdict *v)
+{
+	struct sbuf slo = SBUF_INIT;
+	sbuf_init(&slo);
+	if (o->slo)
+		size_slo_text(o->slo, &slo);
+	const struct gpumodel *gm = o->shrink_model >= 0 ? gpumodel_get(o->shrink_model) : NULL;
+	sbuf_reset(&v->key);
+	sbuf_printf(&v->key,
+		    "baseline=%s;seeds=%" PRIu64 "-%" PRIu64 ";slo=%s;shrink=%s;headroom=%d;"
+		    "step=%.17g;cap=%.17g;block=%" PRId64 ";hints=%s",
+		    o->base->name, o->lo, o->hi, o->slo ? slo.s : "default", gm ? gm->name : "",
+		    o->headroom, v->step, v->cap, v->block_s, v->hints.s);
+	sbuf_release(&slo);
+}
+
+/* Are the answers of every policy of v on resample r known (o->known)? Then into the r_*
+ * arrays of v. */
+static int known(const struct verdict_opts *o, struct verdict *v, uint32_t r)
+{
+	double(*got)[3] = xcalloc(v->np, sizeof *got);
+	size_t i = 0;
+	while (o->known && i < v->np &&
+	       o->known->get(o->known->u, v->key.s, r, v->p[i].policy->name, got[i]))
+		i++;
+	int all = o->known && i == v->np;
+	for (i = 0; all && i < v->np; i++) {
+		v->p[i].r_usd[r - 1] = got[i][0];
+		v->p[i].r_growth[r - 1] = got[i][1];
+		v->p[i].r_buy[r - 1] = got[i][2];
+	}
+	free(got);
+	return all;
+}
+
+/* Both answers on each of o->nres resamples (o->only alone when set), into the r_* arrays
+ * and intervals of v, each search starting from hint and ghint (the trace's answers, or a
+ * task's --hints); sh: the progress shared with the trace's answer. */
 static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struct verdict *v,
-			  struct err *e)
+			  const unsigned *hint, const int *ghint, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	int64_t t0, t1;
@@ -607,17 +711,31 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 		return rc;
 	v->nres = o->nres;
 	v->block_s = o->block_s ? o->block_s : resample_block_default(t0, t1);
-	unsigned *hint = xcalloc(v->np, sizeof *hint);
-	int *ghint = xcalloc(v->np, sizeof *ghint);
+	hints_text(v, hint, ghint);
+	key_text(o, v);
 	for (size_t i = 0; i < v->np; i++) {
 		struct verdict_pol *p = &v->p[i];
-		hint[i] = p->ok ? p->size->min.step : 0;
-		ghint[i] = p->growth >= 0 ? (int)llround(p->growth / v->step) : -1;
 		p->r_usd = xcalloc(o->nres, sizeof *p->r_usd);
 		p->r_growth = xcalloc(o->nres, sizeof *p->r_growth);
 		p->r_buy = xcalloc(o->nres, sizeof *p->r_buy);
+		for (uint32_t r = 0; r < o->nres; r++)
+			p->r_usd[r] = p->r_growth[r] = p->r_buy[r] = NAN;
+		p->usd_lo = p->usd_hi = p->growth_lo = p->growth_hi = p->buy_lo = p->buy_hi = NAN;
 	}
-	unsigned nw = o->nthreads < o->nres ? o->nthreads : o->nres;
+	v->rmissing = xcalloc(o->nres, 1);
+	uint32_t *todo = xcalloc(o->nres, sizeof *todo);
+	size_t n = 0;
+	for (uint32_t r = 1; r <= o->nres; r++) {
+		if (o->only && r != o->only)
+			continue;
+		if (known(o, v, r))
+			v->nknown++;
+		else if (o->known && !o->known->compute)
+			v->rmissing[r - 1] = 1, v->nmissing++;
+		else
+			todo[n++] = r;
+	}
+	unsigned nw = n ? (o->nthreads < n ? o->nthreads : (unsigned)n) : 1;
 	struct rpool pl = {.o = o,
 			   .v = v,
 			   .sh = sh,
@@ -626,20 +744,24 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 			   .t0 = t0,
 			   .t1 = t1,
 			   .nth = o->nthreads / nw,
-			   .next = 1,
+			   .todo = todo,
+			   .n = n,
 			   .rc = xcalloc(o->nres, sizeof *pl.rc),
 			   .e = xcalloc(o->nres, sizeof *pl.e)};
-	for (uint32_t r = 0; r < o->nres; r++)
-		pl.rc[r] = -1;
+	for (size_t k = 0; k < n; k++)
+		pl.rc[todo[k] - 1] = -1;
 	pthread_mutex_init(&pl.mu, NULL);
-	run_threads(nw, rpool_thread, &pl);
+	if (n)
+		run_threads(nw, rpool_thread, &pl);
 	pthread_mutex_destroy(&pl.mu);
-	for (uint32_t r = 0; r < o->nres && !rc; r++) /* the first error, in resample order */
-		if (pl.rc[r] == -1)
+	for (size_t k = 0; k < n && !rc; k++) { /* the first error, in resample order */
+		uint32_t r = todo[k];
+		if (pl.rc[r - 1] == -1)
 			rc = err_set(e, VF_ESTOP, "stopped");
-		else if (pl.rc[r])
-			*e = pl.e[r], rc = pl.rc[r];
-	for (size_t i = 0; i < v->np && !rc; i++) {
+		else if (pl.rc[r - 1])
+			*e = pl.e[r - 1], rc = pl.rc[r - 1];
+	}
+	for (size_t i = 0; i < v->np && !rc && !o->only && !v->nmissing; i++) {
 		struct verdict_pol *p = &v->p[i];
 		resample_interval(p->r_usd, o->nres, VERDICT_LEVEL, &p->usd_lo, &p->usd_hi);
 		resample_interval(p->r_growth, o->nres, VERDICT_LEVEL, &p->growth_lo,
@@ -648,33 +770,69 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 	}
 	free(pl.rc);
 	free(pl.e);
-	free(hint);
-	free(ghint);
+	free(todo);
 	return rc;
+}
+
+/* A task's verdict (o->only): the policies, the growth search's step, and the hints. */
+static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned **hint, int **ghint,
+		      struct err *e)
+{
+	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
+	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
+	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
+	v->np = order_policies(o, pols);
+	v->p = xcalloc(v->np, sizeof *v->p);
+	for (size_t i = 0; i < v->np; i++) {
+		v->p[i].policy = pols[i];
+		v->p[i].is_base = i == 0;
+		v->p[i].growth = -1;
+	}
+	free(pols);
+	*hint = xcalloc(v->np, sizeof **hint);
+	*ghint = xcalloc(v->np, sizeof **ghint);
+	if (!o->hints)
+		return err_set(e, VF_EINPUT,
+			       "a resample alone needs the trace's answers (--hints)");
+	if (o->only > o->nres)
+		return err_set(e, VF_EINPUT, "resample %u of %u", o->only, o->nres);
+	return hints_parse(v, o->hints, *hint, *ghint, e);
 }
 
 int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 {
 	int rc;
-	if (o->nres && o->sc->mode != SIM_TIMED) {
-		memset(v, 0, sizeof *v);
+	memset(v, 0, sizeof *v);
+	if (o->nres && o->sc->mode != SIM_TIMED)
 		return err_set(e, VF_EINPUT,
 			       "--resamples: timed mode only (inflation already "
 			       "draws its jobs with replacement from the trace's mix)");
-	}
 	struct verdict_opts oo = *o;
 	struct rshare sh = {.o = o, .n = o->nres, .done = xcalloc(o->nres + 1, sizeof *sh.done)};
 	struct rprog rp = {&sh, 0};
+	unsigned *hint = NULL;
+	int *ghint = NULL;
 	pthread_mutex_init(&sh.mu, NULL);
 	if (o->nres && o->progress) {
 		oo.progress = rprog_fn;
 		oo.u = &rp;
 	}
-	rc = answer(&oo, NULL, NULL, v, e);
+	if (o->only) {
+		rc = task_start(o, v, &hint, &ghint, e);
+	} else {
+		rc = answer(&oo, NULL, NULL, v, e);
+		if (!rc && o->nres) {
+			hint = xcalloc(v->np, sizeof *hint);
+			ghint = xcalloc(v->np, sizeof *ghint);
+			hints_of(v, hint, ghint);
+		}
+	}
 	if (!rc && o->nres)
-		rc = over_resamples(o, &sh, v, e);
+		rc = over_resamples(o, &sh, v, hint, ghint, e);
 	pthread_mutex_destroy(&sh.mu);
 	free(sh.done);
+	free(hint);
+	free(ghint);
 	return rc;
 }
 
@@ -686,6 +844,9 @@ void verdict_release(struct verdict *v)
 		FREE_ALL(v->p[i].r_usd, v->p[i].r_growth, v->p[i].r_buy);
 	size_results_free(v->sizes, v->np);
 	free(v->p);
+	free(v->rmissing);
+	sbuf_release(&v->hints);
+	sbuf_release(&v->key);
 	size_plan_release(&v->plan);
 	memset(v, 0, sizeof *v);
 }

@@ -5,7 +5,8 @@
 # one damaged are run again, and only they; a task stopped by a signal (as at its time
 # limit) keeps its finished runs and resumes after them. The same through slurm.sh
 # --transfer on a node that shares no file system with this host below far/ (start.sh:
-# VOIDFIT_SLURM_HIDE). Under CI a Slurm that cannot start fails the test (lib.sh: skip).
+# VOIDFIT_SLURM_HIDE). A verdict's resamples (verdict --sweep) both ways give the verdict
+# searched on this host. Under CI a Slurm that cannot start fails the test (lib.sh: skip).
 . "$VOIDFIT_TOP/tests/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
 command -v flock >/dev/null 2>&1 || skip "flock is not installed"
@@ -78,6 +79,26 @@ sqlite3 one.db "$q" >one.runs
 sqlite3 t.db "$q" >merged.runs
 [ "$(wc -l <one.runs)" -eq 24 ] || die "want 24 one-host runs"
 cmp -s one.runs merged.runs || die "runs made by Slurm differ from the one-host replay"
+
+# a verdict's resamples as a sweep (voidfit verdict --sweep): slurm.sh runs them, then a
+# status check, not a merge; the verdict that reads them is the one searched on this host
+vf import -o v.db "$tr/storage-stress/jobs.csv" "$tr/storage-stress/nodes.csv" >/dev/null 2>&1 ||
+	die "import failed"
+cp v.db vone.db
+vopts="-p packing --resamples 3 --no-headroom -f json"
+expect_rc 0 vf verdict vone.db $vopts --threads 2
+cp out vref.json
+expect_rc 0 vf verdict v.db $vopts --sweep vs
+expect_rc 0 vs/slurm.sh
+contains out "voidfit sweep status, once every array succeeds"
+wait_jobs
+expect_rc 0 vf sweep status vs
+contains out "3 tasks: 3 done"
+cat vs/logs/merge-*.out >vmerge.out
+contains vmerge.out "3 tasks: 3 done"
+expect_rc 0 vf verdict v.db $vopts --sweep vs
+contains err "the 3 resamples read from the tasks of vs"
+cmp -s out vref.json || die "the verdict from Slurm's tasks differs: $(diff vref.json out)"
 
 # a task store lost and one damaged: slurm.sh runs those two again, and no other
 rm "$sw/runs/3.db"
@@ -164,6 +185,19 @@ wait_jobs
 expect_rc 0 vf sweep status far/sw
 contains out "3 tasks: 3 done"
 cmp -s log1 far/sw/logs/1.log || die "a task that was done ran again"
+
+# a verdict's resamples through --transfer: the task lines start "voidfit verdict STORE"
+vf import -o far/v.db "$tr/storage-stress/jobs.csv" "$tr/storage-stress/nodes.csv" \
+	>/dev/null 2>&1 || die "import failed"
+expect_rc 0 vf verdict far/v.db $vopts --sweep far/vs
+expect_rc 0 far far/vs/slurm.sh
+wait_jobs
+expect_rc 0 vf sweep status far/vs
+contains out "3 tasks: 3 done"
+cat far/vs/logs/merge-*.out >vmerge-far.out 2>/dev/null || die "the verdict's last job did not run"
+contains vmerge-far.out "3 tasks: 3 done"
+expect_rc 0 vf verdict far/v.db $vopts --sweep far/vs
+cmp -s out vref.json || die "the verdict through --transfer differs: $(diff vref.json out)"
 
 # a task stopped on the node sends back the runs it kept, and resumes after them
 cp big.db far/big.db
