@@ -7,6 +7,11 @@
 #      ('balanced', seed 1), 2 threads, and the same at a tenth of the jobs
 #   3. with BENCH_VERDICT_RESAMPLES=N, the verdict on the generated traces again with
 #      --resamples N (both answers on N block resamples)
+#   4. the verdict with resamples through its sweep (verdict --sweep, GNU parallel on this
+#      machine): the trace answered where the sweep is written, the tasks, the trace
+#      answered again where they are read; against the same verdict searched here, and the
+#      wall it would take with one machine a task (the two trace answers and the longest
+#      task): on the demo trace with 4 resamples, and on the generated traces with N
 # Each line gives wall and CPU seconds (user + system: a shared machine's wall time varies
 # with its load, which each line says when it began), and verdict's count of the probes of
 # each search and their sim events (the work, whatever the load).
@@ -59,11 +64,40 @@ one() {
 		"$(ratio "$v" "$r") (load $l)"
 	head -1 "$work/out" | cut -c1-200
 	grep "probes (sim events)" "$work/err" || true
+	swept "$1" "$2" "$nres" "$v"
+}
+
+# swept DB LABEL N LOCAL_WALL: the verdict with N resamples through its sweep, here
+swept() {
+	command -v parallel >/dev/null 2>&1 || { echo "$2: sweep skipped: no GNU parallel"; return 0; }
+	l=$(load)
+	cp "$1" "$work/sw.db"
+	rm -rf "$work/vs"
+	# shellcheck disable=SC2086
+	w1=$(wall "$vf" verdict "$work/sw.db" --threads 2 --resamples "$3" --sweep "$work/vs" $args)
+	c1=$(cat "$work/cpu")
+	t=$(wall sh "$work/vs/parallel.sh" -j 2)
+	ct=$(cat "$work/cpu")
+	# shellcheck disable=SC2086
+	w2=$(wall "$vf" verdict "$work/sw.db" --threads 2 --resamples "$3" --sweep "$work/vs" $args)
+	c2=$(cat "$work/cpu")
+	grep -q "resamples read from the tasks" "$work/err" ||
+		{ cat "$work/err" >&2; echo "the sweep's answers were not read" >&2; exit 1; }
+	longest=$(awk 'NR > 1 && $4 > m { m = $4 } END { printf "%.2f", m }' "$work/vs/joblog")
+	far=$(echo "$w1 $longest $w2" | awk '{ printf "%.2f", $1 + $2 + $3 }')
+	echo "$2, $3 resamples through --sweep: write (the trace) ${w1} s ($c1 CPU-s)," \
+		"tasks ${t} s on this machine (CPU-s of parallel.sh: $ct; longest task" \
+		"${longest} s), read (the trace again) ${w2} s ($c2 CPU-s) (load $l)"
+	echo "  one machine a task: ${far} s, against ${4} s here: ratio $(ratio "$far" "$4")"
 }
 
 "$vf" import -o "$work/d.db" "$top/traces/storage-stress/jobs.csv" \
 	"$top/traces/storage-stress/nodes.csv" >/dev/null 2>&1
 one "$work/d.db" "demo trace (2,000 jobs, 64 nodes)"
+l=$(load)
+v=$(wall "$vf" verdict "$work/d.db" --threads 2 --resamples 4 $args)
+echo "demo trace, 4 resamples: verdict ${v} s ($(cat "$work/cpu") CPU-s) (load $l)"
+swept "$work/d.db" "demo trace" 4 "$v"
 small=$((jobs / 10))
 for n in "$small" "$jobs"; do
 	"$vf" gen --scenario balanced --jobs "$n" --nodes "$nodes" --seed 1 -o "$work/g$n" >/dev/null
