@@ -72,6 +72,15 @@ SRC      = $(wildcard src/*.c)
 LIB_SRC  = $(filter-out src/main.c,$(SRC))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/embed.o
 EMBED_IN = $(sort $(wildcard schemas/*.sql schemas/*.csv schemas/*.profile schemas/*.map))
+# Which files are embedded is part of what embed.c depends on: $(BUILD)/embed.list holds
+# their names, and when they change embed.c is made again, so that a file removed from
+# schemas/ (no newer prerequisite then) leaves the binary too.
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(strip $(EMBED_IN)),$(strip $(shell cat $(BUILD)/embed.list 2>/dev/null)))
+$(shell mkdir -p $(BUILD) && rm -f $(BUILD)/gen/embed.c)
+$(file >$(BUILD)/embed.list,$(strip $(EMBED_IN)))
+endif
+endif
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Fuzz harnesses: tests/fuzz/fuzz-NAME.c, corpus tests/fuzz/corpus/NAME/. 'make check'
