@@ -1,8 +1,9 @@
 #!/bin/sh
 # The threaded commands under ThreadSanitizer (CI): replay's grid (several policies and
 # seeds, stored and not, timed and inflation, k8s scoring), size on four threads with
-# --scoring k8s and without, and compare running every policy itself, on a small generated
-# trace. Any report fails the script. Takes a build made with SANITIZE=thread, e.g.
+# --scoring k8s and without, compare running every policy itself, and the verdict's
+# resamples sharing the pool, on a small generated trace. Any report fails the script.
+# Takes a build made with SANITIZE=thread, e.g.
 #   make BUILD=build-tsan SANITIZE=thread OPT="-O1 -g" && scripts/tsan.sh build-tsan
 #
 # Usage: scripts/tsan.sh BUILD_DIR
@@ -44,4 +45,6 @@ run "size, k8s" "$vf" size "$work/t.db" --policy fgd,first-fit --slo 'wait_p95<=
 run "size, seeds" "$vf" size "$work/t.db" --policy first-fit --slo 'wait_p95<=3h' --seeds 1-2 \
 	--threads 4 --no-store
 run "compare, running every policy" "$vf" compare "$work/fresh.db"
+run "verdict, resamples on the pool" "$vf" verdict "$work/t.db" --policy packing --no-headroom \
+	--resamples 3 --threads 4
 exit $fail
