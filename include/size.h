@@ -108,6 +108,16 @@ size_t size_plan_nodes(const struct size_plan *p, const struct node *all, unsign
 
 /* ---- the search ---- */
 
+/* A policy's full-cluster runs that a caller already has (a replay stored them, or it ran
+ * them for its own use): size_run takes them as its round 0 would have made them. */
+struct size_known {
+	const struct policy_ops *policy;
+	/* every seed lo..hi of size_opts, lo first, RUNREC_NCOL figures a seed as a complete
+	 * run gives them (runrec_from_result): NaN exactly where such a run has NaN */
+	const double *fig;
+	int64_t w0, w1; /* the pricing window of seed lo's run (struct size_result) */
+};
+
 /* Progress: share of the search done (an estimate), the policy and step of a run. */
 typedef void (*size_progress_fn)(void *u, double done, const char *policy, unsigned step,
 				 size_t nodes);
@@ -141,6 +151,12 @@ struct size_opts {
 	 * within that: min is then at most tol - 1 steps above the smallest that meets it on a
 	 * monotone policy. 0 or 1: to the step. */
 	unsigned tol;
+	/* or NULL; else nknown policies' full-cluster runs at every seed (at most one entry a
+	 * policy; a policy of none is run): round 0 runs nothing for them and judges their
+	 * figures as its own, so every answer is the same; the runs are counted in
+	 * size_result.reused, not in probes, events or gave_up */
+	const struct size_known *known;
+	size_t nknown;
 };
 
 /* Events between two give-up tests of a run (size_opts.giveup). */
@@ -180,7 +196,9 @@ struct size_result {
 	int64_t gpus;            /* GPUs kept */
 	double usd_year;         /* the retired GPUs at sc->prices, per year (8760 h) */
 	uint32_t assumed;        /* models retired whose price is not a list price (bit m) */
-	size_t probes; /* steps tried, the full cluster included (not a step run ahead unused) */
+	size_t probes; /* steps run, the full cluster included unless it was known (size_opts.known;
+			* not a step run ahead unused) */
+	size_t reused; /* full-cluster runs taken from size_opts.known (every seed's), not run */
 	/* The bisection assumes more nodes never miss what fewer meet; the SIZE_ABOVE steps
 	 * above min are tried too (fewer if the full cluster comes first): above_checked of
 	 * them, and above_miss, the first that misses (then above is its check), or 0. */
@@ -203,6 +221,14 @@ struct size_result {
  * VF_ESTOP). */
 int size_probe(const struct size_opts *o, size_t p, unsigned step, const double *full,
 	       struct size_check *out, double *fig, struct err *e);
+
+/* The full cluster's runs of o->pols[p] at every seed, as size_run's round 0 makes them
+ * (o->giveup and o->slo play no part), for a caller that needs their figures before a
+ * search and hands them to it after (size_opts.known): k->fig gets them (fig: room for
+ * nseed x RUNREC_NCOL, the caller's), k->policy and the window set; *events, if not NULL,
+ * gets their sim events. Returns 0, or a run's error (VF_EINPUT, VF_ESTOP). */
+int size_full_runs(const struct size_opts *o, size_t p, double *fig, struct size_known *k,
+		   int64_t *events, struct err *e);
 
 /* The search for every policy of o: *out gets o->npol results (free with
  * size_results_free). Returns 0, or the first run's error, or VF_ESTOP when stopped. A

@@ -5,6 +5,8 @@
  * cluster missed) and one that meets the SLO (hi; the full cluster to begin with):
  *
  *   round 0                 every policy at step S, every seed: full_ok, or not searched
+ *                           (a policy of size_opts.known is not run: its runs are judged
+ *                           as if just made, full_cluster, so the search goes on alike)
  *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
  *                           lo = the one below that (hint_bracket)
  *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
@@ -638,6 +640,24 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 
 /* ---- the search ---- */
 
+int size_full_runs(const struct size_opts *o, size_t p, double *fig, struct size_known *k,
+		   int64_t *events, struct err *e)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
+	int64_t w[2] = {0, 0}, wq[2], ev = 0;
+	int rc = VF_OK, gave_up = 0;
+	struct seed_traces st;
+	seed_traces_init(&st, o);
+	for (size_t q = 0; q < nseed && !rc; q++) /* no "full" bound, no give-up: round 0's */
+		rc = run_one(o, &st, p, o->plan->steps, o->lo + q, NULL, 0, fig + q * RUNREC_NCOL,
+			     &nodes, q ? wq : w, &gave_up, &ev, NULL, NULL, e);
+	seed_traces_release(&st, o);
+	*k = (struct size_known){.policy = o->pols[p], .fig = fig, .w0 = w[0], .w1 = w[1]};
+	if (events)
+		*events = ev;
+	return rc;
+}
+
 /* One run of a round. */
 struct task {
 	size_t p;           /* policy */
@@ -821,28 +841,47 @@ static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t
 	return n;
 }
 
-/* Round 0's judgement of policy r: its full cluster (t: its nseed tasks), whose figures
- * become the policy's full ones. */
+/* Round 0's judgement of policy r: its full cluster's figures fig (every seed; nodes kept,
+ * seed lo's pricing window w0, w1), which become the policy's full ones. */
 static void full_cluster(const struct size_opts *o, struct size_result *r, struct search *sp,
-			 const struct task *t, double *full)
+			 const double *fig, size_t nodes, int64_t w0, int64_t w1, double *full)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
-	judge(o, NULL, t->v, t->step, t->nodes, &r->full);
-	memcpy(full, t->v, nseed * RUNREC_NCOL * sizeof *full);
+	judge(o, NULL, fig, o->plan->steps, nodes, &r->full);
+	memcpy(full, fig, nseed * RUNREC_NCOL * sizeof *full);
 	sp->min = r->full;
 	r->full_ok = r->full.pass;
 	r->full_alloc = 0;
+	for (size_t q = 0; q < nseed; q++)
+		r->full_alloc += fig[q * RUNREC_NCOL + RUNREC_ALLOC] / (double)nseed;
+	r->w0 = w0;
+	r->w1 = w1;
+	sp->hi = o->plan->steps;
+	sp->lo = -1;
+}
+
+/* Round 0's full cluster of policy r run (t: its nseed tasks): judged, and its runs
+ * counted. */
+static void full_run(const struct size_opts *o, struct size_result *r, struct search *sp,
+		     const struct task *t, double *full)
+{
+	size_t nseed = (size_t)(o->hi - o->lo) + 1;
+	full_cluster(o, r, sp, t->v, t->nodes, t->w[0], t->w[1], full);
 	for (size_t q = 0; q < nseed; q++) {
-		r->full_alloc += t->v[q * RUNREC_NCOL + RUNREC_ALLOC] / (double)nseed;
 		r->gave_up += (size_t)t[q].gave_up;
 		r->events += t[q].events;
 	}
 	r->full.events = r->events;
-	r->w0 = t->w[0];
-	r->w1 = t->w[1];
-	sp->hi = o->plan->steps;
-	sp->lo = -1;
 	sp->probes++;
+}
+
+/* The runs of o->known for policy p, or NULL. */
+static const struct size_known *known_runs(const struct size_opts *o, size_t p)
+{
+	for (size_t i = 0; o->known && i < o->nknown; i++)
+		if (o->known[i].policy == o->pols[p])
+			return &o->known[i];
+	return NULL;
 }
 
 /* Judge the probe of t (its nseed tasks) and move the bracket of sp to it. */
@@ -936,7 +975,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		unsigned k = (unsigned)(o->nthreads / (nactive * nseed));
 		k = k ? k : 1;
 		for (size_t p = 0; p < npol; p++) {
-			if (round && !s[p].active)
+			if ((round && !s[p].active) || (!round && known_runs(o, p)))
 				continue;
 			unsigned ns = round_steps(o, &s[p], p, round, k, steps, iv);
 			for (unsigned i = 0; i < ns; i++) {
@@ -959,8 +998,9 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		double total = done;
 		for (size_t p = 0; p < npol; p++) {
 			if (round == 0) {
-				total += (double)nseed * (1 + (o->no_above ? 0 : SIZE_ABOVE) +
-							  k * rounds_left(plan->steps + 1, k));
+				total += (double)nseed *
+					 (!known_runs(o, p) + (o->no_above ? 0 : SIZE_ABOVE) +
+					  k * rounds_left(plan->steps + 1, k));
 				continue;
 			}
 			if (s[p].active)
@@ -979,8 +1019,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 			while (j < n && t[j].p == p)
 				j += nseed;
 			if (round == 0)
-				full_cluster(o, &res[p], &s[p], t + i,
-					     full + p * nseed * RUNREC_NCOL);
+				full_run(o, &res[p], &s[p], t + i, full + p * nseed * RUNREC_NCOL);
 			else if (s[p].bracketed)
 				hint_bracket(o, &res[p], &s[p], t + i, (j - i) / nseed,
 					     full + p * nseed * RUNREC_NCOL);
@@ -989,6 +1028,15 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 				       full + p * nseed * RUNREC_NCOL);
 			s[p].active = res[p].full_ok && !narrow(o, s[p].lo, s[p].hi);
 			i = j;
+		}
+		for (size_t p = 0; p < npol && round == 0; p++) { /* and those known: as if run */
+			const struct size_known *kn = known_runs(o, p);
+			if (!kn)
+				continue;
+			full_cluster(o, &res[p], &s[p], kn->fig, nodes_at(plan, plan->steps),
+				     kn->w0, kn->w1, full + p * nseed * RUNREC_NCOL);
+			res[p].reused = nseed;
+			s[p].active = res[p].full_ok && !narrow(o, s[p].lo, s[p].hi);
 		}
 	}
 	/* a last round: the SIZE_ABOVE steps just above each size found, where they are not the

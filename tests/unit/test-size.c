@@ -686,6 +686,70 @@ static void test_giveup_same_answer(void **state)
 	assert_true(lb > 60 && lb <= fig[0][RUNREC_WAIT_P95]);
 }
 
+/* Full-cluster runs a caller already has (size_opts.known) change no answer: the search
+ * that takes them finds what the one that runs them finds, bounds from "full" and give-ups
+ * included, with one probe fewer and their events not counted; a policy not known is run,
+ * and runs of a policy the search does not size are ignored. */
+static void test_known_same_answer(void **state)
+{
+	struct fx *f = *state;
+	struct size_slo slo = {0};
+	struct err e;
+	const struct policy_ops *pols[] = {policy_find("first-fit"), policy_find("best-fit")},
+				*other = policy_find("random");
+	static const char *const slos[] = {"wait_p95<=60", "wait_mean<=full,wait_p95<=10m",
+					   "jct_mean<=50"};
+	for (size_t si = 0; si < sizeof slos / sizeof *slos; si++) {
+		add_jobs(f, si == 1 ? 8 : 0, 300, 30);
+		slo.n = 0;
+		assert_int_equal(size_slo_parse(slos[si], &slo, &e), 0);
+		struct size_opts o = fx_opts(f, pols, 2, &slo, 2, 1);
+		struct size_result *r, *q;
+		assert_int_equal(size_run(&o, &r, &e), 0);
+		double fig[2][2 * RUNREC_NCOL];
+		struct size_known kn[2];
+		int64_t events = 0;
+		assert_int_equal(size_full_runs(&o, 0, fig[0], &kn[0], &events, &e), 0);
+		assert_ptr_equal(kn[0].policy, pols[0]);
+		assert_true(events ==
+			    (int64_t)(fig[0][RUNREC_EVENTS] + fig[0][RUNREC_NCOL + RUNREC_EVENTS]));
+		/* another policy's runs, under the name of one the search does not size */
+		assert_int_equal(size_full_runs(&o, 1, fig[1], &kn[1], NULL, &e), 0);
+		kn[1].policy = other;
+		o.known = kn;
+		o.nknown = 2;
+		assert_int_equal(size_run(&o, &q, &e), 0);
+		for (size_t p = 0; p < 2; p++) {
+			assert_int_equal(q[p].full_ok, r[p].full_ok);
+			assert_same_check(&q[p].full, &r[p].full);
+			assert_same_check(&q[p].min, &r[p].min);
+			assert_int_equal(q[p].has_smaller, r[p].has_smaller);
+			if (r[p].has_smaller)
+				assert_same_check(&q[p].below, &r[p].below);
+			assert_int_equal(q[p].gpus, r[p].gpus);
+			assert_true(q[p].usd_year == r[p].usd_year);
+			assert_int_equal(q[p].above_checked, r[p].above_checked);
+			assert_int_equal(q[p].above_miss, r[p].above_miss);
+			assert_true(q[p].full_alloc == r[p].full_alloc);
+			assert_int_equal(q[p].w0, r[p].w0);
+			assert_int_equal(q[p].w1, r[p].w1);
+			assert_int_equal(q[p].gave_up, r[p].gave_up);
+		}
+		/* first-fit's were known: not run, nor counted; best-fit's were run */
+		assert_int_equal(q[0].reused, 2);
+		assert_int_equal(q[0].probes + 1, r[0].probes);
+		assert_true(q[0].events + events == r[0].events);
+		assert_int_equal(q[1].reused, 0);
+		assert_int_equal(q[1].probes, r[1].probes);
+		assert_true(q[1].events == r[1].events);
+		assert_int_equal(r[0].reused, 0);
+		if (si == 2) /* the full cluster misses: nothing was run for first-fit */
+			assert_int_equal(q[0].probes, 0);
+		size_results_free(r, 2);
+		size_results_free(q, 2);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_bisection_vs_every_size),
 		cmocka_unit_test(test_threads_same_answer),
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_known_same_answer, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
