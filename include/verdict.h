@@ -74,6 +74,12 @@ struct verdict_opts {
 	 * answers on that resample (r_* at only - 1), no interval. 0: a whole verdict. */
 	uint32_t only;
 	const char *hints;
+	/* or NULL: nfull_runs policies' full-cluster runs the caller has (size_opts.known:
+	 * o->sc's trace, every seed), which the trace's own answer takes instead of running
+	 * them (the default SLO's and the first answer's); a resample's, on another trace,
+	 * never does */
+	const struct size_known *full_runs;
+	size_t nfull_runs;
 };
 
 /* Resample answers known already, so that a verdict asked again, or finished by the tasks

@@ -1,8 +1,10 @@
 /*
  * verdict.c — the two answers and the sentence (verdict.h).
  *
- *   the SLO      --slo, or the baseline on the full cluster at every seed (size_probe):
- *                wait_p95 <= its worst p95, unplaceable_jobs <= its most unplaceable
+ *   the SLO      --slo, or the baseline on the full cluster at every seed (size_full_runs):
+ *                wait_p95 <= its worst p95, unplaceable_jobs <= its most unplaceable; the
+ *                first answer's search takes those runs (size_opts.known), as it takes the
+ *                caller's (verdict_opts.full_runs, a stored replay's) on the trace itself
  *   fewer GPUs   size_run for the baseline and every candidate at that SLO, in one search
  *                (the runs of all policies share its threads); answer = the baseline's
  *                smallest cluster minus the policy's, group by group
@@ -95,12 +97,16 @@ void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct jo
 
 /* ---- the SLO ---- */
 
-/* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. */
+/* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. Its
+ * runs go to *k (their figures into fig, room for every seed's) for the first answer's
+ * search to take, so that it does not run them again; kn (or NULL): the caller's runs of
+ * the baseline, and then nothing is run. */
 static int default_slo(const struct verdict_opts *o, const struct size_plan *plan,
+		       const struct size_known *kn, double *fig, struct size_known *k,
 		       struct size_slo *slo, struct verdict_work *w, struct err *e)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
-	double *fig = xcalloc(nseed * RUNREC_NCOL, sizeof *fig), p95 = 0, unpl = 0;
+	double p95 = 0, unpl = 0;
 	struct size_slo none = {.n = 0};
 	struct size_opts so = {.sc = o->sc,
 			       .plan = plan,
@@ -111,12 +117,17 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 			       .slo = &none,
 			       .nthreads = 1,
 			       .stop = o->stop};
-	struct size_check c;
-	int rc = size_probe(&so, 0, plan->steps, NULL, &c, fig, e);
-	w->probes++;
-	w->events += rc ? 0 : c.events;
-	for (size_t k = 0; k < nseed && !rc; k++) {
-		const double *v = fig + k * RUNREC_NCOL;
+	int64_t events = 0;
+	int rc = VF_OK;
+	if (kn) {
+		*k = *kn;
+	} else {
+		rc = size_full_runs(&so, 0, fig, k, &events, e);
+		w->probes++;
+		w->events += rc ? 0 : events;
+	}
+	for (size_t q = 0; q < nseed && !rc; q++) {
+		const double *v = k->fig + q * RUNREC_NCOL;
 		p95 = isnan(v[RUNREC_WAIT_P95]) ? p95 : fmax(p95, v[RUNREC_WAIT_P95]);
 		unpl = isnan(v[RUNREC_UNPLACEABLE]) ? unpl : fmax(unpl, v[RUNREC_UNPLACEABLE]);
 	}
@@ -125,7 +136,6 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 		slo->t[0] = (struct size_term){RUNREC_WAIT_P95, 0, 0, p95};
 		slo->t[1] = (struct size_term){RUNREC_UNPLACEABLE, 0, 0, unpl};
 	}
-	free(fig);
 	return rc;
 }
 
@@ -392,6 +402,14 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	const struct scenario *sc = o->sc;
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
 	int rc, resample = hint != NULL; /* only a resample is given hints */
+	/* the full-cluster runs known: the caller's (not on a resample), the default SLO's */
+	size_t nruns = resample || !o->full_runs ? 0 : o->nfull_runs;
+	struct size_known *runs = xcalloc(nruns + 1, sizeof *runs), *base_runs = NULL;
+	double *base_fig = xcalloc(((size_t)(o->hi - o->lo) + 1) * RUNREC_NCOL, sizeof *base_fig);
+	for (size_t i = 0; i < nruns; i++)
+		runs[i] = o->full_runs[i];
+	for (size_t i = 0; i < nruns; i++)
+		base_runs = runs[i].policy == o->base ? &runs[i] : base_runs;
 
 	assert(o->lo <= o->hi && o->nthreads > 0);
 	memset(v, 0, sizeof *v);
@@ -412,8 +430,10 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			goto out;
 		}
 		v->slo_default = 1;
-		if ((rc = default_slo(o, &v->plan, &v->slo, &v->work[VERDICT_W_FEWER], e)))
+		if ((rc = default_slo(o, &v->plan, base_runs, base_fig, &runs[nruns], &v->slo,
+				      &v->work[VERDICT_W_FEWER], e)))
 			goto out;
+		nruns += !base_runs;
 	}
 	if ((rc = size_slo_check(&v->slo, sc->mode, e)))
 		goto out;
@@ -436,7 +456,9 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .giveup = o->giveup,
 			       .hint = hint,
 			       .no_above = resample,
-			       .tol = resample ? v->plan.steps / RESAMPLE_TOL : 0};
+			       .tol = resample ? v->plan.steps / RESAMPLE_TOL : 0,
+			       .known = runs,
+			       .nknown = nruns};
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {
@@ -492,6 +514,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	}
 out:
 	free(pols);
+	free(runs);
+	free(base_fig);
 	return rc;
 }
 
