@@ -184,6 +184,18 @@ void runrec_describe(const struct store_scenario *s, const struct store_scenario
 /* The id of trace_id's scenario of key (scenario_key) into *id, 0 when there is none. */
 int runrec_find_scenario(struct store *st, int64_t trace_id, const char *key, int64_t *id,
 			 struct err *e);
+/* The runs a search may take instead of replaying the full cluster (size_opts.known): of
+ * sc's scenario (loaded: its key as scenario_key makes it, on sc->trace_id), by pol at
+ * each seed lo..hi, made by this voidfit (runs.voidfit_version is VOIDFIT_VERSION) and
+ * holding every figure such a run has (each column of sc's mode, the whole-node pair when
+ * the trace has gangs, no other), the newest of a seed's. *found = 1 only when every seed
+ * has one: then ids gets their ids and fig (nseed x RUNREC_NCOL) their figures, NaN where
+ * the run has NaN, the $ ones priced from their buckets at sc's prices as a replay prices
+ * them, and *w0, *w1 the scenario's pricing window (-1 in inflation). Returns 0 or the
+ * store's error. */
+int runrec_find_full(struct store *st, const struct scenario *sc, const struct policy_ops *pol,
+		     uint64_t lo, uint64_t hi, int64_t *ids, double *fig, int64_t *w0, int64_t *w1,
+		     int *found, struct err *e);
 /* Parse run ids "3,5-9" into *ids (*n of them, at most 100000; the caller frees *ids).
  * Returns 0 or VF_EINPUT. */
 int runrec_parse_ids(const char *s, int64_t **ids, size_t *n, struct err *e);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gang.h"
 #include "json.h"
 #include "runrec.h"
 #include "table.h"
@@ -677,6 +678,99 @@ static int bucket_cb(void *ctx, const struct store_bucket *b)
 	r->buckets.ms[g][c][k] += b->gpu_ms;
 	r->has_buckets = 1;
 	return 0;
+}
+
+/* ---- a full cluster's runs, for a search to take (runrec_find_full) ---- */
+
+struct full_scen {
+	const char *key;
+	int64_t id, w0, w1;
+};
+
+static int full_scen_cb(void *ctx, const struct store_scenario *sc)
+{
+	struct full_scen *f = ctx;
+	if (!strcmp(sc->key, f->key)) {
+		f->id = sc->id;
+		f->w0 = sc->window_start;
+		f->w1 = sc->window_end;
+	}
+	return 0;
+}
+
+struct full_runs {
+	const char *policy;
+	uint64_t lo, hi;
+	int64_t *ids; /* per seed, the newest run of this version, 0: none */
+};
+
+static int full_runs_cb(void *ctx, const struct store_run *r)
+{
+	struct full_runs *f = ctx;
+	if (!strcmp(r->policy, f->policy) && r->seed >= f->lo && r->seed <= f->hi &&
+	    r->voidfit_version && !strcmp(r->voidfit_version, VOIDFIT_VERSION) &&
+	    r->id > f->ids[r->seed - f->lo])
+		f->ids[r->seed - f->lo] = r->id;
+	return 0;
+}
+
+/* Does run r of sc hold every figure a run of sc has, and only those? */
+static int full_figures(const struct runrec *r, const struct scenario *sc, int gangs)
+{
+	for (int c = 0; c < RUNREC_NCOL; c++) {
+		int want = runrec_col_applies((enum runrec_col)c, sc->mode);
+		if (c == RUNREC_WHOLE_FREE || c == RUNREC_WHOLE_WANT)
+			want = want && gangs;
+		else if (c == RUNREC_UNALLOC100) /* a curve that reaches 100 % (replay.c) */
+			want = want && sc->target >= 1;
+		if (want == isnan(r->v[c]))
+			return 0;
+	}
+	return r->has_buckets;
+}
+
+int runrec_find_full(struct store *st, const struct scenario *sc, const struct policy_ops *pol,
+		     uint64_t lo, uint64_t hi, int64_t *ids, double *fig, int64_t *w0, int64_t *w1,
+		     int *found, struct err *e)
+{
+	size_t nseed = (size_t)(hi - lo) + 1;
+	struct sbuf key = SBUF_INIT;
+	struct full_scen fs = {.id = 0};
+	struct full_runs fr = {pol->name, lo, hi, ids};
+	struct runrec *r = xmalloc(sizeof *r);
+	struct gang_count gc;
+	int rc;
+
+	*found = 0;
+	sbuf_init(&key);
+	scenario_key(sc, &key);
+	fs.key = key.s;
+	memset(ids, 0, nseed * sizeof *ids);
+	gang_count(&sc->base, &gc);
+	if ((rc = store_scenario_list(st, sc->trace_id, full_scen_cb, &fs, e)) || !fs.id ||
+	    (rc = store_run_list_scenario(st, fs.id, full_runs_cb, &fr, e)))
+		goto out;
+	*found = 1;
+	for (size_t k = 0; k < nseed && *found && !rc; k++) {
+		memset(r, 0, sizeof *r);
+		for (int c = 0; c < RUNREC_NCOL; c++)
+			r->v[c] = NAN;
+		if (!ids[k] || (rc = store_run_metrics(st, ids[k], metric_cb, r, e)) ||
+		    (rc = store_run_buckets(st, ids[k], bucket_cb, r, e)) ||
+		    !full_figures(r, sc, gc.jobs > 0)) {
+			*found = 0;
+			break;
+		}
+		runrec_price(r, &sc->prices, NULL); /* prices are not in the key */
+		memcpy(fig + k * RUNREC_NCOL, r->v, sizeof r->v);
+	}
+	*found = *found && !rc;
+	*w0 = sc->mode == SIM_TIMED ? fs.w0 : -1;
+	*w1 = sc->mode == SIM_TIMED ? fs.w1 : -1;
+out:
+	free(r);
+	sbuf_release(&key);
+	return rc;
 }
 
 struct one_scen {

@@ -515,6 +515,7 @@ static void test_grid_store_table(void **state)
 		assert_memory_equal(&sel.runs[i].buckets, &made->r.buckets, sizeof made->r.buckets);
 		assert_float_equal(sel.runs[i].v[RUNREC_BLOCKED], made->r.v[RUNREC_BLOCKED], 1e-12);
 	}
+	int64_t scenario_id = sel.scenario_id;
 	runrec_sel_release(&sel);
 	/* --resume finds every pair stored: nothing runs again */
 	struct job_set none = {0};
@@ -526,6 +527,56 @@ static void test_grid_store_table(void **state)
 		assert_int_equal(again[i].r.id, rows[i].r.id);
 	}
 	free(again);
+
+	/* the full cluster's runs a search may take (runrec_find_full): every seed's, as made */
+	int64_t ids[3], w0, w1;
+	double fig[3 * RUNREC_NCOL];
+	int found;
+	assert_int_equal(
+		runrec_find_full(st, &f->sc, pols[0], 3, 4, ids, fig, &w0, &w1, &found, &e), 0);
+	assert_true(found);
+	assert_true(w0 == -1 && w1 == -1); /* inflation: no window */
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(ids[k], rows[k].r.id);
+		for (int c = 0; c < RUNREC_NCOL; c++) {
+			double a = fig[k * RUNREC_NCOL + c], b = rows[k].r.v[c];
+			assert_true(a == b || (isnan(a) && isnan(b)));
+		}
+	}
+	/* a seed not stored: none is taken */
+	assert_int_equal(
+		runrec_find_full(st, &f->sc, pols[0], 3, 5, ids, fig, &w0, &w1, &found, &e), 0);
+	assert_false(found);
+	/* a newer run of another voidfit version (every figure of seed 3's): not taken */
+	struct store_metric m[RUNREC_NCOL];
+	size_t nm = 0;
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		if (!isnan(rows[0].r.v[c]))
+			m[nm++] = (struct store_metric){runrec_col_key((enum runrec_col)c),
+							rows[0].r.v[c]};
+	struct store_run other = {.trace_id = f->sc.trace_id,
+				  .policy = "fgd",
+				  .mode = "inflate",
+				  .seed = 3,
+				  .scenario_id = scenario_id,
+				  .dims = "",
+				  .voidfit_version = "0.0.0"};
+	assert_true(other.scenario_id > 0);
+	assert_int_equal(store_begin(st, &e), 0);
+	assert_int_equal(store_run_add(st, &other, m, nm, &e), 0);
+	assert_int_equal(store_commit(st, &e), 0);
+	assert_int_equal(
+		runrec_find_full(st, &f->sc, pols[0], 3, 4, ids, fig, &w0, &w1, &found, &e), 0);
+	assert_true(found);
+	assert_int_equal(ids[0], rows[0].r.id);
+	/* the newest of this version lacks a figure (its buckets here): the seed is not taken */
+	other.voidfit_version = VOIDFIT_VERSION;
+	assert_int_equal(store_begin(st, &e), 0);
+	assert_int_equal(store_run_add(st, &other, m, nm, &e), 0);
+	assert_int_equal(store_commit(st, &e), 0);
+	assert_int_equal(
+		runrec_find_full(st, &f->sc, pols[0], 3, 4, ids, fig, &w0, &w1, &found, &e), 0);
+	assert_false(found);
 	store_close(st);
 	unlink(path);
 
