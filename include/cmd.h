@@ -168,6 +168,7 @@ struct cmd_opt {
 	X(SEEDS, 0, "seeds", "A-B", STR, 0, 0) \
 	X(THREADS, 0, "threads", "N", WHOLE, 1, 1024) \
 	X(NO_STORE, 'n', "no-store", "", STR, 0, 0) \
+	X(NO_REUSE, 0, "no-reuse", "", STR, 0, 0) \
 	X(RESAMPLES, 0, "resamples", "N", STR, 0, 0) \
 	X(BLOCK, 0, "block", "DURATION", STR, 0, 0) \
 	X(JSON, 0, "json", "", STR, 0, 0) \
@@ -336,6 +337,26 @@ void cmd_print_ranges(FILE *f, const unsigned char *in, size_t n);
 /* --slo SLO of a command that sizes (size, verdict): adds its terms to *slo and sets *given;
  * 0, or the usage error. */
 int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo, int *given);
+
+/* The full-cluster runs a search takes from the store instead of replaying them
+ * (size_opts.known), and what they are made of. */
+struct cmd_known {
+	struct size_known *k; /* n, each policy's found at every seed */
+	size_t n;
+	double *fig;  /* the figures k points into (owned) */
+	size_t nruns; /* runs read */
+};
+/* For a command that sizes (size, verdict): the runs of ctx->sc's scenario in ctx's store
+ * by each of the npol policies at every seed lo..hi (runrec_find_full), into *kn (release
+ * with cmd_known_release), unless --no-reuse; when some are found, a line on stderr says
+ * how many and which ("voidfit size: 4 full-cluster runs read from the store, not
+ * replayed: runs 3-6 (--no-reuse replays them)"). 0, or cmd_fail's status. */
+int cmd_known_runs(struct cmd_ctx *ctx, const struct policy_ops *const *pols, size_t npol,
+		   uint64_t lo, uint64_t hi, struct cmd_known *kn);
+/* Free what kn owns; kn may be NULL. */
+void cmd_known_release(struct cmd_known *kn);
+/* The runs of policy pol that kn holds (every seed's), 0 when none. */
+size_t cmd_known_count(const struct cmd_known *kn, const struct policy_ops *pol, size_t nseed);
 
 /* --runs IDS of a command that reads chosen runs (compare, report): the run ids ("3,5-9") in
  * *ids (freed first: the last --runs counts; free it) and *n; 0, or the usage error. */

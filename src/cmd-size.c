@@ -28,6 +28,7 @@ struct size_state {
 	int shrink;              /* --shrink's model, or -1 */
 	struct size_plan plan;   /* the node groups and steps */
 	struct size_result *res; /* npol, from size_run */
+	struct cmd_known known;  /* full-cluster runs read from the store (--no-reuse: none) */
 };
 
 static int opt_size(struct cmd_ctx *ctx, int key, const char *arg);
@@ -39,7 +40,7 @@ CMD_DECLARE_HOOKS(size);
 const struct cmd_entry cmd_size_entry = {
 	.name = "size",
 	.usage = "STORE --policy P[,P...] [--slo SLO]... [--seeds A-B] [--shrink MODEL] "
-		 "[--threads N] [--no-store] [--json | --format F] " SCENARIO_USAGE,
+		 "[--threads N] [--no-store] [--no-reuse] [--json | --format F] " SCENARIO_USAGE,
 	.summary = "right-size: the fewest GPUs each policy needs to meet an SLO, and their $/yr",
 	.opts = CMD_USES({CMD_O_POLICY, NULL, "policies to size for, comma-separated, or 'all'"},
 			 {CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
@@ -58,6 +59,10 @@ const struct cmd_entry cmd_size_entry = {
 			  "runs at once (default: the number of CPUs; the result\n"
 			  "does not depend on it)"},
 			 {CMD_O_NO_STORE, NULL, "do not store the result"},
+			 {CMD_O_NO_REUSE, NULL,
+			  "replay the full cluster even where the store holds its\n"
+			  "runs (the same scenario, policy, seed and voidfit\n"
+			  "version: by default they are read, as replay stored them)"},
 			 {CMD_O_JSON, NULL, NULL}, {CMD_O_FORMAT, NULL, NULL}),
 	.help = "A node group is the nodes of one GPU model and capacity. Step k of S (S: the\n"
 		"largest group's nodes) keeps ceil(k x n / S) of a group's n nodes, removed in a\n"
@@ -192,7 +197,8 @@ static int exec_size(struct cmd_ctx *ctx)
 	struct cmd_long lg;
 	int rc;
 
-	if ((rc = load_size(ctx, z)))
+	if ((rc = load_size(ctx, z)) ||
+	    (rc = cmd_known_runs(ctx, z->pols, z->npol, z->lo, z->hi, &z->known)))
 		return rc;
 	struct size_opts o = {.sc = &ctx->sc,
 			      .plan = &z->plan,
@@ -204,7 +210,9 @@ static int exec_size(struct cmd_ctx *ctx)
 			      .nthreads = (unsigned)cmd_num(ctx, CMD_K_THREADS, util_ncpu()),
 			      .progress = cmd_bar_step,
 			      .u = &lg.bar,
-			      .stop = &cmd_stop_signal};
+			      .stop = &cmd_stop_signal,
+			      .known = z->known.k,
+			      .nknown = z->known.n};
 	cmd_long_begin(&lg);
 	int src = size_run(&o, &z->res, &e);
 	cmd_long_end(&lg);
@@ -222,6 +230,7 @@ static void release_size(struct cmd_ctx *ctx)
 	struct size_state *z = ctx->u;
 	size_results_free(z->res, z->npol);
 	size_plan_release(&z->plan);
+	cmd_known_release(&z->known);
 	sbuf_release(&z->slo_text);
 	free(z->pols);
 }

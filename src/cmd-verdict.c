@@ -34,6 +34,8 @@ struct verdict_state {
 	const char *into;    /* --into TASKSTORE: a task of a verdict's sweep */
 	uint32_t only;       /* its --resample */
 	struct verdict v;    /* the answers */
+
+	struct cmd_known full_runs; /* full-cluster runs read from the store (--no-reuse: none) */
 };
 
 /* Reading the resample answers of the task stores of --sweep DIR (verdict_known.get): task
@@ -58,7 +60,7 @@ const struct cmd_entry cmd_verdict_entry = {
 	.usage = "STORE [--baseline P] [--policy P[,P...]] [--slo SLO]... [--seeds A-B] "
 		 "[--shrink MODEL] [--growth-cap G] [--no-headroom] [--resamples N [--block "
 		 "DURATION]] [--sweep DIR] [--resample R --hints H --into TASKSTORE [--force]] "
-		 "[--no-give-up] [--threads N] [--format F] " SCENARIO_USAGE,
+		 "[--no-give-up] [--no-reuse] [--threads N] [--format F] " SCENARIO_USAGE,
 	.summary = "fewer GPUs at the same service, and headroom for more demand, in $/yr",
 	.opts = CMD_USES(
 		{CMD_O_BASELINE, NULL, "today's policy, whose service is kept (default scalar)"},
@@ -98,6 +100,9 @@ const struct cmd_entry cmd_verdict_entry = {
 		 "replay every probe to its end (the answers are the same,\n"
 		 "later: a probe otherwise stops once it cannot meet the\n"
 		 "SLO)"},
+		{CMD_O_NO_REUSE, NULL,
+		 "replay the full cluster even where the store holds its\n"
+		 "runs (as size takes it)"},
 		{CMD_O_THREADS, NULL,
 		 "runs at once (default: the number of CPUs; the answers\n"
 		 "do not depend on it)"},
@@ -181,12 +186,13 @@ static const struct table_col verdict_nums[] = {
 	{"block_s", "block", "s", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 	{"interval_level", "level", NULL, 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 	{"window_hours", "window", "h", 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"full_runs_reused", "reused", "runs", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 };
 
 /* A row per policy with its answers, their intervals and its own sentence; lead (the
  * verdict's sentence) as the table's note. */
 static struct table *verdict_table(const struct verdict *v, const struct scenario *sc, uint64_t lo,
-				   uint64_t hi, const char *lead)
+				   uint64_t hi, const char *lead, const struct cmd_known *kn)
 {
 	struct table *t = table_new(verdict_labels, sizeof verdict_labels / sizeof *verdict_labels,
 				    verdict_nums, sizeof verdict_nums / sizeof *verdict_nums);
@@ -228,7 +234,8 @@ static struct table *verdict_table(const struct verdict *v, const struct scenari
 				(double)v->nres,
 				v->nres ? (double)v->block_s : nan,
 				v->nres ? VERDICT_LEVEL : nan,
-				(double)(v->w1 - v->w0) / 3600};
+				(double)(v->w1 - v->w0) / 3600,
+				(double)cmd_known_count(kn, p->policy, (size_t)(hi - lo) + 1)};
 		table_add_row(t, lab, val, 0);
 	}
 	table_add_note(t, lead);
@@ -489,7 +496,7 @@ static int print_verdict(struct cmd_ctx *ctx, const struct verdict_state *t)
 		if (fflush(stdout) || ferror(stdout))
 			rc = cmd_fail(ctx->ce, "stdout: write error");
 	} else {
-		struct table *tab = verdict_table(v, &ctx->sc, t->lo, t->hi, out.s);
+		struct table *tab = verdict_table(v, &ctx->sc, t->lo, t->hi, out.s, &t->full_runs);
 		rc = cmd_print_table(ctx, tab);
 		table_free(tab);
 	}
@@ -506,6 +513,18 @@ static int exec_verdict(struct cmd_ctx *ctx)
 
 	if ((rc = cmd_scenario_load(ctx, CMD_K_SHRINK, &shrink)))
 		return rc;
+	if (!t->only) { /* the trace's answer takes the runs of the baseline and candidates */
+		const struct policy_ops **all = xcalloc(t->npol + 1, sizeof *all);
+		size_t nall = 0;
+		all[nall++] = t->base;
+		for (size_t i = 0; i < t->npol; i++)
+			if (t->pols[i] != t->base)
+				all[nall++] = t->pols[i];
+		rc = cmd_known_runs(ctx, all, nall, t->lo, t->hi, &t->full_runs);
+		free(all);
+		if (rc)
+			return rc;
+	}
 	struct known_ctx kc = {.dir = t->sweep, .trace_id = ctx->sc.trace_id};
 	struct verdict_known known = {.get = known_get, .u = &kc, .compute = 0};
 	struct sweep_task task = {0};
@@ -539,7 +558,9 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .block_s = t->block_s,
 				 .known = t->sweep ? &known : NULL,
 				 .only = t->only,
-				 .hints = cmd_arg(ctx, CMD_K_HINTS)};
+				 .hints = cmd_arg(ctx, CMD_K_HINTS),
+				 .full_runs = t->full_runs.k,
+				 .nfull_runs = t->full_runs.n};
 	cmd_long_begin(&lg);
 	int vrc = verdict_run(&o, &t->v, &e);
 	cmd_long_end(&lg);
@@ -604,5 +625,6 @@ static void release_verdict(struct cmd_ctx *ctx)
 {
 	struct verdict_state *t = ctx->u;
 	verdict_release(&t->v);
+	cmd_known_release(&t->full_runs);
 	free(t->pols);
 }

@@ -540,6 +540,86 @@ int cmd_slo_opt(const struct cmd_ctx *ctx, const char *arg, struct size_slo *slo
 	return CMD_OK;
 }
 
+/* ids (n, ascending) as runrec_parse_ids reads them: "3-6,9". */
+static void ids_text(const int64_t *ids, size_t n, struct sbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		while (j + 1 < n && ids[j + 1] == ids[j] + 1)
+			j++;
+		sbuf_printf(out, "%s%lld", i ? "," : "", (long long)ids[i]);
+		if (j > i)
+			sbuf_printf(out, "-%lld", (long long)ids[j]);
+		i = j;
+	}
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int cmd_known_runs(struct cmd_ctx *ctx, const struct policy_ops *const *pols, size_t npol,
+		   uint64_t lo, uint64_t hi, struct cmd_known *kn)
+{
+	size_t nseed = (size_t)(hi - lo) + 1;
+	int64_t *ids = xcalloc(npol * nseed, sizeof *ids);
+	struct err e = {0};
+	int rc = CMD_OK;
+	memset(kn, 0, sizeof *kn);
+	if (cmd_has(ctx, CMD_K_NO_REUSE) || !ctx->st) {
+		free(ids);
+		return CMD_OK;
+	}
+	kn->k = xcalloc(npol, sizeof *kn->k);
+	kn->fig = xcalloc(npol * nseed * RUNREC_NCOL, sizeof *kn->fig);
+	for (size_t p = 0; p < npol && !rc; p++) {
+		struct size_known *k = &kn->k[kn->n];
+		double *fig = kn->fig + kn->n * nseed * RUNREC_NCOL;
+		int found = 0;
+		if (runrec_find_full(ctx->st, &ctx->sc, pols[p], lo, hi, ids + kn->nruns, fig,
+				     &k->w0, &k->w1, &found, &e))
+			rc = cmd_fail(ctx->ce, "%s: %s", ctx->p.operands[0], e.msg);
+		else if (found) {
+			k->policy = pols[p];
+			k->fig = fig;
+			kn->n++;
+			kn->nruns += nseed;
+		}
+	}
+	if (!rc && kn->nruns) {
+		struct sbuf b = SBUF_INIT;
+		sbuf_init(&b);
+		qsort(ids, kn->nruns, sizeof *ids, cmp_id);
+		ids_text(ids, kn->nruns, &b);
+		fprintf(stderr,
+			"voidfit %s: %zu full-cluster run%s read from the store, not replayed: "
+			"run%s %s (--no-reuse replays them)\n",
+			ctx->ce->name, kn->nruns, kn->nruns == 1 ? "" : "s",
+			kn->nruns == 1 ? "" : "s", b.s);
+		sbuf_release(&b);
+	}
+	free(ids);
+	return rc;
+}
+
+void cmd_known_release(struct cmd_known *kn)
+{
+	if (!kn)
+		return;
+	FREE_ALL(kn->k, kn->fig);
+	memset(kn, 0, sizeof *kn);
+}
+
+size_t cmd_known_count(const struct cmd_known *kn, const struct policy_ops *pol, size_t nseed)
+{
+	for (size_t i = 0; kn && i < kn->n; i++)
+		if (kn->k[i].policy == pol)
+			return nseed;
+	return 0;
+}
+
 int cmd_runs_opt(const struct cmd_ctx *ctx, const char *arg, int64_t **ids, size_t *n)
 {
 	struct err e = {0};

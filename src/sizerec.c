@@ -143,6 +143,13 @@ void sizerec_idle_warning(const struct size_opts *o, const struct size_result *r
 	sbuf_release(&b);
 }
 
+/* The sizes r tried: its probes, and the full cluster where its runs were read, not run
+ * (size_opts.known), so that a sizing reads alike either way. */
+static size_t tried(const struct size_result *r)
+{
+	return r->probes + (r->reused > 0);
+}
+
 /* The notes of the table: first what voids the figures, then the cluster, the SLO, the
  * search, each policy's next step down, the prices (assumed: the models priced by the
  * placeholder). */
@@ -236,7 +243,7 @@ static void add_notes(struct table *tab, const struct size_opts *o, const struct
 				    r->above_checked, r->above_checked > 1 ? "s" : "",
 				    r->above_checked > 1 ? "" : "s");
 		}
-		sbuf_printf(&b, "; %zu sizes tried", r->probes);
+		sbuf_printf(&b, "; %zu sizes tried", tried(r));
 		table_add_note(tab, b.s);
 	}
 	sbuf_reset(&b);
@@ -303,6 +310,8 @@ struct table *sizerec_table(const struct size_opts *o, const struct size_result 
 		(struct table_col){"checked_above", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
 	cols[nc++] =
 		(struct table_col){"miss_above_nodes", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
+	cols[nc++] =
+		(struct table_col){"full_runs_reused", "", "", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE};
 	const struct table_col lab = {"policy", "policy", NULL, 0, 0, 0};
 	struct table *tab = table_new(&lab, 1, cols, nc);
 	table_set_mark_best(tab, 1);
@@ -331,6 +340,7 @@ struct table *sizerec_table(const struct size_opts *o, const struct size_result 
 		v[k++] = (double)r->probes;
 		v[k++] = (double)r->above_checked;
 		v[k++] = r->above_miss ? (double)r->above.nodes : 0;
+		v[k++] = (double)r->reused;
 		const char *name = r->policy->name;
 		table_add_row(tab, &name, v, 0);
 		if (idle)
@@ -402,7 +412,7 @@ int sizerec_store(struct store *st, const struct size_opts *o, const struct size
 			.usd_per_year = r->usd_year,
 			.price_tier = gpumodel_tier_name(o->sc->prices.tier),
 			.prices = prices.s,
-			.probes = (int64_t)r->probes,
+			.probes = (int64_t)tried(r),
 			.checked_above = r->above_checked,
 			.miss_above_nodes = r->above_miss ? (int64_t)r->above.nodes : 0,
 			.miss_above = miss.s,
