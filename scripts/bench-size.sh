@@ -7,6 +7,8 @@
 #   3. size --policy first-fit (--slo wait_p95<=4h) on two threads on a generated trace of
 #      BENCH_SIZE_JOBS jobs on BENCH_SIZE_NODES nodes ('balanced', seed 1), against one
 #      replay of it: wall and CPU seconds, and their ratios
+#   4. the same size after 'voidfit replay' stored that replay: the full cluster's run is
+#      read from the store, not replayed; its ratios to the replay and to part 3
 # Parts 1-2 are skipped with a message when the sample is absent ($VOIDFIT_TRACES, default
 # ../shared/traces).
 #
@@ -75,3 +77,11 @@ tried=$(sed -n 's/.*; \([0-9]*\) sizes tried.*/\1/p' "$work/out")
 echo "3. size first-fit on 2 threads, $sjobs jobs on $snodes nodes ($tried sizes): wall $sw s," \
 	"CPU $cpu s; one replay wall $rw s, CPU $rc s: x$(ratio "$sw" "$rw") of its wall," \
 	"x$(ratio "$cpu" "$rc") of its CPU"
+sc=$cpu
+"$vf" replay "$work/g.db" --policy first-fit --seed 1 >/dev/null 2>&1
+timed "$vf" size "$work/g.db" --policy first-fit --slo 'wait_p95<=4h' --threads 2 --no-store
+nread=$(sed -n 's/.*: \([0-9]*\) full-cluster runs* read from the store.*/\1/p' "$work/err")
+echo "4. the same after a stored replay (${nread:-0} full-cluster run read from the store):" \
+	"wall $w s, CPU $cpu s: x$(ratio "$w" "$rw") of one replay's wall," \
+	"x$(ratio "$cpu" "$rc") of its CPU; x$(ratio "$w" "$sw") of part 3's wall," \
+	"x$(ratio "$cpu" "$sc") of its CPU"
