@@ -82,6 +82,12 @@ cmp -s out resumed.csv || die "a second resume prints another table"
 # SIGHUP (the terminal went away) stops it the same way: what is stored is kept and said.
 # On a loaded machine the last runs may end before the signal comes: a replay that stored
 # all four and exited 0 was not stopped, so that try is made again (three at the most).
+# A SIGHUP ignored here (the tests run under nohup) stays ignored in the replay, as it
+# should: then this part cannot run, and says so rather than that the replay was too fast.
+hup_ignored=$(awk '/^SigIgn:/ { print (substr($2, length($2)) ~ /[13579bdf]/) }' \
+	/proc/self/status 2>/dev/null || echo 0)
+[ "$hup_ignored" != 1 ] ||
+	die "SIGHUP is ignored where the tests run (nohup?): a replay started here ignores it too"
 for try in 1 2 3; do
 	cp empty.db t.db
 	"$VOIDFIT" "$@" >out 2>err &
