@@ -383,6 +383,9 @@ int store_answer_put(struct store *s, const struct store_answer *a, struct err *
 /* The numbers of the answer of a's trace, keys, resample and policy into a, and *found 1;
  * *found 0 when there is none; VF_ESTORE when its row does not match its checksum. */
 int store_answer_get(struct store *s, struct store_answer *a, int *found, struct err *e);
+/* The answers task store s holds into *n: 0 when it has no such table (a task store made
+ * before there were, or a store). */
+int store_answers_count(struct store *s, int64_t *n, struct err *e);
 /* Check every answer of s against its checksum, counted into *n (0 when s has no such
  * table): 0, or VF_ESTORE naming the first that does not match. */
 int store_answers_verify(struct store *s, int64_t *n, struct err *e);

@@ -169,6 +169,11 @@ struct verdict {
  * largest of base. g >= 0. Release with job_set_release. */
 void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct job_set *out);
 
+/* The policies a verdict answers for into out (room for ncand + 1): base, then each of the
+ * candidates once, in their order (verdict.p's order). Returns how many. */
+size_t verdict_policies(const struct policy_ops *base, const struct policy_ops *const *cand,
+			size_t ncand, const struct policy_ops **out);
+
 /* Both answers for the baseline and every candidate of o into v (release with
  * verdict_release). Returns 0, VF_EINPUT (an SLO that does not apply to the mode, a cluster
  * with nothing to retire, a run's error), or VF_ESTOP. */

@@ -440,15 +440,17 @@ out:
 }
 
 /* A task of a verdict's sweep: resample t->only's answers into the task store t->into. */
-static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep_task *k,
-		      const struct sbuf *scen_key)
+static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep_task *k)
 {
 	struct err e = {0};
+	struct sbuf key = SBUF_INIT;
+	sbuf_init(&key);
+	scenario_key(&ctx->sc, &key);
 	int rc = store_begin(k->t, &e);
 	for (size_t i = 0; i < t->v.np && !rc; i++) {
 		const struct verdict_pol *p = &t->v.p[i];
 		struct store_answer a = {.trace_id = ctx->sc.trace_id,
-					 .scen_key = scen_key->s,
+					 .scen_key = key.s,
 					 .verdict_key = t->v.key.s,
 					 .resample = t->only,
 					 .policy = p->policy->name,
@@ -461,6 +463,7 @@ static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep
 		rc = store_commit(k->t, &e);
 	if (rc)
 		store_rollback(k->t);
+	sbuf_release(&key);
 	if (sweep_task_end(k, ctx->sc.trace_id, rc ? SWEEP_END_FAIL : SWEEP_END_DONE,
 			   rc ? NULL : &e) ||
 	    rc)
@@ -515,29 +518,23 @@ static int exec_verdict(struct cmd_ctx *ctx)
 		return rc;
 	if (!t->only) { /* the trace's answer takes the runs of the baseline and candidates */
 		const struct policy_ops **all = xcalloc(t->npol + 1, sizeof *all);
-		size_t nall = 0;
-		all[nall++] = t->base;
-		for (size_t i = 0; i < t->npol; i++)
-			if (t->pols[i] != t->base)
-				all[nall++] = t->pols[i];
+		size_t nall = verdict_policies(t->base, t->pols, t->npol, all);
 		rc = cmd_known_runs(ctx, all, nall, t->lo, t->hi, &t->full_runs);
 		free(all);
 		if (rc)
 			return rc;
 	}
+	struct sweep_task task = {0};
+	/* a task store the answers cannot go into fails now, not after computing them */
+	if (t->into && sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, t->into,
+					cmd_has(ctx, CMD_K_FORCE) > 0, &task, &e))
+		return cmd_fail(ctx->ce, "%s", e.msg);
 	struct known_ctx kc = {.dir = t->sweep, .trace_id = ctx->sc.trace_id};
 	struct verdict_known known = {.get = known_get, .u = &kc, .compute = 0};
-	struct sweep_task task = {0};
 	struct err ie = {0};
 	sbuf_init(&kc.scen_key);
 	scenario_key(&ctx->sc, &kc.scen_key);
 	kc.have_id = t->sweep && !sweep_id_read(t->sweep, &kc.id, &ie);
-	/* a task store the answers cannot go into fails now, not after computing them */
-	if (t->into && sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, t->into,
-					cmd_has(ctx, CMD_K_FORCE) > 0, &task, &e)) {
-		sbuf_release(&kc.scen_key);
-		return cmd_fail(ctx->ce, "%s", e.msg);
-	}
 	struct verdict_opts o = {.sc = &ctx->sc,
 				 .base = t->base,
 				 .pols = t->pols,
@@ -567,6 +564,7 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	store_close(kc.t);
 	if (kc.have_id)
 		sweep_id_release(&kc.id);
+	sbuf_release(&kc.scen_key);
 	if (!vrc && kc.rc) {
 		vrc = kc.rc;
 		e = kc.e;
@@ -574,20 +572,13 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	if (vrc && t->into)
 		sweep_task_end(&task, 0, SWEEP_END_FAIL, NULL);
 	if (vrc == VF_ESTOP) {
-		sbuf_release(&kc.scen_key);
 		cmd_fail(ctx->ce, "stopped");
 		return CMD_STOPPED;
 	}
-	if (vrc) {
-		sbuf_release(&kc.scen_key);
+	if (vrc)
 		return cmd_fail(ctx->ce, "trace %s: %s", ctx->sc.trace_name.s, e.msg);
-	}
-	if (t->into) {
-		rc = store_task(ctx, t, &task, &kc.scen_key);
-		sbuf_release(&kc.scen_key);
-		return rc;
-	}
-	sbuf_release(&kc.scen_key);
+	if (t->into)
+		return store_task(ctx, t, &task);
 	if (t->v.nmissing)
 		return write_sweep(ctx, t);
 	if (t->v.nknown)

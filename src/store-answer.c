@@ -101,15 +101,24 @@ int store_answer_get(struct store *s, struct store_answer *a, int *found, struct
 	return rc;
 }
 
+int store_answers_count(struct store *s, int64_t *n, struct err *e)
+{
+	*n = 0;
+	int rc = store_query_int(s,
+				 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+				 "name = 'resample_answers'",
+				 n, e);
+	if (!rc && *n)
+		rc = store_query_int(s, "SELECT count(*) FROM resample_answers", n, e);
+	return rc;
+}
+
 int store_answers_verify(struct store *s, int64_t *n, struct err *e)
 {
 	sqlite3_stmt *st;
 	int64_t has = 0;
 	*n = 0;
-	int rc = store_query_int(s,
-				 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-				 "name = 'resample_answers'",
-				 &has, e);
+	int rc = store_answers_count(s, &has, e);
 	if (rc || !has ||
 	    (rc = store_prep(s, "SELECT " ANSWER_COLS " FROM resample_answers", &st, e)))
 		return rc;

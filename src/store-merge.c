@@ -373,12 +373,7 @@ int store_task_verify(struct store *t, struct store_task_info *out, struct err *
 	/* a verdict's task: its answers, one a policy of its resample (a task store made
 	 * before they were has no such table) */
 	int64_t has = 0;
-	if (!rc && step == SQLITE_DONE &&
-	    !(rc = store_query_int(t,
-				   "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-				   "name = 'resample_answers'",
-				   &has, e)) &&
-	    has)
+	if (!rc && step == SQLITE_DONE && !(rc = store_answers_count(t, &has, e)) && has)
 		rc = store_prep(t,
 				"SELECT policy, resample FROM resample_answers ORDER BY policy, "
 				"resample",
@@ -610,12 +605,8 @@ int store_merge_task(struct store_merge *m, const char *path, struct store_merge
 	sqlite3_finalize(st);
 	st = NULL;
 	int64_t answers = 0;
-	if (!store_query_int(t,
-			     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
-			     "'resample_answers'",
-			     &answers, e) &&
-	    answers && store_query_int(t, "SELECT count(*) FROM resample_answers", &answers, e))
-		answers = 0;
+	if ((rc = store_answers_count(t, &answers, e)))
+		goto out;
 	if (answers) {
 		rc = err_set(e, VF_EINPUT,
 			     "%s: a task of a verdict's sweep: its answers are read from the "

@@ -380,18 +380,17 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
  * the candidates after it as verdict_run orders them) the size and growth steps to probe
  * first. A resample's answer is given them (the trace's answers), the trace's is not: they
  * also tell how exact its searches are (see the top). */
-/* The policies a verdict answers for into pols (room for o->npol + 1): the baseline, then
- * each candidate once. Returns how many. */
-static size_t order_policies(const struct verdict_opts *o, const struct policy_ops **pols)
+size_t verdict_policies(const struct policy_ops *base, const struct policy_ops *const *cand,
+			size_t ncand, const struct policy_ops **out)
 {
 	size_t np = 0;
-	pols[np++] = o->base;
-	for (size_t i = 0; i < o->npol; i++) {
+	out[np++] = base;
+	for (size_t i = 0; i < ncand; i++) {
 		int dup = 0;
 		for (size_t j = 0; j < np; j++)
-			dup |= pols[j] == o->pols[i];
+			dup |= out[j] == cand[i];
 		if (!dup)
-			pols[np++] = o->pols[i];
+			out[np++] = cand[i];
 	}
 	return np;
 }
@@ -415,7 +414,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	memset(v, 0, sizeof *v);
 	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
 	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
-	size_t np = order_policies(o, pols);
+	size_t np = verdict_policies(o->base, o->pols, o->npol, pols);
 	if ((rc = size_plan_init(&v->plan, sc->base.nodes, sc->base.nnodes, o->shrink_model, e)))
 		goto out;
 	v->gpus = v->plan.gpus;
@@ -805,7 +804,7 @@ static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned 
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
 	v->step = o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP;
 	v->cap = o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP;
-	v->np = order_policies(o, pols);
+	v->np = verdict_policies(o->base, o->pols, o->npol, pols);
 	v->p = xcalloc(v->np, sizeof *v->p);
 	for (size_t i = 0; i < v->np; i++) {
 		v->p[i].policy = pols[i];
