@@ -254,6 +254,8 @@ int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, str
 struct jobs_task {
 	int64_t trace_id, seq;       /* where it goes in job_blocks */
 	int64_t line0;               /* 0-based physical line of its first job's line */
+	int64_t *lines;              /* 0-based line of each job's line, non-decreasing (owned),
+				      * or NULL: job i's is line0 + i */
 	size_t n;                    /* jobs */
 	int64_t *cols;               /* the jobs' columns, column-major (owned) */
 	int ncols;                   /* columns in cols: the workers column only if a gang */
@@ -296,12 +298,12 @@ struct raw_cursor;
 int raw_cursor_open(struct store *s, int64_t file_id, struct raw_cursor **out, struct err *e);
 /* Fields of the file's simple lines. */
 size_t raw_cursor_ncols(const struct raw_cursor *c);
-/* The numbers of the first ncols (<= raw_cursor_ncols) fields of physical lines [line0,
- * line0 + n) (0-based), column-major (ncols x n) into num and nul; lines kept verbatim read
- * as NULL; a line past the end, or a block missing, is VF_ESTORE (a damaged store). line0
- * must not go back between calls. */
-int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t ncols, int64_t *num,
-		       uint8_t *nul, struct err *e);
+/* The numbers of the first ncols (<= raw_cursor_ncols) fields of n physical lines (0-based):
+ * lines[i] for row i, non-decreasing, or line0 + i when lines is NULL; column-major (ncols x
+ * n) into num and nul; lines kept verbatim read as NULL; a line past the end, or a block
+ * missing, is VF_ESTORE (a damaged store). The lines must not go back between calls. */
+int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, const int64_t *lines, size_t n,
+		       size_t ncols, int64_t *num, uint8_t *nul, struct err *e);
 void raw_cursor_close(struct raw_cursor *c);
 
 #endif

@@ -2,27 +2,31 @@
  * store-jobs.c — the jobs of a trace in column blocks of at most STORE_BLOCK_ROWS rows.
  *
  * A ZBLK_JOBS block (rows = jobs) holds varints ncols and rawfile, then, if rawfile is not 0,
- * varints line0 and nraw, then ncols integer columns, one per struct job field, in the order
- * of the COL_ enum below (flush_jobs, col_set). ncols is JOBS_NCOLS, or JOBS_NCOLS_GANG in a
+ * varints line0 and nraw, then, when ncols carries JOBS_F_LINES (a block whose jobs' lines
+ * are not consecutive), an integer column of the gaps between their lines, then ncols
+ * integer columns, one per struct job field, in the order of the COL_ enum below
+ * (flush_jobs, col_set). ncols is JOBS_NCOLS, or JOBS_NCOLS_GANG in a
  * block holding a gang (a job of W > 1 workers): its last column is then every job's W. A
  * block of one-worker jobs has no such column, so it is byte for byte what it was before
  * jobs had workers (schema version 9 marks a store that may hold the longer blocks). Each column
  * may be coded against any earlier one (a job's hbm against its gpu, say) and, when rawfile is set,
- * against the numbers of that imported file's physical lines line0 .. line0 + rows (0-based;
- * store-raw.c; a line kept verbatim has none): its first nraw fields and the differences of
- * neighbouring fields (deletion - scheduled = duration). A job parsed from a line then costs little
- * more than the line did: the store holds the trace once, not twice.
+ * against the numbers of the imported file's physical lines its jobs came from (0-based: line0 +
+ * i, or line0 plus the gaps up to job i plus i; store-raw.c; a line kept verbatim has none): their
+ * first nraw fields and the differences of neighbouring fields (deletion - scheduled = duration).
+ * A job parsed from a line then costs little more than the line did: the store holds the trace
+ * once, not twice, even where quarantined rows or lines that make no job come between jobs (a
+ * block of consecutive lines has no gaps column: its bytes are those of schema version 10).
  *
  * Writing: jobs fill one block. A block whose jobs came from a text file's lines
- * (store_jobs_add_line) goes, when full or when the file or the source changes, to that
- * file's raw writer; once the text block holding its lines is coded, it is coded against
- * the numbers split from those lines (each file's first block tries alone too and keeps
- * the smaller; its later blocks follow) and inserted with the file's blocks (store-raw.c).
- * A block of jobs from no text file is coded alone here and inserted at once. Blocks are
- * numbered (seq) when they are ended, in the order jobs were added, and which text block a
- * job block waits for depends only on that order, so the bytes do not depend on thread
- * timing. The writer keeps at most one block of jobs in memory; a raw writer at most the
- * few that wait for their lines.
+ * (store_jobs_add_line) goes, when full, when its lines would span more than JOBS_SPAN_LINES or
+ * when the file or the source changes, to that file's raw writer; once the text block holding its
+ * lines is coded, it is coded against the numbers split from those lines (each file's first block
+ * tries alone too and keeps the smaller; its later blocks follow) and inserted with the file's
+ * blocks (store-raw.c). A block of jobs from no text file is coded alone here and inserted at once.
+ * Blocks are numbered (seq) when they are ended, in the order jobs were added, and which text block
+ * a job block waits for depends only on that order, so the bytes do not depend on thread timing.
+ * The writer keeps at most one block of jobs in memory; a raw writer at most the few that wait for
+ * their lines.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -48,6 +52,12 @@ enum {
 	COL_WORKERS = JOBS_NCOLS, /* only in a block with a gang */
 	JOBS_NCOLS_GANG
 };
+/* ncols' flag: a column of the jobs' line gaps follows the header (the lines are not line0,
+ * line0 + 1, ...) */
+#define JOBS_F_LINES 64
+/* Lines a block's jobs may span, as a text block's RAW_BLOCK_LINES, so that they stay in
+ * the text blocks the job block may refer to (store-raw.c: else it is coded alone). */
+#define JOBS_SPAN_LINES 8192
 
 /* Set field c of j to v; -1 if v does not fit the field. */
 static int col_set(struct job *j, int c, int64_t v)
@@ -92,15 +102,19 @@ static int col_set(struct job *j, int c, int64_t v)
 struct store_jobs {
 	struct store *s;
 	int64_t trace_id;
-	int64_t seq;            /* next block number */
-	int64_t total;          /* jobs written */
-	int64_t *cols;          /* the current block's jobs, column-major: field c of job i at
-				 * cols[c * STORE_BLOCK_ROWS + i] (COL_ order, as col_set) */
-	size_t n;               /* jobs in the current block */
-	int gang;               /* 1 once a job of the current block has W > 1 */
-	struct store_raw *src;  /* the text file the block's jobs came from, or NULL */
-	int64_t line0;          /* 0-based line of the block's first job in src */
-	struct jobs_coder *own; /* plans of the blocks coded here (alone) */
+	int64_t seq;           /* next block number */
+	int64_t total;         /* jobs written */
+	int64_t *cols;         /* the current block's jobs, column-major: field c of job i at
+				* cols[c * STORE_BLOCK_ROWS + i] (COL_ order, as col_set) */
+	size_t n;              /* jobs in the current block */
+	int gang;              /* 1 once a job of the current block has W > 1 */
+	struct store_raw *src; /* the text file the block's jobs came from, or NULL */
+	int64_t line0;         /* 0-based line of the block's first job in src */
+	int64_t *lines;        /* 0-based line in src of each job of the block */
+	int gaps;              /* 1 once a job's line is not the one after the last job's */
+	const struct store_raw *last_src; /* the file of the last job added from a file */
+	int64_t last;                     /* and the 0-based line it came from */
+	struct jobs_coder *own;           /* plans of the blocks coded here (alone) */
 };
 
 int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out, struct err *e)
@@ -111,6 +125,7 @@ int store_jobs_begin(struct store *s, int64_t trace_id, struct store_jobs **out,
 	w->trace_id = trace_id;
 	w->own = jobs_coder_new();
 	w->cols = xmalloc((size_t)JOBS_NCOLS_GANG * STORE_BLOCK_ROWS * sizeof *w->cols);
+	w->lines = xmalloc(STORE_BLOCK_ROWS * sizeof *w->lines);
 	*out = w;
 	return 0;
 }
@@ -122,8 +137,7 @@ void store_jobs_abort(struct store_jobs *w)
 	if (w->src)
 		raw_attach_jobs(w->src, NULL);
 	jobs_coder_free(w->own);
-	free(w->cols);
-	free(w);
+	FREE_ALL(w->cols, w->lines, w);
 }
 
 #define MAX_RAW JOBS_MAX_RAW
@@ -206,8 +220,9 @@ static int make_refs(const int64_t *cols, size_t n, int c, const int64_t *raw,
  * guided by and updating the column plans plan[JOBS_NCOLS_GANG]; diff and diffnul are scratch
  * of 2 * MAX_RAW x n. */
 static void encode_jobs(struct zblk_buf *out, const int64_t *cols, int ncols, size_t n,
-			int64_t rawfile, int64_t row0, const int64_t *raw, const uint8_t *rawnul,
-			size_t nraw, struct zblk_plan *plan, int64_t *diff, uint8_t *diffnul)
+			int64_t rawfile, int64_t row0, const int64_t *lines, const int64_t *raw,
+			const uint8_t *rawnul, size_t nraw, struct zblk_plan *plan, int64_t *diff,
+			uint8_t *diffnul)
 {
 	const int64_t *refs[JOBS_NCOLS_GANG + 3 * MAX_RAW];
 	const uint8_t *refnul[JOBS_NCOLS_GANG + 3 * MAX_RAW];
@@ -218,11 +233,18 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, int ncols, si
 	/* Difference columns are made when first needed: a column that follows its plan
 	 * needs at most two. */
 	zblk_buf_reset(out);
-	zblk_put_varint(out, (uint64_t)ncols);
+	zblk_put_varint(out, (uint64_t)ncols | (rawfile && lines ? JOBS_F_LINES : 0));
 	zblk_put_varint(out, (uint64_t)rawfile);
 	if (rawfile) {
 		zblk_put_varint(out, (uint64_t)row0);
 		zblk_put_varint(out, nraw);
+	}
+	if (rawfile && lines) {      /* gap i: lines[i] - lines[i - 1] - 1, 0 for the first */
+		int64_t *gap = diff; /* free until the first difference column is made */
+		gap[0] = 0;
+		for (size_t i = 1; i < n; i++)
+			gap[i] = lines[i] - lines[i - 1] - 1;
+		zblk_put_i64(out, gap, NULL, n, NULL, NULL, 0);
 	}
 	for (int c = 0; c < ncols; c++) {
 		int k = make_refs(cols, n, c, raw, rawnul, nraw, diff, diffnul, refs, refnul);
@@ -277,12 +299,23 @@ void jobs_task_free(struct jobs_task *t)
 		return;
 	zblk_buf_release(&t->enc);
 	zblk_buf_release(&t->sealed);
-	FREE_ALL(t->cols, t);
+	FREE_ALL(t->cols, t->lines, t);
 }
 
 void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,
 		    const uint8_t *rn, size_t nraw, struct zblk_ctx *z)
 {
+	if ((!rawfile || !nraw) && c->mode == 1) {
+		/* A block of a file coded against its lines whose lines are not at hand: alone,
+		 * with plans of its own, so the file's plans stay as they were. */
+		struct zblk_plan own[JOBS_NCOLS_GANG];
+		memset(own, 0, sizeof own);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, NULL, 0, own,
+			    c->diff, c->diffnul);
+		zblk_buf_reset(&t->sealed);
+		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
+		return;
+	}
 	if (!rawfile || !nraw)
 		c->mode = 2;
 	if (nraw > MAX_RAW)
@@ -292,8 +325,8 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 		 * smaller wins and the later blocks follow it (and its plans). */
 		struct zblk_plan aplan[JOBS_NCOLS_GANG];
 		memset(aplan, 0, sizeof aplan);
-		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, rv, rn, nraw,
-			    aplan, c->diff, c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, t->lines, rv, rn,
+			    nraw, aplan, c->diff, c->diffnul);
 		zblk_buf_reset(&t->sealed);
 		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 		if (t->rc)
@@ -301,8 +334,8 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 		struct zblk_buf keep = t->sealed;
 		t->sealed = (struct zblk_buf){0};
 		memset(c->plan, 0, sizeof c->plan);
-		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
-			    c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, NULL, 0, c->plan,
+			    c->diff, c->diffnul);
 		t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 		c->mode = 2;
 		if (!t->rc && keep.len <= t->sealed.len) {
@@ -316,11 +349,11 @@ void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, 
 		return;
 	}
 	if (c->mode == 2)
-		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, 0, c->plan, c->diff,
-			    c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, 0, 0, NULL, NULL, NULL, 0, c->plan,
+			    c->diff, c->diffnul);
 	else
-		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, rv, rn, nraw,
-			    c->plan, c->diff, c->diffnul);
+		encode_jobs(&t->enc, t->cols, t->ncols, t->n, rawfile, t->line0, t->lines, rv, rn,
+			    nraw, c->plan, c->diff, c->diffnul);
 	zblk_buf_reset(&t->sealed);
 	t->rc = zblk_seal(z, ZBLK_JOBS, t->n, t->enc.p, t->enc.len, &t->sealed, &t->err);
 }
@@ -356,6 +389,11 @@ static int flush_jobs(struct store_jobs *w, struct err *e)
 	t->trace_id = w->trace_id;
 	t->seq = w->seq++;
 	t->line0 = w->line0;
+	if (w->gaps) {
+		t->lines = xmalloc(n * sizeof *t->lines);
+		memcpy(t->lines, w->lines, n * sizeof *t->lines);
+	}
+	w->gaps = 0;
 	t->n = n;
 	t->ncols = w->gang ? JOBS_NCOLS_GANG : JOBS_NCOLS;
 	if (n == STORE_BLOCK_ROWS) { /* a full block: its columns as they are */
@@ -386,6 +424,14 @@ int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_
 	int rc;
 	if (src && (!raw_is_text(src) || line < 1))
 		src = NULL;
+	/* A job of an earlier line than the last one's (no reader does this) is coded alone: a
+	 * reader of the blocks goes forward only. */
+	if (src && src == w->last_src && line - 1 < w->last)
+		src = NULL;
+	/* A block's jobs span at most JOBS_SPAN_LINES lines. */
+	if (src && src == w->src && w->n && line - 1 - w->line0 >= JOBS_SPAN_LINES &&
+	    (rc = flush_jobs(w, e)))
+		return rc;
 	if (src != w->src) {
 		if ((rc = flush_jobs(w, e)))
 			return rc;
@@ -397,6 +443,12 @@ int store_jobs_add_line(struct store_jobs *w, const struct job *j, struct store_
 	}
 	if (!w->n)
 		w->line0 = src ? line - 1 : 0;
+	if (src) {
+		w->gaps |= line - 1 != w->line0 + (int64_t)w->n;
+		w->lines[w->n] = line - 1;
+		w->last_src = src;
+		w->last = line - 1;
+	}
 	/* The inverse of col_set, straight into the block's columns */
 	int64_t *o = w->cols + w->n++;
 	o[COL_ID * STORE_BLOCK_ROWS] = j->id;
@@ -423,6 +475,8 @@ int store_jobs_add(struct store_jobs *w, const struct job *j, struct err *e)
 
 int store_jobs_src_end(struct store_jobs *w, struct store_raw *src, struct err *e)
 {
+	if (w->last_src == src)
+		w->last_src = NULL;
 	if (w->src != src)
 		return 0;
 	int rc = flush_jobs(w, e);
@@ -434,6 +488,8 @@ void store_jobs_src_gone(struct store_jobs *w, struct store_raw *src)
 {
 	if (w->src == src)
 		w->src = NULL;
+	if (w->last_src == src)
+		w->last_src = NULL;
 }
 
 int store_jobs_end(struct store_jobs *w, struct err *e)
@@ -453,12 +509,13 @@ int store_jobs_end(struct store_jobs *w, struct err *e)
 /* Scratch of decode_jobs, kept across the blocks of a load. */
 struct load_scratch {
 	int64_t *cols, *rv, *diff; /* JOBS_NCOLS_GANG x n, MAX_RAW x n, 2 * MAX_RAW x n */
+	int64_t *lines;            /* n */
 	uint8_t *rn, *diffnul;
 };
 
 static void load_scratch_release(struct load_scratch *l)
 {
-	FREE_ALL(l->cols, l->rv, l->diff, l->rn, l->diffnul);
+	FREE_ALL(l->cols, l->rv, l->diff, l->lines, l->rn, l->diffnul);
 }
 
 /* Decode one jobs block (rows n) and append its jobs to out; *cur is the raw cursor of
@@ -470,8 +527,12 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	struct zblk_reader r;
 	uint64_t ncols, rawfile, line0 = 0, nraw = 0;
 	zblk_reader_init(&r, raw->p, raw->len);
-	if (zblk_get_varint(&r, &ncols) || (ncols != JOBS_NCOLS && ncols != JOBS_NCOLS_GANG) ||
-	    n > STORE_BLOCK_ROWS || zblk_get_varint(&r, &rawfile) ||
+	if (zblk_get_varint(&r, &ncols))
+		return err_set(e, VF_ESTORE, "jobs block: bad header");
+	int gaps = (ncols & JOBS_F_LINES) != 0;
+	ncols &= ~(uint64_t)JOBS_F_LINES;
+	if ((ncols != JOBS_NCOLS && ncols != JOBS_NCOLS_GANG) || n > STORE_BLOCK_ROWS ||
+	    zblk_get_varint(&r, &rawfile) || (gaps && !rawfile) ||
 	    (rawfile && (zblk_get_varint(&r, &line0) || zblk_get_varint(&r, &nraw))) ||
 	    nraw > MAX_RAW || line0 > INT64_MAX / 2 || rawfile > INT64_MAX)
 		return err_set(e, VF_ESTORE, "jobs block: bad header");
@@ -480,6 +541,7 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		l->cols = xmalloc(JOBS_NCOLS_GANG * nn * sizeof *l->cols);
 		l->rv = xmalloc(MAX_RAW * nn * sizeof *l->rv);
 		l->diff = xmalloc(2 * MAX_RAW * nn * sizeof *l->diff);
+		l->lines = xmalloc(nn * sizeof *l->lines);
 		l->rn = xmalloc(MAX_RAW * nn);
 		l->diffnul = xmalloc(2 * MAX_RAW * nn);
 	}
@@ -488,6 +550,23 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	const int64_t *refs[JOBS_NCOLS_GANG + 3 * MAX_RAW];
 	const uint8_t *refnul[JOBS_NCOLS_GANG + 3 * MAX_RAW];
 	int rc = 0;
+	/* The jobs' lines from their gaps: each at least the one before (-1), the first line0,
+	 * none past what the reader can count. */
+	int64_t *lines = NULL;
+	if (gaps) {
+		lines = l->lines;
+		if (zblk_get_i64(&r, lines, NULL, n, NULL, NULL, 0))
+			return err_set(e, VF_ESTORE, "jobs block: its lines are damaged");
+		int64_t at = (int64_t)line0;
+		for (size_t i = 0; i < n; i++) {
+			int64_t g = lines[i];
+			if (i ? g < -1 || g > INT64_MAX / 4 - at : g != 0)
+				return err_set(e, VF_ESTORE, "jobs block: job %zu: bad line gap",
+					       i);
+			at += i ? g + 1 : 0;
+			lines[i] = at;
+		}
+	}
 	if (rawfile && (int64_t)rawfile != *curfile) {
 		raw_cursor_close(*cur);
 		*cur = NULL;
@@ -499,7 +578,8 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		rc = err_set(e, VF_ESTORE, "jobs block: refers to %llu fields of a file with %zu",
 			     (unsigned long long)nraw, raw_cursor_ncols(*cur));
 	if (!rc && rawfile) {
-		rc = raw_cursor_numbers(*cur, (int64_t)line0, (size_t)n, (size_t)nraw, rv, rn, e);
+		rc = raw_cursor_numbers(*cur, (int64_t)line0, lines, (size_t)n, (size_t)nraw, rv,
+					rn, e);
 		make_diffs(rv, rn, nraw, (size_t)n, diff, diffnul);
 	}
 	for (int c = 0; c < (int)ncols && !rc; c++) {
@@ -533,8 +613,9 @@ static int by_arrival(const void *a, const void *b)
 
 /* Does the header of the sealed job block blob[0..len) claim no more rows than a block
  * holds, and no more bytes than flush_jobs writes for them (its four varints, then
- * at most JOBS_NCOLS_GANG integer columns)? Checked before zblk_open allocates what it claims. A
- * header that does not parse passes: zblk_open says what is wrong with it. */
+ * at most JOBS_NCOLS_GANG integer columns and the gaps of their lines)? Checked before zblk_open
+ * allocates what it claims. A header that does not parse passes: zblk_open says what is wrong with
+ * it. */
 static int job_block_size_ok(const void *blob, size_t len, struct err *e)
 {
 	struct zblk_info info;
@@ -544,7 +625,7 @@ static int job_block_size_ok(const void *blob, size_t len, struct err *e)
 		return err_set(e, VF_ESTORE,
 			       "block claims %llu jobs, more than the %d a block holds",
 			       (unsigned long long)info.rows, STORE_BLOCK_ROWS);
-	uint64_t max = 4 * 10 + (uint64_t)JOBS_NCOLS_GANG * zblk_i64_max((size_t)info.rows);
+	uint64_t max = 4 * 10 + (uint64_t)(JOBS_NCOLS_GANG + 1) * zblk_i64_max((size_t)info.rows);
 	if (info.raw_len > max)
 		return err_set(e, VF_ESTORE,
 			       "block claims %llu bytes for %llu jobs, more than they take (%llu)",

@@ -491,53 +491,51 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, ts->raw.p, ts->raw.len, &j->sealed, &j->err);
 }
 
-/* The numbers of lines [t->line0, t->line0 + t->n) from text blocks t->upto - 2 ..
- * t->upto (the ones it may refer to; the worker may be filling the next), into w->rv and
- * w->rn (nraw x t->n); other lines are NULL. */
-static void gather(struct store_raw *w, const struct jobs_task *t, size_t nraw)
+/* The numbers of the task's jobs' lines (t->lines, or t->line0 + i) from text blocks
+ * t->upto - 2 .. t->upto (the ones it may refer to; the worker may be filling the next),
+ * into w->rv and w->rn (nraw x t->n). Returns 1, or 0 when a line is in none of them (a job
+ * block spanning longer lines than text blocks hold): it is then coded alone, since its
+ * reader would find the numbers that line has. */
+static int gather(struct store_raw *w, const struct jobs_task *t, size_t nraw)
 {
 	size_t n = t->n;
-	uint64_t b0 = t->upto > 2 ? t->upto - 2 : 0;
-	/* The slots' blocks are consecutive lines: when they cover all the task's lines (the
-	 * usual case), every row is written below and need not be cleared first. */
-	int64_t at = t->line0, end = t->line0 + (int64_t)n;
-	int whole = 1;
-	for (uint64_t b = b0; b <= t->upto && b < w->nblocks; b++) {
-		const struct numslot *sl = &w->win[b % RAW_WIN];
-		int64_t a = t->line0 > sl->line0 ? t->line0 : sl->line0;
-		int64_t z = end < sl->line0 + (int64_t)sl->n ? end : sl->line0 + (int64_t)sl->n;
-		if (a < z) {
-			whole &= a == at;
-			at = z;
+	uint64_t b = t->upto > 2 ? t->upto - 2 : 0;
+	const struct numslot *sl = NULL;
+	/* Runs of jobs on consecutive lines of one slot, copied a column at a time. */
+	for (size_t i = 0; i < n;) {
+		int64_t l = t->lines ? t->lines[i] : t->line0 + (int64_t)i;
+		for (; b <= t->upto && b < w->nblocks; b++) {
+			sl = &w->win[b % RAW_WIN];
+			if (l < sl->line0 + (int64_t)sl->n)
+				break;
 		}
-	}
-	if (!whole || at != end)
+		if (b > t->upto || b >= w->nblocks || l < sl->line0)
+			return 0;
+		size_t run = 1, room = (size_t)(sl->line0 + (int64_t)sl->n - l);
+		while (run < n - i && run < room &&
+		       (t->lines ? t->lines[i + run] : l + (int64_t)run) == l + (int64_t)run)
+			run++;
+		size_t at = (size_t)(l - sl->line0);
 		for (size_t c = 0; c < nraw; c++) {
-			memset(w->rv + c * n, 0, n * sizeof *w->rv);
-			memset(w->rn + c * n, 1, n);
-		}
-	for (uint64_t b = b0; b <= t->upto && b < w->nblocks; b++) {
-		const struct numslot *sl = &w->win[b % RAW_WIN];
-		int64_t a = t->line0 > sl->line0 ? t->line0 : sl->line0;
-		int64_t z = end < sl->line0 + (int64_t)sl->n ? end : sl->line0 + (int64_t)sl->n;
-		for (size_t c = 0; c < nraw && a < z; c++) {
 			const int64_t *sn = sl->num + c * sl->ns;
 			const uint8_t *su = sl->nul + c * sl->ns;
-			int64_t *dv = w->rv + c * n - t->line0;
-			uint8_t *dn = w->rn + c * n - t->line0;
+			int64_t *dv = w->rv + c * n + i;
+			uint8_t *dn = w->rn + c * n + i;
 			if (sl->ns == sl->n) { /* no exception: line l is simple line l - line0 */
 				/* num is 0 where NULL, as a NULL row must read */
-				memcpy(dv + a, sn + (a - sl->line0), (size_t)(z - a) * sizeof *dv);
-				memcpy(dn + a, su + (a - sl->line0), (size_t)(z - a));
+				memcpy(dv, sn + at, run * sizeof *dv);
+				memcpy(dn, su + at, run);
 				continue;
 			}
-			for (int64_t l = a; l < z; l++) {
-				int32_t k = sl->sidx[l - sl->line0];
-				dv[l] = k < 0 || su[k] ? 0 : sn[k];
-				dn[l] = k < 0 ? 1 : su[k];
+			for (size_t k = 0; k < run; k++) {
+				int32_t x = sl->sidx[at + k];
+				dv[k] = x < 0 || su[x] ? 0 : sn[x];
+				dn[k] = x < 0 ? 1 : su[x];
 			}
 		}
+		i += run;
 	}
+	return 1;
 }
 
 /* Code the ready job blocks against their lines' numbers and insert them, in order. */
@@ -553,9 +551,8 @@ static int code_ready(struct store_raw *w, struct err *e)
 	}
 	zblk_ctx_set_level(w->s->z, w->level);
 	for (struct jobs_task *t = w->ready; t && !rc; t = t->next) {
-		if (nraw)
-			gather(w, t, nraw);
-		jobs_task_code(t, w->jc, nraw ? w->file_id : 0, w->rv, w->rn, nraw, w->s->z);
+		int against = nraw && gather(w, t, nraw);
+		jobs_task_code(t, w->jc, against ? w->file_id : 0, w->rv, w->rn, nraw, w->s->z);
 		rc = jobs_task_insert(w->s, t, e);
 	}
 	zblk_ctx_set_level(w->s->z, STORE_ZLEVEL);
@@ -1154,13 +1151,14 @@ static int cursor_next(struct raw_cursor *c, struct err *e)
 	return 0;
 }
 
-int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t ncols, int64_t *num,
-		       uint8_t *nul, struct err *e)
+int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, const int64_t *lines, size_t n,
+		       size_t ncols, int64_t *num, uint8_t *nul, struct err *e)
 {
 	assert(ncols <= c->ncols);
-	/* Runs of lines inside one decoded block, copied a column at a time. */
+	/* Runs of rows on consecutive lines inside one decoded block, copied a column at a
+	 * time (without lines, a run is every row left in the block). */
 	for (size_t i = 0; i < n;) {
-		int64_t line = line0 + (int64_t)i;
+		int64_t line = lines ? lines[i] : line0 + (int64_t)i;
 		while (!c->done && line >= c->base + (int64_t)c->tb.n) {
 			int rc = cursor_next(c, e);
 			if (rc)
@@ -1179,6 +1177,12 @@ int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, size_t n, size_t nco
 		size_t at = (size_t)(line - c->base), run = c->tb.n - at;
 		if (run > n - i)
 			run = n - i;
+		if (lines) {
+			size_t k = 1;
+			while (k < run && lines[i + k] == line + (int64_t)k)
+				k++;
+			run = k;
+		}
 		for (size_t col = 0; col < ncols; col++) {
 			const int64_t *sn = c->tb.num + col * c->tb.ns;
 			const uint8_t *su = c->tb.nul + col * c->tb.ns;

@@ -1,7 +1,8 @@
 # import-jobs-lines.sh — jobs are coded against the lines they came from as the import goes:
 # a file of more blocks than the coding thread holds at once, with a quarantined row and odd
 # (quoted) lines shifting the lines under the jobs, comes back byte for byte and with every
-# job; the store's blocks do not depend on thread timing (one core or two); files are hashed while they are stored, and a duplicate
+# job; with two quarantined rows after every job, its jobs still cost about what they
+# cost without them; the store's blocks do not depend on thread timing (one core or two); files are hashed while they are stored, and a duplicate
 # (hashed first, as only a file of a stored file's size can be one) is skipped, stdin
 # included, while a file of the same size and other bytes is imported.
 . "$VOIDFIT_TOP/tests/lib.sh"
@@ -19,6 +20,24 @@ vf export --jobs a.db > jobs.out
 awk -F, -v OFS=, 'NR != 5001 { if (NR > 1) $1 = n++; print }' g/jobs.csv > jobs.want
 cmp jobs.want jobs.out || { diff jobs.want jobs.out | head >&2; die "jobs differ"; }
 vf check a.db > /dev/null || die "check finds problems"
+# two quarantined rows after every job: the jobs are still coded against their own lines
+# (the gaps between them stored), so they cost about what they cost without those rows,
+# not the several times more of jobs coded alone
+head -n 20001 g/jobs.csv > dense.csv
+awk -F, -v OFS=, 'NR == 1 { print; next } { print; $2 = "soon"; print; print }' dense.csv \
+	> sparse.csv
+expect_rc 0 vf import -o dense.db dense.csv g/nodes.csv
+expect_rc 0 vf import -o sparse.db sparse.csv g/nodes.csv
+contains out "sparse.csv: native-jobs, 60000 rows read, 20000 accepted, 40000 quarantined"
+vf export --jobs dense.db > dense.out
+vf export --jobs sparse.db > sparse.out
+cmp dense.out sparse.out || die "the jobs of sparse.csv differ from dense.csv's"
+vf export --raw -d raws sparse.db
+cmp sparse.csv raws/sparse.csv || die "sparse.csv does not come back byte for byte"
+vf check sparse.db > /dev/null || die "check finds problems in sparse.db"
+jb() { sqlite3 "$1" 'SELECT sum(length(data)) FROM job_blocks'; }
+[ "$(jb sparse.db)" -le $(($(jb dense.db) * 11 / 10 + 1000)) ] ||
+	die "the jobs of sparse.csv take $(jb sparse.db) bytes, those of dense.csv $(jb dense.db)"
 # the same import again: the same blocks
 vf import -q -o b.db jobs.csv g/nodes.csv
 blocks() {

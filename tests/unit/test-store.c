@@ -686,8 +686,8 @@ static void assert_same_job(const struct job *a, const struct job *b)
 /* Write n jobs (from some_job) to a new trace, with a CSV file of the same rows when
  * with_file: its bytes go to the raw writer in chunks ahead of the jobs, as an importer's
  * do, and each job names its line (so its block is coded against that line); every 1000th
- * line is odd (kept verbatim) and makes no job, as a quarantined row would. Load them
- * back and compare. */
+ * line is odd (kept verbatim) and makes no job, as a quarantined row would; with_file 2:
+ * 0 to 3 lines that make no job come before each job too. Load them back and compare. */
 static void jobs_roundtrip(struct fx *f, size_t n, int with_file)
 {
 	int64_t tid;
@@ -702,7 +702,7 @@ static void jobs_roundtrip(struct fx *f, size_t n, int with_file)
 		struct store_file sf = {.trace_id = tid, .name = "j.csv", .format = "csv"};
 		assert_int_equal(store_file_add(f->s, &sf, &f->e), 0);
 		assert_int_equal(store_raw_begin(f->s, sf.id, 0, &w, &f->e), 0);
-		text = malloc(64 * (n + n / 1000 + 2));
+		text = malloc(64 * (n + n / 1000 + 2) + (with_file == 2 ? 16 * 4 * n : 0));
 		len = (size_t)sprintf(text, "id,arrival,duration,cpu,mem\n");
 		int64_t ln = 1;
 		for (size_t i = 0; i < n; i++) {
@@ -710,6 +710,11 @@ static void jobs_roundtrip(struct fx *f, size_t n, int with_file)
 			some_job(&j, (int64_t)i);
 			if (i % 1000 == 999) {
 				len += (size_t)sprintf(text + len, "\"odd\",line\n");
+				ln++;
+			}
+			/* 2: lines that make no job between jobs, 0 to 3 of them */
+			for (size_t k = 0; with_file == 2 && k < (i * 7919) % 4; k++) {
+				len += (size_t)sprintf(text + len, "skip,%zu,,,\n", i * 4 + k);
 				ln++;
 			}
 			len += (size_t)sprintf(
@@ -776,20 +781,84 @@ static void test_jobs_roundtrip(void **state)
 static void test_jobs_against_their_file(void **state)
 {
 	struct fx *f = *state;
+	int64_t with[3];
+	/* alone, then against the file (a line without a job every 1000 jobs), then against
+	 * a file with 0 to 3 lines that make no job before each job */
+	for (int layout = 0; layout < 3; layout++) {
+		open_new(f);
+		jobs_roundtrip(f, 2 * STORE_BLOCK_ROWS + 5, layout);
+		store_close(f->s);
+		f->s = NULL;
+		with[layout] = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
+		assert_int_equal(sql_int(f->path, "PRAGMA freelist_count"), 0);
+		remove(f->path);
+	}
+	/* Coded against their lines, the jobs cost a fraction of what they did alone, where
+	 * lines between them make no job too. */
+	assert_true(with[1] * 2 < with[0]);
+	assert_true(with[2] * 2 < with[0]);
+}
+
+/* A job block (300 jobs, all 0) claiming the gaps of its lines, into the store's only block:
+ * the gaps' column, then 16 of the jobs' columns, against file 1 (rawfile 0: alone). */
+static void forge_gaps(struct fx *f, uint64_t rawfile, int64_t bad_gap)
+{
+	struct zblk_buf b = {0}, sealed = {0};
+	int64_t v[300] = {0};
+	zblk_put_varint(&b, 16 | 64);
+	zblk_put_varint(&b, rawfile);
+	if (rawfile) {
+		zblk_put_varint(&b, 0);
+		zblk_put_varint(&b, 0);
+	}
+	v[5] = bad_gap;
+	zblk_put_i64(&b, v, NULL, 300, NULL, NULL, 0);
+	v[5] = 0;
+	for (int c = 0; c < 16; c++)
+		zblk_put_i64(&b, v, NULL, 300, NULL, NULL, 0);
+	assert_int_equal(zblk_seal(f->s->z, ZBLK_JOBS, 300, b.p, b.len, &sealed, &f->e), 0);
+	sqlite3_stmt *st;
+	assert_int_equal(
+		sqlite3_prepare_v2(f->s->db, "UPDATE job_blocks SET data = ?", -1, &st, NULL),
+		SQLITE_OK);
+	sqlite3_bind_blob(st, 1, sealed.p, (int)sealed.len, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	zblk_buf_release(&b);
+	zblk_buf_release(&sealed);
+}
+
+/* A block whose jobs' lines go back, or that claims gaps without a file, is damaged: the
+ * load says so, naming what. */
+static void test_jobs_bad_gaps(void **state)
+{
+	struct fx *f = *state;
+	struct {
+		uint64_t rawfile;
+		int64_t gap;
+		const char *msg;
+	} cases[] = {{1, -2, "job 5: bad line gap"}, {0, 0, "jobs block: bad header"}};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		open_new(f);
+		jobs_roundtrip(f, 300, 2);
+		assert_int_equal(sql_int(f->path, "SELECT count(*) FROM job_blocks"), 1);
+		forge_gaps(f, cases[k].rawfile, cases[k].gap);
+		struct job_set js = {0};
+		assert_int_equal(store_trace_load(f->s, 1, &js, &f->e), VF_ESTORE);
+		assert_non_null(strstr(f->e.msg, cases[k].msg));
+		job_set_release(&js);
+		store_close(f->s);
+		f->s = NULL;
+		remove(f->path);
+	}
+	/* a gap of -1 (two jobs of one line) reads */
 	open_new(f);
-	jobs_roundtrip(f, 2 * STORE_BLOCK_ROWS + 5, 1);
-	store_close(f->s);
-	f->s = NULL;
-	/* Coded against the file, the jobs cost a fraction of what they did alone. */
-	int64_t with = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
-	remove(f->path);
-	open_new(f);
-	jobs_roundtrip(f, 2 * STORE_BLOCK_ROWS + 5, 0);
-	store_close(f->s);
-	f->s = NULL;
-	int64_t without = sql_int(f->path, "SELECT sum(length(data)) FROM job_blocks");
-	assert_true(with * 2 < without);
-	assert_int_equal(sql_int(f->path, "PRAGMA freelist_count"), 0);
+	jobs_roundtrip(f, 300, 2);
+	forge_gaps(f, 1, -1);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, 1, &js, &f->e), 0);
+	assert_int_equal(js.njobs, 300);
+	job_set_release(&js);
 }
 
 /* The columns (first varint) of each job block of the store's only trace, decoded, into
@@ -1289,6 +1358,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_workers_column, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_against_their_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_bad_gaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
