@@ -42,6 +42,7 @@ struct verdict_state {
 	/* with --sweep: the runs of the trace's searches, read from and kept in DIR/trace.db,
 	 * under the key memo_key (verdict_memo_key) */
 	int memo_on;
+	size_t memo_loaded; /* runs read from DIR/trace.db */
 	struct verdict_memo memo;
 	struct sbuf memo_key;
 };
@@ -530,7 +531,7 @@ static int memo_take(void *u, const struct store_probe *p)
  * scenario scen_key, the trace, this voidfit); one of another is not read, and stderr says
  * so. Returns CMD_OK, or the failure said: a file there that is not such a task store, or
  * one damaged, is refused. */
-static int memo_load(struct cmd_ctx *ctx, const struct verdict_state *t, const char *key,
+static int memo_load(struct cmd_ctx *ctx, struct verdict_state *t, const char *key,
 		     const char *scen_key, struct verdict_memo *m)
 {
 	struct sbuf path = SBUF_INIT;
@@ -559,6 +560,7 @@ static int memo_load(struct cmd_ctx *ctx, const struct verdict_state *t, const c
 			      e.msg);
 		goto out;
 	}
+	t->memo_loaded = r.taken;
 	if (strcmp(info.sha256, digest))
 		fprintf(stderr,
 			"voidfit verdict: %s: the runs of another trace, not read: the trace is "
@@ -630,8 +632,10 @@ static int memo_save(struct cmd_ctx *ctx, const struct verdict_state *t, const c
 	return rc;
 }
 
-/* After the verdict of --sweep DIR: say how many of the trace's runs DIR/trace.db held, and
- * keep there those it did not (all of them, under this key). CMD_OK or the failure said. */
+/* After the verdict of --sweep DIR: when DIR/trace.db was read, say how many of the trace's
+ * runs were not replayed (those it held, and those the searches asked for again, such as a
+ * step checked above a size that the bisection had run); keep there those it did not hold
+ * (all of them, under this key). CMD_OK or the failure said. */
 static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
 {
 	const struct verdict_memo *m = &t->memo;
@@ -639,12 +643,12 @@ static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
 	int rc = CMD_OK;
 	if (!t->memo_on)
 		return CMD_OK;
-	if (m->hits && m->made)
+	if (t->memo_loaded && m->made)
 		fprintf(stderr,
 			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
 			"runs not replayed, %zu not in it replayed\n",
 			t->sweep, m->hits, m->made);
-	else if (m->hits)
+	else if (t->memo_loaded)
 		fprintf(stderr,
 			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
 			"runs not replayed\n",

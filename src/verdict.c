@@ -32,7 +32,8 @@
  * search, growth, policy, step and seed (struct verdict_memo_entry): every search of the
  * trace hands it to size.h as size_opts.memo (memo_of), so that a verdict asked again under
  * the same verdict_memo_key judges them instead of replaying them, every answer and count
- * the same; the resamples' searches never see it.
+ * the same; the resamples' searches never see it. A run asked for twice in one verdict (a
+ * step the check above a size runs that the bisection had run) is then replayed once.
  *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
