@@ -118,6 +118,30 @@ struct size_known {
 	int64_t w0, w1; /* the pricing window of seed lo's run (struct size_result) */
 };
 
+/* What the search reads of one run (a policy at a step and a seed): its figures, its
+ * pricing window, whether it gave up (size_opts.giveup) and its sim events. */
+struct size_memo_run {
+	double fig[RUNREC_NCOL]; /* as run_one leaves them: NaN where such a run has NaN */
+	int64_t w0, w1;          /* its pricing window (0, 0 for a run that gave up) */
+	int gave_up;
+	int64_t events;
+};
+
+/* Runs a caller has from an earlier search of the same question (a verdict asked again):
+ * get returns 1 and fills *out when the run of policy at step and seed is known, else 0;
+ * put, if not NULL, is given every run the search makes. Both are called from the search's
+ * threads at once: they lock what they share. A run found is judged as if just made and
+ * counted as made (in probes, events and gave_up), so that every answer and count is that
+ * of the search that made it, provided the caller keys its runs by everything else that
+ * decides them (the scenario, the plan, the seeds, the SLO, giveup). */
+struct size_memo {
+	int (*get)(void *u, const struct policy_ops *policy, unsigned step, uint64_t seed,
+		   struct size_memo_run *out);
+	void (*put)(void *u, const struct policy_ops *policy, unsigned step, uint64_t seed,
+		    const struct size_memo_run *run);
+	void *u;
+};
+
 /* Progress: share of the search done (an estimate), the policy and step of a run. */
 typedef void (*size_progress_fn)(void *u, double done, const char *policy, unsigned step,
 				 size_t nodes);
@@ -157,6 +181,10 @@ struct size_opts {
 	 * size_result.reused, not in probes, events or gave_up */
 	const struct size_known *known;
 	size_t nknown;
+	/* or NULL: runs of any step, at any seed, looked up before they are run (struct
+	 * size_memo; known's first, through the same lookup, but counted as reused); the runs
+	 * made are put to it */
+	const struct size_memo *memo;
 };
 
 /* Events between two give-up tests of a run (size_opts.giveup). */

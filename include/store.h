@@ -390,6 +390,39 @@ int store_answers_count(struct store *s, int64_t *n, struct err *e);
  * table): 0, or VF_ESTORE naming the first that does not match. */
 int store_answers_verify(struct store *s, int64_t *n, struct err *e);
 
+/* ---- the runs of a verdict's searches on its trace, in its sweep's trace.db
+ * (store-answer.c) ---- */
+
+/* One run (voidfit(5): trace_probes, a table of task stores only, and its figures in
+ * trace_probe_figures). Strings and arrays are the caller's (or, read, valid during the
+ * callback). */
+struct store_probe {
+	int64_t trace_id;
+	const char *scen_key;    /* the trace's scenario (scenario_key) */
+	const char *verdict_key; /* the key of the verdict's searches (verdict_memo_key) */
+	const char *search;      /* which of them: "fewer", "headroom", "buy" */
+	double growth;           /* the growth of its trace */
+	const char *policy;
+	int64_t step;
+	uint64_t seed;
+	int64_t w0, w1; /* its pricing window */
+	int gave_up;    /* 1: it stopped once it could no longer meet the SLO */
+	int64_t events; /* sim events it handled */
+	size_t nfig;    /* its figures: keys and values (NaN: NULL in the store) */
+	const char *const *fig_key;
+	const double *fig;
+};
+/* Add p and its figures to task store s (in the caller's transaction), each row with its
+ * checksum. */
+int store_probe_put(struct store *s, const struct store_probe *p, struct err *e);
+/* Remove every run of task store s (in the caller's transaction). */
+int store_probes_clear(struct store *s, struct err *e);
+/* Call cb with every run of s, in the order they were put, each row checked against its
+ * checksum and every figure of a run there: 0 (also when s has no such table), cb's
+ * non-zero return, or VF_ESTORE naming the first row that does not match. */
+int store_probe_list(struct store *s, int (*cb)(void *ctx, const struct store_probe *p), void *ctx,
+		     struct err *e);
+
 /* ---- task stores of a sweep, and merging them (store-merge.c) ---- */
 
 /* The trace's digest into hex: the sha256 of its files' sha256s (hex, sorted, one a line),

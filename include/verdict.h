@@ -20,12 +20,14 @@
  *   verdict_grow      the trace grown by g (also for tests)
  *   verdict_run       both answers for every policy
  *   verdict_sentence  the one sentence a policy's answers make
+ *   verdict_memo_*    the runs of the trace's own searches, kept for a verdict asked again
  *
  * Nothing here prints or touches the store.
  */
 #ifndef VOIDFIT_VERDICT_H
 #define VOIDFIT_VERDICT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,7 +82,57 @@ struct verdict_opts {
 	 * never does */
 	const struct size_known *full_runs;
 	size_t nfull_runs;
+	/* or NULL: the runs of the trace's own searches (not its resamples') that a verdict of
+	 * the same verdict_memo_key made before, judged instead of replayed; every run made is
+	 * put to it, for the next */
+	struct verdict_memo *memo;
 };
+
+/* ---- the trace's runs, for a verdict asked again ---- */
+
+/* The searches of a verdict on its trace, as a memo keys their runs. */
+enum verdict_memo_search {
+	VERDICT_M_FEWER,    /* the default SLO's runs and the first answer's sizings */
+	VERDICT_M_HEADROOM, /* a growth probe, on the trace grown by its growth */
+	VERDICT_M_BUY,      /* the baseline's purchase sizing at a growth */
+	VERDICT_M_N
+};
+
+/* One run of one of them: search, growth, policy, step and seed decide it (with the memo's
+ * key, the scenario and the trace). */
+struct verdict_memo_entry {
+	int search;    /* enum verdict_memo_search */
+	double growth; /* the growth of its trace (0 for VERDICT_M_FEWER) */
+	const struct policy_ops *policy;
+	unsigned step; /* of the search's plan (size.h) */
+	uint64_t seed;
+	struct size_memo_run run;
+};
+
+/* The runs of a verdict's searches on its trace (verdict_opts.memo): the runs a caller
+ * loads (verdict_memo_add), and those verdict_run finds in it or makes. Lookups and puts
+ * come from the searches' threads, under mu. */
+struct verdict_memo {
+	pthread_mutex_t mu;
+	struct verdict_memo_entry *e; /* n entries (owned), one per search, growth, policy,
+				       * step and seed */
+	size_t n, cap;
+	size_t hits; /* runs verdict_run took from it instead of replaying them */
+	size_t made; /* runs it replayed (not in it), and put to it */
+};
+void verdict_memo_init(struct verdict_memo *m);
+/* Free what m owns; m may be NULL. */
+void verdict_memo_release(struct verdict_memo *m);
+/* Add x, replacing an entry of the same search, growth, policy, step and seed. */
+void verdict_memo_add(struct verdict_memo *m, const struct verdict_memo_entry *x);
+/* The name of search s ("fewer", "headroom", "buy"), and the search of a name (-1: none). */
+const char *verdict_memo_search_name(int s);
+int verdict_memo_search_find(const char *name);
+/* What decides the runs of o's searches on its trace besides the scenario, the trace and
+ * voidfit's version, as text, into out: the baseline, seeds, SLO, shrink model, headroom
+ * search and give-up ("baseline=scalar;seeds=1-1;...;giveup=1"). A memo is read only under
+ * the key it was made with. */
+void verdict_memo_key(const struct verdict_opts *o, struct sbuf *out);
 
 /* Resample answers known already, so that a verdict asked again, or finished by the tasks
  * of its sweep, does not search them again. get: 1, and out[] = {usd_year, growth,

@@ -8,10 +8,11 @@
 #   3. with BENCH_VERDICT_RESAMPLES=N, the verdict on the generated traces again with
 #      --resamples N (both answers on N block resamples)
 #   4. the verdict with resamples through its sweep (verdict --sweep, GNU parallel on this
-#      machine): the trace answered where the sweep is written, the tasks, the trace
-#      answered again where they are read; against the same verdict searched here, and the
-#      wall it would take with one machine a task (the two trace answers and the longest
-#      task): on the demo trace with 4 resamples, and on the generated traces with N
+#      machine): the trace answered where the sweep is written (its runs kept in the
+#      sweep's trace.db), the tasks, the verdict where they are read (the trace's runs read
+#      from trace.db, none replayed); against the same verdict searched here, and the wall
+#      it would take with one machine a task (the write, the longest task and the read): on
+#      the demo trace with 4 resamples, and on the generated traces with N
 # Each line gives wall and CPU seconds (user + system: a shared machine's wall time varies
 # with its load, which each line says when it began), and verdict's count of the probes of
 # each search and their sim events (the work, whatever the load).
@@ -83,11 +84,13 @@ swept() {
 	c2=$(cat "$work/cpu")
 	grep -q "resamples read from the tasks" "$work/err" ||
 		{ cat "$work/err" >&2; echo "the sweep's answers were not read" >&2; exit 1; }
+	memo=$(sed -n "s/.*the trace's answers read from [^:]*: //p" "$work/err")
 	longest=$(awk 'NR > 1 && $4 > m { m = $4 } END { printf "%.2f", m }' "$work/vs/joblog")
 	far=$(echo "$w1 $longest $w2" | awk '{ printf "%.2f", $1 + $2 + $3 }')
 	echo "$2, $3 resamples through --sweep: write (the trace) ${w1} s ($c1 CPU-s)," \
 		"tasks ${t} s on this machine (CPU-s of parallel.sh: $ct; longest task" \
-		"${longest} s), read (the trace again) ${w2} s ($c2 CPU-s) (load $l)"
+		"${longest} s), read ${w2} s ($c2 CPU-s; the trace: ${memo:-searched again})" \
+		"(load $l)"
 	echo "  one machine a task: ${far} s, against ${4} s here: ratio $(ratio "$far" "$4")"
 }
 

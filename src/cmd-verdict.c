@@ -4,8 +4,11 @@
  * table of them with each policy's sentence, in JSON, CSV or Markdown). Nothing is stored (a
  * sizing of each policy is what 'voidfit size' stores). --sweep DIR writes the resamples as
  * the tasks of a sweep and, once they are done, reads their answers from DIR's task stores;
- * such a task (--resample R --hints H --into TASKSTORE) answers one resample.
+ * such a task (--resample R --hints H --into TASKSTORE) answers one resample. The runs of
+ * the trace's own searches go to DIR/trace.db (verdict_memo, store_probe_put), so that the
+ * same command run again judges them there instead of replaying the trace.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +39,12 @@ struct verdict_state {
 	struct verdict v;    /* the answers */
 
 	struct cmd_known full_runs; /* full-cluster runs read from the store (--no-reuse: none) */
+	/* with --sweep: the runs of the trace's searches, read from and kept in DIR/trace.db,
+	 * under the key memo_key (verdict_memo_key) */
+	int memo_on;
+	size_t memo_loaded; /* runs read from DIR/trace.db */
+	struct verdict_memo memo;
+	struct sbuf memo_key;
 };
 
 /* Reading the resample answers of the task stores of --sweep DIR (verdict_known.get): task
@@ -50,6 +59,15 @@ struct known_ctx {
 	struct store *t; /* NULL when it is not there or not done */
 	int rc;          /* the first error reading them; then nothing more is read */
 	struct err e;
+};
+
+/* Reading DIR/trace.db into a memo (store_probe_list's callback): the runs of this
+ * verdict's key, scenario and trace are taken, the others counted. */
+struct memo_read {
+	struct verdict_memo *m;
+	int64_t trace_id;
+	const char *scen_key, *key;
+	size_t taken, other;
 };
 
 static int opt_verdict(struct cmd_ctx *ctx, int key, const char *arg);
@@ -474,6 +492,180 @@ static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep
 	return CMD_OK;
 }
 
+/* ---- the trace's runs in DIR/trace.db ---- */
+
+static int memo_take(void *u, const struct store_probe *p)
+{
+	struct memo_read *r = u;
+	const struct policy_ops *pol = policy_find(p->policy);
+	int search = verdict_memo_search_find(p->search);
+	struct verdict_memo_entry x = {
+		.search = search,
+		.growth = p->growth,
+		.policy = pol,
+		.step = (unsigned)p->step,
+		.seed = p->seed,
+		.run = {.w0 = p->w0, .w1 = p->w1, .gave_up = p->gave_up, .events = p->events}};
+	int mine = p->trace_id == r->trace_id && !strcmp(p->scen_key, r->scen_key) &&
+		   !strcmp(p->verdict_key, r->key) && pol && search >= 0 && p->step >= 0 &&
+		   p->step <= UINT32_MAX && p->nfig == RUNREC_NCOL;
+	uint64_t seen = 0; /* each figure once */
+	static_assert(RUNREC_NCOL <= 64, "a bit a figure");
+	for (size_t i = 0; mine && i < p->nfig; i++) {
+		int c = runrec_col_find(p->fig_key[i]);
+		if (c < 0 || (seen & (UINT64_C(1) << c)))
+			mine = 0;
+		else
+			x.run.fig[c] = p->fig[i], seen |= UINT64_C(1) << c;
+	}
+	if (mine) {
+		verdict_memo_add(r->m, &x);
+		r->taken++;
+	} else {
+		r->other++;
+	}
+	return 0;
+}
+
+/* DIR/trace.db of --sweep DIR into m, when it holds the runs of this verdict (its key, the
+ * scenario scen_key, the trace, this voidfit); one of another is not read, and stderr says
+ * so. Returns CMD_OK, or the failure said: a file there that is not such a task store, or
+ * one damaged, is refused. */
+static int memo_load(struct cmd_ctx *ctx, struct verdict_state *t, const char *key,
+		     const char *scen_key, struct verdict_memo *m)
+{
+	struct sbuf path = SBUF_INIT;
+	struct store *s = NULL;
+	struct store_task_info info = {.pairs = NULL};
+	struct memo_read r = {
+		.m = m, .trace_id = ctx->sc.trace_id, .scen_key = scen_key, .key = key};
+	struct err e = {0};
+	char digest[65];
+	int rc = CMD_OK;
+	sbuf_init(&path);
+	sbuf_printf(&path, "%s/trace.db", t->sweep);
+	if (access(path.s, F_OK))
+		goto out; /* none yet */
+	if (store_trace_digest(ctx->st, ctx->sc.trace_id, digest, &e)) {
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+		goto out;
+	}
+	if (store_open(path.s, STORE_RDONLY, &s, &e) || store_task_verify(s, &info, &e) ||
+	    (!info.finished && err_set(&e, VF_ESTORE, "%s: not a finished task store", path.s)) ||
+	    (!strcmp(info.sha256, digest) && !strcmp(info.version, VOIDFIT_VERSION) &&
+	     store_probe_list(s, memo_take, &r, &e))) {
+		rc = cmd_fail(ctx->ce,
+			      "%s (the trace's runs of the sweep, refused: remove it, and the "
+			      "trace is searched again)",
+			      e.msg);
+		goto out;
+	}
+	t->memo_loaded = r.taken;
+	if (strcmp(info.sha256, digest))
+		fprintf(stderr,
+			"voidfit verdict: %s: the runs of another trace, not read: the trace is "
+			"searched again\n",
+			path.s);
+	else if (strcmp(info.version, VOIDFIT_VERSION))
+		fprintf(stderr,
+			"voidfit verdict: %s: made by voidfit %s, not read: the trace is searched "
+			"again\n",
+			path.s, info.version);
+	else if (!r.taken && r.other)
+		fprintf(stderr,
+			"voidfit verdict: %s: the trace's runs of another verdict (baseline, "
+			"seeds, SLO, shrink, headroom or give-up) or scenario, not read: the "
+			"trace is searched again\n",
+			path.s);
+out:
+	free(info.pairs);
+	store_close(s);
+	sbuf_release(&path);
+	return rc;
+}
+
+/* The runs of m, made under key and scen_key, into DIR/trace.db of --sweep DIR (a task
+ * store of the trace, put in place once whole): CMD_OK, or the failure said. */
+static int memo_save(struct cmd_ctx *ctx, const struct verdict_state *t, const char *key,
+		     const char *scen_key, const struct verdict_memo *m)
+{
+	struct sbuf path = SBUF_INIT;
+	struct sweep_task k = {0};
+	struct err e = {0};
+	const char *fig_key[RUNREC_NCOL];
+	int rc;
+	for (int c = 0; c < RUNREC_NCOL; c++)
+		fig_key[c] = runrec_col_key((enum runrec_col)c);
+	sbuf_init(&path);
+	sbuf_printf(&path, "%s/trace.db", t->sweep);
+	rc = sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, path.s, 1, &k, &e);
+	if (!rc && !(rc = store_begin(k.t, &e)))
+		rc = store_probes_clear(k.t, &e);
+	for (size_t i = 0; i < m->n && !rc; i++) {
+		const struct verdict_memo_entry *x = &m->e[i];
+		struct store_probe p = {.trace_id = ctx->sc.trace_id,
+					.scen_key = scen_key,
+					.verdict_key = key,
+					.search = verdict_memo_search_name(x->search),
+					.growth = x->growth,
+					.policy = x->policy->name,
+					.step = x->step,
+					.seed = x->seed,
+					.w0 = x->run.w0,
+					.w1 = x->run.w1,
+					.gave_up = x->run.gave_up,
+					.events = x->run.events,
+					.nfig = RUNREC_NCOL,
+					.fig_key = fig_key,
+					.fig = x->run.fig};
+		rc = store_probe_put(k.t, &p, &e);
+	}
+	if (!rc)
+		rc = store_commit(k.t, &e);
+	else if (k.t)
+		store_rollback(k.t);
+	if (sweep_task_end(&k, ctx->sc.trace_id, rc ? SWEEP_END_FAIL : SWEEP_END_DONE,
+			   rc ? NULL : &e) ||
+	    rc)
+		rc = cmd_fail(ctx->ce, "%s", e.msg);
+	sbuf_release(&path);
+	return rc;
+}
+
+/* After the verdict of --sweep DIR: when DIR/trace.db was read, say how many of the trace's
+ * runs were not replayed (those it held, and those the searches asked for again, such as a
+ * step checked above a size that the bisection had run); keep there those it did not hold
+ * (all of them, under this key). CMD_OK or the failure said. */
+static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
+{
+	const struct verdict_memo *m = &t->memo;
+	struct sbuf scen = SBUF_INIT;
+	int rc = CMD_OK;
+	if (!t->memo_on)
+		return CMD_OK;
+	if (t->memo_loaded && m->made)
+		fprintf(stderr,
+			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
+			"runs not replayed, %zu not in it replayed\n",
+			t->sweep, m->hits, m->made);
+	else if (t->memo_loaded)
+		fprintf(stderr,
+			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
+			"runs not replayed\n",
+			t->sweep, m->hits);
+	if (!m->made)
+		return CMD_OK;
+	sbuf_init(&scen);
+	scenario_key(&ctx->sc, &scen);
+	if (!(rc = memo_save(ctx, t, t->memo_key.s, scen.s, m)))
+		fprintf(stderr,
+			"voidfit verdict: the trace's %zu probe runs kept in %s/trace.db, for "
+			"this command again\n",
+			m->n, t->sweep);
+	sbuf_release(&scen);
+	return rc;
+}
+
 /* The verdict on stdout: the sentence, led by a warning when the cluster is nearly idle
  * (its retired GPUs and headroom then measure idle time), and a line per policy; or, in
  * another format, the table of verdict_table with the sentence as its note. */
@@ -558,6 +750,19 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				 .hints = cmd_arg(ctx, CMD_K_HINTS),
 				 .full_runs = t->full_runs.k,
 				 .nfull_runs = t->full_runs.n};
+	if (t->sweep && !t->only) { /* the trace's runs of an earlier verdict of this sweep */
+		t->memo_on = 1;
+		verdict_memo_init(&t->memo);
+		sbuf_init(&t->memo_key);
+		verdict_memo_key(&o, &t->memo_key);
+		o.memo = &t->memo;
+		if ((rc = memo_load(ctx, t, t->memo_key.s, kc.scen_key.s, &t->memo))) {
+			if (kc.have_id)
+				sweep_id_release(&kc.id);
+			sbuf_release(&kc.scen_key);
+			return rc;
+		}
+	}
 	cmd_long_begin(&lg);
 	int vrc = verdict_run(&o, &t->v, &e);
 	cmd_long_end(&lg);
@@ -580,7 +785,9 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	if (t->into)
 		return store_task(ctx, t, &task);
 	if (t->v.nmissing)
-		return write_sweep(ctx, t);
+		return (rc = write_sweep(ctx, t)) ? rc : memo_keep(ctx, t);
+	if ((rc = memo_keep(ctx, t)))
+		return rc;
 	if (t->v.nknown)
 		fprintf(stderr,
 			"voidfit verdict: the %" PRIu32 " resamples read from the tasks of %s\n",
@@ -617,5 +824,9 @@ static void release_verdict(struct cmd_ctx *ctx)
 	struct verdict_state *t = ctx->u;
 	verdict_release(&t->v);
 	cmd_known_release(&t->full_runs);
+	if (t->memo_on) {
+		verdict_memo_release(&t->memo);
+		sbuf_release(&t->memo_key);
+	}
 	free(t->pols);
 }

@@ -6,7 +6,8 @@
  *
  *   round 0                 every policy at step S, every seed: full_ok, or not searched
  *                           (a policy of size_opts.known is not run: its runs are judged
- *                           as if just made, full_cluster, so the search goes on alike)
+ *                           as if just made, full_cluster, so the search goes on alike,
+ *                           but counted in reused, not in probes)
  *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
  *                           lo = the one below that (hint_bracket)
  *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
@@ -20,6 +21,12 @@
  * answer, the probes and the runs that gave up are the same on any number of threads,
  * also where the SLO is not monotone in the size (a k-ary search would find another of
  * its boundaries there). Three threads take a policy at one seed two steps a round.
+ *
+ * Every run, of every round, of size_probe and of size_full_runs, goes through one lookup
+ * first (run_known): a full-cluster run of size_opts.known where the run would not give up,
+ * else a run of size_opts.memo, the caller's from an earlier search of the same question;
+ * only a run found in neither is replayed (and put to the memo). A run found is judged
+ * exactly as the run it records, so the search takes the same path.
  *
  * Each run is a replay of its own: the trace's jobs on the nodes the step keeps, enriched
  * for its seed (enrichment is a hash of the node's name and the seed, so a node kept has
@@ -614,19 +621,74 @@ static void judge(const struct size_opts *o, const double *full, const double *f
 	}
 }
 
+/* The runs of o->known for policy p, or NULL. */
+static const struct size_known *known_runs(const struct size_opts *o, size_t p)
+{
+	for (size_t i = 0; o->known && i < o->nknown; i++)
+		if (o->known[i].policy == o->pols[p])
+			return &o->known[i];
+	return NULL;
+}
+
+/*
+ * Policy p at step and seed, as run_one gives it (its arguments but *reused), from what the
+ * caller has if it can: o->known's full-cluster runs (made without giving up, so only for a
+ * run that would not give up either; *reused = 1), else o->memo's; else run, and the run put
+ * to o->memo. *gave_up and *events are added to as run_one does.
+ */
+static int run_known(const struct size_opts *o, struct seed_traces *st, size_t p, unsigned step,
+		     uint64_t seed, const double *fullv, int giveup, double *v, size_t *nodes,
+		     int64_t *w, int *gave_up, int64_t *events, int *reused,
+		     replay_progress_fn progress, void *u, struct err *e)
+{
+	const struct size_known *kn = !giveup && step == o->plan->steps ? known_runs(o, p) : NULL;
+	struct size_memo_run m = {.w0 = 0};
+	int rc;
+	*reused = kn != NULL;
+	if (kn) {
+		memcpy(m.fig, kn->fig + (size_t)(seed - o->lo) * RUNREC_NCOL, sizeof m.fig);
+		m.w0 = kn->w0;
+		m.w1 = kn->w1;
+	}
+	if (kn || (o->memo && o->memo->get(o->memo->u, o->pols[p], step, seed, &m))) {
+		size_t n = 0;
+		for (size_t g = 0; g < o->plan->ng; g++)
+			n += size_plan_kept(o->plan, g, step);
+		*nodes = n;
+		memcpy(v, m.fig, sizeof m.fig);
+		w[0] = m.w0;
+		w[1] = m.w1;
+		*gave_up |= m.gave_up;
+		*events += m.events;
+		return VF_OK;
+	}
+	w[0] = w[1] = 0; /* a run that gives up sets none */
+	rc = run_one(o, st, p, step, seed, fullv, giveup, v, nodes, w, &m.gave_up, &m.events,
+		     progress, u, e);
+	if (!rc && o->memo && o->memo->put) {
+		memcpy(m.fig, v, sizeof m.fig);
+		m.w0 = w[0];
+		m.w1 = w[1];
+		o->memo->put(o->memo->u, o->pols[p], step, seed, &m);
+	}
+	*gave_up |= m.gave_up;
+	*events += m.events;
+	return rc;
+}
+
 int size_probe(const struct size_opts *o, size_t p, unsigned step, const double *full,
 	       struct size_check *out, double *fig, struct err *e)
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
 	double *v = xcalloc(nseed * RUNREC_NCOL, sizeof *v);
-	int64_t w[2], events = 0;
-	int rc = VF_OK, gave_up = 0;
+	int64_t w[2] = {0, 0}, events = 0;
+	int rc = VF_OK, gave_up = 0, reused;
 	struct seed_traces st;
 	seed_traces_init(&st, o);
 	for (size_t k = 0; k < nseed && !rc; k++)
-		rc = run_one(o, &st, p, step, o->lo + k, full ? full + k * RUNREC_NCOL : NULL,
-			     o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, &events, NULL,
-			     NULL, e);
+		rc = run_known(o, &st, p, step, o->lo + k, full ? full + k * RUNREC_NCOL : NULL,
+			       o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, &events,
+			       &reused, NULL, NULL, e);
 	seed_traces_release(&st, o);
 	if (!rc) {
 		judge(o, full, v, step, nodes, out);
@@ -645,12 +707,12 @@ int size_full_runs(const struct size_opts *o, size_t p, double *fig, struct size
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1, nodes = 0;
 	int64_t w[2] = {0, 0}, wq[2], ev = 0;
-	int rc = VF_OK, gave_up = 0;
+	int rc = VF_OK, gave_up = 0, reused;
 	struct seed_traces st;
 	seed_traces_init(&st, o);
 	for (size_t q = 0; q < nseed && !rc; q++) /* no "full" bound, no give-up: round 0's */
-		rc = run_one(o, &st, p, o->plan->steps, o->lo + q, NULL, 0, fig + q * RUNREC_NCOL,
-			     &nodes, q ? wq : w, &gave_up, &ev, NULL, NULL, e);
+		rc = run_known(o, &st, p, o->plan->steps, o->lo + q, NULL, 0, fig + q * RUNREC_NCOL,
+			       &nodes, q ? wq : w, &gave_up, &ev, &reused, NULL, NULL, e);
 	seed_traces_release(&st, o);
 	*k = (struct size_known){.policy = o->pols[p], .fig = fig, .w0 = w[0], .w1 = w[1]};
 	if (events)
@@ -670,6 +732,7 @@ struct task {
 	double *v;          /* its figures (RUNREC_NCOL, in the round's array) */
 	const double *full; /* the policy's full-cluster figures at seed, or NULL */
 	int gave_up;        /* its run gave up (size_opts.giveup) */
+	int reused;         /* its run is size_opts.known's, not made (nor counted) */
 	int64_t events;     /* sim events its run handled */
 	int64_t w[2];       /* its pricing window */
 	struct pool *pl;    /* the pool it runs in */
@@ -707,9 +770,10 @@ static void *pool_thread(void *arg)
 		pthread_mutex_unlock(&pl->mu);
 		if (!t || (pl->o->stop && *pl->o->stop))
 			break;
-		t->rc = run_one(pl->o, pl->st, t->p, t->step, t->seed, t->full,
-				pl->o->giveup && t->full, t->v, &t->nodes, t->w, &t->gave_up,
-				&t->events, pl->o->progress ? task_progress : NULL, t, &t->e);
+		t->rc = run_known(pl->o, pl->st, t->p, t->step, t->seed, t->full,
+				  pl->o->giveup && t->full, t->v, &t->nodes, t->w, &t->gave_up,
+				  &t->events, &t->reused, pl->o->progress ? task_progress : NULL, t,
+				  &t->e);
 		pthread_mutex_lock(&pl->mu);
 		t->share = 1;
 		pthread_mutex_unlock(&pl->mu);
@@ -867,21 +931,16 @@ static void full_run(const struct size_opts *o, struct size_result *r, struct se
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	full_cluster(o, r, sp, t->v, t->nodes, t->w[0], t->w[1], full);
+	if (t->reused) { /* size_opts.known's (at every seed): counted apart */
+		r->reused = nseed;
+		return;
+	}
 	for (size_t q = 0; q < nseed; q++) {
 		r->gave_up += (size_t)t[q].gave_up;
 		r->events += t[q].events;
 	}
 	r->full.events = r->events;
 	sp->probes++;
-}
-
-/* The runs of o->known for policy p, or NULL. */
-static const struct size_known *known_runs(const struct size_opts *o, size_t p)
-{
-	for (size_t i = 0; o->known && i < o->nknown; i++)
-		if (o->known[i].policy == o->pols[p])
-			return &o->known[i];
-	return NULL;
 }
 
 /* Judge the probe of t (its nseed tasks) and move the bracket of sp to it. */
@@ -975,7 +1034,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 		unsigned k = (unsigned)(o->nthreads / (nactive * nseed));
 		k = k ? k : 1;
 		for (size_t p = 0; p < npol; p++) {
-			if ((round && !s[p].active) || (!round && known_runs(o, p)))
+			if (round && !s[p].active)
 				continue;
 			unsigned ns = round_steps(o, &s[p], p, round, k, steps, iv);
 			for (unsigned i = 0; i < ns; i++) {
@@ -1028,15 +1087,6 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 				       full + p * nseed * RUNREC_NCOL);
 			s[p].active = res[p].full_ok && !narrow(o, s[p].lo, s[p].hi);
 			i = j;
-		}
-		for (size_t p = 0; p < npol && round == 0; p++) { /* and those known: as if run */
-			const struct size_known *kn = known_runs(o, p);
-			if (!kn)
-				continue;
-			full_cluster(o, &res[p], &s[p], kn->fig, nodes_at(plan, plan->steps),
-				     kn->w0, kn->w1, full + p * nseed * RUNREC_NCOL);
-			res[p].reused = nseed;
-			s[p].active = res[p].full_ok && !narrow(o, s[p].lo, s[p].hi);
 		}
 	}
 	/* a last round: the SIZE_ABOVE steps just above each size found, where they are not the

@@ -222,8 +222,9 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		const char *got =
 			step == SQLITE_ROW ? (const char *)sqlite3_column_text(have, 0) : NULL;
 		if (step == SQLITE_DONE &&
-		    (!strcmp(name, "task") ||
-		     !strcmp(name, "resample_answers"))) { /* a task store's only */
+		    (!strcmp(name, "task") || !strcmp(name, "resample_answers") ||
+		     !strcmp(name, "trace_probes") ||
+		     !strcmp(name, "trace_probe_figures"))) { /* a task store's only */
 			sqlite3_reset(have);
 			continue;
 		}

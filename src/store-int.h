@@ -82,8 +82,10 @@ struct store {
 
 /* The tables of a task store alone (store-merge.c): the schema objects the migrations make
  * and these are a store's (store_schema_foreign). task: its one row; resample_answers: a
- * verdict's task's answers (store-answer.c), each row carrying its own checksum, rsum, as
- * a sealed table's row does (voidfit(5)), checked whenever it is read. */
+ * verdict's task's answers (store-answer.c); trace_probes and trace_probe_figures: the runs
+ * of a verdict's searches on its trace, in its sweep's trace.db (store-answer.c), a row a
+ * run and a row a figure of it. Each row carries its own checksum, rsum, as a sealed
+ * table's row does (voidfit(5)), checked whenever it is read. */
 #define STORE_TASK_SCHEMA                                                                          \
 	"CREATE TABLE task ("                                                                      \
 	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
@@ -102,6 +104,28 @@ struct store {
 	"usd_year REAL, "                                                                          \
 	"growth REAL, "                                                                            \
 	"buy_usd_year REAL, "                                                                      \
+	"rsum INTEGER);"                                                                           \
+	"CREATE TABLE trace_probes ("                                                              \
+	"id INTEGER PRIMARY KEY, "                                                                 \
+	"trace_id INTEGER NOT NULL REFERENCES traces(id), "                                        \
+	"scen_key TEXT NOT NULL, "                                                                 \
+	"verdict_key TEXT NOT NULL, "                                                              \
+	"search TEXT NOT NULL, "                                                                   \
+	"growth REAL NOT NULL, "                                                                   \
+	"policy TEXT NOT NULL, "                                                                   \
+	"step INTEGER NOT NULL, "                                                                  \
+	"seed INTEGER NOT NULL, "                                                                  \
+	"w0 INTEGER NOT NULL, "                                                                    \
+	"w1 INTEGER NOT NULL, "                                                                    \
+	"gave_up INTEGER NOT NULL, "                                                               \
+	"events INTEGER NOT NULL, "                                                                \
+	"figures INTEGER NOT NULL, "                                                               \
+	"rsum INTEGER);"                                                                           \
+	"CREATE TABLE trace_probe_figures ("                                                       \
+	"id INTEGER PRIMARY KEY, "                                                                 \
+	"probe_id INTEGER NOT NULL REFERENCES trace_probes(id), "                                  \
+	"key TEXT NOT NULL, "                                                                      \
+	"value REAL, "                                                                             \
 	"rsum INTEGER)"
 
 /* An in-memory database holding what migrations 1..version make (and the task table), into

@@ -386,7 +386,7 @@ int store_task_verify(struct store *t, struct store_task_info *out, struct err *
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	out->pairs = pairs.s; /* the caller frees */
+	out->pairs = pairs.cap ? pairs.s : xstrdup(""); /* the caller frees (none: not static) */
 	if (rc || step != SQLITE_DONE)
 		return err_set(e, VF_ESTORE, "%s: not a task store (its runs cannot be read)",
 			       t->path);

@@ -28,6 +28,13 @@
  * known to miss, so that both a resample's saving and what the baseline must buy err low,
  * by at most that much. The trace's own answers are to the step (the two ends meet).
  *
+ * A memo (verdict_opts.memo) holds the runs of the trace's own searches, each under its
+ * search, growth, policy, step and seed (struct verdict_memo_entry): every search of the
+ * trace hands it to size.h as size_opts.memo (memo_of), so that a verdict asked again under
+ * the same verdict_memo_key judges them instead of replaying them, every answer and count
+ * the same; the resamples' searches never see it. A run asked for twice in one verdict (a
+ * step the check above a size runs that the bisection had run) is then replayed once.
+ *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
  */
@@ -95,6 +102,139 @@ void verdict_grow(const struct job_set *base, double g, uint64_t seed, struct jo
 	free(ran);
 }
 
+/* ---- the trace's runs (verdict_opts.memo) ---- */
+
+static const char *const memo_search_names[VERDICT_M_N] = {"fewer", "headroom", "buy"};
+
+const char *verdict_memo_search_name(int s)
+{
+	assert(s >= 0 && s < VERDICT_M_N);
+	return memo_search_names[s];
+}
+
+int verdict_memo_search_find(const char *name)
+{
+	for (int s = 0; s < VERDICT_M_N; s++)
+		if (!strcmp(memo_search_names[s], name))
+			return s;
+	return -1;
+}
+
+void verdict_memo_init(struct verdict_memo *m)
+{
+	memset(m, 0, sizeof *m);
+	pthread_mutex_init(&m->mu, NULL);
+}
+
+void verdict_memo_release(struct verdict_memo *m)
+{
+	if (!m)
+		return;
+	free(m->e);
+	pthread_mutex_destroy(&m->mu);
+	memset(m, 0, sizeof *m);
+}
+
+/* The entry of m of search, growth, policy, step and seed, or NULL (under m->mu). */
+static struct verdict_memo_entry *memo_find(struct verdict_memo *m, int search, double growth,
+					    const struct policy_ops *policy, unsigned step,
+					    uint64_t seed)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct verdict_memo_entry *x = &m->e[i];
+		if (x->search == search && x->growth == growth && x->policy == policy &&
+		    x->step == step && x->seed == seed)
+			return x;
+	}
+	return NULL;
+}
+
+void verdict_memo_add(struct verdict_memo *m, const struct verdict_memo_entry *x)
+{
+	pthread_mutex_lock(&m->mu);
+	struct verdict_memo_entry *y =
+		memo_find(m, x->search, x->growth, x->policy, x->step, x->seed);
+	if (!y) {
+		xgrow(&m->e, &m->cap, m->n + 1, sizeof *m->e);
+		y = &m->e[m->n++];
+	}
+	*y = *x;
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* One search's view of a memo: size_memo's u. */
+struct memo_view {
+	struct verdict_memo *m;
+	int search;
+	double growth;
+};
+
+static int memo_get(void *u, const struct policy_ops *policy, unsigned step, uint64_t seed,
+		    struct size_memo_run *out)
+{
+	const struct memo_view *mv = u;
+	pthread_mutex_lock(&mv->m->mu);
+	const struct verdict_memo_entry *x =
+		memo_find(mv->m, mv->search, mv->growth, policy, step, seed);
+	if (x) {
+		*out = x->run;
+		mv->m->hits++;
+	}
+	pthread_mutex_unlock(&mv->m->mu);
+	return x != NULL;
+}
+
+static void memo_put(void *u, const struct policy_ops *policy, unsigned step, uint64_t seed,
+		     const struct size_memo_run *run)
+{
+	const struct memo_view *mv = u;
+	struct verdict_memo_entry x = {.search = mv->search,
+				       .growth = mv->growth,
+				       .policy = policy,
+				       .step = step,
+				       .seed = seed,
+				       .run = *run};
+	verdict_memo_add(mv->m, &x);
+	pthread_mutex_lock(&mv->m->mu);
+	mv->m->made++;
+	pthread_mutex_unlock(&mv->m->mu);
+}
+
+/* The size_memo of o's search (at growth g) into sm, through mv; NULL when o has no memo. */
+static const struct size_memo *memo_of(const struct verdict_opts *o, int search, double g,
+				       struct memo_view *mv, struct size_memo *sm)
+{
+	if (!o->memo)
+		return NULL;
+	*mv = (struct memo_view){o->memo, search, g};
+	*sm = (struct size_memo){memo_get, memo_put, mv};
+	return sm;
+}
+
+/* The part of a verdict's keys that its trace's answers depend on (o, and its growth
+ * search's step and cap), into out. */
+static void trace_key(const struct verdict_opts *o, double step, double cap, struct sbuf *out)
+{
+	struct sbuf slo = SBUF_INIT;
+	sbuf_init(&slo);
+	if (o->slo)
+		size_slo_text(o->slo, &slo);
+	const struct gpumodel *gm = o->shrink_model >= 0 ? gpumodel_get(o->shrink_model) : NULL;
+	sbuf_printf(out,
+		    "baseline=%s;seeds=%" PRIu64 "-%" PRIu64 ";slo=%s;shrink=%s;headroom=%d;"
+		    "step=%.17g;cap=%.17g",
+		    o->base->name, o->lo, o->hi, o->slo ? slo.s : "default", gm ? gm->name : "",
+		    o->headroom, step, cap);
+	sbuf_release(&slo);
+}
+
+void verdict_memo_key(const struct verdict_opts *o, struct sbuf *out)
+{
+	trace_key(o, o->growth_step > 0 ? o->growth_step : VERDICT_GROWTH_STEP,
+		  o->growth_cap > 0 ? o->growth_cap : VERDICT_GROWTH_CAP, out);
+	sbuf_printf(out, ";giveup=%d", o->giveup);
+}
+
 /* ---- the SLO ---- */
 
 /* The baseline's service on the full cluster: wait_p95 and unplaceable_jobs bounds. Its
@@ -117,6 +257,9 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 			       .slo = &none,
 			       .nthreads = 1,
 			       .stop = o->stop};
+	struct memo_view mv;
+	struct size_memo sm;
+	so.memo = memo_of(o, VERDICT_M_FEWER, 0, &mv, &sm);
 	int64_t events = 0;
 	int rc = VF_OK;
 	if (kn) {
@@ -174,6 +317,9 @@ static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 			       .nthreads = 1,
 			       .stop = o->stop,
 			       .giveup = o->giveup};
+	struct memo_view mv;
+	struct size_memo sm;
+	so.memo = memo_of(o, VERDICT_M_HEADROOM, g, &mv, &sm);
 	int rc = size_probe(&so, 0, v->plan.steps, NULL, c, NULL, e);
 	job_set_release(&s.base);
 	return rc;
@@ -342,6 +488,9 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .giveup = o->giveup,
 				       .no_above = 1,
 				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
+		struct memo_view mv;
+		struct size_memo sm;
+		so.memo = memo_of(o, VERDICT_M_BUY, g, &mv, &sm);
 		rc = size_run(&so, &res, e);
 	}
 	if (!rc) {
@@ -458,6 +607,9 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			       .tol = resample ? v->plan.steps / RESAMPLE_TOL : 0,
 			       .known = runs,
 			       .nknown = nruns};
+	struct memo_view mv;
+	struct size_memo sm;
+	so.memo = memo_of(o, VERDICT_M_FEWER, 0, &mv, &sm);
 	if ((rc = size_run(&so, &v->sizes, e)))
 		goto out;
 	for (size_t i = 0; i < np; i++) {
@@ -582,6 +734,7 @@ static int one_resample(struct rpool *pl, uint32_t r, struct err *e)
 	ro.sc = &rs;
 	ro.nres = 0;
 	ro.only = 0;
+	ro.memo = NULL; /* the trace's runs only */
 	ro.nthreads = pl->nth;
 	ro.progress = o->progress ? rprog_fn : NULL;
 	ro.u = &rp;
@@ -688,18 +841,9 @@ static int hints_parse(const struct verdict *v, const char *text, unsigned *hint
 /* v->key: what decides a resample's answers besides the scenario and the resample. */
 static void key_text(const struct verdict_opts *o, struct verdict *v)
 {
-	struct sbuf slo = SBUF_INIT;
-	sbuf_init(&slo);
-	if (o->slo)
-		size_slo_text(o->slo, &slo);
-	const struct gpumodel *gm = o->shrink_model >= 0 ? gpumodel_get(o->shrink_model) : NULL;
 	sbuf_reset(&v->key);
-	sbuf_printf(&v->key,
-		    "baseline=%s;seeds=%" PRIu64 "-%" PRIu64 ";slo=%s;shrink=%s;headroom=%d;"
-		    "step=%.17g;cap=%.17g;block=%" PRId64 ";hints=%s",
-		    o->base->name, o->lo, o->hi, o->slo ? slo.s : "default", gm ? gm->name : "",
-		    o->headroom, v->step, v->cap, v->block_s, v->hints.s);
-	sbuf_release(&slo);
+	trace_key(o, v->step, v->cap, &v->key);
+	sbuf_printf(&v->key, ";block=%" PRId64 ";hints=%s", v->block_s, v->hints.s);
 }
 
 /* Are the answers of every policy of v on resample r known (o->known)? Then into the r_*

@@ -1,9 +1,11 @@
 # voidfit verdict --sweep: the trace's answers here, its resamples as the tasks of a sweep run
 # by GNU parallel (DIR/parallel.sh), then the same command reads their answers from DIR and
-# prints the same table, byte for byte, as the verdict that searched every resample itself.
-# Failures: a task not done yet (the verdict waits for it, and says how many), a task store
-# in another task's place (not read), an answer changed outside voidfit (refused), a merge
-# of a verdict's task store (refused: nothing to merge), the options' misuse, hints that do
+# prints the same table, byte for byte, as the verdict that searched every resample itself,
+# replaying none of the trace's runs: the verdict that wrote the sweep kept them in
+# DIR/trace.db. Failures: a task not done yet (the verdict waits for it, and says how many),
+# a task store in another task's place (not read), an answer changed outside voidfit
+# (refused), a trace.db changed outside voidfit or not voidfit's (refused), one of another
+# SLO (not read: the trace is searched again), a merge of a verdict's task store (refused: nothing to merge), the options' misuse, hints that do
 # not match the policies (no task store left).
 . "$VOIDFIT_TOP/tests/lib.sh"
 command -v parallel >/dev/null 2>&1 || skip "GNU parallel is not installed (scripts/deps.sh)"
@@ -17,12 +19,16 @@ set -- -p packing,fgd --resamples 4 -f json
 expect_rc 0 vf verdict s.db "$@" --threads 2
 cp out ref.json
 contains err "probe replays stopped early"
+expect_rc 0 vf verdict s.db -p packing,fgd --resamples 4 --threads 2
+cp out ref.txt
 
 # the sweep: nothing on stdout, 4 tasks of 3 answers (the baseline and the two candidates)
 expect_rc 0 vf verdict w.db "$@" --sweep d
 [ ! -s out ] || die "a verdict that wrote its sweep printed: $(cat out)"
 contains err "d: wrote 4 tasks, one a resample (4 of them not done)"
 contains err "then this command again: it reads their answers from d/runs"
+contains err "probe runs kept in d/trace.db, for this command again"
+[ -f d/trace.db ] || die "the trace's runs were not kept"
 [ "$(wc -l <d/tasks)" -eq 4 ] || die "want 4 task lines: $(cat d/tasks)"
 contains d/tasks "--into runs/3.db --force --threads 1 --resample 3 --hints scalar:"
 contains d/tasks " --policy packing,fgd --resamples 4"
@@ -42,6 +48,9 @@ sed -n '1p;3p' d/tasks >two
 expect_rc 0 vf verdict w.db "$@" --sweep d
 [ ! -s out ] || die "a verdict with tasks not done printed: $(cat out)"
 contains err "holds this sweep already, its scripts written anew: 4 tasks, one a resample (2 of them not done)"
+contains err "the trace's answers read from d/trace.db:"
+grep -q "probe runs not replayed$" err || die "the trace was replayed again: $(cat err)"
+if grep -q "kept in" err; then die "the trace's runs were kept again: $(cat err)"; fi
 
 # all of them, through GNU parallel: status, check, and the verdict read back
 d/parallel.sh -j 2 >/dev/null 2>&1 || die "parallel.sh failed: $(tail -n 3 d/logs/*.log)"
@@ -53,6 +62,51 @@ contains out "a verdict's task: 3 answers"
 expect_rc 0 vf verdict w.db "$@" --sweep d
 contains err "the 4 resamples read from the tasks of d"
 cmp -s out ref.json || die "the sweep's verdict differs: $(diff ref.json out)"
+# the trace's runs read, none replayed: every count and warning as the search's own
+contains err "the trace's answers read from d/trace.db:"
+grep -q "probe runs not replayed$" err || die "the trace was replayed: $(cat err)"
+if grep -q "kept in" err; then die "the trace's runs were kept again: $(cat err)"; fi
+grep -v "the trace's answers read from" err >err.memo
+cp out out.memo
+# the same without d/trace.db: the trace searched again, its runs kept anew; the same
+# verdict, counts and warnings
+mv d/trace.db gone.db
+expect_rc 0 vf verdict w.db "$@" --sweep d
+contains err "kept in d/trace.db"
+cmp -s out out.memo || die "the verdict differs with the trace's runs read: $(diff out out.memo)"
+grep -v "kept in" err >err.search
+cmp -s err.search err.memo || die "stderr differs with the trace's runs read: $(diff err.search err.memo)"
+expect_rc 0 vf verdict w.db -p packing,fgd --resamples 4 --sweep d
+cmp -s out ref.txt || die "the sweep's text verdict differs: $(diff ref.txt out)"
+grep -q "probe runs not replayed$" err || die "the trace was replayed: $(cat err)"
+
+# trace.db changed outside voidfit, or not a task store: refused, not used
+cp d/trace.db keepm.db
+sqlite3 d/trace.db "UPDATE trace_probe_figures SET value = 0 WHERE id = 7"
+expect_rc 1 vf verdict w.db "$@" --sweep d
+contains err "d/trace.db: trace probe figure 7 does not match its checksum"
+contains err "remove it, and the trace is searched again"
+cp keepm.db d/trace.db
+sqlite3 d/trace.db "DELETE FROM trace_probe_figures WHERE id = (SELECT max(id) FROM trace_probe_figures)"
+expect_rc 1 vf verdict w.db "$@" --sweep d
+contains err "figures"
+echo "not a store" >d/trace.db
+expect_rc 1 vf verdict w.db "$@" --sweep d
+contains err "d/trace.db"
+contains err "refused: remove it"
+cp keepm.db d/trace.db
+
+# the trace's runs of another SLO are not read: the trace is searched again, and its own
+# runs kept in their place
+expect_rc 0 vf verdict w.db -p packing,fgd --resamples 2 --slo wait_p95\<=2h --sweep d3
+contains err "kept in d3/trace.db"
+cp d/trace.db d3/trace.db
+expect_rc 0 vf verdict w.db -p packing,fgd --resamples 2 --slo wait_p95\<=2h --sweep d3
+contains err "d3/trace.db: the trace's runs of another verdict"
+contains err "kept in d3/trace.db"
+if grep -q "the trace's answers read from" err; then die "another SLO's runs were read: $(cat err)"; fi
+expect_rc 0 vf verdict w.db -p packing,fgd --resamples 2 --slo wait_p95\<=2h --sweep d3
+contains err "the trace's answers read from d3/trace.db:"
 
 # a task store in another task's place is not read: that resample is not done
 cp d/runs/2.db keep2.db

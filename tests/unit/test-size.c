@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -750,6 +751,160 @@ static void test_known_same_answer(void **state)
 	}
 }
 
+/* A memo of runs for test_memo_same_answer: every run put, looked up by policy, step and
+ * seed; gets and puts counted. */
+struct tmemo {
+	pthread_mutex_t mu;
+	struct tmemo_run {
+		const struct policy_ops *pol;
+		unsigned step;
+		uint64_t seed;
+		struct size_memo_run run;
+	} r[512];
+	size_t n, gets, puts;
+};
+
+static int tmemo_get(void *u, const struct policy_ops *pol, unsigned step, uint64_t seed,
+		     struct size_memo_run *out)
+{
+	struct tmemo *m = u;
+	int found = 0;
+	pthread_mutex_lock(&m->mu);
+	for (size_t i = 0; i < m->n && !found; i++)
+		if (m->r[i].pol == pol && m->r[i].step == step && m->r[i].seed == seed) {
+			*out = m->r[i].run;
+			found = 1;
+			m->gets++;
+		}
+	pthread_mutex_unlock(&m->mu);
+	return found;
+}
+
+static void tmemo_put(void *u, const struct policy_ops *pol, unsigned step, uint64_t seed,
+		      const struct size_memo_run *run)
+{
+	struct tmemo *m = u;
+	pthread_mutex_lock(&m->mu);
+	assert_true(m->n < sizeof m->r / sizeof *m->r);
+	m->r[m->n++] = (struct tmemo_run){pol, step, seed, *run};
+	m->puts++;
+	pthread_mutex_unlock(&m->mu);
+}
+
+static void assert_same_result(const struct size_result *q, const struct size_result *r)
+{
+	assert_int_equal(q->full_ok, r->full_ok);
+	assert_same_check(&q->full, &r->full);
+	assert_same_check(&q->min, &r->min);
+	assert_int_equal(q->has_smaller, r->has_smaller);
+	if (r->has_smaller)
+		assert_same_check(&q->below, &r->below);
+	assert_int_equal(q->gpus, r->gpus);
+	assert_int_equal(q->above_checked, r->above_checked);
+	assert_int_equal(q->above_miss, r->above_miss);
+	assert_true(q->full_alloc == r->full_alloc);
+	assert_int_equal(q->w0, r->w0);
+	assert_int_equal(q->w1, r->w1);
+	assert_int_equal(q->probes, r->probes);
+	assert_int_equal(q->gave_up, r->gave_up);
+	assert_true(q->events == r->events);
+	assert_int_equal(q->reused, r->reused);
+}
+
+/* Runs looked up in a memo (size_opts.memo) are judged as if run: a search given the runs
+ * an earlier one put there finds every answer and count of it and runs nothing, on one
+ * thread or three; given half of them, it runs only the others; a run changed there
+ * changes the answer (it is read, not run); known full-cluster runs are still counted
+ * apart; size_probe reads it too. */
+static void test_memo_same_answer(void **state)
+{
+	struct fx *f = *state;
+	struct size_slo slo = {0};
+	struct err e;
+	const struct policy_ops *pols[] = {policy_find("first-fit"), policy_find("best-fit")};
+	static struct tmemo m;
+	struct size_memo sm = {tmemo_get, tmemo_put, &m};
+	add_jobs(f, 0, 300, 30);
+	assert_int_equal(size_slo_parse("wait_p95<=60", &slo, &e), 0);
+	pthread_mutex_init(&m.mu, NULL);
+
+	struct size_opts o = fx_opts(f, pols, 2, &slo, 1, 1);
+	struct size_result *r, *q;
+	assert_int_equal(size_run(&o, &r, &e), 0);
+	o.memo = &sm;
+	assert_int_equal(size_run(&o, &q, &e), 0); /* an empty memo: every run made, put */
+	size_t made = m.puts;
+	assert_int_equal(m.gets, 0);
+	assert_true(made >= 2 * (r[0].probes + r[1].probes)); /* every probe at both seeds */
+	for (size_t p = 0; p < 2; p++)
+		assert_same_result(&q[p], &r[p]);
+	size_results_free(q, 2);
+	for (unsigned th = 1; th <= 3; th += 2) { /* the memo whole: nothing run */
+		m.gets = m.puts = 0;
+		o.nthreads = th;
+		assert_int_equal(size_run(&o, &q, &e), 0);
+		assert_int_equal(m.puts, 0);
+		assert_true(m.gets >= 2 * (r[0].probes + r[1].probes));
+		for (size_t p = 0; p < 2; p++)
+			assert_same_result(&q[p], &r[p]);
+		size_results_free(q, 2);
+	}
+	/* half of it: the other half run again, the same answers */
+	o.nthreads = 1;
+	m.n = made / 2;
+	m.gets = m.puts = 0;
+	assert_int_equal(size_run(&o, &q, &e), 0);
+	assert_int_equal(m.gets, made / 2);
+	assert_int_equal(m.puts, made - made / 2);
+	for (size_t p = 0; p < 2; p++)
+		assert_same_result(&q[p], &r[p]);
+	size_results_free(q, 2);
+	/* the full cluster's runs of first-fit changed to miss the SLO: it is not searched */
+	assert_true(r[0].full_ok);
+	for (size_t i = 0; i < m.n; i++)
+		if (m.r[i].pol == pols[0] && m.r[i].step == f->plan.steps)
+			m.r[i].run.fig[RUNREC_WAIT_P95] = 1e6;
+	assert_int_equal(size_run(&o, &q, &e), 0);
+	assert_false(q[0].full_ok);
+	assert_same_result(&q[1], &r[1]);
+	size_results_free(q, 2);
+	/* known runs come first, counted as reused, as without a memo */
+	double fig[2 * RUNREC_NCOL];
+	struct size_known kn;
+	struct size_opts ok = fx_opts(f, pols, 2, &slo, 1, 1);
+	assert_int_equal(size_full_runs(&ok, 0, fig, &kn, NULL, &e), 0);
+	ok.known = &kn;
+	ok.nknown = 1;
+	assert_int_equal(size_run(&ok, &q, &e), 0);
+	struct size_result *qk;
+	ok.memo = &sm;
+	assert_int_equal(size_run(&ok, &qk, &e), 0);
+	assert_int_equal(qk[0].reused, 2);
+	for (size_t p = 0; p < 2; p++)
+		assert_same_result(&qk[p], &q[p]);
+	size_results_free(q, 2);
+	size_results_free(qk, 2);
+	/* size_probe: a step's runs read, not run */
+	struct size_check c0, c1;
+	double full[2 * RUNREC_NCOL];
+	o.memo = NULL;
+	assert_int_equal(size_probe(&o, 1, f->plan.steps, NULL, &c0, full, &e), 0);
+	assert_int_equal(size_probe(&o, 1, 1, full, &c0, NULL, &e), 0);
+	o.memo = &sm;
+	m.n = m.gets = m.puts = 0;
+	assert_int_equal(size_probe(&o, 1, 1, full, &c1, NULL, &e), 0); /* run, put */
+	assert_int_equal(m.puts, 2);
+	assert_same_check(&c1, &c0);
+	m.puts = 0;
+	assert_int_equal(size_probe(&o, 1, 1, full, &c1, NULL, &e), 0); /* read */
+	assert_int_equal(m.gets, 2);
+	assert_int_equal(m.puts, 0);
+	assert_same_check(&c1, &c0);
+	assert_true(c1.events == c0.events);
+	size_results_free(r, 2);
+	pthread_mutex_destroy(&m.mu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -762,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_threads_same_answer),
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_known_same_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memo_same_answer, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
