@@ -3,7 +3,7 @@
 -- No table changes: a job block coded against its file's lines may carry the gaps between
 -- its jobs' lines (store-jobs.c, see voidfit(5)), so that jobs parsed from lines that are not
 -- consecutive (a quarantined row between them, a reader that makes no job of some lines)
--- are still coded against their own lines. A block whose jobs' lines are consecutive keeps
--- its bytes. This version marks a store whose blocks may carry the gaps: a voidfit that
--- knows only version 10 refuses the store as newer than it, rather than a block it cannot
--- read.
+-- are still coded against their own lines; and its gpu column may hold each job's gpu
+-- demand less num_gpu x gpu_milli, which no other column's multiple gives. This version
+-- marks a store whose blocks may carry either: a voidfit that knows only version 10 refuses
+-- the store as newer than it, rather than a block it cannot read.

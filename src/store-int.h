@@ -294,9 +294,9 @@ struct jobs_task {
 struct jobs_coder;
 struct jobs_coder *jobs_coder_new(void);
 void jobs_coder_free(struct jobs_coder *c); /* c may be NULL */
-/* Code t into t->sealed with z (any thread: touches only t, c and z): against the numbers
- * rv, rn (nraw x t->n, column-major: field k of line t->line0 + i at [k * t->n + i], NULL
- * where rn is set) of text file rawfile, or alone if rawfile is 0 or nraw is 0. */
+/* Code t into t->sealed with z (any thread: touches only t, c and z; t->cols is changed): against
+ * the numbers rv, rn (nraw x t->n, column-major: field k of line t->line0 + i at [k * t->n + i],
+ * NULL where rn is set) of text file rawfile, or alone if rawfile is 0 or nraw is 0. */
 void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,
 		    const uint8_t *rn, size_t nraw, struct zblk_ctx *z);
 /* Insert a coded t into job_blocks (t->rc is returned with t->err if coding failed). */

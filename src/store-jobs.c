@@ -14,8 +14,9 @@
  * i, or line0 plus the gaps up to job i plus i; store-raw.c; a line kept verbatim has none): their
  * first nraw fields and the differences of neighbouring fields (deletion - scheduled = duration).
  * A job parsed from a line then costs little more than the line did: the store holds the trace
- * once, not twice, even where quarantined rows or lines that make no job come between jobs (a
- * block of consecutive lines has no gaps column: its bytes are those of schema version 10).
+ * once, not twice, even where quarantined rows or lines that make no job come between jobs. The
+ * gpu column holds gpu demand minus num_gpu x gpu_milli (JOBS_F_GPU; schema version 11 marks a
+ * store whose blocks may carry either flag).
  *
  * Writing: jobs fill one block. A block whose jobs came from a text file's lines
  * (store_jobs_add_line) goes, when full, when its lines would span more than JOBS_SPAN_LINES or
@@ -52,9 +53,11 @@ enum {
 	COL_WORKERS = JOBS_NCOLS, /* only in a block with a gang */
 	JOBS_NCOLS_GANG
 };
-/* ncols' flag: a column of the jobs' line gaps follows the header (the lines are not line0,
- * line0 + 1, ...) */
+/* ncols' flags: a column of the jobs' line gaps follows the header (the lines are not line0,
+ * line0 + 1, ...); the gpu column holds each job's gpu demand minus num_gpu x gpu_milli (0
+ * wherever a trace reader made it, as trace_job_gpus does) */
 #define JOBS_F_LINES 64
+#define JOBS_F_GPU   128
 /* Lines a block's jobs may span, as a text block's RAW_BLOCK_LINES, so that they stay in
  * the text blocks the job block may refer to (store-raw.c: else it is coded alone). */
 #define JOBS_SPAN_LINES 8192
@@ -233,7 +236,7 @@ static void encode_jobs(struct zblk_buf *out, const int64_t *cols, int ncols, si
 	/* Difference columns are made when first needed: a column that follows its plan
 	 * needs at most two. */
 	zblk_buf_reset(out);
-	zblk_put_varint(out, (uint64_t)ncols | (rawfile && lines ? JOBS_F_LINES : 0));
+	zblk_put_varint(out, (uint64_t)ncols | JOBS_F_GPU | (rawfile && lines ? JOBS_F_LINES : 0));
 	zblk_put_varint(out, (uint64_t)rawfile);
 	if (rawfile) {
 		zblk_put_varint(out, (uint64_t)row0);
@@ -305,6 +308,13 @@ void jobs_task_free(struct jobs_task *t)
 void jobs_task_code(struct jobs_task *t, struct jobs_coder *c, int64_t rawfile, const int64_t *rv,
 		    const uint8_t *rn, size_t nraw, struct zblk_ctx *z)
 {
+	/* JOBS_F_GPU: the gpu demand against the product of its two other columns, which no
+	 * reference (a multiple of one column) gives */
+	int64_t *gpu = t->cols + (size_t)(COL_DEM + DIM_GPU) * t->n;
+	const int64_t *ng = t->cols + (size_t)COL_NGPU * t->n,
+		      *gm = t->cols + (size_t)COL_GPUMILLI * t->n;
+	for (size_t i = 0; i < t->n; i++)
+		gpu[i] = (int64_t)((uint64_t)gpu[i] - (uint64_t)ng[i] * (uint64_t)gm[i]);
 	if ((!rawfile || !nraw) && c->mode == 1) {
 		/* A block of a file coded against its lines whose lines are not at hand: alone,
 		 * with plans of its own, so the file's plans stay as they were. */
@@ -529,8 +539,8 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 	zblk_reader_init(&r, raw->p, raw->len);
 	if (zblk_get_varint(&r, &ncols))
 		return err_set(e, VF_ESTORE, "jobs block: bad header");
-	int gaps = (ncols & JOBS_F_LINES) != 0;
-	ncols &= ~(uint64_t)JOBS_F_LINES;
+	int gaps = (ncols & JOBS_F_LINES) != 0, product = (ncols & JOBS_F_GPU) != 0;
+	ncols &= ~(uint64_t)(JOBS_F_LINES | JOBS_F_GPU);
 	if ((ncols != JOBS_NCOLS && ncols != JOBS_NCOLS_GANG) || n > STORE_BLOCK_ROWS ||
 	    zblk_get_varint(&r, &rawfile) || (gaps && !rawfile) ||
 	    (rawfile && (zblk_get_varint(&r, &line0) || zblk_get_varint(&r, &nraw))) ||
@@ -586,6 +596,13 @@ static int decode_jobs(struct store *s, const struct zblk_buf *raw, uint64_t n,
 		int k = make_refs(cols, (size_t)n, c, rv, rn, nraw, diff, diffnul, refs, refnul);
 		if (zblk_get_i64(&r, cols + (size_t)c * n, NULL, n, refs, refnul, k))
 			rc = err_set(e, VF_ESTORE, "jobs block: column %d is damaged", c);
+	}
+	if (!rc && product) {
+		int64_t *gpu = cols + (size_t)(COL_DEM + DIM_GPU) * n;
+		const int64_t *ng = cols + (size_t)COL_NGPU * n,
+			      *gm = cols + (size_t)COL_GPUMILLI * n;
+		for (size_t i = 0; i < n; i++)
+			gpu[i] = (int64_t)((uint64_t)gpu[i] + (uint64_t)ng[i] * (uint64_t)gm[i]);
 	}
 	if (!rc && r.pos != r.len)
 		rc = err_set(e, VF_ESTORE, "jobs block: %zu bytes left over", r.len - r.pos);

@@ -861,9 +861,10 @@ static void test_jobs_bad_gaps(void **state)
 	job_set_release(&js);
 }
 
-/* The columns (first varint) of each job block of the store's only trace, decoded, into
- * ncols[0..8); returns the blocks' total bytes, sealed. */
-static int64_t job_block_cols(struct fx *f, uint64_t *ncols, int *nblocks)
+/* The columns (first varint, without its flags 64 and 128) of each job block of the store's
+ * only trace, decoded, into ncols[0..8), and that varint into flags[0..8) if not NULL;
+ * returns the blocks' total bytes, sealed. */
+static int64_t job_block_cols(struct fx *f, uint64_t *ncols, int *nblocks, uint64_t *flags)
 {
 	sqlite3_stmt *st;
 	struct zblk_buf raw = {0};
@@ -880,7 +881,10 @@ static int64_t job_block_cols(struct fx *f, uint64_t *ncols, int *nblocks)
 			zblk_open(f->s->z, sqlite3_column_blob(st, 0), n, &info, &raw, &f->e), 0);
 		zblk_reader_init(&r, raw.p, raw.len);
 		assert_true(*nblocks < 8);
-		assert_int_equal(zblk_get_varint(&r, &ncols[(*nblocks)++]), 0);
+		assert_int_equal(zblk_get_varint(&r, &ncols[*nblocks]), 0);
+		if (flags)
+			flags[*nblocks] = ncols[*nblocks];
+		ncols[(*nblocks)++] &= 63;
 		bytes += (int64_t)n;
 	}
 	sqlite3_finalize(st);
@@ -922,6 +926,48 @@ static int32_t w_gang_in_second(size_t i)
 	return i == STORE_BLOCK_ROWS + 3 ? 512 : 1;
 }
 
+/* The gpu column is coded against num_gpu x gpu_milli (flag 128), and a job whose gpu demand
+ * is not that product, or overflows it, comes back as it was. */
+static void test_jobs_gpu_product(void **state)
+{
+	struct fx *f = *state;
+	uint64_t ncols[8], flags[8];
+	int nb;
+	int64_t tid;
+	struct store_jobs *jw;
+	size_t n = STORE_BLOCK_ROWS + 40;
+	struct job *mine = calloc(n, sizeof *mine);
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "g", &tid, &f->e), 0);
+	assert_int_equal(store_jobs_begin(f->s, tid, &jw, &f->e), 0);
+	for (size_t i = 0; i < n; i++) {
+		some_job(&mine[i], (int64_t)i);
+		if (i % 11 == 3) /* not the product */
+			mine[i].dem[DIM_GPU] += (int64_t)(i % 7) - 3;
+		if (i == 40) { /* a product past 2^63 */
+			mine[i].num_gpu = INT32_MAX;
+			mine[i].gpu_milli = INT32_MAX;
+			mine[i].dem[DIM_GPU] = INT64_MIN;
+		}
+		assert_int_equal(store_jobs_add(jw, &mine[i], &f->e), 0);
+	}
+	assert_int_equal(store_jobs_end(jw, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	job_block_cols(f, ncols, &nb, flags);
+	assert_int_equal(nb, 2);
+	for (int k = 0; k < nb; k++)
+		assert_true(flags[k] & 128);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), 0);
+	assert_int_equal(js.njobs, n);
+	qsort(mine, n, sizeof *mine, job_cmp);
+	for (size_t i = 0; i < n; i++)
+		assert_same_job(&js.jobs[i], &mine[i]);
+	job_set_release(&js);
+	free(mine);
+}
+
 /* A block of one-worker jobs has the 16 columns it had before jobs had workers (the same
  * bytes whether W is 1 or unset); only a block holding a gang carries the workers column. */
 static void test_jobs_workers_column(void **state)
@@ -931,18 +977,18 @@ static void test_jobs_workers_column(void **state)
 	int nb;
 	size_t n = 2 * STORE_BLOCK_ROWS + 9;
 	put_jobs(f, n, w_one);
-	int64_t one = job_block_cols(f, ncols, &nb);
+	int64_t one = job_block_cols(f, ncols, &nb, NULL);
 	assert_int_equal(nb, 3);
 	for (int k = 0; k < nb; k++)
 		assert_int_equal(ncols[k], 16);
 	store_close(f->s);
 	remove(f->path);
 	put_jobs(f, n, w_unset);
-	assert_int_equal(job_block_cols(f, ncols, &nb), one);
+	assert_int_equal(job_block_cols(f, ncols, &nb, NULL), one);
 	store_close(f->s);
 	remove(f->path);
 	put_jobs(f, n, w_gang_in_second);
-	job_block_cols(f, ncols, &nb);
+	job_block_cols(f, ncols, &nb, NULL);
 	assert_int_equal(ncols[0], 16);
 	assert_int_equal(ncols[1], 17);
 	assert_int_equal(ncols[2], 16);
@@ -1359,6 +1405,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jobs_workers_column, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_against_their_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_bad_gaps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_gpu_product, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
