@@ -432,6 +432,13 @@ static int check_foreign(struct checker *c)
 
 /* A task store (a sweep task's, store-merge.c): its task row says it finished, with as
  * many runs as it holds. 1 if s is one. */
+static int count_probe(void *ctx, const struct store_probe *p)
+{
+	(void)p;
+	(*(int64_t *)ctx)++;
+	return 0;
+}
+
 static int check_task(struct checker *c)
 {
 	sqlite3_stmt *st;
@@ -449,6 +456,12 @@ static int check_task(struct checker *c)
 		say(c, 0, "resample answers", "%s", e.msg);
 	else if (answers)
 		say(c, 1, "resample answers", "%lld, checksums match", (long long)answers);
+	/* a verdict's sweep's trace.db holds the runs of its searches, each checked alike */
+	int64_t probes = 0;
+	if (store_probe_list(c->s, count_probe, &probes, &e))
+		say(c, 0, "trace probes", "%s", e.msg);
+	else if (probes)
+		say(c, 1, "trace probes", "%lld, checksums match", (long long)probes);
 	if (check_prep(c, "task store",
 		       "SELECT t.name, k.runs, k.finished_at, (SELECT count(*) FROM runs), "
 		       "(SELECT count(*) FROM task) FROM task k JOIN traces t ON t.id = k.trace_id",

@@ -80,12 +80,17 @@ expect_rc 0 vf verdict w.db -p packing,fgd --resamples 4 --sweep d
 cmp -s out ref.txt || die "the sweep's text verdict differs: $(diff ref.txt out)"
 grep -q "probe runs not replayed$" err || die "the trace was replayed: $(cat err)"
 
-# trace.db changed outside voidfit, or not a task store: refused, not used
+# trace.db changed outside voidfit, or not a task store: refused, not used; check
+# verifies its runs as it does a task's answers
 cp d/trace.db keepm.db
+expect_rc 0 vf check d/trace.db
+contains out "trace probes: $(sqlite3 d/trace.db 'SELECT count(*) FROM trace_probes'), checksums match"
 sqlite3 d/trace.db "UPDATE trace_probe_figures SET value = 0 WHERE id = 7"
 expect_rc 1 vf verdict w.db "$@" --sweep d
 contains err "d/trace.db: trace probe figure 7 does not match its checksum"
 contains err "remove it, and the trace is searched again"
+expect_rc 1 vf check d/trace.db
+contains out "trace probe figure 7 does not match its checksum"
 cp keepm.db d/trace.db
 sqlite3 d/trace.db "DELETE FROM trace_probe_figures WHERE id = (SELECT max(id) FROM trace_probe_figures)"
 expect_rc 1 vf verdict w.db "$@" --sweep d
