@@ -173,7 +173,8 @@ static void idle_stops(const struct policy_ctx *ctx, size_t n, int idle, double 
 }
 
 /* What ragp_bound needs of a node apart from the job (ragp_prep). Over the dims outside
- * dmask, inv, wd, fn and fs are 0, so a pass over every dim adds nothing for them. */
+ * dmask inv is 0, and so is what the bound works out from it, so a pass over every dim adds
+ * nothing for them. */
 struct ragp_rec {
 	double before, pn;    /* md now (ragp_before), node_nofit (0 without) */
 	double std_now;       /* std of the free shares now, as shares_dstd takes it */
@@ -184,9 +185,6 @@ struct ragp_rec {
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_job_hbm) */
 	int64_t gfree, hfree; /* free GPU-milli and HBM summed over the GPUs */
 	double inv[DIM_N];    /* 1 / cap */
-	double wd[DIM_N];     /* the dim's price share x inv */
-	double fn[DIM_N];     /* free share now: fr x inv */
-	double fs[DIM_N];     /* free amount as frag.c takes it: fr, on gpu and hbm gfree, hfree */
 	int64_t fr[DIM_N];    /* cap - used over the seen dims */
 	/* read less often: */
 	int32_t ngpu;
@@ -230,10 +228,8 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		r->dmask |= DIM_BIT(d);
 		r->k++;
 		r->inv[d] = 1.0 / (double)s->cap[d];
-		r->wd[d] = ctx->wl->price_share[d] * r->inv[d];
-		r->fn[d] = (double)r->fr[d] * r->inv[d];
-		r->fs[d] = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
-		shares_add(&sh, r->fn[d], r->fn[d]);
+		double fn = (double)r->fr[d] * r->inv[d];
+		shares_add(&sh, fn, fn);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
 	/* left < 0 (a job that cannot fit) reads left 0; without node_fits, all 0 */
@@ -310,16 +306,21 @@ static inline __attribute__((always_inline)) double ragp_bound_of(const struct p
 	int over = 0;
 #pragma GCC unroll 7 /* each dim's role is then known where it is compiled */
 	for (int d = 0; d < DIM_N; d++) {
-		double left = r->fs[d] - dem[d];
-		double f = left > 0 ? left * r->wd[d] : 0;
+		/* the free amount as frag.c takes it (GPU and HBM summed over the GPUs), the
+		 * dim's price share over cap, and the free share now: worked out here, not
+		 * kept, so a bound reads less (outside dmask inv is 0, and so are they) */
+		double fs = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
+		double wd = w->price_share[d] * r->inv[d], fn = (double)r->fr[d] * r->inv[d];
+		double left = fs - dem[d];
+		double f = left > 0 ? left * wd : 0;
 		fall += f;
 		if (d == DIM_GPU || d == DIM_HBM) {
-			dgpu += dem[d] * r->wd[d];
+			dgpu += dem[d] * wd;
 		} else {
 			fother += f;
-			dother += pn * dem[d] * r->wd[d];
+			dother += pn * dem[d] * wd;
 		}
-		double fa = r->fn[d] - dem[d] * r->inv[d];
+		double fa = fn - dem[d] * r->inv[d];
 		if (d >= DIM_NET && (r->dmask & DIM_BIT(d)))
 			cong += congestion(1 - fa);
 		if (d >= DIM_NET && (ctx->dims & DIM_BIT(d)))
