@@ -30,12 +30,12 @@
  * but will lack GPUs (idle_stops): for a whole-GPU job those the idle GPUs it takes leave
  * short, for a shared job that has room on idle GPUs only the whole-GPU shapes (most
  * searches for such jobs end on these), cheap since only md_after evaluates the target
- * workload: the simulator
- * scores nodes in bound order and stops early. It reads a record of the node (ragp_rec,
- * kept by the simulator through ragp_prep) rather than the node's state, since a search
- * bounds many nodes for each one it scores; the class search bounds all the classes that
- * may fit in one call (ragp_bound_recs: what depends on the job alone once), from copies
- * of the records it keeps in class order, each bound the same double as ragp_bound's.
+ * workload: the simulator scores nodes in bound order and stops early. It reads a record
+ * of the node (ragp_rec, kept by the simulator through ragp_prep) rather than the node's
+ * state, since a search bounds many nodes for each one it scores; the class search bounds
+ * all the classes that may fit in one call (ragp_bound_recs: what depends on the job alone
+ * once), from copies of the records it keeps in class order, each bound the same double as
+ * ragp_bound's.
  */
 #include <string.h>
 
