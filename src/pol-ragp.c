@@ -26,14 +26,16 @@
  * All three terms are dimensionless shares of the node, so lambda and mu (POLICY_LAMBDA,
  * POLICY_MU by default) weigh like against like.
  * bound: the score with md_after replaced by a lower bound from the share of the workload
- * that fits the node no more (ctx->node_nofit; 0 without it) and, for a whole-GPU job, the
- * whole-GPU shapes that will lack idle GPUs (idle_stopped: most searches for such a job
- * end on it), cheap since only md_after evaluates the target workload: the simulator
- * scores nodes in bound order and stops early. It reads a record of the node (ragp_rec,
- * kept by the simulator through ragp_prep) rather than the node's state, since a search
- * bounds many nodes for each one it scores; the class search bounds all the classes that
- * may fit in one call (ragp_bound_recs: what depends on the job alone once), from copies
- * of the records it keeps in class order, each bound the same double as ragp_bound's.
+ * that fits the node no more (ctx->node_nofit; 0 without it) and the shapes that fit now
+ * but will lack GPUs (idle_stops): for a whole-GPU job those the idle GPUs it takes leave
+ * short, for a shared job that has room on idle GPUs only the whole-GPU shapes (most
+ * searches for such jobs end on these), cheap since only md_after evaluates the target
+ * workload: the simulator scores nodes in bound order and stops early. It reads a record
+ * of the node (ragp_rec, kept by the simulator through ragp_prep) rather than the node's
+ * state, since a search bounds many nodes for each one it scores; the class search bounds
+ * all the classes that may fit in one call (ragp_bound_recs: what depends on the job alone
+ * once), from copies of the records it keeps in class order, each bound the same double as
+ * ragp_bound's.
  */
 #include <string.h>
 
@@ -126,48 +128,72 @@ static double ragp_score(const struct policy_ctx *ctx, const struct job *j,
 	return ragp_total(ctx, pol_st(ctx, p), p, dF);
 }
 
-/* The summed popularity of the whole-GPU shapes that fit on node n now (ctx->node_fits)
- * but want more idle GPUs than left: what a whole-GPU job leaving left idle GPUs (of more)
- * surely stops. */
-static double idle_stopped(const struct policy_ctx *ctx, size_t n, int left)
+/*
+ * The summed popularity of the GPU shapes that fit on node n now (ctx->node_fits[n][1]) and
+ * surely no more once a job turns idle GPUs busy leaving left idle, for each left below
+ * idle (the node's idle GPUs; left 0 alone when there are none): in whole[left], the
+ * whole-GPU shapes that want more than left idle GPUs, which any job that takes only idle
+ * GPUs stops; in all[left] also the shapes that every idle GPU meets now (free milli and
+ * HBM per GPU, as frag.c counts) and that the GPUs a whole-GPU job takes, idle before and
+ * with no milli free after, leave with too few: a shape that ok GPUs meet then has
+ * ok - (idle - left). Each sum in the order of the shapes, so all[left] >= whole[left].
+ */
+static void idle_stops(const struct policy_ctx *ctx, size_t n, int idle, double *whole, double *all)
 {
 	const struct frag_workload *w = ctx->wl;
-	/* the whole-GPU shapes that want more than left (a hand-built w: every shape) */
+	const struct node_state *s = &ctx->c->st[n];
+	int ngpu = ctx->c->spec[n].ngpu, nleft = idle > 0 ? idle : 1;
+	int64_t ghbm = cluster_gpu_hbm(ctx->c, n);
 	uint64_t fits = ctx->node_fits[n][1];
-	if (w->need)
-		fits &= w->whole_over[left > 0 ? left : 0];
 	if (w->n < 64)
 		fits &= ((uint64_t)1 << w->n) - 1;
-	double ps = 0;
+	for (int left = 0; left < nleft; left++)
+		whole[left] = all[left] = 0;
 	for (; fits; fits &= fits - 1) {
 		const struct frag_shape *m = &w->shapes[__builtin_ctzll(fits)];
-		if (m->num_gpu > 0 && m->gpu_milli == 1000 && left < m->num_gpu)
-			ps += m->p;
+		if (m->num_gpu <= 0)
+			continue;
+		int32_t mm = m->gpu_milli;
+		int64_t mh = m->dem[DIM_HBM] >= 0 ? m->dem[DIM_HBM] / m->num_gpu
+						  : ghbm * mm / 1000; /* frag.c's need_hbm */
+		int ok = 0, idle_ok = mm > 0;
+		for (int g = 0; g < ngpu; g++) {
+			int met = s->gpu_free[g] >= mm && s->hbm_free[g] >= mh;
+			ok += met;
+			idle_ok &= met || s->gpu_free[g] != 1000;
+		}
+		for (int left = 0; left < nleft; left++) {
+			int wh = mm == 1000 && left < m->num_gpu;
+			if (wh)
+				whole[left] += m->p;
+			if (wh || (idle_ok && ok - (idle - left) < m->num_gpu))
+				all[left] += m->p;
+		}
 	}
-	return ps;
 }
 
 /* What ragp_bound needs of a node apart from the job (ragp_prep). Over the dims outside
- * dmask, inv, wd, fn and fs are 0, so a pass over every dim adds nothing for them. */
+ * dmask inv is 0, and so is what the bound works out from it, so a pass over every dim adds
+ * nothing for them. */
 struct ragp_rec {
 	double before, pn;    /* md now (ragp_before), node_nofit (0 without) */
 	double std_now;       /* std of the free shares now, as shares_dstd takes it */
 	uint32_t dmask;       /* the seen dims with capacity */
 	int32_t k;            /* how many */
 	int32_t idle;         /* idle GPUs */
+	int32_t gnmax;        /* the most free milli of a GPU not idle, -1 if none */
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_job_hbm) */
 	int64_t gfree, hfree; /* free GPU-milli and HBM summed over the GPUs */
 	double inv[DIM_N];    /* 1 / cap */
-	double wd[DIM_N];     /* the dim's price share x inv */
-	double fn[DIM_N];     /* free share now: fr x inv */
-	double fs[DIM_N];     /* free amount as frag.c takes it: fr, on gpu and hbm gfree, hfree */
 	int64_t fr[DIM_N];    /* cap - used over the seen dims */
 	/* read less often: */
 	int32_t ngpu;
 	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* per GPU (pol_least_room_of) */
 	int64_t hbm_free[CLUSTER_MAX_GPUS];
-	int64_t cap[DIM_N];                 /* over the seen dims (pol_oversub_of) */
-	double pidle[CLUSTER_MAX_GPUS + 1]; /* idle_stopped(left) for left < idle, or 0 */
+	int64_t cap[DIM_N]; /* over the seen dims (pol_oversub_of) */
+	/* idle_stops(left) for left < idle, or 0: all (pidle), and whole (pwhole) */
+	double pidle[CLUSTER_MAX_GPUS + 1];
+	double pwhole[CLUSTER_MAX_GPUS + 1];
 };
 
 static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
@@ -187,6 +213,10 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		r->hfree += s->hbm_free[g];
 		r->idle += s->gpu_free[g] == 1000;
 	}
+	r->gnmax = -1;
+	for (int g = 0; g < sp->ngpu; g++)
+		if (s->gpu_free[g] < 1000 && s->gpu_free[g] > r->gnmax)
+			r->gnmax = s->gpu_free[g];
 	struct shares sh = {0};
 	for (int d = 0; d < DIM_N; d++) {
 		if (!(ctx->dims & DIM_BIT(d)))
@@ -198,15 +228,13 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		r->dmask |= DIM_BIT(d);
 		r->k++;
 		r->inv[d] = 1.0 / (double)s->cap[d];
-		r->wd[d] = ctx->wl->price_share[d] * r->inv[d];
-		r->fn[d] = (double)r->fr[d] * r->inv[d];
-		r->fs[d] = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
-		shares_add(&sh, r->fn[d], r->fn[d]);
+		double fn = (double)r->fr[d] * r->inv[d];
+		shares_add(&sh, fn, fn);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
-	/* left < 0 (a job that cannot fit) reads left 0 */
-	for (int left = 0; ctx->node_fits && left < (r->idle > 0 ? r->idle : 1); left++)
-		r->pidle[left] = idle_stopped(ctx, n, left);
+	/* left < 0 (a job that cannot fit) reads left 0; without node_fits, all 0 */
+	if (ctx->node_fits)
+		idle_stops(ctx, n, r->idle, r->pwhole, r->pidle);
 }
 
 /* What ragp_bound takes of the job, the same on every node. */
@@ -246,10 +274,12 @@ static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struc
  * (frag_share_small, with the least free milli and HBM among the GPUs it may take:
  * pol_least_room): a GPU too small for a shape stays too small, and a whole-GPU job takes
  * idle GPUs, large enough for every shape that fits. md after >= md before - sum_d
- * price_share_d * that * dem_d / cap_d. The larger of the two, and 0. The whole-GPU shapes
- * that fit now but will lack idle GPUs (idle_stopped) strand all free capacity after, like
- * those in pn: they are added to pn in (1) and to the stranded amounts of the dims other
- * than gpu and hbm in (2). Without node_nofit md after's bound is 0.
+ * price_share_d * that * dem_d / cap_d. The larger of the two, and 0. The shapes that fit
+ * now but surely not after (idle_stops: for a whole-GPU job r->pidle, for a shared job whose
+ * GPUs can only be idle ones r->pwhole) strand all free capacity after, like those in pn:
+ * they are added to pn in (1) and to the stranded amounts of the dims other than gpu and
+ * hbm in (2) (their stranded GPU and HBM do not drop: the GPUs the job takes met them, or
+ * they are among the small ones of a shared job). Without node_nofit md after's bound is 0.
  * The simulator asks it for every class that may fit, so it reads the node's ragp_rec r and
  * the job's part q, and both sums and ragp_total's terms are taken in one pass over the
  * dims with one division per dim; the hair covers the rounding this changes. (Inlined
@@ -276,16 +306,21 @@ static inline __attribute__((always_inline)) double ragp_bound_of(const struct p
 	int over = 0;
 #pragma GCC unroll 7 /* each dim's role is then known where it is compiled */
 	for (int d = 0; d < DIM_N; d++) {
-		double left = r->fs[d] - dem[d];
-		double f = left > 0 ? left * r->wd[d] : 0;
+		/* the free amount as frag.c takes it (GPU and HBM summed over the GPUs), the
+		 * dim's price share over cap, and the free share now: worked out here, not
+		 * kept, so a bound reads less (outside dmask inv is 0, and so are they) */
+		double fs = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
+		double wd = w->price_share[d] * r->inv[d], fn = (double)r->fr[d] * r->inv[d];
+		double left = fs - dem[d];
+		double f = left > 0 ? left * wd : 0;
 		fall += f;
 		if (d == DIM_GPU || d == DIM_HBM) {
-			dgpu += dem[d] * r->wd[d];
+			dgpu += dem[d] * wd;
 		} else {
 			fother += f;
-			dother += pn * dem[d] * r->wd[d];
+			dother += pn * dem[d] * wd;
 		}
-		double fa = r->fn[d] - dem[d] * r->inv[d];
+		double fa = fn - dem[d] * r->inv[d];
 		if (d >= DIM_NET && (r->dmask & DIM_BIT(d)))
 			cong += congestion(1 - fa);
 		if (d >= DIM_NET && (ctx->dims & DIM_BIT(d)))
@@ -306,9 +341,13 @@ static inline __attribute__((always_inline)) double ragp_bound_of(const struct p
 			gshare += frag_share_small(r->gpu_hbm, w, gmin, hmin);
 			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
 		}
-		/* the idle GPUs a whole-GPU job takes */
-		int left = r->idle - q->taken;
-		double pidle = q->taken && ctx->node_fits ? r->pidle[left > 0 ? left : 0] : 0;
+		/* the idle GPUs a whole-GPU job takes, or a shared job for which no GPU but an
+		 * idle one has milli enough (r->gnmax) */
+		int left = r->idle - j->num_gpu;
+		left = left > 0 ? left : 0;
+		double pidle = q->taken                        ? r->pidle[left]
+			       : q->shared && r->gnmax < milli ? r->pwhole[left]
+							       : 0;
 		low1 = (pn + pidle) * fall;
 		low2 += pidle * fother;
 		low = low1 > low2 ? low1 : low2;
@@ -344,8 +383,8 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
  * lie apart, so what the bound will read of the record RAGP_AHEAD records ahead is fetched
  * meanwhile: its hot part, one prefetch per 128 bytes (x86 caches fetch 64-byte lines in
  * pairs: it measured a little faster than one per line), and for a shared job the first
- * GPUs' free milli and HBM, for a whole-GPU job the first entries of pidle (the colder
- * fields a bound of such a job reads). */
+ * GPUs' free milli and HBM and the first entries of pwhole, for a whole-GPU job the first
+ * entries of pidle (the colder fields a bound of such a job reads). */
 #define RAGP_AHEAD 4
 #define RAGP_HOT   offsetof(struct ragp_rec, ngpu)
 static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, const void *recs,
@@ -354,11 +393,12 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	assert(ctx->wl);
 	const struct ragp_rec *r = recs;
 	struct ragp_job q;
-	size_t cold[3], ncold = 0;
+	size_t cold[4], ncold = 0;
 	ragp_job_of(ctx, j, &q);
 	if (q.shared) {
 		cold[ncold++] = offsetof(struct ragp_rec, gpu_free);
 		cold[ncold++] = offsetof(struct ragp_rec, hbm_free);
+		cold[ncold++] = offsetof(struct ragp_rec, pwhole);
 	} else if (q.taken) {
 		cold[ncold++] = offsetof(struct ragp_rec, pidle);
 	}

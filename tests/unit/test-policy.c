@@ -921,6 +921,159 @@ static void test_ragp_bound_counts_idle_gpus_lost(void **state)
 	tc_release(&t);
 }
 
+/* The node's md, nofit and fits as the simulator keeps them for t's policy dims, into ctx. */
+static void ragp_node_data(struct tc *t, int n, double *md, double *nofit, uint64_t (*fits)[2])
+{
+	for (int i = 0; i < n; i++)
+		frag_node_eval(&t->c, (size_t)i, &t->wl, t->ctx.dims, &md[i], &nofit[i], NULL,
+			       fits[i]);
+	t->ctx.node_md = md;
+	t->ctx.node_nofit = nofit;
+	t->ctx.node_fits = (const uint64_t(*)[2])fits;
+}
+
+/* ragp's first bound also counts the shapes a job's GPUs leave too few GPUs for, when the
+ * GPUs it takes are surely idle ones: a share of a GPU on a node whose only GPUs with room
+ * are idle stops the 8-GPU shape; a whole GPU taken from the last two idle ones stops the
+ * shape of two halves, which both of them met. Each time the shape stopped strands the
+ * rest of the node, and it is all md after holds: the bound is the score less its hair. */
+static void test_ragp_bound_counts_gpus_lost(void **state)
+{
+	(void)state;
+	const struct policy_ops *r = policy_find("ragp7");
+	for (int c = 0; c < 2; c++) {
+		struct tc t;
+		int ngpu[1] = {8};
+		tc_init(&t, 1, ngpu, NULL);
+		frag_workload_release(&t.wl);
+		struct job w[2], j;
+		if (c == 0) { /* all idle; a share of one GPU */
+			mkjob(&w[0], 1000, 8, 1000, 0);
+			mkjob(&w[1], 1000, 1, 500, 0);
+			mkjob(&j, 1000, 1, 500, 0);
+		} else { /* six GPUs full, two idle; a whole GPU */
+			tc_put(&t, 0, 0x3f, 1000, 0, 0);
+			mkjob(&w[0], 1000, 2, 500, 0);
+			mkjob(&w[1], 1000, 1, 1000, 0);
+			mkjob(&j, 1000, 1, 1000, 0);
+		}
+		frag_workload_build(&t.wl, w, 2, 1.0);
+		t.ctx.dims = DIMS_ALL;
+		double md, nofit;
+		uint64_t fits[1][2];
+		ragp_node_data(&t, 1, &md, &nofit, fits);
+		assert_near(nofit, 0, 1e-12); /* both shapes fit now */
+		assert_near(md, 0, 1e-12);    /* and strand nothing */
+		struct placement p;
+		assert_int_equal(cluster_first_choice(&t.c, 0, &j, &p), 1);
+		double sc = r->score(&t.ctx, &j, &p), b = r->bound(&t.ctx, &j, 0);
+		t.ctx.node_fits = NULL;
+		double blind = r->bound(&t.ctx, &j, 0);
+		assert_true(b <= sc);
+		assert_true(sc - blind > 0.1); /* what the stopped shape strands */
+		assert_near(b, sc, 1e-6);
+		tc_release(&t);
+	}
+}
+
+/*
+ * ragp's bound on random node states (shares of GPUs with HBM not in proportion, whole GPUs
+ * taken, nodes left with few idle GPUs) and a random workload of whole and shared shapes of
+ * one to eight GPUs: never above the score of any choice, for ragp5 and ragp7 and over every
+ * dim; from a record the very same double.
+ */
+static void test_ragp_bound_random(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"ragp7", "ragp5"};
+	static const int ngpu[4] = {8, 4, 8, 0};
+	static const int gpus[] = {0, 1, 1, 1, 2, 4, 8};
+	struct rng r;
+	rng_seed(&r, 11);
+	long checked = 0, tight = 0;
+	for (int round = 0; round < 200; round++) {
+		struct tc t;
+		tc_init(&t, 4, ngpu, NULL);
+		frag_workload_release(&t.wl);
+		struct job w[24];
+		for (int i = 0; i < 24; i++) {
+			int k = gpus[rng_below(&r, 7)];
+			int32_t milli = rng_below(&r, 2) ? 1000 : 1 + (int32_t)rng_below(&r, 999);
+			mkjob(&w[i], 500 * (int64_t)rng_below(&r, 8), k, milli,
+			      (int64_t)rng_below(&r, 300));
+			if (k && rng_below(&r, 4) == 0)
+				w[i].dem[DIM_HBM] = k * (int64_t)rng_below(&r, HBM_GPU);
+		}
+		frag_workload_build(&t.wl, w, 24, 1.0);
+		for (int x = 0; x < 12; x++) { /* whole GPUs, or shares, HBM at random */
+			int n = (int)rng_below(&r, 4), g = ngpu[n] ? (int)rng_below(&r, 8) : 0;
+			const struct node_state *st = &t.c.st[n];
+			struct placement p;
+			memset(&p, 0, sizeof p);
+			p.node = n;
+			if (ngpu[n] && g < ngpu[n] && st->gpu_free[g] > 0) {
+				int32_t milli =
+					rng_below(&r, 2)
+						? st->gpu_free[g]
+						: 1 + (int32_t)rng_below(&r,
+									 (uint64_t)st->gpu_free[g]);
+				p.gpus = 1u << g;
+				p.milli = milli;
+				p.hbm = (int64_t)rng_below(&r, (uint64_t)st->hbm_free[g] + 1);
+			}
+			p.dem[DIM_CPU] = (int64_t)rng_below(
+				&r, (uint64_t)(st->cap[DIM_CPU] - st->used[DIM_CPU]) / 3 + 1);
+			p.dem[DIM_MEM] = 1000;
+			p.dem[DIM_GPU] = p.milli;
+			p.dem[DIM_HBM] = p.hbm;
+			p.dem[DIM_NET] = (int64_t)rng_below(&r, 400);
+			cluster_place(&t.c, &p, 0);
+		}
+		for (int x = 0; x < 16; x++) {
+			struct job j = w[rng_below(&r, 24)]; /* a shape of the workload, or not */
+			if (rng_below(&r, 2)) {
+				int k = gpus[rng_below(&r, 7)];
+				int32_t milli =
+					rng_below(&r, 2) ? 1000 : 1 + (int32_t)rng_below(&r, 999);
+				mkjob(&j, 500 * (int64_t)rng_below(&r, 8), k, milli,
+				      (int64_t)rng_below(&r, 300));
+			}
+			for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
+				const struct policy_ops *ops = policy_find(names[o]);
+				for (int d = 0; d < 2; d++) {
+					double md[4], nofit[4];
+					uint64_t fits[4][2];
+					t.ctx.dims = d ? DIMS_ALL : ops->dims;
+					ragp_node_data(&t, 4, md, nofit, fits);
+					for (size_t n = 0; n < 4; n++) {
+						struct placement ch[CLUSTER_MAX_GPUS];
+						int nc = cluster_choices(&t.c, n, &j, ch,
+									 CLUSTER_MAX_GPUS);
+						double b = ops->bound(&t.ctx, &j, n), br;
+						unsigned char rec[2048];
+						int32_t pos = 0;
+						assert_true(ops->prep_size <= sizeof rec);
+						memset(rec, 0xa5, sizeof rec);
+						ops->prep(&t.ctx, n, rec);
+						ops->bound_recs(&t.ctx, &j, rec, &pos, 1, &br);
+						assert_memory_equal(&br, &b, sizeof b);
+						for (int i = 0; i < nc; i++) {
+							double sc = ops->score(&t.ctx, &j, &ch[i]);
+							assert_true(b <= sc);
+							tight += sc - b < 1e-6;
+							checked++;
+						}
+					}
+				}
+			}
+		}
+		t.ctx.node_md = t.ctx.node_nofit = NULL;
+		t.ctx.node_fits = NULL;
+		tc_release(&t);
+	}
+	assert_true(checked > 5000 && tight > 500);
+}
+
 static void test_ragp_prefers_quiet_network(void **state)
 {
 	(void)state;
@@ -1200,6 +1353,8 @@ int main(void)
 		cmocka_unit_test(test_ragp_counts_the_irregularity_it_adds),
 		cmocka_unit_test(test_ragp_congestion_by_hand),
 		cmocka_unit_test(test_ragp_bound_counts_idle_gpus_lost),
+		cmocka_unit_test(test_ragp_bound_counts_gpus_lost),
+		cmocka_unit_test(test_ragp_bound_random),
 		cmocka_unit_test(test_ragp_prefers_quiet_network),
 		cmocka_unit_test(test_every_policy_respects_seen_shared_dims),
 		cmocka_unit_test(test_by_state_flag_holds),
