@@ -263,7 +263,7 @@ int store_verify_all(struct store *s, struct err *e);
 int store_read_auth(void *ctx, int action, const char *a, const char *b, const char *db,
 		    const char *trigger);
 
-/* Append the nodes of trace_id to out, in idx order (store.c). */
+/* Append the nodes of trace_id to out, in trace order (store-nodes.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 
 /* ---- job blocks coded against the lines their jobs came from ----
