@@ -219,6 +219,61 @@ const char *store_migration(int v)
 	return NULL;
 }
 
+int store_sql_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	struct sbuf x = {0}, y = {0};
+	store_sql_tidy(a, &x);
+	store_sql_tidy(b, &y);
+	int same = x.len == y.len && (!x.len || !memcmp(x.s, y.s, x.len));
+	sbuf_release(&x);
+	sbuf_release(&y);
+	return same;
+}
+
+void store_sql_tidy(const char *sql, struct sbuf *out)
+{
+	int gap = 0; /* white space or a comment since the last character kept */
+	for (const char *p = sql; *p;) {
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+			gap = 1;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *q = strstr(p + 2, "*/");
+			p = q ? q + 2 : p + strlen(p);
+			gap = 1;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' ||
+		    *p == '\v') {
+			p++;
+			gap = 1;
+			continue;
+		}
+		char last = out->len ? out->s[out->len - 1] : '(';
+		if (gap && !strchr("(),;", *p) && !strchr("(,;", last))
+			sbuf_addc(out, ' ');
+		gap = 0;
+		if (*p == '\'' || *p == '"' || *p == '`' || *p == '[') { /* quoted: as written */
+			char close = *p == '[' ? ']' : *p;
+			sbuf_addc(out, *p++);
+			while (*p) {
+				sbuf_addc(out, *p);
+				if (*p++ != close)
+					continue;
+				if (close == ']' || *p != close)
+					break;
+				sbuf_addc(out, *p++); /* a doubled quote stays inside */
+			}
+			continue;
+		}
+		sbuf_addc(out, *p++);
+	}
+}
+
 /* Apply the migrations after version from, in order, each in its own transaction. */
 static int migrate(struct store *s, int from, struct err *e)
 {
@@ -233,8 +288,11 @@ static int migrate(struct store *s, int from, struct err *e)
 		int rc = store_begin(s, e);
 		if (rc)
 			return rc;
-		if ((rc = store_exec(s, sql, e)) || (rc = store_exec(s, pragma, e)) ||
-		    (rc = store_seal_all(s, e))) {
+		struct sbuf tidy = {0};
+		store_sql_tidy(sql, &tidy);
+		rc = store_exec(s, tidy.s ? tidy.s : "", e);
+		sbuf_release(&tidy);
+		if (rc || (rc = store_exec(s, pragma, e)) || (rc = store_seal_all(s, e))) {
 			err_prefix(e, "migration to schema version %d: ", v);
 			store_rollback(s);
 			return rc;
@@ -379,7 +437,13 @@ int store_reference_schema(int version, sqlite3 **out, struct err *e)
 		return err_set(e, VF_ESTORE, "cannot open an in-memory database");
 	for (int v = 1; v <= version; v++) {
 		const char *sql = store_migration(v);
-		if (!sql || sqlite3_exec(*out, sql, NULL, NULL, NULL) != SQLITE_OK)
+		struct sbuf tidy = {0};
+		if (sql)
+			store_sql_tidy(sql, &tidy);
+		int ok = sql &&
+			 sqlite3_exec(*out, tidy.s ? tidy.s : "", NULL, NULL, NULL) == SQLITE_OK;
+		sbuf_release(&tidy);
+		if (!ok)
 			return err_set(e, VF_ESTORE, "migration %d: %s", v,
 				       sql ? sqlite3_errmsg(*out) : "missing");
 	}
@@ -397,10 +461,8 @@ static int known_object(sqlite3_stmt *ref, const char *type, const char *name, c
 	sqlite3_bind_text(ref, 1, type, -1, SQLITE_STATIC);
 	sqlite3_bind_text(ref, 2, name, -1, SQLITE_STATIC);
 	int known = -1;
-	if (sqlite3_step(ref) == SQLITE_ROW) {
-		const char *want = (const char *)sqlite3_column_text(ref, 0);
-		known = (!want && !sql) || (want && sql && !strcmp(want, sql));
-	}
+	if (sqlite3_step(ref) == SQLITE_ROW)
+		known = store_sql_same((const char *)sqlite3_column_text(ref, 0), sql);
 	sqlite3_reset(ref);
 	return known;
 }

@@ -2,12 +2,10 @@
 # schema and empty tables included, is smaller than 'xz -9e' of the sample (a store of a
 # small import has 512-byte pages: store.c, compact_small), and gives it back byte for byte.
 # The xz sizes were measured once with xz 5.4 ('xz -9e -c FILE | wc -c'): running xz here
-# would take 30 s. The bound is in thousandths of the xz size. The pod list's was 930 until
-# schema 11's node_blocks table, whose root page and schema row cost every store 1,024 bytes
-# (a trace with nodes gets them back many times: see the pods with their nodes below).
+# would take 30 s. The bound is in thousandths of the xz size.
 . "$VOIDFIT_TOP/tests/lib.sh"
 need_traces
-for rel in clusterdata/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv:79788:940 \
+for rel in clusterdata/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv:79788:930 \
 	clusterdata/cluster-trace-gpu-v2025/disaggregated_DLRM_trace.csv:164360:1000 \
 	Workload-Prediction-of-Alibaba-Cluster-Dataset/batch_task.csv:487300:1000; do
 	bound=${rel##*:}

@@ -926,6 +926,46 @@ static int32_t w_gang_in_second(size_t i)
 	return i == STORE_BLOCK_ROWS + 3 ? 512 : 1;
 }
 
+static void tidy_is(const char *in, const char *want)
+{
+	struct sbuf b = {0};
+	store_sql_tidy(in, &b);
+	assert_string_equal(b.s ? b.s : "", want);
+	assert_true(store_sql_same(in, want));
+	sbuf_release(&b);
+}
+
+/* Migrations run tidied (no comments, white space only where SQLite needs it), quoted text
+ * kept as written; a store's schema compares equal to the migrations' however it was
+ * written, and a new store keeps no comment in its schema. */
+static void test_sql_tidy(void **state)
+{
+	struct fx *f = *state;
+	tidy_is("CREATE TABLE t (\n\ta INTEGER, -- a comment\n\tb TEXT DEFAULT 'x -- y  z'\n);",
+		"CREATE TABLE t(a INTEGER,b TEXT DEFAULT 'x -- y  z');");
+	tidy_is("SELECT 'it''s  ok' /* c */ , \"a  \"\"b\" , [c  d] FROM  x ; ",
+		"SELECT 'it''s  ok',\"a  \"\"b\",[c  d] FROM x;");
+	tidy_is("a - -1", "a - -1");
+	assert_false(store_sql_same("CREATE TABLE t(a)", "CREATE TABLE u(a)"));
+	assert_false(store_sql_same("CREATE TABLE t(a)", "CREATE TABLE t(a, b)"));
+	assert_true(store_sql_same(NULL, NULL));
+	assert_false(store_sql_same(NULL, "x"));
+	for (int v = 1; v <= store_schema_version(); v++) {
+		struct sbuf once = {0}, twice = {0};
+		store_sql_tidy(store_migration(v), &once);
+		store_sql_tidy(once.s ? once.s : "", &twice);
+		assert_int_equal(once.len, twice.len);
+		assert_true(!once.len || !memcmp(once.s, twice.s, once.len));
+		sbuf_release(&once);
+		sbuf_release(&twice);
+	}
+	open_new(f);
+	assert_int_equal(sql_int(f->path,
+				 "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%--%' "
+				 "OR sql LIKE '%'||char(10)||'%'"),
+			 0);
+}
+
 /* Nodes go to blocks of at most STORE_BLOCK_ROWS and come back as they went, names, groups,
  * models (none, known, unknown) and racks included; a forged block (its checksum made anew)
  * with a node of more GPUs than a node holds is refused by name. */
@@ -1484,6 +1524,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jobs_bad_gaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_gpu_product, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nodes_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sql_tidy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
