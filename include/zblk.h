@@ -107,7 +107,8 @@ enum {
 	ZBLK_BYTES = 1,   /* opaque bytes: rows = byte count */
 	ZBLK_RAWTEXT = 2, /* lines of a text file (store-raw.c) */
 	ZBLK_JOBS = 3,    /* struct job rows (store-jobs.c) */
-	ZBLK_KIND_MAX = 3,
+	ZBLK_NODES = 4,   /* struct node rows (store-nodes.c) */
+	ZBLK_KIND_MAX = 4,
 };
 
 /* Compression context: one reused ZSTD_CCtx and ZSTD_DCtx. */

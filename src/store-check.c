@@ -235,7 +235,7 @@ static void check_schema(struct checker *c, sqlite3 *ref)
 		} else if (step == SQLITE_DONE) {
 			say(c, 0, what, "missing");
 			bad++;
-		} else if (!got || !sql || strcmp(got, sql)) {
+		} else if (!got || !sql || !store_sql_same(got, sql)) {
 			say(c, 0, what, "differs from schema version %d", store_schema_version());
 			bad++;
 		}

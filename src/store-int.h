@@ -197,6 +197,15 @@ int store_query_int(struct store *s, const char *sql, int64_t *out, struct err *
  * migration v (NULL if there is none). */
 int store_schema_version(void);
 const char *store_migration(int v);
+/* sql with its comments dropped and its white space cut to what SQLite needs (none next to
+ * ( ) , ; and one space elsewhere; quoted text as written), appended to out. SQLite keeps a
+ * schema object's text as it was written, comments included: the migrations are run tidied,
+ * so a store's schema takes a few KB less (most of a small store's), and a store's schema is
+ * compared with the migrations' tidied on both sides (store_sql_same), so that one made
+ * before, with the text as written, is the same. */
+void store_sql_tidy(const char *sql, struct sbuf *out);
+/* Are a and b the same statement once tidied (both NULL: the same)? */
+int store_sql_same(const char *a, const char *b);
 /* COMMIT without putting a new store in place (store_commit does that too). */
 int store_commit_migration(struct store *s, struct err *e);
 
@@ -263,7 +272,7 @@ int store_verify_all(struct store *s, struct err *e);
 int store_read_auth(void *ctx, int action, const char *a, const char *b, const char *db,
 		    const char *trigger);
 
-/* Append the nodes of trace_id to out, in idx order (store.c). */
+/* Append the nodes of trace_id to out, in trace order (store-nodes.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 
 /* ---- job blocks coded against the lines their jobs came from ----

@@ -1,8 +1,8 @@
 /*
  * store.c — the store file: opening, schema migrations, transactions, and the plain SQL
- * tables (traces, files, quarantine, nodes). Raw bytes are in store-raw.c, jobs in
- * store-jobs.c, runs in store-run.c, row checksums in store-seal.c, verification in
- * store-check.c.
+ * tables (traces, files, quarantine). Raw bytes are in store-raw.c, jobs in
+ * store-jobs.c, nodes in store-nodes.c, runs in store-run.c, row checksums in store-seal.c,
+ * verification in store-check.c.
  *
  * A store is an SQLite file with PRAGMA application_id = STORE_APP_ID and user_version = the
  * number of the last migration applied. Opening:
@@ -219,6 +219,61 @@ const char *store_migration(int v)
 	return NULL;
 }
 
+int store_sql_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	struct sbuf x = {0}, y = {0};
+	store_sql_tidy(a, &x);
+	store_sql_tidy(b, &y);
+	int same = x.len == y.len && (!x.len || !memcmp(x.s, y.s, x.len));
+	sbuf_release(&x);
+	sbuf_release(&y);
+	return same;
+}
+
+void store_sql_tidy(const char *sql, struct sbuf *out)
+{
+	int gap = 0; /* white space or a comment since the last character kept */
+	for (const char *p = sql; *p;) {
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+			gap = 1;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *q = strstr(p + 2, "*/");
+			p = q ? q + 2 : p + strlen(p);
+			gap = 1;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' ||
+		    *p == '\v') {
+			p++;
+			gap = 1;
+			continue;
+		}
+		char last = out->len ? out->s[out->len - 1] : '(';
+		if (gap && !strchr("(),;", *p) && !strchr("(,;", last))
+			sbuf_addc(out, ' ');
+		gap = 0;
+		if (*p == '\'' || *p == '"' || *p == '`' || *p == '[') { /* quoted: as written */
+			char close = *p == '[' ? ']' : *p;
+			sbuf_addc(out, *p++);
+			while (*p) {
+				sbuf_addc(out, *p);
+				if (*p++ != close)
+					continue;
+				if (close == ']' || *p != close)
+					break;
+				sbuf_addc(out, *p++); /* a doubled quote stays inside */
+			}
+			continue;
+		}
+		sbuf_addc(out, *p++);
+	}
+}
+
 /* Apply the migrations after version from, in order, each in its own transaction. */
 static int migrate(struct store *s, int from, struct err *e)
 {
@@ -233,8 +288,11 @@ static int migrate(struct store *s, int from, struct err *e)
 		int rc = store_begin(s, e);
 		if (rc)
 			return rc;
-		if ((rc = store_exec(s, sql, e)) || (rc = store_exec(s, pragma, e)) ||
-		    (rc = store_seal_all(s, e))) {
+		struct sbuf tidy = {0};
+		store_sql_tidy(sql, &tidy);
+		rc = store_exec(s, tidy.s ? tidy.s : "", e);
+		sbuf_release(&tidy);
+		if (rc || (rc = store_exec(s, pragma, e)) || (rc = store_seal_all(s, e))) {
 			err_prefix(e, "migration to schema version %d: ", v);
 			store_rollback(s);
 			return rc;
@@ -379,7 +437,13 @@ int store_reference_schema(int version, sqlite3 **out, struct err *e)
 		return err_set(e, VF_ESTORE, "cannot open an in-memory database");
 	for (int v = 1; v <= version; v++) {
 		const char *sql = store_migration(v);
-		if (!sql || sqlite3_exec(*out, sql, NULL, NULL, NULL) != SQLITE_OK)
+		struct sbuf tidy = {0};
+		if (sql)
+			store_sql_tidy(sql, &tidy);
+		int ok = sql &&
+			 sqlite3_exec(*out, tidy.s ? tidy.s : "", NULL, NULL, NULL) == SQLITE_OK;
+		sbuf_release(&tidy);
+		if (!ok)
 			return err_set(e, VF_ESTORE, "migration %d: %s", v,
 				       sql ? sqlite3_errmsg(*out) : "missing");
 	}
@@ -397,10 +461,8 @@ static int known_object(sqlite3_stmt *ref, const char *type, const char *name, c
 	sqlite3_bind_text(ref, 1, type, -1, SQLITE_STATIC);
 	sqlite3_bind_text(ref, 2, name, -1, SQLITE_STATIC);
 	int known = -1;
-	if (sqlite3_step(ref) == SQLITE_ROW) {
-		const char *want = (const char *)sqlite3_column_text(ref, 0);
-		known = (!want && !sql) || (want && sql && !strcmp(want, sql));
-	}
+	if (sqlite3_step(ref) == SQLITE_ROW)
+		known = store_sql_same((const char *)sqlite3_column_text(ref, 0), sql);
 	sqlite3_reset(ref);
 	return known;
 }
@@ -943,95 +1005,6 @@ int store_quarantine_add(struct store *s, int64_t file_id, int64_t line, const c
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc ? rc : store_seal_added(s, "quarantine", sum, e);
-}
-
-/* ---- nodes ---- */
-
-int store_nodes_add(struct store *s, int64_t trace_id, const struct node *nodes, size_t n,
-		    struct err *e)
-{
-	sqlite3_stmt *st;
-	int64_t base = 0;
-	char sql[96];
-	snprintf(sql, sizeof sql, "SELECT count(*) FROM nodes WHERE trace_id = %lld",
-		 (long long)trace_id);
-	int rc = store_query_int(s, sql, &base, e);
-	if (rc || (rc = store_prep(s,
-				   "INSERT INTO nodes(trace_id, idx, name, grp, model, ngpu, "
-				   "cpu_milli, mem_mib, gpu_milli, hbm_mib, net_mbps, sto_mbps, "
-				   "iocpu_milli, enriched, rack) VALUES "
-				   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-				   &st, e)))
-		return rc;
-	for (size_t i = 0; i < n && !rc; i++) {
-		const struct node *nd = &nodes[i];
-		const struct gpumodel *gm = nd->model >= 0 ? gpumodel_get(nd->model) : NULL;
-		sqlite3_bind_int64(st, 1, trace_id);
-		sqlite3_bind_int64(st, 2, base + (int64_t)i);
-		sqlite3_bind_text(st, 3, nd->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, nd->group, -1, SQLITE_STATIC);
-		if (gm)
-			sqlite3_bind_text(st, 5, gm->name, -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 5);
-		sqlite3_bind_int64(st, 6, nd->ngpu);
-		for (int d = 0; d < DIM_N; d++)
-			sqlite3_bind_int64(st, 7 + d, nd->cap[d]);
-		sqlite3_bind_int64(st, 14, nd->enriched);
-		if (nd->rack[0]) /* NULL otherwise: a rackless row keeps its checksum */
-			sqlite3_bind_text(st, 15, nd->rack, -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 15);
-		rc = store_insert(s, st, "nodes", "node", NULL, e);
-	}
-	sqlite3_finalize(st);
-	if (!rc) {
-		snprintf(sql, sizeof sql, "UPDATE traces SET nnodes = nnodes + %zu WHERE id = %lld",
-			 n, (long long)trace_id);
-		if (!(rc = store_exec(s, sql, e)))
-			rc = store_seal(s, "traces", trace_id, e);
-	}
-	return rc;
-}
-
-int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
-{
-	struct store_rows q;
-	int rc = store_rows_begin(
-		s, &q,
-		"SELECT name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli, hbm_mib, "
-		"net_mbps, sto_mbps, iocpu_milli, enriched, rack FROM nodes "
-		"WHERE trace_id = ? ORDER BY idx",
-		&trace_id, e);
-	sqlite3_stmt *st = q.st;
-	while (!rc && store_rows_next(&q)) {
-		struct node nd;
-		node_init(&nd);
-		snprintf(nd.name, sizeof nd.name, "%s", (const char *)sqlite3_column_text(st, 0));
-		snprintf(nd.group, sizeof nd.group, "%s", (const char *)sqlite3_column_text(st, 1));
-		const char *model = (const char *)sqlite3_column_text(st, 2);
-		nd.model = (int16_t)(model ? gpumodel_find(model) : -1);
-		if (model && nd.model < 0)
-			nd.model = (int16_t)gpumodel_unknown();
-		int64_t ngpu = sqlite3_column_int64(st, 3);
-		for (int d = 0; d < DIM_N; d++)
-			nd.cap[d] = sqlite3_column_int64(st, 4 + d);
-		nd.enriched = (uint8_t)sqlite3_column_int64(st, 11);
-		const char *rack = (const char *)sqlite3_column_text(st, 12);
-		if (rack)
-			snprintf(nd.rack, sizeof nd.rack, "%s", rack);
-		if (ngpu < 0 || ngpu > CLUSTER_MAX_GPUS) { /* import refuses them: damage */
-			rc = err_set(e, VF_ESTORE,
-				     "%s: trace %lld, node %zu '%s': %lld GPUs, at most %d on one "
-				     "node (the store is damaged: 'voidfit check' tells more)",
-				     s->path, (long long)trace_id, out->nnodes, nd.name,
-				     (long long)ngpu, CLUSTER_MAX_GPUS);
-			break;
-		}
-		nd.ngpu = (int32_t)ngpu;
-		job_set_add_node(out, &nd);
-	}
-	return store_rows_end(&q, rc, "load nodes");
 }
 
 /* ---- sizes ---- */

@@ -43,4 +43,4 @@ contains out "openb_node_list_all_node.csv: openb-nodes, 1523 rows read, 1523 ac
 contains out "openb_node_list_gpu_node.csv: openb-nodes, 1213 rows read, 0 accepted, 1213 quarantined"
 contains out "2736 rows read = 1523 accepted + 1213 quarantined; 0 jobs, 1523 nodes"
 contains err "openb_node_list_gpu_node.csv:2: node 'openb-node-0000' repeats openb_node_list_all_node.csv:2"
-[ "$(sqlite3 o.db 'SELECT count(*) FROM nodes')" = 1523 ] || die "nodes stored"
+[ "$(vf export --nodes o.db | wc -l)" = 1524 ] || die "nodes stored"

@@ -1,6 +1,6 @@
 # import-node-gpus.sh — a node of more GPUs than one node can hold (32) is a bad row at
-# import (quarantined with file:line, the counts adding up), and such a node in a damaged
-# store is a clear error naming the store and the node, never an abort.
+# import (quarantined with file:line, the counts adding up), and a damaged node block is a
+# clear error naming the store and the block, never an abort.
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces/balanced
 { head -3 "$tr/nodes.csv"; echo "n9,a100,A100,128000,1048576,40,40960,12500,4000,16000"
@@ -18,13 +18,12 @@ printf 'big A100 1 40\n' > big.spec
 expect_rc 1 vf import -o u.db --cluster big.spec
 contains err "big.spec:1"
 
-# A damaged store: a node of 40 GPUs.
-sqlite3 t.db "UPDATE nodes SET ngpu = 40 WHERE idx = 1"
-# (readers find the row changed behind voidfit's back before they load it)
+# A damaged store: its nodes' block changed behind voidfit's back (a forged block that
+# keeps its checksum, with a node of 40 GPUs, is refused by name too: test-store.c).
+sqlite3 t.db "UPDATE node_blocks SET data = substr(data, 1, length(data) - 1) || CASE WHEN substr(data, -1) = x'00' THEN x'01' ELSE x'00' END"
 expect_rc 1 vf replay t.db --policy first-fit --no-store
-contains err "t.db: table nodes: 1 of its 4 rows do not match their checksum"
+contains err "t.db: trace 1: node block 0: block checksum mismatch"
 expect_rc 1 vf export --nodes t.db
-contains err "table nodes: 1 of its 4 rows"
+contains err "node block 0"
 expect_rc 1 vf check t.db
-contains out "BAD  trace 'jobs': t.db: trace 1, node 1 'n0001': 40 GPUs"
-contains out "BAD  table nodes: row 2"
+contains out "BAD  trace 'jobs': t.db: trace 1: node block 0: block checksum mismatch"

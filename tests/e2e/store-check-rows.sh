@@ -1,6 +1,7 @@
-# store-check-rows.sh — check covers the plain SQL tables: a changed cell (a node gets
-# nine GPUs), an orphan row, a deleted row, a dropped table and a store made before the
-# row checksums (schema version 1, upgraded by the first command that opens it) .
+# store-check-rows.sh — check covers the plain SQL tables: a changed cell (a quarantined
+# row moves), an orphan row, a deleted row, a dropped table, a changed block of nodes, and a
+# store made before the row checksums (schema version 1, upgraded by the first command that
+# opens it, whose nodes are rows: a node gets nine GPUs).
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces/balanced
 printf 'jbad,xx,1,batch,1000,1024,1,1000,,,,,\n' > bad.csv
@@ -25,29 +26,30 @@ damage() {
 	for w in "$@"; do contains out "$w"; done
 	contains out "d.db: "
 }
-damage "UPDATE nodes SET ngpu = 9 WHERE idx = 3" \
-	"BAD  table nodes: row 4 (trace_id 1, idx 3, name 'n0003'): its checksum does not match"
+damage "UPDATE quarantine SET line = 9" \
+	"BAD  table quarantine: row 1 (file_id 1, line 9, reason 'column 'arrival': 'xx' is not a number'): its checksum does not match"
+damage "UPDATE node_blocks SET data = substr(data, 1, length(data) - 1) || CASE WHEN substr(data, -1) = x'00' THEN x'01' ELSE x'00' END" \
+	"BAD  trace 'jobs': d.db: trace 1: node block 0: block checksum mismatch"
 damage "UPDATE traces SET njobs = 1999" "BAD  table traces: row 1"
 damage "UPDATE files SET rows_read = 7 WHERE name = 'nodes.csv'" "BAD  table files: row 2" \
 	"BAD  file 'nodes.csv': 7 rows read, but 64 accepted + 0 quarantined"
 damage "UPDATE run_metrics SET value = value + 1 WHERE rowid = 3" "BAD  table run_metrics: row 3"
 damage "UPDATE runs SET policy = 'fgd'" "BAD  table runs: row 1"
-damage "INSERT INTO nodes SELECT 99, idx, name, grp, model, ngpu, cpu_milli, mem_mib, gpu_milli,
-	hbm_mib, net_mbps, sto_mbps, iocpu_milli, enriched, rsum, rack FROM nodes WHERE idx = 0" \
-	"BAD  table nodes row 65: refers to a row of traces that is not there" \
-	"BAD  table nodes: 65 rows, 64 written by voidfit (rows were added)"
+damage "INSERT INTO quarantine SELECT 99, line, reason, raw, rsum FROM quarantine" \
+	"BAD  table quarantine row 2: refers to a row of files that is not there" \
+	"BAD  table quarantine: 2 rows, 1 written by voidfit (rows were added)"
 damage "DELETE FROM quarantine" "BAD  table quarantine: 0 rows, 1 written by voidfit (rows were deleted)" \
 	"BAD  file 'jobs.csv': 1 rows quarantined, 0 in the quarantine table"
-damage "DELETE FROM nodes WHERE idx = 5; INSERT INTO nodes SELECT * FROM nodes WHERE idx = 6" \
-	"BAD  table nodes: 64 rows, but not those voidfit wrote (rows were replaced)"
+damage "DELETE FROM run_metrics WHERE rowid = 5; INSERT INTO run_metrics SELECT * FROM run_metrics WHERE rowid = 6" \
+	"BAD  table run_metrics: 63 rows, but not those voidfit wrote (rows were replaced)"
 damage "DROP TABLE run_metrics" "BAD  schema table 'run_metrics': missing" "BAD  table run_metrics: "
 damage "DROP TABLE runs" "BAD  schema table 'runs': missing" "BAD  runs: "
-damage "DELETE FROM row_sums WHERE tbl = 'nodes'" "BAD  table nodes: not in row_sums"
-damage "UPDATE nodes SET rsum = NULL WHERE idx = 2" "BAD  table nodes: row 3 (trace_id 1, idx 2, name 'n0002'): has no checksum"
+damage "DELETE FROM row_sums WHERE tbl = 'quarantine'" "BAD  table quarantine: not in row_sums"
+damage "UPDATE quarantine SET rsum = NULL" "BAD  table quarantine: row 1 (file_id 1, line 2002, reason 'column 'arrival': 'xx' is not a number'): has no checksum"
 expect_rc 1 vf check --json d.db
 contains out '"ok": false'
 contains out '"problems": 1'
-contains out '"detail": "row 3 (trace_id 1, idx 2, name '"'"'n0002'"'"'): has no checksum"'
+contains out '"detail": "row 1 (file_id 1, line 2002, reason '"'"'column '"'"'arrival'"'"': '"'"'xx'"'"' is not a number'"'"'): has no checksum"'
 
 # A store of schema version 1 is upgraded (its rows sealed) by check, passes, and is then
 # checked as any other.

@@ -9,13 +9,14 @@ vf replay t.db --policy first-fit,fgd --mode inflate --target 0.5 --seed 1 >/dev
 
 # nodes deleted: replay would size a smaller cluster
 cp t.db nodes.db
-sqlite3 nodes.db "DELETE FROM nodes WHERE idx % 3 = 0"
+sqlite3 nodes.db "DELETE FROM node_blocks"
 expect_rc 1 vf replay nodes.db --policy fgd --no-store
-contains err "nodes.db: table nodes: "
-contains err "written by voidfit (rows were deleted)"
+contains err "nodes.db: trace 1: "
+contains err "nodes stored, "
+contains err "recorded: the store was damaged or changed outside voidfit"
 contains err "'voidfit check nodes.db' tells more"
 expect_rc 1 vf export --nodes nodes.db
-contains err "table nodes"
+contains err "nodes stored"
 
 # a metric changed: report and compare would price it
 cp t.db metric.db

@@ -19,7 +19,7 @@ task sw 2 || die "task 2 failed"
 [ ! -f sw/runs/1.db.part ] || die "a finished task left its .part file"
 [ "$(runs sw/runs/1.db)" -eq 2 ] || die "task 1 stored $(runs sw/runs/1.db) runs, wanted 2"
 # a task store holds the trace's provenance rows, not its bytes, jobs or nodes
-[ "$(sqlite3 sw/runs/1.db 'SELECT count(*) FROM job_blocks; SELECT count(*) FROM nodes;
+[ "$(sqlite3 sw/runs/1.db 'SELECT count(*) FROM job_blocks; SELECT count(*) FROM node_blocks;
 	SELECT count(*) FROM raw_blocks; SELECT count(*) FROM files')" = "$(printf '0\n0\n0\n2')" ] ||
 	die "a task store holds more than its runs"
 

@@ -926,6 +926,123 @@ static int32_t w_gang_in_second(size_t i)
 	return i == STORE_BLOCK_ROWS + 3 ? 512 : 1;
 }
 
+static void tidy_is(const char *in, const char *want)
+{
+	struct sbuf b = {0};
+	store_sql_tidy(in, &b);
+	assert_string_equal(b.s ? b.s : "", want);
+	assert_true(store_sql_same(in, want));
+	sbuf_release(&b);
+}
+
+/* Migrations run tidied (no comments, white space only where SQLite needs it), quoted text
+ * kept as written; a store's schema compares equal to the migrations' however it was
+ * written, and a new store keeps no comment in its schema. */
+static void test_sql_tidy(void **state)
+{
+	struct fx *f = *state;
+	tidy_is("CREATE TABLE t (\n\ta INTEGER, -- a comment\n\tb TEXT DEFAULT 'x -- y  z'\n);",
+		"CREATE TABLE t(a INTEGER,b TEXT DEFAULT 'x -- y  z');");
+	tidy_is("SELECT 'it''s  ok' /* c */ , \"a  \"\"b\" , [c  d] FROM  x ; ",
+		"SELECT 'it''s  ok',\"a  \"\"b\",[c  d] FROM x;");
+	tidy_is("a - -1", "a - -1");
+	assert_false(store_sql_same("CREATE TABLE t(a)", "CREATE TABLE u(a)"));
+	assert_false(store_sql_same("CREATE TABLE t(a)", "CREATE TABLE t(a, b)"));
+	assert_true(store_sql_same(NULL, NULL));
+	assert_false(store_sql_same(NULL, "x"));
+	for (int v = 1; v <= store_schema_version(); v++) {
+		struct sbuf once = {0}, twice = {0};
+		store_sql_tidy(store_migration(v), &once);
+		store_sql_tidy(once.s ? once.s : "", &twice);
+		assert_int_equal(once.len, twice.len);
+		assert_true(!once.len || !memcmp(once.s, twice.s, once.len));
+		sbuf_release(&once);
+		sbuf_release(&twice);
+	}
+	open_new(f);
+	assert_int_equal(sql_int(f->path,
+				 "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%--%' "
+				 "OR sql LIKE '%'||char(10)||'%'"),
+			 0);
+}
+
+/* Nodes go to blocks of at most STORE_BLOCK_ROWS and come back as they went, names, groups,
+ * models (none, known, unknown) and racks included; a forged block (its checksum made anew)
+ * with a node of more GPUs than a node holds is refused by name. */
+static void test_nodes_blocks(void **state)
+{
+	struct fx *f = *state;
+	int64_t tid;
+	size_t n = STORE_BLOCK_ROWS + 5;
+	struct node *mine = calloc(n, sizeof *mine);
+	for (size_t i = 0; i < n; i++) {
+		node_init(&mine[i]);
+		snprintf(mine[i].name, sizeof mine[i].name, "node-%zu", i * 7);
+		snprintf(mine[i].group, sizeof mine[i].group, "%s", i % 3 ? "a100" : "");
+		snprintf(mine[i].rack, sizeof mine[i].rack, "%s", i % 5 ? "r1" : "");
+		mine[i].ngpu = (int32_t)(i % 9);
+		mine[i].model = (int16_t)(i % 9 == 0 ? -1
+					  : i % 4    ? gpumodel_find("A100")
+						     : gpumodel_unknown());
+		mine[i].cap[DIM_CPU] = 1000 * (int64_t)(1 + i % 128);
+		mine[i].cap[DIM_GPU] = 1000 * (int64_t)mine[i].ngpu;
+		mine[i].cap[DIM_NET] = i % 2 ? -1 : (int64_t)i;
+		mine[i].enriched = (uint8_t)(i % 2 ? DIM_BIT(DIM_NET) : 0);
+	}
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, "n", &tid, &f->e), 0);
+	assert_int_equal(store_nodes_add(f->s, tid, mine, n, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM node_blocks"), 2);
+	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM nodes"), 0);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), 0);
+	assert_int_equal(js.nnodes, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct node *a = &js.nodes[i], *b = &mine[i];
+		assert_string_equal(a->name, b->name);
+		assert_string_equal(a->group, b->group);
+		assert_string_equal(a->rack, b->rack);
+		assert_int_equal(a->ngpu, b->ngpu);
+		assert_int_equal(a->model, b->model);
+		assert_int_equal(a->enriched, b->enriched);
+		for (int d = 0; d < DIM_N; d++)
+			assert_true(a->cap[d] == b->cap[d]);
+	}
+	job_set_release(&js);
+	free(mine);
+	/* the first block forged: one node of 40 GPUs */
+	struct zblk_buf b = {0}, sealed = {0};
+	struct zblk_str str[4] = {{(const uint8_t *)"big", 3},
+				  {(const uint8_t *)"", 0},
+				  {(const uint8_t *)"A100", 4},
+				  {(const uint8_t *)"", 0}};
+	int64_t v[1] = {40};
+	zblk_put_varint(&b, 1);
+	for (int c = 0; c < 4; c++)
+		zblk_put_str(&b, &str[c], 1);
+	for (int c = 0; c < 2 + DIM_N; c++) {
+		zblk_put_i64(&b, v, NULL, 1, NULL, NULL, 0);
+		v[0] = 0;
+	}
+	assert_int_equal(zblk_seal(f->s->z, ZBLK_NODES, 1, b.p, b.len, &sealed, &f->e), 0);
+	sqlite3_stmt *st;
+	assert_int_equal(
+		sqlite3_prepare_v2(f->s->db,
+				   "UPDATE node_blocks SET data = ?, nrows = 1 WHERE seq = 0", -1,
+				   &st, NULL),
+		SQLITE_OK);
+	sqlite3_bind_blob(st, 1, sealed.p, (int)sealed.len, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	zblk_buf_release(&b);
+	zblk_buf_release(&sealed);
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "node block 0: node 0 'big': 40 GPUs, at most"));
+	job_set_release(&js);
+}
+
 /* The gpu column is coded against num_gpu x gpu_milli (flag 128), and a job whose gpu demand
  * is not that product, or overflows it, comes back as it was. */
 static void test_jobs_gpu_product(void **state)
@@ -1406,6 +1523,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jobs_against_their_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_bad_gaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_gpu_product, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nodes_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sql_tidy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_keep_seals, setup, teardown),
