@@ -799,11 +799,26 @@ static void test_jobs_against_their_file(void **state)
 	assert_true(with[2] * 2 < with[0]);
 }
 
+/* Seal b (kind, rows) as a forger would, its checksum made anew, and put it in the store by
+ * sql (one blob parameter); b is released. */
+static void put_forged(struct fx *f, const char *sql, int kind, size_t rows, struct zblk_buf *b)
+{
+	struct zblk_buf sealed = {0};
+	assert_int_equal(zblk_seal(f->s->z, kind, rows, b->p, b->len, &sealed, &f->e), 0);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(f->s->db, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_blob(st, 1, sealed.p, (int)sealed.len, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	zblk_buf_release(b);
+	zblk_buf_release(&sealed);
+}
+
 /* A job block (300 jobs, all 0) claiming the gaps of its lines, into the store's only block:
  * the gaps' column, then 16 of the jobs' columns, against file 1 (rawfile 0: alone). */
 static void forge_gaps(struct fx *f, uint64_t rawfile, int64_t bad_gap)
 {
-	struct zblk_buf b = {0}, sealed = {0};
+	struct zblk_buf b = {0};
 	int64_t v[300] = {0};
 	zblk_put_varint(&b, 16 | 64);
 	zblk_put_varint(&b, rawfile);
@@ -816,16 +831,7 @@ static void forge_gaps(struct fx *f, uint64_t rawfile, int64_t bad_gap)
 	v[5] = 0;
 	for (int c = 0; c < 16; c++)
 		zblk_put_i64(&b, v, NULL, 300, NULL, NULL, 0);
-	assert_int_equal(zblk_seal(f->s->z, ZBLK_JOBS, 300, b.p, b.len, &sealed, &f->e), 0);
-	sqlite3_stmt *st;
-	assert_int_equal(
-		sqlite3_prepare_v2(f->s->db, "UPDATE job_blocks SET data = ?", -1, &st, NULL),
-		SQLITE_OK);
-	sqlite3_bind_blob(st, 1, sealed.p, (int)sealed.len, SQLITE_STATIC);
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
-	zblk_buf_release(&b);
-	zblk_buf_release(&sealed);
+	put_forged(f, "UPDATE job_blocks SET data = ?", ZBLK_JOBS, 300, &b);
 }
 
 /* A block whose jobs' lines go back, or that claims gaps without a file, is damaged: the
@@ -1013,7 +1019,7 @@ static void test_nodes_blocks(void **state)
 	job_set_release(&js);
 	free(mine);
 	/* the first block forged: one node of 40 GPUs */
-	struct zblk_buf b = {0}, sealed = {0};
+	struct zblk_buf b = {0};
 	struct zblk_str str[4] = {{(const uint8_t *)"big", 3},
 				  {(const uint8_t *)"", 0},
 				  {(const uint8_t *)"A100", 4},
@@ -1026,18 +1032,8 @@ static void test_nodes_blocks(void **state)
 		zblk_put_i64(&b, v, NULL, 1, NULL, NULL, 0);
 		v[0] = 0;
 	}
-	assert_int_equal(zblk_seal(f->s->z, ZBLK_NODES, 1, b.p, b.len, &sealed, &f->e), 0);
-	sqlite3_stmt *st;
-	assert_int_equal(
-		sqlite3_prepare_v2(f->s->db,
-				   "UPDATE node_blocks SET data = ?, nrows = 1 WHERE seq = 0", -1,
-				   &st, NULL),
-		SQLITE_OK);
-	sqlite3_bind_blob(st, 1, sealed.p, (int)sealed.len, SQLITE_STATIC);
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
-	zblk_buf_release(&b);
-	zblk_buf_release(&sealed);
+	put_forged(f, "UPDATE node_blocks SET data = ?, nrows = 1 WHERE seq = 0", ZBLK_NODES, 1,
+		   &b);
 	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), VF_ESTORE);
 	assert_non_null(strstr(f->e.msg, "node block 0: node 0 'big': 40 GPUs, at most"));
 	job_set_release(&js);
