@@ -494,6 +494,16 @@ static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep
 
 /* ---- the trace's runs in DIR/trace.db ---- */
 
+/* The length of dir without its trailing '/'s (one kept for "/"), so that "%.*s/trace.db"
+ * names the file once, however the directory was given. */
+static int dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
 static int memo_take(void *u, const struct store_probe *p)
 {
 	struct memo_read *r = u;
@@ -543,7 +553,7 @@ static int memo_load(struct cmd_ctx *ctx, struct verdict_state *t, const char *k
 	char digest[65];
 	int rc = CMD_OK;
 	sbuf_init(&path);
-	sbuf_printf(&path, "%s/trace.db", t->sweep);
+	sbuf_printf(&path, "%.*s/trace.db", dir_len(t->sweep), t->sweep);
 	if (access(path.s, F_OK))
 		goto out; /* none yet */
 	if (store_trace_digest(ctx->st, ctx->sc.trace_id, digest, &e)) {
@@ -597,7 +607,7 @@ static int memo_save(struct cmd_ctx *ctx, const struct verdict_state *t, const c
 	for (int c = 0; c < RUNREC_NCOL; c++)
 		fig_key[c] = runrec_col_key((enum runrec_col)c);
 	sbuf_init(&path);
-	sbuf_printf(&path, "%s/trace.db", t->sweep);
+	sbuf_printf(&path, "%.*s/trace.db", dir_len(t->sweep), t->sweep);
 	rc = sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, path.s, 1, &k, &e);
 	if (!rc && !(rc = store_begin(k.t, &e)))
 		rc = store_probes_clear(k.t, &e);
@@ -645,23 +655,23 @@ static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
 		return CMD_OK;
 	if (t->memo_loaded && m->made)
 		fprintf(stderr,
-			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
+			"voidfit verdict: the trace's answers read from %.*s/trace.db: %zu probe "
 			"runs not replayed, %zu not in it replayed\n",
-			t->sweep, m->hits, m->made);
+			dir_len(t->sweep), t->sweep, m->hits, m->made);
 	else if (t->memo_loaded)
 		fprintf(stderr,
-			"voidfit verdict: the trace's answers read from %s/trace.db: %zu probe "
+			"voidfit verdict: the trace's answers read from %.*s/trace.db: %zu probe "
 			"runs not replayed\n",
-			t->sweep, m->hits);
+			dir_len(t->sweep), t->sweep, m->hits);
 	if (!m->made)
 		return CMD_OK;
 	sbuf_init(&scen);
 	scenario_key(&ctx->sc, &scen);
 	if (!(rc = memo_save(ctx, t, t->memo_key.s, scen.s, m)))
 		fprintf(stderr,
-			"voidfit verdict: the trace's %zu probe runs kept in %s/trace.db, for "
+			"voidfit verdict: the trace's %zu probe runs kept in %.*s/trace.db, for "
 			"this command again\n",
-			m->n, t->sweep);
+			m->n, dir_len(t->sweep), t->sweep);
 	sbuf_release(&scen);
 	return rc;
 }

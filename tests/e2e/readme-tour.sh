@@ -27,6 +27,7 @@ cmp -s originals/openb_pod_list_default.csv "$v23/openb_pod_list_default.csv" ||
 grep -q '^ragp7 ' ../log || die "no ragp7 row in the tour's output"
 # the verdict's resamples as a sweep, read back
 contains ../log "the 5 resamples read from the tasks of vsweep/"
+contains ../log "the trace's answers read from vsweep/trace.db: "
 contains ../log "(--sample-nodes)"
 # the sweep's compare: the sweep's 4 runs at target 1.0, not the newest at 0.9 or the
 # k8s-scored ones at 1.0
