@@ -6,6 +6,8 @@
 #   (Alibaba v2017, about 0.1 % of its rows quarantined), their data rows
 #   repeated to about 40 MB (from $VOIDFIT_TRACES, default ../shared/traces next to the
 #   checkout); with --big, also a synthetic trace of a few hundred MB from 'voidfit gen'.
+# With VOIDFIT_BENCH_REF=PATH (another build's voidfit), also its import and load time and
+# store size for each input, as ratios (issue 30's item 6: no more than 1.5x).
 # Prints, per input: MB/s of each tool by wall clock and by CPU time (user + sys: the
 # machine may be shared; each the best of $VOIDFIT_BENCH_RUNS runs, default 3), the speed
 # ratio, the peak RSS of both (from /usr/bin/time -v), and the store size. Store size
@@ -34,6 +36,8 @@ repeat() { # src dst mb
 }
 
 runs=${VOIDFIT_BENCH_RUNS:-3}
+# VOIDFIT_BENCH_REF: another build's voidfit (say the last release) to pair with, per input
+ref=${VOIDFIT_BENCH_REF:-}
 
 # run CMD... under /usr/bin/time -v, $runs times (DB, the file it writes, removed before
 # each); sets wall, cpu (s: each the least seen) and rss (KiB, the largest). Wall time is
@@ -66,6 +70,19 @@ bench() { # name file [original]
 	measure "$work/s.db" sqlite3 "$work/s.db" ".import --csv $f t"
 	sw=$wall sc=$cpu sr=$rss
 	vs=$(wc -c < "$work/v.db")
+	# the reference build, if given: its import of the same file, then both builds' load
+	# of what they stored (export --jobs reads every job and node back)
+	if [ -n "$ref" ]; then
+		measure "$work/r.db" "$ref" import -q -o "$work/r.db" "$f"
+		rc=$cpu rs=$(wc -c < "$work/r.db")
+		measure "$work/none" "$vf" export --jobs -o /dev/null "$work/v.db"
+		vl=$cpu
+		measure "$work/none" "$ref" export --jobs -o /dev/null "$work/r.db"
+		awk -v n="$1" -v vc="$vc" -v rc="$rc" -v vs="$vs" -v rs="$rs" -v vl="$vl" \
+			-v rl="$cpu" 'BEGIN { printf "  against the reference build: import %.2fx cpu, " \
+			"store %.3fx, load (export --jobs) %.2fx cpu (goal <= 1.5x)\n",
+			vc / rc, vs / rs, vl / rl }' >> "$work/refs"
+	fi
 	xs=0 zs=0 os=0 ob=0
 	if [ -n "${3:-}" ]; then
 		rm -f "$work/o.db"
@@ -91,6 +108,10 @@ bench() { # name file [original]
 				"store/xz %.3f (goal <= 0.8), store/zstd %.3f\n",
 				ob / 1e6, os, xs, zs, os / xs, os / zs
 	}'
+	if [ -n "$ref" ]; then
+		cat "$work/refs"
+		rm -f "$work/refs"
+	fi
 }
 
 dlrm=$traces/clusterdata/cluster-trace-gpu-v2025/disaggregated_DLRM_trace.csv
