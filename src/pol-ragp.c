@@ -246,11 +246,14 @@ struct ragp_rec {
 	double fgh[2];          /* free GPU-milli and HBM summed over the GPUs */
 	double before, pn;      /* md now (ragp_before), node_nofit (0 without) */
 	double std_now;         /* std of the free shares now, as shares_dstd takes it */
-	uint32_t dmask;         /* the seen dims with capacity */
-	int32_t k;              /* how many */
-	int32_t idle;           /* idle GPUs */
-	int32_t gnmax;          /* the most free milli of a GPU not idle, -1 if none */
-	int64_t gpu_hbm;        /* HBM of one GPU (cluster_job_hbm) */
+	/* pair 3's terms for a job that takes none of it, as the bound would work them out:
+	 * its weighted free amount, clamped free share and its square, and congestion */
+	double c3[4];
+	uint32_t dmask;  /* the seen dims with capacity */
+	int32_t k;       /* how many */
+	int32_t idle;    /* idle GPUs */
+	int32_t gnmax;   /* the most free milli of a GPU not idle, -1 if none */
+	int64_t gpu_hbm; /* HBM of one GPU (cluster_job_hbm) */
 	/* read less often: */
 	int32_t ngpu;
 	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* per GPU (pol_least_room_of) */
@@ -301,6 +304,14 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		shares_add(&sh, fn, fn);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
+	double fa = r->fr[DIM_IOCPU] * r->inv[DIM_IOCPU];
+	r->c3[0] = (r->fr[DIM_IOCPU] > 0 ? r->fr[DIM_IOCPU] : 0) *
+		   (ctx->wl->price_share[DIM_IOCPU] * r->inv[DIM_IOCPU]);
+	r->c3[3] = r->dmask & DIM_BIT(DIM_IOCPU) ? congestion(1 - fa) : 0;
+	fa = fa > 0 ? fa : 0;
+	fa = fa < 1 ? fa : 1;
+	r->c3[1] = fa;
+	r->c3[2] = fa * fa;
 	/* left < 0 (a job that cannot fit) reads left 0; without node_fits, all 0 */
 	if (ctx->node_fits)
 		idle_stops(ctx, n, r->idle, r->pwhole, r->pidle);
@@ -316,7 +327,8 @@ struct ragp_job {
 	ragp_v2 dem[RAGP_PAIRS];
 	ragp_v2 ps[RAGP_PAIRS]; /* the workload's price_share */
 	ragp_m2 over[2];        /* pairs 2 and 3: a seen shared dim it takes of (-1) */
-	int pairs;              /* the pairs with a seen dim */
+	int pairs;              /* the pairs to work out: with a seen dim, and not pair 3 when
+				 * the job takes none of it (ragp_rec.c3) */
 	double ips;             /* 1 / the workload's price_share of gpu, or 1 if 0 */
 	double share_cpu;       /* frag_share_cpu of the workload */
 };
@@ -359,7 +371,7 @@ static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struc
 			int d = DIM_NET + 2 * i + l;
 			q->over[i][l] = -(d < DIM_N && (ctx->dims & DIM_BIT(d)) && dem[d] > 0);
 		}
-	q->pairs = RAGP_PAIRS;
+	q->pairs = (ctx->dims & DIM_BIT(DIM_IOCPU)) && dem[DIM_IOCPU] > 0 ? RAGP_PAIRS : 3;
 	while (q->pairs > 0 && !(ctx->dims & (3u << (2 * (q->pairs - 1)))))
 		q->pairs--;
 	q->ips = ctx->wl->price_share[DIM_GPU] > 0 ? 1 / ctx->wl->price_share[DIM_GPU] : 1;
@@ -485,10 +497,18 @@ ragp_bound_of(const struct policy_ctx *ctx, const struct job *j, const struct ra
 		sa += fa;
 		sa2 += fa * fa;
 	}
+	double fl = v2_sum(fall), fo = v2_sum(fother), s1 = v2_sum(sa), s2 = v2_sum(sa2);
+	double cg = v2_sum(cong);
+	if (q->pairs < RAGP_PAIRS) { /* 0 if the dims leave iocpu out */
+		fl += r->c3[0];
+		fo += r->c3[0];
+		s1 += r->c3[1];
+		s2 += r->c3[2];
+		cg += r->c3[3];
+	}
 	double low = 0;
 	if (ctx->node_nofit) {
-		double dg = v2_sum(dgpu), dot = pn * v2_sum(dother), fo = v2_sum(fother);
-		double fl = v2_sum(fall);
+		double dg = v2_sum(dgpu), dot = pn * v2_sum(dother);
 		double low1 = pn * fl, gshare = pn + q->share_cpu;
 		double low2 = before - (dot + (gshare < 1 ? gshare : 1) * dg);
 		if (q->shared && low2 > low1 && low2 > 0) {
@@ -512,9 +532,9 @@ ragp_bound_of(const struct policy_ctx *ctx, const struct job *j, const struct ra
 	}
 	double dF = (low - before) * q->ips;
 	/* std_of, 0 with fewer than two dims: var is then 0 or less */
-	double ik = ragp_ik[r->k], mean = v2_sum(sa) * ik, var = v2_sum(sa2) * ik - mean * mean;
+	double ik = ragp_ik[r->k], mean = s1 * ik, var = s2 * ik - mean * mean;
 	double sd = (var > 0 ? sqrt(var) : 0) - r->std_now;
-	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * v2_sum(cong);
+	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cg;
 	if (over[0] | over[1]) { /* rare: the overshoot as pol_oversub_of takes it */
 		struct placement p;
 		cluster_placement_of(0, j, hbm, &p);

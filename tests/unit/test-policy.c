@@ -1002,8 +1002,9 @@ static void ragp_bound_many(const struct policy_ctx *ctx, const struct policy_op
 
 /*
  * ragp's bound on random node states (shares of GPUs with HBM not in proportion, whole GPUs
- * taken, nodes left with few idle GPUs) and a random workload of whole and shared shapes of
- * one to eight GPUs: never above the score of any choice, for ragp5 and ragp7 and over every
+ * taken, nodes left with few idle GPUs, the shared dims taken, at times past capacity) and
+ * a random workload of whole and shared shapes of one to eight GPUs, for jobs that take of
+ * iocpu or not: never above the score of any choice, for ragp5 and ragp7 and over every
  * dim; from a record the very same double, alone or among many.
  */
 static void test_ragp_bound_random(void **state)
@@ -1051,6 +1052,8 @@ static void test_ragp_bound_random(void **state)
 			p.dem[DIM_GPU] = p.milli;
 			p.dem[DIM_HBM] = p.hbm;
 			p.dem[DIM_NET] = (int64_t)rng_below(&r, 400);
+			p.dem[DIM_STO] = (int64_t)rng_below(&r, 400);
+			p.dem[DIM_IOCPU] = rng_below(&r, 2) ? 0 : (int64_t)rng_below(&r, 400);
 			cluster_place(&t.c, &p, 0);
 		}
 		for (int x = 0; x < 16; x++) {
@@ -1062,6 +1065,10 @@ static void test_ragp_bound_random(void **state)
 				mkjob(&j, 500 * (int64_t)rng_below(&r, 8), k, milli,
 				      (int64_t)rng_below(&r, 300));
 			}
+			/* the shared dims: sto, and iocpu or none of it (which the bound takes
+			 * from the record) */
+			j.dem[DIM_STO] = (int64_t)rng_below(&r, 300);
+			j.dem[DIM_IOCPU] = rng_below(&r, 2) ? 0 : (int64_t)rng_below(&r, 300);
 			for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
 				const struct policy_ops *ops = policy_find(names[o]);
 				for (int d = 0; d < 2; d++) {
