@@ -445,12 +445,14 @@ static inline double share_small(struct ragp_memo *memo, int64_t ghbm,
  * The simulator asks it for every class that may fit, so it reads the node's ragp_rec r and
  * the job's part q, and both sums and ragp_total's terms are taken in one pass over the
  * dim pairs, with a multiplication by 1 / cap for each division; the hair covers the
- * rounding this changes. (Inlined always: GCC would otherwise call it from
- * ragp_bound_recs's loop.)
+ * rounding this changes. ragp_bound_part gives the bound but its dStd term and the hair,
+ * and the variance of the free shares after, whose square root ragp_bound_end takes (and
+ * ragp_bound_end2 on two bounds at once). (Inlined always: GCC would otherwise call it
+ * from ragp_bound_recs's loop.)
  */
 static inline __attribute__((always_inline)) double
-ragp_bound_of(const struct policy_ctx *ctx, const struct job *j, const struct ragp_job *q,
-	      const struct ragp_rec *r, struct ragp_memo *memo)
+ragp_bound_part(const struct policy_ctx *ctx, const struct job *j, const struct ragp_job *q,
+		const struct ragp_rec *r, struct ragp_memo *memo, double *var)
 {
 	const struct frag_workload *w = ctx->wl;
 	const ragp_v2 zero = {0, 0}, one = {1, 1};
@@ -532,15 +534,39 @@ ragp_bound_of(const struct policy_ctx *ctx, const struct job *j, const struct ra
 	}
 	double dF = (low - before) * q->ips;
 	/* std_of, 0 with fewer than two dims: var is then 0 or less */
-	double ik = ragp_ik[r->k], mean = s1 * ik, var = s2 * ik - mean * mean;
-	double sd = (var > 0 ? sqrt(var) : 0) - r->std_now;
-	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cg;
+	double ik = ragp_ik[r->k], mean = s1 * ik;
+	*var = s2 * ik - mean * mean;
+	double b = dF + ctx->param[POLICY_P_MU] * cg;
 	if (over[0] | over[1]) { /* rare: the overshoot as pol_oversub_of takes it */
 		struct placement p;
 		cluster_placement_of(0, j, hbm, &p);
 		b += pol_oversub_of(ctx->dims, r->cap, r->room, &p);
 	}
+	return b;
+}
+
+/* The bound from ragp_bound_part's part and var: its dStd term (std_of, which is 0 with
+ * fewer than two dims: var is then 0 or less), and the hair. */
+static inline double ragp_bound_end(const struct policy_ctx *ctx, double part, double var,
+				    const struct ragp_rec *r)
+{
+	double b = part + ctx->param[POLICY_P_LAMBDA] * (sqrt(var > 0 ? var : 0) - r->std_now);
 	return b - 1e-9 * (fabs(b) + 1);
+}
+
+/* ragp_bound_end of two bounds, lane by lane the same doubles. */
+static inline ragp_v2 ragp_bound_end2(const struct policy_ctx *ctx, ragp_v2 part, ragp_v2 var,
+				      const struct ragp_rec *r0, const struct ragp_rec *r1)
+{
+	const ragp_v2 zero = {0, 0}, one = {1, 1}, std_now = {r0->std_now, r1->std_now};
+	var = v2_max(var, zero);
+#ifdef __SSE2__
+	ragp_v2 sd = _mm_sqrt_pd(var);
+#else
+	ragp_v2 sd = {sqrt(var[0]), sqrt(var[1])};
+#endif
+	ragp_v2 b = part + ctx->param[POLICY_P_LAMBDA] * (sd - std_now);
+	return b - 1e-9 * (v2_max(b, -b) + one);
 }
 
 static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
@@ -553,8 +579,10 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		ragp_prep(ctx, n, &own);
 		r = &own;
 	}
+	double var;
 	ragp_job_of(ctx, j, &q);
-	return ragp_bound_of(ctx, j, &q, r, NULL);
+	double part = ragp_bound_part(ctx, j, &q, r, NULL, &var);
+	return ragp_bound_end(ctx, part, var, r);
 }
 
 /* ragp_bound on many records: the job's part once, and for a shared job on enough records,
@@ -587,15 +615,26 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	} else if (q.taken) {
 		cold[ncold++] = offsetof(struct ragp_rec, pidle);
 	}
-	for (size_t i = 0; i < m; i++) {
-		if (i + RAGP_AHEAD < m) {
-			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
+	size_t i = 0;
+	for (; i + 1 < m; i += 2) {
+		for (size_t k = i + RAGP_AHEAD; k < i + RAGP_AHEAD + 2 && k < m; k++) {
+			const char *a = (const char *)(r + pos[k]);
 			for (size_t b = 0; b < RAGP_HOT + 63; b += 64)
 				__builtin_prefetch(a + b);
 			for (size_t c = 0; c < ncold; c++)
 				__builtin_prefetch(a + cold[c]);
 		}
-		out[i] = ragp_bound_of(ctx, j, &q, r + pos[i], mp);
+		const struct ragp_rec *r0 = r + pos[i], *r1 = r + pos[i + 1];
+		double v0, v1, p0 = ragp_bound_part(ctx, j, &q, r0, mp, &v0);
+		double p1 = ragp_bound_part(ctx, j, &q, r1, mp, &v1);
+		ragp_v2 b = ragp_bound_end2(ctx, (ragp_v2){p0, p1}, (ragp_v2){v0, v1}, r0, r1);
+		out[i] = b[0];
+		out[i + 1] = b[1];
+	}
+	if (i < m) {
+		double part, var;
+		part = ragp_bound_part(ctx, j, &q, r + pos[i], mp, &var);
+		out[i] = ragp_bound_end(ctx, part, var, r + pos[i]);
 	}
 }
 
