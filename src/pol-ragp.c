@@ -226,6 +226,16 @@ static inline double v2_sum(ragp_v2 v)
 	return v[0] + v[1];
 }
 
+/* {v2_sum(a), v2_sum(b)} */
+static inline ragp_v2 v2_sums(ragp_v2 a, ragp_v2 b)
+{
+#ifdef __SSE2__
+	return _mm_unpacklo_pd(a, b) + _mm_unpackhi_pd(a, b);
+#else
+	return (ragp_v2){a[0] + a[1], b[0] + b[1]};
+#endif
+}
+
 /* congestion() on both lanes, without a branch: lane by lane the value it gives. */
 static inline ragp_v2 v2_congestion(ragp_v2 u)
 {
@@ -467,9 +477,9 @@ ragp_bound_part(const struct policy_ctx *ctx, const struct job *j, const struct 
 		dem[1][1] = (double)((int64_t)j->num_gpu * hbm);
 	}
 	double before = r->before, pn = r->pn;
-	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = pn dother +
+	/* free after, weighted: fgpu (gpu, hbm) and fother (the others); drop = pn dother +
 	 * gshare dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
-	ragp_v2 fall = zero, fother = zero, dother = zero, dgpu = zero;
+	ragp_v2 fgpu = zero, fother = zero, dother = zero, dgpu = zero;
 	ragp_v2 cong = zero, sa = zero, sa2 = zero;
 	ragp_m2 over = {0, 0};
 #pragma GCC unroll 4 /* each pair's role is then known where it is compiled */
@@ -482,8 +492,8 @@ ragp_bound_part(const struct policy_ctx *ctx, const struct job *j, const struct 
 		ragp_v2 fs = i == 1 ? v2_load(r->fgh) : fr;
 		ragp_v2 wd = q->ps[i] * inv, left = fs - dem[i];
 		ragp_v2 f = v2_max(left, zero) * wd;
-		fall += f;
 		if (i == 1) {
+			fgpu = f;
 			dgpu = dem[i] * wd;
 		} else {
 			fother += f;
@@ -499,18 +509,18 @@ ragp_bound_part(const struct policy_ctx *ctx, const struct job *j, const struct 
 		sa += fa;
 		sa2 += fa * fa;
 	}
-	double fl = v2_sum(fall), fo = v2_sum(fother), s1 = v2_sum(sa), s2 = v2_sum(sa2);
-	double cg = v2_sum(cong);
+	ragp_v2 f2 = v2_sums(fother, fgpu), s12 = v2_sums(sa, sa2), d2 = v2_sums(dgpu, dother);
+	double fo = f2[0], s1 = s12[0], s2 = s12[1], cg = v2_sum(cong);
 	if (q->pairs < RAGP_PAIRS) { /* 0 if the dims leave iocpu out */
-		fl += r->c3[0];
 		fo += r->c3[0];
 		s1 += r->c3[1];
 		s2 += r->c3[2];
 		cg += r->c3[3];
 	}
+	double fl = fo + f2[1]; /* every dim */
 	double low = 0;
 	if (ctx->node_nofit) {
-		double dg = v2_sum(dgpu), dot = pn * v2_sum(dother);
+		double dg = d2[0], dot = pn * d2[1];
 		double low1 = pn * fl, gshare = pn + q->share_cpu;
 		double low2 = before - (dot + (gshare < 1 ? gshare : 1) * dg);
 		if (q->shared && low2 > low1 && low2 > 0) {
