@@ -7,8 +7,8 @@
 #   fgd's (goal: at most x2, with >= 50 k events/s on the first trace, >= 100 k on the
 #   templated one).
 #   The bare scan: a C loop written here reads one RECORD-byte record per node (224: a
-#   record of the seven dims' free amounts, scales and weights; ragp's own is 1,152 bytes,
-#   176 of them read by every bound) and computes a bound-like sum over seven dims from it, for
+#   record of the seven dims' free amounts, scales and weights; ragp's own is 1,256 bytes,
+#   192 of them read by most bounds) and computes a bound-like sum over seven dims from it, for
 #   every node, PASSES times; its time a pass is what bounding every node once costs at
 #   the machine's memory bandwidth, and its estimate of a replay is one pass a placement.
 #   ragp7's time a placement is printed against it.

@@ -38,6 +38,9 @@
  * ragp_bound's.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "frag.h"
 #include "pol-common.h"
@@ -172,25 +175,100 @@ static void idle_stops(const struct policy_ctx *ctx, size_t n, int idle, double 
 	}
 }
 
-/* What ragp_bound needs of a node apart from the job (ragp_prep). Over the dims outside
- * dmask inv is 0, and so is what the bound works out from it, so a pass over every dim adds
- * nothing for them. */
+/* The bound takes the dims in pairs, (cpu, mem), (gpu, hbm), (net, sto), (iocpu, none), two
+ * doubles at a time: one SSE2 register each where the target has them (GCC's vector
+ * extension; elsewhere the compiler splits them). Lane by lane the arithmetic is that of
+ * doubles: the same roundings. */
+#define RAGP_PAIRS ((DIM_N + 1) / 2)
+#define RAGP_LANES (2 * RAGP_PAIRS)
+typedef double ragp_v2 __attribute__((vector_size(16)));
+typedef int64_t ragp_m2 __attribute__((vector_size(16))); /* a comparison's lanes: 0 or -1 */
+static_assert(DIM_GPU == 2 && DIM_HBM == 3 && DIM_NET == 4 && DIM_N == 7,
+	      "pair 1 is (gpu, hbm), pairs 2 and 3 the shared dims");
+
+/* Two doubles from p, which need not be aligned for a vector (records are as malloc aligns
+ * them, or as a caller's buffer is). */
+static inline ragp_v2 v2_load(const double *p)
+{
+	ragp_v2 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Lane by lane, m ? a : b. */
+static inline ragp_v2 v2_sel(ragp_m2 m, ragp_v2 a, ragp_v2 b)
+{
+	return (ragp_v2)(((ragp_m2)a & m) | ((ragp_m2)b & ~m));
+}
+
+/* Lane by lane, a > b ? a : b and a < b ? a : b: SSE2's maxpd and minpd, which compilers
+ * do not make of v2_sel. */
+static inline ragp_v2 v2_max(ragp_v2 a, ragp_v2 b)
+{
+#ifdef __SSE2__
+	return _mm_max_pd(a, b);
+#else
+	return v2_sel(a > b, a, b);
+#endif
+}
+
+static inline ragp_v2 v2_min(ragp_v2 a, ragp_v2 b)
+{
+#ifdef __SSE2__
+	return _mm_min_pd(a, b);
+#else
+	return v2_sel(a < b, a, b);
+#endif
+}
+
+static inline double v2_sum(ragp_v2 v)
+{
+	return v[0] + v[1];
+}
+
+/* {v2_sum(a), v2_sum(b)} */
+static inline ragp_v2 v2_sums(ragp_v2 a, ragp_v2 b)
+{
+#ifdef __SSE2__
+	return _mm_unpacklo_pd(a, b) + _mm_unpackhi_pd(a, b);
+#else
+	return (ragp_v2){a[0] + a[1], b[0] + b[1]};
+#endif
+}
+
+/* congestion() on both lanes, without a branch: lane by lane the value it gives. */
+static inline ragp_v2 v2_congestion(ragp_v2 u)
+{
+	const ragp_v2 zero = {0, 0}, one = {1, 1}, knee = {G_KNEE, G_KNEE};
+	const double g0 = G_KNEE * G_KNEE / (1 - G_KNEE);
+	const double slope = (2 * G_KNEE - G_KNEE * G_KNEE) / ((1 - G_KNEE) * (1 - G_KNEE));
+	ragp_v2 below = v2_sel(u > zero, u * u / (one - u), zero);
+	ragp_v2 above = g0 + slope * (v2_min(u, one) - knee);
+	return v2_sel(u <= knee, below, above);
+}
+
+/* What ragp_bound needs of a node apart from the job (ragp_prep). The part every bound reads
+ * comes first, by dim pair (lane 7 is no dim: 0). Over the dims outside dmask inv is 0, and
+ * so is what the bound works out from it, so a pass over every dim adds nothing for them. */
 struct ragp_rec {
-	double before, pn;    /* md now (ragp_before), node_nofit (0 without) */
-	double std_now;       /* std of the free shares now, as shares_dstd takes it */
-	uint32_t dmask;       /* the seen dims with capacity */
-	int32_t k;            /* how many */
-	int32_t idle;         /* idle GPUs */
-	int32_t gnmax;        /* the most free milli of a GPU not idle, -1 if none */
-	int64_t gpu_hbm;      /* HBM of one GPU (cluster_job_hbm) */
-	int64_t gfree, hfree; /* free GPU-milli and HBM summed over the GPUs */
-	double inv[DIM_N];    /* 1 / cap */
-	int64_t fr[DIM_N];    /* cap - used over the seen dims */
+	double fr[RAGP_LANES];  /* cap - used over the seen dims */
+	double inv[RAGP_LANES]; /* 1 / cap over dmask, else 0 */
+	double fgh[2];          /* free GPU-milli and HBM summed over the GPUs */
+	double before, pn;      /* md now (ragp_before), node_nofit (0 without) */
+	double std_now;         /* std of the free shares now, as shares_dstd takes it */
+	/* pair 3's terms for a job that takes none of it, as the bound would work them out:
+	 * its weighted free amount, clamped free share and its square, and congestion */
+	double c3[4];
+	uint32_t dmask;  /* the seen dims with capacity */
+	int32_t k;       /* how many */
+	int32_t idle;    /* idle GPUs */
+	int32_t gnmax;   /* the most free milli of a GPU not idle, -1 if none */
+	int64_t gpu_hbm; /* HBM of one GPU (cluster_job_hbm) */
 	/* read less often: */
 	int32_t ngpu;
 	int32_t gpu_free[CLUSTER_MAX_GPUS]; /* per GPU (pol_least_room_of) */
 	int64_t hbm_free[CLUSTER_MAX_GPUS];
-	int64_t cap[DIM_N]; /* over the seen dims (pol_oversub_of) */
+	int64_t cap[DIM_N], room[DIM_N]; /* cap, cap - used over the seen dims (pol_oversub_of) */
 	/* idle_stops(left) for left < idle, or 0: all (pidle), and whole (pwhole) */
 	double pidle[CLUSTER_MAX_GPUS + 1];
 	double pwhole[CLUSTER_MAX_GPUS + 1];
@@ -201,6 +279,7 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 	const struct node_state *s = &ctx->c->st[n];
 	const struct node *sp = &ctx->c->spec[n];
 	struct ragp_rec *r = out;
+	int64_t gfree = 0, hfree = 0;
 	memset(r, 0, sizeof *r);
 	r->before = ragp_before(ctx, n);
 	r->pn = ctx->node_nofit ? ctx->node_nofit[n] : 0;
@@ -209,10 +288,12 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 	for (int g = 0; g < sp->ngpu; g++) {
 		r->gpu_free[g] = s->gpu_free[g];
 		r->hbm_free[g] = s->hbm_free[g];
-		r->gfree += s->gpu_free[g];
-		r->hfree += s->hbm_free[g];
+		gfree += s->gpu_free[g];
+		hfree += s->hbm_free[g];
 		r->idle += s->gpu_free[g] == 1000;
 	}
+	r->fgh[0] = (double)gfree;
+	r->fgh[1] = (double)hfree;
 	r->gnmax = -1;
 	for (int g = 0; g < sp->ngpu; g++)
 		if (s->gpu_free[g] < 1000 && s->gpu_free[g] > r->gnmax)
@@ -222,16 +303,25 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 		if (!(ctx->dims & DIM_BIT(d)))
 			continue;
 		r->cap[d] = s->cap[d];
-		r->fr[d] = s->cap[d] - s->used[d];
+		r->room[d] = s->cap[d] - s->used[d];
+		r->fr[d] = (double)r->room[d];
 		if (s->cap[d] <= 0)
 			continue;
 		r->dmask |= DIM_BIT(d);
 		r->k++;
 		r->inv[d] = 1.0 / (double)s->cap[d];
-		double fn = (double)r->fr[d] * r->inv[d];
+		double fn = r->fr[d] * r->inv[d];
 		shares_add(&sh, fn, fn);
 	}
 	r->std_now = std_of(sh.sn, sh.sn2, sh.k);
+	double fa = r->fr[DIM_IOCPU] * r->inv[DIM_IOCPU];
+	r->c3[0] = (r->fr[DIM_IOCPU] > 0 ? r->fr[DIM_IOCPU] : 0) *
+		   (ctx->wl->price_share[DIM_IOCPU] * r->inv[DIM_IOCPU]);
+	r->c3[3] = r->dmask & DIM_BIT(DIM_IOCPU) ? congestion(1 - fa) : 0;
+	fa = fa > 0 ? fa : 0;
+	fa = fa < 1 ? fa : 1;
+	r->c3[1] = fa;
+	r->c3[2] = fa * fa;
 	/* left < 0 (a job that cannot fit) reads left 0; without node_fits, all 0 */
 	if (ctx->node_fits)
 		idle_stops(ctx, n, r->idle, r->pwhole, r->pidle);
@@ -239,26 +329,108 @@ static void ragp_prep(const struct policy_ctx *ctx, size_t n, void *out)
 
 /* What ragp_bound takes of the job, the same on every node. */
 struct ragp_job {
-	int32_t milli;     /* GPU-milli a GPU of it takes (0 for a CPU-only job) */
-	int32_t taken;     /* the idle GPUs a whole-GPU job takes, else 0 */
-	int shared;        /* a share of one GPU */
-	int64_t hbm;       /* the HBM it takes of each GPU (cluster_hbm_of), -1: by the node's */
-	double dem[DIM_N]; /* what it takes of each dim but hbm (cluster_placement_of) */
-	double share_cpu;  /* frag_share_cpu of the workload */
+	int32_t milli; /* GPU-milli a GPU of it takes (0 for a CPU-only job) */
+	int32_t taken; /* the idle GPUs a whole-GPU job takes, else 0 */
+	int shared;    /* a share of one GPU */
+	int64_t hbm;   /* the HBM it takes of each GPU (cluster_hbm_of), -1: by the node's */
+	/* what it takes of each dim (cluster_placement_of), by pair; of hbm only when hbm >= 0 */
+	ragp_v2 dem[RAGP_PAIRS];
+	ragp_v2 ps[RAGP_PAIRS]; /* the workload's price_share */
+	ragp_m2 over[2];        /* pairs 2 and 3: a seen shared dim it takes of (-1) */
+	int pairs;              /* the pairs to work out: with a seen dim, and not pair 3 when
+				 * the job takes none of it (ragp_rec.c3) */
+	double ips;             /* 1 / the workload's price_share of gpu, or 1 if 0 */
+	double share_cpu;       /* frag_share_cpu of the workload */
 };
+
+/* The lanes of pairs 2 and 3 in a record's dmask, by dmask >> DIM_NET. */
+#define RAGP_CM(m)                                                                                 \
+	{                                                                                          \
+		{-((m)&1), -((m) >> 1 & 1)},                                                       \
+		{                                                                                  \
+			-((m) >> 2 & 1), 0                                                         \
+		}                                                                                  \
+	}
+static const ragp_m2 ragp_cmask[8][2] = {RAGP_CM(0), RAGP_CM(1), RAGP_CM(2), RAGP_CM(3),
+					 RAGP_CM(4), RAGP_CM(5), RAGP_CM(6), RAGP_CM(7)};
+
+/* 1 / k for the k of a record (std_of's divisions, as multiplications) */
+static const double ragp_ik[DIM_N + 1] = {0,       1,       1.0 / 2, 1.0 / 3,
+					  1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7};
 
 static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struct ragp_job *q)
 {
+	double dem[RAGP_LANES] = {0}, ps[RAGP_LANES] = {0};
 	q->milli = j->num_gpu > 0 ? j->gpu_milli : 0;
 	q->taken = j->num_gpu > 0 && q->milli == 1000 ? j->num_gpu : 0;
 	q->shared = j->num_gpu > 0 && q->milli < 1000;
-	/* whole numbers: the arithmetic below is exact as in int64_t */
-	for (int d = 0; d < DIM_N; d++)
-		q->dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
-	q->dem[DIM_GPU] = (double)((int64_t)j->num_gpu * q->milli);
-	q->dem[DIM_HBM] = 0;
 	q->hbm = j->num_gpu <= 0 ? 0 : j->dem[DIM_HBM] >= 0 ? cluster_hbm_of(0, j) : -1;
+	/* whole numbers: the arithmetic below is exact as in int64_t */
+	for (int d = 0; d < DIM_N; d++) {
+		dem[d] = (double)(j->dem[d] > 0 ? j->dem[d] : 0);
+		ps[d] = ctx->wl->price_share[d];
+	}
+	dem[DIM_GPU] = (double)((int64_t)j->num_gpu * q->milli);
+	dem[DIM_HBM] = q->hbm >= 0 ? (double)((int64_t)j->num_gpu * q->hbm) : 0;
+	for (int i = 0; i < RAGP_PAIRS; i++) {
+		q->dem[i] = v2_load(dem + 2 * i);
+		q->ps[i] = v2_load(ps + 2 * i);
+	}
+	for (int i = 0; i < 2; i++)
+		for (int l = 0; l < 2; l++) {
+			int d = DIM_NET + 2 * i + l;
+			q->over[i][l] = -(d < DIM_N && (ctx->dims & DIM_BIT(d)) && dem[d] > 0);
+		}
+	q->pairs = (ctx->dims & DIM_BIT(DIM_IOCPU)) && dem[DIM_IOCPU] > 0 ? RAGP_PAIRS : 3;
+	while (q->pairs > 0 && !(ctx->dims & (3u << (2 * (q->pairs - 1)))))
+		q->pairs--;
+	q->ips = ctx->wl->price_share[DIM_GPU] > 0 ? 1 / ctx->wl->price_share[DIM_GPU] : 1;
 	q->share_cpu = ctx->node_nofit ? frag_share_cpu(ctx->wl) : 0;
+}
+
+/* pol_least_room_of on r's GPUs, without a branch per GPU: whether one has room is a coin
+ * toss the CPU would mispredict. */
+static inline void least_room(const struct ragp_rec *r, int32_t milli, int64_t hbm, int32_t *gmin,
+			      int64_t *hmin)
+{
+	int32_t gm = INT32_MAX;
+	int64_t hm = INT64_MAX;
+	for (int g = 0; g < r->ngpu; g++) {
+		int ok = (r->gpu_free[g] >= milli) & (r->hbm_free[g] >= hbm);
+		int32_t gv = ok ? r->gpu_free[g] : INT32_MAX;
+		int64_t hv = ok ? r->hbm_free[g] : INT64_MAX;
+		gm = gv < gm ? gv : gm;
+		hm = hv < hm ? hv : hm;
+	}
+	if (gm != INT32_MAX) {
+		*gmin = gm;
+		*hmin = hm;
+	}
+}
+
+/* frag_share_small for one job on many nodes: the values it took, by their arguments. */
+#define RAGP_MEMO 64
+struct ragp_memo {
+	int64_t ghbm, hbm;
+	int32_t milli; /* -1: empty */
+	double p;
+};
+
+static inline double share_small(struct ragp_memo *memo, int64_t ghbm,
+				 const struct frag_workload *w, int32_t milli, int64_t hbm)
+{
+	if (!memo)
+		return frag_share_small(ghbm, w, milli, hbm);
+	uint64_t h = ((uint64_t)ghbm * 0x9e3779b97f4a7c15ULL) ^
+		     ((uint64_t)hbm * 0xff51afd7ed558ccdULL) ^ (uint64_t)milli;
+	struct ragp_memo *e = &memo[(h ^ h >> 29) & (RAGP_MEMO - 1)];
+	if (e->milli != milli || e->hbm != hbm || e->ghbm != ghbm) {
+		e->milli = milli;
+		e->hbm = hbm;
+		e->ghbm = ghbm;
+		e->p = frag_share_small(ghbm, w, milli, hbm);
+	}
+	return e->p;
 }
 
 /*
@@ -282,64 +454,81 @@ static void ragp_job_of(const struct policy_ctx *ctx, const struct job *j, struc
  * they are among the small ones of a shared job). Without node_nofit md after's bound is 0.
  * The simulator asks it for every class that may fit, so it reads the node's ragp_rec r and
  * the job's part q, and both sums and ragp_total's terms are taken in one pass over the
- * dims with one division per dim; the hair covers the rounding this changes. (Inlined
- * always: GCC would otherwise call it from ragp_bound_recs's loop.)
+ * dim pairs, with a multiplication by 1 / cap for each division; the hair covers the
+ * rounding this changes. ragp_bound_part gives the bound but its dStd term and the hair,
+ * and the variance of the free shares after, whose square root ragp_bound_end takes (and
+ * ragp_bound_end2 on two bounds at once). (Inlined always: GCC would otherwise call it
+ * from ragp_bound_recs's loop.)
  */
-static inline __attribute__((always_inline)) double ragp_bound_of(const struct policy_ctx *ctx,
-								  const struct job *j,
-								  const struct ragp_job *q,
-								  const struct ragp_rec *r)
+static inline __attribute__((always_inline)) double
+ragp_bound_part(const struct policy_ctx *ctx, const struct job *j, const struct ragp_job *q,
+		const struct ragp_rec *r, struct ragp_memo *memo, double *var)
 {
 	const struct frag_workload *w = ctx->wl;
+	const ragp_v2 zero = {0, 0}, one = {1, 1};
 	int32_t milli = q->milli;
-	int64_t hbm = q->hbm >= 0 ? q->hbm : cluster_hbm_of(r->gpu_hbm, j);
-	double dem[DIM_N];
-#pragma GCC unroll 7
-	for (int d = 0; d < DIM_N; d++)
-		dem[d] = q->dem[d];
-	dem[DIM_HBM] = (double)((int64_t)j->num_gpu * hbm);
+	int64_t hbm = q->hbm;
+	ragp_v2 dem[RAGP_PAIRS];
+#pragma GCC unroll 4
+	for (int i = 0; i < RAGP_PAIRS; i++)
+		dem[i] = q->dem[i];
+	if (hbm < 0) {
+		hbm = cluster_hbm_of(r->gpu_hbm, j);
+		dem[1][1] = (double)((int64_t)j->num_gpu * hbm);
+	}
 	double before = r->before, pn = r->pn;
-	/* free after, weighted: fall (all dims) and fother (not gpu, hbm); drop = dother +
+	/* free after, weighted: fgpu (gpu, hbm) and fother (the others); drop = pn dother +
 	 * gshare dgpu, gshare what the stranded GPU and HBM can lose per unit taken */
-	double fall = 0, fother = 0, dother = 0, dgpu = 0;
-	double cong = 0, sa = 0, sa2 = 0;
-	int over = 0;
-#pragma GCC unroll 7 /* each dim's role is then known where it is compiled */
-	for (int d = 0; d < DIM_N; d++) {
+	ragp_v2 fgpu = zero, fother = zero, dother = zero, dgpu = zero;
+	ragp_v2 cong = zero, sa = zero, sa2 = zero;
+	ragp_m2 over = {0, 0};
+#pragma GCC unroll 4 /* each pair's role is then known where it is compiled */
+	for (int i = 0; i < RAGP_PAIRS; i++) {
+		if (i >= q->pairs)
+			break;
 		/* the free amount as frag.c takes it (GPU and HBM summed over the GPUs), the
-		 * dim's price share over cap, and the free share now: worked out here, not
-		 * kept, so a bound reads less (outside dmask inv is 0, and so are they) */
-		double fs = (double)(d == DIM_GPU ? r->gfree : d == DIM_HBM ? r->hfree : r->fr[d]);
-		double wd = w->price_share[d] * r->inv[d], fn = (double)r->fr[d] * r->inv[d];
-		double left = fs - dem[d];
-		double f = left > 0 ? left * wd : 0;
-		fall += f;
-		if (d == DIM_GPU || d == DIM_HBM) {
-			dgpu += dem[d] * wd;
+		 * dim's price share over cap, and the free share after */
+		ragp_v2 fr = v2_load(r->fr + 2 * i), inv = v2_load(r->inv + 2 * i);
+		ragp_v2 fs = i == 1 ? v2_load(r->fgh) : fr;
+		ragp_v2 wd = q->ps[i] * inv, left = fs - dem[i];
+		ragp_v2 f = v2_max(left, zero) * wd;
+		if (i == 1) {
+			fgpu = f;
+			dgpu = dem[i] * wd;
 		} else {
 			fother += f;
-			dother += pn * dem[d] * wd;
+			dother += dem[i] * wd;
 		}
-		double fa = fn - dem[d] * r->inv[d];
-		if (d >= DIM_NET && (r->dmask & DIM_BIT(d)))
-			cong += congestion(1 - fa);
-		if (d >= DIM_NET && (ctx->dims & DIM_BIT(d)))
-			over |= dem[d] > 0 && dem[d] > (double)r->fr[d];
-		fa = fa < 0 ? 0 : fa > 1 ? 1 : fa;
+		ragp_v2 fa = (fr - dem[i]) * inv;
+		if (i >= 2) {
+			cong += (ragp_v2)((ragp_m2)v2_congestion(one - fa) &
+					  ragp_cmask[(r->dmask >> DIM_NET) & 7][i - 2]);
+			over |= (dem[i] > fr) & q->over[i - 2];
+		}
+		fa = v2_min(v2_max(fa, zero), one);
 		sa += fa;
 		sa2 += fa * fa;
 	}
+	ragp_v2 f2 = v2_sums(fother, fgpu), s12 = v2_sums(sa, sa2), d2 = v2_sums(dgpu, dother);
+	double fo = f2[0], s1 = s12[0], s2 = s12[1], cg = v2_sum(cong);
+	if (q->pairs < RAGP_PAIRS) { /* 0 if the dims leave iocpu out */
+		fo += r->c3[0];
+		s1 += r->c3[1];
+		s2 += r->c3[2];
+		cg += r->c3[3];
+	}
+	double fl = fo + f2[1]; /* every dim */
 	double low = 0;
 	if (ctx->node_nofit) {
-		double low1 = pn * fall, gshare = pn + q->share_cpu;
-		double low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+		double dg = d2[0], dot = pn * d2[1];
+		double low1 = pn * fl, gshare = pn + q->share_cpu;
+		double low2 = before - (dot + (gshare < 1 ? gshare : 1) * dg);
 		if (q->shared && low2 > low1 && low2 > 0) {
 			int32_t gmin = milli;
 			int64_t hmin = hbm;
-			pol_least_room_of(r->gpu_free, r->hbm_free, r->ngpu, milli, hbm, &gmin,
-					  &hmin);
-			gshare += frag_share_small(r->gpu_hbm, w, gmin, hmin);
-			low2 = before - (dother + (gshare < 1 ? gshare : 1) * dgpu);
+			least_room(r, milli, hbm, &gmin, &hmin);
+			gshare += share_small(memo, r->gpu_hbm, w, gmin, hmin);
+			low2 = before - (dot + (gshare < 1 ? gshare : 1) * dg);
 		}
 		/* the idle GPUs a whole-GPU job takes, or a shared job for which no GPU but an
 		 * idle one has milli enough (r->gnmax) */
@@ -348,21 +537,46 @@ static inline __attribute__((always_inline)) double ragp_bound_of(const struct p
 		double pidle = q->taken                        ? r->pidle[left]
 			       : q->shared && r->gnmax < milli ? r->pwhole[left]
 							       : 0;
-		low1 = (pn + pidle) * fall;
-		low2 += pidle * fother;
+		low1 = (pn + pidle) * fl;
+		low2 += pidle * fo;
 		low = low1 > low2 ? low1 : low2;
 		low = low > 0 ? low : 0;
 	}
-	double dF = w->price_share[DIM_GPU] > 0 ? (low - before) / w->price_share[DIM_GPU]
-						: low - before;
-	double sd = std_of(sa, sa2, r->k) - r->std_now;
-	double b = dF + ctx->param[POLICY_P_LAMBDA] * sd + ctx->param[POLICY_P_MU] * cong;
-	if (over) { /* rare: the overshoot as pol_oversub_of takes it (it reads no node) */
+	double dF = (low - before) * q->ips;
+	/* std_of, 0 with fewer than two dims: var is then 0 or less */
+	double ik = ragp_ik[r->k], mean = s1 * ik;
+	*var = s2 * ik - mean * mean;
+	double b = dF + ctx->param[POLICY_P_MU] * cg;
+	if (over[0] | over[1]) { /* rare: the overshoot as pol_oversub_of takes it */
 		struct placement p;
 		cluster_placement_of(0, j, hbm, &p);
-		b += pol_oversub_of(ctx->dims, r->cap, r->fr, &p);
+		b += pol_oversub_of(ctx->dims, r->cap, r->room, &p);
 	}
+	return b;
+}
+
+/* The bound from ragp_bound_part's part and var: its dStd term (std_of, which is 0 with
+ * fewer than two dims: var is then 0 or less), and the hair. */
+static inline double ragp_bound_end(const struct policy_ctx *ctx, double part, double var,
+				    const struct ragp_rec *r)
+{
+	double b = part + ctx->param[POLICY_P_LAMBDA] * (sqrt(var > 0 ? var : 0) - r->std_now);
 	return b - 1e-9 * (fabs(b) + 1);
+}
+
+/* ragp_bound_end of two bounds, lane by lane the same doubles. */
+static inline ragp_v2 ragp_bound_end2(const struct policy_ctx *ctx, ragp_v2 part, ragp_v2 var,
+				      const struct ragp_rec *r0, const struct ragp_rec *r1)
+{
+	const ragp_v2 zero = {0, 0}, one = {1, 1}, std_now = {r0->std_now, r1->std_now};
+	var = v2_max(var, zero);
+#ifdef __SSE2__
+	ragp_v2 sd = _mm_sqrt_pd(var);
+#else
+	ragp_v2 sd = {sqrt(var[0]), sqrt(var[1])};
+#endif
+	ragp_v2 b = part + ctx->param[POLICY_P_LAMBDA] * (sd - std_now);
+	return b - 1e-9 * (v2_max(b, -b) + one);
 }
 
 static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size_t n)
@@ -375,16 +589,19 @@ static double ragp_bound(const struct policy_ctx *ctx, const struct job *j, size
 		ragp_prep(ctx, n, &own);
 		r = &own;
 	}
+	double var;
 	ragp_job_of(ctx, j, &q);
-	return ragp_bound_of(ctx, j, &q, r);
+	double part = ragp_bound_part(ctx, j, &q, r, NULL, &var);
+	return ragp_bound_end(ctx, part, var, r);
 }
 
-/* ragp_bound on many records: the job's part once. The records of the classes that may fit
- * lie apart, so what the bound will read of the record RAGP_AHEAD records ahead is fetched
- * meanwhile: its hot part, one prefetch per 128 bytes (x86 caches fetch 64-byte lines in
- * pairs: it measured a little faster than one per line), and for a shared job the first
- * GPUs' free milli and HBM and the first entries of pwhole, for a whole-GPU job the first
- * entries of pidle (the colder fields a bound of such a job reads). */
+/* ragp_bound on many records: the job's part once, and for a shared job on enough records,
+ * frag_share_small by its arguments (memo). The records of the classes that may fit lie
+ * apart, so what the bound will read of the record RAGP_AHEAD records ahead is fetched
+ * meanwhile: each line of its hot part (one prefetch per 128 bytes left the line that
+ * x86's pairing of lines misses when a record does not start a pair), and for a shared job
+ * the first GPUs' free milli and HBM and the first entries of pwhole, for a whole-GPU job
+ * the first entries of pidle (the colder fields a bound of such a job reads). */
 #define RAGP_AHEAD 4
 #define RAGP_HOT   offsetof(struct ragp_rec, ngpu)
 static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, const void *recs,
@@ -394,7 +611,13 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	const struct ragp_rec *r = recs;
 	struct ragp_job q;
 	size_t cold[4], ncold = 0;
+	struct ragp_memo memo[RAGP_MEMO], *mp = NULL;
 	ragp_job_of(ctx, j, &q);
+	if (q.shared && m > 4 * RAGP_MEMO) {
+		for (size_t e = 0; e < RAGP_MEMO; e++)
+			memo[e].milli = -1;
+		mp = memo;
+	}
 	if (q.shared) {
 		cold[ncold++] = offsetof(struct ragp_rec, gpu_free);
 		cold[ncold++] = offsetof(struct ragp_rec, hbm_free);
@@ -402,15 +625,26 @@ static void ragp_bound_recs(const struct policy_ctx *ctx, const struct job *j, c
 	} else if (q.taken) {
 		cold[ncold++] = offsetof(struct ragp_rec, pidle);
 	}
-	for (size_t i = 0; i < m; i++) {
-		if (i + RAGP_AHEAD < m) {
-			const char *a = (const char *)(r + pos[i + RAGP_AHEAD]);
-			for (size_t b = 0; b < RAGP_HOT; b += 128)
+	size_t i = 0;
+	for (; i + 1 < m; i += 2) {
+		for (size_t k = i + RAGP_AHEAD; k < i + RAGP_AHEAD + 2 && k < m; k++) {
+			const char *a = (const char *)(r + pos[k]);
+			for (size_t b = 0; b < RAGP_HOT + 63; b += 64)
 				__builtin_prefetch(a + b);
 			for (size_t c = 0; c < ncold; c++)
 				__builtin_prefetch(a + cold[c]);
 		}
-		out[i] = ragp_bound_of(ctx, j, &q, r + pos[i]);
+		const struct ragp_rec *r0 = r + pos[i], *r1 = r + pos[i + 1];
+		double v0, v1, p0 = ragp_bound_part(ctx, j, &q, r0, mp, &v0);
+		double p1 = ragp_bound_part(ctx, j, &q, r1, mp, &v1);
+		ragp_v2 b = ragp_bound_end2(ctx, (ragp_v2){p0, p1}, (ragp_v2){v0, v1}, r0, r1);
+		out[i] = b[0];
+		out[i + 1] = b[1];
+	}
+	if (i < m) {
+		double part, var;
+		part = ragp_bound_part(ctx, j, &q, r + pos[i], mp, &var);
+		out[i] = ragp_bound_end(ctx, part, var, r + pos[i]);
 	}
 }
 

@@ -976,11 +976,36 @@ static void test_ragp_bound_counts_gpus_lost(void **state)
 	}
 }
 
+/* ops->bound_recs of j on the records of t's four nodes, in one call over 400 of them in a
+ * random order (so that what it keeps from one record to the next is used), into b[n]: each
+ * time the same double for the same node. */
+static void ragp_bound_many(const struct policy_ctx *ctx, const struct policy_ops *ops,
+			    const struct job *j, struct rng *r, double b[4])
+{
+	enum { NREC = 4, NPOS = 400 };
+	static _Alignas(64) unsigned char recs[NREC * 2048];
+	int32_t pos[NPOS];
+	double out[NPOS];
+	assert_true(ops->prep_size <= 2048);
+	for (size_t n = 0; n < NREC; n++)
+		ops->prep(ctx, n, recs + n * ops->prep_size);
+	for (int i = 0; i < NPOS; i++)
+		pos[i] = i < NREC ? i : (int32_t)rng_below(r, NREC);
+	ops->bound_recs(ctx, j, recs, pos, NPOS, out);
+	for (int i = 0; i < NPOS; i++) {
+		if (i < NREC)
+			b[i] = out[i];
+		else
+			assert_memory_equal(&out[i], &b[pos[i]], sizeof *out);
+	}
+}
+
 /*
  * ragp's bound on random node states (shares of GPUs with HBM not in proportion, whole GPUs
- * taken, nodes left with few idle GPUs) and a random workload of whole and shared shapes of
- * one to eight GPUs: never above the score of any choice, for ragp5 and ragp7 and over every
- * dim; from a record the very same double.
+ * taken, nodes left with few idle GPUs, the shared dims taken, at times past capacity) and
+ * a random workload of whole and shared shapes of one to eight GPUs, for jobs that take of
+ * iocpu or not: never above the score of any choice, for ragp5 and ragp7 and over every
+ * dim; from a record the very same double, alone or among many.
  */
 static void test_ragp_bound_random(void **state)
 {
@@ -1027,6 +1052,8 @@ static void test_ragp_bound_random(void **state)
 			p.dem[DIM_GPU] = p.milli;
 			p.dem[DIM_HBM] = p.hbm;
 			p.dem[DIM_NET] = (int64_t)rng_below(&r, 400);
+			p.dem[DIM_STO] = (int64_t)rng_below(&r, 400);
+			p.dem[DIM_IOCPU] = rng_below(&r, 2) ? 0 : (int64_t)rng_below(&r, 400);
 			cluster_place(&t.c, &p, 0);
 		}
 		for (int x = 0; x < 16; x++) {
@@ -1038,13 +1065,18 @@ static void test_ragp_bound_random(void **state)
 				mkjob(&j, 500 * (int64_t)rng_below(&r, 8), k, milli,
 				      (int64_t)rng_below(&r, 300));
 			}
+			/* the shared dims: sto, and iocpu or none of it (which the bound takes
+			 * from the record) */
+			j.dem[DIM_STO] = (int64_t)rng_below(&r, 300);
+			j.dem[DIM_IOCPU] = rng_below(&r, 2) ? 0 : (int64_t)rng_below(&r, 300);
 			for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
 				const struct policy_ops *ops = policy_find(names[o]);
 				for (int d = 0; d < 2; d++) {
-					double md[4], nofit[4];
+					double md[4], nofit[4], bn[4];
 					uint64_t fits[4][2];
 					t.ctx.dims = d ? DIMS_ALL : ops->dims;
 					ragp_node_data(&t, 4, md, nofit, fits);
+					ragp_bound_many(&t.ctx, ops, &j, &r, bn);
 					for (size_t n = 0; n < 4; n++) {
 						struct placement ch[CLUSTER_MAX_GPUS];
 						int nc = cluster_choices(&t.c, n, &j, ch,
@@ -1057,6 +1089,7 @@ static void test_ragp_bound_random(void **state)
 						ops->prep(&t.ctx, n, rec);
 						ops->bound_recs(&t.ctx, &j, rec, &pos, 1, &br);
 						assert_memory_equal(&br, &b, sizeof b);
+						assert_memory_equal(&bn[n], &b, sizeof b);
 						for (int i = 0; i < nc; i++) {
 							double sc = ops->score(&t.ctx, &j, &ch[i]);
 							assert_true(b <= sc);
