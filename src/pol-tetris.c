@@ -28,7 +28,14 @@ static double tetris_of(const struct policy_ctx *ctx, const struct node_state *s
 	return -pol_free_dot(ctx, s, p) + POL_TIE * left + pol_oversub_at(ctx, s, p);
 }
 
-POL_BY_LEFT(tetris, tetris_of, 0)
+/* tetris_of from the node's record (struct pol_state_rec), its free shares worked out. */
+static double tetris_rof(const struct policy_ctx *ctx, const struct pol_state_rec *r,
+			 const struct placement *p, double left)
+{
+	return -pol_free_dot_rec(ctx, r, p) + POL_TIE * left + pol_oversub_at(ctx, &r->st, p);
+}
+
+POL_BY_LEFT_REC(tetris, tetris_of, tetris_rof, 0)
 
 const struct policy_ops pol_tetris_ops = {
 	.name = "tetris",
