@@ -60,9 +60,8 @@ static inline double pol_free_dot(const struct policy_ctx *ctx, const struct nod
 				  const struct placement *p)
 {
 	double dot = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)))
-			continue;
+	for (uint32_t m = ctx->dims & DIMS_ALL; m; m &= m - 1) { /* the seen dims, in order */
+		int d = __builtin_ctz(m);
 		double f = pol_free_now(s, d);
 		dot += pol_dem(s, p, d) * (f > 0 ? f : 0);
 	}
@@ -91,6 +90,8 @@ static inline double pol_oversub_at(const struct policy_ctx *ctx, const struct n
 				    const struct placement *p)
 {
 	int64_t room[DIM_N];
+	if (!(ctx->dims & DIMS_SHARED))
+		return 0; /* what pol_oversub_of gives when it sees no shared dim */
 	for (int d = DIM_NET; d < DIM_N; d++)
 		room[d] = s->cap[d] - s->used[d];
 	return pol_oversub_of(ctx->dims, s->cap, room, p);

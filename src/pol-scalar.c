@@ -27,14 +27,15 @@ static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s
 {
 	double rest = 0;
 	int nrest = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || d == DIM_GPU || s->cap[d] <= 0)
+	for (uint32_t m = ctx->dims & ~DIM_BIT(DIM_GPU) & DIMS_ALL; m; m &= m - 1) {
+		int d = __builtin_ctz(m);
+		if (s->cap[d] <= 0)
 			continue;
 		double u = 1 - pol_free_after(s, p, d);
 		rest += u < 1 ? u : 1;
 		nrest++;
 	}
-	rest = nrest ? rest / nrest : 0;
+	rest = nrest > 1 ? rest / nrest : rest; /* x / 1 is x: no division for one dim */
 	double score = (ctx->dims & DIM_BIT(DIM_GPU))
 			       ? (s->cap[DIM_GPU] > 0 ? 1 - pol_free_after(s, p, DIM_GPU) : 0) +
 					 1e-6 * rest
