@@ -174,8 +174,8 @@ static inline void pol_gpu_left_range(const struct node_state *s, int ngpu,
  * copies kept in its own order instead of from nodes scattered in memory; and its GPUs
  * summed up so that the GPU a share may take is found without a pass over them. */
 struct pol_state_rec {
-	double gpu_rcap;      /* 1 / the GPU capacity now (0 without), for keys */
 	int64_t gpu_used;     /* GPU-milli used (st.used[DIM_GPU], on the first line) */
+	double rcap[DIM_N];   /* 1 / the capacity now of each dim (0 where it is 0), for keys */
 	double free[DIM_N];   /* pol_free_now of each dim */
 	struct node_state st; /* the node's state (its list of jobs is not read) */
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_gpu_hbm) */
@@ -196,9 +196,10 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 	r->st = ctx->c->st[n];
 	r->gpu_hbm = cluster_gpu_hbm(ctx->c, n);
 	r->ngpu = ctx->c->spec[n].ngpu;
-	for (int d = 0; d < DIM_N; d++)
+	for (int d = 0; d < DIM_N; d++) {
 		r->free[d] = pol_free_now(&r->st, d);
-	r->gpu_rcap = r->st.cap[DIM_GPU] > 0 ? 1.0 / (double)r->st.cap[DIM_GPU] : 0;
+		r->rcap[d] = r->st.cap[d] > 0 ? 1.0 / (double)r->st.cap[d] : 0;
+	}
 	r->gpu_used = r->st.used[DIM_GPU];
 	for (int g = 0; g < r->ngpu; g++) {
 		int32_t f = r->st.gpu_free[g];

@@ -74,7 +74,7 @@ static void scalar_bound_keys(const struct policy_ctx *ctx, const struct job *j,
 	}
 	for (size_t i = 0; i < m; i++) {
 		const struct pol_state_rec *r = (const struct pol_state_rec *)recs + pos[i];
-		out[i] = seen * (((double)r->gpu_used + dem) * r->gpu_rcap) - SCALAR_KEY_SLACK;
+		out[i] = seen * (((double)r->gpu_used + dem) * r->rcap[DIM_GPU]) - SCALAR_KEY_SLACK;
 	}
 }
 

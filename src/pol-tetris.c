@@ -16,9 +16,18 @@
  * choice's score in floating point (each operation rounds monotonically), and it is that
  * score exactly when the job takes one share of a GPU (each distinct GPU is a choice) or
  * whole GPUs (0 left), so the simulator scores only the classes that tie with the best.
+ * keys (bound_keys): the bound less a hair, without its divisions (TETRIS_KEY_SLACK), so
+ * that a search that would bound every class that may fit bounds only the classes whose
+ * key is not above the score of the class with the least key.
  */
 #include "pol-common.h"
 #include "policy.h"
+
+/* How much a key of tetris's bound widens the dot product it is minus: 1e-9 of it, and
+ * 1e-12 more. The product of d_k and 1 / cap_k and the quotient d_k / cap_k each round
+ * (and their sums) by a few units of 2^-53 of the dot product, both with the same free
+ * share; the tie term and pol_oversub add >= 0. */
+#define TETRIS_KEY_SLACK 1e-9
 
 /* The score of a placement with p's demands that leaves left (GPU-milli / 1000) on its
  * first GPU. */
@@ -37,6 +46,27 @@ static double tetris_rof(const struct policy_ctx *ctx, const struct pol_state_re
 
 POL_BY_LEFT_REC(tetris, tetris_of, tetris_rof, 0)
 
+/* Keys of tetris's bound (policy_ops.bound_keys): minus the dot product by products with
+ * the record's 1 / cap_k instead of quotients, widened by TETRIS_KEY_SLACK. */
+static void tetris_bound_keys(const struct policy_ctx *ctx, const struct job *j, const void *recs,
+			      const int32_t *pos, size_t m, double *out)
+{
+	struct placement p;
+	uint32_t dims = ctx->dims & DIMS_ALL;
+	cluster_placement_of(0, j, 0, &p);
+	for (size_t i = 0; i < m; i++) {
+		const struct pol_state_rec *r = (const struct pol_state_rec *)recs + pos[i];
+		double dot = 0;
+		p.dem[DIM_HBM] = (int64_t)j->num_gpu * cluster_hbm_of(r->gpu_hbm, j);
+		for (uint32_t b = dims; b; b &= b - 1) {
+			int d = __builtin_ctz(b);
+			double f = r->free[d] > 0 ? r->free[d] : 0;
+			dot += (double)p.dem[d] * r->rcap[d] * f;
+		}
+		out[i] = -(dot * (1 + TETRIS_KEY_SLACK)) - TETRIS_KEY_SLACK * 1e-3;
+	}
+}
+
 const struct policy_ops pol_tetris_ops = {
 	.name = "tetris",
 	.summary = "Tetris alignment: largest dot product of demand and free vector",
@@ -44,4 +74,5 @@ const struct policy_ops pol_tetris_ops = {
 	.flags = POLICY_F_BY_STATE,
 	.pick = NULL,
 	POL_BY_LEFT_OPS(tetris),
+	.bound_keys = tetris_bound_keys,
 };
