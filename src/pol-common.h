@@ -176,6 +176,7 @@ static inline void pol_gpu_left_range(const struct node_state *s, int ngpu,
 struct pol_state_rec {
 	int64_t gpu_used;     /* GPU-milli used (st.used[DIM_GPU], on the first line) */
 	double rcap[DIM_N];   /* 1 / the capacity now of each dim (0 where it is 0), for keys */
+	double wfree[DIM_N];  /* rcap x max(free, 0): free share per unit of demand, for keys */
 	double free[DIM_N];   /* pol_free_now of each dim */
 	struct node_state st; /* the node's state (its list of jobs is not read) */
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_gpu_hbm) */
@@ -199,6 +200,7 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 	for (int d = 0; d < DIM_N; d++) {
 		r->free[d] = pol_free_now(&r->st, d);
 		r->rcap[d] = r->st.cap[d] > 0 ? 1.0 / (double)r->st.cap[d] : 0;
+		r->wfree[d] = r->rcap[d] * (r->free[d] > 0 ? r->free[d] : 0);
 	}
 	r->gpu_used = r->st.used[DIM_GPU];
 	for (int g = 0; g < r->ngpu; g++) {

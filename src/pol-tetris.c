@@ -24,9 +24,9 @@
 #include "policy.h"
 
 /* How much a key of tetris's bound widens the dot product it is minus: 1e-9 of it, and
- * 1e-12 more. The product of d_k and 1 / cap_k and the quotient d_k / cap_k each round
- * (and their sums) by a few units of 2^-53 of the dot product, both with the same free
- * share; the tie term and pol_oversub add >= 0. */
+ * 1e-12 more. The products of d_k, 1 / cap_k and the free share and the bound's quotient
+ * d_k / cap_k times the same free share each round (and their sums) by a few units of
+ * 2^-53 of the dot product; the tie term and pol_oversub add >= 0. */
 #define TETRIS_KEY_SLACK 1e-9
 
 /* The score of a placement with p's demands that leaves left (GPU-milli / 1000) on its
@@ -47,22 +47,26 @@ static double tetris_rof(const struct policy_ctx *ctx, const struct pol_state_re
 POL_BY_LEFT_REC(tetris, tetris_of, tetris_rof, 0)
 
 /* Keys of tetris's bound (policy_ops.bound_keys): minus the dot product by products with
- * the record's 1 / cap_k instead of quotients, widened by TETRIS_KEY_SLACK. */
+ * the record's max(free_k, 0) / cap_k (wfree) instead of quotients, widened by
+ * TETRIS_KEY_SLACK. The demands of the dims not seen are 0, so every dim is summed without
+ * a branch; only the HBM a job takes may depend on the node. */
 static void tetris_bound_keys(const struct policy_ctx *ctx, const struct job *j, const void *recs,
 			      const int32_t *pos, size_t m, double *out)
 {
 	struct placement p;
-	uint32_t dims = ctx->dims & DIMS_ALL;
+	double dem[DIM_N];
+	int hbm_seen = !!(ctx->dims & DIM_BIT(DIM_HBM));
 	cluster_placement_of(0, j, 0, &p);
+	for (int d = 0; d < DIM_N; d++)
+		dem[d] = ctx->dims & DIM_BIT(d) ? (double)p.dem[d] : 0;
 	for (size_t i = 0; i < m; i++) {
 		const struct pol_state_rec *r = (const struct pol_state_rec *)recs + pos[i];
 		double dot = 0;
-		p.dem[DIM_HBM] = (int64_t)j->num_gpu * cluster_hbm_of(r->gpu_hbm, j);
-		for (uint32_t b = dims; b; b &= b - 1) {
-			int d = __builtin_ctz(b);
-			double f = r->free[d] > 0 ? r->free[d] : 0;
-			dot += (double)p.dem[d] * r->rcap[d] * f;
-		}
+		if (hbm_seen)
+			dem[DIM_HBM] =
+				(double)((int64_t)j->num_gpu * cluster_hbm_of(r->gpu_hbm, j));
+		for (int d = 0; d < DIM_N; d++)
+			dot += dem[d] * r->wfree[d];
 		out[i] = -(dot * (1 + TETRIS_KEY_SLACK)) - TETRIS_KEY_SLACK * 1e-3;
 	}
 }
