@@ -60,9 +60,8 @@ static inline double pol_free_dot(const struct policy_ctx *ctx, const struct nod
 				  const struct placement *p)
 {
 	double dot = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)))
-			continue;
+	for (uint32_t m = ctx->dims & DIMS_ALL; m; m &= m - 1) { /* the seen dims, in order */
+		int d = __builtin_ctz(m);
 		double f = pol_free_now(s, d);
 		dot += pol_dem(s, p, d) * (f > 0 ? f : 0);
 	}
@@ -91,6 +90,8 @@ static inline double pol_oversub_at(const struct policy_ctx *ctx, const struct n
 				    const struct placement *p)
 {
 	int64_t room[DIM_N];
+	if (!(ctx->dims & DIMS_SHARED))
+		return 0; /* what pol_oversub_of gives when it sees no shared dim */
 	for (int d = DIM_NET; d < DIM_N; d++)
 		room[d] = s->cap[d] - s->used[d];
 	return pol_oversub_of(ctx->dims, s->cap, room, p);
@@ -170,11 +171,23 @@ static inline void pol_gpu_left_range(const struct node_state *s, int ngpu,
 
 /* The record of a node that a POL_BY_LEFT policy's bound reads (policy_ops.prep): its state
  * and what of its spec the bound needs, so that the class search bounds classes from
- * copies kept in its own order instead of from nodes scattered in memory. */
+ * copies kept in its own order instead of from nodes scattered in memory; and its GPUs
+ * summed up so that the GPU a share may take is found without a pass over them. */
 struct pol_state_rec {
+	int64_t gpu_used;     /* GPU-milli used (st.used[DIM_GPU], on the first line) */
+	double rcap[DIM_N];   /* 1 / the capacity now of each dim (0 where it is 0), for keys */
+	double wfree[DIM_N];  /* rcap x max(free, 0): free share per unit of demand, for keys */
+	double free[DIM_N];   /* pol_free_now of each dim */
 	struct node_state st; /* the node's state (its list of jobs is not read) */
 	int64_t gpu_hbm;      /* HBM of one GPU (cluster_gpu_hbm) */
 	int32_t ngpu;
+	int32_t ndist; /* entries of dist */
+	/* The distinct free milli (> 0) of the node's GPUs, ascending, each with the most free
+	 * HBM of a GPU with that free milli (at most INT32_MAX): a share of milli > 0 and hbm
+	 * <= INT32_MAX fits on some GPU with free milli f iff f >= milli and f's hbm >= hbm. */
+	struct {
+		int32_t milli, hbm;
+	} dist[CLUSTER_MAX_GPUS];
 };
 
 static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *rec)
@@ -184,6 +197,73 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 	r->st = ctx->c->st[n];
 	r->gpu_hbm = cluster_gpu_hbm(ctx->c, n);
 	r->ngpu = ctx->c->spec[n].ngpu;
+	for (int d = 0; d < DIM_N; d++) {
+		r->free[d] = pol_free_now(&r->st, d);
+		r->rcap[d] = r->st.cap[d] > 0 ? 1.0 / (double)r->st.cap[d] : 0;
+		r->wfree[d] = r->rcap[d] * (r->free[d] > 0 ? r->free[d] : 0);
+	}
+	r->gpu_used = r->st.used[DIM_GPU];
+	for (int g = 0; g < r->ngpu; g++) {
+		int32_t f = r->st.gpu_free[g];
+		int32_t h = r->st.hbm_free[g] < INT32_MAX ? (int32_t)r->st.hbm_free[g] : INT32_MAX;
+		int i = 0;
+		if (f <= 0)
+			continue;
+		while (i < r->ndist && r->dist[i].milli < f)
+			i++;
+		if (i < r->ndist && r->dist[i].milli == f) {
+			r->dist[i].hbm = h > r->dist[i].hbm ? h : r->dist[i].hbm;
+			continue;
+		}
+		memmove(&r->dist[i + 1], &r->dist[i], (size_t)(r->ndist - i) * sizeof r->dist[0]);
+		r->dist[i].milli = f;
+		r->dist[i].hbm = h;
+		r->ndist++;
+	}
+}
+
+/* pol_free_dot on the node of record r, from its free shares: a dim with none free adds
+ * 0 (d_k / cap_k times 0), so its division is skipped. */
+static inline double pol_free_dot_rec(const struct policy_ctx *ctx, const struct pol_state_rec *r,
+				      const struct placement *p)
+{
+	double dot = 0;
+	for (uint32_t m = ctx->dims & DIMS_ALL; m; m &= m - 1) {
+		int d = __builtin_ctz(m);
+		if (r->free[d] > 0)
+			dot += pol_dem(&r->st, p, d) * r->free[d];
+	}
+	return dot;
+}
+
+/* What pol_gpu_left_range gives (the most if most, else the least) for a job with p's
+ * demands on the node of record r, from its distinct free milli: the first of them from the
+ * favoured end where a share fits. */
+static inline double pol_rec_left(const struct pol_state_rec *r, const struct placement *p,
+				  int most)
+{
+	double lo, hi;
+	int32_t pick = -1;
+	if (!(p->milli % 1000))
+		return 0;                         /* CPU only, or whole GPUs */
+	if (p->milli < 1 || p->hbm > INT32_MAX) { /* beyond what dist tells */
+		pol_gpu_left_range(&r->st, r->ngpu, p, &lo, &hi);
+		return most ? hi : lo;
+	}
+	if (most) {
+		for (int i = r->ndist; i-- > 0 && r->dist[i].milli >= p->milli;)
+			if (r->dist[i].hbm >= p->hbm) {
+				pick = r->dist[i].milli;
+				break;
+			}
+	} else {
+		for (int i = 0; i < r->ndist; i++)
+			if (r->dist[i].milli >= p->milli && r->dist[i].hbm >= p->hbm) {
+				pick = r->dist[i].milli;
+				break;
+			}
+	}
+	return pick < 0 ? 0 : (double)(pick - p->milli) / 1000.0;
 }
 
 /*
@@ -195,9 +275,22 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
  * so it never exceeds a choice's score as computed, and equals the best one where every
  * GPU the job may take is a choice. NAME_bound_recs gives the same doubles from the nodes'
  * records (struct pol_state_rec, pol_state_prep), as the class search asks for them: of()
- * reads the state it is given, never the node's (pol_oversub_at, not pol_oversub).
+ * reads the state it is given, never the node's (pol_oversub_at, not pol_oversub). It works
+ * out the placement's demands once (only the HBM depends on the node) and reads the GPU
+ * that favours the job off the record's distinct free milli (pol_rec_left), so a class
+ * costs no pass over its GPUs.
  */
 #define POL_BY_LEFT(name, of, most)                                                                \
+	static double name##_rof(const struct policy_ctx *ctx, const struct pol_state_rec *r,      \
+				 const struct placement *p, double left)                           \
+	{                                                                                          \
+		return of(ctx, &r->st, p, left);                                                   \
+	}                                                                                          \
+	POL_BY_LEFT_REC(name, of, name##_rof, most)
+
+/* POL_BY_LEFT whose bound from a record is rof(ctx, r, p, left): of() on the record's state,
+ * reading what the record keeps worked out (the very same doubles). */
+#define POL_BY_LEFT_REC(name, of, rof, most)                                                       \
 	static double name##_score(const struct policy_ctx *ctx, const struct job *j,              \
 				   const struct placement *p)                                      \
 	{                                                                                          \
@@ -222,10 +315,14 @@ static inline void pol_state_prep(const struct policy_ctx *ctx, size_t n, void *
 	static void name##_bound_recs(const struct policy_ctx *ctx, const struct job *j,           \
 				      const void *recs, const int32_t *pos, size_t m, double *out) \
 	{                                                                                          \
+		struct placement p;                                                                \
+		cluster_placement_of(0, j, 0, &p);                                                 \
 		for (size_t i = 0; i < m; i++) {                                                   \
 			const struct pol_state_rec *r =                                            \
 				(const struct pol_state_rec *)recs + pos[i];                       \
-			out[i] = name##_bound_at(ctx, j, &r->st, r->gpu_hbm, r->ngpu);             \
+			p.hbm = cluster_hbm_of(r->gpu_hbm, j);                                     \
+			p.dem[DIM_HBM] = (int64_t)j->num_gpu * p.hbm;                              \
+			out[i] = rof(ctx, r, &p, pol_rec_left(r, &p, most));                       \
 		}                                                                                  \
 	}
 

@@ -16,9 +16,21 @@
  * rounds monotonically), and it is that score exactly when the job takes one share of a
  * GPU (each distinct GPU is a choice) or whole GPUs (0 left), so the simulator scores only
  * the classes that tie with the best.
+ * keys (bound_keys): the bound is at least u_gpu less the tie term, and u_gpu as computed
+ * differs from (used + d) / cap by a few units of 2^-53, so that share taken by one
+ * multiplication with the record's 1 / cap, less SCALAR_KEY_SLACK, is never above the bound
+ * (0 less it where gpu is not seen or the node has none: the primary term is then >= 0).
+ * A search that would bound every class that may fit scores the class with the least key
+ * and bounds only the classes whose key is not above that score: a load-spreading policy's
+ * best class is among the emptiest, so most classes are left at one multiplication.
  */
 #include "pol-common.h"
 #include "policy.h"
+
+/* What a key of scalar's bound leaves below the GPU share after placement, (used + d) /
+ * cap: far more than floating point takes from either side (a few units of 2^-53 on a share
+ * of at most 1) plus the tie term (at most POL_TIE: a share leaves less than one GPU). */
+#define SCALAR_KEY_SLACK 1e-9
 
 /* The score of a placement with p's demands that leaves left (GPU-milli / 1000) on its
  * first GPU. */
@@ -27,14 +39,15 @@ static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s
 {
 	double rest = 0;
 	int nrest = 0;
-	for (int d = 0; d < DIM_N; d++) {
-		if (!(ctx->dims & DIM_BIT(d)) || d == DIM_GPU || s->cap[d] <= 0)
+	for (uint32_t m = ctx->dims & ~DIM_BIT(DIM_GPU) & DIMS_ALL; m; m &= m - 1) {
+		int d = __builtin_ctz(m);
+		if (s->cap[d] <= 0)
 			continue;
 		double u = 1 - pol_free_after(s, p, d);
 		rest += u < 1 ? u : 1;
 		nrest++;
 	}
-	rest = nrest ? rest / nrest : 0;
+	rest = nrest > 1 ? rest / nrest : rest; /* x / 1 is x: no division for one dim */
 	double score = (ctx->dims & DIM_BIT(DIM_GPU))
 			       ? (s->cap[DIM_GPU] > 0 ? 1 - pol_free_after(s, p, DIM_GPU) : 0) +
 					 1e-6 * rest
@@ -44,6 +57,27 @@ static double scalar_of(const struct policy_ctx *ctx, const struct node_state *s
 
 POL_BY_LEFT(scalar, scalar_of, 1)
 
+/* Keys of scalar's bound (policy_ops.bound_keys) below which a class's bound never falls:
+ * (used + d) / cap of the GPU, less SCALAR_KEY_SLACK (0 less it where gpu is not seen or
+ * the node has none), by one multiplication. A job whose share lies outside 0..1000 gets
+ * -infinity: keys do not prune it. */
+static void scalar_bound_keys(const struct policy_ctx *ctx, const struct job *j, const void *recs,
+			      const int32_t *pos, size_t m, double *out)
+{
+	struct placement p;
+	cluster_placement_of(0, j, 0, &p);
+	double dem = (double)p.dem[DIM_GPU], seen = ctx->dims & DIM_BIT(DIM_GPU) ? 1 : 0;
+	if (p.milli < 0 || p.milli > 1000) {
+		for (size_t i = 0; i < m; i++)
+			out[i] = -INFINITY;
+		return;
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct pol_state_rec *r = (const struct pol_state_rec *)recs + pos[i];
+		out[i] = seen * (((double)r->gpu_used + dem) * r->rcap[DIM_GPU]) - SCALAR_KEY_SLACK;
+	}
+}
+
 const struct policy_ops pol_scalar_ops = {
 	.name = "scalar",
 	.summary = "spread load: lowest allocated GPU share, then cpu",
@@ -51,4 +85,5 @@ const struct policy_ops pol_scalar_ops = {
 	.flags = POLICY_F_BY_STATE,
 	.pick = NULL,
 	POL_BY_LEFT_OPS(scalar),
+	.bound_keys = scalar_bound_keys,
 };

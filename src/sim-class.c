@@ -432,6 +432,7 @@ static int may_fit(const struct sim_classes *k, size_t pos, const int64_t need[3
 struct how {
 	sim_class_eval ev, bd;
 	sim_class_bounds bds;
+	sim_class_bounds keys; /* with bds: lower bounds of its bounds, cheaper (or NULL) */
 	void *u;
 };
 
@@ -484,25 +485,77 @@ static size_t fit_list(struct sim_classes *k, const int64_t need[3])
 	return m;
 }
 
+/*
+ * With keys (struct how), keep in k->fit only the m positions there that can beat the
+ * class with the least key that fits: that class is scored (or, if it does not
+ * fit, the next, up to 4 tries) and a class whose key is above its score has a bound above
+ * it. Returns the new count; *cut is that score (INFINITY: none scored, none dropped) and
+ * *at its live position. A class scored that does not fit is dropped: its state never
+ * changes, so it never will.
+ */
+static size_t keys_cut(struct sim_classes *k, size_t m, const struct how *h, double *cut,
+		       int32_t *at)
+{
+	double *key = k->fitval;
+	*cut = INFINITY;
+	*at = -1;
+	h->keys(h->u, k->lrec, k->fit, m, key);
+	for (int tries = 0; tries < 4 && *at < 0; tries++) {
+		/* the first least key (any class that fits makes a sound cut): no branch, as
+		 * which class has it is a coin toss */
+		size_t b = m;
+		double least = INFINITY;
+		for (size_t f = 0; f < m; f++) {
+			int less = key[f] < least;
+			least = less ? key[f] : least;
+			b = less ? f : b;
+		}
+		if (b == m)
+			break;
+		if (h->ev(h->u, k->lrep[k->fit[b]], cut))
+			*at = k->fit[b];
+		else
+			key[b] = INFINITY; /* dropped below, once a class is scored */
+	}
+	if (*at < 0) {
+		*cut = INFINITY;
+		return m;
+	}
+	size_t w = 0;
+	for (size_t f = 0; f < m; f++) {
+		k->fit[w] = k->fit[f];
+		w += key[f] <= *cut;
+	}
+	return w;
+}
+
 /* Set x's entries, in no order, to every live class that may fit, valued by its bound
  * (level 0) when bounded, else by its score (level 2). With records, the bounds are taken
- * in one call, in live order, so the records are read in the order they lie. */
-static void kidx_values(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
-			const struct how *h)
+ * in one call, in live order, so the records are read in the order they lie; with keys,
+ * only the classes keys_cut keeps are bounded (the one it scored goes in exact), and the
+ * return is its cut: every class that may fit and is left out has a bound above it.
+ * INFINITY: none left out. */
+static double kidx_values(struct sim_classes *k, struct sim_kidx *x, const int64_t need[3],
+			  const struct how *h)
 {
 	size_t m = fit_list(k, need);
 	xgrow(&x->h, &x->cap, m ? m : 1, sizeof *x->h);
 	x->n = 0;
 	if (h->bds) {
+		double cut = INFINITY;
+		int32_t at = -1;
 		xgrow(&k->fitval, &k->fitvalcap, m ? m : 1, sizeof *k->fitval);
+		if (h->keys && m > 1)
+			m = keys_cut(k, m, h, &cut, &at);
 		h->bds(h->u, k->lrec, k->fit, m, k->fitval);
 		for (size_t f = 0; f < m; f++) {
 			size_t i = (size_t)k->fit[f];
 			int32_t id = k->live[i];
-			x->h[x->n++] =
-				(struct kent){k->fitval[f], k->lrep[i], id, k->hot[id].gen, 0};
+			int exact = (int32_t)i == at;
+			x->h[x->n++] = (struct kent){exact ? cut : k->fitval[f], k->lrep[i], id,
+						     k->hot[id].gen, exact ? 2 : 0};
 		}
-		return;
+		return cut;
 	}
 	for (size_t f = 0; f < m; f++) {
 		double sc;
@@ -512,6 +565,7 @@ static void kidx_values(struct sim_classes *k, struct sim_kidx *x, const int64_t
 		int32_t id = k->live[i];
 		x->h[x->n++] = (struct kent){sc, k->lrep[i], id, k->hot[id].gen, h->bd ? 0 : 2};
 	}
+	return INFINITY;
 }
 
 static void kidx_heapify(struct sim_kidx *x)
@@ -540,8 +594,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 			  const struct how *h)
 {
 	assert(bounded(h));
-	kidx_values(k, x, need, h);
-	x->cut = INFINITY;
+	x->cut = kidx_values(k, x, need, h); /* the keys' cut, if any */
 	for (int tries = 0; tries < 4 && x->n; tries++) {
 		size_t m = 0;
 		for (size_t i = 1; i < x->n; i++)
@@ -549,7 +602,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 				m = i;
 		struct kent best = x->h[m];
 		x->h[m] = x->h[--x->n];
-		if (!h->ev(h->u, best.rep, &best.score))
+		if (best.level < 2 && !h->ev(h->u, best.rep, &best.score))
 			continue; /* it does not fit: try the next least */
 		best.level = 2;
 		size_t w = 0;
@@ -558,7 +611,7 @@ static void kidx_fill_cut(struct sim_classes *k, struct sim_kidx *x, const int64
 				x->h[w++] = x->h[i];
 		x->n = w;
 		x->h[x->n++] = best;
-		x->cut = best.score;
+		x->cut = best.score < x->cut ? best.score : x->cut;
 		break;
 	}
 	kidx_heapify(x);
@@ -764,11 +817,18 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 	return found;
 }
 
+int sim_classes_best_keyed(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+			   sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
+			   sim_class_bounds keys, void *u, int32_t *node, double *score)
+{
+	int recs = bds && k->prep;
+	struct how h = {ev, recs ? NULL : bd, recs ? bds : NULL, recs ? keys : NULL, u};
+	return best(k, key, need, &h, node, score);
+}
+
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
 		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
 		     int32_t *node, double *score)
 {
-	int recs = bds && k->prep;
-	struct how h = {ev, recs ? NULL : bd, recs ? bds : NULL, u};
-	return best(k, key, need, &h, node, score);
+	return sim_classes_best_keyed(k, key, need, ev, bd, bds, NULL, u, node, score);
 }

@@ -22,7 +22,10 @@
  * For a policy whose bound reads a per-node record (policy_ops.prep and bound_recs: ragp),
  * each live class keeps a copy of its nodes' record (they are all the same), in live order
  * beside lrep and lfree, taken again whenever a member is updated: bounding every class
- * that may fit then reads the records in the order they lie, in one call for all.
+ * that may fit then reads the records in the order they lie, in one call for all. With keys
+ * as well (policy_ops.bound_keys: cheaper lower bounds of those bounds), such a search first
+ * scores the class with the least key and bounds only the classes whose key is not above
+ * that score (sim_classes_best_keyed).
  */
 #ifndef VOIDFIT_SIM_CLASS_H
 #define VOIDFIT_SIM_CLASS_H
@@ -156,5 +159,12 @@ typedef void (*sim_class_bounds)(void *u, const void *recs, const int32_t *pos, 
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
 		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
 		     int32_t *node, double *score);
+/* sim_classes_best where keys, if not NULL with bds, gives cheap lower bounds of bds's
+ * bounds from the same records (policy_ops.bound_keys): a search that would bound every
+ * class that may fit scores the class with the least key first, and bounds only the
+ * classes whose key is not above that score. */
+int sim_classes_best_keyed(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+			   sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
+			   sim_class_bounds keys, void *u, int32_t *node, double *score);
 
 #endif

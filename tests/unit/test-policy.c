@@ -598,7 +598,7 @@ static void test_tie_term_bounds(void **state)
 					DIM_BIT(DIM_CPU) | DIM_BIT(DIM_NET) | DIM_BIT(DIM_STO)};
 	struct rng r;
 	rng_seed(&r, 7);
-	long checked = 0, exact = 0;
+	long checked = 0, exact = 0, keyed = 0;
 	for (int round = 0; round < 300; round++) {
 		struct tc t;
 		int64_t cpu[4] = {16000, 32000, 8000, 4000};
@@ -659,6 +659,13 @@ static void test_tie_term_bounds(void **state)
 							ops->bound_recs(&t.ctx, &j, rec, &pos, 1,
 									&br);
 							assert_memory_equal(&br, &b, sizeof b);
+							if (ops->bound_keys) { /* never above */
+								double key;
+								ops->bound_keys(&t.ctx, &j, rec,
+										&pos, 1, &key);
+								assert_true(key <= br);
+								keyed++;
+							}
 						}
 						for (int i = 0; i < nc; i++) {
 							double sc = ops->score(&t.ctx, &j, &ch[i]);
@@ -676,7 +683,80 @@ static void test_tie_term_bounds(void **state)
 		}
 		tc_release(&t);
 	}
-	assert_true(checked > 10000 && exact > 5000);
+	assert_true(checked > 10000 && exact > 5000 && keyed > 2000);
+}
+
+/*
+ * The bounds from a record read the GPU a share favours off the node's distinct free milli
+ * (each with the most free HBM of a GPU with that much free): the very doubles bound()
+ * gives by a pass over the GPUs, where GPUs share a free milli but not their free HBM, and
+ * where the HBM a GPU has free or a job asks for is past what the record holds (2^31 MiB).
+ */
+static void test_bound_recs_distinct_free(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"scalar", "tetris", "best-fit", "dotprod"};
+	static const int32_t millis[] = {1, 100, 300, 399, 400, 401, 600, 700, 701, 999};
+	static const int64_t hbms[] = {0,     900,   1000,  1001,  4000,      9000,
+				       14999, 15000, 15001, 16000, 1LL << 31, 3LL << 31};
+	/* per GPU of node 0: milli and HBM taken (GPU 5 idle, 6 full) */
+	static const int32_t took[8] = {300, 300, 600, 600, 990, 0, 1000, 300};
+	static const int64_t hbm[8] = {15000, 1000, 100, 9000, 16000, 0, 16000, 15000};
+	static const int ngpu[1] = {8};
+	for (int big = 0; big < 2; big++) {
+		struct tc t;
+		tc_init(&t, 1, ngpu, NULL);
+		if (big) { /* GPUs with more free HBM than an int32 holds */
+			cluster_release(&t.c);
+			t.nodes[0].cap[DIM_HBM] = 8 * (3LL << 31);
+			cluster_init(&t.c, t.nodes, 1);
+		}
+		for (int g = 0; g < 8; g++) {
+			struct placement p;
+			memset(&p, 0, sizeof p);
+			if (!took[g])
+				continue;
+			p.gpus = 1u << g;
+			p.milli = took[g];
+			p.hbm = hbm[g];
+			p.dem[DIM_GPU] = p.milli;
+			p.dem[DIM_HBM] = p.hbm;
+			p.dem[DIM_MEM] = 1000;
+			cluster_place(&t.c, &p, 0);
+		}
+		int exact = 0;
+		for (size_t o = 0; o < sizeof names / sizeof *names; o++) {
+			const struct policy_ops *ops = policy_find(names[o]);
+			t.ctx.dims = ops->dims;
+			for (size_t mi = 0; mi < sizeof millis / sizeof *millis; mi++)
+				for (size_t hi = 0; hi < sizeof hbms / sizeof *hbms; hi++) {
+					struct job j;
+					struct placement ch[CLUSTER_MAX_GPUS];
+					unsigned char rec[1024];
+					int32_t pos = 0;
+					double b, br, best = 0;
+					mkjob(&j, 1000, 1, millis[mi], 0);
+					j.dem[DIM_HBM] = hbms[hi];
+					assert_true(ops->prep_size <= sizeof rec);
+					memset(rec, 0xa5, sizeof rec);
+					ops->prep(&t.ctx, 0, rec);
+					ops->bound_recs(&t.ctx, &j, rec, &pos, 1, &br);
+					b = ops->bound(&t.ctx, &j, 0);
+					assert_memory_equal(&br, &b, sizeof b);
+					int nc = cluster_choices(&t.c, 0, &j, ch, CLUSTER_MAX_GPUS);
+					for (int i = 0; i < nc; i++) {
+						double sc = ops->score(&t.ctx, &j, &ch[i]);
+						best = !i || sc < best ? sc : best;
+					}
+					if (nc) { /* one share: each distinct GPU is a choice */
+						assert_memory_equal(&br, &best, sizeof b);
+						exact++;
+					}
+				}
+		}
+		assert_true(exact > 100);
+		tc_release(&t);
+	}
 }
 
 /* Node 0 as in test-frag: GPU free {1000, 300, 600, 0}, cpu 4000 used; node 1 idle. */
@@ -1379,6 +1459,7 @@ int main(void)
 		cmocka_unit_test(test_clustering_bound),
 		cmocka_unit_test(test_dotprod_and_tetris),
 		cmocka_unit_test(test_tie_term_bounds),
+		cmocka_unit_test(test_bound_recs_distinct_free),
 		cmocka_unit_test(test_fgd),
 		cmocka_unit_test(test_fgd_pack),
 		cmocka_unit_test(test_ragp_fgd_limit_and_choice),

@@ -1274,6 +1274,49 @@ static void test_bounds_prune(void **state)
 	job_set_release(&js);
 }
 
+/* The keys of scalar and tetris (policy_ops.bound_keys: the class with the least key is
+ * scored first and only the classes whose key is not above that score are bounded) leave
+ * the choices as they are without keys and in the full loop, whether gpu is seen or not,
+ * on two copies of the nodes (many classes) and with a fault. */
+static void test_keys_match_full_loop(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"scalar", "tetris"};
+	static const uint32_t dims[] = {0, DIMS_ALL, DIM_BIT(DIM_CPU) | DIM_BIT(DIM_MEM)};
+	struct job_set js;
+	struct frag_workload wl;
+	random_set_wide(&js, 41, 700, 2);
+	frag_workload_build(&wl, js.jobs, js.njobs, 0.95);
+	struct fault f;
+	assert_int_equal(fault_parse("a0:net=0.3@500+2h", &f, NULL), 0);
+	for (size_t x = 0; x < sizeof names / sizeof *names; x++)
+		for (size_t d = 0; d < sizeof dims / sizeof *dims; d++)
+			for (enum sim_queue q = SIM_FIFO; q <= SIM_PRIORITY; q++) {
+				const struct policy_ops *ops = policy_find(names[x]);
+				assert_non_null(ops->bound_keys);
+				struct policy_ops nokeys = *ops, full = full_loop(ops);
+				nokeys.bound_keys = NULL;
+				struct sim_opts o;
+				struct sim *a, *b, *c;
+				queue_case(&o, q, &f);
+				o.dims = dims[d];
+				assert_int_equal(sim_new(&js, ops, &wl, &o, &a, NULL), 0);
+				assert_int_equal(sim_new(&js, &nokeys, &wl, &o, &b, NULL), 0);
+				assert_int_equal(sim_new(&js, &full, &wl, &o, &c, NULL), 0);
+				sim_run(a);
+				sim_run(b);
+				sim_run(c);
+				assert_same_results(a, b);
+				assert_same_results(a, c);
+				assert_true(sim_counters(a)->placed > 400);
+				sim_free(a);
+				sim_free(b);
+				sim_free(c);
+			}
+	frag_workload_release(&wl);
+	job_set_release(&js);
+}
+
 /* The class search (t-fit, t-tie) chooses what the full loop chooses, and all n jobs end. */
 static void assert_index_exact(const struct job_set *js, const struct sim_opts *o, int64_t n)
 {
@@ -2091,6 +2134,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_finds_the_only_fit),
 		cmocka_unit_test(test_bounds_never_exceed_scores),
 		cmocka_unit_test(test_bounds_prune),
+		cmocka_unit_test(test_keys_match_full_loop),
 		cmocka_unit_test(test_preempt_overload_accounting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
