@@ -272,6 +272,21 @@ int store_verify_all(struct store *s, struct err *e);
 int store_read_auth(void *ctx, int action, const char *a, const char *b, const char *db,
 		    const char *trigger);
 
+/* A table of a trace's blocks (job_blocks, node_blocks): each row a sealed zblk block of
+ * kind, of at most STORE_BLOCK_ROWS rows, numbered by seq from 0. */
+struct store_blocks {
+	const char *table;                    /* "job_blocks" */
+	const char *what, *rows;              /* for messages: "job" (block 3), "jobs" */
+	int kind;                             /* ZBLK_* */
+	uint64_t (*max_bytes)(uint64_t rows); /* the most bytes rows take, inflated */
+	/* append the rows of one inflated block (0, or an error) */
+	int (*decode)(void *u, const struct zblk_buf *raw, size_t rows, struct err *e);
+	void *u;
+};
+/* Decode trace_id's blocks of b in seq order, each checked first (seq, its claimed size,
+ * checksum, kind and rows): 0, or VF_ESTORE naming the store, trace and block (store-jobs.c). */
+int store_blocks_read(struct store *s, int64_t trace_id, const struct store_blocks *b,
+		      struct err *e);
 /* Append the nodes of trace_id to out, in trace order (store-nodes.c). */
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e);
 

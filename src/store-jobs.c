@@ -628,27 +628,65 @@ static int by_arrival(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Does the header of the sealed job block blob[0..len) claim no more rows than a block
- * holds, and no more bytes than flush_jobs writes for them (its four varints, then
- * at most JOBS_NCOLS_GANG integer columns and the gaps of their lines)? Checked before zblk_open
- * allocates what it claims. A header that does not parse passes: zblk_open says what is wrong with
- * it. */
-static int job_block_size_ok(const void *blob, size_t len, struct err *e)
+/* Does the header of the sealed block blob[0..len) of b claim no more rows than a block
+ * holds, and no more bytes than its writer writes for them (b->max_bytes)? Checked before
+ * zblk_open allocates what it claims. A header that does not parse passes: zblk_open says
+ * what is wrong with it. */
+static int block_size_ok(const struct store_blocks *b, const void *blob, size_t len, struct err *e)
 {
 	struct zblk_info info;
 	if (zblk_peek(blob, len, &info))
 		return 0;
 	if (info.rows > STORE_BLOCK_ROWS)
-		return err_set(e, VF_ESTORE,
-			       "block claims %llu jobs, more than the %d a block holds",
-			       (unsigned long long)info.rows, STORE_BLOCK_ROWS);
-	uint64_t max = 4 * 10 + (uint64_t)(JOBS_NCOLS_GANG + 1) * zblk_i64_max((size_t)info.rows);
+		return err_set(e, VF_ESTORE, "block claims %llu %s, more than the %d a block holds",
+			       (unsigned long long)info.rows, b->rows, STORE_BLOCK_ROWS);
+	uint64_t max = b->max_bytes(info.rows);
 	if (info.raw_len > max)
 		return err_set(e, VF_ESTORE,
-			       "block claims %llu bytes for %llu jobs, more than they take (%llu)",
+			       "block claims %llu bytes for %llu %s, more than they take (%llu)",
 			       (unsigned long long)info.raw_len, (unsigned long long)info.rows,
-			       (unsigned long long)max);
+			       b->rows, (unsigned long long)max);
 	return 0;
+}
+
+int store_blocks_read(struct store *s, int64_t trace_id, const struct store_blocks *b,
+		      struct err *e)
+{
+	sqlite3_stmt *st;
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT nrows, data, seq FROM %s WHERE trace_id = ? ORDER BY seq",
+		 b->table);
+	int rc = store_prep(s, sql, &st, e);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, trace_id);
+	struct zblk_buf raw = {0};
+	int64_t seq = 0;
+	int step;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct zblk_info info;
+		const void *blob = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		if (sqlite3_column_int64(st, 2) != seq++) /* a block gone, or one twice */
+			rc = err_set(e, VF_ESTORE, "not there, or twice");
+		if (!rc)
+			rc = block_size_ok(b, blob, len, e);
+		if (!rc)
+			rc = zblk_open(s->z, blob, len, &info, &raw, e);
+		if (!rc &&
+		    (info.kind != b->kind || (int64_t)info.rows != sqlite3_column_int64(st, 0)))
+			rc = err_set(e, VF_ESTORE, "kind or row count does not match");
+		if (!rc)
+			rc = b->decode(b->u, &raw, (size_t)info.rows, e);
+		if (rc)
+			err_prefix(e, "%s: trace %lld: %s block %lld: ", s->path,
+				   (long long)trace_id, b->what, (long long)seq - 1);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_sqlerr(s, e, "read blocks");
+	sqlite3_finalize(st);
+	zblk_buf_release(&raw);
+	return rc;
 }
 
 /* The rows of trace_id's job blocks (what a load will decode), or 0 if unknown; never more
@@ -698,52 +736,45 @@ static int check_counts(struct store *s, int64_t trace_id, const struct job_set 
 	return rc;
 }
 
+/* decode_jobs' state across the blocks of a load (store_blocks.u). */
+struct jobs_load {
+	struct store *s;
+	struct raw_cursor *cur;
+	int64_t curfile;
+	struct load_scratch scratch;
+	struct job_set *out;
+};
+
+static int decode_jobs_block(void *u, const struct zblk_buf *raw, size_t rows, struct err *e)
+{
+	struct jobs_load *l = u;
+	return decode_jobs(l->s, raw, rows, &l->cur, &l->curfile, &l->scratch, l->out, e);
+}
+
+/* A job block's most bytes: its four varints, then at most JOBS_NCOLS_GANG integer columns
+ * and the gaps of their lines (flush_jobs). */
+static uint64_t jobs_max_bytes(uint64_t rows)
+{
+	return 4 * 10 + (uint64_t)(JOBS_NCOLS_GANG + 1) * zblk_i64_max((size_t)rows);
+}
+
 int store_trace_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
 	job_set_release(out);
-	sqlite3_stmt *st;
-	int rc = store_prep(
-		s, "SELECT nrows, data, seq FROM job_blocks WHERE trace_id = ? ORDER BY seq", &st,
-		e);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
 	int64_t njobs = trace_block_rows(s, trace_id);
 	if (njobs > 0) /* one allocation, not a doubling series of copies */
 		job_set_reserve(out, (size_t)njobs);
-	struct zblk_buf raw = {0};
-	struct raw_cursor *cur = NULL;
-	struct load_scratch scratch = {0};
-	int64_t curfile = 0, seq = 0;
-	int step;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct zblk_info info;
-		if (sqlite3_column_int64(st, 2) != seq++) { /* a block gone, or one twice */
-			rc = err_set(e, VF_ESTORE, "jobs block %lld: not there, or twice",
-				     (long long)seq - 1);
-			err_prefix(e, "%s: trace %lld: ", s->path, (long long)trace_id);
-			break;
-		}
-		const void *blob = sqlite3_column_blob(st, 1);
-		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		rc = job_block_size_ok(blob, len, e);
-		if (!rc)
-			rc = zblk_open(s->z, blob, len, &info, &raw, e);
-		if (!rc &&
-		    (info.kind != ZBLK_JOBS || (int64_t)info.rows != sqlite3_column_int64(st, 0)))
-			rc = err_set(e, VF_ESTORE, "jobs block: kind or row count does not match");
-		if (!rc)
-			rc = decode_jobs(s, &raw, info.rows, &cur, &curfile, &scratch, out, e);
-		if (rc)
-			err_prefix(e, "%s: trace %lld: job block %lld: ", s->path,
-				   (long long)trace_id, (long long)sqlite3_column_int64(st, 2));
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "read job blocks");
-	sqlite3_finalize(st);
-	zblk_buf_release(&raw);
-	raw_cursor_close(cur);
-	load_scratch_release(&scratch);
+	struct jobs_load l = {.s = s, .out = out};
+	const struct store_blocks b = {.table = "job_blocks",
+				       .what = "job",
+				       .rows = "jobs",
+				       .kind = ZBLK_JOBS,
+				       .max_bytes = jobs_max_bytes,
+				       .decode = decode_jobs_block,
+				       .u = &l};
+	int rc = store_blocks_read(s, trace_id, &b, e);
+	raw_cursor_close(l.cur);
+	load_scratch_release(&l.scratch);
 	if (!rc)
 		rc = store_nodes_load(s, trace_id, out, e);
 	if (!rc)

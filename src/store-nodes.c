@@ -15,13 +15,22 @@
 #include <string.h>
 
 #include "cluster.h"
-
 #include "gpumodel.h"
 #include "store-int.h"
 
 #define NODES_VERSION 1
 #define NODES_NSTR    4
 #define NODES_NINT    (2 + DIM_N) /* ngpu, cap[], enriched */
+
+/* The string column c of node n: name, group, GPU model ("" for none), rack. */
+static const char *node_str(const struct node *n, int c)
+{
+	if (c == 2) {
+		const struct gpumodel *gm = n->model >= 0 ? gpumodel_get(n->model) : NULL;
+		return gm ? gm->name : "";
+	}
+	return c == 0 ? n->name : c == 1 ? n->group : n->rack;
+}
 
 /* The integer column c of node n. */
 static int64_t node_int(const struct node *n, int c)
@@ -39,12 +48,7 @@ static int encode_nodes(struct store *s, const struct node *nodes, size_t n, str
 	zblk_put_varint(&b, NODES_VERSION);
 	for (int c = 0; c < NODES_NSTR; c++) {
 		for (size_t i = 0; i < n; i++) {
-			const struct gpumodel *gm =
-				nodes[i].model >= 0 ? gpumodel_get(nodes[i].model) : NULL;
-			const char *t = c == 0   ? nodes[i].name
-					: c == 1 ? nodes[i].group
-					: c == 2 ? (gm ? gm->name : "")
-						 : nodes[i].rack;
+			const char *t = node_str(&nodes[i], c);
 			str[i] = (struct zblk_str){(const uint8_t *)t, strlen(t)};
 		}
 		zblk_put_str(&b, str, n);
@@ -166,28 +170,30 @@ static int str_to(char *dst, size_t cap, const struct zblk_str *z)
 	return 0;
 }
 
-/* Decode one nodes block of n rows (raw: inflated) and append its nodes to out. */
-static int decode_nodes(const struct zblk_buf *raw, size_t n, struct job_set *out, struct err *e)
+/* Decode one nodes block of n rows (raw: inflated) and append its nodes to out (a
+ * struct job_set). */
+static int decode_nodes(void *u, const struct zblk_buf *raw, size_t n, struct err *e)
 {
+	struct job_set *out = u;
 	struct zblk_reader r;
 	uint64_t version;
 	zblk_reader_init(&r, raw->p, raw->len);
 	if (zblk_get_varint(&r, &version) || version != NODES_VERSION)
-		return err_set(e, VF_ESTORE, "nodes block: bad header");
+		return err_set(e, VF_ESTORE, "bad header");
 	struct zblk_str *str = xmalloc((n ? n : 1) * NODES_NSTR * sizeof *str);
 	int64_t *v = xmalloc((n ? n : 1) * NODES_NINT * sizeof *v);
 	const int64_t *refs[NODES_NINT];
 	int rc = 0;
 	for (int c = 0; c < NODES_NSTR && !rc; c++)
 		if (zblk_get_str(&r, str + (size_t)c * n, n))
-			rc = err_set(e, VF_ESTORE, "nodes block: string column %d is damaged", c);
+			rc = err_set(e, VF_ESTORE, "string column %d is damaged", c);
 	for (int c = 0; c < NODES_NINT && !rc; c++) {
 		if (zblk_get_i64(&r, v + (size_t)c * n, NULL, n, refs, NULL, c))
-			rc = err_set(e, VF_ESTORE, "nodes block: column %d is damaged", c);
+			rc = err_set(e, VF_ESTORE, "column %d is damaged", c);
 		refs[c] = v + (size_t)c * n;
 	}
 	if (!rc && r.pos != r.len)
-		rc = err_set(e, VF_ESTORE, "nodes block: %zu bytes left over", r.len - r.pos);
+		rc = err_set(e, VF_ESTORE, "%zu bytes left over", r.len - r.pos);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct node nd;
 		char model[64];
@@ -196,7 +202,7 @@ static int decode_nodes(const struct zblk_buf *raw, size_t n, struct job_set *ou
 		    str_to(nd.group, sizeof nd.group, &str[n + i]) ||
 		    str_to(model, sizeof model, &str[2 * n + i]) ||
 		    str_to(nd.rack, sizeof nd.rack, &str[3 * n + i])) {
-			rc = err_set(e, VF_ESTORE, "nodes block: node %zu: a name too long", i);
+			rc = err_set(e, VF_ESTORE, "node %zu: a name too long", i);
 			break;
 		}
 		nd.model = model_of(model);
@@ -204,8 +210,7 @@ static int decode_nodes(const struct zblk_buf *raw, size_t n, struct job_set *ou
 			nd.cap[d] = v[(size_t)(1 + d) * n + i];
 		int64_t en = v[(size_t)(1 + DIM_N) * n + i];
 		if (en < 0 || en > UINT8_MAX) {
-			rc = err_set(e, VF_ESTORE, "nodes block: node %zu: enriched out of range",
-				     i);
+			rc = err_set(e, VF_ESTORE, "node %zu: enriched out of range", i);
 			break;
 		}
 		nd.enriched = (uint8_t)en;
@@ -222,60 +227,24 @@ static int decode_nodes(const struct zblk_buf *raw, size_t n, struct job_set *ou
 	return rc;
 }
 
-/* Does the header of a sealed nodes block claim no more rows than a block holds and no more
- * bytes than encode_nodes writes for them? Checked before zblk_open allocates what it
- * claims (a header that does not parse passes: zblk_open says what is wrong). */
-static int node_block_size_ok(const void *blob, size_t len, struct err *e)
+/* A nodes block's most bytes: its version, each string column's header and each node's
+ * strings at their longest, and the integer columns. */
+static uint64_t nodes_max_bytes(uint64_t rows)
 {
-	struct zblk_info info;
-	if (zblk_peek(blob, len, &info))
-		return 0;
-	uint64_t per = 10 + NODE_NAME_MAX + 10 + 24 + 10 + 64 + 10 + 32; /* a node's strings */
-	uint64_t max = 10 + NODES_NSTR * 64 + info.rows * per +
-		       NODES_NINT * (uint64_t)zblk_i64_max((size_t)info.rows);
-	if (info.rows > STORE_BLOCK_ROWS || info.raw_len > max)
-		return err_set(e, VF_ESTORE, "block claims %llu nodes in %llu bytes, more than %s",
-			       (unsigned long long)info.rows, (unsigned long long)info.raw_len,
-			       info.rows > STORE_BLOCK_ROWS ? "a block holds" : "they take");
-	return 0;
+	uint64_t per = 10 + NODE_NAME_MAX + 10 + 24 + 10 + 64 + 10 + 32;
+	return 10 + NODES_NSTR * 64 + rows * per +
+	       NODES_NINT * (uint64_t)zblk_i64_max((size_t)rows);
 }
 
 int store_nodes_load(struct store *s, int64_t trace_id, struct job_set *out, struct err *e)
 {
+	const struct store_blocks b = {.table = "node_blocks",
+				       .what = "node",
+				       .rows = "nodes",
+				       .kind = ZBLK_NODES,
+				       .max_bytes = nodes_max_bytes,
+				       .decode = decode_nodes,
+				       .u = out};
 	int rc = load_rows(s, trace_id, out, e);
-	sqlite3_stmt *st;
-	if (rc || (rc = store_prep(s,
-				   "SELECT nrows, data, seq FROM node_blocks WHERE trace_id = ? "
-				   "ORDER BY seq",
-				   &st, e)))
-		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
-	struct zblk_buf raw = {0};
-	int64_t seq = 0;
-	int step;
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct zblk_info info;
-		int64_t at = sqlite3_column_int64(st, 2);
-		const void *blob = sqlite3_column_blob(st, 1);
-		size_t len = (size_t)sqlite3_column_bytes(st, 1);
-		if (at != seq++) /* a block gone, or one twice */
-			rc = err_set(e, VF_ESTORE, "not there, or twice");
-		if (!rc)
-			rc = node_block_size_ok(blob, len, e);
-		if (!rc)
-			rc = zblk_open(s->z, blob, len, &info, &raw, e);
-		if (!rc &&
-		    (info.kind != ZBLK_NODES || (int64_t)info.rows != sqlite3_column_int64(st, 0)))
-			rc = err_set(e, VF_ESTORE, "nodes block: kind or row count does not match");
-		if (!rc)
-			rc = decode_nodes(&raw, (size_t)info.rows, out, e);
-		if (rc)
-			err_prefix(e, "%s: trace %lld: node block %lld: ", s->path,
-				   (long long)trace_id, (long long)(seq - 1));
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = store_sqlerr(s, e, "read node blocks");
-	sqlite3_finalize(st);
-	zblk_buf_release(&raw);
-	return rc;
+	return rc ? rc : store_blocks_read(s, trace_id, &b, e);
 }
