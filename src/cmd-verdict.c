@@ -37,6 +37,8 @@ struct verdict_state {
 	const char *into;    /* --into TASKSTORE: a task of a verdict's sweep */
 	uint32_t only;       /* its --resample */
 	struct verdict v;    /* the answers */
+	struct sbuf
+		scen_key; /* the scenario's (scenario_key): what answers and runs are kept under */
 
 	struct cmd_known full_runs; /* full-cluster runs read from the store (--no-reuse: none) */
 	/* with --sweep: the runs of the trace's searches, read from and kept in DIR/trace.db,
@@ -54,7 +56,7 @@ struct known_ctx {
 	struct sweep_id id;
 	int have_id;
 	int64_t trace_id;
-	struct sbuf scen_key;
+	const char *scen_key;
 	uint32_t r;      /* the resample whose task store t is (0: none yet) */
 	struct store *t; /* NULL when it is not there or not done */
 	int rc;          /* the first error reading them; then nothing more is read */
@@ -348,7 +350,7 @@ static int known_get(void *u, const char *key, uint32_t r, const char *policy, d
 {
 	struct known_ctx *k = u;
 	struct store_answer a = {.trace_id = k->trace_id,
-				 .scen_key = k->scen_key.s,
+				 .scen_key = k->scen_key,
 				 .verdict_key = key,
 				 .resample = r,
 				 .policy = policy};
@@ -461,14 +463,11 @@ out:
 static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep_task *k)
 {
 	struct err e = {0};
-	struct sbuf key = SBUF_INIT;
-	sbuf_init(&key);
-	scenario_key(&ctx->sc, &key);
 	int rc = store_begin(k->t, &e);
 	for (size_t i = 0; i < t->v.np && !rc; i++) {
 		const struct verdict_pol *p = &t->v.p[i];
 		struct store_answer a = {.trace_id = ctx->sc.trace_id,
-					 .scen_key = key.s,
+					 .scen_key = t->scen_key.s,
 					 .verdict_key = t->v.key.s,
 					 .resample = t->only,
 					 .policy = p->policy->name,
@@ -481,7 +480,6 @@ static int store_task(struct cmd_ctx *ctx, struct verdict_state *t, struct sweep
 		rc = store_commit(k->t, &e);
 	if (rc)
 		store_rollback(k->t);
-	sbuf_release(&key);
 	if (sweep_task_end(k, ctx->sc.trace_id, rc ? SWEEP_END_FAIL : SWEEP_END_DONE,
 			   rc ? NULL : &e) ||
 	    rc)
@@ -649,7 +647,6 @@ static int memo_save(struct cmd_ctx *ctx, const struct verdict_state *t, const c
 static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
 {
 	const struct verdict_memo *m = &t->memo;
-	struct sbuf scen = SBUF_INIT;
 	int rc = CMD_OK;
 	if (!t->memo_on)
 		return CMD_OK;
@@ -665,14 +662,11 @@ static int memo_keep(struct cmd_ctx *ctx, struct verdict_state *t)
 			dir_len(t->sweep), t->sweep, m->hits);
 	if (!m->made)
 		return CMD_OK;
-	sbuf_init(&scen);
-	scenario_key(&ctx->sc, &scen);
-	if (!(rc = memo_save(ctx, t, t->memo_key.s, scen.s, m)))
+	if (!(rc = memo_save(ctx, t, t->memo_key.s, t->scen_key.s, m)))
 		fprintf(stderr,
 			"voidfit verdict: the trace's %zu probe runs kept in %.*s/trace.db, for "
 			"this command again\n",
 			m->n, dir_len(t->sweep), t->sweep);
-	sbuf_release(&scen);
 	return rc;
 }
 
@@ -731,11 +725,12 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	if (t->into && sweep_task_begin(ctx->st, ctx->p.operands[0], ctx->sc.trace_id, t->into,
 					cmd_has(ctx, CMD_K_FORCE) > 0, &task, &e))
 		return cmd_fail(ctx->ce, "%s", e.msg);
-	struct known_ctx kc = {.dir = t->sweep, .trace_id = ctx->sc.trace_id};
+	sbuf_init(&t->scen_key);
+	scenario_key(&ctx->sc, &t->scen_key);
+	struct known_ctx kc = {
+		.dir = t->sweep, .trace_id = ctx->sc.trace_id, .scen_key = t->scen_key.s};
 	struct verdict_known known = {.get = known_get, .u = &kc, .compute = 0};
 	struct err ie = {0};
-	sbuf_init(&kc.scen_key);
-	scenario_key(&ctx->sc, &kc.scen_key);
 	kc.have_id = t->sweep && !sweep_id_read(t->sweep, &kc.id, &ie);
 	struct verdict_opts o = {.sc = &ctx->sc,
 				 .base = t->base,
@@ -766,10 +761,9 @@ static int exec_verdict(struct cmd_ctx *ctx)
 		sbuf_init(&t->memo_key);
 		verdict_memo_key(&o, &t->memo_key);
 		o.memo = &t->memo;
-		if ((rc = memo_load(ctx, t, t->memo_key.s, kc.scen_key.s, &t->memo))) {
+		if ((rc = memo_load(ctx, t, t->memo_key.s, t->scen_key.s, &t->memo))) {
 			if (kc.have_id)
 				sweep_id_release(&kc.id);
-			sbuf_release(&kc.scen_key);
 			return rc;
 		}
 	}
@@ -779,7 +773,6 @@ static int exec_verdict(struct cmd_ctx *ctx)
 	store_close(kc.t);
 	if (kc.have_id)
 		sweep_id_release(&kc.id);
-	sbuf_release(&kc.scen_key);
 	if (!vrc && kc.rc) {
 		vrc = kc.rc;
 		e = kc.e;
@@ -834,6 +827,7 @@ static void release_verdict(struct cmd_ctx *ctx)
 	struct verdict_state *t = ctx->u;
 	verdict_release(&t->v);
 	cmd_known_release(&t->full_runs);
+	sbuf_release(&t->scen_key);
 	if (t->memo_on) {
 		verdict_memo_release(&t->memo);
 		sbuf_release(&t->memo_key);
