@@ -621,6 +621,15 @@ static void judge(const struct size_opts *o, const double *full, const double *f
 	}
 }
 
+/* Nodes kept at step. */
+static size_t nodes_at(const struct size_plan *p, unsigned step)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < p->ng; g++)
+		n += size_plan_kept(p, g, step);
+	return n;
+}
+
 /* The runs of o->known for policy p, or NULL. */
 static const struct size_known *known_runs(const struct size_opts *o, size_t p)
 {
@@ -651,10 +660,7 @@ static int run_known(const struct size_opts *o, struct seed_traces *st, size_t p
 		m.w1 = kn->w1;
 	}
 	if (kn || (o->memo && o->memo->get(o->memo->u, o->pols[p], step, seed, &m))) {
-		size_t n = 0;
-		for (size_t g = 0; g < o->plan->ng; g++)
-			n += size_plan_kept(o->plan, g, step);
-		*nodes = n;
+		*nodes = nodes_at(o->plan, step);
 		memcpy(v, m.fig, sizeof m.fig);
 		w[0] = m.w0;
 		w[1] = m.w1;
@@ -831,15 +837,6 @@ struct search {
 static double rounds_left(unsigned span, unsigned k)
 {
 	return span > 1 ? ceil(log((double)span) / log((double)k + 1)) : 0;
-}
-
-/* Nodes kept at step. */
-static size_t nodes_at(const struct size_plan *p, unsigned step)
-{
-	size_t n = 0;
-	for (size_t g = 0; g < p->ng; g++)
-		n += size_plan_kept(p, g, step);
-	return n;
 }
 
 /* The step the bisection probes between a miss lo and a pass hi (hi - lo > 1). */
