@@ -817,18 +817,11 @@ static int best(struct sim_classes *k, const struct sim_key *key, const int64_t 
 	return found;
 }
 
-int sim_classes_best_keyed(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-			   sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
-			   sim_class_bounds keys, void *u, int32_t *node, double *score)
+int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
+		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
+		     sim_class_bounds keys, void *u, int32_t *node, double *score)
 {
 	int recs = bds && k->prep;
 	struct how h = {ev, recs ? NULL : bd, recs ? bds : NULL, recs ? keys : NULL, u};
 	return best(k, key, need, &h, node, score);
-}
-
-int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
-		     int32_t *node, double *score)
-{
-	return sim_classes_best_keyed(k, key, need, ev, bd, bds, NULL, u, node, score);
 }

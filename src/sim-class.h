@@ -25,7 +25,7 @@
  * that may fit then reads the records in the order they lie, in one call for all. With keys
  * as well (policy_ops.bound_keys: cheaper lower bounds of those bounds), such a search first
  * scores the class with the least key and bounds only the classes whose key is not above
- * that score (sim_classes_best_keyed).
+ * that score (sim_classes_best's keys).
  */
 #ifndef VOIDFIT_SIM_CLASS_H
 #define VOIDFIT_SIM_CLASS_H
@@ -155,16 +155,13 @@ typedef void (*sim_class_bounds)(void *u, const void *recs, const int32_t *pos, 
  * never exceed it); classes are then scored in bound order, only until no bound left can
  * beat the best score. bds, if not NULL where k keeps records (sim_classes_init's prep),
  * gives the same bounds from the classes' records, many classes in one call, instead of bd.
+ * keys, if not NULL with bds, gives cheap lower bounds of bds's bounds from the same records
+ * (policy_ops.bound_keys): a search that would bound every class that may fit scores the
+ * class with the least key first, and bounds only the classes whose key is not above that
+ * score.
  */
 int sim_classes_best(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds, void *u,
-		     int32_t *node, double *score);
-/* sim_classes_best where keys, if not NULL with bds, gives cheap lower bounds of bds's
- * bounds from the same records (policy_ops.bound_keys): a search that would bound every
- * class that may fit scores the class with the least key first, and bounds only the
- * classes whose key is not above that score. */
-int sim_classes_best_keyed(struct sim_classes *k, const struct sim_key *key, const int64_t need[3],
-			   sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
-			   sim_class_bounds keys, void *u, int32_t *node, double *score);
+		     sim_class_eval ev, sim_class_eval bd, sim_class_bounds bds,
+		     sim_class_bounds keys, void *u, int32_t *node, double *score);
 
 #endif

@@ -165,7 +165,7 @@ static int k8s_by_class(struct sim *s, const struct job *j, struct placement *ou
 	int bounded = s->pol.ops->bound && (pl->kind == K8S_FGD || pl->kind == K8S_DERIVED);
 	sim_key_make(&key, j, s->pol.ctx.dims);
 	if (!sim_classes_best(&s->pol.cls, &key, need, k8s_eval_node,
-			      bounded ? k8s_bound_node : NULL, NULL, &x, &n, &sc))
+			      bounded ? k8s_bound_node : NULL, NULL, NULL, &x, &n, &sc))
 		return 0;
 	int64_t raw = 0;
 	int ok = k8s_choose(s, j, (size_t)n, out, &raw);

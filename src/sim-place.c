@@ -77,11 +77,11 @@ static int find_by_class(struct sim *s, const struct job *j, struct placement *o
 	int32_t n;
 	double sc, again;
 	sim_key_make(&key, j, s->pol.ctx.dims);
-	if (!sim_classes_best_keyed(
-		    &s->pol.cls, &key, need, eval_node, s->pol.ops->bound ? bound_node : NULL,
-		    s->pol.ops->bound_recs ? bound_recs : NULL,
-		    s->pol.ops->bound_recs && s->pol.ops->bound_keys ? bound_keys : NULL, &x, &n,
-		    &sc))
+	if (!sim_classes_best(&s->pol.cls, &key, need, eval_node,
+			      s->pol.ops->bound ? bound_node : NULL,
+			      s->pol.ops->bound_recs ? bound_recs : NULL,
+			      s->pol.ops->bound_recs && s->pol.ops->bound_keys ? bound_keys : NULL,
+			      &x, &n, &sc))
 		return 0;
 	int ok = best_on_node(s, j, (size_t)n, &again, out);
 	assert(ok && again == sc && "a POLICY_F_BY_STATE score must depend on the state only");
