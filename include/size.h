@@ -163,9 +163,12 @@ struct size_opts {
 	 * up, a lower bound: size's own tables of the steps below keep giveup 0. */
 	int giveup;
 	/* or NULL; else per policy a step (1..steps) where its size is likely (another trace's
-	 * answer), 0 for none: the first probes are the step below it and it, then the search
-	 * goes on in whichever bracket they leave. On a policy that is monotone in the steps
-	 * the answer is the same; elsewhere it may be another boundary (above_miss says so). */
+	 * answer), 0 for none: the first probes are the step t below it (t = tol, 1 at least)
+	 * and it; where both meet the SLO the search gallops down, 2 t, 4 t... below the last
+	 * that met, where both miss up, t, 2 t... above the last that missed, until a probe
+	 * turns, then bisects the bracket left. On a policy that is monotone in the steps the
+	 * answer is the same (to within tol); elsewhere it may be another boundary (above_miss
+	 * says so). */
 	const unsigned *hint;
 	/* 1: skip the last round, the SIZE_ABOVE steps above each size found (above_checked
 	 * stays 0), for a caller that reads only the sizes */

@@ -8,8 +8,11 @@
  *                           (a policy of size_opts.known is not run: its runs are judged
  *                           as if just made, full_cluster, so the search goes on alike,
  *                           but counted in reused, not in probes)
- *   round 1, with a hint h  h - 1 and h (size_opts.hint): hi = the smaller that meets it,
- *                           lo = the one below that (hint_bracket)
+ *   round 1, with a hint h  h - t and h (size_opts.hint; t = tol, 1 at least): hi = the
+ *                           smaller that meets it, lo = the one below that (hint_bracket)
+ *   where both meet         a gallop down: hi - 2t, then 4t... below each new hi, while
+ *   (both miss: up, lo + t, they meet (bisect; next_step); the bracket left is bisected
+ *   then 2t... above lo)
  *   while hi - lo > 1       the midpoint m of lo and hi, every seed (next_steps); hi = m
  *   (> tol, size_opts.tol)  if it meets the SLO, else lo = m (bisect)
  *   done                    min = hi, below = lo
@@ -831,6 +834,8 @@ struct search {
 	size_t probes;
 	int active;    /* searching */
 	int bracketed; /* this round probes the hint's bracket (size_opts.hint) */
+	int dir;       /* a gallop from the hint: -1 down from hi, +1 up from lo; 0 bisecting */
+	unsigned d;    /* the gallop's next distance */
 };
 
 /* Rounds a search takes from lo to hi = lo + span with k steps a round (an estimate). */
@@ -858,16 +863,44 @@ static int narrow(const struct size_opts *o, int lo, unsigned hi)
 	return hi - (unsigned)(lo + 1) < (o->tol > 1 ? o->tol : 1);
 }
 
-/* The next k steps the bisection from (lo, hi) may probe, breadth first, into out: its
- * next step, then the two it probes after that one (below it if it meets the SLO, above it
- * if not), and so on (iv: room for 2 k + 1 intervals). Returns how many (k at most, fewer
- * when the interval holds fewer). Only the first is sure to be needed: the others are run
- * ahead, on threads that would otherwise wait, so that bisect finds them done. */
-static unsigned next_steps(const struct size_opts *o, int lo, unsigned hi, unsigned k,
+/* The step a search probes next from its bracket (lo, hi): while it gallops (dir), d below
+ * hi going down or d above lo going up, as long as that falls inside the bracket; else the
+ * midpoint, and *dir is 0 from then on. */
+static unsigned next_step(int lo, unsigned hi, int *dir, unsigned d)
+{
+	if (*dir < 0 && hi >= d && (int)(hi - d) > lo)
+		return hi - d;
+	if (*dir > 0 && lo >= 0 && (unsigned)lo + d < hi)
+		return (unsigned)lo + d;
+	*dir = 0;
+	return mid_step(lo, hi);
+}
+
+/* The next k steps the search sp may probe into out: its next step, then, while it
+ * gallops, the steps of the gallop if each probe goes on as the hint's did; from a
+ * bisection, the two it probes after that one (below it if it meets the SLO, above it if
+ * not), and so on, breadth first (iv: room for 2 k + 1 intervals). Returns how many (k at
+ * most, fewer when the bracket holds fewer). Only the first is sure to be needed: the
+ * others are run ahead, on threads that would otherwise wait, so that bisect finds them
+ * done. */
+static unsigned next_steps(const struct size_opts *o, const struct search *sp, unsigned k,
 			   unsigned *out, struct interval *iv)
 {
 	size_t head = 0, tail = 0;
-	unsigned n = 0;
+	unsigned n = 0, d = sp->d;
+	int lo = sp->lo, dir = sp->dir;
+	unsigned hi = sp->hi;
+	while (dir && n < k && !narrow(o, lo, hi)) {
+		unsigned m = next_step(lo, hi, &dir, d);
+		if (!dir)
+			break;
+		out[n++] = m;
+		if (dir < 0)
+			hi = m;
+		else
+			lo = (int)m;
+		d *= 2;
+	}
 	iv[tail++] = (struct interval){lo, hi};
 	while (head < tail && n < k) {
 		struct interval b = iv[head++];
@@ -881,9 +914,15 @@ static unsigned next_steps(const struct size_opts *o, int lo, unsigned hi, unsig
 	return n;
 }
 
+/* The distance of a hint's bracket: tol steps (size_opts.tol), one at least. */
+static unsigned hint_span(const struct size_opts *o)
+{
+	return o->tol > 1 ? o->tol : 1;
+}
+
 /* The steps policy p probes in round, k at most (but the hint's two), into steps (room
- * for k + 2): the full cluster in round 0; in round 1, where a hint h is given, h - 1 and
- * h (sp->bracketed); else the bisection's next_steps. Returns how many. */
+ * for k + 2): the full cluster in round 0; in round 1, where a hint h is given, h - t and
+ * h (t = hint_span, h - t at least 0; sp->bracketed); else next_steps. Returns how many. */
 static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t p, int round,
 			    unsigned k, unsigned *steps, struct interval *iv)
 {
@@ -892,12 +931,12 @@ static unsigned round_steps(const struct size_opts *o, struct search *sp, size_t
 	if (round == 0) {
 		steps[n++] = S;
 	} else if (round == 1 && h && h <= S) {
-		steps[n++] = h - 1;
+		steps[n++] = h > hint_span(o) ? h - hint_span(o) : 0;
 		if (h < S)
 			steps[n++] = h;
 		sp->bracketed = 1;
 	} else {
-		n = next_steps(o, sp->lo, sp->hi, k, steps, iv);
+		n = next_steps(o, sp, k, steps, iv);
 	}
 	return n;
 }
@@ -963,7 +1002,9 @@ static void take(const struct size_opts *o, struct size_result *r, struct search
 }
 
 /* The hint's bracket (nprobe probes, ascending): the smallest that meets the SLO is hi,
- * the one below it lo; both count as probes. */
+ * the one below it lo; both count as probes. Where both meet, the search gallops down from
+ * the lower, 2 t, 4 t... steps below it; where both miss, up from the hint, t, 2 t...
+ * above it (t = hint_span); then it bisects the bracket the gallop leaves. */
 static void hint_bracket(const struct size_opts *o, struct size_result *r, struct search *sp,
 			 const struct task *t, size_t nprobe, const double *full)
 {
@@ -982,6 +1023,8 @@ static void hint_bracket(const struct size_opts *o, struct size_result *r, struc
 		take(o, r, sp, ti, full);
 		met = sp->hi == ti->step;
 	}
+	sp->dir = sp->lo < 0 ? -1 : sp->hi == o->plan->steps ? 1 : 0;
+	sp->d = (sp->dir < 0 ? 2 : 1) * hint_span(o);
 }
 
 /* The bisection's steps, one at a time, as far as this round's probes (nprobe, of
@@ -993,13 +1036,17 @@ static void bisect(const struct size_opts *o, struct size_result *r, struct sear
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	while (!narrow(o, sp->lo, sp->hi)) {
-		unsigned m = mid_step(sp->lo, sp->hi);
+		int dir = sp->dir;
+		unsigned m = next_step(sp->lo, sp->hi, &dir, sp->d);
 		size_t i = 0;
 		while (i < nprobe && t[i * nseed].step != m)
 			i++;
 		if (i == nprobe)
 			break;
 		take(o, r, sp, t + i * nseed, full);
+		/* the gallop goes on while its probes do as the hint's did */
+		sp->dir = dir && (dir < 0 ? sp->hi == m : sp->lo == (int)m) ? dir : 0;
+		sp->d *= 2;
 	}
 }
 

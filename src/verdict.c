@@ -10,11 +10,13 @@
  *                smallest cluster minus the policy's, group by group
  *   headroom     per policy a bisection over growth steps 0..K (K = cap / step): lo meets
  *                (step 0 is the full cluster of the first answer), hi misses (K + 1 before
- *                any probe); one round probes every active policy's midpoint on threads
+ *                any probe); one round probes every active policy's midpoint on threads;
+ *                a resample's starts at the trace's answer and gallops from it (headroom)
  *   buy          for each growth a candidate absorbs beyond the baseline's, size_run of the
  *                baseline on the grown trace and a cluster of GPU nodes replicated
  *                (2 + floor(g) times), so that the search can find a cluster larger than
- *                today's; answer = its smallest cluster minus today's, group by group
+ *                today's; answer = its smallest cluster minus today's, group by group;
+ *                a resample's starts at (1 + g) times the baseline's smallest (answer)
  *
  * Only the trace's own smallest clusters are checked a few steps above (SIZE_ABOVE, so that
  * a size that is a boundary, not a margin, is said): the purchases and the resamples read
@@ -330,6 +332,8 @@ struct gsearch {
 	unsigned lo, hi; /* a step met and one missed (hi = K + 1: none missed yet) */
 	struct size_check miss;
 	unsigned probe; /* this round's step */
+	int dir;        /* a gallop from the hint: +1 up from lo, -1 down from hi; 0 bisecting */
+	unsigned d;     /* the gallop's next distance */
 	struct size_check c;
 	int rc;
 	struct err e;
@@ -366,8 +370,9 @@ static void *gpool_thread(void *arg)
 	return NULL;
 }
 
-/* hint: per policy a growth step to probe first (another trace's answer), or -1; then the
- * step next to it on the side it leaves open, then bisection in what is left. */
+/* hint: per policy a growth step to probe first (another trace's answer), or -1; then a
+ * gallop away from it on the side it leaves open, 1, 2, 4... steps past the last probe,
+ * while the probes do as the hint's did, then bisection in what is left. */
 static int headroom(const struct verdict_opts *o, const int *hint, struct verdict *v, struct err *e)
 {
 	unsigned K = (unsigned)llround(v->cap / v->step);
@@ -384,11 +389,18 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		for (size_t i = 0; i < v->np; i++)
 			if (v->p[i].ok && s[i].hi - s[i].lo > 1) {
 				int h = hint ? hint[i] : -1;
-				s[i].probe = (s[i].lo + s[i].hi) / 2;
-				if (round == 1 && h >= 0) /* beside the hint, on the open side */
-					h = s[i].lo == (unsigned)h ? h + 1 : h - 1;
-				if (round < 2 && h > (int)s[i].lo && (unsigned)h < s[i].hi)
-					s[i].probe = (unsigned)h;
+				struct gsearch *gs = &s[i];
+				gs->probe = (gs->lo + gs->hi) / 2;
+				if (round == 0 && h >= 0 && (unsigned)h <= K) {
+					gs->probe = h ? (unsigned)h : 1; /* step 0 is met */
+					gs->dir = 1, gs->d = 1;
+				} else if (gs->dir > 0 && gs->lo + gs->d < gs->hi) {
+					gs->probe = gs->lo + gs->d;
+				} else if (gs->dir < 0 && gs->hi > gs->lo + gs->d) {
+					gs->probe = gs->hi - gs->d;
+				} else {
+					gs->dir = 0;
+				}
 				todo[n++] = i;
 			}
 		if (!n)
@@ -421,6 +433,13 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 				gs->lo = gs->probe;
 			else
 				gs->hi = gs->probe, gs->miss = gs->c;
+			/* a gallop goes on while its probes do as the hint's did */
+			if (round == 0 && gs->dir)
+				gs->dir = gs->c.pass ? 1 : -1;
+			else if (gs->dir && (gs->dir > 0) != gs->c.pass)
+				gs->dir = 0;
+			else
+				gs->d *= 2;
 		}
 	}
 	for (size_t i = 0; i < v->np && !rc; i++) {
@@ -446,9 +465,10 @@ static int shrinks(const struct verdict_opts *o, const struct node *n)
 #define RESAMPLE_TOL 100
 
 /* What the baseline buys to absorb growth g: into the buy fields of p; resample: to within
- * RESAMPLE_TOL (see the top). */
+ * RESAMPLE_TOL (see the top), its search started from hint (a step of the plan of copies,
+ * where each step is one of today's; 0 for none). */
 static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, int resample,
-		   struct verdict_pol *p, struct err *e)
+		   unsigned hint, struct verdict_pol *p, struct err *e)
 {
 	struct scenario s = *o->sc;
 	struct job_set grown;
@@ -488,6 +508,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .giveup = o->giveup,
 				       .no_above = 1,
 				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
+		if (resample && hint)
+			so.hint = &hint;
 		struct memo_view mv;
 		struct size_memo sm;
 		so.memo = memo_of(o, VERDICT_M_BUY, g, &mv, &sm);
@@ -646,6 +668,11 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	/* 2. headroom, and what the baseline buys for the growth each absorbs */
 	if (o->headroom && (rc = headroom(o, ghint, v, e)))
 		goto out;
+	/* a resample's searches start from the baseline's smallest cluster scaled by the
+	 * demand, (1 + g) times its step: one step of the plan of copies is one of today's
+	 * (a share of each group's nodes today). Not from another candidate's purchase, so
+	 * that a candidate's answers do not depend on the others. */
+	unsigned base_min = v->sizes[0].full_ok ? v->sizes[0].min.step : 0;
 	for (size_t i = 1; o->headroom && i < np && !rc; i++) {
 		struct verdict_pol *p = &v->p[i];
 		if (!p->ok || p->growth <= v->p[0].growth)
@@ -660,7 +687,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
 		} else {
-			rc = buy_for(o, v, p->growth, resample, p, e);
+			unsigned h = (unsigned)ceil(base_min * (1 + p->growth));
+			rc = buy_for(o, v, p->growth, resample, h, p, e);
 		}
 	}
 out:

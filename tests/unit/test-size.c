@@ -610,6 +610,70 @@ static void test_threads_same_answer(void **state)
 	scenario_release(&sc);
 }
 
+/* A hint's gallop: 64 one-GPU nodes and a burst of 41 one-GPU jobs at 0, so that no job
+ * waits on 41 nodes or more and some wait on fewer (by hand: the smallest cluster that
+ * meets wait_mean<=0 keeps 41 nodes). From any hint, near or far, above or below, the
+ * search finds that size (to within tol, the miss at most tol below it), on 1 and 3
+ * threads alike; from the answer itself (or within tol above it) it takes the full
+ * cluster and the hint's two probes, no more. */
+static void test_hint_gallop(void **state)
+{
+	(void)state;
+	struct fx f = {0};
+	struct size_slo slo = {0};
+	struct err e;
+	scenario_init(&f.sc);
+	for (int i = 0; i < 64; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "n%02d", i);
+		struct node n = mk_node(name, "A100", 1, 8000);
+		job_set_add_node(&f.sc.base, &n);
+	}
+	add_jobs(&f, 41, 0, 0);
+	assert_int_equal(enrich_load(NULL, &f.sc.profile, &e), 0);
+	sbuf_adds(&f.sc.trace_name, "burst");
+	f.sc.trace_id = 1;
+	assert_int_equal(size_plan_init(&f.plan, f.sc.base.nodes, 64, -1, &e), 0);
+	assert_int_equal(f.plan.steps, 64);
+	assert_int_equal(size_slo_parse("wait_mean<=0", &slo, &e), 0);
+	const struct policy_ops *pols[] = {policy_find("first-fit")};
+	static const unsigned hints[] = {1, 2, 10, 37, 40, 41, 42, 44, 45, 52, 63, 64};
+	static const unsigned tols[] = {0, 4};
+	for (size_t ti = 0; ti < 2; ti++)
+		for (size_t hi = 0; hi < sizeof hints / sizeof *hints; hi++) {
+			unsigned hint[1] = {hints[hi]}, tol = tols[ti], t = tol > 1 ? tol : 1;
+			struct size_result *r[2];
+			for (unsigned th = 0; th < 2; th++) {
+				struct size_opts o = fx_opts(&f, pols, 1, &slo, th ? 3 : 1, 1);
+				o.hint = hint;
+				o.tol = tol;
+				o.no_above = 1;
+				assert_int_equal(size_run(&o, &r[th], &e), 0);
+			}
+			struct size_result *a = r[0];
+			assert_true(a->full_ok);
+			assert_true(a->min.pass);
+			size_t kept = size_plan_kept(&f.plan, 0, a->min.step);
+			if (kept < 41 || kept > 41 + t - 1)
+				fail_msg("tol %u, hint %u: %zu nodes, not 41 to %u", tol, hint[0],
+					 kept, 41 + t - 1);
+			assert_true(a->has_smaller);
+			assert_false(a->below.pass);
+			assert_true(size_plan_kept(&f.plan, 0, a->below.step) < 41);
+			assert_true(a->min.step - a->below.step <= t);
+			if (hint[0] >= 41 && hint[0] <= 41 + t - 1)
+				assert_int_equal(a->probes, 3);
+			/* the threads change nothing */
+			assert_int_equal(r[1]->min.step, a->min.step);
+			assert_int_equal(r[1]->below.step, a->below.step);
+			assert_int_equal(r[1]->probes, a->probes);
+			size_results_free(r[0], 1);
+			size_results_free(r[1], 1);
+		}
+	size_plan_release(&f.plan);
+	scenario_release(&f.sc);
+}
+
 /* The give-up test changes no answer: the same search with and without it (a queue that
  * grows on fewer nodes; a burst that waits long, then a load that does not, where fewer
  * than 5 % of the jobs wait past the bound on some sizes), and a probe that gave up says a
@@ -915,6 +979,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_faults_follow_nodes, setup, teardown),
 		cmocka_unit_test(test_bisection_vs_every_size),
 		cmocka_unit_test(test_threads_same_answer),
+		cmocka_unit_test(test_hint_gallop),
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_known_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memo_same_answer, setup, teardown),
