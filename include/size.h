@@ -140,6 +140,11 @@ struct size_memo {
 	void (*put)(void *u, const struct policy_ops *policy, unsigned step, uint64_t seed,
 		    const struct size_memo_run *run);
 	void *u;
+	/* 1: get knows every run the search needs (an earlier search of the same question on
+	 * no more threads), so that a run a round would make only ahead of need, on a thread
+	 * that would otherwise wait, is not made when get lacks it; the bisection asks for it
+	 * again where it turns out to be needed */
+	int complete;
 };
 
 /* Progress: share of the search done (an estimate), the policy and step of a run. */

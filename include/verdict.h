@@ -70,8 +70,8 @@ struct verdict_opts {
 	int64_t block_s; /* their block; 0: resample_block_default of the window */
 	/* or NULL: resample answers the caller has already (a store's), see below */
 	const struct verdict_known *known;
-	/* 1..nres: a task of a verdict's sweep, resample `only` alone, its searches bracketed
-	 * by hints (verdict.hints of the trace's answer, as verdict_hints writes it) instead
+	/* 1..nres: a task of a verdict's sweep, resample `only` alone, its size searches started
+	 * from hints (verdict.hints of the trace's answer, as verdict_hints writes it) instead
 	 * of the trace's own answer, which is not searched: v gets the policies and their
 	 * answers on that resample (r_* at only - 1), no interval. 0: a whole verdict. */
 	uint32_t only;
@@ -117,8 +117,9 @@ struct verdict_memo {
 	struct verdict_memo_entry *e; /* n entries (owned), one per search, growth, policy,
 				       * step and seed */
 	size_t n, cap;
-	size_t hits; /* runs verdict_run took from it instead of replaying them */
-	size_t made; /* runs it replayed (not in it), and put to it */
+	size_t hits;  /* runs verdict_run took from it instead of replaying them */
+	size_t made;  /* runs it replayed (not in it), and put to it */
+	int complete; /* 1: the runs of an earlier verdict of the same key (size_memo.complete) */
 };
 void verdict_memo_init(struct verdict_memo *m);
 /* Free what m owns; m may be NULL. */
@@ -198,8 +199,8 @@ struct verdict {
 	size_t runs;      /* replays the headroom search made */
 	uint32_t nres;    /* resamples answered (opts.nres) */
 	int64_t block_s;  /* their block, seconds */
-	/* per policy NAME:SIZE_STEP:GROWTH_STEP, comma-separated, the baseline first: where a
-	 * resample's searches start (the trace's answers; 0 and -1 for none) */
+	/* per policy NAME:SIZE_STEP, comma-separated, the baseline first: where a resample's
+	 * size searches start (the trace's smallest clusters; 0 for none) */
 	struct sbuf hints;
 	/* what else than the scenario decides a resample's answers, as text: the baseline,
 	 * seeds, SLO, shrink model, headroom search, block and hints (set with resamples) */

@@ -569,6 +569,7 @@ static int memo_load(struct cmd_ctx *ctx, struct verdict_state *t, const char *k
 		goto out;
 	}
 	t->memo_loaded = r.taken;
+	t->memo.complete = r.taken > 0;
 	if (strcmp(info.sha256, digest))
 		fprintf(stderr,
 			"voidfit verdict: %s: the runs of another trace, not read: the trace is "

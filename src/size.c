@@ -646,11 +646,12 @@ static const struct size_known *known_runs(const struct size_opts *o, size_t p)
  * Policy p at step and seed, as run_one gives it (its arguments but *reused), from what the
  * caller has if it can: o->known's full-cluster runs (made without giving up, so only for a
  * run that would not give up either; *reused = 1), else o->memo's; else run, and the run put
- * to o->memo. *gave_up and *events are added to as run_one does.
+ * to o->memo; but a run ahead of need that a complete memo lacks is not made (*reused = -1).
+ * *gave_up and *events are added to as run_one does.
  */
 static int run_known(const struct size_opts *o, struct seed_traces *st, size_t p, unsigned step,
-		     uint64_t seed, const double *fullv, int giveup, double *v, size_t *nodes,
-		     int64_t *w, int *gave_up, int64_t *events, int *reused,
+		     uint64_t seed, const double *fullv, int giveup, int ahead, double *v,
+		     size_t *nodes, int64_t *w, int *gave_up, int64_t *events, int *reused,
 		     replay_progress_fn progress, void *u, struct err *e)
 {
 	const struct size_known *kn = !giveup && step == o->plan->steps ? known_runs(o, p) : NULL;
@@ -672,6 +673,10 @@ static int run_known(const struct size_opts *o, struct seed_traces *st, size_t p
 		return VF_OK;
 	}
 	w[0] = w[1] = 0; /* a run that gives up sets none */
+	if (ahead && o->memo && o->memo->complete) {
+		*reused = -1;
+		return VF_OK;
+	}
 	rc = run_one(o, st, p, step, seed, fullv, giveup, v, nodes, w, &m.gave_up, &m.events,
 		     progress, u, e);
 	if (!rc && o->memo && o->memo->put) {
@@ -696,7 +701,7 @@ int size_probe(const struct size_opts *o, size_t p, unsigned step, const double 
 	seed_traces_init(&st, o);
 	for (size_t k = 0; k < nseed && !rc; k++)
 		rc = run_known(o, &st, p, step, o->lo + k, full ? full + k * RUNREC_NCOL : NULL,
-			       o->giveup, v + k * RUNREC_NCOL, &nodes, w, &gave_up, &events,
+			       o->giveup, 0, v + k * RUNREC_NCOL, &nodes, w, &gave_up, &events,
 			       &reused, NULL, NULL, e);
 	seed_traces_release(&st, o);
 	if (!rc) {
@@ -720,8 +725,9 @@ int size_full_runs(const struct size_opts *o, size_t p, double *fig, struct size
 	struct seed_traces st;
 	seed_traces_init(&st, o);
 	for (size_t q = 0; q < nseed && !rc; q++) /* no "full" bound, no give-up: round 0's */
-		rc = run_known(o, &st, p, o->plan->steps, o->lo + q, NULL, 0, fig + q * RUNREC_NCOL,
-			       &nodes, q ? wq : w, &gave_up, &ev, &reused, NULL, NULL, e);
+		rc = run_known(o, &st, p, o->plan->steps, o->lo + q, NULL, 0, 0,
+			       fig + q * RUNREC_NCOL, &nodes, q ? wq : w, &gave_up, &ev, &reused,
+			       NULL, NULL, e);
 	seed_traces_release(&st, o);
 	*k = (struct size_known){.policy = o->pols[p], .fig = fig, .w0 = w[0], .w1 = w[1]};
 	if (events)
@@ -741,7 +747,9 @@ struct task {
 	double *v;          /* its figures (RUNREC_NCOL, in the round's array) */
 	const double *full; /* the policy's full-cluster figures at seed, or NULL */
 	int gave_up;        /* its run gave up (size_opts.giveup) */
-	int reused;         /* its run is size_opts.known's, not made (nor counted) */
+	int ahead;          /* run ahead of need (size_memo.complete) */
+	int reused;         /* its run is size_opts.known's, not made (nor counted); -1: not
+			     * made, ahead of need (size_memo.complete) */
 	int64_t events;     /* sim events its run handled */
 	int64_t w[2];       /* its pricing window */
 	struct pool *pl;    /* the pool it runs in */
@@ -780,9 +788,9 @@ static void *pool_thread(void *arg)
 		if (!t || (pl->o->stop && *pl->o->stop))
 			break;
 		t->rc = run_known(pl->o, pl->st, t->p, t->step, t->seed, t->full,
-				  pl->o->giveup && t->full, t->v, &t->nodes, t->w, &t->gave_up,
-				  &t->events, &t->reused, pl->o->progress ? task_progress : NULL, t,
-				  &t->e);
+				  pl->o->giveup && t->full, t->ahead, t->v, &t->nodes, t->w,
+				  &t->gave_up, &t->events, &t->reused,
+				  pl->o->progress ? task_progress : NULL, t, &t->e);
 		pthread_mutex_lock(&pl->mu);
 		t->share = 1;
 		pthread_mutex_unlock(&pl->mu);
@@ -967,7 +975,7 @@ static void full_run(const struct size_opts *o, struct size_result *r, struct se
 {
 	size_t nseed = (size_t)(o->hi - o->lo) + 1;
 	full_cluster(o, r, sp, t->v, t->nodes, t->w[0], t->w[1], full);
-	if (t->reused) { /* size_opts.known's (at every seed): counted apart */
+	if (t->reused > 0) { /* size_opts.known's (at every seed): counted apart */
 		r->reused = nseed;
 		return;
 	}
@@ -1041,7 +1049,10 @@ static void bisect(const struct size_opts *o, struct size_result *r, struct sear
 		size_t i = 0;
 		while (i < nprobe && t[i * nseed].step != m)
 			i++;
-		if (i == nprobe)
+		int made = i < nprobe;
+		for (size_t q = 0; made && q < nseed; q++)
+			made = t[i * nseed + q].reused >= 0;
+		if (!made) /* not run, or ahead of need and not made: asked for next round */
 			break;
 		take(o, r, sp, t + i * nseed, full);
 		/* the gallop goes on while its probes do as the hint's did */
@@ -1089,6 +1100,7 @@ int size_run(const struct size_opts *o, struct size_result **out, struct err *e)
 						.step = steps[i],
 						.seed = o->lo + q,
 						.nodes = nodes_at(plan, steps[i]),
+						.ahead = i > 0 && !s[p].bracketed,
 						.full = round ? full + (p * nseed + q) * RUNREC_NCOL
 							      : NULL};
 			}

@@ -1030,7 +1030,7 @@ static void line_pairs(const char *line, struct sbuf *out)
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		names = xrealloc(names, (n + 1) * sizeof *names);
 		names[n++] = t;
-		if (r && h) /* NAME:STEP:GROWTH_STEP */
+		if (r && h) /* NAME:STEP */
 			t[strcspn(t, ":")] = '\0';
 	}
 	qsort(names, n, sizeof *names, cmp_str);

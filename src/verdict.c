@@ -16,7 +16,7 @@
  *                baseline on the grown trace and a cluster of GPU nodes replicated
  *                (2 + floor(g) times), so that the search can find a cluster larger than
  *                today's; answer = its smallest cluster minus today's, group by group;
- *                a resample's starts at (1 + g) times the baseline's smallest (answer)
+ *                a resample's starts at S k_b / k_p, from the smallest clusters (answer)
  *
  * Only the trace's own smallest clusters are checked a few steps above (SIZE_ABOVE, so that
  * a size that is a boundary, not a margin, is said): the purchases and the resamples read
@@ -35,13 +35,16 @@
  * trace hands it to size.h as size_opts.memo (memo_of), so that a verdict asked again under
  * the same verdict_memo_key judges them instead of replaying them, every answer and count
  * the same; the resamples' searches never see it. A run asked for twice in one verdict (a
- * step the check above a size runs that the bisection had run) is then replayed once.
+ * step the check above a size runs that the bisection had run) is then replayed once. A
+ * memo read back (verdict_memo.complete) holds every run the searches need, so that on
+ * more threads than made it, a run a round would make ahead of need is not made.
  *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
  */
 #include <assert.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -209,7 +212,7 @@ static const struct size_memo *memo_of(const struct verdict_opts *o, int search,
 	if (!o->memo)
 		return NULL;
 	*mv = (struct memo_view){o->memo, search, g};
-	*sm = (struct size_memo){memo_get, memo_put, mv};
+	*sm = (struct size_memo){memo_get, memo_put, mv, o->memo->complete};
 	return sm;
 }
 
@@ -370,9 +373,9 @@ static void *gpool_thread(void *arg)
 	return NULL;
 }
 
-/* hint: per policy a growth step to probe first (another trace's answer), or -1; then a
- * gallop away from it on the side it leaves open, 1, 2, 4... steps past the last probe,
- * while the probes do as the hint's did, then bisection in what is left. */
+/* hint: per policy a growth step to probe first (where the first answer points), or -1;
+ * then a gallop away from it on the side it leaves open, 1, 2, 4... steps past the last
+ * probe, while the probes do as the hint's did, then bisection in what is left. */
 static int headroom(const struct verdict_opts *o, const int *hint, struct verdict *v, struct err *e)
 {
 	unsigned K = (unsigned)llround(v->cap / v->step);
@@ -547,10 +550,6 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 
 /* ---- both answers ---- */
 
-/* Both answers on o->sc's trace; hint and ghint (or NULL): per policy (the baseline first,
- * the candidates after it as verdict_run orders them) the size and growth steps to probe
- * first. A resample's answer is given them (the trace's answers), the trace's is not: they
- * also tell how exact its searches are (see the top). */
 size_t verdict_policies(const struct policy_ops *base, const struct policy_ops *const *cand,
 			size_t ncand, const struct policy_ops **out)
 {
@@ -566,8 +565,13 @@ size_t verdict_policies(const struct policy_ops *base, const struct policy_ops *
 	return np;
 }
 
-static int answer(const struct verdict_opts *o, const unsigned *hint, const int *ghint,
-		  struct verdict *v, struct err *e)
+/* Both answers on o->sc's trace; hint (or NULL): per policy (the baseline first, the
+ * candidates after it as verdict_run orders them) the size step to probe first. A
+ * resample's answer is given them (the trace's answers), the trace's is not: they also tell
+ * how exact its searches are (see the top). The growth searches start from each policy's
+ * own first answer, the trace's as a resample's. */
+static int answer(const struct verdict_opts *o, const unsigned *hint, struct verdict *v,
+		  struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
@@ -666,13 +670,32 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 	}
 
 	/* 2. headroom, and what the baseline buys for the growth each absorbs */
-	if (o->headroom && (rc = headroom(o, ghint, v, e)))
+	/* the growth searches start where the first answer points: a policy that meets the
+	 * SLO on a share x of today's GPUs likely absorbs about 1 / x - 1 more demand on all of
+	 * them (on 20k jobs x 2,000 nodes, 2.5 probes a policy where bisection took 5.75, and
+	 * nearer a resample's answer than the trace's growth) */
+	int *own = NULL;
+	if (o->headroom) {
+		unsigned K = (unsigned)llround(v->cap / v->step);
+		own = xcalloc(np, sizeof *own);
+		for (size_t i = 0; i < np; i++) {
+			double x = v->p[i].ok && v->sizes[i].gpus > 0
+					   ? (double)v->gpus / (double)v->sizes[i].gpus - 1
+					   : -1;
+			own[i] = x < 0 ? -1 : (int)fmin(llround(x / v->step), K);
+		}
+	}
+	rc = o->headroom ? headroom(o, own, v, e) : VF_OK;
+	free(own);
+	if (rc)
 		goto out;
-	/* a resample's searches start from the baseline's smallest cluster scaled by the
-	 * demand, (1 + g) times its step: one step of the plan of copies is one of today's
-	 * (a share of each group's nodes today). Not from another candidate's purchase, so
-	 * that a candidate's answers do not depend on the others. */
-	unsigned base_min = v->sizes[0].full_ok ? v->sizes[0].min.step : 0;
+	/* a resample's searches start where the first answer points: the growth the candidate
+	 * absorbs on today's S steps asks of the baseline about S k_b / k_p steps (k the
+	 * smallest clusters' steps), or (1 + g) k_b where the candidate has none. One step of
+	 * the plan of copies is one of today's (a share of each group's nodes today). Not from
+	 * another candidate's purchase, so that a candidate's answers do not depend on the
+	 * others. */
+	unsigned kb = v->sizes[0].full_ok ? v->sizes[0].min.step : 0;
 	for (size_t i = 1; o->headroom && i < np && !rc; i++) {
 		struct verdict_pol *p = &v->p[i];
 		if (!p->ok || p->growth <= v->p[0].growth)
@@ -687,7 +710,9 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, const int 
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
 		} else {
-			unsigned h = (unsigned)ceil(base_min * (1 + p->growth));
+			unsigned kp = v->sizes[i].min.step;
+			unsigned h = (unsigned)ceil(kp ? (double)v->plan.steps * kb / kp
+						       : kb * (1 + p->growth));
 			rc = buy_for(o, v, p->growth, resample, h, p, e);
 		}
 	}
@@ -735,7 +760,6 @@ struct rpool {
 	struct verdict *v;
 	struct rshare *sh;
 	const unsigned *hint;
-	const int *ghint;
 	int64_t t0, t1;
 	unsigned nth;         /* threads of each resample's answer */
 	const uint32_t *todo; /* the resamples to search, n of them */
@@ -769,7 +793,7 @@ static int one_resample(struct rpool *pl, uint32_t r, struct err *e)
 	int rc = resample_jobs(&sc->base, pl->t0, pl->t1, v->block_s, resample_seed(o->lo, r),
 			       &rs.base, e);
 	if (!rc)
-		rc = answer(&ro, pl->hint, pl->ghint, &rv, e);
+		rc = answer(&ro, pl->hint, &rv, e);
 	for (size_t i = 0; !rc && i < v->np; i++) {
 		const struct verdict_pol *q = &rv.p[i];
 		struct verdict_pol *p = &v->p[i];
@@ -808,30 +832,25 @@ static void *rpool_thread(void *arg)
 	return NULL;
 }
 
-/* The brackets a resample's searches start from, per policy of v (the trace's answers):
- * the smallest cluster's step (0: none) and the growth step (-1: none). */
-static void hints_of(const struct verdict *v, unsigned *hint, int *ghint)
+/* The steps a resample's size searches start from, per policy of v: the trace's smallest
+ * cluster (0: none). */
+static void hints_of(const struct verdict *v, unsigned *hint)
 {
-	for (size_t i = 0; i < v->np; i++) {
-		const struct verdict_pol *p = &v->p[i];
-		hint[i] = p->ok ? p->size->min.step : 0;
-		ghint[i] = p->growth >= 0 ? (int)llround(p->growth / v->step) : -1;
-	}
+	for (size_t i = 0; i < v->np; i++)
+		hint[i] = v->p[i].ok ? v->p[i].size->min.step : 0;
 }
 
-/* v->hints from hint and ghint. */
-static void hints_text(struct verdict *v, const unsigned *hint, const int *ghint)
+/* v->hints from hint. */
+static void hints_text(struct verdict *v, const unsigned *hint)
 {
 	sbuf_reset(&v->hints);
 	for (size_t i = 0; i < v->np; i++)
-		sbuf_printf(&v->hints, "%s%s:%u:%d", i ? "," : "", v->p[i].policy->name, hint[i],
-			    ghint[i]);
+		sbuf_printf(&v->hints, "%s%s:%u", i ? "," : "", v->p[i].policy->name, hint[i]);
 }
 
-/* Read text, as hints_text writes it for v's policies (in v's order), into hint and ghint:
- * 0, or VF_EINPUT saying what does not match. */
-static int hints_parse(const struct verdict *v, const char *text, unsigned *hint, int *ghint,
-		       struct err *e)
+/* Read text, as hints_text writes it for v's policies (in v's order), into hint: 0, or
+ * VF_EINPUT saying what does not match. */
+static int hints_parse(const struct verdict *v, const char *text, unsigned *hint, struct err *e)
 {
 	const char *p = text;
 	for (size_t i = 0; i < v->np; i++) {
@@ -847,18 +866,11 @@ static int hints_parse(const struct verdict *v, const char *text, unsigned *hint
 				       "then each candidate once, in the order given)",
 				       text, i + 1, name);
 		p += n + 1;
-		unsigned long h = strtoul(p, &end, 10);
-		if (end == p || *end != ':' || h > UINT32_MAX)
-			return err_set(e, VF_EINPUT, "--hints '%s': %s: not STEP:GROWTH_STEP", text,
-				       name);
-		p = end + 1;
-		long g = strtol(p, &end, 10);
-		if (end == p || g < -1 || g > INT32_MAX)
-			return err_set(e, VF_EINPUT, "--hints '%s': %s: not STEP:GROWTH_STEP", text,
-				       name);
+		unsigned long h = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : ULONG_MAX;
+		if (h > UINT32_MAX || (*end && *end != ','))
+			return err_set(e, VF_EINPUT, "--hints '%s': %s: not a step", text, name);
 		p = end;
 		hint[i] = (unsigned)h;
-		ghint[i] = (int)g;
 	}
 	if (*p)
 		return err_set(e, VF_EINPUT, "--hints '%s': more than the %zu policies", text,
@@ -894,10 +906,10 @@ static int known(const struct verdict_opts *o, struct verdict *v, uint32_t r)
 }
 
 /* Both answers on each of o->nres resamples (o->only alone when set), into the r_* arrays
- * and intervals of v, each search starting from hint and ghint (the trace's answers, or a
+ * and intervals of v, each size search starting from hint (the trace's answers, or a
  * task's --hints); sh: the progress shared with the trace's answer. */
 static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struct verdict *v,
-			  const unsigned *hint, const int *ghint, struct err *e)
+			  const unsigned *hint, struct err *e)
 {
 	const struct scenario *sc = o->sc;
 	int64_t t0, t1;
@@ -906,7 +918,7 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 		return rc;
 	v->nres = o->nres;
 	v->block_s = o->block_s ? o->block_s : resample_block_default(t0, t1);
-	hints_text(v, hint, ghint);
+	hints_text(v, hint);
 	key_text(o, v);
 	for (size_t i = 0; i < v->np; i++) {
 		struct verdict_pol *p = &v->p[i];
@@ -935,7 +947,6 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 			   .v = v,
 			   .sh = sh,
 			   .hint = hint,
-			   .ghint = ghint,
 			   .t0 = t0,
 			   .t1 = t1,
 			   .nth = o->nthreads / nw,
@@ -970,7 +981,7 @@ static int over_resamples(const struct verdict_opts *o, struct rshare *sh, struc
 }
 
 /* A task's verdict (o->only): the policies, the growth search's step, and the hints. */
-static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned **hint, int **ghint,
+static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned **hint,
 		      struct err *e)
 {
 	const struct policy_ops **pols = xcalloc(o->npol + 1, sizeof *pols);
@@ -985,13 +996,12 @@ static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned 
 	}
 	free(pols);
 	*hint = xcalloc(v->np, sizeof **hint);
-	*ghint = xcalloc(v->np, sizeof **ghint);
 	if (!o->hints)
 		return err_set(e, VF_EINPUT,
 			       "a resample alone needs the trace's answers (--hints)");
 	if (o->only > o->nres)
 		return err_set(e, VF_EINPUT, "resample %u of %u", o->only, o->nres);
-	return hints_parse(v, o->hints, *hint, *ghint, e);
+	return hints_parse(v, o->hints, *hint, e);
 }
 
 int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
@@ -1006,28 +1016,25 @@ int verdict_run(const struct verdict_opts *o, struct verdict *v, struct err *e)
 	struct rshare sh = {.o = o, .n = o->nres, .done = xcalloc(o->nres + 1, sizeof *sh.done)};
 	struct rprog rp = {&sh, 0};
 	unsigned *hint = NULL;
-	int *ghint = NULL;
 	pthread_mutex_init(&sh.mu, NULL);
 	if (o->nres && o->progress) {
 		oo.progress = rprog_fn;
 		oo.u = &rp;
 	}
 	if (o->only) {
-		rc = task_start(o, v, &hint, &ghint, e);
+		rc = task_start(o, v, &hint, e);
 	} else {
-		rc = answer(&oo, NULL, NULL, v, e);
+		rc = answer(&oo, NULL, v, e);
 		if (!rc && o->nres) {
 			hint = xcalloc(v->np, sizeof *hint);
-			ghint = xcalloc(v->np, sizeof *ghint);
-			hints_of(v, hint, ghint);
+			hints_of(v, hint);
 		}
 	}
 	if (!rc && o->nres)
-		rc = over_resamples(o, &sh, v, hint, ghint, e);
+		rc = over_resamples(o, &sh, v, hint, e);
 	pthread_mutex_destroy(&sh.mu);
 	free(sh.done);
 	free(hint);
-	free(ghint);
 	return rc;
 }
 

@@ -78,6 +78,15 @@ grep -v "kept in" err >err.search
 cmp -s err.search err.memo || die "stderr differs with the trace's runs read: $(diff err.search err.memo)"
 expect_rc 0 vf verdict w.db -p packing,fgd --resamples 4 --sweep d
 cmp -s out ref.txt || die "the sweep's text verdict differs: $(diff ref.txt out)"
+# the trace searched on one thread, read on six: the runs the wider rounds would make ahead
+# of need are not made (trace.db holds every run the searches need), and the verdict is
+# the same
+mv d/trace.db gone1.db
+expect_rc 0 vf verdict w.db "$@" --sweep d --threads 1
+contains err "kept in d/trace.db"
+expect_rc 0 vf verdict w.db "$@" --sweep d --threads 6
+cmp -s out ref.json || die "the verdict read on 6 threads differs: $(diff ref.json out)"
+grep -q "probe runs not replayed$" err || die "runs were replayed on 6 threads: $(cat err)"
 grep -q "probe runs not replayed$" err || die "the trace was replayed: $(cat err)"
 
 # trace.db changed outside voidfit, or not a task store: refused, not used; check
@@ -147,10 +156,16 @@ contains err "--sweep: not with --resample, --hints or --into"
 expect_rc 2 vf verdict s.db -p fgd --hints x
 contains err "--hints: with --resample only"
 # hints of other policies: refused before any search, and no task store left
-expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints fgd:3:1 --into t.db
-contains err "--hints 'fgd:3:1': policy 1 is not scalar"
+expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints fgd:3 --into t.db
+contains err "--hints 'fgd:3': policy 1 is not scalar"
 [ ! -e t.db ] && [ ! -e t.db.part ] || die "a refused task left its store"
-expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints scalar:3:1 --into t.db
+expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints scalar:3 --into t.db
 contains err "1 policies, not 2"
+[ ! -e t.db ] && [ ! -e t.db.part ] || die "a refused task left its store"
+# a hint that is not a step (the growth step hints once carried is not one)
+expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints scalar:3:1,fgd:2 --into t.db
+contains err "--hints 'scalar:3:1,fgd:2': scalar: not a step"
+expect_rc 1 vf verdict s.db -p fgd --resamples 2 --resample 1 --hints scalar:-3,fgd:2 --into t.db
+contains err "scalar: not a step"
 [ ! -e t.db ] && [ ! -e t.db.part ] || die "a refused task left its store"
 echo ok

@@ -875,6 +875,45 @@ static void assert_same_result(const struct size_result *q, const struct size_re
 	assert_int_equal(q->reused, r->reused);
 }
 
+/* A complete memo (size_memo.complete): one policy at one seed, so that on 4 threads each
+ * round runs steps ahead of need. The memo of a search on one thread lacks those; given it
+ * on 4 threads, the search makes none of them (nothing put) and finds every answer and
+ * count of the search on one thread; not said complete, it makes them. */
+static void test_memo_complete(void **state)
+{
+	struct fx *f = *state;
+	struct size_slo slo = {0};
+	struct err e;
+	const struct policy_ops *pols[] = {policy_find("best-fit")};
+	static struct tmemo m;
+	struct size_memo sm = {tmemo_get, tmemo_put, &m, 0};
+	add_jobs(f, 0, 300, 30);
+	assert_int_equal(size_slo_parse("wait_p95<=60", &slo, &e), 0);
+	pthread_mutex_init(&m.mu, NULL);
+	struct size_opts o = fx_opts(f, pols, 1, &slo, 1, 1);
+	o.hi = 1;
+	o.memo = &sm;
+	struct size_result *r, *q;
+	assert_int_equal(size_run(&o, &r, &e), 0);
+	size_t made = m.puts;
+	assert_true(made == r->probes);
+	for (int complete = 1; complete >= 0; complete--) {
+		sm.complete = complete;
+		m.n = made;
+		m.gets = m.puts = 0;
+		o.nthreads = 4;
+		assert_int_equal(size_run(&o, &q, &e), 0);
+		assert_same_result(q, r);
+		if (complete)
+			assert_int_equal(m.puts, 0);
+		else
+			assert_true(m.puts > 0); /* the runs ahead: the case above is one */
+		size_results_free(q, 1);
+	}
+	size_results_free(r, 1);
+	pthread_mutex_destroy(&m.mu);
+}
+
 /* Runs looked up in a memo (size_opts.memo) are judged as if run: a search given the runs
  * an earlier one put there finds every answer and count of it and runs nothing, on one
  * thread or three; given half of them, it runs only the others; a run changed there
@@ -887,7 +926,7 @@ static void test_memo_same_answer(void **state)
 	struct err e;
 	const struct policy_ops *pols[] = {policy_find("first-fit"), policy_find("best-fit")};
 	static struct tmemo m;
-	struct size_memo sm = {tmemo_get, tmemo_put, &m};
+	struct size_memo sm = {tmemo_get, tmemo_put, &m, 0};
 	add_jobs(f, 0, 300, 30);
 	assert_int_equal(size_slo_parse("wait_p95<=60", &slo, &e), 0);
 	pthread_mutex_init(&m.mu, NULL);
@@ -983,6 +1022,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_known_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memo_same_answer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memo_complete, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
