@@ -167,6 +167,10 @@ struct verdict_pol {
 	double buy_usd_year;             /* their price a year */
 	int buy_over; /* the baseline misses even on the largest cluster tried (buy is its
 		       * GPUs beyond today's: a lower bound) */
+	/* the trace's: nodes more than the purchase's cluster where the baseline misses the SLO
+	 * again (checked SIZE_ABOVE steps above it), so that the purchase is a boundary, not
+	 * a margin; 0: none of them misses */
+	size_t buy_above;
 	/* ---- over the resamples (opts.nres): each answer per resample (nres, owned), and
 	 * their VERDICT_LEVEL percentile interval (resample_interval; NaN with no value) ---- */
 	double *r_usd;    /* usd_year; 0 where the policy misses the SLO, NaN where the

@@ -820,6 +820,18 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				r->above.nodes - r->min.nodes,
 				r->above.nodes - r->min.nodes > 1 ? "s" : "");
 	}
+	for (size_t i = 1; i < t->v.np; i++) {
+		const struct verdict_pol *p = &t->v.p[i];
+		if (p->buy && p->buy_above)
+			fprintf(stderr,
+				"voidfit verdict: %s is not monotone in the cluster's size on the "
+				"trace grown by %.0f %% (%s's headroom): the cluster of its "
+				"purchase "
+				"(%" PRId64 " GPUs more) meets the SLO but one %zu node%s larger "
+				"misses it, so the purchase is a boundary, not a margin\n",
+				t->v.p[0].policy->name, 100 * p->growth, p->policy->name, p->buy,
+				p->buy_above, p->buy_above > 1 ? "s" : "");
+	}
 	return print_verdict(ctx, t);
 }
 

@@ -18,9 +18,9 @@
  *                today's; answer = its smallest cluster minus today's, group by group;
  *                a resample's starts at S k_b / k_p, from the smallest clusters (answer)
  *
- * Only the trace's own smallest clusters are checked a few steps above (SIZE_ABOVE, so that
- * a size that is a boundary, not a margin, is said): the purchases and the resamples read
- * only the sizes, and the check was two of their five or six probes.
+ * Only the trace's own smallest clusters and purchases are checked a few steps above
+ * (SIZE_ABOVE, so that a size that is a boundary, not a margin, is said): the resamples
+ * read only the sizes, and the check was two of their five or six probes.
  *
  * A resample's sizes (its smallest clusters and its purchases) are found to within
  * 1 / RESAMPLE_TOL of the plan's steps (size_opts.tol): the last probes of a bisection over
@@ -509,7 +509,7 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .nthreads = o->nthreads,
 				       .stop = o->stop,
 				       .giveup = o->giveup,
-				       .no_above = 1,
+				       .no_above = resample,
 				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
 		if (resample && hint)
 			so.hint = &hint;
@@ -527,6 +527,7 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 		/* to within tol, the bracket's bottom: the purchase errs low, as the saving does */
 		unsigned st = res->has_smaller ? res->below.step + 1 : res->min.step;
 		p->buy_over = !res->full_ok;
+		p->buy_above = res->above_miss ? res->above.nodes - res->min.nodes : 0;
 		p->buy = 0;
 		p->buy_usd_year = 0;
 		for (size_t k = 0; k < plan.ng; k++) {
@@ -709,6 +710,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 			p->buy = v->p[same].buy;
 			p->buy_usd_year = v->p[same].buy_usd_year;
 			p->buy_over = v->p[same].buy_over;
+			p->buy_above = v->p[same].buy_above;
 		} else {
 			unsigned kp = v->sizes[i].min.step;
 			unsigned h = (unsigned)ceil(kp ? (double)v->plan.steps * kb / kp

@@ -61,3 +61,20 @@ vf verdict s.db -p packing --no-headroom -f csv >v.csv 2>/dev/null || die "verdi
 slo=$(awk -F'"' 'NR == 2 { print $2 }' v.csv)
 expect_rc 0 vf size s.db -p packing --slo "$slo"
 cat out err | grep -q "NOT MONOTONE" || die "size at $slo: packing should not be monotone"
+# a purchase that is a boundary, not a margin, is said too: on this generated trace the
+# baseline meets and misses the SLO in turn on the grown traces (the check above a size is
+# size's own, compared with a probe of every step in unit/test-size), the GPUs it names
+# those of the table, and none for a policy that needs no purchase
+vf gen -j 5000 --nodes 300 --seed 3 -o g >/dev/null 2>&1 || die "gen failed"
+vf import -o g.db g/jobs.csv g/nodes.csv >/dev/null 2>&1 || die "import g failed"
+expect_rc 0 vf verdict g.db -p first-fit,tetris --threads 2 -f json
+for p in first-fit tetris; do
+	n=$(awk -v p="\"$p\"," '$1 == "\"policy\":" { cur = $2 == p }
+		cur && $1 == "\"buy_gpus\":" { gsub(/[^0-9]/, "", $2); print $2; exit }' out)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || die "$p: no purchase in $(cat out)"
+	contains err "scalar is not monotone in the cluster's size on the trace grown by"
+	grep -q "($p's headroom): the cluster of its purchase ($n GPUs more) meets the SLO" err ||
+		die "$p: its purchase of $n GPUs not said a boundary: $(cat err)"
+done
+grep -q "(scalar's headroom)" err && die "the baseline's own purchase said: $(cat err)"
+echo ok
