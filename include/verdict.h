@@ -161,6 +161,10 @@ struct verdict_pol {
 	int capped;     /* growth is the cap: it may absorb more */
 	double miss_at; /* the growth that missed (growth + step), NaN when capped or -1 */
 	struct size_check miss; /* its check (what missed, at which seed) */
+	/* a growth the search found (met, the next step missed) and gave up because a step
+	 * below it missed (gave_miss): the policy is not monotone in demand there, and growth
+	 * was searched below that miss; NaN: none */
+	double gave_growth, gave_miss;
 	/* what the baseline buys to absorb growth too (0 when growth <= the baseline's) */
 	int64_t buy;                     /* GPUs */
 	int64_t buy_model[GPUMODEL_MAX]; /* the same by GPU model */

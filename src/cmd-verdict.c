@@ -820,6 +820,18 @@ static int exec_verdict(struct cmd_ctx *ctx)
 				r->above.nodes - r->min.nodes,
 				r->above.nodes - r->min.nodes > 1 ? "s" : "");
 	}
+	for (size_t i = 0; i < t->v.np; i++) {
+		const struct verdict_pol *p = &t->v.p[i];
+		if (!isnan(p->gave_growth))
+			fprintf(stderr,
+				"voidfit verdict: %s is not monotone in demand here: it meets the "
+				"SLO at +%.0f %% but misses it at +%.0f %%, so its headroom is "
+				"taken "
+				"below that miss: +%.0f %%, with the growth steps below it met "
+				"too\n",
+				p->policy->name, 100 * p->gave_growth, 100 * p->gave_miss,
+				100 * p->growth);
+	}
 	for (size_t i = 1; i < t->v.np; i++) {
 		const struct verdict_pol *p = &t->v.p[i];
 		if (p->buy && p->buy_above)

@@ -332,11 +332,14 @@ static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 
 /* Where one policy's growth search stands. */
 struct gsearch {
-	unsigned lo, hi; /* a step met and one missed (hi = K + 1: none missed yet) */
-	struct size_check miss;
-	unsigned probe; /* this round's step */
-	int dir;        /* a gallop from the hint: +1 up from lo, -1 down from hi; 0 bisecting */
-	unsigned d;     /* the gallop's next distance */
+	unsigned lo, hi;   /* a step met and one missed (hi = K + 1: none missed yet) */
+	unsigned probe;    /* this round's step */
+	int dir;           /* a gallop from the hint: +1 up from lo, -1 down from hi; 0 bisecting */
+	unsigned d;        /* the gallop's next distance */
+	signed char *seen; /* per step 0..K: 1 met, -1 missed, 0 not probed */
+	struct size_check *chk; /* per step 0..K + 1: the check of each probed */
+	unsigned gave;          /* a step the search found, then gave up: one below it missed */
+	unsigned gave_miss;     /* that miss */
 	struct size_check c;
 	int rc;
 	struct err e;
@@ -373,9 +376,82 @@ static void *gpool_thread(void *arg)
 	return NULL;
 }
 
+/* Policy gs's probe of step m met the SLO (pass) or missed it (first: the round's first,
+ * which sets the gallop's side): into its bracket. A miss below lo (a step checked below
+ * a growth found) moves the search below it: hi that miss, lo the largest step under it
+ * known to meet (step 0 is). */
+static void headroom_take(struct gsearch *gs, unsigned m, int pass, int first)
+{
+	gs->seen[m] = pass ? 1 : -1;
+	if (m < gs->lo && !pass) {
+		if (!gs->gave)
+			gs->gave = gs->lo, gs->gave_miss = m;
+		gs->hi = m;
+		gs->lo = m;
+		while (gs->lo > 0 && gs->seen[--gs->lo] <= 0)
+			;
+		gs->dir = 0;
+		return;
+	}
+	if (m < gs->lo)
+		return;
+	if (pass)
+		gs->lo = m;
+	else
+		gs->hi = m;
+	/* a gallop goes on while its probes do as the hint's did */
+	if (first && gs->dir)
+		gs->dir = pass ? 1 : -1;
+	else if (gs->dir && (gs->dir > 0) != pass)
+		gs->dir = 0;
+	else
+		gs->d *= 2;
+}
+
+/* The steps below a growth found that must meet the SLO too (headroom). */
+#define HEADROOM_BELOW 2
+
+/* The step policy gs probes next (round, hint h, K steps), or 0 for none: the search's while
+ * it has a bracket (hi - lo > 1), the steps it knows (seen) taken as they went without a
+ * probe; then the HEADROOM_BELOW steps below lo not yet probed. A step already missed
+ * below lo moves the search below it (headroom_take). */
+static unsigned headroom_next(struct gsearch *gs, size_t round, int h, unsigned K)
+{
+	for (;;) {
+		if (gs->hi - gs->lo > 1) {
+			unsigned m = (gs->lo + gs->hi) / 2;
+			if (round == 0 && h >= 0 && (unsigned)h <= K) {
+				m = h ? (unsigned)h : 1; /* step 0 is met */
+				gs->dir = 1, gs->d = 1;
+			} else if (gs->dir > 0 && gs->lo + gs->d < gs->hi) {
+				m = gs->lo + gs->d;
+			} else if (gs->dir < 0 && gs->hi > gs->lo + gs->d) {
+				m = gs->hi - gs->d;
+			} else {
+				gs->dir = 0;
+			}
+			if (!gs->seen[m])
+				return m;
+			headroom_take(gs, m, gs->seen[m] > 0, round == 0);
+			continue;
+		}
+		unsigned b = 0;
+		for (unsigned j = 1; j <= HEADROOM_BELOW && j < gs->lo && !b; j++)
+			if (gs->seen[gs->lo - j] <= 0)
+				b = gs->lo - j;
+		if (!b || !gs->seen[b])
+			return b;
+		headroom_take(gs, b, 0, 0);
+	}
+}
+
 /* hint: per policy a growth step to probe first (where the first answer points), or -1;
  * then a gallop away from it on the side it leaves open, 1, 2, 4... steps past the last
- * probe, while the probes do as the hint's did, then bisection in what is left. */
+ * probe, while the probes do as the hint's did, then bisection in what is left. A step
+ * found (it meets the SLO, the one above misses) stands once the HEADROOM_BELOW steps
+ * below it meet too; where one misses, the policy is not monotone in demand there, and the
+ * search goes on below that miss: the headroom is growth the policy absorbs with every
+ * growth just below it, not one it meets between two that it misses. */
 static int headroom(const struct verdict_opts *o, const int *hint, struct verdict *v, struct err *e)
 {
 	unsigned K = (unsigned)llround(v->cap / v->step);
@@ -385,27 +461,18 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 	unsigned nth = o->nthreads;
 	size_t total = v->np * (size_t)(ceil(log2((double)K + 2)) + 1);
 
-	for (size_t i = 0; i < v->np; i++)
+	for (size_t i = 0; i < v->np; i++) {
 		s[i].lo = 0, s[i].hi = K + 1;
+		s[i].seen = xcalloc((size_t)K + 2, 1);
+		s[i].chk = xcalloc((size_t)K + 2, sizeof *s[i].chk);
+		s[i].seen[0] = 1;
+	}
 	for (size_t done = 0, round = 0; !rc; round++) {
 		size_t n = 0;
 		for (size_t i = 0; i < v->np; i++)
-			if (v->p[i].ok && s[i].hi - s[i].lo > 1) {
-				int h = hint ? hint[i] : -1;
-				struct gsearch *gs = &s[i];
-				gs->probe = (gs->lo + gs->hi) / 2;
-				if (round == 0 && h >= 0 && (unsigned)h <= K) {
-					gs->probe = h ? (unsigned)h : 1; /* step 0 is met */
-					gs->dir = 1, gs->d = 1;
-				} else if (gs->dir > 0 && gs->lo + gs->d < gs->hi) {
-					gs->probe = gs->lo + gs->d;
-				} else if (gs->dir < 0 && gs->hi > gs->lo + gs->d) {
-					gs->probe = gs->hi - gs->d;
-				} else {
-					gs->dir = 0;
-				}
+			if (v->p[i].ok &&
+			    (s[i].probe = headroom_next(&s[i], round, hint ? hint[i] : -1, K)))
 				todo[n++] = i;
-			}
 		if (!n)
 			break;
 		struct gpool pl = {.o = o,
@@ -432,17 +499,8 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 				break;
 			v->work[VERDICT_W_HEADROOM].probes++;
 			v->work[VERDICT_W_HEADROOM].events += gs->c.events;
-			if (gs->c.pass)
-				gs->lo = gs->probe;
-			else
-				gs->hi = gs->probe, gs->miss = gs->c;
-			/* a gallop goes on while its probes do as the hint's did */
-			if (round == 0 && gs->dir)
-				gs->dir = gs->c.pass ? 1 : -1;
-			else if (gs->dir && (gs->dir > 0) != gs->c.pass)
-				gs->dir = 0;
-			else
-				gs->d *= 2;
+			gs->chk[gs->probe] = gs->c;
+			headroom_take(gs, gs->probe, gs->c.pass, round == 0);
 		}
 	}
 	for (size_t i = 0; i < v->np && !rc; i++) {
@@ -451,7 +509,13 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		p->capped = p->ok && s[i].hi == K + 1;
 		p->miss_at = p->ok && !p->capped ? s[i].hi * v->step : NAN;
 		if (p->ok && !p->capped)
-			p->miss = s[i].miss;
+			p->miss = s[i].chk[s[i].hi];
+		p->gave_growth = p->ok && s[i].gave ? s[i].gave * v->step : NAN;
+		p->gave_miss = p->ok && s[i].gave ? s[i].gave_miss * v->step : NAN;
+	}
+	for (size_t i = 0; i < v->np; i++) {
+		free(s[i].seen);
+		free(s[i].chk);
 	}
 	free(todo);
 	free(s);
@@ -656,7 +720,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 		p->size = r;
 		p->ok = r->full_ok;
 		p->growth = -1;
-		p->miss_at = NAN;
+		p->miss_at = p->gave_growth = p->gave_miss = NAN;
 		if (!p->ok || !b->full_ok)
 			continue;
 		for (size_t g = 0; g < v->plan.ng; g++) {
@@ -995,6 +1059,7 @@ static int task_start(const struct verdict_opts *o, struct verdict *v, unsigned 
 		v->p[i].policy = pols[i];
 		v->p[i].is_base = i == 0;
 		v->p[i].growth = -1;
+		v->p[i].gave_growth = v->p[i].gave_miss = NAN;
 	}
 	free(pols);
 	*hint = xcalloc(v->np, sizeof **hint);

@@ -16,6 +16,7 @@
 
 #include "import.h"
 #include "size.h"
+#include "verdict.h"
 
 static void slo_text(const struct size_slo *slo, char *buf, size_t len)
 {
@@ -536,6 +537,74 @@ static void test_bisection_vs_every_size(void **state)
 	scenario_release(&sc);
 }
 
+/* The verdict's headroom against a probe of every growth step: on storage-stress, where
+ * best-fit, fgd, packing and tetris meet and miss the SLO in turn as demand grows (tetris
+ * meets it at +10 %, misses at +12 %, meets at +14 % and at +18 %), each policy's headroom
+ * is the growth below its first miss: every step up to it meets the SLO (verdict_grow,
+ * judged by the verdict's own slo_grow on today's cluster), the next misses; and a policy
+ * whose search first found a growth above a miss says so (gave_growth, gave_miss). */
+static void test_headroom_first_miss(void **state)
+{
+	(void)state;
+	struct scenario sc;
+	struct size_plan plan;
+	struct err e;
+	if (load_storage_stress(&sc, &plan))
+		skip();
+	static const char *const names[] = {"tetris", "packing", "fgd", "best-fit", "clustering"};
+	size_t np = sizeof names / sizeof *names;
+	const struct policy_ops *pols[sizeof names / sizeof *names];
+	for (size_t i = 0; i < np; i++)
+		pols[i] = policy_find(names[i]);
+	struct verdict_opts o = {.sc = &sc,
+				 .base = policy_find("scalar"),
+				 .pols = pols,
+				 .npol = np,
+				 .lo = 1,
+				 .hi = 1,
+				 .shrink_model = -1,
+				 .headroom = 1,
+				 .nthreads = 2,
+				 .giveup = 1};
+	struct verdict v;
+	assert_int_equal(verdict_run(&o, &v, &e), 0);
+	int gave = 0;
+	for (size_t i = 1; i < v.np; i++) {
+		const struct verdict_pol *p = &v.p[i];
+		assert_true(p->ok && p->growth >= 0 && !p->capped);
+		unsigned k = (unsigned)llround(p->growth / v.step), first = 0;
+		for (unsigned j = 0; j <= k + 1; j++) {
+			struct scenario g = sc;
+			const struct policy_ops *one[] = {p->policy};
+			verdict_grow(&sc.base, j * v.step, 1, &g.base);
+			struct size_opts so = {.sc = &g,
+					       .plan = &plan,
+					       .pols = one,
+					       .npol = 1,
+					       .lo = 1,
+					       .hi = 1,
+					       .slo = &v.slo_grow,
+					       .nthreads = 1};
+			struct size_check c;
+			assert_int_equal(size_probe(&so, 0, plan.steps, NULL, &c, NULL, &e), 0);
+			job_set_release(&g.base);
+			if (!c.pass && !first)
+				first = j;
+		}
+		if (first != k + 1)
+			fail_msg("%s: headroom %u steps, but the first miss is at step %u",
+				 p->policy->name, k, first);
+		if (!isnan(p->gave_growth)) {
+			gave = 1;
+			assert_true(p->gave_growth > p->gave_miss && p->gave_miss > p->growth);
+		}
+	}
+	assert_true(gave); /* tetris's search first found +18 %, above its miss at +16 % */
+	verdict_release(&v);
+	size_plan_release(&plan);
+	scenario_release(&sc);
+}
+
 /* Two checks alike, NaN equal to NaN. */
 static void assert_same_check(const struct size_check *a, const struct size_check *b)
 {
@@ -1018,6 +1087,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_faults_follow_nodes, setup, teardown),
 		cmocka_unit_test(test_bisection_vs_every_size),
 		cmocka_unit_test(test_threads_same_answer),
+		cmocka_unit_test(test_headroom_first_miss),
 		cmocka_unit_test(test_hint_gallop),
 		cmocka_unit_test_setup_teardown(test_giveup_same_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_known_same_answer, setup, teardown),
