@@ -10,8 +10,9 @@
  *                smallest cluster minus the policy's, group by group
  *   headroom     per policy a bisection over growth steps 0..K (K = cap / step): lo meets
  *                (step 0 is the full cluster of the first answer), hi misses (K + 1 before
- *                any probe); one round probes every active policy's midpoint on threads;
- *                a resample's starts at the trace's answer and gallops from it (headroom)
+ *                any probe); one round probes every active policy's next step on threads;
+ *                it starts where the policy's first answer points and gallops from there;
+ *                a growth found stands once the two steps below it meet too (headroom)
  *   buy          for each growth a candidate absorbs beyond the baseline's, size_run of the
  *                baseline on the grown trace and a cluster of GPU nodes replicated
  *                (2 + floor(g) times), so that the search can find a cluster larger than
@@ -44,7 +45,6 @@
  */
 #include <assert.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -737,7 +737,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 	/* 2. headroom, and what the baseline buys for the growth each absorbs */
 	/* the growth searches start where the first answer points: a policy that meets the
 	 * SLO on a share x of today's GPUs likely absorbs about 1 / x - 1 more demand on all of
-	 * them (on 20k jobs x 2,000 nodes, 2.5 probes a policy where bisection took 5.75, and
+	 * them (on 20k jobs x 2,000 nodes the answer or next to it for most policies, and
 	 * nearer a resample's answer than the trace's growth) */
 	int *own = NULL;
 	if (o->headroom) {
@@ -932,8 +932,8 @@ static int hints_parse(const struct verdict *v, const char *text, unsigned *hint
 				       "then each candidate once, in the order given)",
 				       text, i + 1, name);
 		p += n + 1;
-		unsigned long h = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : ULONG_MAX;
-		if (h > UINT32_MAX || (*end && *end != ','))
+		unsigned long h = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (!(*p >= '0' && *p <= '9') || h > UINT32_MAX || (*end && *end != ','))
 			return err_set(e, VF_EINPUT, "--hints '%s': %s: not a step", text, name);
 		p = end;
 		hint[i] = (unsigned)h;
