@@ -445,14 +445,24 @@ static unsigned headroom_next(struct gsearch *gs, size_t round, int h, unsigned 
 	}
 }
 
-/* hint: per policy a growth step to probe first (where the first answer points), or -1;
- * then a gallop away from it on the side it leaves open, 1, 2, 4... steps past the last
- * probe, while the probes do as the hint's did, then bisection in what is left. A step
- * found (it meets the SLO, the one above misses) stands once the HEADROOM_BELOW steps
+/* The growth step policy p's search starts from, where its first answer points: a policy
+ * that meets the SLO on a share x of today's GPUs likely absorbs about 1 / x - 1 more
+ * demand on all of them (on 20k jobs x 2,000 nodes the answer or next to it for most
+ * policies, and nearer a resample's answer than the trace's growth); -1 for none. */
+static int growth_start(const struct verdict *v, const struct verdict_pol *p,
+			const struct size_result *r, unsigned K)
+{
+	double x = p->ok && r->gpus > 0 ? (double)v->gpus / (double)r->gpus - 1 : -1;
+	return x < 0 ? -1 : (int)fmin(llround(x / v->step), K);
+}
+
+/* Per policy, from growth_start, a gallop away from it on the side it leaves open, 1, 2,
+ * 4... steps past the last probe, while the probes do as the hint's did, then bisection in what is
+ * left. A step found (it meets the SLO, the one above misses) stands once the HEADROOM_BELOW steps
  * below it meet too; where one misses, the policy is not monotone in demand there, and the
  * search goes on below that miss: the headroom is growth the policy absorbs with every
  * growth just below it, not one it meets between two that it misses. */
-static int headroom(const struct verdict_opts *o, const int *hint, struct verdict *v, struct err *e)
+static int headroom(const struct verdict_opts *o, struct verdict *v, struct err *e)
 {
 	unsigned K = (unsigned)llround(v->cap / v->step);
 	struct gsearch *s = xcalloc(v->np, sizeof *s);
@@ -471,7 +481,8 @@ static int headroom(const struct verdict_opts *o, const int *hint, struct verdic
 		size_t n = 0;
 		for (size_t i = 0; i < v->np; i++)
 			if (v->p[i].ok &&
-			    (s[i].probe = headroom_next(&s[i], round, hint ? hint[i] : -1, K)))
+			    (s[i].probe = headroom_next(
+				     &s[i], round, growth_start(v, &v->p[i], &v->sizes[i], K), K)))
 				todo[n++] = i;
 		if (!n)
 			break;
@@ -735,24 +746,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 	}
 
 	/* 2. headroom, and what the baseline buys for the growth each absorbs */
-	/* the growth searches start where the first answer points: a policy that meets the
-	 * SLO on a share x of today's GPUs likely absorbs about 1 / x - 1 more demand on all of
-	 * them (on 20k jobs x 2,000 nodes the answer or next to it for most policies, and
-	 * nearer a resample's answer than the trace's growth) */
-	int *own = NULL;
-	if (o->headroom) {
-		unsigned K = (unsigned)llround(v->cap / v->step);
-		own = xcalloc(np, sizeof *own);
-		for (size_t i = 0; i < np; i++) {
-			double x = v->p[i].ok && v->sizes[i].gpus > 0
-					   ? (double)v->gpus / (double)v->sizes[i].gpus - 1
-					   : -1;
-			own[i] = x < 0 ? -1 : (int)fmin(llround(x / v->step), K);
-		}
-	}
-	rc = o->headroom ? headroom(o, own, v, e) : VF_OK;
-	free(own);
-	if (rc)
+	if (o->headroom && (rc = headroom(o, v, e)))
 		goto out;
 	/* a resample's searches start where the first answer points: the growth the candidate
 	 * absorbs on today's S steps asks of the baseline about S k_b / k_p steps (k the
