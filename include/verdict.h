@@ -171,6 +171,9 @@ struct verdict_pol {
 	double buy_usd_year;             /* their price a year */
 	int buy_over; /* the baseline misses even on the largest cluster tried (buy is its
 		       * GPUs beyond today's: a lower bound) */
+	/* the trace's: nodes more than the smallest cluster (size) where the policy misses the
+	 * SLO again (size's check above), so that it is a boundary, not a margin; 0: none */
+	size_t size_above;
 	/* the trace's: nodes more than the purchase's cluster where the baseline misses the SLO
 	 * again (checked SIZE_ABOVE steps above it), so that the purchase is a boundary, not
 	 * a margin; 0: none of them misses */

@@ -143,7 +143,8 @@ const struct cmd_entry cmd_verdict_entry = {
 };
 
 /* One line per policy: its smallest cluster, the saving, the headroom and its price (and,
- * with resamples, the intervals of the saving and the headroom). */
+ * with resamples, the intervals of the saving and the headroom), and which of its sizes
+ * is a boundary, not a margin (the sentence says how). */
 static void print_policies(const struct verdict *v, FILE *f)
 {
 	fprintf(f, "\n%-12s %8s %8s %14s %10s %14s", "policy", "gpus_min", "fewer", "usd_per_year",
@@ -173,10 +174,12 @@ static void print_policies(const struct verdict *v, FILE *f)
 					 100 * p->growth_hi);
 			fprintf(f, " %14s %10s", a, b);
 		}
-		fprintf(f, "%s\n",
+		fprintf(f, "%s%s%s\n",
 			p->is_base    ? "  baseline"
 			: p->buy_over ? "  (lower bound)"
-				      : "");
+				      : "",
+			p->size_above ? "  (size a boundary)" : "",
+			p->buy_above ? "  (purchase a boundary)" : "");
 	}
 }
 
@@ -202,6 +205,8 @@ static const struct table_col verdict_nums[] = {
 	{"buy_usd_year", "deferred", "$/yr", 0, TABLE_HIGHER, TABLE_C_DOLLARS},
 	{"buy_usd_year_lo", "deferred lo", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
 	{"buy_usd_year_hi", "deferred hi", "$/yr", 0, TABLE_NEUTRAL, TABLE_C_DOLLARS},
+	{"size_boundary_nodes", "boundary", "nodes", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
+	{"buy_boundary_nodes", "buy boundary", "nodes", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 	{"resamples", "resamples", NULL, 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 	{"block_s", "block", "s", 0, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
 	{"interval_level", "level", NULL, 2, TABLE_NEUTRAL, TABLE_C_TEXT_HIDE},
@@ -251,6 +256,8 @@ static struct table *verdict_table(const struct verdict *v, const struct scenari
 				p->ok ? p->buy_usd_year : nan,
 				r * p->buy_lo,
 				r * p->buy_hi,
+				p->ok ? (double)p->size_above : nan,
+				p->ok ? (double)p->buy_above : nan,
 				(double)v->nres,
 				v->nres ? (double)v->block_s : nan,
 				v->nres ? VERDICT_LEVEL : nan,
@@ -809,16 +816,15 @@ static int exec_verdict(struct cmd_ctx *ctx)
 		w[VERDICT_W_HEADROOM].events, w[VERDICT_W_BUY].probes, w[VERDICT_W_BUY].events);
 	for (size_t i = 0; i < t->v.np; i++) {
 		const struct size_result *r = t->v.p[i].size;
-		if (t->v.p[i].ok && r->above_miss)
+		if (t->v.p[i].ok && t->v.p[i].size_above)
 			fprintf(stderr,
 				"voidfit verdict: %s is not monotone in the cluster's size here: "
 				"its smallest cluster (%zu nodes, %" PRId64 " GPUs) meets the SLO "
 				"but a cluster %zu node%s larger misses it, so its answer is a "
 				"boundary, not a margin ('voidfit size' shows the sizes around "
 				"it)\n",
-				r->policy->name, r->min.nodes, r->gpus,
-				r->above.nodes - r->min.nodes,
-				r->above.nodes - r->min.nodes > 1 ? "s" : "");
+				r->policy->name, r->min.nodes, r->gpus, t->v.p[i].size_above,
+				t->v.p[i].size_above > 1 ? "s" : "");
 	}
 	for (size_t i = 0; i < t->v.np; i++) {
 		const struct verdict_pol *p = &t->v.p[i];

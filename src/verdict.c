@@ -730,6 +730,7 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 		p->is_base = i == 0;
 		p->size = r;
 		p->ok = r->full_ok;
+		p->size_above = r->above_miss ? r->above.nodes - r->min.nodes : 0;
 		p->growth = -1;
 		p->miss_at = p->gave_growth = p->gave_miss = NAN;
 		if (!p->ok || !b->full_ok)
@@ -1319,6 +1320,20 @@ static void say_interval(const struct verdict *v, double x, double lo, double hi
 		sbuf_adds(out, ")");
 }
 
+/* " That smallest cluster is a boundary, not a margin: a cluster N nodes larger misses
+ * the SLO." for a size found with a larger one that misses (the trace's sizes are checked
+ * above, as size checks them), else nothing. */
+static void say_boundary(const struct verdict_pol *p, struct sbuf *out)
+{
+	size_t n = p->size_above;
+	if (!n)
+		return;
+	sbuf_printf(out,
+		    " That smallest cluster is a boundary, not a margin: a cluster %zu node%s "
+		    "larger misses the SLO.",
+		    n, n > 1 ? "s" : "");
+}
+
 /* Why answer p's full cluster misses the SLO. */
 static void say_miss(const struct verdict *v, const struct size_slo *slo,
 		     const struct size_check *c, struct sbuf *out)
@@ -1405,6 +1420,8 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 		sbuf_adds(out, " of trace");
 	}
 	sbuf_adds(out, ", GPUs priced x 8,760 h a year).");
+	if (i == 0 || (p->ok && p->fewer))
+		say_boundary(p, out);
 
 	/* the second answer */
 	if (b->growth < 0 && (i == 0 || p->growth < 0)) {
@@ -1425,6 +1442,12 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 			verdict_usd_words(p->buy_usd_year, out);
 			sbuf_adds(out, "/yr of purchases deferred");
 			say_interval(v, p->buy_usd_year, p->buy_lo, p->buy_hi, 1, 0, out);
+			if (p->buy_above)
+				sbuf_printf(
+					out,
+					", a boundary, not a margin: a cluster %zu node%s larger "
+					"than that purchase misses the SLO",
+					p->buy_above, p->buy_above > 1 ? "s" : "");
 			sbuf_adds(out, ".");
 		} else if (p->growth > b->growth) {
 			sbuf_printf(out, ", which %s absorbs on today's GPUs too.", bn);

@@ -61,6 +61,23 @@ vf verdict s.db -p packing --no-headroom -f csv >v.csv 2>/dev/null || die "verdi
 slo=$(awk -F'"' 'NR == 2 { print $2 }' v.csv)
 expect_rc 0 vf size s.db -p packing --slo "$slo"
 cat out err | grep -q "NOT MONOTONE" || die "size at $slo: packing should not be monotone"
+# and the sentence, the table and the csv say it too, with the nodes size names
+vf size s.db -p packing --slo "$slo" -f csv >s.csv 2>/dev/null || die "size csv failed"
+d=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "packing" { print $c["miss_above_nodes"] - $c["nodes"] }' s.csv)
+[ "$d" -gt 0 ] || die "size names no larger size that misses: $(cat s.csv)"
+[ "$d" -gt 1 ] && nodes="nodes" || nodes="node"
+vf verdict s.db -p packing --no-headroom -f json >v.json 2>/dev/null || die "verdict json failed"
+awk -v d="$d" '$1 == "\"policy\":" { cur = $2 }
+	$1 == "\"size_boundary_nodes\":" { gsub(/[^0-9]/, "", $2); n[cur] = $2 }
+	END { exit !(n["\"packing\","] == d && n["\"scalar\","] == "0") }' v.json ||
+	die "size_boundary_nodes: want $d for packing, 0 for scalar: $(cat v.json)"
+grep -q "^packing,.*That smallest cluster is a boundary, not a margin: a cluster $d $nodes larger misses the SLO\." v.csv ||
+	die "packing's sentence does not say its size is a boundary: $(cat v.csv)"
+grep -q "^scalar,.*boundary" v.csv && die "scalar's sentence says a boundary: $(cat v.csv)"
+expect_rc 0 vf verdict s.db -p packing --no-headroom
+grep -q '^packing .*(size a boundary)' out || die "the table does not mark it: $(cat out)"
+grep -q '^scalar .*boundary' out && die "the table marks scalar: $(cat out)"
 # a purchase that is a boundary, not a margin, is said too: on this generated trace the
 # baseline meets and misses the SLO in turn on the grown traces (the check above a size is
 # size's own, compared with a probe of every step in unit/test-size), the GPUs it names
@@ -75,6 +92,16 @@ for p in first-fit tetris; do
 	contains err "scalar is not monotone in the cluster's size on the trace grown by"
 	grep -q "($p's headroom): the cluster of its purchase ($n GPUs more) meets the SLO" err ||
 		die "$p: its purchase of $n GPUs not said a boundary: $(cat err)"
+	# the row and its sentence say it too, with the nodes stderr names
+	k=$(sed -n "s/.*($p's headroom): .* but one \([0-9]*\) nodes* larger misses it.*/\1/p" err)
+	[ -n "$k" ] || die "$p: no nodes named: $(cat err)"
+	awk -v p="\"$p\"," -v k="$k" '$1 == "\"policy\":" { cur = $2 == p }
+		cur && $1 == "\"buy_boundary_nodes\":" { gsub(/[^0-9]/, "", $2); ok = $2 == k; exit }
+		END { exit !ok }' out || die "$p: buy_boundary_nodes is not $k: $(cat out)"
+	awk -v p="\"$p\"," '$1 == "\"policy\":" { cur = $2 == p }
+		cur && $1 == "\"sentence\":" { print; exit }' out >sent
+	grep -q "purchases deferred.*, a boundary, not a margin: a cluster $k nodes* larger than that purchase misses the SLO\." sent ||
+		die "$p: its sentence does not say the purchase is a boundary: $(cat sent)"
 done
 grep -q "(scalar's headroom)" err && die "the baseline's own purchase said: $(cat err)"
 echo ok
