@@ -382,9 +382,16 @@ struct cmd_bar {
 	int width;    /* characters on the line (0: nothing drawn) */
 };
 void cmd_bar_start(struct cmd_bar *b);
-/* "[####      ]  40%  " and the formatted text, if due; done in [0, 1]. */
+/* "[####      ]  40%  ", the formatted text and the time taken, with the time left once
+ * there is a guess of it (cmd_bar_time), if due; done in [0, 1]. */
 void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The time a bar shows after elapsed seconds at done (in [0, 1]): "2m 5s", and from
+ * CMD_BAR_ETA_DONE done and CMD_BAR_ETA_AFTER seconds on, the rest at the same pace: "2m
+ * 5s, about 14m left". Returns buf. */
+#define CMD_BAR_ETA_DONE  0.01
+#define CMD_BAR_ETA_AFTER 3.0
+char *cmd_bar_time(double elapsed, double done, char *buf, size_t len);
 /* Blank what the bar drew, so the next line starts clean. */
 void cmd_bar_clear(struct cmd_bar *b);
 /* A step of a search (size.h's and verdict.h's progress callback; bar a struct cmd_bar):

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "esc.h"
 #include "fault.h"
+#include "fmt.h"
 #include "gpumodel.h"
 #include "resample.h"
 #include "runrec.h"
@@ -668,6 +669,19 @@ void cmd_bar_start(struct cmd_bar *b)
 	b->width = 0;
 }
 
+char *cmd_bar_time(double elapsed, double done, char *buf, size_t len)
+{
+	char a[32], l[32];
+	fmt_duration(elapsed, FMT_DUR_ROUNDED, a, sizeof a);
+	if (done >= CMD_BAR_ETA_DONE && done < 1 && elapsed >= CMD_BAR_ETA_AFTER) {
+		fmt_duration(elapsed * (1 - done) / done, FMT_DUR_ROUNDED, l, sizeof l);
+		snprintf(buf, len, "%s, about %s left", a, l);
+	} else {
+		snprintf(buf, len, "%s", a);
+	}
+	return buf;
+}
+
 void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
 {
 	if (!b->on)
@@ -678,12 +692,17 @@ void cmd_bar_draw(struct cmd_bar *b, double done, const char *fmt, ...)
 	b->last = now;
 	done = fmin(fmax(done, 0), 1);
 	int fill = (int)(done * 30);
+	char t[80];
 	int w = fprintf(stderr, "\r[%.*s%*s] %3d%%  ", fill, "##############################",
 			30 - fill, "", (int)(done * 100));
 	va_list ap;
 	va_start(ap, fmt);
 	w += vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	w += fprintf(stderr, " (%s)", cmd_bar_time(now - b->start, done, t, sizeof t));
+	/* blank what a longer line before left */
+	if (w - 1 < b->width)
+		fprintf(stderr, "%*s", b->width - (w - 1), "");
 	if (w - 1 > b->width)
 		b->width = w - 1;
 }

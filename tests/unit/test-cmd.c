@@ -379,6 +379,19 @@ static void test_every_option_has_help(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* A bar's time: what was taken, and from 1 % done and 3 s on what is left at the same pace
+ * (worked out by hand: 90 s for a quarter leaves 270 s). */
+static void test_bar_time(void **state)
+{
+	(void)state;
+	char b[80];
+	assert_string_equal(cmd_bar_time(90, 0.25, b, sizeof b), "1m 30s, about 4m 30s left");
+	assert_string_equal(cmd_bar_time(7200, 0.4, b, sizeof b), "2h, about 3h left");
+	assert_string_equal(cmd_bar_time(1, 0.5, b, sizeof b), "1s");        /* too soon */
+	assert_string_equal(cmd_bar_time(90, 0.005, b, sizeof b), "1m 30s"); /* too little done */
+	assert_string_equal(cmd_bar_time(10, 1, b, sizeof b), "10s");        /* done */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_run_checks_operands),
 		cmocka_unit_test(test_help_from_options),
 		cmocka_unit_test(test_every_option_has_help),
+		cmocka_unit_test(test_bar_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
