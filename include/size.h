@@ -193,6 +193,17 @@ struct size_opts {
 	 * size_memo; known's first, through the same lookup, but counted as reused); the runs
 	 * made are put to it */
 	const struct size_memo *memo;
+	/* Inflation (sc->mode SIM_INFLATE): every step draws the same demand, sc->target x the
+	 * GPU capacity of inflate_gpus GPUs (0: the plan's full cluster's), not of the nodes it
+	 * keeps, so that a smaller cluster is asked what today's serves (its target is scaled
+	 * by inflate_gpus over its GPUs; a step that keeps none misses). A caller asks more
+	 * demand with more GPUs: verdict's growth g, today's GPUs x (1 + g). */
+	double inflate_gpus;
+	/* 1: the SLO bounds the unplaceable jobs itself, and size adds no rule of its own (no
+	 * more than the full cluster's): verdict's in inflation, where a draw that fails counts
+	 * as unplaceable, so that a cluster larger than today's (a purchase's copies) fails
+	 * none and its rule would ask a smaller one to fail none either */
+	int own_unplaceable;
 };
 
 /* Events between two give-up tests of a run (size_opts.giveup). */

@@ -197,10 +197,11 @@ enum verdict_search {
 
 struct verdict {
 	struct size_slo slo; /* the SLO the answers hold (with its unplaceable term) */
-	struct size_slo
-		slo_grow;      /* the terms headroom holds (no unplaceable term: see voidfit(7)) */
-	int slo_default;       /* the SLO is the baseline's service */
-	struct size_plan plan; /* today's cluster's groups */
+	/* the terms headroom holds: no unplaceable term in timed mode; in inflation the draws
+	 * that fail, as a share of the draws (see voidfit(7)) */
+	struct size_slo slo_grow;
+	int slo_default;           /* the SLO is the baseline's service */
+	struct size_plan plan;     /* today's cluster's groups */
 	struct size_result *sizes; /* npol + 1 sizings, the baseline first */
 	struct verdict_pol *p;     /* np answers, the baseline first */
 	size_t np;
@@ -258,7 +259,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 		      uint64_t hi, struct sbuf *out);
 
 /* The SLO's terms as words ("wait p95 <= 12 min, no more than 3 unplaceable jobs"). */
-void verdict_slo_words(const struct size_slo *slo, struct sbuf *out);
+void verdict_slo_words(const struct size_slo *slo, enum sim_mode mode, struct sbuf *out);
 
 /* |x| in dollars as the sentence gives it: "$2.1 M", "$310 k", "$950". Appended to out. */
 void verdict_usd_words(double x, struct sbuf *out);

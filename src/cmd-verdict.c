@@ -88,7 +88,8 @@ const struct cmd_entry cmd_verdict_entry = {
 		{CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
 		 "the service to keep (as size takes it); default: what\n"
 		 "the baseline gives on the full cluster, its wait p95\n"
-		 "and no more unplaceable jobs"},
+		 "and no more unplaceable jobs (inflation: no more failed\n"
+		 "draws, every size asked today's demand)"},
 		{CMD_O_SEEDS, NULL, "the SLO must hold at every seed A..B (default 1)"},
 		{CMD_O_SHRINK, NULL, "retire or buy nodes of GPU model MODEL only"},
 		{CMD_O_CAP | CMD_OPT_BY_HOOK, NULL,
@@ -302,11 +303,6 @@ static int check_verdict(struct cmd_ctx *ctx)
 	    replay_seed_opts(NULL, cmd_arg(ctx, CMD_K_SEEDS), &t->lo, &t->hi, &e) ||
 	    (t->any_slo && size_slo_check(&t->slo, ctx->sc.mode, &e)))
 		return cmd_usage_error(ce, "%s", e.msg);
-	if (!t->any_slo && ctx->sc.mode != SIM_TIMED)
-		return cmd_usage_error(ce,
-				       "--mode %s has no default SLO: give --slo (e.g. "
-				       "'unallocated_gpu_share<=0.1')",
-				       sim_mode_name(ctx->sc.mode));
 	int rc = cmd_resample_opts(ce, cmd_arg(ctx, CMD_K_RESAMPLES), cmd_arg(ctx, CMD_K_BLOCK),
 				   ctx->sc.mode, &t->nres, &t->block_s);
 	if (rc)

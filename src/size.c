@@ -483,6 +483,15 @@ static int giveup_test(void *u, const struct sim *s)
 	return 1;
 }
 
+/* The rule size adds to o's SLO: no more unplaceable jobs than the full cluster (or none
+ * with own_unplaceable: a bound never passed). */
+static struct size_term unplaceable_rule(const struct size_opts *o)
+{
+	if (o->own_unplaceable)
+		return (struct size_term){RUNREC_UNPLACEABLE, 0, 0, INFINITY};
+	return (struct size_term){RUNREC_UNPLACEABLE, 0, 1, NAN};
+}
+
 /* The bounds of o's SLO at a seed whose full-cluster figures are fullv (NULL: its "full"
  * terms are met), for a run of the jobs of js; 0 when nothing can be given up on. */
 static int giveup_init(struct giveup *g, const struct size_opts *o, const double *fullv,
@@ -492,7 +501,7 @@ static int giveup_init(struct giveup *g, const struct size_opts *o, const double
 	memset(g, 0, sizeof *g);
 	g->unpl_max = g->wait_max = g->over_min = INFINITY;
 	for (size_t i = 0; i <= o->slo->n; i++) {
-		struct size_term u = {RUNREC_UNPLACEABLE, 0, 1, NAN}; /* the rule size adds */
+		struct size_term u = unplaceable_rule(o);
 		const struct size_term *t = i < o->slo->n ? &o->slo->t[i] : &u;
 		double b = !t->full ? t->bound : fullv ? fullv[t->col] : NAN;
 		if (t->ge || isnan(b))
@@ -528,10 +537,21 @@ static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, 
 	size_t n = size_plan_nodes(o->plan, sc->base.nodes, step, seed, kept), nf = 0;
 	int rc = VF_OK;
 
+	/* inflation: the demand of inflate_gpus (or the full plan's) GPUs, whatever n keep */
+	double target = sc->target;
+	int run = n > 0;
+	if (run && sc->mode == SIM_INFLATE) {
+		int64_t gk = 0;
+		for (size_t i = 0; i < n; i++)
+			gk += kept[i].ngpu;
+		double ref = o->inflate_gpus > 0 ? o->inflate_gpus : (double)o->plan->gpus;
+		run = gk > 0; /* else no GPU to place a draw on: a miss (figures NaN) */
+		target = run ? sc->target * ref / (double)gk : target;
+	}
 	*nodes = n;
 	for (int c = 0; c < RUNREC_NCOL; c++)
 		v[c] = NAN;
-	if (n) {
+	if (run) {
 		/* a retired node has no fault: drop those that named only retired nodes (one
 		 * that names nothing at all stays, for the sim to refuse as replay does) */
 		for (size_t i = 0; i < sc->nfaults; i++)
@@ -541,26 +561,29 @@ static int run_one(const struct size_opts *o, struct seed_traces *st, size_t p, 
 		struct scenario s = *sc; /* read only: nothing of it is released */
 		s.faults = faults;
 		s.nfaults = nf;
+		s.target = target;
 		const struct replay_trace *full = seed_trace(st, o, seed);
 		size_plan_nodes(o->plan, full->js.nodes, step, seed, kept); /* enriched */
 		struct replay_trace t = *full; /* its jobs and workload, read only */
 		t.js.nodes = kept;
 		t.js.nnodes = n;
 		struct replay_result r;
-		struct giveup gs;
-		struct replay_giveup g = {.obs = {.u = &gs,
-						  .on_place = giveup_place,
-						  .on_unplaceable = giveup_unplaceable},
+		struct giveup gs = {0};
+		struct replay_giveup g = {.obs = {.u = &gs},
 					  .test = giveup_test,
 					  .u = &gs,
 					  .every = SIZE_GIVEUP_EVERY};
 		int giving = giveup && giveup_init(&gs, o, fullv, &t.js);
-		if (giving)
+		/* the waits, per job of the trace, only with a wait bound: never in inflation,
+		 * whose draws are not the trace's jobs (the counters give its unplaceable) */
+		if (giving && gs.need) {
 			gs.seen = xcalloc(t.js.njobs ? t.js.njobs : 1, 1);
+			g.obs.on_place = giveup_place;
+			g.obs.on_unplaceable = giveup_unplaceable;
+		}
 		rc = replay_run_giveup(&t, &s, o->pols[p], 0, progress, u, giving ? &g : NULL,
 				       o->stop, &r, e);
-		if (giving)
-			free(gs.seen);
+		free(gs.seen);
 		if (!rc)
 			*events += r.events;
 		if (!rc && r.gave_up) {
@@ -607,7 +630,7 @@ static void judge(const struct size_opts *o, const double *full, const double *f
 			continue;
 		}
 		for (size_t i = 0; i < nt; i++) {
-			struct size_term u = {RUNREC_UNPLACEABLE, 0, 1, NAN};
+			struct size_term u = unplaceable_rule(o);
 			const struct size_term *t = i < slo->n ? &slo->t[i] : &u;
 			double x = v[t->col], b = t->full ? f[t->col] : t->bound;
 			int ok = !isnan(x) && (t->ge ? x >= b : x <= b);

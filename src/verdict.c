@@ -2,7 +2,7 @@
  * verdict.c — the two answers and the sentence (verdict.h).
  *
  *   the SLO      --slo, or the baseline on the full cluster at every seed (size_full_runs):
- *                wait_p95 <= its worst p95, unplaceable_jobs <= its most unplaceable; the
+ *                wait_p95 <= its worst p95 (timed), unplaceable_jobs <= its most; the
  *                first answer's search takes those runs (size_opts.known), as it takes the
  *                caller's (verdict_opts.full_runs, a stored replay's) on the trace itself
  *   fewer GPUs   size_run for the baseline and every candidate at that SLO, in one search
@@ -42,6 +42,15 @@
  *
  * Headroom holds the SLO's terms but not its unplaceable one: an unplaceable job fits no
  * node even empty, so load does not make more of them, while growth copies some.
+ *
+ * Inflation (--mode inflate) has no time and draws until target x a GPU capacity is asked:
+ * every size draws today's demand (size_opts.inflate_gpus), so that a smaller cluster is
+ * asked what today's serves, and a draw that fits nowhere then fails, counted unplaceable.
+ * The default SLO is then the baseline's failed draws on today's cluster (added to an --slo
+ * that does not bound them, since size's own rule is off: see own_unplaceable), and headroom
+ * keeps it as a share of the draws: growth g draws (1 + g) times today's demand from the
+ * same trace (its jobs are not copied) on today's cluster, with 1 + g times as many draws
+ * allowed to fail (slo_at), and the baseline's purchase is sized at that demand.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -279,7 +288,10 @@ static int default_slo(const struct verdict_opts *o, const struct size_plan *pla
 		p95 = isnan(v[RUNREC_WAIT_P95]) ? p95 : fmax(p95, v[RUNREC_WAIT_P95]);
 		unpl = isnan(v[RUNREC_UNPLACEABLE]) ? unpl : fmax(unpl, v[RUNREC_UNPLACEABLE]);
 	}
-	if (!rc) {
+	if (!rc && o->sc->mode == SIM_INFLATE) { /* no wait: the draws that fail (see the top) */
+		slo->n = 1;
+		slo->t[0] = (struct size_term){RUNREC_UNPLACEABLE, 0, 0, unpl};
+	} else if (!rc) {
 		slo->n = 2;
 		slo->t[0] = (struct size_term){RUNREC_WAIT_P95, 0, 0, p95};
 		slo->t[1] = (struct size_term){RUNREC_UNPLACEABLE, 0, 0, unpl};
@@ -306,22 +318,38 @@ static void run_threads(unsigned want, void *(*fn)(void *), void *arg)
 
 /* ---- headroom ---- */
 
-/* Policy pol at growth g on today's full cluster, judged by v->slo_grow at every seed. */
+/* The SLO at growth g: v->slo_grow, and in inflation its bounds on unplaceable jobs (the
+ * draws that fail) times 1 + g, the draws of that demand, so that the same share of the
+ * demand may fail as fails today (a draw that fits no node even empty fails at any size). */
+static void slo_at(const struct verdict *v, enum sim_mode mode, double g, struct size_slo *out)
+{
+	*out = v->slo_grow;
+	for (size_t i = 0; mode == SIM_INFLATE && i < out->n; i++)
+		if (out->t[i].col == RUNREC_UNPLACEABLE && !out->t[i].full && !out->t[i].ge)
+			out->t[i].bound *= 1 + g;
+}
+
+/* Policy pol at growth g on today's full cluster, judged by slo_at(g) at every seed. */
 static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 			const struct policy_ops *pol, double g, struct size_check *c, struct err *e)
 {
-	struct scenario s = *o->sc; /* read only but for base, which is ours */
-	verdict_grow(&o->sc->base, g, o->lo, &s.base);
+	struct scenario s = *o->sc;          /* read only but for base, which is ours */
+	int inflate = s.mode == SIM_INFLATE; /* the demand grows, not the trace (see the top) */
+	struct size_slo slo;
+	slo_at(v, s.mode, g, &slo);
+	verdict_grow(&o->sc->base, inflate ? 0 : g, o->lo, &s.base);
 	struct size_opts so = {.sc = &s,
 			       .plan = &v->plan,
 			       .pols = &pol,
 			       .npol = 1,
 			       .lo = o->lo,
 			       .hi = o->hi,
-			       .slo = &v->slo_grow,
+			       .slo = &slo,
 			       .nthreads = 1,
 			       .stop = o->stop,
-			       .giveup = o->giveup};
+			       .giveup = o->giveup,
+			       .inflate_gpus = inflate ? (double)v->gpus * (1 + g) : 0,
+			       .own_unplaceable = inflate};
 	struct memo_view mv;
 	struct size_memo sm;
 	so.memo = memo_of(o, VERDICT_M_HEADROOM, g, &mv, &sm);
@@ -555,7 +583,10 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 	struct size_result *res = NULL;
 	int rc;
 
-	verdict_grow(&o->sc->base, g, o->lo, &grown);
+	int inflate = s.mode == SIM_INFLATE; /* the demand grows, not the trace (see the top) */
+	struct size_slo slo;
+	slo_at(v, s.mode, g, &slo);
+	verdict_grow(&o->sc->base, inflate ? 0 : g, o->lo, &grown);
 	s.base = grown;
 	s.base.nodes = NULL;
 	s.base.nnodes = s.base.nodecap = 0;
@@ -580,14 +611,16 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .npol = 1,
 				       .lo = o->lo,
 				       .hi = o->hi,
-				       .slo = &v->slo_grow,
+				       .slo = &slo,
 				       .nthreads = o->nthreads,
 				       .progress = o->progress,
 				       .u = o->u,
 				       .stop = o->stop,
 				       .giveup = o->giveup,
 				       .no_above = resample,
-				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0};
+				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0,
+				       .inflate_gpus = inflate ? (double)v->gpus * (1 + g) : 0,
+				       .own_unplaceable = inflate};
 		if (resample && hint)
 			so.hint = &hint;
 		struct memo_view mv;
@@ -695,26 +728,40 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 	if ((rc = size_plan_init(&v->plan, sc->base.nodes, sc->base.nnodes, o->shrink_model, e)))
 		goto out;
 	v->gpus = v->plan.gpus;
-	if (o->slo) {
+	/* in inflation the failed draws are the service (size's own rule is off: see the top):
+	 * an --slo without a bound on them gets the baseline's */
+	int unpl = 0;
+	for (size_t i = 0; o->slo && i < o->slo->n; i++)
+		unpl |= o->slo->t[i].col == RUNREC_UNPLACEABLE && !o->slo->t[i].ge &&
+			!o->slo->t[i].full;
+	if (o->slo)
 		v->slo = *o->slo;
-	} else {
-		if (sc->mode != SIM_TIMED) {
-			rc = err_set(e, VF_EINPUT,
-				     "--mode %s has no default SLO: give --slo (e.g. "
-				     "'unallocated_gpu_share<=0.1')",
-				     sim_mode_name(sc->mode));
-			goto out;
-		}
-		v->slo_default = 1;
-		if ((rc = default_slo(o, &v->plan, base_runs, base_fig, &runs[nruns], &v->slo,
+	if (!o->slo || (sc->mode == SIM_INFLATE && !unpl)) {
+		struct size_slo d;
+		if ((rc = default_slo(o, &v->plan, base_runs, base_fig, &runs[nruns], &d,
 				      &v->work[VERDICT_W_FEWER], e)))
 			goto out;
 		nruns += !base_runs;
+		if (!o->slo) {
+			v->slo_default = 1;
+			v->slo = d;
+		} else if (v->slo.n < SIZE_MAX_TERMS) {
+			v->slo.t[v->slo.n++] = d.t[d.n - 1]; /* its unplaceable term */
+		} else {
+			rc = err_set(
+				e, VF_EINPUT,
+				"--slo: at most %d terms in inflation, where the verdict adds the "
+				"baseline's failed draws",
+				SIZE_MAX_TERMS - 1);
+			goto out;
+		}
 	}
 	if ((rc = size_slo_check(&v->slo, sc->mode, e)))
 		goto out;
+	/* a grown trace has more jobs that fit no node; a larger inflation demand, more draws
+	 * that fail, which is its service (see the top) */
 	for (size_t i = 0; i < v->slo.n; i++)
-		if (v->slo.t[i].col != RUNREC_UNPLACEABLE)
+		if (v->slo.t[i].col != RUNREC_UNPLACEABLE || sc->mode == SIM_INFLATE)
 			v->slo_grow.t[v->slo_grow.n++] = v->slo.t[i];
 
 	/* 1. fewer GPUs */
@@ -734,7 +781,8 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 			       .no_above = resample,
 			       .tol = resample ? v->plan.steps / RESAMPLE_TOL : 0,
 			       .known = runs,
-			       .nknown = nruns};
+			       .nknown = nruns,
+			       .own_unplaceable = sc->mode == SIM_INFLATE};
 	struct memo_view mv;
 	struct size_memo sm;
 	so.memo = memo_of(o, VERDICT_M_FEWER, 0, &mv, &sm);
@@ -1191,16 +1239,17 @@ static void say_value(int col, double x, struct sbuf *out)
 		sbuf_printf(out, "%g", x);
 }
 
-static void say_term(const struct size_term *t, struct sbuf *out)
+static void say_term(const struct size_term *t, enum sim_mode mode, struct sbuf *out)
 {
 	char buf[32];
+	/* in inflation, an unplaceable job is a draw that found no room */
+	const char *one = mode == SIM_INFLATE ? "failed draw" : "unplaceable job";
 	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full && t->bound == 0) {
-		sbuf_adds(out, "no unplaceable job");
+		sbuf_printf(out, "no %s", one);
 		return;
 	}
 	if (t->col == RUNREC_UNPLACEABLE && !t->ge && !t->full) {
-		sbuf_printf(out, "no more than %.0f unplaceable job%s", t->bound,
-			    t->bound == 1 ? "" : "s");
+		sbuf_printf(out, "no more than %.0f %s%s", t->bound, one, t->bound == 1 ? "" : "s");
 		return;
 	}
 	if (t->col == RUNREC_WAIT_P95 && !t->full) {
@@ -1211,12 +1260,12 @@ static void say_term(const struct size_term *t, struct sbuf *out)
 	size_term_text(t, out);
 }
 
-void verdict_slo_words(const struct size_slo *slo, struct sbuf *out)
+void verdict_slo_words(const struct size_slo *slo, enum sim_mode mode, struct sbuf *out)
 {
 	for (size_t i = 0; i < slo->n; i++) {
 		if (i)
 			sbuf_adds(out, i + 1 == slo->n ? " and " : ", ");
-		say_term(&slo->t[i], out);
+		say_term(&slo->t[i], mode, out);
 	}
 }
 
@@ -1410,7 +1459,7 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 	int said = 0; /* the interval's parenthesis is open */
 	struct sbuf slo = SBUF_INIT;
 	sbuf_init(&slo);
-	verdict_slo_words(&v->slo, &slo);
+	verdict_slo_words(&v->slo, sc->mode, &slo);
 
 	if (!b->ok) {
 		sbuf_printf(out,
@@ -1454,7 +1503,12 @@ void verdict_sentence(const struct verdict *v, const struct scenario *sc, size_t
 		sbuf_printf(out, "the SLO held at seed %" PRIu64, lo);
 	else
 		sbuf_printf(out, "the SLO held at each of seeds %" PRIu64 "-%" PRIu64, lo, hi);
-	if (!said) {
+	if (!said && sc->mode == SIM_INFLATE) {
+		sbuf_printf(out,
+			    ", no resample interval; service measured on draws of %.0f %% of "
+			    "today's GPU capacity",
+			    100 * sc->target);
+	} else if (!said) {
 		sbuf_adds(out, v->nres ? "; service measured over "
 				       : ", no resample interval; service measured over ");
 		say_span(hours, out);
