@@ -67,6 +67,11 @@ int size_slo_parse(const char *s, struct size_slo *slo, struct err *e);
 /* VF_EINPUT naming the first term whose figure does not apply to mode (wait_p95 in
  * inflation), else 0. */
 int size_slo_check(const struct size_slo *slo, enum sim_mode mode, struct err *e);
+/* 1 unless slo, in a timed replay (mode), has no upper bound on a wait: wait_p95, wait_p50,
+ * wait_mean, slowdown_mean, jct_mean or the work carried past the window. Without one a
+ * smaller cluster only queues the same jobs longer, so the smallest that meets the SLO is
+ * where the queue still drains, not a service. */
+int size_slo_bounds_wait(const struct size_slo *slo, enum sim_mode mode);
 /* The short name of t's figure into out ("wait_p95": its key without "_s"). */
 void size_term_name(const struct size_term *t, struct sbuf *out);
 /* t as size_slo_parse reads it, durations in their largest whole unit ("wait_p95<=15m"). */

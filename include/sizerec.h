@@ -28,15 +28,17 @@
 void sizerec_miss(const struct size_slo *slo, const struct size_check *c,
 		  const struct size_check *full, struct sbuf *out);
 
-/* The warning about the policies of res (o->npol) whose full cluster is almost idle (its
- * mean allocated GPU share under METRICS_IDLE_ALLOC) into out, nothing when there is none:
- * their retired GPUs are the idle ones, not what placement frees. */
-void sizerec_idle_warning(const struct size_opts *o, const struct size_result *res,
-			  struct sbuf *out);
+/* What voids the figures of res (o->npol), as a warning into out, nothing when nothing
+ * does: the policies whose full cluster is almost idle (its mean allocated GPU share under
+ * METRICS_IDLE_ALLOC: their retired GPUs are the idle ones, not what placement frees), and
+ * an SLO that bounds no wait (size_slo_bounds_wait). */
+void sizerec_warning(const struct size_opts *o, const struct size_result *res, struct sbuf *out);
+/* The warning about an SLO that bounds no wait, into out ("" when it bounds one). */
+void sizerec_wait_warning(const struct size_slo *slo, enum sim_mode mode, struct sbuf *out);
 
 /* The table of the results res of o (one per policy) whose full cluster meets the SLO,
- * best marked (an idle cluster's unranked), with its notes; slo_text is the SLO as
- * size_slo_text gives it. The caller frees it with table_free. */
+ * best marked (none under sizerec_warning's SLO, an idle cluster's unranked), with its notes;
+ * slo_text is the SLO as size_slo_text gives it. The caller frees it with table_free. */
 struct table *sizerec_table(const struct size_opts *o, const struct size_result *res,
 			    const char *slo_text);
 

@@ -172,7 +172,7 @@ static int print_sizes(struct cmd_ctx *ctx, struct size_state *z, const struct s
 	if (!nok)
 		return rc;
 	sbuf_init(&w);
-	sizerec_idle_warning(o, z->res, &w);
+	sizerec_warning(o, z->res, &w);
 	if (w.len)
 		fprintf(stderr, "voidfit size: %s\n", w.s);
 	sbuf_release(&w);

@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "metrics.h"
 #include "replay.h"
+#include "sizerec.h"
 #include "sweep.h"
 #include "table.h"
 #include "verdict.h"
@@ -692,6 +693,14 @@ static int print_verdict(struct cmd_ctx *ctx, const struct verdict_state *t)
 			"inflate (the FGD paper's method). ",
 			v->p[0].policy->name, 100 * v->p[0].size->full_alloc,
 			100 * METRICS_IDLE_ALLOC);
+	if (v->np) { /* an --slo that bounds no wait */
+		struct sbuf w = SBUF_INIT;
+		sbuf_init(&w);
+		sizerec_wait_warning(&v->slo, ctx->sc.mode, &w);
+		if (w.len)
+			sbuf_printf(&out, "%s. ", w.s);
+		sbuf_release(&w);
+	}
 	verdict_sentence(v, &ctx->sc, verdict_best(v), t->lo, t->hi, &out);
 	if (ctx->fmt == &table_text) {
 		printf("%s\n", out.s);

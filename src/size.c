@@ -156,6 +156,20 @@ int size_slo_parse(const char *s, struct size_slo *slo, struct err *e)
 	}
 }
 
+int size_slo_bounds_wait(const struct size_slo *slo, enum sim_mode mode)
+{
+	static const enum runrec_col waits[] = {RUNREC_WAIT_P95,  RUNREC_WAIT_P50, RUNREC_WAIT,
+						RUNREC_SLOWDOWN,  RUNREC_JCT,      RUNREC_CARRY,
+						RUNREC_CARRY_JOBS};
+	if (mode != SIM_TIMED)
+		return 1;
+	for (size_t i = 0; i < slo->n; i++)
+		for (size_t k = 0; k < sizeof waits / sizeof *waits; k++)
+			if (!slo->t[i].ge && slo->t[i].col == (int)waits[k])
+				return 1;
+	return 0;
+}
+
 int size_slo_check(const struct size_slo *slo, enum sim_mode mode, struct err *e)
 {
 	for (size_t i = 0; i < slo->n; i++)

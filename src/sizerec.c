@@ -118,8 +118,18 @@ static void say_kept(const struct size_plan *plan, unsigned step, struct sbuf *o
 	free(kept);
 }
 
-void sizerec_idle_warning(const struct size_opts *o, const struct size_result *res,
-			  struct sbuf *out)
+void sizerec_wait_warning(const struct size_slo *slo, enum sim_mode mode, struct sbuf *out)
+{
+	if (size_slo_bounds_wait(slo, mode))
+		return;
+	sbuf_adds(out, "WARNING: the SLO bounds no wait (wait_p95, wait_p50, wait_mean, "
+		       "slowdown_mean, jct_mean or carried_over_jobs/gpu_hours): a smaller cluster "
+		       "only queues the same jobs longer, so the smallest that meets it is where "
+		       "the queue still drains, not a service; bound a wait, "
+		       "e.g. --slo 'wait_p95<=1h'");
+}
+
+static void idle_warning(const struct size_opts *o, const struct size_result *res, struct sbuf *out)
 {
 	size_t n = 0;
 	for (size_t p = 0; p < o->npol; p++) {
@@ -141,6 +151,17 @@ void sizerec_idle_warning(const struct size_opts *o, const struct size_result *r
 	sbuf_reset(out);
 	sbuf_add(out, b.s, b.len);
 	sbuf_release(&b);
+}
+
+void sizerec_warning(const struct size_opts *o, const struct size_result *res, struct sbuf *out)
+{
+	struct sbuf w = SBUF_INIT;
+	sbuf_init(&w);
+	idle_warning(o, res, out);
+	sizerec_wait_warning(o->slo, o->sc->mode, &w);
+	if (w.len)
+		sbuf_printf(out, "%s%s", out->len ? " " : "", w.s);
+	sbuf_release(&w);
 }
 
 /* The sizes r tried: its probes, and the full cluster where its runs were read, not run
@@ -169,7 +190,7 @@ static void add_notes(struct table *tab, const struct size_opts *o, const struct
 	for (size_t g = 0; g < plan->ng; g++)
 		ncpu += plan->g[g].model < 0 ? plan->g[g].n : 0;
 	sbuf_init(&b);
-	sizerec_idle_warning(o, res, &b);
+	sizerec_warning(o, res, &b);
 	if (b.len)
 		table_add_note(tab, b.s);
 	sbuf_reset(&b);
@@ -321,7 +342,8 @@ struct table *sizerec_table(const struct size_opts *o, const struct size_result 
 		size_t k = 0;
 		if (!r->full_ok)
 			continue;
-		int idle = r->full_alloc < METRICS_IDLE_ALLOC;
+		int idle = r->full_alloc < METRICS_IDLE_ALLOC ||
+			   !size_slo_bounds_wait(slo, o->sc->mode);
 		sum_models(plan, r->kept, ms);
 		assumed |= r->assumed;
 		v[k++] = (double)r->min.nodes;
