@@ -82,15 +82,16 @@ int report_build(struct store *st, const char *path, const struct runrec_query *
 void report_free(struct report *r);
 
 /* The line report and compare lead with, into out: where st holds sizings ('voidfit size')
- * of scenario_id for baseline and another policy at one SLO, seeds and prices, the fewer
- * GPUs and $ a year of the one that retires the most ("Sized at the same SLO (...):
- * switching scalar -> fgd needs 96 fewer GPUs, $2.1 M/yr less at on-demand prices"); in
- * any case the 'voidfit verdict' command (path: the store) that gives both answers with
- * their interval. alloc: the mean allocated GPU share of the runs the caller shows (NaN:
- * none); under METRICS_IDLE_ALLOC the line begins with the warning that the cluster is
- * nearly idle, so that its GPUs retired measure idle time. Returns 0 or the store's error
- * (a sizing that cannot be read). */
-int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
+ * of scenario sc (its row, as runrec_select reads it) for baseline and another policy at one SLO,
+ * seeds and prices, the fewer GPUs and $ a year of the one that retires the most ("Sized at the
+ * same SLO (...): switching scalar -> fgd needs 96 fewer GPUs, $2.1 M/yr less at on-demand
+ * prices"); in any case the 'voidfit verdict' command (path: the store) that gives both answers on
+ * sc (its mode and target; in timed mode with the interval of 20 resamples, and naming the
+ * scenario's other options where it has some). alloc: the mean allocated GPU share of the runs the
+ * caller shows (NaN: none); under METRICS_IDLE_ALLOC the line begins with the warning that the
+ * cluster is nearly idle, so that its GPUs retired measure idle time. Returns 0 or the store's
+ * error (a sizing that cannot be read). */
+int report_verdict_lead(struct store *st, const char *path, const struct store_scenario *sc,
 			const char *baseline, double alloc, struct sbuf *out, struct err *e);
 
 /* The right-sizing section's text when no right-sizing is stored. */

@@ -271,7 +271,7 @@ static int print_compare(struct cmd_ctx *ctx, struct compare_state *c)
 	double alloc = 0;
 	for (size_t i = 0; i < n; i++)
 		alloc += recs[i].v[RUNREC_ALLOC] / (double)n;
-	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], c->sel.scenario_id,
+	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], &c->sel.sc,
 					     c->baseline->name, n ? alloc : NAN, &note, &e))
 		fprintf(stderr, "%s\n", note.s);
 	if (c->nres)

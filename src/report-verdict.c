@@ -10,6 +10,7 @@
 
 #include "metrics.h"
 #include "report.h"
+#include "runrec.h"
 #include "store.h"
 #include "verdict.h"
 
@@ -55,11 +56,40 @@ static int lead_cb(void *ctx, const struct store_sizing *z)
 	return 0;
 }
 
-int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
+/* The verdict command on path for sc's scenario: " --mode inflate --target 0.8", or
+ * " --resamples 20" (inflation draws with replacement already: no resample), then where
+ * sc sets more than its mode, the words that name it (runrec_describe) for the reader to
+ * give as options too. */
+static void verdict_cmd(const struct store_scenario *sc, const char *path, const char *baseline,
+			struct sbuf *out)
+{
+	const char *q = strpbrk(path, " '\"\\$`") ? "'" : ""; /* quoted where a shell needs it */
+	int inflate = sc->mode && !strcmp(sc->mode, "inflate");
+	struct sbuf d = SBUF_INIT, m = SBUF_INIT;
+	sbuf_init(&d);
+	sbuf_init(&m);
+	sbuf_printf(out, "voidfit verdict %s%s%s --baseline %s", q, path, q, baseline);
+	if (inflate)
+		sbuf_printf(out, " --mode inflate --target %g", sc->target);
+	else
+		sbuf_adds(out, " --resamples 20");
+	runrec_describe(sc, NULL, &d);
+	if (inflate)
+		sbuf_printf(&m, "inflate to %g", sc->target);
+	else
+		sbuf_adds(&m, "timed fifo"); /* the defaults' words */
+	if (strcmp(d.s, m.s))
+		sbuf_printf(out, ", with this scenario's options too (%s)", d.s);
+	sbuf_release(&d);
+	sbuf_release(&m);
+}
+
+int report_verdict_lead(struct store *st, const char *path, const struct store_scenario *sc,
 			const char *baseline, double alloc, struct sbuf *out, struct err *e)
 {
 	struct lead_list l = {0};
-	int rc = store_sizing_list(st, scenario_id, lead_cb, &l, e);
+	int inflate = sc->mode && !strcmp(sc->mode, "inflate");
+	int rc = store_sizing_list(st, sc->id, lead_cb, &l, e);
 	const struct lead_size *b = NULL, *best = NULL;
 	/* the baseline's newest sizing, and the candidate that retires the most beside it */
 	for (size_t i = 0; !rc && i < l.n; i++)
@@ -71,8 +101,7 @@ int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
 		    (!best || c->usd > best->usd))
 			best = c;
 	}
-	const char *q = strpbrk(path, " '\"\\$`") ? "'" : ""; /* quoted where a shell needs it */
-	if (!rc && alloc < METRICS_IDLE_ALLOC)                /* (NaN: not) */
+	if (!rc && alloc < METRICS_IDLE_ALLOC) /* (NaN: not) */
 		sbuf_printf(
 			out,
 			"WARNING: the runs allocate %.2f %% of the GPUs on average (under "
@@ -95,17 +124,20 @@ int report_verdict_lead(struct store *st, const char *path, int64_t scenario_id,
 		} else {
 			sbuf_printf(out, "no policy sized needs fewer GPUs than %s", baseline);
 		}
-		sbuf_printf(out,
-			    ". With headroom for more demand and the interval over which days "
-			    "were traced: voidfit verdict %s%s%s --baseline %s --resamples 20.",
-			    q, path, q, baseline);
+		sbuf_adds(out, inflate ? ". With headroom for more demand: "
+				       : ". With headroom for more demand and the interval over "
+					 "which days were traced: ");
+		verdict_cmd(sc, path, baseline, out);
+		sbuf_adds(out, ".");
 	} else if (!rc) {
-		sbuf_printf(out,
-			    "The verdict in money off the bill (GPUs retired at today's service, "
-			    "demand absorbed before the next purchase, with the interval over "
-			    "which days were traced) is not stored: voidfit verdict %s%s%s "
-			    "--baseline %s --resamples 20.",
-			    q, path, q, baseline);
+		sbuf_adds(out,
+			  "The verdict in money off the bill (GPUs retired at today's service, "
+			  "demand absorbed before the next purchase");
+		sbuf_adds(out, inflate ? ") is not stored: "
+				       : ", with the interval over which days were traced) is not "
+					 "stored: ");
+		verdict_cmd(sc, path, baseline, out);
+		sbuf_adds(out, ".");
 	}
 	for (size_t i = 0; i < l.n; i++) {
 		free(l.s[i].policy);

@@ -291,7 +291,7 @@ static void warnings(struct ctx *x)
 		}
 	/* jobs left out: some unplaceable (all of them is said above); inflation's failed jobs
 	 * are how it ends, shown in Service levels */
-	for (size_t i = 0; i < x->ng; i++) {
+	for (size_t i = 0; i < x->ng && x->mode != SIM_INFLATE; i++) {
 		const struct group *g = &x->g[i];
 		double u = group_mean(g, RUNREC_UNPLACEABLE), jobs = group_jobs(x, g);
 		int all = 0;
@@ -392,8 +392,7 @@ static void verdict(struct ctx *x)
 		for (size_t j = 0; j < x->g[i].n; j++, nrun++)
 			alloc += x->g[i].runs[j].v[RUNREC_ALLOC];
 	alloc = nrun ? alloc / (double)nrun : NAN;
-	if (!report_verdict_lead(x->st, x->path, x->sel.scenario_id, x->baseline->name, alloc, &t,
-				 &le))
+	if (!report_verdict_lead(x->st, x->path, &x->sel.sc, x->baseline->name, alloc, &t, &le))
 		report_add(x->r, REPORT_B_PARA, t.s);
 	sbuf_reset(&t);
 	if (best == (size_t)-1) {
@@ -563,7 +562,18 @@ static void glance_items(struct ctx *x)
 	double left = 0;
 	for (size_t i = 0; i < x->ng; i++)
 		left = fmax(left, group_mean(&x->g[i], RUNREC_UNPLACEABLE));
-	if (left > 0)
+	if (x->mode == SIM_INFLATE) { /* a draw that finds no room fails: how inflation ends */
+		struct sbuf f = SBUF_INIT;
+		sbuf_init(&f);
+		for (size_t i = 0; i < x->ng; i++)
+			sbuf_printf(&f, "%s%s %.0f", i ? ", " : "", x->g[i].pol->name,
+				    group_mean(&x->g[i], RUNREC_FAILED));
+		report_addf(r, REPORT_B_ITEM,
+			    "Service: the jobs drawn that found no room and failed: %s (Service "
+			    "levels).",
+			    f.s);
+		sbuf_release(&f);
+	} else if (left > 0)
 		report_addf(r, REPORT_B_ITEM,
 			    "Service: up to %.0f jobs were unplaceable and never ran; no figure "
 			    "counts them (Service levels).",

@@ -409,7 +409,11 @@ size_t summary_warnings(const struct runrec *rows, size_t n, const struct summar
 	for (size_t g = 0, g2; g < n && !allunp; g = g2) {
 		for (g2 = g; g2 < n && rows[g2].policy == rows[g].policy; g2++)
 			;
-		double u = col_mean(rows + g, g2 - g, RUNREC_UNPLACEABLE), jobs = 0;
+		/* in inflation every draw that fails counts as unplaceable: those are its
+		 * failed jobs, a column of their own, not jobs no node could hold */
+		double u = col_mean(rows + g, g2 - g, RUNREC_UNPLACEABLE), jobs = 0,
+		       failed = col_mean(rows + g, g2 - g, RUNREC_FAILED);
+		u -= isnan(failed) ? 0 : failed;
 		for (size_t i = g; i < g2; i++)
 			jobs += runrec_jobs(&rows[i]) / (double)(g2 - g);
 		if (!(u > 0))
