@@ -40,6 +40,7 @@ const struct cmd_entry cmd_replay_entry = {
 		 "[--json | --format F] " SCENARIO_USAGE,
 	.summary = "replay a trace under placement policies; store the runs; print a summary",
 	.opts = CMD_USES({CMD_O_POLICY, NULL, "policies to run, comma-separated, or 'all'"},
+			 {CMD_O_POLICIES, NULL, ""}, /* as sweep and compare spell it */
 			 {CMD_O_SEED, NULL, NULL},
 			 {CMD_O_SEEDS, NULL, "one run per seed A..B, then the mean per policy"},
 			 {CMD_O_RESUME, NULL,

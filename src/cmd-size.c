@@ -43,6 +43,7 @@ const struct cmd_entry cmd_size_entry = {
 		 "[--threads N] [--no-store] [--no-reuse] [--json | --format F] " SCENARIO_USAGE,
 	.summary = "right-size: the fewest GPUs each policy needs to meet an SLO, and their $/yr",
 	.opts = CMD_USES({CMD_O_POLICY, NULL, "policies to size for, comma-separated, or 'all'"},
+			 {CMD_O_POLICIES, NULL, ""}, /* as sweep and compare spell it */
 			 {CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
 			  "what the smaller cluster must still meet: terms\n"
 			  "NAME<=VALUE or NAME>=VALUE, comma-separated\n"

@@ -42,6 +42,7 @@ const struct cmd_entry cmd_sweep_entry = {
 	.summary = "write a grid of replays as tasks for GNU parallel or Slurm job arrays",
 	.opts = CMD_USES(
 		{CMD_O_POLICIES, NULL, "policies every task runs, comma-separated, or 'all'"},
+		{CMD_O_POLICY, NULL, ""}, /* as replay spells it */
 		{CMD_O_SPLIT, NULL, "one task per policy (else every policy in each task)"},
 		{CMD_O_SEEDS, NULL, "one task per seed A..B (default 1)"},
 		{CMD_O_TARGETS | CMD_OPT_BY_HOOK, NULL,

@@ -86,6 +86,7 @@ const struct cmd_entry cmd_verdict_entry = {
 	.opts = CMD_USES(
 		{CMD_O_BASELINE, NULL, "today's policy, whose service is kept (default scalar)"},
 		{CMD_O_POLICY, NULL, "candidates, comma-separated, or 'all' (default all)"},
+		{CMD_O_POLICIES, NULL, ""}, /* as sweep and compare spell it */
 		{CMD_O_SLO | CMD_OPT_BY_HOOK, NULL,
 		 "the service to keep (as size takes it); default: what\n"
 		 "the baseline gives on the full cluster, its wait p95\n"

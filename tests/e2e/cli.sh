@@ -69,3 +69,18 @@ expect_rc 2 vf import -n name x.csv
 contains err "'-n': unknown option"
 expect_rc 2 vf info -j x.db
 contains err "'-j': unknown option"
+
+# --policy and --policies are one option wherever a command takes policies: replay, size
+# and verdict spell it --policy, sweep and compare --policies, and each takes the other
+tr=$VOIDFIT_TOP/traces/storage-stress
+vf import -o p.db "$tr/jobs.csv" "$tr/nodes.csv" >/dev/null 2>&1 || die "import failed"
+expect_rc 0 vf replay p.db --policies fgd,scalar --no-store -f csv
+[ "$(cut -d, -f1 out | sed 1d | sort | tr '\n' ' ')" = "fgd scalar " ] ||
+	die "replay --policies: not the two policies: $(cat out)"
+expect_rc 0 vf sweep p.db --policy fgd,scalar --seeds 1-2 -o sw
+[ "$(grep -c -- '--policy fgd,scalar --seed' sw/tasks)" -eq 2 ] ||
+	die "sweep --policy: not in its tasks: $(cat sw/tasks)"
+expect_rc 0 vf size p.db --policies fgd --slo 'wait_p95<=6h' --no-store
+grep -q '^fgd ' out || die "size --policies: $(cat out)"
+expect_rc 0 vf verdict p.db --policies fgd --no-headroom --threads 1
+contains out "scalar -> fgd"
