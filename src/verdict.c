@@ -50,7 +50,7 @@
  * that does not bound them, since size's own rule is off: see own_unplaceable), and headroom
  * keeps it as a share of the draws: growth g draws (1 + g) times today's demand from the
  * same trace (its jobs are not copied) on today's cluster, with 1 + g times as many draws
- * allowed to fail (slo_at), and the baseline's purchase is sized at that demand.
+ * allowed to fail (demand_at), and the baseline's purchase is sized at that demand.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -318,26 +318,31 @@ static void run_threads(unsigned want, void *(*fn)(void *), void *arg)
 
 /* ---- headroom ---- */
 
-/* The SLO at growth g: v->slo_grow, and in inflation its bounds on unplaceable jobs (the
- * draws that fail) times 1 + g, the draws of that demand, so that the same share of the
- * demand may fail as fails today (a draw that fits no node even empty fails at any size). */
-static void slo_at(const struct verdict *v, enum sim_mode mode, double g, struct size_slo *out)
+/* Demand grown by g as the searches ask it: into base (the caller's to release) the trace
+ * grown by g (verdict_grow), or in inflation today's, whose demand grows instead (see the
+ * top); into slo v->slo_grow, in inflation with its bounds on unplaceable jobs (the draws
+ * that fail) times 1 + g, the draws of that demand, so that the same share of it may fail
+ * as fails today (a draw that fits no node even empty fails at any size). Returns the GPUs
+ * whose capacity inflation draws (size_opts.inflate_gpus: today's x (1 + g)), 0 when timed. */
+static double demand_at(const struct verdict_opts *o, const struct verdict *v, double g,
+			struct job_set *base, struct size_slo *slo)
 {
-	*out = v->slo_grow;
-	for (size_t i = 0; mode == SIM_INFLATE && i < out->n; i++)
-		if (out->t[i].col == RUNREC_UNPLACEABLE && !out->t[i].full && !out->t[i].ge)
-			out->t[i].bound *= 1 + g;
+	int inflate = o->sc->mode == SIM_INFLATE;
+	*slo = v->slo_grow;
+	for (size_t i = 0; inflate && i < slo->n; i++)
+		if (slo->t[i].col == RUNREC_UNPLACEABLE && !slo->t[i].full && !slo->t[i].ge)
+			slo->t[i].bound *= 1 + g;
+	verdict_grow(&o->sc->base, inflate ? 0 : g, o->lo, base);
+	return inflate ? (double)v->gpus * (1 + g) : 0;
 }
 
-/* Policy pol at growth g on today's full cluster, judged by slo_at(g) at every seed. */
+/* Policy pol at growth g (demand_at) on today's full cluster, at every seed. */
 static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 			const struct policy_ops *pol, double g, struct size_check *c, struct err *e)
 {
-	struct scenario s = *o->sc;          /* read only but for base, which is ours */
-	int inflate = s.mode == SIM_INFLATE; /* the demand grows, not the trace (see the top) */
+	struct scenario s = *o->sc; /* read only but for base, which is ours */
 	struct size_slo slo;
-	slo_at(v, s.mode, g, &slo);
-	verdict_grow(&o->sc->base, inflate ? 0 : g, o->lo, &s.base);
+	double ig = demand_at(o, v, g, &s.base, &slo);
 	struct size_opts so = {.sc = &s,
 			       .plan = &v->plan,
 			       .pols = &pol,
@@ -348,8 +353,8 @@ static int probe_growth(const struct verdict_opts *o, const struct verdict *v,
 			       .nthreads = 1,
 			       .stop = o->stop,
 			       .giveup = o->giveup,
-			       .inflate_gpus = inflate ? (double)v->gpus * (1 + g) : 0,
-			       .own_unplaceable = inflate};
+			       .inflate_gpus = ig,
+			       .own_unplaceable = ig > 0};
 	struct memo_view mv;
 	struct size_memo sm;
 	so.memo = memo_of(o, VERDICT_M_HEADROOM, g, &mv, &sm);
@@ -583,10 +588,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 	struct size_result *res = NULL;
 	int rc;
 
-	int inflate = s.mode == SIM_INFLATE; /* the demand grows, not the trace (see the top) */
 	struct size_slo slo;
-	slo_at(v, s.mode, g, &slo);
-	verdict_grow(&o->sc->base, inflate ? 0 : g, o->lo, &grown);
+	double ig = demand_at(o, v, g, &grown, &slo);
 	s.base = grown;
 	s.base.nodes = NULL;
 	s.base.nnodes = s.base.nodecap = 0;
@@ -619,8 +622,8 @@ static int buy_for(const struct verdict_opts *o, struct verdict *v, double g, in
 				       .giveup = o->giveup,
 				       .no_above = resample,
 				       .tol = resample ? plan.steps / RESAMPLE_TOL : 0,
-				       .inflate_gpus = inflate ? (double)v->gpus * (1 + g) : 0,
-				       .own_unplaceable = inflate};
+				       .inflate_gpus = ig,
+				       .own_unplaceable = ig > 0};
 		if (resample && hint)
 			so.hint = &hint;
 		struct memo_view mv;
@@ -693,6 +696,19 @@ static void phase_fn(void *u, double done, const char *policy, unsigned step, si
 {
 	const struct phase *ph = u;
 	ph->fn(ph->u, ph->base + ph->span * fmin(fmax(done, 0), 1), policy, step, nodes);
+}
+
+/* Whose purchase candidate i takes: its own (i) when it absorbs more than the baseline,
+ * an earlier candidate's at the same growth (the first), 0 when it needs none. */
+static size_t buy_owner(const struct verdict *v, size_t i)
+{
+	const struct verdict_pol *p = &v->p[i];
+	if (!p->ok || p->growth <= v->p[0].growth)
+		return 0;
+	for (size_t j = 1; j < i; j++)
+		if (v->p[j].ok && v->p[j].growth == p->growth)
+			return j;
+	return i;
 }
 
 /* Both answers on o->sc's trace; hint (or NULL): per policy (the baseline first, the
@@ -833,36 +849,27 @@ static int answer(const struct verdict_opts *o, const unsigned *hint, struct ver
 	 * others. */
 	unsigned kb = v->sizes[0].full_ok ? v->sizes[0].min.step : 0;
 	size_t nbuy = 0, kbuy = 0; /* the purchases searched, and those begun */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 1; o->headroom && i < np && !rc; i++) {
-			struct verdict_pol *p = &v->p[i];
-			if (!p->ok || p->growth <= v->p[0].growth)
-				continue;
-			size_t same = 0; /* an earlier candidate at the same growth: its answer */
-			for (size_t j = 1; j < i && !same; j++)
-				if (v->p[j].ok && v->p[j].growth == p->growth)
-					same = j;
-			if (!pass) {
-				nbuy += !same;
-				continue;
-			}
-			if (same) {
-				memcpy(p->buy_model, v->p[same].buy_model, sizeof p->buy_model);
-				p->buy = v->p[same].buy;
-				p->buy_usd_year = v->p[same].buy_usd_year;
-				p->buy_over = v->p[same].buy_over;
-				p->buy_above = v->p[same].buy_above;
-			} else {
-				unsigned kp = v->sizes[i].min.step;
-				unsigned h = (unsigned)ceil(kp ? (double)v->plan.steps * kb / kp
-							       : kb * (1 + p->growth));
-				double rest = 1 - PROGRESS_FEWER - PROGRESS_HEADROOM;
-				ph.span = rest / (double)nbuy;
-				ph.base = PROGRESS_FEWER + PROGRESS_HEADROOM +
-					  ph.span * (double)kbuy++;
-				rc = buy_for(&po, v, p->growth, resample, h, p, e);
-			}
+	for (size_t i = 1; o->headroom && i < np; i++)
+		nbuy += buy_owner(v, i) == i;
+	for (size_t i = 1; o->headroom && i < np && !rc; i++) {
+		struct verdict_pol *p = &v->p[i];
+		size_t same = buy_owner(v, i);
+		if (same && same < i) {
+			memcpy(p->buy_model, v->p[same].buy_model, sizeof p->buy_model);
+			p->buy = v->p[same].buy;
+			p->buy_usd_year = v->p[same].buy_usd_year;
+			p->buy_over = v->p[same].buy_over;
+			p->buy_above = v->p[same].buy_above;
+		} else if (same) {
+			unsigned kp = v->sizes[i].min.step;
+			unsigned h = (unsigned)ceil(kp ? (double)v->plan.steps * kb / kp
+						       : kb * (1 + p->growth));
+			double rest = 1 - PROGRESS_FEWER - PROGRESS_HEADROOM;
+			ph.span = rest / (double)nbuy;
+			ph.base = PROGRESS_FEWER + PROGRESS_HEADROOM + ph.span * (double)kbuy++;
+			rc = buy_for(&po, v, p->growth, resample, h, p, e);
 		}
+	}
 out:
 	free(pols);
 	free(runs);
