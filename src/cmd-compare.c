@@ -272,8 +272,12 @@ static int print_compare(struct cmd_ctx *ctx, struct compare_state *c)
 	for (size_t i = 0; i < n; i++)
 		alloc += recs[i].v[RUNREC_ALLOC] / (double)n;
 	if (c->sel.n && !report_verdict_lead(ctx->st, ctx->p.operands[0], &c->sel.sc,
-					     c->baseline->name, n ? alloc : NAN, &note, &e))
-		fprintf(stderr, "%s\n", note.s);
+					     c->baseline->name, n ? alloc : NAN, &note, &e)) {
+		struct sbuf el = SBUF_INIT; /* it names the scenario's options: on a terminal */
+		sbuf_init(&el);
+		fprintf(stderr, "%s\n", esc_text_s(&el, note.s));
+		sbuf_release(&el);
+	}
 	if (c->nres)
 		summary_resample_note(tab, c->nres, c->block_used);
 	int rc = cmd_print_table(ctx, tab);

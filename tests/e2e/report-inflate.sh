@@ -3,7 +3,7 @@
 # runs as given; a draw that found no room is a failed job, as inflation means it, not a
 # job "no node could hold even empty": no such warning, and the At a glance screen gives
 # each policy's failed draws, the replay's own failed_jobs. A timed scenario with another
-# queue names it beside the command.
+# queue names it beside the command, escaped on a terminal.
 . "$VOIDFIT_TOP/tests/lib.sh"
 tr=$VOIDFIT_TOP/traces/storage-stress
 vf import -o s.db "$tr/jobs.csv" "$tr/nodes.csv" >/dev/null 2>&1 || die "import failed"
@@ -35,4 +35,12 @@ id=$(vf runs s.db 2>/dev/null | awk '/timed backfill/ { print $2; exit }')
 [ -n "$id" ] || die "no backfill scenario: $(vf runs s.db 2>&1)"
 expect_rc 0 vf compare s.db --scenario "$id"
 contains err "voidfit verdict s.db --baseline scalar --resamples 20, with this scenario's options too (timed backfill)."
+# a scenario option from a file name is escaped on the terminal, as the scenario line is
+f=$(printf 'c\033[31mx.spec')
+printf 'a 8 A100 8\nt 4 T4 4\n' >"$f"
+vf replay s.db --policy scalar,fgd --cluster "$f" >/dev/null 2>&1 || die "replay --cluster failed"
+id=$(vf runs s.db 2>/dev/null | awk '/cluster/ { print $2; exit }')
+expect_rc 0 vf compare s.db --scenario "$id"
+if grep -q "$(printf '\033')" err; then die "compare: a raw escape on the terminal: $(cat -v err)"; fi
+contains err 'with this scenario'"'"'s options too (timed fifo, cluster c\x1b[31mx.spec).'
 echo ok
