@@ -354,4 +354,25 @@ int raw_cursor_numbers(struct raw_cursor *c, int64_t line0, const int64_t *lines
 		       size_t ncols, int64_t *num, uint8_t *nul, struct err *e);
 void raw_cursor_close(struct raw_cursor *c);
 
+/* The fields of a text block's simple lines coded jointly (store-shape.c): sel[0..nsel) in
+ * column order (nsel 0: none, or at least 2), and each line's shape idx[i] < k, shape g
+ * first met on line rep[g], the shapes most common first. The rest is scratch kept from one
+ * block to the next. */
+struct raw_shape {
+	size_t nsel, k;
+	size_t *sel;
+	uint32_t *idx, *rep;
+	uint32_t *cnt, *tmp, *trep, *tcnt, *table;
+	uint64_t *hash;
+	size_t cap, selcap, tsize;
+};
+/* Choose the fields of the ns lines (field c of line i at field[c * stride + i]) to code
+ * jointly (nsel 0: none worth it), and number the lines' shapes. */
+void raw_shape_plan(struct raw_shape *sh, const struct zblk_str *field, size_t stride, size_t ns,
+		    size_t ncols);
+/* Number the shapes of the ns lines by the fields sh chose: 1, or 0 if there are none (no
+ * fields, or more shapes than a quarter of the lines); sel is kept either way. */
+int raw_shape_follow(struct raw_shape *sh, const struct zblk_str *field, size_t stride, size_t ns);
+void raw_shape_free(struct raw_shape *sh);
+
 #endif

@@ -25,6 +25,16 @@
  * columns over the simple lines: prefix (string), number (integer, NULL = none), width
  * (integer, 0 = canonical), suffix (string).
  *
+ * Shapes (schema version 12): fields that repeat together (a job's class, cpu, memory and
+ * GPUs) may be coded jointly (store-shape.c proposes which). ncols then carries RAW_F_SHAPE,
+ * and after the exceptions come the varints m >= 2, the m fields (the first's index, then
+ * each one's distance from the one before less 1) and k <= the simple lines, then each
+ * simple line's shape (integer column, < k). Each of the m fields has its four columns over
+ * the k shapes instead of the lines, its numbers coded against the m fields before it; the
+ * others over the lines as above, against the columns before them as the lines have them.
+ * The fields are planned on a file's first two blocks and every RAW_SHAPE_PLAN-th, coding
+ * the block both ways and keeping the smaller; the blocks between follow the plan.
+ *
  * Invariant of a writer: blk holds the bytes of the nln complete lines of the current block
  * followed by the partial line [cur, blk.len); memory is bounded by RAW_QUEUE + 1 times
  * RAW_BLOCK_BYTES + RAW_LONG_LINE plus the caller's chunk, whatever the file size.
@@ -75,6 +85,8 @@
 #define RAW_LONG_LINE   (1 << 20) /* a longer partial line is cut into fragments */
 #define RAW_MAX_COLS    1024      /* lines with more fields are exceptions */
 #define RAW_REFS        8         /* a column's numbers may refer to the 8 before it */
+#define RAW_F_SHAPE     (1 << 11) /* in a text block's ncols: some fields coded jointly */
+#define RAW_SHAPE_PLAN  16        /* blocks between plans of the fields coded jointly */
 
 enum { TERM_NONE, TERM_LF, TERM_CRLF };
 
@@ -112,8 +124,10 @@ struct text_scratch {
 	struct zblk_plan *plan; /* 2 x ncols: number and width plans, kept across blocks */
 	/* scratch of code_text, kept across blocks (allocating megabytes a block costs page
 	 * faults) */
-	void *sc[8];
-	size_t sccap[8];
+	void *sc[12];
+	size_t sccap[12];
+	struct raw_shape shape; /* the fields coded jointly (store-shape.c) */
+	struct zblk_buf alt;    /* a planned block coded the other way */
 };
 
 /* A block being coded (by the worker, or inline for a file's last block). */
@@ -252,6 +266,8 @@ void store_raw_abort(struct store_raw *w)
 	}
 	zblk_buf_release(&w->ts.raw);
 	free(w->ts.plan);
+	raw_shape_free(&w->ts.shape);
+	zblk_buf_release(&w->ts.alt);
 	for (int i = 0; i < 8; i++)
 		free(w->ts.sc[i]);
 	zblk_buf_release(&w->blk);
@@ -410,6 +426,88 @@ static void *scratch(struct text_scratch *ts, int i, size_t need)
 	return ts->sc[i];
 }
 
+/* Code job j's lines into ts->raw (see the top of the file): exceptions excidx/exc
+ * (j->nexc), the simple lines' fields (field c of line k at field[c * j->nln + k]), the
+ * fields of sh jointly (NULL: none); their numbers go to j's numbers slot. */
+static void put_text(struct text_job *j, const struct zblk_str *field, const int64_t *excidx,
+		     const struct zblk_str *exc, const struct raw_shape *sh)
+{
+	struct text_scratch *ts = j->ts;
+	struct numslot *slot = &j->win[j->blkno % RAW_WIN];
+	size_t n = j->nln, ncols = (size_t)j->ncols, nexc = j->nexc, ns = slot->ns;
+	size_t nsel = sh ? sh->nsel : 0, nk = sh ? sh->k : 0;
+	zblk_buf_reset(&ts->raw);
+	zblk_put_varint(&ts->raw, n);
+	zblk_put_varint(&ts->raw, ncols | (nsel ? RAW_F_SHAPE : 0));
+	zblk_put_varint(&ts->raw, nexc);
+	zblk_put_i64(&ts->raw, excidx, NULL, nexc, NULL, NULL, 0);
+	zblk_put_str(&ts->raw, exc, nexc);
+	/* the shape: its fields (each the difference from the one before, less 1), how many
+	 * shapes, and each line's */
+	if (nsel) {
+		zblk_put_varint(&ts->raw, nsel);
+		for (size_t x = 0; x < nsel; x++)
+			zblk_put_varint(&ts->raw, x ? sh->sel[x] - sh->sel[x - 1] - 1 : sh->sel[0]);
+		zblk_put_varint(&ts->raw, nk);
+		int64_t *didx = scratch(ts, 8, (ns + 1) * sizeof *didx);
+		for (size_t k = 0; k < ns; k++)
+			didx[k] = sh->idx[k];
+		zblk_put_i64(&ts->raw, didx, NULL, ns, NULL, NULL, 0);
+	}
+	/* the shapes' cells, nk x nsel, for refs among them */
+	int64_t *snum = scratch(ts, 9, (nk * nsel + 1) * sizeof *snum);
+	uint8_t *snul = scratch(ts, 10, nk * nsel + 1);
+	int64_t *swidth = scratch(ts, 11, (nk + 1) * sizeof *swidth);
+	int64_t *num = slot->num, *width = scratch(ts, 4, (ns + 1) * sizeof *width);
+	uint8_t *nul = slot->nul;
+	struct zblk_str *pre = scratch(ts, 6, (ns + nk + 1) * sizeof *pre),
+			*suf = scratch(ts, 7, (ns + nk + 1) * sizeof *suf);
+	const int64_t *refs[RAW_REFS];
+	const uint8_t *refnul[RAW_REFS];
+	for (size_t c = 0, x = 0; c < ncols; c++) {
+		int64_t *cn = num + c * ns;
+		uint8_t *cnul = nul + c * ns;
+		for (size_t k = 0; k < ns; k++) {
+			const struct zblk_str *f = &field[c * n + k];
+			numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
+		}
+		int nref = 0;
+		if (x < nsel && sh->sel[x] == c) {
+			/* a shape's field: its cells on the shapes' first lines, coded against
+			 * the shape's fields before it */
+			int64_t *gn = snum + x * nk;
+			uint8_t *gu = snul + x * nk;
+			struct zblk_str *gp = pre + ns, *gs = suf + ns; /* past the lines' */
+			for (size_t g = 0; g < nk; g++) {
+				size_t r = sh->rep[g];
+				gn[g] = cn[r];
+				gu[g] = cnul[r];
+				swidth[g] = width[r];
+				gp[g] = pre[r];
+				gs[g] = suf[r];
+			}
+			for (size_t r = x; r-- > 0 && nref < RAW_REFS;) {
+				refs[nref] = snum + r * nk;
+				refnul[nref++] = snul + r * nk;
+			}
+			zblk_put_str(&ts->raw, gp, nk);
+			zblk_put_i64(&ts->raw, gn, gu, nk, refs, refnul, nref);
+			zblk_put_i64(&ts->raw, swidth, NULL, nk, NULL, NULL, 0);
+			zblk_put_str(&ts->raw, gs, nk);
+			x++;
+			continue;
+		}
+		for (size_t r = c; r-- > 0 && nref < RAW_REFS;) {
+			refs[nref] = num + r * ns;
+			refnul[nref++] = nul + r * ns;
+		}
+		zblk_put_str(&ts->raw, pre, ns);
+		zblk_put_i64_plan(&ts->raw, cn, cnul, ns, refs, refnul, nref, &ts->plan[2 * c]);
+		zblk_put_i64_plan(&ts->raw, width, NULL, ns, NULL, NULL, 0, &ts->plan[2 * c + 1]);
+		zblk_put_str(&ts->raw, suf, ns);
+	}
+}
+
 /* Hash, split, code and seal job j's lines with z (any thread: touches only j, its ts, h
  * and numbers slot, and z). */
 static void code_text(struct text_job *j, struct zblk_ctx *z)
@@ -439,12 +537,7 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 		/* The terminator follows the content in blk (a fragment has none). */
 		exc[nexc++] = (struct zblk_str){p, l->len + (l->term == TERM_CRLF ? 2 : l->term)};
 	}
-	zblk_buf_reset(&ts->raw);
-	zblk_put_varint(&ts->raw, n);
-	zblk_put_varint(&ts->raw, ncols);
-	zblk_put_varint(&ts->raw, nexc);
-	zblk_put_i64(&ts->raw, excidx, NULL, nexc, NULL, NULL, 0);
-	zblk_put_str(&ts->raw, exc, nexc);
+	j->nexc = nexc;
 	if (ns * ncols + 1 > slot->cellcap) {
 		free(slot->num);
 		free(slot->nul);
@@ -455,12 +548,6 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	slot->line0 = j->line0;
 	slot->n = n;
 	slot->ns = ns;
-	int64_t *num = slot->num, *width = scratch(ts, 4, (ns + 1) * sizeof *width);
-	uint8_t *nul = slot->nul;
-	struct zblk_str *pre = scratch(ts, 6, (ns + 1) * sizeof *pre),
-			*suf = scratch(ts, 7, (ns + 1) * sizeof *suf);
-	const int64_t *refs[RAW_REFS];
-	const uint8_t *refnul[RAW_REFS];
 	/* The blocks of a file are coded in order by one thread, so plans carried from block
 	 * to block give the same bytes whatever the timing. ncols is fixed per file. */
 	if (!ts->plan)
@@ -469,25 +556,33 @@ static void code_text(struct text_job *j, struct zblk_ctx *z)
 	 * afresh rather than follow plans found on few lines. */
 	if (j->blkno == 1)
 		memset(ts->plan, 0, (2 * ncols + 1) * sizeof *ts->plan);
-	for (size_t c = 0; c < ncols; c++) {
-		int64_t *cn = num + c * ns;
-		uint8_t *cnul = nul + c * ns;
-		for (size_t k = 0; k < ns; k++) {
-			const struct zblk_str *f = &field[c * n + k];
-			numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
-		}
-		int nref = 0;
-		for (size_t r = c; r-- > 0 && nref < RAW_REFS;) {
-			refs[nref] = num + r * ns;
-			refnul[nref++] = nul + r * ns;
-		}
-		zblk_put_str(&ts->raw, pre, ns);
-		zblk_put_i64_plan(&ts->raw, cn, cnul, ns, refs, refnul, nref, &ts->plan[2 * c]);
-		zblk_put_i64_plan(&ts->raw, width, NULL, ns, NULL, NULL, 0, &ts->plan[2 * c + 1]);
-		zblk_put_str(&ts->raw, suf, ns);
-	}
-	j->nexc = nexc;
+	/* Which fields go jointly is planned on the first two blocks and every
+	 * RAW_SHAPE_PLAN-th, coding the block both ways: the smaller is kept, and its choice
+	 * followed until the next plan. */
+	struct raw_shape *sh = &ts->shape;
 	zblk_buf_reset(&j->sealed);
+	if (j->blkno <= 1 || j->blkno % RAW_SHAPE_PLAN == 0) {
+		raw_shape_plan(sh, field, n, ns, ncols);
+		if (sh->nsel) {
+			put_text(j, field, excidx, exc, sh);
+			zblk_buf_reset(&ts->alt);
+			j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, ts->raw.p, ts->raw.len, &ts->alt,
+					  &j->err);
+			if (j->rc)
+				return;
+		}
+		put_text(j, field, excidx, exc, NULL);
+		j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, ts->raw.p, ts->raw.len, &j->sealed, &j->err);
+		if (!j->rc && sh->nsel && ts->alt.len < j->sealed.len) {
+			struct zblk_buf t = j->sealed;
+			j->sealed = ts->alt;
+			ts->alt = t;
+		} else {
+			sh->nsel = 0;
+		}
+		return;
+	}
+	put_text(j, field, excidx, exc, raw_shape_follow(sh, field, n, ns) ? sh : NULL);
 	j->rc = zblk_seal(z, ZBLK_RAWTEXT, n, ts->raw.p, ts->raw.len, &j->sealed, &j->err);
 }
 
@@ -936,12 +1031,99 @@ struct text_block {
 	uint8_t *nul;               /* ncols x ns: 1 = no number */
 	struct zblk_str *pre, *suf; /* ncols x ns; NULL after a numbers-only parse */
 	size_t exccap, cellcap;     /* rows allocated for excidx/exc and for the cells */
+	/* fields coded jointly: each simple line's shape, and the shapes' cells (k x the
+	 * shape's fields; one field's width, prefix and suffix at a time) */
+	int64_t *idx, *snum, *swidth;
+	uint8_t *snul;
+	struct zblk_str *spre, *ssuf;
+	size_t idxcap, scap;
 };
 
 static void text_block_free(struct text_block *b)
 {
-	FREE_ALL(b->excidx, b->exc, b->num, b->width, b->nul, b->pre, b->suf);
+	FREE_ALL(b->excidx, b->exc, b->num, b->width, b->nul, b->pre, b->suf, b->idx, b->snum,
+		 b->swidth, b->snul, b->spre, b->ssuf);
 	memset(b, 0, sizeof *b);
+}
+
+/* The shapes of a text block (r after its exceptions): the fields sel[0..*nsel), *nk
+ * shapes, each simple line's (b->idx); room for their cells. 0, or -1 if they are
+ * damaged. */
+static int shape_parse(struct zblk_reader *r, struct text_block *b, size_t *sel, size_t *nsel,
+		       size_t *nk, int numbers)
+{
+	uint64_t m, d, k;
+	if (zblk_get_varint(r, &m) || m < 2 || m > b->ncols)
+		return -1;
+	for (size_t x = 0; x < m; x++) {
+		if (zblk_get_varint(r, &d) || d >= b->ncols)
+			return -1;
+		sel[x] = x ? sel[x - 1] + 1 + (size_t)d : (size_t)d;
+		if (sel[x] >= b->ncols)
+			return -1;
+	}
+	if (zblk_get_varint(r, &k) || k < 1 || k > b->ns)
+		return -1;
+	*nsel = (size_t)m;
+	*nk = (size_t)k;
+	if (b->ns + 1 > b->idxcap) {
+		free(b->idx);
+		b->idxcap = b->ns + 1;
+		b->idx = xmalloc(b->idxcap * sizeof *b->idx);
+	}
+	if (m * k + 1 > b->scap) {
+		FREE_ALL(b->snum, b->snul, b->swidth, b->spre, b->ssuf);
+		b->scap = m * k + 1;
+		b->snum = xmalloc(b->scap * sizeof *b->snum);
+		b->snul = xmalloc(b->scap);
+		b->swidth = xmalloc(b->scap * sizeof *b->swidth);
+		b->spre = xmalloc(b->scap * sizeof *b->spre);
+		b->ssuf = xmalloc(b->scap * sizeof *b->ssuf);
+	}
+	if (zblk_get_i64(r, b->idx, NULL, b->ns, NULL, NULL, 0))
+		return -1;
+	for (size_t i = 0; i < b->ns; i++)
+		if (b->idx[i] < 0 || (uint64_t)b->idx[i] >= k)
+			return -1;
+	(void)numbers;
+	return 0;
+}
+
+/* Field c of a text block, the x-th of its shapes' fields: the nk shapes' cells (coded
+ * against the shapes' fields before it), then each simple line's from its shape. 0 or
+ * -1. */
+static int shape_field(struct zblk_reader *r, struct text_block *b, size_t c, size_t x, size_t nk,
+		       int numbers)
+{
+	const int64_t *refs[RAW_REFS];
+	const uint8_t *refnul[RAW_REFS];
+	int nref = 0;
+	for (size_t q = x; q-- > 0 && nref < RAW_REFS;) {
+		refs[nref] = b->snum + q * nk;
+		refnul[nref++] = b->snul + q * nk;
+	}
+	int64_t *gn = b->snum + x * nk;
+	uint8_t *gu = b->snul + x * nk;
+	if ((numbers ? zblk_skip_str(r, nk) : zblk_get_str(r, b->spre, nk)) ||
+	    zblk_get_i64(r, gn, gu, nk, refs, refnul, nref) ||
+	    zblk_get_i64(r, b->swidth, NULL, nk, NULL, NULL, 0) ||
+	    (numbers ? zblk_skip_str(r, nk) : zblk_get_str(r, b->ssuf, nk)))
+		return -1;
+	for (size_t g = 0; g < nk; g++)
+		if (b->swidth[g] < 0 || b->swidth[g] > 20)
+			return -1;
+	size_t ns = b->ns;
+	for (size_t i = 0; i < ns; i++) {
+		size_t g = (size_t)b->idx[i];
+		b->num[c * ns + i] = gn[g];
+		b->nul[c * ns + i] = gu[g];
+		b->width[c * ns + i] = b->swidth[g];
+		if (!numbers) {
+			b->pre[c * ns + i] = b->spre[g];
+			b->suf[c * ns + i] = b->ssuf[g];
+		}
+	}
+	return 0;
 }
 
 /* Parse a text block into b (reusing its memory). numbers: only what the numbers of its
@@ -949,9 +1131,10 @@ static void text_block_free(struct text_block *b)
 static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_block *b, int numbers,
 			    struct err *e)
 {
-	uint64_t n, ncols, ne;
+	uint64_t n, ncols, ne, shaped;
 	if (zblk_get_varint(r, &n) || zblk_get_varint(r, &ncols) || zblk_get_varint(r, &ne) ||
-	    n != rows || ncols > RAW_MAX_COLS || n > RAW_BLOCK_LINES || ne > n)
+	    (shaped = ncols & RAW_F_SHAPE, ncols &= ~(uint64_t)RAW_F_SHAPE, n != rows) ||
+	    ncols > RAW_MAX_COLS || n > RAW_BLOCK_LINES || ne > n)
 		return err_set(e, VF_ESTORE, "text block: bad header");
 	b->n = (size_t)n;
 	b->ncols = (size_t)ncols;
@@ -988,10 +1171,19 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 		if (b->excidx[j] < 0 || (uint64_t)b->excidx[j] >= n ||
 		    (j && b->excidx[j] <= b->excidx[j - 1]))
 			return err_set(e, VF_ESTORE, "text block: bad exception index");
+	size_t sel[RAW_MAX_COLS], nsel = 0, nk = 0;
+	if (shaped && shape_parse(r, b, sel, &nsel, &nk, numbers))
+		return err_set(e, VF_ESTORE, "text block: bad shapes");
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
-	for (size_t c = 0; c < b->ncols; c++) {
+	for (size_t c = 0, x = 0; c < b->ncols; c++) {
 		int nref = 0;
+		if (x < nsel && sel[x] == c) {
+			if (shape_field(r, b, c, x++, nk, numbers))
+				return err_set(e, VF_ESTORE, "text block: column %zu is damaged",
+					       c + 1);
+			continue;
+		}
 		for (size_t q = c; q-- > 0 && nref < RAW_REFS;) {
 			refs[nref] = b->num + q * ns;
 			refnul[nref++] = b->nul + q * ns;

@@ -5,8 +5,8 @@
 # would take 30 s. The bound is in thousandths of the xz size.
 . "$VOIDFIT_TOP/tests/lib.sh"
 need_traces
-for rel in clusterdata/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv:79788:930 \
-	clusterdata/cluster-trace-gpu-v2025/disaggregated_DLRM_trace.csv:164360:1000 \
+for rel in clusterdata/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv:79788:800 \
+	clusterdata/cluster-trace-gpu-v2025/disaggregated_DLRM_trace.csv:164360:800 \
 	Workload-Prediction-of-Alibaba-Cluster-Dataset/batch_task.csv:487300:1000; do
 	bound=${rel##*:}
 	rel=${rel%:*}

@@ -539,6 +539,141 @@ static void test_raw_big_and_long(void **state)
 	free(p);
 }
 
+/* A file of lines whose request fields follow one of 60 shapes (a class, cpu, memory with a
+ * suffix, GPUs that may be empty or negative, a zero-padded code), between a job name and a
+ * time, with a quoted line now and then: given back byte for byte. The same fields drawn
+ * each on its own (the same values, as often, but no shape holding them together) cost the
+ * column coder as much as before; held together by their shape, they cost far less. */
+static size_t shape_lines(char *p, size_t cap, int joint)
+{
+	static const char *cls[] = {"train", "infer", "batch", "dev"};
+	size_t n = (size_t)sprintf(p, "job,t,class,cpu,mem,gpu,code\n");
+	uint64_t r = 12345;
+	for (int i = 0; i < 30000 && n + 200 < cap; i++) {
+		int s[5];
+		for (int c = 0; c < 5; c++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			int u = (int)(r >> 40) % 60;
+			s[c] = joint && c ? s[0] : u * u / 60; /* skewed: small shapes more often */
+		}
+		if (i % 997 == 5) {
+			n += (size_t)sprintf(p + n, "\"q,%d\",x\n", i);
+			continue;
+		}
+		char gpu[16] = "";
+		if (s[3] % 3)
+			sprintf(gpu, "%d", s[3] % 5 == 1 ? -1 : s[3] % 9);
+		n += (size_t)sprintf(p + n, "j%06d,%d,%s,%d,%d.5Gi,%s,c%03d\n", i, 7 * i + i % 3,
+				     cls[s[0] % 4], 500 * (1 + s[1] % 13), 1024 * (s[2] % 17 + 1),
+				     gpu, (s[4] * 37) % 1000);
+	}
+	return n;
+}
+
+static void test_raw_shapes(void **state)
+{
+	struct fx *f = *state;
+	open_new(f);
+	size_t cap = 2u << 20;
+	char *p = xmalloc(cap);
+	int64_t bytes[2];
+	for (int joint = 0; joint < 2; joint++) {
+		size_t n = shape_lines(p, cap, joint);
+		int64_t id = keep_and_compare(f, joint ? "joint" : "apart", p, n, 4093, 0);
+		char sql[128];
+		snprintf(sql, sizeof sql,
+			 "SELECT sum(length(data)) FROM raw_blocks WHERE file_id = %lld",
+			 (long long)id);
+		store_close(f->s);
+		f->s = NULL;
+		bytes[joint] = sql_int(f->path, sql);
+		assert_int_equal(store_open(f->path, 0, &f->s, &f->e), 0);
+	}
+	/* the fields apart cost what a column at a time costs; together well under */
+	assert_true(bytes[1] * 2 < bytes[0]);
+	free(p);
+}
+
+/* A text block made by hand, as voidfit(5) lays it out, with two of its three fields coded
+ * jointly: 20 lines, shape 0 = ("a1", "x") and shape 1 = ("b2", "y"), line i of shape
+ * (i % 3 == 1), its third field i. bad picks a damage: 1 a line of shape 2, 2 a shape of one
+ * field, 3 a field past the last, 4 no shapes, 5 more shapes than lines. */
+static void put_forged(struct fx *f, const char *sql, int kind, size_t rows, struct zblk_buf *b);
+
+static void forge_shapes(struct fx *f, int bad)
+{
+	struct zblk_buf b = {0};
+	int64_t idx[20], num[20], zero[20] = {0};
+	struct zblk_str none[20], pre[2] = {{(const uint8_t *)"a", 1}, {(const uint8_t *)"b", 1}},
+				  pre2[2] = {{(const uint8_t *)"x", 1}, {(const uint8_t *)"y", 1}};
+	uint8_t nul2[2] = {1, 1};
+	int64_t g1[2] = {1, 2}, g2[2] = {0, 0};
+	for (int i = 0; i < 20; i++) {
+		idx[i] = i % 3 == 1;
+		num[i] = i;
+		none[i] = (struct zblk_str){(const uint8_t *)"", 0};
+	}
+	if (bad == 1)
+		idx[7] = 2;
+	zblk_put_varint(&b, 20);
+	zblk_put_varint(&b, 3 | 2048);
+	zblk_put_varint(&b, 0);
+	zblk_put_i64(&b, zero, NULL, 0, NULL, NULL, 0); /* no exceptions */
+	zblk_put_str(&b, none, 0);
+	zblk_put_varint(&b, bad == 2 ? 1 : 2);
+	zblk_put_varint(&b, 0);
+	if (bad != 2)
+		zblk_put_varint(&b, bad == 3 ? 5 : 0);
+	zblk_put_varint(&b, bad == 4 ? 0 : bad == 5 ? 21 : 2);
+	zblk_put_i64(&b, idx, NULL, 20, NULL, NULL, 0);
+	zblk_put_str(&b, pre, 2); /* field 1: "a1", "b2" */
+	zblk_put_i64(&b, g1, NULL, 2, NULL, NULL, 0);
+	zblk_put_i64(&b, g2, NULL, 2, NULL, NULL, 0);
+	zblk_put_str(&b, none, 2);
+	zblk_put_str(&b, pre2, 2); /* field 2: "x", "y" */
+	zblk_put_i64(&b, g2, nul2, 2, NULL, NULL, 0);
+	zblk_put_i64(&b, g2, NULL, 2, NULL, NULL, 0);
+	zblk_put_str(&b, none, 2);
+	zblk_put_str(&b, none, 20); /* field 3: the line's number */
+	zblk_put_i64(&b, num, NULL, 20, NULL, NULL, 0);
+	zblk_put_i64(&b, zero, NULL, 20, NULL, NULL, 0);
+	zblk_put_str(&b, none, 20);
+	put_forged(f, "UPDATE raw_blocks SET data = ?", ZBLK_RAWTEXT, 20, &b);
+}
+
+/* The hand-made block gives its lines back (the writer's own choice of shapes aside), and
+ * each damage to its shapes is refused by name. */
+static void test_raw_forged_shapes(void **state)
+{
+	struct fx *f = *state;
+	char text[512];
+	size_t n = 0;
+	for (int i = 0; i < 20; i++)
+		n += (size_t)sprintf(text + n, "%s,%d\n", i % 3 == 1 ? "b2,y" : "a1,x", i);
+	for (int bad = 0; bad <= 5; bad++) {
+		open_new(f);
+		int64_t id = keep_and_compare(f, "forged", text, n, 0, 0);
+		forge_shapes(f, bad);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+		int rc = store_raw_export(f->s, id, mem, &f->e);
+		fclose(mem);
+		if (!bad) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(len, n);
+			assert_memory_equal(buf, text, n);
+		} else {
+			assert_int_equal(rc, VF_ESTORE);
+			assert_non_null(strstr(f->e.msg, "text block: bad shapes"));
+		}
+		free(buf);
+		store_close(f->s);
+		f->s = NULL;
+		remove(f->path);
+	}
+}
+
 /* Long lines (the splitter looks at 16 bytes a step) with a quote, a comma too many or one
  * too few at every position: exactly those lines are kept verbatim, and all come back. */
 static void test_raw_long_lines_split(void **state)
@@ -1513,6 +1648,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_raw_long_lines_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_numbers_at_every_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_big_and_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_shapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_forged_shapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raw_real_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_workers_column, setup, teardown),
