@@ -5,7 +5,9 @@
 #   Inputs: disaggregated_DLRM_trace.csv, openb_pod_list_default.csv and batch_task.csv
 #   (Alibaba v2017, about 0.1 % of its rows quarantined), their data rows
 #   repeated to about 40 MB (from $VOIDFIT_TRACES, default ../shared/traces next to the
-#   checkout); with --big, also a synthetic trace of a few hundred MB from 'voidfit gen'.
+#   checkout); a file of 1,000 fields whose lines repeat 50 shapes (40 MB: the cost of
+#   choosing which fields to code jointly grows with the fields); with --big, also a
+#   synthetic trace of a few hundred MB from 'voidfit gen'.
 # With VOIDFIT_BENCH_REF=PATH (another build's voidfit), also its import and load time and
 # store size for each input, as ratios (issue 30's item 6: no more than 1.5x).
 # Prints, per input: MB/s of each tool by wall clock and by CPU time (user + sys: the
@@ -129,6 +131,19 @@ if [ -f "$dlrm" ]; then
 else
 	echo "bench-import: $traces is absent: skipping the real traces" >&2
 fi
+# 1,000 fields: the native job columns, then 987 small numbers that follow the line's shape
+# (one of 50) give or take 2
+awk 'BEGIN { srand(1); h = "job,arrival,duration,class,cpu_milli,mem_mib,num_gpu,gpu_milli," \
+	"hbm_mib,net_mbps,sto_mbps,iocpu_milli,gpu_spec"
+	for (i = 0; i < 987; i++) h = h ",x" i
+	print h
+	for (r = 0; r < 20000; r++) { s = int(rand() * 50)
+		l = sprintf("j%d,%d,%d,batch,%d,%d,0,0,,,,,", r, r, 100 + s, 1000 * (1 + s % 8),
+			1024 * (1 + s % 5))
+		for (i = 0; i < 987; i++) l = l "," (s * i + int(rand() * 3)) % 7
+		print l } }' > "$work/wide.csv"
+bench "1,000 fields (generated)" "$work/wide.csv"
+rm -f "$work/wide.csv"
 # The native readers against the CSV path: the same 1 M jobs (whole-GPU and CPU jobs, times
 # a second apart) as voidfit-native CSV, as 'sacct -a -P' output (each job with its .batch
 # step, as sacct prints it) and as a 'kubectl get pods -A -o json' List (one pod a few

@@ -9,13 +9,15 @@
  * raw_shape_plan proposes a set of fields from a guess of what each costs (choice_bits: the
  * lines' choices where they change from the line before, order 0, as a compressor that
  * sees runs pays for them). A field with more distinct texts than a quarter of the lines is
- * never taken (times, names, ids), nor is a set grown past that many shapes. It starts from
- * the pair of fields that gains most, a shape's fields then costing the choice of a shape
- * plus, per shape, each field's choice among its distinct texts, and adds each other field
- * that gains, the cheapest alone first. A set of fewer than two fields is no set: one field
- * alone is what a column's own dictionary does already. The guess only proposes: the text
- * writer codes a planned block both ways and keeps the smaller (store-raw.c).
- * raw_shape_follow groups a later block by the fields a plan chose.
+ * never taken (times, names, ids), nor is a set grown past that many shapes; of the others,
+ * only the RAW_SHAPE_CAND costliest alone are considered, so that a file of many fields
+ * plans in about the time its lines take to split. It starts from the pair of fields that
+ * gains most (among the RAW_SHAPE_PAIRS costliest), a shape's fields then costing the
+ * choice of a shape plus, per shape, each field's choice among its distinct texts, and adds
+ * each other field that gains, the cheapest alone first. A set of fewer than two fields is
+ * no set: one field alone is what a column's own dictionary does already. The guess only
+ * proposes: the text writer codes a planned block both ways and keeps the smaller
+ * (store-raw.c). raw_shape_follow groups a later block by the fields a plan chose.
  *
  * The shapes are numbered by how many lines have them, most first (ties by their first
  * line), so the common ones take the small numbers. Everything here depends only on the
@@ -26,6 +28,9 @@
 #include <string.h>
 
 #include "store-int.h"
+
+#define RAW_SHAPE_CAND  24 /* fields a plan considers at most */
+#define RAW_SHAPE_PAIRS 12 /* of which it tries in pairs */
 
 void raw_shape_free(struct raw_shape *sh)
 {
@@ -178,10 +183,18 @@ void raw_shape_plan(struct raw_shape *sh, const struct zblk_str *field, size_t s
 			cand[at] = cand[at - 1];
 		cand[at] = c;
 	}
+	/* only the costliest candidates, which have the most to gain: the pairs are tried among
+	 * the RAW_SHAPE_PAIRS costliest, the rest among the RAW_SHAPE_CAND costliest (a wide
+	 * file's plan costs about what its splitting does) */
+	if (nc > RAW_SHAPE_CAND) {
+		memmove(cand, cand + nc - RAW_SHAPE_CAND, RAW_SHAPE_CAND * sizeof *cand);
+		nc = RAW_SHAPE_CAND;
+	}
+	size_t p0 = nc > RAW_SHAPE_PAIRS ? nc - RAW_SHAPE_PAIRS : 0;
 	/* the pair that gains most */
 	size_t pa = 0, pb = 0, k = 0, nsel = 0;
 	double best = 0;
-	for (size_t x = 0; x < nc; x++) {
+	for (size_t x = p0; x < nc; x++) {
 		size_t a = cand[x];
 		group_by(sh, field + a * stride, ns, NULL, sh->idx, sh->rep, cap);
 		for (size_t y = x + 1; y < nc; y++) {
