@@ -102,6 +102,19 @@ int zblk_get_str(struct zblk_reader *r, struct zblk_str *s, size_t n);
  * the column's structure are still checked). 0 or -1 (r->bad set). */
 int zblk_skip_str(struct zblk_reader *r, size_t n);
 
+/* A text field as a prefix, a number and a suffix: the number is the first run of at most
+ * 18 digits, with the '-' before it when that renders the same, and width its digits when
+ * they have leading zeros (0: printed as is); nul 1 and the whole field as prefix when
+ * there is none. So "openb-pod-0042", "120.0" and "-3" are small integers between nearly
+ * constant text. p[n] must not be a digit (a separator, a terminator). */
+#define ZBLK_NUM_WIDTH_MAX 20
+void zblk_numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *num, uint8_t *nul,
+		   int64_t *width, struct zblk_str *suf);
+/* The field zblk_numsplit split, as a NUL-terminated string in out (cap bytes): its length,
+ * or -1 if it does not fit or width is out of range. */
+int zblk_numjoin(char *out, size_t cap, const struct zblk_str *pre, int64_t num, int nul,
+		 int64_t width, const struct zblk_str *suf);
+
 /* Block kinds (what the rows of a block are). */
 enum {
 	ZBLK_BYTES = 1,   /* opaque bytes: rows = byte count */

@@ -1,7 +1,10 @@
--- voidfit store schema, migration 12: a text block may code some of its fields jointly.
+-- voidfit store schema, migration 12: a text block may code some of its fields jointly, and
+-- a node block may split its nodes' names.
 --
 -- No table changes: a raw text block may carry the shapes of its lines (store-raw.c,
 -- store-shape.c, see voidfit(5)): the fields that go together, such as a job's cpu, memory
--- and GPUs, written once per distinct combination, and each line's combination. This
--- version marks a store whose blocks may carry them: a voidfit that knows only version 11
--- refuses the store as newer than it, rather than a block it cannot read.
+-- and GPUs, written once per distinct combination, and each line's combination. A node
+-- block may be of version 2, its names split into a prefix, a number and a suffix as a raw
+-- text field is (store-nodes.c). This version marks a store whose blocks may carry either:
+-- a voidfit that knows only version 11 refuses the store as newer than it, rather than a
+-- block it cannot read.

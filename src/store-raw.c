@@ -343,39 +343,6 @@ static void decide(struct store_raw *w)
 	w->decided = 1;
 }
 
-/* Split a field into prefix, number and suffix (see the top of the file). The field is
- * followed by a byte that is not a digit (a comma or the line's terminator in blk). */
-static void numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *num, uint8_t *nul,
-		     int64_t *width, struct zblk_str *suf)
-{
-	size_t a = 0;
-	while (a < n && (unsigned)(p[a] - '0') > 9)
-		a++;
-	size_t b = a;
-	uint64_t u = 0; /* the digits' value, read as they are found (wraps past 19 digits) */
-	for (unsigned d; (d = (unsigned)(p[b] - '0')) <= 9; b++)
-		u = u * 10 + d;
-	if (a == n || b - a > 18) {
-		*pre = (struct zblk_str){p, n};
-		*num = 0;
-		*nul = 1;
-		*width = 0;
-		*suf = (struct zblk_str){p + n, 0};
-		return;
-	}
-	int64_t v = (int64_t)u;
-	int canonical = b - a == 1 || p[a] != '0';
-	if (canonical && v != 0 && a > 0 && p[a - 1] == '-') {
-		a--;
-		v = -v;
-	}
-	*pre = (struct zblk_str){p, a};
-	*num = v;
-	*nul = 0;
-	*width = canonical ? 0 : (int64_t)(b - a);
-	*suf = (struct zblk_str){p + b, n - b};
-}
-
 /* Split a line of len bytes at its commas into field[0], field[stride], ... if it is
  * simple (no quote, exactly ncols fields): 1, else 0 (field may have been written). */
 static int split_line(const uint8_t *p, size_t len, size_t ncols, struct zblk_str *field,
@@ -469,7 +436,7 @@ static void put_text(struct text_job *j, const struct zblk_str *field, const int
 		uint8_t *cnul = nul + c * ns;
 		for (size_t k = 0; k < ns; k++) {
 			const struct zblk_str *f = &field[c * n + k];
-			numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
+			zblk_numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
 		}
 		int nref = 0;
 		if (x < nsel && sh->sel[x] == c) {
@@ -1110,7 +1077,7 @@ static int shape_field(struct zblk_reader *r, struct text_block *b, size_t c, si
 	    (numbers ? zblk_skip_str(r, nk) : zblk_get_str(r, b->ssuf, nk)))
 		return -1;
 	for (size_t g = 0; g < nk; g++)
-		if (b->swidth[g] < 0 || b->swidth[g] > 20)
+		if (b->swidth[g] < 0 || b->swidth[g] > ZBLK_NUM_WIDTH_MAX)
 			return -1;
 	size_t ns = b->ns;
 	for (size_t i = 0; i < ns; i++) {
@@ -1194,7 +1161,7 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 		    (numbers ? zblk_skip_str(r, ns) : zblk_get_str(r, b->suf + c * ns, ns)))
 			return err_set(e, VF_ESTORE, "text block: column %zu is damaged", c + 1);
 		for (size_t k = 0; k < ns; k++)
-			if (b->width[c * ns + k] < 0 || b->width[c * ns + k] > 20)
+			if (b->width[c * ns + k] < 0 || b->width[c * ns + k] > ZBLK_NUM_WIDTH_MAX)
 				return err_set(e, VF_ESTORE, "text block: bad number width");
 	}
 	if (r->pos != r->len)

@@ -23,6 +23,8 @@
  * payload), then comp_len payload bytes.
  */
 #include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1164,6 +1166,58 @@ int zblk_skip_str(struct zblk_reader *r, size_t n)
 	if (skip_strings(r, (size_t)k) || zblk_get_bytes(r, n * (k <= 256 ? 1 : 2), &p))
 		return bad(r);
 	return 0;
+}
+
+/* ---- text fields as numbers ---- */
+
+void zblk_numsplit(const uint8_t *p, size_t n, struct zblk_str *pre, int64_t *num, uint8_t *nul,
+		   int64_t *width, struct zblk_str *suf)
+{
+	size_t a = 0;
+	while (a < n && (unsigned)(p[a] - '0') > 9)
+		a++;
+	size_t b = a;
+	uint64_t u = 0; /* the digits' value, read as they are found (wraps past 19 digits) */
+	for (unsigned d; (d = (unsigned)(p[b] - '0')) <= 9; b++)
+		u = u * 10 + d;
+	if (a == n || b - a > 18) {
+		*pre = (struct zblk_str){p, n};
+		*num = 0;
+		*nul = 1;
+		*width = 0;
+		*suf = (struct zblk_str){p + n, 0};
+		return;
+	}
+	int64_t v = (int64_t)u;
+	int canonical = b - a == 1 || p[a] != '0';
+	if (canonical && v != 0 && a > 0 && p[a - 1] == '-') {
+		a--;
+		v = -v;
+	}
+	*pre = (struct zblk_str){p, a};
+	*num = v;
+	*nul = 0;
+	*width = canonical ? 0 : (int64_t)(b - a);
+	*suf = (struct zblk_str){p + b, n - b};
+}
+
+int zblk_numjoin(char *out, size_t cap, const struct zblk_str *pre, int64_t num, int nul,
+		 int64_t width, const struct zblk_str *suf)
+{
+	char t[32];
+	int tl = 0;
+	if (width < 0 || width > ZBLK_NUM_WIDTH_MAX)
+		return -1;
+	if (!nul)
+		tl = snprintf(t, sizeof t, "%0*" PRId64, (int)width, num);
+	size_t len = pre->len + (size_t)tl + suf->len;
+	if (len >= cap)
+		return -1;
+	memcpy(out, pre->p, pre->len);
+	memcpy(out + pre->len, t, (size_t)tl);
+	memcpy(out + pre->len + tl, suf->p, suf->len);
+	out[len] = '\0';
+	return (int)len;
 }
 
 /* ---- sealed blocks ---- */

@@ -1107,6 +1107,23 @@ static void test_sql_tidy(void **state)
 			 0);
 }
 
+/* js holds nodes mine[0..n), field by field. */
+static void nodes_equal(const struct job_set *js, const struct node *mine, size_t n)
+{
+	assert_int_equal(js->nnodes, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct node *a = &js->nodes[i], *b = &mine[i];
+		assert_string_equal(a->name, b->name);
+		assert_string_equal(a->group, b->group);
+		assert_string_equal(a->rack, b->rack);
+		assert_int_equal(a->ngpu, b->ngpu);
+		assert_int_equal(a->model, b->model);
+		assert_int_equal(a->enriched, b->enriched);
+		for (int d = 0; d < DIM_N; d++)
+			assert_true(a->cap[d] == b->cap[d]);
+	}
+}
+
 /* Nodes go to blocks of at most STORE_BLOCK_ROWS and come back as they went, names, groups,
  * models (none, known, unknown) and racks included; a forged block (its checksum made anew)
  * with a node of more GPUs than a node holds is refused by name. */
@@ -1118,7 +1135,16 @@ static void test_nodes_blocks(void **state)
 	struct node *mine = calloc(n, sizeof *mine);
 	for (size_t i = 0; i < n; i++) {
 		node_init(&mine[i]);
-		snprintf(mine[i].name, sizeof mine[i].name, "node-%zu", i * 7);
+		if (i % 5 == 4) /* names with no number, a zero-padded one, a sign, 20 digits */
+			snprintf(mine[i].name, sizeof mine[i].name, "%s%c",
+				 i % 3 ? "gpu-node-" : "", (char)('a' + i % 26));
+		else
+			snprintf(mine[i].name, sizeof mine[i].name,
+				 i % 5 == 0   ? "node-%zu"
+				 : i % 5 == 1 ? "n%06zu.x"
+				 : i % 5 == 2 ? "rack-%zu"
+					      : "%zu00000000000000000000",
+				 i * 7);
 		snprintf(mine[i].group, sizeof mine[i].group, "%s", i % 3 ? "a100" : "");
 		snprintf(mine[i].rack, sizeof mine[i].rack, "%s", i % 5 ? "r1" : "");
 		mine[i].ngpu = (int32_t)(i % 9);
@@ -1139,18 +1165,7 @@ static void test_nodes_blocks(void **state)
 	assert_int_equal(sql_int(f->path, "SELECT count(*) FROM nodes"), 0);
 	struct job_set js = {0};
 	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), 0);
-	assert_int_equal(js.nnodes, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct node *a = &js.nodes[i], *b = &mine[i];
-		assert_string_equal(a->name, b->name);
-		assert_string_equal(a->group, b->group);
-		assert_string_equal(a->rack, b->rack);
-		assert_int_equal(a->ngpu, b->ngpu);
-		assert_int_equal(a->model, b->model);
-		assert_int_equal(a->enriched, b->enriched);
-		for (int d = 0; d < DIM_N; d++)
-			assert_true(a->cap[d] == b->cap[d]);
-	}
+	nodes_equal(&js, mine, n);
 	job_set_release(&js);
 	free(mine);
 	/* the first block forged: one node of 40 GPUs */
@@ -1172,6 +1187,77 @@ static void test_nodes_blocks(void **state)
 	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), VF_ESTORE);
 	assert_non_null(strstr(f->e.msg, "node block 0: node 0 'big': 40 GPUs, at most"));
 	job_set_release(&js);
+	/* in version 2 with names split (flag 1), a name whose number would be 25 digits wide */
+	int64_t w[1] = {25};
+	zblk_put_varint(&b, 2);
+	zblk_put_varint(&b, 1);
+	zblk_put_str(&b, &str[0], 1);
+	zblk_put_i64(&b, v, NULL, 1, NULL, NULL, 0);
+	zblk_put_i64(&b, w, NULL, 1, NULL, NULL, 0);
+	zblk_put_str(&b, &str[1], 1);
+	for (int c = 1; c < 4; c++)
+		zblk_put_str(&b, &str[c], 1);
+	for (int c = 0; c < 2 + DIM_N; c++)
+		zblk_put_i64(&b, v, NULL, 1, NULL, NULL, 0);
+	put_forged(f, "UPDATE node_blocks SET data = ?, nrows = 1 WHERE seq = 0", ZBLK_NODES, 1,
+		   &b);
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), VF_ESTORE);
+	assert_non_null(strstr(f->e.msg, "node block 0: the names are damaged"));
+	job_set_release(&js);
+}
+
+/* The bytes of node_blocks for n nodes of seven types, named "node-0042" or by hashes, and
+ * checked to come back as they went. */
+static int64_t node_bytes(struct fx *f, size_t n, int hashed)
+{
+	int64_t tid;
+	struct node *mine = calloc(n, sizeof *mine);
+	uint64_t r = 99;
+	for (size_t i = 0; i < n; i++) {
+		node_init(&mine[i]);
+		if (hashed) { /* 24 hex digits, as the PAI machine table names its machines */
+			for (int c = 0; c < 24; c++) {
+				r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+				mine[i].name[c] = "0123456789abcdef"[r >> 60];
+			}
+		} else {
+			snprintf(mine[i].name, sizeof mine[i].name, "node-%04zu", i);
+		}
+		size_t t = i % 7; /* seven types of node */
+		snprintf(mine[i].group, sizeof mine[i].group, "g%zu", t % 3);
+		snprintf(mine[i].rack, sizeof mine[i].rack, "%s", t % 2 ? "r1" : "");
+		mine[i].ngpu = (int32_t)t;
+		mine[i].model = (int16_t)(t ? gpumodel_find(t % 2 ? "A100" : "T4") : -1);
+		mine[i].cap[DIM_CPU] = 96000 + 1000 * (int64_t)t;
+		mine[i].cap[DIM_GPU] = 1000 * (int64_t)t;
+		mine[i].enriched = (uint8_t)(t == 3 ? DIM_BIT(DIM_NET) : 0);
+	}
+	open_new(f);
+	assert_int_equal(store_begin(f->s, &f->e), 0);
+	assert_int_equal(store_trace_new(f->s, hashed ? "h" : "n", &tid, &f->e), 0);
+	assert_int_equal(store_nodes_add(f->s, tid, mine, n, &f->e), 0);
+	assert_int_equal(store_commit(f->s, &f->e), 0);
+	struct job_set js = {0};
+	assert_int_equal(store_trace_load(f->s, tid, &js, &f->e), 0);
+	nodes_equal(&js, mine, n);
+	job_set_release(&js);
+	free(mine);
+	store_close(f->s);
+	f->s = NULL;
+	int64_t bytes = sql_int(f->path, "SELECT sum(length(data)) FROM node_blocks");
+	remove(f->path);
+	return bytes;
+}
+
+/* Numbered names cost next to nothing (their numbers, not their text), and so do nodes of a
+ * few types (a type and its columns once); names that are hashes cost about their 12 bytes
+ * of randomness, not the more a split of them would. */
+static void test_nodes_names(void **state)
+{
+	struct fx *f = *state;
+	int64_t numbered = node_bytes(f, 4000, 0), hashed = node_bytes(f, 4000, 1);
+	assert_true(numbered * 2 < 4000);
+	assert_true(hashed < 4000 * 27 / 2);
 }
 
 /* The gpu column is coded against num_gpu x gpu_milli (flag 128), and a job whose gpu demand
@@ -1657,6 +1743,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jobs_bad_gaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs_gpu_product, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nodes_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nodes_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sql_tidy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
