@@ -268,7 +268,7 @@ void store_raw_abort(struct store_raw *w)
 	free(w->ts.plan);
 	raw_shape_free(&w->ts.shape);
 	zblk_buf_release(&w->ts.alt);
-	for (int i = 0; i < 8; i++)
+	for (size_t i = 0; i < sizeof w->ts.sc / sizeof *w->ts.sc; i++)
 		free(w->ts.sc[i]);
 	zblk_buf_release(&w->blk);
 	zblk_buf_release(&w->raw);
