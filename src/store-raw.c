@@ -1017,7 +1017,7 @@ static void text_block_free(struct text_block *b)
  * shapes, each simple line's (b->idx); room for their cells. 0, or -1 if they are
  * damaged. */
 static int shape_parse(struct zblk_reader *r, struct text_block *b, size_t *sel, size_t *nsel,
-		       size_t *nk, int numbers)
+		       size_t *nk)
 {
 	uint64_t m, d, k;
 	if (zblk_get_varint(r, &m) || m < 2 || m > b->ncols)
@@ -1052,7 +1052,6 @@ static int shape_parse(struct zblk_reader *r, struct text_block *b, size_t *sel,
 	for (size_t i = 0; i < b->ns; i++)
 		if (b->idx[i] < 0 || (uint64_t)b->idx[i] >= k)
 			return -1;
-	(void)numbers;
 	return 0;
 }
 
@@ -1139,7 +1138,7 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 		    (j && b->excidx[j] <= b->excidx[j - 1]))
 			return err_set(e, VF_ESTORE, "text block: bad exception index");
 	size_t sel[RAW_MAX_COLS], nsel = 0, nk = 0;
-	if (shaped && shape_parse(r, b, sel, &nsel, &nk, numbers))
+	if (shaped && shape_parse(r, b, sel, &nsel, &nk))
 		return err_set(e, VF_ESTORE, "text block: bad shapes");
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
