@@ -362,7 +362,7 @@ struct raw_shape {
 	size_t nsel, k;
 	size_t *sel;
 	uint32_t *idx, *rep;
-	uint32_t *cnt, *tmp, *trep, *tcnt, *table;
+	uint32_t *tmp, *trep, *tcnt, *table; /* scratch */
 	uint64_t *hash;
 	size_t cap, selcap, tsize;
 };

@@ -138,51 +138,59 @@ static size_t node_types(const struct node *nodes, size_t n, int64_t *idx, size_
 	return k;
 }
 
-/* Code nodes[0..n) into one sealed block in out: version 2, with flags (NODES_F_*). */
+/* String column c (node_str) of nodes rep[0..rows) (rep NULL: of nodes[0..rows)); str:
+ * rows of scratch. */
+static void put_strs(struct zblk_buf *b, const struct node *nodes, const size_t *rep, size_t rows,
+		     int c, struct zblk_str *str)
+{
+	for (size_t g = 0; g < rows; g++) {
+		const char *x = node_str(&nodes[rep ? rep[g] : g], c);
+		str[g] = (struct zblk_str){(const uint8_t *)x, strlen(x)};
+	}
+	zblk_put_str(b, str, rows);
+}
+
+/* Node types for a block: m of them (m = n: each node its own, rep[i] = i), node i of type
+ * idx[i] (when m < n), type g as node rep[g] is. */
+struct node_typing {
+	size_t m;
+	int64_t *idx;
+	size_t *rep;
+};
+
+/* Code nodes[0..n) into one sealed block in out: version 2, with flags (NODES_F_*: with
+ * NODES_F_TYPES, by t's types). */
 static int encode_nodes(struct store *s, const struct node *nodes, size_t n, unsigned flags,
-			struct zblk_buf *out, struct err *e)
+			const struct node_typing *t, struct zblk_buf *out, struct err *e)
 {
 	struct zblk_buf b = {0};
 	struct zblk_str *str = xmalloc((n ? n : 1) * sizeof *str);
-	int64_t *v = xmalloc((n ? n : 1) * (NODES_NINT + 1) * sizeof *v), *idx = v + NODES_NINT * n;
-	size_t *rep = xmalloc((n ? n : 1) * sizeof *rep), m = n;
+	int64_t *v = xmalloc((n ? n : 1) * NODES_NINT * sizeof *v);
+	size_t m = t->m;
 	zblk_put_varint(&b, NODES_VERSION);
 	zblk_put_varint(&b, flags);
-	if (flags & NODES_F_SPLIT) {
+	if (flags & NODES_F_SPLIT)
 		put_names(&b, nodes, n);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			str[i] = (struct zblk_str){(const uint8_t *)nodes[i].name,
-						   strlen(nodes[i].name)};
-		zblk_put_str(&b, str, n);
-	}
+	else
+		put_strs(&b, nodes, NULL, n, 0, str);
 	if (flags & NODES_F_TYPES) {
-		m = node_types(nodes, n, idx, rep);
 		zblk_put_varint(&b, m);
-		zblk_put_i64(&b, idx, NULL, n, NULL, NULL, 0);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			rep[i] = i;
+		zblk_put_i64(&b, t->idx, NULL, n, NULL, NULL, 0);
 	}
-	for (int c = 1; c < NODES_NSTR; c++) {
-		for (size_t g = 0; g < m; g++) {
-			const char *t = node_str(&nodes[rep[g]], c);
-			str[g] = (struct zblk_str){(const uint8_t *)t, strlen(t)};
-		}
-		zblk_put_str(&b, str, m);
-	}
+	for (int c = 1; c < NODES_NSTR; c++)
+		put_strs(&b, nodes, t->rep, m, c, str);
 	const int64_t *refs[NODES_NINT];
 	for (int c = 0; c < NODES_NINT; c++) {
 		int64_t *col = v + (size_t)c * m;
 		for (size_t g = 0; g < m; g++)
-			col[g] = node_int(&nodes[rep[g]], c);
+			col[g] = node_int(&nodes[t->rep[g]], c);
 		zblk_put_i64(&b, col, NULL, m, refs, NULL, c);
 		refs[c] = col;
 	}
 	zblk_buf_reset(out);
 	int rc = zblk_seal(s->z, ZBLK_NODES, n, b.p, b.len, out, e);
 	zblk_buf_release(&b);
-	FREE_ALL(str, v, rep);
+	FREE_ALL(str, v);
 	return rc;
 }
 
@@ -192,16 +200,23 @@ static int encode_nodes(struct store *s, const struct node *nodes, size_t n, uns
 static int encode_smaller(struct store *s, const struct node *nodes, size_t n, struct zblk_buf *out,
 			  struct zblk_buf *alt, struct err *e)
 {
-	int64_t *idx = xmalloc((n ? n : 1) * sizeof *idx);
-	size_t *rep = xmalloc((n ? n : 1) * sizeof *rep);
-	unsigned types = 2 * node_types(nodes, n, idx, rep) <= n ? NODES_F_TYPES : 0;
-	FREE_ALL(idx, rep);
-	int rc = encode_nodes(s, nodes, n, types | NODES_F_SPLIT, out, e);
-	if (!rc && !(rc = encode_nodes(s, nodes, n, types, alt, e)) && alt->len < out->len) {
-		struct zblk_buf t = *out;
-		*out = *alt;
-		*alt = t;
+	struct node_typing t = {.idx = xmalloc((n ? n : 1) * sizeof *t.idx),
+				.rep = xmalloc((n ? n : 1) * sizeof *t.rep)};
+	unsigned types = NODES_F_TYPES;
+	t.m = node_types(nodes, n, t.idx, t.rep);
+	if (2 * t.m > n) { /* each node its own type */
+		types = 0;
+		t.m = n;
+		for (size_t i = 0; i < n; i++)
+			t.rep[i] = i;
 	}
+	int rc = encode_nodes(s, nodes, n, types | NODES_F_SPLIT, &t, out, e);
+	if (!rc && !(rc = encode_nodes(s, nodes, n, types, &t, alt, e)) && alt->len < out->len) {
+		struct zblk_buf x = *out;
+		*out = *alt;
+		*alt = x;
+	}
+	FREE_ALL(t.idx, t.rep);
 	return rc;
 }
 

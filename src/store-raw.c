@@ -393,6 +393,20 @@ static void *scratch(struct text_scratch *ts, int i, size_t need)
 	return ts->sc[i];
 }
 
+/* The numbers of the up to RAW_REFS columns before column c of num and nul (column-major,
+ * rows a column), nearest first, into refs and refnul: a column's numbers may be coded
+ * against them. Returns how many. */
+static int refs_before(const int64_t *num, const uint8_t *nul, size_t rows, size_t c,
+		       const int64_t **refs, const uint8_t **refnul)
+{
+	int nref = 0;
+	for (size_t r = c; r-- > 0 && nref < RAW_REFS; nref++) {
+		refs[nref] = num + r * rows;
+		refnul[nref] = nul + r * rows;
+	}
+	return nref;
+}
+
 /* Code job j's lines into ts->raw (see the top of the file): exceptions excidx/exc
  * (j->nexc), the simple lines' fields (field c of line k at field[c * j->nln + k]), the
  * fields of sh jointly (NULL: none); their numbers go to j's numbers slot. */
@@ -438,7 +452,6 @@ static void put_text(struct text_job *j, const struct zblk_str *field, const int
 			const struct zblk_str *f = &field[c * n + k];
 			zblk_numsplit(f->p, f->len, &pre[k], &cn[k], &cnul[k], &width[k], &suf[k]);
 		}
-		int nref = 0;
 		if (x < nsel && sh->sel[x] == c) {
 			/* a shape's field: its cells on the shapes' first lines, coded against
 			 * the shape's fields before it */
@@ -453,10 +466,7 @@ static void put_text(struct text_job *j, const struct zblk_str *field, const int
 				gp[g] = pre[r];
 				gs[g] = suf[r];
 			}
-			for (size_t r = x; r-- > 0 && nref < RAW_REFS;) {
-				refs[nref] = snum + r * nk;
-				refnul[nref++] = snul + r * nk;
-			}
+			int nref = refs_before(snum, snul, nk, x, refs, refnul);
 			zblk_put_str(&ts->raw, gp, nk);
 			zblk_put_i64(&ts->raw, gn, gu, nk, refs, refnul, nref);
 			zblk_put_i64(&ts->raw, swidth, NULL, nk, NULL, NULL, 0);
@@ -464,10 +474,7 @@ static void put_text(struct text_job *j, const struct zblk_str *field, const int
 			x++;
 			continue;
 		}
-		for (size_t r = c; r-- > 0 && nref < RAW_REFS;) {
-			refs[nref] = num + r * ns;
-			refnul[nref++] = nul + r * ns;
-		}
+		int nref = refs_before(num, nul, ns, c, refs, refnul);
 		zblk_put_str(&ts->raw, pre, ns);
 		zblk_put_i64_plan(&ts->raw, cn, cnul, ns, refs, refnul, nref, &ts->plan[2 * c]);
 		zblk_put_i64_plan(&ts->raw, width, NULL, ns, NULL, NULL, 0, &ts->plan[2 * c + 1]);
@@ -1063,11 +1070,7 @@ static int shape_field(struct zblk_reader *r, struct text_block *b, size_t c, si
 {
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
-	int nref = 0;
-	for (size_t q = x; q-- > 0 && nref < RAW_REFS;) {
-		refs[nref] = b->snum + q * nk;
-		refnul[nref++] = b->snul + q * nk;
-	}
+	int nref = refs_before(b->snum, b->snul, nk, x, refs, refnul);
 	int64_t *gn = b->snum + x * nk;
 	uint8_t *gu = b->snul + x * nk;
 	if ((numbers ? zblk_skip_str(r, nk) : zblk_get_str(r, b->spre, nk)) ||
@@ -1143,17 +1146,13 @@ static int text_block_parse(struct zblk_reader *r, uint64_t rows, struct text_bl
 	const int64_t *refs[RAW_REFS];
 	const uint8_t *refnul[RAW_REFS];
 	for (size_t c = 0, x = 0; c < b->ncols; c++) {
-		int nref = 0;
 		if (x < nsel && sel[x] == c) {
 			if (shape_field(r, b, c, x++, nk, numbers))
 				return err_set(e, VF_ESTORE, "text block: column %zu is damaged",
 					       c + 1);
 			continue;
 		}
-		for (size_t q = c; q-- > 0 && nref < RAW_REFS;) {
-			refs[nref] = b->num + q * ns;
-			refnul[nref++] = b->nul + q * ns;
-		}
+		int nref = refs_before(b->num, b->nul, ns, c, refs, refnul);
 		if ((numbers ? zblk_skip_str(r, ns) : zblk_get_str(r, b->pre + c * ns, ns)) ||
 		    zblk_get_i64(r, b->num + c * ns, b->nul + c * ns, ns, refs, refnul, nref) ||
 		    zblk_get_i64(r, b->width + c * ns, NULL, ns, NULL, NULL, 0) ||

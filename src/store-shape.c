@@ -34,8 +34,7 @@
 
 void raw_shape_free(struct raw_shape *sh)
 {
-	FREE_ALL(sh->sel, sh->idx, sh->rep, sh->cnt, sh->tmp, sh->trep, sh->tcnt, sh->table,
-		 sh->hash);
+	FREE_ALL(sh->sel, sh->idx, sh->rep, sh->tmp, sh->trep, sh->tcnt, sh->table, sh->hash);
 	memset(sh, 0, sizeof *sh);
 }
 
@@ -52,13 +51,12 @@ static void reserve(struct raw_shape *sh, size_t ns)
 {
 	if (ns <= sh->cap)
 		return;
-	FREE_ALL(sh->idx, sh->rep, sh->cnt, sh->tmp, sh->trep, sh->tcnt, sh->table, sh->hash);
+	FREE_ALL(sh->idx, sh->rep, sh->tmp, sh->trep, sh->tcnt, sh->table, sh->hash);
 	sh->cap = ns;
 	for (sh->tsize = 16; sh->tsize < 2 * ns;)
 		sh->tsize *= 2;
 	sh->idx = xmalloc(ns * sizeof *sh->idx);
 	sh->rep = xmalloc(ns * sizeof *sh->rep);
-	sh->cnt = xmalloc(ns * sizeof *sh->cnt);
 	sh->tmp = xmalloc(ns * sizeof *sh->tmp);
 	sh->trep = xmalloc(ns * sizeof *sh->trep);
 	sh->tcnt = xmalloc(ns * sizeof *sh->tcnt);
@@ -131,11 +129,12 @@ static int cmp_u64(const void *a, const void *b)
 static void renumber(struct raw_shape *sh, size_t ns, size_t k)
 {
 	uint64_t *key = sh->hash; /* (UINT32_MAX - lines) << 32 | first line */
-	memset(sh->cnt, 0, k * sizeof *sh->cnt);
+	uint32_t *cnt = sh->tcnt;
+	memset(cnt, 0, k * sizeof *cnt);
 	for (size_t i = 0; i < ns; i++)
-		sh->cnt[sh->idx[i]]++;
+		cnt[sh->idx[i]]++;
 	for (size_t g = 0; g < k; g++)
-		key[g] = (uint64_t)(UINT32_MAX - sh->cnt[g]) << 32 | sh->rep[g];
+		key[g] = (uint64_t)(UINT32_MAX - cnt[g]) << 32 | sh->rep[g];
 	qsort(key, k, sizeof *key, cmp_u64);
 	for (size_t g = 0; g < k; g++) {
 		uint32_t r = (uint32_t)key[g];
