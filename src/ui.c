@@ -178,6 +178,26 @@ static int bytes_of_cols(const char *s, int w)
 	return i;
 }
 
+/* s in at most w columns into out: as it is when it fits, else cut in its middle ('~' where
+ * the cut is), so that a node's name keeps its end, which tells it from its neighbours
+ * ("openb~e-0042" rather than "openb-node-0"), and its start. */
+static void fit_middle(const char *s, int w, char *out, size_t len)
+{
+	int n = cols_of(s);
+	if (n <= w || w < 3) {
+		snprintf(out, len, "%s", s);
+		return;
+	}
+	int tail = w / 2, head = w - 1 - tail;
+	size_t hb = (size_t)bytes_of_cols(s, head);
+	const char *t = s + bytes_of_cols(s, n - tail);
+	struct sbuf b = SBUF_INIT;
+	sbuf_init(&b);
+	sbuf_printf(&b, "%.*s~%s", (int)hb, s, t);
+	snprintf(out, len, "%s", b.s);
+	sbuf_release(&b);
+}
+
 /* Draw at most w columns of the formatted text at (y, x), escaped: every name on the screen
  * (nodes, models, the trace, messages quoting them) is drawn through here. */
 static void put(int y, int x, int w, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -515,9 +535,10 @@ static void draw_cluster(struct ui *u, const struct ui_rect *r)
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, r->x, ' ', r->w);
-		char name[160];
+		char name[160], fit[160];
 		int m = dash_row_name(u->d, &u->rows, i, name, sizeof name);
-		put(y, r->x, c.nw, "%s", name);
+		fit_middle(name, c.nw, fit, sizeof fit);
+		put(y, r->x, c.nw, "%s", fit);
 		if (c.mw)
 			put(y, r->x + c.nw + 1, c.mw, "%s",
 			    m >= 0    ? gpumodel_get(m)->name

@@ -2,7 +2,9 @@
 # the metrics keep queue, running, wait p95 and events with their units, node rows are not
 # garbled with one what-if nor with four lanes (the columns give way, never overlap), the
 # help scrolls to its end, a node's detail has units, a fourth what-if is refused, and zooming out after scrolling
-# keeps the panel full (Home and End jump).
+# keeps the panel full (Home and End jump); names longer than their column are cut in the
+# middle, so that neighbours stay told apart ('gpu-cluster-node-0007' was 'gpu-cluster-'
+# on every row).
 . "$VOIDFIT_TOP/tests/lib.sh"
 . "$VOIDFIT_TOP/tests/e2e/dash-tmux.lib"
 dash_store
@@ -90,5 +92,20 @@ screen
 sed -n 3p screen | grep -q '^n0058' || die "Home did not go to the first row: $(sed -n 3p screen)"
 keys q
 wait_for "not stored"
+keys q
+[ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
+tm kill-server
+
+# long names: each row keeps its name's end
+mkdir long
+sed '2,$s/^n/gpu-cluster-node-/' "$VOIDFIT_TOP/traces/storage-stress/nodes.csv" >long/nodes.csv
+cp "$VOIDFIT_TOP/traces/storage-stress/jobs.csv" long/
+vf import -o long.db long/nodes.csv long/jobs.csv >/dev/null 2>&1 || die "import of long names failed"
+dash_start 80 24 -- long.db --paused
+wait_for "64 nodes"
+sed -n '3,18p' screen | cut -c1-12 >names
+[ "$(sort -u names | wc -l)" -eq "$(wc -l <names)" ] ||
+	die "rows with the same name shown: $(sort names | uniq -d | head -3)"
+grep -q '^gpu-c~e-00[0-9][0-9]$' names || die "long names not cut in the middle: $(head -3 names)"
 keys q
 [ "$(wait_rc)" = 0 ] || die "q exited $(cat rc)"
